@@ -1,0 +1,24 @@
+// The benchmark's scenarios. Names are part of bench/results.json, which other tools read.
+export const USERS_RELATIONS = ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'];
+export const USERS_PATH = `/api/users?include=${USERS_RELATIONS.join(',')}`;
+
+export const TARGETS = {
+  positionsRatio: 0.8,
+  bookingsRatio: 0.7,
+  usersP50Ms: 100,
+  usersP99Ms: 250,
+  createsPerSecond: 2000,
+  peakRssMb: 200,
+};
+
+/**
+ * key: send the edit key. expect: the status a working route answers. body: 'slots' gives every
+ * request its own booking slot (see slots.js).
+ */
+export const SCENARIOS = [
+  { name: 'positions', method: 'GET', path: '/api/positions', connections: 10, key: false, expect: 200 },
+  { name: 'bookings', method: 'GET', path: '/api/bookings', connections: 10, key: false, expect: 200 },
+  { name: 'bookings (key)', method: 'GET', path: '/api/bookings', connections: 10, key: true, expect: 200 },
+  { name: 'users', method: 'GET', path: USERS_PATH, connections: 4, key: true, expect: 200 },
+  { name: 'create', method: 'POST', path: '/api/bookings/create', connections: 32, key: true, expect: 201, body: 'slots' },
+];

@@ -1,0 +1,37 @@
+// SQL statements behind one GET /api/users with every relation, counted in this process through
+// the database's query hook, on the benchmark database, with nothing cached yet.
+export async function countUsersStatements({ databaseUrl, env, path, token }) {
+  const { openDatabase } = await import('../../dist/db/connection.js');
+  const { createServices } = await import('../../dist/services.js');
+  const { buildApp } = await import('../../dist/app.js');
+  const { loadConfig } = await import('../../dist/config.js');
+
+  let statements = 0;
+  const db = openDatabase(databaseUrl, { onQuery: () => statements++ });
+  const app = await buildApp(createServices(loadConfig({ ...env, DATABASE_URL: databaseUrl }), db), { logger: false });
+  try {
+    await app.ready();
+    const request = () => app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } });
+    statements = 0;
+    let started = performance.now();
+    const cold = await request();
+    const coldMs = performance.now() - started;
+    const coldStatements = statements;
+    if (cold.statusCode !== 200) return { ok: false, status: cold.statusCode, message: cold.body.slice(0, 200) };
+    statements = 0;
+    started = performance.now();
+    await request();
+    return {
+      ok: true,
+      statements: coldStatements,
+      warmStatements: statements,
+      coldMs,
+      warmMs: performance.now() - started,
+      bytes: cold.rawPayload.length,
+      users: JSON.parse(cold.body).length,
+    };
+  } finally {
+    await app.close();
+    await db.close();
+  }
+}

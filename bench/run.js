@@ -1,0 +1,257 @@
+// npm run bench — Sector side by side with the raw-socket limit (a bare node:http server sending
+// the same bytes), in one run. See README "Performance". Options:
+//   --quick            short warm-up and runs, for development
+//   --scenario NAME    run only this scenario (repeatable)
+//   --cpu-prof         profile Sector (node --cpu-prof) into bench/profiles/ and summarise it;
+//                      profiling slows Sector down, so results.json is not written
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildDataset } from './lib/dataset.js';
+import { differences, exchange } from './lib/http.js';
+import { load, medianRound } from './lib/load.js';
+import { ROOT, freePort, peakRssMb, startNode, waitUntil } from './lib/processes.js';
+import { formatTable, missedTargets, resultsJson } from './lib/report.js';
+import { SCENARIOS } from './lib/scenarios.js';
+import { slotSequence } from './lib/slots.js';
+import { countUsersStatements } from './lib/sql-count.js';
+import { checkBookings } from './lib/verify.js';
+import { summariseProfile, formatSummary } from './profile.js';
+
+const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
+const PROFILE_DIR = path.join(ROOT, 'bench/profiles');
+
+function parseArgs(argv) {
+  const options = { quick: false, scenarios: [], cpuProf: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') options.quick = true;
+    else if (arg === '--cpu-prof') options.cpuProf = true;
+    else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
+      const name = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (!SCENARIOS.some((s) => s.name === name)) {
+        throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
+      }
+      options.scenarios.push(name);
+    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof)`);
+  }
+  return options;
+}
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const fixed = (n, d = 1) => (n === null || n === undefined ? '—' : n.toFixed(d));
+
+function loadAverage() {
+  try {
+    return Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  } catch {
+    return null;
+  }
+}
+
+async function startSector({ databaseUrl, cpuProf, label }) {
+  const port = await freePort();
+  const profileFile = cpuProf ? path.join(PROFILE_DIR, `sector-${label}-${Date.now()}.cpuprofile`) : null;
+  const nodeArgs = profileFile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', path.basename(profileFile)] : [];
+  const sector = startNode(path.join(ROOT, 'dist/server.js'), {
+    name: 'Sector',
+    nodeArgs,
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      RATE_LIMIT: '0',
+      LOG_LEVEL: 'warn',
+      DIVISION: 'EUD',
+      SUBDIVISIONS: 'SCA',
+      API_VARIANT: 'newer',
+      API_COMPAT: 'none',
+    },
+  });
+  await waitUntil(
+    async () => {
+      const res = await exchange({ port, path: '/health' });
+      if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
+    },
+    { process: sector },
+  );
+  return { ...sector, port, profileFile };
+}
+
+async function startBaseline(capture, dir, name) {
+  const file = path.join(dir, `capture-${name.replace(/\W+/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify({ status: capture.status, rawHeaders: capture.rawHeaders, body: capture.body.toString('base64') }));
+  const baseline = startNode(path.join(ROOT, 'bench/baseline-server.js'), { name: 'baseline', args: [file] });
+  let stdout = '';
+  baseline.onStdout((c) => (stdout += c));
+  const port = await waitUntil(
+    async () => {
+      const m = /^(\d+)\n/.exec(stdout);
+      if (!m) throw new Error('no port yet');
+      return Number(m[1]);
+    },
+    { process: baseline, timeoutMs: 10_000 },
+  );
+  return { ...baseline, port };
+}
+
+function requestOf(scenario, token, slots) {
+  const headers = scenario.key ? { authorization: `Bearer ${token}` } : {};
+  if (scenario.body !== 'slots') return { method: scenario.method, path: scenario.path, headers };
+  return { method: scenario.method, path: scenario.path, headers: { ...headers, 'content-type': 'application/json' }, body: slots.next() };
+}
+
+async function runScenario(scenario, { sector, dataset, slots, durations }) {
+  const row = { name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null };
+  const request = requestOf(scenario, dataset.token, slots);
+  log(`\n== ${scenario.name}: ${scenario.method} ${scenario.path}${scenario.key ? ' (edit key)' : ''}, ${scenario.connections} connections`);
+
+  const capture = await exchange({ port: sector.port, ...request });
+  if (capture.status !== scenario.expect) {
+    const hint = capture.status === 404 ? ' — is the route there yet?' : '';
+    row.failure = `${scenario.method} ${scenario.path} answered ${capture.status}, expected ${scenario.expect}${hint}: ${capture.body.toString().slice(0, 200)}`;
+    log(`   FAILED: ${row.failure}`);
+    return row;
+  }
+  log(`   response: ${capture.status}, ${capture.body.length} bytes`);
+
+  const target = { port: sector.port, method: request.method, path: request.path, headers: request.headers };
+  if (scenario.body === 'slots') target.setupRequest = (req) => ({ ...req, body: slots.next() });
+  const settings = { connections: scenario.connections, duration: durations.round };
+  const show = (who, r) =>
+    log(`   ${who}: ${fixed(r.rps)} req/s (2xx), p50 ${r.p50} ms, p99 ${r.p99} ms, status ${JSON.stringify(r.statusCodes)}` +
+      (r.errors || r.timeouts ? `, errors ${r.errors}, timeouts ${r.timeouts}` : ''));
+
+  // Sector and the baseline take turns, never loaded at the same time: on two cores the load
+  // generator needs one, and concurrent load would distort both. Alternating rounds spreads any
+  // outside load over both sides; each side reports its median round.
+  const baseline = await startBaseline(capture, dataset.dir, scenario.name);
+  const sectorRounds = [];
+  const baselineRounds = [];
+  let sectorWarm;
+  try {
+    const same = differences(capture, await exchange({ port: baseline.port, ...requestOf(scenario, dataset.token, slots) }));
+    if (same.length > 0) throw new Error(`baseline does not answer Sector's bytes: ${same.join('; ')}`);
+    const baselineTarget = { ...target, port: baseline.port };
+    sectorWarm = await load(target, { ...settings, duration: durations.warmup });
+    await load(baselineTarget, { ...settings, duration: durations.warmup });
+    for (let round = 0; round < durations.rounds; round++) {
+      sectorRounds.push(await load(target, settings));
+      show(`Sector   round ${round + 1}`, sectorRounds.at(-1));
+      baselineRounds.push(await load(baselineTarget, settings));
+      show(`baseline round ${round + 1}`, baselineRounds.at(-1));
+    }
+  } finally {
+    await baseline.stop();
+  }
+  const m = medianRound(sectorRounds);
+  row.sectorRps = m.rps;
+  row.p50 = m.p50;
+  row.p99 = m.p99;
+  row.baselineRps = medianRound(baselineRounds).rps;
+  row.rssAfter = peakRssMb(sector.pid);
+  log(`   median rounds: Sector ${fixed(row.sectorRps)} req/s, baseline ${fixed(row.baselineRps)} req/s; Sector RSS peak so far ${fixed(row.rssAfter)} MB`);
+  const bad = [sectorWarm, ...sectorRounds].reduce((n, r) => n + r.non2xx + r.errors, 0);
+  if (bad > 0) row.failure = `${bad} non-2xx answers or connection errors from Sector (warm-up and rounds)`;
+
+  if (scenario.body === 'slots') {
+    const acknowledged = [sectorWarm, ...sectorRounds].reduce((n, r) => n + r.ok, 1);
+    const check = checkBookings(dataset.databaseFile, { from: slots.first });
+    log(`   database: ${check.liveBookings} live bookings, ${check.created} from this run for ${acknowledged} acknowledged creates, ` +
+      `${check.overlaps.length} overlapping pairs`);
+    const problems = [];
+    if (check.overlaps.length > 0) problems.push(`overlap check failed: ${check.overlaps.length} overlapping pairs, e.g. ids ${check.overlaps[0].join(' and ')}`);
+    // In-flight requests at the end of a run may commit without their answer being counted.
+    if (check.created < acknowledged || check.created > slots.issued) {
+      problems.push(`${check.created} bookings stored for ${acknowledged} acknowledged creates (${slots.issued} bodies issued)`);
+    }
+    if (problems.length > 0) row.failure = [row.failure, ...problems].filter(Boolean).join('; ');
+  }
+  return row;
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const selected = options.scenarios.length > 0 ? SCENARIOS.filter((s) => options.scenarios.includes(s.name)) : SCENARIOS;
+  const durations = options.quick ? { warmup: 1, round: 3, rounds: 1 } : { warmup: 3, round: 5, rounds: 3 };
+  const loadBefore = loadAverage();
+  log(`Sector benchmark: ${selected.map((s) => s.name).join(', ')}; warm-up ${durations.warmup} s, ${durations.rounds} × ${durations.round} s rounds each; ` +
+    `${os.cpus().length} CPUs, Node ${process.version}`);
+  if (loadBefore !== null && loadBefore > 0.5) {
+    log(`warning: load average ${loadBefore} before start — other CPU load distorts the results`);
+  }
+
+  const now = Date.now();
+  const dataset = await buildDataset({ now });
+  log(`dataset: ${dataset.imported}`);
+  const slots = slotSequence({ now, callsigns: dataset.callsigns, userIds: dataset.userIds });
+
+  const rows = [];
+  let sqlStatements = null;
+  if (selected.some((s) => s.name === 'users')) {
+    // In this process, before Sector starts: nothing else competes for the CPU.
+    const env = { RATE_LIMIT: '0', LOG_LEVEL: 'silent', DIVISION: 'EUD', SUBDIVISIONS: 'SCA', API_VARIANT: 'newer', API_COMPAT: 'none' };
+    const users = selected.find((s) => s.name === 'users');
+    const counted = await countUsersStatements({ databaseUrl: dataset.databaseUrl, env, path: users.path, token: dataset.token });
+    if (counted.ok) {
+      sqlStatements = counted.statements;
+      log(`users in-process: ${counted.users} users, ${counted.bytes} bytes; cold ${fixed(counted.coldMs)} ms with ` +
+        `${counted.statements} SQL statements, cached ${fixed(counted.warmMs)} ms with ${counted.warmStatements}`);
+    } else {
+      log(`users in-process: answered ${counted.status}: ${counted.message}`);
+    }
+  }
+
+  const label = options.scenarios.length > 0 ? options.scenarios.join('+').replace(/\W+/g, '-') : 'all';
+  const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
+  let peakRss = null;
+  try {
+    for (const scenario of selected) {
+      try {
+        rows.push(await runScenario(scenario, { sector, dataset, slots, durations }));
+      } catch (err) {
+        // One broken scenario must not hide the others' numbers.
+        const failure = err instanceof Error ? err.message : String(err);
+        log(`   FAILED: ${failure}`);
+        rows.push({ name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null, failure });
+      }
+    }
+    peakRss = peakRssMb(sector.pid);
+  } finally {
+    const exit = await sector.stop();
+    if (exit.code !== 0) log(`Sector exited with ${exit.signal ?? `code ${exit.code}`}:\n${sector.output()}`);
+  }
+
+  const results = resultsJson(rows, peakRss, sqlStatements);
+  log('');
+  log(formatTable(results, rows));
+  log(`load average: ${loadBefore} before, ${loadAverage()} after (Sector and baseline never ran at the same time)`);
+
+  if (options.cpuProf) {
+    const file = sector.profileFile;
+    if (fs.existsSync(file)) {
+      log(`\nCPU profile: ${path.relative(ROOT, file)}`);
+      log(formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8'))), { top: 25 }));
+    } else {
+      log(`\nno CPU profile was written (${path.relative(ROOT, file)})`);
+    }
+    log('\n(profiling on: results.json not written)');
+  } else {
+    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+    log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
+  }
+
+  const missed = missedTargets(results, rows);
+  if (missed.length > 0) {
+    log(`\nTARGETS MISSED (${missed.length}):`);
+    for (const line of missed) log(`  - ${line}`);
+    process.exitCode = 1;
+  } else {
+    log('\nall targets met');
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

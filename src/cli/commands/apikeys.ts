@@ -1,0 +1,140 @@
+import type { Command } from 'commander';
+import { confirm, input } from '@inquirer/prompts';
+import { KeyNameTakenError } from '../../auth/keys.js';
+import type { ApiKeyScope } from '../../db/schema.js';
+import { isoMicros } from '../../domain/time.js';
+import { CliError, withServices } from '../context.js';
+
+interface CreateOptions {
+  name?: string;
+  edit?: boolean;
+  readOnly?: boolean;
+  variant?: string;
+  compat?: string;
+  expiresIn?: string;
+  json?: boolean;
+}
+
+const NAME_RE = /^[\p{L}\p{N} ._@:/()-]{1,100}$/u;
+
+/** "90d", "12h", "30m" -> milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d{1,6})([dhm])$/.exec(text.trim());
+  if (!m) throw new CliError(`--expires-in must look like 90d, 12h or 30m (got "${text}")`);
+  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm'];
+  if (Number(m[1]) === 0) throw new CliError('--expires-in must be more than zero');
+  return Number(m[1]) * unit;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!NAME_RE.test(trimmed)) throw new CliError('the key name must be 1-100 letters, digits, spaces or . _ @ : / ( ) -');
+  return trimmed;
+}
+
+async function create(opts: CreateOptions): Promise<void> {
+  if (opts.edit && opts.readOnly) throw new CliError('choose one of --edit and --read-only');
+  if (opts.variant !== undefined && opts.variant !== 'newer' && opts.variant !== 'older') {
+    throw new CliError(`--variant must be newer or older (got "${opts.variant}")`);
+  }
+  if (opts.compat !== undefined && opts.compat !== 'none' && opts.compat !== 'controlcenter') {
+    throw new CliError(`--compat must be none or controlcenter (got "${opts.compat}")`);
+  }
+  const ttl = opts.expiresIn === undefined ? null : parseDuration(opts.expiresIn);
+
+  let scope: ApiKeyScope;
+  let name: string;
+  if (opts.name !== undefined) {
+    name = checkName(opts.name);
+    if (!opts.edit && !opts.readOnly) throw new CliError('with --name, say --edit or --read-only');
+    scope = opts.edit ? 'edit' : 'read';
+  } else {
+    if (!process.stdin.isTTY) throw new CliError('no terminal to ask on: pass --name and --edit or --read-only');
+    // Interactive, as the specification describes: edit rights first, then a name.
+    // Prompts go to stderr so that stdout carries only the result.
+    const io = { output: process.stderr };
+    const edit =
+      opts.edit ?? (opts.readOnly ? false : await confirm({ message: 'Should the API key have edit rights?', default: false }, io));
+    scope = edit ? 'edit' : 'read';
+    name = checkName(await input({ message: 'Name of the API key (who or what uses it):', validate: (v) => NAME_RE.test(v.trim()) || 'letters, digits, spaces or . _ @ : / ( ) -, up to 100' }, io));
+  }
+
+  await withServices(async (services) => {
+    try {
+      const { key, token } = await services.keys.create({
+        name,
+        scope,
+        variant: (opts.variant as 'newer' | 'older' | undefined) ?? null,
+        compat: (opts.compat as 'none' | 'controlcenter' | undefined) ?? null,
+        expiresAt: ttl === null ? null : services.clock() + ttl,
+      });
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ id: key.id, name: key.name, scope: key.scope, token })}\n`);
+      } else {
+        process.stderr.write(`Created ${scope === 'edit' ? 'an edit' : 'a read-only'} API key "${key.name}" (id ${key.id}).\n`);
+        process.stderr.write('The token is shown once; store it now. Send it as: Authorization: Bearer <token>\n');
+        process.stdout.write(`${token}\n`);
+      }
+    } catch (err) {
+      if (err instanceof KeyNameTakenError) throw new CliError(err.message);
+      throw err;
+    }
+  });
+}
+
+async function list(opts: { json?: boolean }): Promise<void> {
+  await withServices(async (services) => {
+    const now = services.clock();
+    const keys = (await services.repos.apiKeys.list()).map((k) => ({
+      id: k.id,
+      name: k.name,
+      scope: k.scope,
+      variant: k.variant ?? services.config.apiVariant,
+      compat: k.compat ?? services.config.apiCompat,
+      status: k.revoked_at !== null ? 'revoked' : k.expires_at !== null && k.expires_at <= now ? 'expired' : 'active',
+      created_at: isoMicros(k.created_at),
+      last_used_at: k.last_used_at === null ? null : isoMicros(k.last_used_at),
+      expires_at: k.expires_at === null ? null : isoMicros(k.expires_at),
+    }));
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(keys)}\n`);
+      return;
+    }
+    if (keys.length === 0) {
+      process.stderr.write('No API keys yet. Create one with: npx sector create:apikey\n');
+      return;
+    }
+    const rows = [
+      ['ID', 'NAME', 'SCOPE', 'VARIANT', 'COMPAT', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES'],
+      ...keys.map((k) => [k.id, k.name, k.scope, k.variant, k.compat, k.status, k.created_at.slice(0, 16), k.last_used_at?.slice(0, 16) ?? '-', k.expires_at?.slice(0, 16) ?? '-']),
+    ];
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  });
+}
+
+async function revoke(ref: string): Promise<void> {
+  await withServices(async (services) => {
+    const key = await services.repos.apiKeys.findByIdOrName(ref);
+    if (!key) throw new CliError(`no API key with id or name "${ref}"`);
+    if (key.revoked_at !== null) throw new CliError(`API key "${key.name}" (id ${key.id}) is already revoked`);
+    await services.keys.revoke(key.id);
+    process.stderr.write(`Revoked API key "${key.name}" (id ${key.id}); it is refused from the next request on.\n`);
+  });
+}
+
+export function registerApiKeyCommands(program: Command): void {
+  program
+    .command('create:apikey')
+    .description('Create an API key. Without --name it asks (edit rights yes/no, then a name).')
+    .option('--name <name>', 'name of the key (who or what uses it); skips the questions')
+    .option('--edit', 'the key may create, update and delete bookings')
+    .option('--read-only', 'the key may only read')
+    .option('--variant <variant>', 'pin the API variant for this key: newer or older')
+    .option('--compat <profile>', 'response profile for this key: none or controlcenter')
+    .option('--expires-in <duration>', 'expire the key after a duration such as 90d, 12h or 30m')
+    .option('--json', 'print one JSON line {"id","name","scope","token"} on stdout')
+    .action(create);
+  program.command('apikey:list').description('List API keys (tokens are never shown).').option('--json', 'print JSON').action(list);
+  program.command('apikey:revoke').description('Revoke an API key by id or name; takes effect on the next request.').argument('<id-or-name>').action(revoke);
+}

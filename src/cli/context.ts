@@ -1,0 +1,16 @@
+import { loadConfig } from '../config.js';
+import { startServices } from '../runtime.js';
+import type { AppServices } from '../services.js';
+
+/** An error meant for the operator: printed as one line, exit status 1. */
+export class CliError extends Error {}
+
+/** Runs a command with the configured database, migrated, and closes it afterwards. */
+export async function withServices<T>(fn: (services: AppServices) => Promise<T>): Promise<T> {
+  const services = await startServices(loadConfig());
+  try {
+    return await fn(services);
+  } finally {
+    await services.db.close();
+  }
+}

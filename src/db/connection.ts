@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  statementTimeoutMs?: number;
+  /** SQLite synchronous pragma (default FULL). */
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+  /** Called for every executed statement (tests count statements with it). */
+  onQuery?: (event: LogEvent) => void;
+}
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** PostgreSQL schema named by ?schema= in the URL (created by the migrations), else null. */
+  schema: string | null;
+  /**
+   * A number that changes whenever another connection may have committed a change.
+   * SQLite answers it synchronously from PRAGMA data_version; PostgreSQL has no cheap
+   * equivalent, so it returns null and callers must not cache across requests.
+   */
+  externalVersion(): number | null;
+  close(): Promise<void>;
+}
+
+export class DatabaseUrlError extends Error {}
+
+// int8 (bigint) columns hold epoch milliseconds and ids, all far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/**
+ * Kysely prepares every statement anew; preparing costs more than running a small one. The
+ * same SQL text (parameters are bound, so texts repeat) reuses its prepared statement.
+ * Safe because statements are only ever run to completion (all/run), never iterated.
+ */
+function withStatementCache(raw: SQLite.Database, max = 500) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= max) statements.clear();
+        statement = raw.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      raw.close();
+    },
+  };
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
+  const log = options.onQuery
+    ? (event: LogEvent) => {
+        options.onQuery?.(event);
+      }
+    : undefined;
+
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file === '') throw new DatabaseUrlError('DATABASE_URL sqlite: needs a path or :memory:');
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const raw = new SQLite(file);
+    // WAL: readers never block the writer. synchronous=FULL: a commit is on disk before we
+    // answer 2xx, so an acknowledged write survives a crash or power loss.
+    raw.pragma('journal_mode = WAL');
+    raw.pragma(`synchronous = ${options.sqliteSynchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
+    raw.pragma('foreign_keys = ON');
+    raw.pragma('busy_timeout = 5000');
+    const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log });
+    return {
+      kysely,
+      dialect: 'sqlite',
+      schema: null,
+      externalVersion: () => dataVersion.get() as number,
+      close: () => kysely.destroy(),
+    };
+  }
+
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new DatabaseUrlError('DATABASE_URL is not a valid postgres:// URL');
+    }
+    if (!parsed.hostname) throw new DatabaseUrlError('DATABASE_URL has no host: use postgres://user@host:5432/database');
+    const schema = parsed.searchParams.get('schema');
+    if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new DatabaseUrlError('DATABASE_URL ?schema= must be a lower-case SQL identifier');
+    }
+    parsed.searchParams.delete('schema');
+    const pool = new pg.Pool({
+      connectionString: parsed.toString(),
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // public stays on the path for extension operator classes (btree_gist).
+      ...(schema ? { options: `-c search_path=${schema},public` } : {}),
+    });
+    // An idle client dropped by the server must not crash the process.
+    pool.on('error', () => {});
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    return {
+      kysely,
+      dialect: 'postgres',
+      schema,
+      externalVersion: () => null,
+      close: () => kysely.destroy(),
+    };
+  }
+
+  throw new DatabaseUrlError('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');
+}

@@ -1,0 +1,42 @@
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './connection.js';
+import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_booking_overlap_index.js';
+import * as m0003 from './migrations/0003_endorsements_user_order_index.js';
+
+// Migrations are listed in code (not discovered on disk) so the compiled build and a
+// container image carry exactly the same set. Add new files here in order.
+const MIGRATIONS = { '0001_initial': m0001, '0002_booking_overlap_index': m0002, '0003_endorsements_user_order_index': m0003 };
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (db.dialect === 'postgres') {
+    // Two instances may start at once: both statements are idempotent and safe to race.
+    if (db.schema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(db.schema)}`.execute(db.kysely).catch(ignoreDuplicate);
+    await sql`CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA public`.execute(db.kysely).catch(ignoreDuplicate);
+  }
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, mod] of Object.entries(MIGRATIONS)) {
+        out[name] = { up: (k) => mod.up(k, db.dialect) };
+      }
+      return out;
+    },
+  };
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider,
+    migrationTableName: 'sector_migrations',
+    migrationLockTableName: 'sector_migrations_lock',
+    // Without it Kysely would take another schema's migration table for ours.
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+// CREATE … IF NOT EXISTS can still fail with a unique violation when two sessions race.
+function ignoreDuplicate(err: { code?: string }): void {
+  if (err?.code !== '23505' && err?.code !== '42P06' && err?.code !== '42710') throw err;
+}

@@ -1,0 +1,149 @@
+// Table types for Kysely. Times are integer milliseconds since the Unix epoch (UTC) in both
+// dialects, so comparisons, ranges and the PostgreSQL exclusion constraint behave identically.
+// Flags are integers 0/1, as the API exposes them.
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Id = Generated<number>;
+
+export interface AreasTable {
+  id: Id;
+  name: string;
+}
+
+export interface UsersTable {
+  /** The network's user ID (CID). */
+  id: number;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  /** Numeric rating value (see domain/ratings.ts). */
+  rating: number;
+  region: string | null;
+  division: string | null;
+  subdivision: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserAreaActivityTable {
+  user_id: number;
+  area_id: number;
+  active: number;
+}
+
+export interface PositionsTable {
+  id: Id;
+  callsign: string;
+  name: string;
+  /** Always three decimals, e.g. "118.105". */
+  frequency: string;
+  area_id: number | null;
+  /** Minimum rating value to control the position without a training tag. */
+  rating: number;
+  /** Name of the facility endorsement required to control it (e.g. "T1 EKCH TWR"). */
+  required_facility: string | null;
+}
+
+export type EndorsementType = 'visiting' | 'examiner' | 'facility' | 'solo' | 's1';
+
+export interface EndorsementsTable {
+  id: Id;
+  user_id: number;
+  type: EndorsementType;
+  /** Rating code for visiting/examiner, facility name for facility, null for solo/s1. */
+  rating: string | null;
+  valid_from: number;
+  valid_to: number | null;
+  revoked: number;
+  /** When it was revoked; drives the deprecated "ended within 14 days" lists. */
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface EndorsementAreasTable {
+  endorsement_id: number;
+  area_id: number;
+}
+
+export interface EndorsementPositionsTable {
+  endorsement_id: number;
+  position_id: number;
+}
+
+export interface RolesTable {
+  id: Id;
+  user_id: number;
+  area_id: number;
+  role: string;
+}
+
+export interface TrainingsTable {
+  id: Id;
+  user_id: number;
+  area_id: number;
+  type: string;
+  status: number;
+  created_at: number;
+  started_at: number | null;
+}
+
+export interface TrainingRatingsTable {
+  training_id: number;
+  rating: number;
+}
+
+export interface BookingsTable {
+  id: Id;
+  user_id: number;
+  position_id: number;
+  source: string;
+  network_booking: string | null;
+  time_start: number;
+  time_end: number;
+  training: number;
+  event: number;
+  exam: number;
+  deleted: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ApiKeyScope = 'read' | 'edit';
+
+export interface ApiKeysTable {
+  /** Public identifier, embedded in the token; not secret. */
+  id: string;
+  name: string;
+  scope: ApiKeyScope;
+  variant: 'newer' | 'older' | null;
+  compat: 'none' | 'controlcenter' | null;
+  /** SHA-256 (hex) of the token's secret part. The secret itself is never stored. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface Database {
+  areas: AreasTable;
+  users: UsersTable;
+  user_area_activity: UserAreaActivityTable;
+  positions: PositionsTable;
+  endorsements: EndorsementsTable;
+  endorsement_areas: EndorsementAreasTable;
+  endorsement_positions: EndorsementPositionsTable;
+  roles: RolesTable;
+  trainings: TrainingsTable;
+  training_ratings: TrainingRatingsTable;
+  bookings: BookingsTable;
+  api_keys: ApiKeysTable;
+}
+
+export type Booking = Selectable<BookingsTable>;
+export type NewBooking = Insertable<BookingsTable>;
+export type BookingUpdate = Updateable<BookingsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type UserRow = Selectable<UsersTable>;
+export type PositionRow = Selectable<PositionsTable>;
+export type { ColumnType };

@@ -1,0 +1,50 @@
+// Booking flags: what a tag sets, and when training is forced whatever the tag says.
+
+/** 1 training, 2 exam, 3 event. */
+export type Tag = 1 | 2 | 3;
+
+export interface BookingFlags {
+  training: number;
+  exam: number;
+  event: number;
+}
+
+export function flagsForTag(tag: Tag | null): BookingFlags {
+  return { training: tag === 1 ? 1 : 0, exam: tag === 2 ? 1 : 0, event: tag === 3 ? 1 : 0 };
+}
+
+export interface EndorsementPeriod {
+  valid_from: number;
+  valid_to: number | null;
+  revoked: number;
+}
+
+/** Active: not revoked, already valid, and without an end or ending after now. */
+export function isActiveEndorsement(e: EndorsementPeriod, now: number): boolean {
+  return e.revoked === 0 && e.valid_from <= now && (e.valid_to === null || e.valid_to > now);
+}
+
+export interface TrainingCheck {
+  userRating: number;
+  positionRating: number;
+  /** The facility endorsement the position requires, if any. */
+  requiredFacility: string | null;
+  /** The user's facility endorsements for that facility, in any state. */
+  facilityEndorsements: EndorsementPeriod[];
+  now: number;
+}
+
+/**
+ * A user below the position's rating, or without an active endorsement for the facility the
+ * position requires, may only book it as training.
+ */
+export function mustForceTraining(c: TrainingCheck): boolean {
+  if (c.userRating < c.positionRating) return true;
+  if (c.requiredFacility === null) return false;
+  return !c.facilityEndorsements.some((e) => isActiveEndorsement(e, c.now));
+}
+
+/** The flags to store: the tag's (or, when no tag was given on an update, the stored ones), training forced on top. */
+export function resolveFlags(base: BookingFlags, forcedTraining: boolean): BookingFlags {
+  return forcedTraining ? { ...base, training: 1 } : base;
+}

@@ -1,0 +1,5 @@
+export * from './flags.js';
+export * from './input.js';
+export * from './period.js';
+export * from './query.js';
+export * from './rules.js';

@@ -1,0 +1,60 @@
+// List filters and the pagination cursor of GET /api/bookings.
+
+const DAY = 86_400_000;
+
+/**
+ * A window bound: an ISO date (2026-02-01) or date-time (2026-02-01T10:00, seconds, fractions
+ * and an offset optional; no offset means UTC). A bare date as `to` includes that whole day,
+ * so from=2026-02-01&to=2026-02-01 is that day. Returns epoch ms or null.
+ */
+export function parseWindowBound(text: string, edge: 'from' | 'to'): number | null {
+  // A '+' offset arrives as a space when the client did not percent-encode it.
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+ -]\d{2}:?\d{2})?)?$/i.exec(text.trim());
+  if (!m) return null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const midnight = Date.UTC(year, month - 1, day);
+  const check = new Date(midnight);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
+  if (m[4] === undefined) return edge === 'to' ? midnight + DAY : midnight;
+
+  const [hours, minutes, seconds] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
+  if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  let offset = 0;
+  const zone = m[8];
+  if (zone !== undefined && zone.toUpperCase() !== 'Z') {
+    const om = /^([+ -])(\d{2}):?(\d{2})$/.exec(zone)!;
+    const [oh, omin] = [Number(om[2]), Number(om[3])];
+    if (oh > 23 || omin > 59) return null;
+    offset = (om[1] === '-' ? -1 : 1) * (oh * 60 + omin) * 60_000;
+  }
+  return midnight + ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis - offset;
+}
+
+/** Position in the list order (time_start, id) after which the next page starts. */
+export interface ListPosition {
+  time_start: number;
+  id: number;
+}
+
+export function encodeCursor(p: ListPosition): string {
+  return Buffer.from(JSON.stringify([p.time_start, p.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): ListPosition | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && Number.isSafeInteger(v[0]) && Number.isInteger(v[1]) && v[1] >= 0 && v[1] <= MAX_BOOKING_ID) {
+      return { time_start: v[0] as number, id: v[1] as number };
+    }
+  } catch {
+    // not JSON: an invalid cursor like any other
+  }
+  return null;
+}
+
+export const MAX_PAGE_SIZE = 1000;
+
+/** Booking ids are 32-bit integers on PostgreSQL: a larger one names no booking and must not reach a query. */
+export const MAX_BOOKING_ID = 2_147_483_647;

@@ -1,0 +1,58 @@
+// When an endorsement counts, as pure functions of its dates and "now" (epoch milliseconds).
+
+export interface EndorsementTimes {
+  valid_from: number;
+  valid_to: number | null;
+  revoked: number | boolean;
+  revoked_at: number | null;
+}
+
+/** Active: not revoked, already started, and open-ended or not yet ended (contract §8). */
+export function isActiveEndorsement(e: EndorsementTimes, now: number): boolean {
+  return !e.revoked && e.valid_from <= now && (e.valid_to === null || e.valid_to > now);
+}
+
+/** How far back the deprecated solo/s1 lists still show ended endorsements. */
+export const RECENTLY_ENDED_MS = 14 * 24 * 60 * 60 * 1000;
+
+/**
+ * When an endorsement stopped counting: the earlier of its revocation and its end date, or null
+ * while it has not ended. A revoked endorsement without a recorded time ended at an unknown,
+ * so treated as long-past, moment.
+ */
+export function endedAt(e: EndorsementTimes, now: number): number | null {
+  if (e.revoked) {
+    if (e.revoked_at === null) return Number.NEGATIVE_INFINITY;
+    return e.valid_to !== null && e.valid_to < e.revoked_at ? e.valid_to : e.revoked_at;
+  }
+  return e.valid_to !== null && e.valid_to <= now ? e.valid_to : null;
+}
+
+/** Deprecated solo/s1 lists: active ones, plus those that ended within the last 14 days. */
+export function isListedAsRecent(e: EndorsementTimes, now: number): boolean {
+  if (isActiveEndorsement(e, now)) return true;
+  const ended = endedAt(e, now);
+  return ended !== null && ended <= now && ended > now - RECENTLY_ENDED_MS;
+}
+
+/** The earliest moment a list showing recent endorsements may include: anything ending before is out. */
+export function recentCutoff(now: number): number {
+  return now - RECENTLY_ENDED_MS;
+}
+
+export function isExpired(e: Pick<EndorsementTimes, 'valid_to'>, now: number): boolean {
+  return e.valid_to !== null && e.valid_to <= now;
+}
+
+/**
+ * A stretch of time [from, to) in which no endorsement starts or ends: every moment in it sees
+ * exactly the same endorsements as active, so a response built at one is valid at any other.
+ */
+export interface ActivityStretch {
+  from: number;
+  to: number;
+}
+
+export function isWithinStretch(stretch: ActivityStretch, now: number): boolean {
+  return stretch.from <= now && now < stretch.to;
+}

@@ -1,0 +1,139 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import FindMyWay from 'find-my-way';
+
+/** An error whose status and JSON body are meant for the client. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+export function validationError(errors: FieldErrors): ApiError {
+  const fields = Object.keys(errors);
+  const first = errors[fields[0]!]?.[0] ?? 'The given data was invalid.';
+  const more = fields.length > 1 ? ` (and ${fields.length - 1} more error${fields.length > 2 ? 's' : ''})` : '';
+  return new ApiError(422, `${first}${more}`, { errors });
+}
+
+export const notFound = (what = 'Resource') => new ApiError(404, `${what} not found`);
+
+function fieldOf(e: FastifySchemaValidationError, part: string | undefined): string {
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
+    return params.missingProperty;
+  }
+  if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+    return params.additionalProperty;
+  }
+  const path = e.instancePath.replace(/^\//, '').split('/')[0];
+  return path || part || 'request';
+}
+
+function messageOf(e: FastifySchemaValidationError, field: string): string {
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `The ${field} field is required.`;
+    case 'additionalProperties':
+      return `The ${field} field is not allowed.`;
+    case 'enum':
+      return `The ${field} field must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+    default:
+      return `The ${field} field ${e.message ?? 'is invalid'}.`;
+  }
+}
+
+/** Ajv errors -> {field: [messages]}, one entry per distinct message. */
+export function fieldErrorsFromValidation(errors: FastifySchemaValidationError[], part?: string): FieldErrors {
+  const out: FieldErrors = {};
+  for (const e of errors) {
+    // anyOf branches each report; the schema's own errorMessage (via the anyOf) says it once.
+    if (e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const field = fieldOf(e, part);
+    // Own properties only: a field named like an Object.prototype member ("constructor") is still a field.
+    const list = Object.hasOwn(out, field) ? out[field]! : (out[field] = []);
+    const msg = messageOf(e, field);
+    if (!list.includes(msg)) list.push(msg);
+  }
+  if (Object.keys(out).length === 0) out[part ?? 'request'] = ['The request is invalid.'];
+  return out;
+}
+
+const CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Empty JSON body',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large (limit 64 KiB)',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json or application/x-www-form-urlencoded',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+  FST_ERR_BAD_URL: 'Malformed URL',
+  FST_ERR_ASYNC_CONSTRAINT: 'Malformed request',
+};
+
+/**
+ * Every error becomes JSON {message, ...}. Client errors keep their status; anything
+ * unexpected is logged in full and answered with a bare 500 (never a stack trace).
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      return reply.code(422).send({
+        message: validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext)).message,
+        errors: fieldErrorsFromValidation(fe.validation, fe.validationContext),
+      });
+    }
+    const status = fe.statusCode ?? 500;
+    if (status === 429) {
+      return reply.code(429).send({ message: fe.message || 'Too many requests, retry later' });
+    }
+    if (status >= 400 && status < 500) {
+      const message = (fe.code && CLIENT_ERRORS[fe.code]) || fe.message || 'Bad request';
+      return reply.code(status).send({ message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ message: 'Internal server error' });
+  });
+
+  // A second router that only knows paths and methods, to tell 404 from 405.
+  const paths = FindMyWay({ ignoreTrailingSlash: false });
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // The CORS preflight route answers OPTIONS on every path; it says nothing about paths.
+    if (route.url === '*' || route.url === '/*') return;
+    for (const m of methods) {
+      let set = methodsByPath.get(route.url);
+      if (!set) {
+        set = new Set();
+        methodsByPath.set(route.url, set);
+        paths.on('GET', route.url, () => {}, { url: route.url });
+      }
+      set.add(m);
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const match = paths.find('GET', path);
+    const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;
+    if (allowed && allowed.size > 0) {
+      return reply
+        .code(405)
+        .header('allow', [...allowed].join(', '))
+        .send({ message: `Method ${request.method} is not allowed here; allowed: ${[...allowed].join(', ')}` });
+    }
+    return reply.code(404).send({ message: `Route ${request.method} ${path} not found` });
+  });
+}

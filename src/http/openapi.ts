@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { AuthLevel } from '../auth/plugin.js';
+
+const AUTH_NOTE: Record<AuthLevel, string> = {
+  public: 'No API key needed.',
+  optional: 'Works without an API key; with one, the full form is returned.',
+  read: 'Needs an API key (read or edit scope).',
+  edit: 'Needs an API key with edit scope.',
+};
+
+/** OpenAPI 3.1 document at /openapi.json and a docs page at /docs, from the route schemas. */
+async function openapi(app: FastifyInstance, opts: { version: string }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sector API',
+        version: opts.version,
+        description:
+          'Control-centre API of one air traffic control division: controllers, bookings of control ' +
+          'positions, positions. Authenticate with `Authorization: Bearer <API_KEY>`; keys are made ' +
+          'with `npx sector create:apikey`. Errors are JSON `{"message": …}`; 422 adds `errors` per field.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key from `sector create:apikey`' } },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const level = (route.config as { auth?: AuthLevel } | undefined)?.auth;
+      if (!level || !schema) return { schema, url };
+      const s = { ...schema } as Record<string, unknown>;
+      s.security = level === 'public' ? [] : level === 'optional' ? [{}, { bearer: [] }] : [{ bearer: [] }];
+      s.description = [s.description, AUTH_NOTE[level]].filter(Boolean).join('\n\n');
+      return { schema: s as typeof schema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+export default fp(openapi, { name: 'sector-openapi' });

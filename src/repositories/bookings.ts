@@ -1,0 +1,133 @@
+import type { Kysely } from 'kysely';
+import type { Booking, Database } from '../db/schema.js';
+import type { ListPosition } from '../domain/bookings/query.js';
+
+/** A booking with what its JSON forms show from other tables. */
+export interface BookingView extends Booking {
+  callsign: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+export interface BookingListFilter {
+  /** Only bookings ending after this instant. */
+  from?: number;
+  /** Only bookings starting before this instant. */
+  to?: number;
+  /** Upper-case callsign. */
+  callsign?: string;
+  cid?: number;
+  /** Only bookings after this position in the list order. */
+  after?: ListPosition;
+  limit?: number;
+}
+
+export interface BookingValues {
+  user_id: number;
+  position_id: number;
+  time_start: number;
+  time_end: number;
+  training: number;
+  exam: number;
+  event: number;
+}
+
+export interface Slot {
+  position_id: number;
+  time_start: number;
+  time_end: number;
+  /** The booking that moves into the slot (not a conflict with itself). */
+  exceptId?: number;
+}
+
+/** Works on the base connection or on a transaction alike. */
+export function bookingsRepository(db: Kysely<Database>) {
+  const view = () =>
+    db
+      .selectFrom('bookings as b')
+      .innerJoin('positions as p', 'p.id', 'b.position_id')
+      .innerJoin('users as u', 'u.id', 'b.user_id')
+      .selectAll('b')
+      .select(['p.callsign', 'u.first_name', 'u.last_name']);
+
+  return {
+    /** Live bookings matching the filter, in list order (time_start, then id). */
+    list(f: BookingListFilter = {}): Promise<BookingView[]> {
+      let q = view().where('b.deleted', '=', 0);
+      if (f.from !== undefined) q = q.where('b.time_end', '>', f.from);
+      if (f.to !== undefined) q = q.where('b.time_start', '<', f.to);
+      if (f.callsign !== undefined) q = q.where('p.callsign', '=', f.callsign);
+      if (f.cid !== undefined) q = q.where('b.user_id', '=', f.cid);
+      const after = f.after;
+      if (after !== undefined) {
+        q = q.where((eb) =>
+          eb.or([eb('b.time_start', '>', after.time_start), eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)])]),
+        );
+      }
+      q = q.orderBy('b.time_start').orderBy('b.id');
+      if (f.limit !== undefined) q = q.limit(f.limit);
+      return q.execute();
+    },
+
+    /** Any booking by id, deleted ones included. */
+    findById(id: number): Promise<BookingView | undefined> {
+      return view().where('b.id', '=', id).executeTakeFirst();
+    },
+
+    findUser(id: number): Promise<{ id: number; rating: number } | undefined> {
+      return db.selectFrom('users').select(['id', 'rating']).where('id', '=', id).executeTakeFirst();
+    },
+
+    findPosition(ref: { id: number } | { callsign: string }) {
+      const q = db.selectFrom('positions').select(['id', 'callsign', 'rating', 'required_facility']);
+      return ('id' in ref ? q.where('id', '=', ref.id) : q.where('callsign', '=', ref.callsign)).executeTakeFirst();
+    },
+
+    /** The user's facility endorsements for one facility, in any state (the domain decides which count). */
+    facilityEndorsements(userId: number, facility: string) {
+      return db
+        .selectFrom('endorsements')
+        .select(['valid_from', 'valid_to', 'revoked'])
+        .where('user_id', '=', userId)
+        .where('type', '=', 'facility')
+        .where('rating', '=', facility)
+        .execute();
+    },
+
+    /** Ids of live bookings of the slot's position whose half-open periods overlap it. */
+    async overlapping(slot: Slot): Promise<number[]> {
+      let q = db
+        .selectFrom('bookings')
+        .select('id')
+        .where('position_id', '=', slot.position_id)
+        .where('deleted', '=', 0)
+        .where('time_start', '<', slot.time_end)
+        .where('time_end', '>', slot.time_start);
+      if (slot.exceptId !== undefined) q = q.where('id', '!=', slot.exceptId);
+      return (await q.orderBy('id').execute()).map((r) => r.id);
+    },
+
+    async insert(values: BookingValues & { source: string }, now: number): Promise<number> {
+      const row = await db
+        .insertInto('bookings')
+        .values({ ...values, network_booking: null, deleted: 0, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Updates a live booking; false when it is (by now) deleted. */
+    async update(id: number, values: BookingValues, now: number): Promise<boolean> {
+      const r = await db.updateTable('bookings').set({ ...values, updated_at: now }).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+      return r.numUpdatedRows > 0n;
+    },
+
+    /** Soft-deletes a live booking; false when it was already deleted. */
+    async softDelete(id: number, now: number): Promise<boolean> {
+      const r = await db.updateTable('bookings').set({ deleted: 1, updated_at: now }).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+      return r.numUpdatedRows > 0n;
+    },
+  };
+}
+
+export type BookingsRepository = ReturnType<typeof bookingsRepository>;

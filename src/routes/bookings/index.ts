@@ -1,0 +1,218 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { StampedCache } from '../../db/freshness.js';
+import { isBookingOverlap, writeTransaction } from '../../db/transaction.js';
+import {
+  type BookingFields,
+  type BookingInputMode,
+  decodeCursor,
+  encodeCursor,
+  type FieldErrors,
+  parseBookingBody,
+  parseWindowBound,
+  planBooking,
+} from '../../domain/bookings/index.js';
+import { ApiError, fieldErrorsFromValidation, notFound, validationError } from '../../http/errors.js';
+import {
+  bookingBody,
+  bookingCreatedBody,
+  bookingCreatedControlCenterBody,
+  bookingDeletedBody,
+  bookingListBody,
+  bookingUpdatedBody,
+  type BookingForm,
+} from '../../presenters/bookings.js';
+import { type BookingListFilter, type BookingView, bookingsRepository, type Slot } from '../../repositories/bookings.js';
+import { wantsControlCenter } from '../../http/variant.js';
+import type { AppServices } from '../../services.js';
+import { createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
+
+const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
+const overlapConflict = (conflicts: number[]) => new ApiError(409, OVERLAP_MESSAGE, { conflicts });
+
+const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
+
+interface ListQuery {
+  from?: string;
+  to?: string;
+  callsign?: string;
+  cid?: number;
+  limit?: number;
+  cursor?: string;
+}
+
+/** The list filter from the query string, or a 422 naming every bad parameter. */
+function listFilter(q: ListQuery): BookingListFilter {
+  const errors: FieldErrors = {};
+  const filter: BookingListFilter = {};
+  for (const edge of ['from', 'to'] as const) {
+    const text = q[edge];
+    if (text === undefined) continue;
+    const ms = parseWindowBound(text, edge);
+    if (ms === null) errors[edge] = [`The ${edge} field must be an ISO 8601 date (2026-02-01) or date-time (2026-02-01T10:00:00Z).`];
+    else filter[edge] = ms;
+  }
+  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) errors.to = ['The to field must be after from.'];
+  if (q.cursor !== undefined) {
+    const after = decodeCursor(q.cursor);
+    if (after === null) errors.cursor = ['The cursor field is invalid: take it unchanged from the Link header.'];
+    else filter.after = after;
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (q.callsign !== undefined) filter.callsign = q.callsign.toUpperCase();
+  if (q.cid !== undefined) filter.cid = q.cid;
+  if (q.limit !== undefined) filter.limit = q.limit;
+  return filter;
+}
+
+/** The Link target of the page after `cursor`: the same query with the new cursor. */
+function nextPageUrl(q: ListQuery, cursor: string): string {
+  const params = new URLSearchParams();
+  for (const key of ['from', 'to', 'callsign', 'cid', 'limit'] as const) {
+    if (q[key] !== undefined) params.set(key, String(q[key]));
+  }
+  params.set('cursor', cursor);
+  return `/api/bookings?${params}`;
+}
+
+/**
+ * Body fields: the domain reports every format problem at once (including impossible dates
+ * a schema pattern cannot see); the schema's own findings fill in anything else.
+ */
+function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFields {
+  const invalid = request.validationError as (Error & { validation?: unknown; validationContext?: string }) | undefined;
+  if (invalid && invalid.validationContext !== 'body') throw invalid;
+  const parsed = parseBookingBody(request.body, mode);
+  const errors: FieldErrors = parsed.ok ? {} : { ...parsed.errors };
+  // A missing body is an empty one; the schema's "must be an object" would only repeat the missing fields.
+  if (invalid && request.body !== undefined) {
+    const fromSchema = fieldErrorsFromValidation(invalid.validation as Parameters<typeof fieldErrorsFromValidation>[0], 'body');
+    for (const [field, messages] of Object.entries(fromSchema)) if (!Object.hasOwn(errors, field)) errors[field] = messages;
+  }
+  if (Object.keys(errors).length > 0 || !parsed.ok) throw validationError(errors);
+  return parsed.fields;
+}
+
+interface Saved {
+  booking: BookingView;
+  forcedTraining: boolean;
+}
+
+/**
+ * Creates (id null) or updates a booking in one write transaction. Overlaps are refused by the
+ * database itself (SQLite triggers, the PostgreSQL exclusion constraint), which no interleaving
+ * of requests or processes can get past; the refusal aborts the transaction, so the conflicting
+ * ids are looked up afterwards for the 409.
+ */
+async function saveBooking(services: AppServices, id: number | null, fields: BookingFields): Promise<Saved> {
+  const now = services.clock();
+  const attempt: { slot?: Slot } = {};
+  try {
+    const saved = await writeTransaction(services.db, async (trx): Promise<Saved> => {
+      const repo = bookingsRepository(trx);
+      const existing = id === null ? undefined : await repo.findById(id);
+      if (id !== null) {
+        if (!existing) throw notFound('Booking');
+        if (existing.deleted) throw new ApiError(409, 'A deleted booking cannot be updated');
+      }
+      const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
+      const position =
+        (await repo.findPosition(fields.position !== undefined ? { callsign: fields.position } : { id: existing!.position_id })) ?? null;
+      const facilityEndorsements =
+        user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
+
+      const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
+      if (!plan.ok) throw validationError(plan.errors);
+
+      const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
+      if (existing) slot.exceptId = existing.id;
+      // No check-then-write: the database's own guard refuses an overlap (below).
+      attempt.slot = slot;
+
+      let bookingId: number;
+      if (existing) {
+        if (!(await repo.update(existing.id, plan.booking, now))) throw new ApiError(409, 'A deleted booking cannot be updated');
+        bookingId = existing.id;
+      } else {
+        bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
+      }
+      return { booking: (await repo.findById(bookingId))!, forcedTraining: plan.forcedTraining };
+    });
+    services.freshness.bump();
+    return saved;
+  } catch (err) {
+    if (attempt.slot && isBookingOverlap(err)) throw overlapConflict(await services.repos.bookings.overlapping(attempt.slot));
+    throw err;
+  }
+}
+
+async function removeBooking(services: AppServices, id: number): Promise<BookingView> {
+  const now = services.clock();
+  const removed = await writeTransaction(services.db, async (trx) => {
+    const repo = bookingsRepository(trx);
+    const existing = await repo.findById(id);
+    if (!existing) throw notFound('Booking');
+    if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
+    return (await repo.findById(id))!;
+  });
+  services.freshness.bump();
+  return removed;
+}
+
+export default async function bookingsRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const repo = services.repos.bookings;
+  // Whether a page has a successor is part of its cached response (the Link header), kept
+  // beside the body and invalidated by the same freshness stamp.
+  const nextCursors = new StampedCache<string | null>(services.freshness, 512);
+
+  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' } }, async (request, reply) => {
+    const form = formOf(request);
+    const filter = listFilter(request.query);
+    const envelope = wantsControlCenter(request, services.config.apiCompat);
+    const key = `bookings:${form}:${envelope ? 'data' : 'array'}:${JSON.stringify(filter)}`;
+    const limit = filter.limit;
+    let rows: Promise<BookingView[]> | undefined;
+    // One query serves both the body and the Link header; one row past the page tells whether another follows.
+    const load = () => (rows ??= repo.list(limit === undefined ? filter : { ...filter, limit: limit + 1 }));
+    if (limit !== undefined) {
+      const next = await nextCursors.get(key, async () => {
+        const page = await load();
+        return page.length > limit ? encodeCursor(page[limit - 1]!) : null;
+      });
+      if (next !== null) reply.header('link', `<${nextPageUrl(request.query, next)}>; rel="next"`);
+    }
+    return services.responses.send(reply, key, async () => {
+      const page = await load();
+      const list = bookingListBody(limit === undefined ? page : page.slice(0, limit), form);
+      return envelope ? { data: list } : list;
+    });
+  });
+
+  app.get('/api/bookings/:id', { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
+    const form = formOf(request);
+    const booking = await repo.findById(request.params.id);
+    // Without a key a deleted booking is gone, as in the public list.
+    if (!booking || (booking.deleted && form === 'reduced')) throw notFound('Booking');
+    const body = bookingBody(booking, form);
+    return wantsControlCenter(request, services.config.apiCompat) ? { booking: body } : body;
+  });
+
+  app.post('/api/bookings/create', { schema: createBooking, config: { auth: 'edit' }, attachValidation: true }, async (request, reply) => {
+    const saved = await saveBooking(services, null, bodyFields(request, 'create'));
+    reply.header('location', `/api/bookings/${saved.booking.id}`);
+    if (wantsControlCenter(request, services.config.apiCompat)) {
+      return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
+    }
+    return reply.code(201).send(bookingCreatedBody(saved.booking, saved.forcedTraining));
+  });
+
+  app.patch('/api/bookings/:id', { schema: updateBooking, config: { auth: 'edit' }, attachValidation: true }, async (request) => {
+    const saved = await saveBooking(services, request.params.id, bodyFields(request, 'update'));
+    return bookingUpdatedBody(saved.booking, saved.forcedTraining);
+  });
+
+  app.delete('/api/bookings/:id', { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
+    bookingDeletedBody(await removeBooking(services, request.params.id)),
+  );
+}

@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../../services.js';
+
+export default async function healthRoutes(app: FastifyInstance, { services }: { services: AppServices }) {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness and database reachability',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: Type.Object({ status: Type.String(), message: Type.String() }) },
+      },
+      logLevel: 'warn',
+    },
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(services.db.kysely);
+        return { status: 'ok' as const };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable', message: 'Database unreachable' });
+      }
+    },
+  );
+}

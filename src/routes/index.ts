@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../services.js';
+import bookingsRoutes from './bookings/index.js';
+import healthRoutes from './health/index.js';
+import positionsRoutes from './positions/index.js';
+import usersRoutes from './users/index.js';
+import deprecatedRoutes from './deprecated/index.js';
+
+/** Every resource's routes. Each module owns its handlers and schemas. */
+export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
+  await app.register(healthRoutes, { services });
+  await app.register(positionsRoutes, { services });
+  await app.register(bookingsRoutes, { services });
+  await app.register(usersRoutes, { services });
+  await app.register(deprecatedRoutes, { services });
+}

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/connection.js';
+import { createServices } from '../src/services.js';
+import { freshDatabaseUrl, tempDir } from './support/context.js';
+import { runCli } from './support/processes.js';
+
+const VALID = {
+  areas: ['Denmark', 'Finland'],
+  users: [
+    { id: 10000001, email: 'a@example.org', first_name: 'Ada', last_name: 'Lind', rating: 'S3', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Denmark: true } },
+    { id: 10000002, email: 'b@example.org', first_name: 'Bo', last_name: 'Berg', rating: 'C1', region: 'EMEA', division: 'EUD', subdivision: 'SCA' },
+  ],
+  positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' }],
+  endorsements: [{ user_id: 10000001, type: 'visiting', rating: 'C1', areas: ['Finland'], positions: [], valid_from: '2025-01-01T00:00:00Z', valid_to: null, revoked: false }],
+  roles: [{ user_id: 10000001, area: 'Denmark', role: 'Mentor' }],
+  trainings: [{ user_id: 10000002, area: 'Denmark', type: 'Standard', status: 0, created_at: '2025-03-01T10:00:00Z', started_at: null, ratings: ['S3'] }],
+  bookings: [{ user_id: 10000001, callsign: 'EKCH_TWR', time_start: '2030-12-01 10:00:00', time_end: '2030-12-01 12:00:00', tag: null, source: 'CC' }],
+};
+
+function writeJson(data: unknown): string {
+  const file = path.join(tempDir(), 'import.json');
+  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+  return file;
+}
+
+async function counts(url: string) {
+  const db = openDatabase(url);
+  const out: Record<string, number> = {};
+  for (const t of ['areas', 'users', 'positions', 'endorsements', 'endorsement_areas', 'roles', 'trainings', 'training_ratings', 'bookings', 'user_area_activity'] as const) {
+    const r = await db.kysely.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    out[t] = Number(r.n);
+  }
+  await db.close();
+  return out;
+}
+
+describe('npx sector import', () => {
+  it('imports every section in the contract format, and is idempotent (upserts by natural key)', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const file = writeJson({ ...VALID, bookings: [{ ...VALID.bookings[0], id: 7 }] });
+    const first = runCli(['import', file], env);
+    expect(first.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 1 roles, 1 trainings, 1 bookings/);
+    expect(first.code).toBe(0);
+    const once = await counts(env.DATABASE_URL);
+    expect(once).toEqual({ areas: 2, users: 2, positions: 1, endorsements: 1, endorsement_areas: 1, roles: 1, trainings: 1, training_ratings: 1, bookings: 1, user_area_activity: 1 });
+
+    expect(runCli(['import', file], env).code).toBe(0);
+    expect(await counts(env.DATABASE_URL)).toEqual(once);
+
+    // Visible through the API with the frequency normalised.
+    const config = loadConfig({ DATABASE_URL: env.DATABASE_URL, LOG_LEVEL: 'silent' });
+    const db = openDatabase(env.DATABASE_URL);
+    const app = await buildApp(createServices(config, db), { logger: false });
+    const res = await app.inject({ method: 'GET', url: '/api/positions' });
+    expect(res.json()).toEqual({ data: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105' }] });
+    await app.close();
+    await db.close();
+  });
+
+  it.each([
+    [{ ...VALID, users: [VALID.users[0], { ...VALID.users[1], rating: 'X9' }] }, 'users[1].rating: unknown rating "X9"'],
+    [{ ...VALID, roles: [{ user_id: 10000001, area: 'Atlantis', role: 'Mentor' }] }, 'roles[0].area: unknown area "Atlantis"'],
+    [{ ...VALID, trainings: [{ ...VALID.trainings[0], user_id: 424242 }] }, 'trainings[0].user_id: unknown user 424242'],
+    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], type: 'solo', positions: ['ESSA_TWR'] }] }, 'endorsements[0].positions[0]: unknown position "ESSA_TWR"'],
+    [{ ...VALID, positions: [{ ...VALID.positions[0], frequency: '99.9' }] }, 'positions[0].frequency'],
+    [{ ...VALID, bookings: [VALID.bookings[0], { ...VALID.bookings[0], time_start: '2030-12-01 11:00:00', time_end: '2030-12-01 13:00:00' }] }, 'bookings[1]: overlaps another booking of EKCH_TWR'],
+    [{ ...VALID, bookings: [{ ...VALID.bookings[0], time_start: '2030-02-30 10:00:00' }] }, 'bookings[0].time_start'],
+    [{ ...VALID, flights: [] }, 'flights: unknown key'],
+    [[1, 2], '$: must be an object'],
+    ['{"users": [', 'is not valid JSON'],
+  ])('refuses a bad file with its JSON path and changes nothing (%#)', async (data, message) => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    runCli(['migrate'], env);
+    const before = await counts(env.DATABASE_URL);
+    const r = runCli(['import', writeJson(data)], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(message);
+    expect(await counts(env.DATABASE_URL)).toEqual(before);
+  });
+
+  it('refuses a file that does not exist', () => {
+    const r = runCli(['import', '/nonexistent/file.json'], { DATABASE_URL: freshDatabaseUrl() });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('sector: cannot read /nonexistent/file.json: ENOENT');
+  });
+});
+
+describe('npx sector seed:demo', () => {
+  it('loads a realistic demo division into an empty database, and refuses a second time', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const r = runCli(['seed:demo'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^Loaded the demo division: 5 areas, 300 users, \d+ positions/);
+    const loaded = await counts(env.DATABASE_URL);
+    expect(loaded.positions).toBeGreaterThanOrEqual(55);
+    expect(loaded.bookings).toBeGreaterThan(100);
+    expect(loaded.endorsements).toBeGreaterThan(300);
+
+    const again = runCli(['seed:demo'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('sector: the database already holds users or bookings; seed:demo only fills an empty database');
+    expect(await counts(env.DATABASE_URL)).toEqual(loaded);
+  });
+});
+
+describe('npx sector migrate', () => {
+  it('names the migrations it applied, then says the schema is up to date', () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const first = runCli(['migrate'], env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^Applied migrations: 0001_initial, /);
+    const again = runCli(['migrate'], env);
+    expect(again.stderr.trim()).toBe('Database schema is already up to date.');
+  });
+});
+
+describe('re-importing an endorsement', () => {
+  it('keeps the first revocation time, and clears it when the endorsement is imported as not revoked', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const revokedAt = async () => {
+      const db = openDatabase(env.DATABASE_URL);
+      const row = await db.kysely.selectFrom('endorsements').select(['revoked', 'revoked_at']).executeTakeFirstOrThrow();
+      await db.close();
+      return row;
+    };
+    // Without the bookings: those carry no id, so every import would add them again.
+    const withRevoked = (revoked: boolean) => writeJson({ ...VALID, bookings: [], endorsements: [{ ...VALID.endorsements[0], revoked }] });
+    expect(runCli(['import', withRevoked(true)], env).code).toBe(0);
+    const first = await revokedAt();
+    expect(first.revoked).toBe(1);
+    expect(first.revoked_at).toEqual(expect.any(Number));
+    expect(runCli(['import', withRevoked(true)], env).code).toBe(0);
+    expect(await revokedAt()).toEqual(first);
+    expect(runCli(['import', withRevoked(false)], env).code).toBe(0);
+    expect(await revokedAt()).toEqual({ revoked: 0, revoked_at: null });
+  });
+});

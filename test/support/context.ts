@@ -1,0 +1,89 @@
+// A real application over a real, fresh database for each test file or test.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { runImport } from '../../src/import/index.js';
+import { createServices, type AppServices } from '../../src/services.js';
+import type { ApiKeyScope } from '../../src/db/schema.js';
+
+export interface TestContext {
+  app: FastifyInstance;
+  services: AppServices;
+  databaseUrl: string;
+  /** Number of SQL statements executed since the last resetQueries(). */
+  queries(): number;
+  resetQueries(): void;
+  /** Pins the clock seen by the application. */
+  setNow(ms: number): void;
+  load(data: unknown): Promise<void>;
+  key(scope?: ApiKeyScope, extra?: { variant?: 'newer' | 'older'; compat?: 'none' | 'controlcenter'; name?: string }): Promise<string>;
+  request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export function tempDir(prefix = 'sector-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** The database this test run targets: the 'postgres' project sets SECTOR_TEST_DB. */
+export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env.SECTOR_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh, empty database: a new SQLite file, or (in the PostgreSQL run) a new schema of
+ * TEST_DATABASE_URL, created by the first migration, so runs and test files never collide.
+ */
+export function freshDatabaseUrl(): string {
+  if (TEST_DIALECT === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error('TEST_DATABASE_URL is not set');
+    const schema = `sector_test_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+    return `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
+  }
+  return `sqlite:${path.join(tempDir(), 'sector.db')}`;
+}
+
+export async function createTestContext(options: { env?: Record<string, string>; now?: number } = {}): Promise<TestContext> {
+  const databaseUrl = freshDatabaseUrl();
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', ...options.env });
+  let statements = 0;
+  const db = openDatabase(databaseUrl, { onQuery: () => void statements++ });
+  await migrateToLatest(db);
+  let now = options.now ?? Date.now();
+  const services = createServices(config, db, () => now);
+  const app = await buildApp(services, { logger: false });
+  await app.ready();
+
+  return {
+    app,
+    services,
+    databaseUrl,
+    queries: () => statements,
+    resetQueries: () => {
+      statements = 0;
+    },
+    setNow: (ms) => {
+      now = ms;
+    },
+    load: async (data) => {
+      await runImport(db, data, now);
+      services.freshness.bump();
+    },
+    key: async (scope = 'edit', extra = {}) => {
+      const { token } = await services.keys.create({ name: extra.name ?? `test-key-${++counter}`, scope, variant: extra.variant ?? null, compat: extra.compat ?? null });
+      return token;
+    },
+    request: ({ token, headers, ...opts }) =>
+      app.inject({ ...opts, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } }),
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}

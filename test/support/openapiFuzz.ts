@@ -1,0 +1,642 @@
+// Request generators for schema-driven fuzzing: every operation of the app's own OpenAPI
+// document becomes an arbitrary of valid, near-valid and hostile requests.
+import fc from 'fast-check';
+import qs from 'qs';
+
+type JsonSchema = Record<string, unknown>;
+
+export interface OpenApiParameter {
+  in: 'query' | 'path' | 'header' | 'cookie';
+  name: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface OpenApiOperation {
+  method: string;
+  path: string;
+  parameters: OpenApiParameter[];
+  /** Media type -> body schema. */
+  bodies: Record<string, JsonSchema>;
+  bodyRequired: boolean;
+  /** Status -> JSON schema of the response body (undefined when the status has no JSON body). */
+  responses: Record<string, JsonSchema | undefined>;
+}
+
+export function operationsOf(doc: { paths: Record<string, Record<string, Record<string, unknown>>> }): OpenApiOperation[] {
+  const ops: OpenApiOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, raw] of Object.entries(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const op = raw as {
+        parameters?: OpenApiParameter[];
+        requestBody?: { required?: boolean; content?: Record<string, { schema: JsonSchema }> };
+        responses?: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+      };
+      const bodies: Record<string, JsonSchema> = {};
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) bodies[type] = media.schema;
+      const responses: Record<string, JsonSchema | undefined> = {};
+      for (const [status, r] of Object.entries(op.responses ?? {})) responses[status] = r.content?.['application/json']?.schema;
+      ops.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], bodies, bodyRequired: op.requestBody?.required ?? false, responses });
+    }
+  }
+  return ops;
+}
+
+/** What the generators know about the loaded data, so that "valid" requests can succeed. */
+export interface FuzzWorld {
+  now: number;
+  userIds: number[];
+  callsigns: string[];
+  bookingIds: number[];
+  /** Highest booking id that can exist by the end of the run (for near-valid ids). */
+  maxBookingId: number;
+  relations: string[];
+  tokens: {
+    read: string;
+    edit: string;
+    editOlder: string;
+    readCompat: string;
+    revoked: string;
+    expired: string;
+  };
+}
+
+export interface FuzzRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  /** Which token (if any) the request carries: decides what a 2xx may look like. */
+  auth: keyof FuzzWorld['tokens'] | 'none' | 'bogus';
+  /** False when the method was swapped: the documented responses do not apply. */
+  documented: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+const DAY = 86_400_000;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+const hostileStrings = [
+  '',
+  ' ',
+  '\t\n',
+  "' OR '1'='1",
+  "1; DROP TABLE bookings;--",
+  "%' UNION SELECT secret_hash FROM api_keys --",
+  '" OR ""="',
+  '`rm -rf /`',
+  '$(id)',
+  '../../../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '%2e%2e%2f%2e%2e%2f',
+  '/',
+  '//',
+  '\\',
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '?',
+  '#',
+  '&',
+  '=',
+  '[]',
+  ']]',
+  '{}',
+  '{"$gt": ""}',
+  '${jndi:ldap://example.invalid/a}',
+  '{{7*7}}',
+  '<script>alert(1)</script>',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'undefined',
+  'true',
+  '0x10',
+  '1e309',
+  '-1',
+  '0',
+  '00',
+  '1.5',
+  '1_000',
+  '9'.repeat(40),
+  '\u202e\u0635\u0648\u0631\u0629', // right-to-left override + Arabic
+  '\u200b\u200d\ufeff',
+  '\ud83d\ude80\ud83d\udc69\u200d\ud83d\udcbb',
+  '\ud800', // lone surrogate
+  'ＥＫＣＨ＿ＴＷＲ', // full-width look-alike
+  'ekch_twr',
+  'EKCH_TWR ',
+  'x'.repeat(5000),
+];
+
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...hostileStrings) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
+
+const hugeNumbers = [
+  0,
+  -0,
+  -1,
+  1.5,
+  -2.5,
+  1e308,
+  -1e308,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 2,
+  Number.MIN_SAFE_INTEGER,
+  2 ** 31,
+  2 ** 63,
+  9_999_999_999,
+  10_000_000_000,
+  Number.MIN_VALUE,
+];
+
+/** Wrong types and edge values for any field. */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: hostileString },
+  { weight: 3, arbitrary: fc.constantFrom(...hugeNumbers) },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.array(fc.oneof(fc.integer(), hostileString), { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.dictionary(hostileString, fc.oneof(fc.integer(), hostileString), { maxKeys: 3 }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__": {"admin": true}}'), { $gt: 0 }, [[[[[]]]]], { constructor: { prototype: { x: 1 } } }) },
+);
+
+function dmy(ms: number, leadingZeros: boolean): string {
+  const d = new Date(ms);
+  const day = d.getUTCDate();
+  const month = d.getUTCMonth() + 1;
+  return leadingZeros ? `${pad(day)}/${pad(month)}/${d.getUTCFullYear()}` : `${day}/${month}/${d.getUTCFullYear()}`;
+}
+
+const clock = (minutes: number, leadingZero: boolean) => `${leadingZero ? pad(Math.floor(minutes / 60)) : Math.floor(minutes / 60)}:${pad(minutes % 60)}`;
+
+/** Field-name hints: values a real client would send, drawn from the loaded data. */
+function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | undefined {
+  const quarter = fc.integer({ min: 0, max: 95 }).map((q) => q * 15);
+  switch (name) {
+    case 'cid':
+      return fc.oneof(fc.constantFrom(...world.userIds), fc.constantFrom(...world.userIds).map(String));
+    case 'user_id':
+      return fc.constantFrom(...world.userIds);
+    case 'position':
+    case 'callsign':
+      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.callsigns) }, { weight: 1, arbitrary: fc.constantFrom(...world.callsigns).map((c) => c.toLowerCase()) });
+    case 'date':
+      return fc.oneof(
+        { weight: 12, arbitrary: fc.tuple(fc.integer({ min: -2, max: 40 }), fc.boolean()).map(([days, zeros]) => dmy(world.now + days * DAY, zeros)) },
+        // Real dates at the edges of the calendar and of the Y-m-d H:i:s format.
+        { weight: 1, arbitrary: fc.constantFrom('31/12/9999', '30/12/9999', '29/02/2028', '1/1/2100', '31/12/2026', '28/2/2027') },
+      );
+    case 'start_at':
+    case 'end_at':
+      return fc.tuple(quarter, fc.boolean()).map(([m, zero]) => clock(m, zero));
+    case 'tag':
+      return fc.constantFrom(1, 2, 3, '1', '2', '3', null, '');
+    case 'source':
+      return fc.constantFrom('CC', 'cc', 'DISCORD', 'website-1', 'VATSIM_SYNC');
+    case 'id':
+      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) });
+    case 'include':
+      return fc.subarray(world.relations, { minLength: 0, maxLength: 5 });
+    case 'onlyAtcActive':
+      return fc.constantFrom('true', 'false', '1', '0');
+    case 'from':
+    case 'to':
+      return fc.tuple(fc.integer({ min: -10, max: 40 }), fc.integer({ min: 0, max: 95 }), fc.boolean()).map(([days, q, dateOnly]) => {
+        const iso = new Date(world.now + days * DAY + q * 15 * 60_000).toISOString();
+        return dateOnly ? iso.slice(0, 10) : `${iso.slice(0, 19)}Z`;
+      });
+    case 'limit':
+      return fc.integer({ min: 1, max: 50 });
+    case 'cursor':
+      return fc.tuple(fc.integer({ min: world.now - 10 * DAY, max: world.now + 40 * DAY }), fc.integer({ min: 1, max: world.maxBookingId })).map(([t, id]) =>
+        Buffer.from(JSON.stringify([t, id])).toString('base64url'),
+      );
+    case 'api-variant':
+      return fc.constantFrom('newer', 'older');
+    default:
+      return undefined;
+  }
+}
+
+/** Mistakes a real client makes: right idea, wrong detail. */
+function nearValidByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | undefined {
+  switch (name) {
+    case 'cid':
+      return fc.constantFrom(0, -1, 1.5, '0', '00', ' 1000001', '1e6', world.userIds[0]! + 0.5, `${world.userIds[0]}x`, 99_999_999, 10_000_000_000, '12345678901', true, [world.userIds[0]]);
+    case 'position':
+    case 'callsign':
+      return fc.constantFrom('XXXX_TWR', 'EKCH-TWR', `${world.callsigns[0]}_`, ` ${world.callsigns[0]} `, 'A'.repeat(33), '', '%', '_');
+    case 'date':
+      return fc.constantFrom('31/02/2026', '29/02/2026', '29/02/2028', '1/13/2026', '00/01/2026', '32/1/2026', '2026-03-12', '12-03-2026', '12/03/26', '12/3/2026 ', '1/1/0000', '31/12/9999', '1/1/1970', '12.03.2026', '', 12032026);
+    case 'start_at':
+    case 'end_at':
+      return fc.constantFrom('24:00', '23:60', '9:5', '9', '0900', '09:00:00', '-1:00', '12:00 ', ' 12:00', '7:30am', '23:59', '00:00', '', 930, '１２:００');
+    case 'tag':
+      return fc.constantFrom(0, 4, '0', '4', '12', 1.5, 'training', true, -1);
+    case 'source':
+      return fc.constantFrom('', 'x'.repeat(17), 'C C', 'cc!', 'é');
+    case 'id':
+      return fc.constantFrom(0, -1, '01', '1e3', '1.0', ' 1', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, '9'.repeat(30), world.maxBookingId + 1000);
+    case 'include':
+      return fc.oneof(
+        fc.constantFrom(['ALLUSERS'], ['allusers'], ['allUsers '], ['allUsers,name'], ['email', 'email'], ['activeAreas'], ['training', ''], ['all Users'], ['*']),
+        fc.array(fc.constantFrom(...world.relations), { minLength: 20, maxLength: 60 }),
+      );
+    case 'onlyAtcActive':
+      return fc.constantFrom('TRUE', 'yes', '2', '', 'on', ['true', 'false']);
+    case 'from':
+    case 'to':
+      return fc.constantFrom('2026-02-30', '2026-13-01', '2026-03-10T25:00:00Z', '2026-03-10T10:00:00+25:00', '10/03/2026', '2026-03-10T10:00:00.123456789Z', '2026-03-10 10:00', '0000-01-01', '9999-12-31T23:59:59Z', '+275760-09-13', '');
+    case 'limit':
+      return fc.constantFrom(0, -1, 1001, 1000, '1.5', 'ten', 1e20);
+    case 'cursor':
+      return fc.constantFrom('', 'abc', 'W10', Buffer.from('[1]').toString('base64url'), Buffer.from('[1e400,1]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url'), 'a'.repeat(201), '%%%');
+    case 'api-variant':
+      return fc.constantFrom('NEWER', 'newest', '', ' older', 'older, newer');
+    default:
+      return undefined;
+  }
+}
+
+/** A value that satisfies a (simple) JSON schema. */
+export function fromSchema(schema: JsonSchema): fc.Arbitrary<unknown> {
+  const any = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (any) return fc.oneof(...any.map(fromSchema));
+  if ('const' in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  switch (schema.type) {
+    case 'integer':
+      return fc.integer({ min: Math.max((schema.minimum as number) ?? -1e6, -1e9), max: Math.min((schema.maximum as number) ?? 1e6, 1e9) });
+    case 'number':
+      return fc.double({ noNaN: true, noDefaultInfinity: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'string':
+      if (typeof schema.pattern === 'string') {
+        try {
+          return fc.stringMatching(new RegExp(schema.pattern));
+        } catch {
+          // a pattern fast-check cannot generate from (lookarounds): any short string
+        }
+      }
+      return fc.string({ maxLength: Math.min((schema.maxLength as number) ?? 20, 20) });
+    case 'array':
+      return fc.array(fromSchema((schema.items as JsonSchema) ?? {}), { maxLength: Math.min((schema.maxItems as number) ?? 5, 5) });
+    case 'object': {
+      const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      const shape = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, fromSchema(s)]));
+      return fc.record(shape, { requiredKeys: (schema.required as string[]) ?? [] });
+    }
+    default:
+      return fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null));
+  }
+}
+
+/** One field's value: mostly what a client means to send, sometimes a mistake, sometimes an attack. */
+function fieldValue(name: string, schema: JsonSchema, world: FuzzWorld): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 6, arbitrary: validByName(name, world) ?? fromSchema(schema) },
+    { weight: 2, arbitrary: nearValidByName(name, world) ?? fromSchema(schema) },
+    { weight: 2, arbitrary: hostileValue },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+/** encodeURIComponent that survives lone surrogates (they become U+FFFD, as a browser would send). */
+export function percentEncode(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  }
+}
+
+const scalar = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** Query-string pairs for one parameter, in one of the notations clients use. */
+const arrayNotations = ['brackets', 'indices', 'repeat', 'comma', 'nested'] as const;
+type ArrayNotation = (typeof arrayNotations)[number];
+
+function queryPairs(name: string, value: unknown, notation: ArrayNotation, rawBrackets: boolean): string[] {
+  const key = (suffix: string) => (rawBrackets ? `${name}${suffix}` : percentEncode(`${name}${suffix}`));
+  if (Array.isArray(value)) {
+    const items = value.map(scalar);
+    switch (notation) {
+      case 'brackets':
+        return items.map((v) => `${key('[]')}=${percentEncode(v)}`);
+      case 'indices':
+        return items.map((v, i) => `${key(`[${i}]`)}=${percentEncode(v)}`);
+      case 'repeat':
+        return items.map((v) => `${key('')}=${percentEncode(v)}`);
+      case 'comma':
+        return [`${key('')}=${items.map(percentEncode).join(',')}`];
+      case 'nested':
+        return items.map((v, i) => `${key(`[${i}][x][]`)}=${percentEncode(v)}`);
+    }
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${key(`[${k}]`)}=${percentEncode(scalar(v))}`);
+  }
+  return [`${key('')}=${percentEncode(scalar(value))}`];
+}
+
+const querySuffixes = [
+  '&',
+  '&&&',
+  '=',
+  '=&=',
+  '%',
+  '%ZZ',
+  '%E0%A4%A',
+  '%C0%AF',
+  '[',
+  ']]=1',
+  'a[b][c][d][e][f][g]=1',
+  '__proto__[admin]=1',
+  'constructor[prototype][admin]=1',
+  'include[100000]=allUsers',
+  'include[][]=allUsers',
+  'include[a][b]=c',
+  'include[]=allUsers&include[0]=name',
+  'include=allUsers&include[]=name&include[1]=email',
+  'include=',
+  'include=,,,',
+  'onlyAtcActive=true&onlyAtcActive=false',
+  'limit=1&limit=2',
+  'cid[]=1',
+  'id=1',
+  ';x=1',
+  '+',
+  '%2B%20',
+  `include=${Array.from({ length: 400 }, () => 'name').join(',')}`,
+  Array.from({ length: 300 }, (_, i) => `p${i}=${i}`).join('&'),
+  Array.from({ length: 200 }, (_, i) => `include[${i}]=name`).join('&'),
+  `x=${'y'.repeat(8000)}`,
+];
+
+function queryString(params: OpenApiParameter[], world: FuzzWorld): fc.Arbitrary<string> {
+  const perParam = params.map((p) =>
+    fc.tuple(fc.integer({ min: 0, max: 9 }), fieldValue(p.name, p.schema, world), fc.constantFrom(...arrayNotations), fc.boolean(), fc.boolean()).map(
+      ([presence, value, notation, rawBrackets, twice]) => {
+        if (presence < 4) return [];
+        const pairs = queryPairs(p.name, value, notation, rawBrackets);
+        // Duplicated parameter: the same name again with another value.
+        return twice && presence === 9 ? [...pairs, ...queryPairs(p.name, 'again', 'repeat', rawBrackets)] : pairs;
+      },
+    ),
+  );
+  const extras = fc.oneof(
+    { weight: 6, arbitrary: fc.constant<string[]>([]) },
+    { weight: 2, arbitrary: fc.constantFrom(...querySuffixes).map((s) => [s]) },
+    { weight: 1, arbitrary: fc.array(fc.tuple(hostileString, hostileString), { maxLength: 3 }).map((kv) => kv.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`)) },
+  );
+  return fc.tuple(fc.tuple(...perParam), extras, fc.boolean()).map(([pairs, extra, shuffle]) => {
+    const all = [...pairs.flat(), ...extra];
+    if (shuffle) all.reverse();
+    return all.length === 0 ? '' : `?${all.join('&')}`;
+  });
+}
+
+function pathValue(name: string, schema: JsonSchema, world: FuzzWorld): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fieldValue(name, schema, world).map((v) => percentEncode(scalar(v))) },
+    // Raw (unencoded) tricks in the path itself.
+    { weight: 1, arbitrary: fc.constantFrom('..', '.', '%2F', '%2e%2e', '1%00', '1;x=1', '1/', '1//2', '%', '%ZZ', '') },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headers
+
+function authorization(world: FuzzWorld, write: boolean): fc.Arbitrary<{ header?: string; auth: FuzzRequest['auth'] }> {
+  const t = world.tokens;
+  const [prefix, id] = t.edit.split('_') as [string, string, string];
+  const bogus = [
+    'Bearer',
+    'Bearer ',
+    'Bearer  ',
+    `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+    `Token ${t.edit}`,
+    t.edit,
+    `Bearer ${t.edit}x`,
+    `Bearer ${t.edit.slice(0, -1)}`,
+    `Bearer ${t.edit.toUpperCase()}`,
+    `Bearer ${prefix}_${id}_${'A'.repeat(43)}`,
+    `Bearer ${prefix}_0000000000000000_${t.edit.slice(-43)}`,
+    `Bearer ${t.edit} ${t.read}`,
+    `Bearer ${t.edit},Bearer ${t.read}`,
+    `Bearer ${'x'.repeat(4000)}`,
+    'Bearer sector_',
+    "Bearer ' OR 1=1 --",
+    'Bearer ../../etc/passwd',
+    'Bearer %00',
+    'Bearer null',
+    'Bearer undefined',
+    `Bearer ${t.revoked}`,
+    `Bearer ${t.expired}`,
+  ];
+  // Most requests carry a key that gets them past authentication, so the rest of the route is exercised.
+  const usable = write ? (['edit', 'edit', 'edit', 'editOlder', 'read'] as const) : (['read', 'read', 'edit', 'editOlder', 'readCompat'] as const);
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constant({ auth: 'none' as const }) },
+    { weight: 7, arbitrary: fc.constantFrom(...usable).map((k) => ({ header: `Bearer ${t[k]}`, auth: k })) },
+    { weight: 1, arbitrary: fc.constantFrom(`bearer ${t.edit}`, `BEARER   ${t.edit}  `).map((header) => ({ header, auth: 'edit' as const })) },
+    { weight: 2, arbitrary: fc.constantFrom(...bogus).map((header) => ({ header, auth: 'bogus' as const })) },
+    { weight: 1, arbitrary: hostileString.map((s) => ({ header: `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`, auth: 'bogus' as const })) },
+  );
+}
+
+const contentTypes = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/x-www-form-urlencoded',
+  'application/x-www-form-urlencoded; charset=UTF-8',
+  'text/plain',
+  'text/xml',
+  'multipart/form-data; boundary=xyz',
+  'application/octet-stream',
+  'application/json; charset=latin1',
+  'application/vnd.api+json',
+  'application/json, text/plain',
+  '',
+  ';',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+interface Body {
+  contentType?: string;
+  payload?: string;
+}
+
+/** JSON or form encoding of an object, as real clients produce them. */
+function encodeBody(obj: Record<string, unknown>, form: boolean, charset: boolean): Body {
+  if (!form) return { contentType: charset ? 'application/json; charset=utf-8' : 'application/json', payload: JSON.stringify(obj) };
+  const safe = Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\ud800-\udfff]/g, '\ufffd') : v]));
+  return { contentType: 'application/x-www-form-urlencoded', payload: qs.stringify(safe, { encodeValuesOnly: charset }) };
+}
+
+function rawBodies(world: FuzzWorld): string[] {
+  const cid = world.userIds[0]!;
+  const pos = world.callsigns[0]!;
+  return [
+    `{"cid": ${cid}, "cid": "x", "date": "12/03/2026", "start_at": "10:00", "end_at": "11:00", "position": "${pos}"}`,
+    `{"cid": ${cid}, "date": "12/03/2026", "date": "13/03/2026", "start_at": "10:00", "end_at": "11:00", "position": "${pos}", "position": null}`,
+    '{"__proto__": {"admin": true}, "cid": 1}',
+    '{"constructor": {"prototype": {"admin": true}}}',
+    '{"cid": 1,',
+    '{',
+    '}',
+    '',
+    'null',
+    '[]',
+    '[{"cid": 1}]',
+    '1',
+    '"text"',
+    'true',
+    '{"cid": 1e400}',
+    '{"cid": -0}',
+    '{"cid": 1.0}',
+    '{"tag": 1.0}',
+    '\ufeff{"cid": 1}',
+    '{"cid": "\\u0000"}',
+    '{"position": "\\ud800"}',
+    `{"position": "${'x'.repeat(60_000)}"}`,
+    `{"position": "${'x'.repeat(70_000)}"}`,
+    '['.repeat(20_000) + ']'.repeat(20_000),
+    '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
+    `cid=${cid}&cid=${cid}&date=12/03/2026&start_at=10:00&end_at=11:00&position=${pos}`,
+    'cid[]=1&date[a]=b',
+    'cid[a][b][c][d]=1',
+    '__proto__[admin]=1&cid=1',
+    'constructor[prototype][admin]=1',
+    '%',
+    '&&&==',
+    Array.from({ length: 200 }, (_, i) => `f${i}=${i}`).join('&'),
+    `cid=${Array.from({ length: 100 }, () => '1').join('&cid=')}`,
+  ];
+}
+
+function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Body> {
+  const schema = op.bodies['application/json'] ?? Object.values(op.bodies)[0];
+  if (!schema) {
+    // Operations without a body still get the occasional unexpected one.
+    return fc.oneof(
+      { weight: 12, arbitrary: fc.constant<Body>({}) },
+      { weight: 1, arbitrary: fc.record({ contentType: fc.constantFrom(...contentTypes), payload: fc.constantFrom('{"a":1}', 'a=1', '', 'x'.repeat(70_000)) }) },
+    );
+  }
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required as string[]) ?? []);
+  const names = Object.keys(props);
+
+  // Every field present and meant to be valid: the requests that reach the business rules.
+  const coherent = fc.record(Object.fromEntries(names.map((n) => [n, validByName(n, world) ?? fromSchema(props[n]!)])), {
+    requiredKeys: [...required],
+  });
+  // Each field independently valid, off by a detail, hostile, or missing; plus stray fields.
+  const mixed = fc
+    .tuple(
+      fc.record(Object.fromEntries(names.map((n) => [n, fieldValue(n, props[n]!, world)])), { requiredKeys: [] }),
+      fc.dictionary(fc.oneof(hostileString, fc.constantFrom('id', 'deleted', 'user_id', 'source', 'position_id', 'created_at', '__proto__')), hostileValue, { maxKeys: 2 }),
+      fc.boolean(),
+    )
+    .map(([fields, extra, addExtra]) => (addExtra ? { ...fields, ...extra } : fields));
+
+  const encoded = fc
+    .tuple(fc.oneof({ weight: 3, arbitrary: coherent }, { weight: 5, arbitrary: mixed }), fc.integer({ min: 0, max: 9 }), fc.boolean())
+    .map(([obj, enc, charset]) => encodeBody(obj as Record<string, unknown>, enc >= 6, charset));
+
+  const raw = fc.record({ payload: fc.constantFrom(...rawBodies(world)), contentType: fc.constantFrom('application/json', 'application/x-www-form-urlencoded') });
+
+  const wrongType = fc.tuple(encoded, fc.constantFrom(...contentTypes)).map(([b, contentType]) => ({ ...b, contentType }));
+
+  return fc.oneof(
+    { weight: 10, arbitrary: encoded },
+    { weight: 3, arbitrary: raw },
+    { weight: 1, arbitrary: wrongType },
+    { weight: 1, arbitrary: fc.constant<Body>({}) },
+    { weight: 1, arbitrary: fc.constant<Body>({ contentType: 'application/json' }) },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const otherMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  const queryParams = op.parameters.filter((p) => p.in === 'query');
+  const headerParams = op.parameters.filter((p) => p.in === 'header');
+  // Api-Variant is understood by several routes even where it is not documented.
+  if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant')) headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
+
+  const path = fc.tuple(...pathParams.map((p) => pathValue(p.name, p.schema, world))).map((values) => {
+    let url = op.path;
+    pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
+    return url;
+  });
+
+  const headers = fc
+    .tuple(
+      ...headerParams.map((p) => fc.option(fieldValue(p.name, p.schema, world).map(scalar), { freq: 3 })),
+      fc.option(fc.constantFrom('*', '"abc"', 'W/"x"', '"', ''), { freq: 8 }),
+      fc.option(fc.constantFrom('https://evil.example', 'null', 'http://127.0.0.1:8080'), { freq: 6 }),
+      fc.option(fc.constantFrom('1.2.3.4', 'unknown, ::1', '999.999.999.999', "'; DROP TABLE x"), { freq: 8 }),
+      fc.option(fc.constantFrom('text/html', 'application/xml', '*/*', 'application/json;q=0'), { freq: 8 }),
+    )
+    .map((values) => {
+      const out: Record<string, string> = {};
+      headerParams.forEach((p, i) => {
+        const v = values[i] as string | null;
+        // Header values are Latin-1 on the wire; anything else cannot be sent at all.
+        if (v !== null) out[p.name] = v.replace(/[^\x20-\x7e]/g, '?');
+      });
+      const [inm, origin, xff, accept] = values.slice(headerParams.length) as Array<string | null>;
+      if (inm) out['if-none-match'] = inm;
+      if (origin) out.origin = origin;
+      if (xff) out['x-forwarded-for'] = xff;
+      if (accept) out.accept = accept;
+      return out;
+    });
+
+  const method = fc.oneof({ weight: 30, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom(...otherMethods.filter((m) => m !== op.method)) });
+
+  return fc
+    .tuple(method, path, queryString(queryParams, world), headers, authorization(world, op.method !== 'GET'), bodyArbitrary(op, world))
+    .map(([m, p, q, h, a, b]) => {
+      const req: FuzzRequest = { method: m, url: `${p}${q}`, headers: { ...h }, auth: a.auth, documented: m === op.method };
+      if (a.header !== undefined) req.headers.authorization = a.header;
+      if (b.contentType !== undefined) req.headers['content-type'] = b.contentType;
+      if (b.payload !== undefined) req.payload = b.payload;
+      // Counterexamples print short: a 70 KiB payload is described, not dumped.
+      const short = (v: string) => (v.length > 300 ? `${v.slice(0, 300)}…(${v.length} chars)` : v);
+      Object.defineProperty(req, fc.toStringMethod, {
+        value: () => `${req.method} ${short(req.url)} headers=${short(JSON.stringify(req.headers))} payload=${req.payload === undefined ? '<none>' : short(req.payload)}`,
+      });
+      return req;
+    });
+}

@@ -1,0 +1,91 @@
+// The CLI and the server as real processes, built from dist/ (npm test builds first).
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLI = path.join(ROOT, 'dist/cli/index.js');
+const SERVER = path.join(ROOT, 'dist/server.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string>, input = ''): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs the CLI on a pseudo-terminal (via script(1)), answering prompts as they appear. */
+export function runCliInteractive(args: string[], env: Record<string, string>, answers: Array<[prompt: RegExp, keys: string]>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    let out = '';
+    const pending = [...answers];
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`interactive CLI timed out; output so far:\n${out}`));
+    }, 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const next = pending[0];
+      if (next && next[0].test(out)) {
+        pending.shift();
+        out += '\u0000'; // consume: later prompts must appear after this point
+        child.stdin.write(next[1]);
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: out, stderr: '' });
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  logs(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startServer(env: Record<string, string>, cwd = ROOT): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER], {
+      cwd,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT: '0', ...env },
+    });
+    let logs = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      logs += chunk.toString();
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(logs);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1]!,
+          logs: () => logs,
+          stop: async (signal = 'SIGTERM') => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${logs}`));
+    });
+  });
+}

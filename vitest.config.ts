@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// The suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
+const projects = [{ extends: true as const, test: { name: 'sqlite', env: { SECTOR_TEST_DB: 'sqlite' } } }];
+if (process.env.TEST_DATABASE_URL) {
+  projects.push({ extends: true as const, test: { name: 'postgres', env: { SECTOR_TEST_DB: 'postgres' } } });
+}
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    // Integration tests start real servers and CLI processes; keep the 2-core machine unhurried.
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects,
+  },
+});
