@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Build stage: the README's install step (npm ci also compiles TypeScript via "prepare").
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
@@ -12,7 +11,9 @@ RUN npm ci --no-audit --no-fund && npm prune --omit=dev --ignore-scripts --no-au
 
 # Runtime stage: compiled code and production dependencies only, running as a non-root user.
 FROM node:20-bookworm-slim
+# No npm update notice: `npx sector` output stays the command's own, and needs no network.
 ENV NODE_ENV=production \
+    NPM_CONFIG_UPDATE_NOTIFIER=false \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATABASE_URL=sqlite:/data/sector.db
