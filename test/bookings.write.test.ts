@@ -422,6 +422,19 @@ describe('bookings: create, update, delete', () => {
       expect(res.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: BO, training: 1 }), tag: 'Training' });
     });
 
+    it('lifts forced training when the booking moves to a qualified user, but keeps a chosen one', async () => {
+      const forced = await book({ cid: BO, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP' });
+      expect(forced.training).toBe(1);
+      const lifted = await patch(forced.id, { cid: ADA });
+      expect(lifted.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: ADA, training: 0 }) });
+      const again = await patch(forced.id, { cid: BO });
+      expect(again.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: BO, training: 1 }), tag: 'Training' });
+
+      const chosen = await book({ cid: BO, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP', tag: 1 });
+      const kept = await patch(chosen.id, { cid: ADA });
+      expect(kept.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: ADA, training: 1 }) });
+    });
+
     it('changes nothing but updated_at for an empty body', async () => {
       const booking = await book({ cid: ADA, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP', tag: 1 });
       const res = await ctx.request({ method: 'PATCH', url: `/api/bookings/${booking.id}`, token: edit });

@@ -3,10 +3,16 @@ import type { Db } from './connection.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_booking_overlap_index.js';
 import * as m0003 from './migrations/0003_endorsements_user_order_index.js';
+import * as m0004 from './migrations/0004_booking_forced_training.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
-const MIGRATIONS = { '0001_initial': m0001, '0002_booking_overlap_index': m0002, '0003_endorsements_user_order_index': m0003 };
+const MIGRATIONS = {
+  '0001_initial': m0001,
+  '0002_booking_overlap_index': m0002,
+  '0003_endorsements_user_order_index': m0003,
+  '0004_booking_forced_training': m0004,
+};
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   if (db.dialect === 'postgres') {

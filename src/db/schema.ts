@@ -101,6 +101,8 @@ export interface BookingsTable {
   time_start: number;
   time_end: number;
   training: number;
+  /** 1 when training was forced on a booker not qualified for the position, not chosen (tag 1). */
+  training_forced: Generated<number>;
   event: number;
   exam: number;
   deleted: number;

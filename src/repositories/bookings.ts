@@ -28,6 +28,7 @@ export interface BookingValues {
   time_start: number;
   time_end: number;
   training: number;
+  training_forced: number;
   exam: number;
   event: number;
 }

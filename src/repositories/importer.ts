@@ -193,6 +193,8 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
       time_start: b.time_start,
       time_end: b.time_end,
       training: b.training,
+      // An imported tag is the division's choice, never a forced one.
+      training_forced: 0,
       exam: b.exam,
       event: b.event,
       deleted: b.deleted,

@@ -264,7 +264,7 @@ describe('planBooking', () => {
     expect(planBooking(base)).toEqual({
       ok: true,
       forcedTraining: false,
-      booking: { user_id: 1, position_id: 7, time_start: utc(2026, 2, 1, 10), time_end: utc(2026, 2, 1, 12), training: 0, exam: 0, event: 0 },
+      booking: { user_id: 1, position_id: 7, time_start: utc(2026, 2, 1, 10), time_end: utc(2026, 2, 1, 12), training: 0, training_forced: 0, exam: 0, event: 0 },
     });
   });
 
@@ -289,11 +289,16 @@ describe('planBooking', () => {
 
   it('forces training on top of the tag', () => {
     const r = planBooking({ ...base, fields: { ...base.fields, tag: 3 }, user: { id: 1, rating: 2 } });
-    expect(r).toMatchObject({ ok: true, forcedTraining: true, booking: { training: 1, exam: 0, event: 1 } });
+    expect(r).toMatchObject({ ok: true, forcedTraining: true, booking: { training: 1, training_forced: 1, exam: 0, event: 1 } });
+  });
+
+  it('records a chosen training tag as chosen, even where it would also be forced', () => {
+    const r = planBooking({ ...base, fields: { ...base.fields, tag: 1 }, user: { id: 1, rating: 2 } });
+    expect(r).toMatchObject({ ok: true, forcedTraining: true, booking: { training: 1, training_forced: 0 } });
   });
 
   describe('on update', () => {
-    const existing = { user_id: 1, position_id: 7, time_start: utc(2026, 1, 15, 11), time_end: utc(2026, 1, 15, 13), training: 0, exam: 1, event: 0 };
+    const existing = { user_id: 1, position_id: 7, time_start: utc(2026, 1, 15, 11), time_end: utc(2026, 1, 15, 13), training: 0, training_forced: 0, exam: 1, event: 0 };
 
     it('extends an ongoing booking (the start does not change)', () => {
       const r = planBooking({ ...base, existing, fields: { end_at: 14 * 60 } });
@@ -314,6 +319,20 @@ describe('planBooking', () => {
         ok: true,
         booking: { training: 0, exam: 0, event: 0 },
       });
+    });
+
+    it('lifts forced training when the booker becomes qualified, keeping the chosen tag', () => {
+      const forced = { ...existing, training: 1, training_forced: 1, exam: 0, event: 1 };
+      const qualified = planBooking({ ...base, existing: forced, fields: { cid: 2 }, user: { id: 2, rating: 4 } });
+      expect(qualified).toMatchObject({ ok: true, forcedTraining: false, booking: { user_id: 2, training: 0, training_forced: 0, event: 1 } });
+      const stillNot = planBooking({ ...base, existing: forced, fields: { end_at: 14 * 60 }, user: { id: 1, rating: 2 } });
+      expect(stillNot).toMatchObject({ ok: true, forcedTraining: true, booking: { training: 1, training_forced: 1, event: 1 } });
+    });
+
+    it('keeps chosen training when the booker becomes qualified', () => {
+      const chosen = { ...existing, training: 1, training_forced: 0, exam: 0 };
+      const r = planBooking({ ...base, existing: chosen, fields: { cid: 2 }, user: { id: 2, rating: 4 } });
+      expect(r).toMatchObject({ ok: true, forcedTraining: false, booking: { training: 1, training_forced: 0 } });
     });
 
     it('moves a booking to another date keeping its times, crossing midnight as before', () => {

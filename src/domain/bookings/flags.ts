@@ -9,6 +9,11 @@ export interface BookingFlags {
   event: number;
 }
 
+/** Stored flags, with whether training was forced rather than chosen. */
+export interface StoredFlags extends BookingFlags {
+  training_forced: number;
+}
+
 export function flagsForTag(tag: Tag | null): BookingFlags {
   return { training: tag === 1 ? 1 : 0, exam: tag === 2 ? 1 : 0, event: tag === 3 ? 1 : 0 };
 }
@@ -44,7 +49,16 @@ export function mustForceTraining(c: TrainingCheck): boolean {
   return !c.facilityEndorsements.some((e) => isActiveEndorsement(e, c.now));
 }
 
-/** The flags to store: the tag's (or, when no tag was given on an update, the stored ones), training forced on top. */
-export function resolveFlags(base: BookingFlags, forcedTraining: boolean): BookingFlags {
-  return forcedTraining ? { ...base, training: 1 } : base;
+/** The flags the booker chose: a stored booking's, less any training that was only forced. */
+export function chosenFlags(stored: StoredFlags): BookingFlags {
+  return { training: stored.training_forced ? 0 : stored.training, exam: stored.exam, event: stored.event };
+}
+
+/**
+ * The flags to store: the chosen ones (the tag's, or on an update without a tag the stored
+ * choice), training forced on top, remembering when it was forced so a later update can lift it.
+ */
+export function resolveFlags(chosen: BookingFlags, forcedTraining: boolean): StoredFlags {
+  const forced = forcedTraining && chosen.training === 0;
+  return { ...chosen, training: forced ? 1 : chosen.training, training_forced: forced ? 1 : 0 };
 }

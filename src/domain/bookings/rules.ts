@@ -1,7 +1,7 @@
 // The booking rules that follow the field formats (contract §5, rules 1–4, 6 and 7), decided
 // from data the caller loaded. Overlap (rule 5) needs the other bookings and is checked by
 // the caller in the same transaction as the write.
-import { type BookingFlags, type EndorsementPeriod, flagsForTag, mustForceTraining, resolveFlags } from './flags.js';
+import { chosenFlags, type EndorsementPeriod, flagsForTag, mustForceTraining, resolveFlags, type StoredFlags } from './flags.js';
 import type { BookingFields, FieldErrors } from './input.js';
 import { dateOf, minutesOf, type Period, periodOn } from './period.js';
 
@@ -16,7 +16,7 @@ export const RULE_MESSAGES = {
 // Booking times are shown as Y-m-d H:i:s: four year digits, so nothing may end later than this.
 const END_OF_TIME = Date.UTC(10000, 0, 1);
 
-export interface StoredBooking extends BookingFlags {
+export interface StoredBooking extends StoredFlags {
   user_id: number;
   position_id: number;
   time_start: number;
@@ -36,7 +36,7 @@ export interface PlanContext {
   now: number;
 }
 
-export interface PlannedBooking extends BookingFlags {
+export interface PlannedBooking extends StoredFlags {
   user_id: number;
   position_id: number;
   time_start: number;
@@ -74,7 +74,8 @@ export function planBooking(c: PlanContext): Plan {
   const startChanged = stored === null || period.start !== stored.start;
   if (startChanged && period.start < c.now) return { ok: false, errors: { start_at: [RULE_MESSAGES.startInPast] } };
 
-  const base = fields.tag !== undefined || existing === null ? flagsForTag(fields.tag ?? null) : pickFlags(existing);
+  // Forcing is decided again for the (new) booker and position; the choice carries over.
+  const chosen = fields.tag !== undefined || existing === null ? flagsForTag(fields.tag ?? null) : chosenFlags(existing);
   const forcedTraining = mustForceTraining({
     userRating: c.user.rating,
     positionRating: c.position.rating,
@@ -90,11 +91,8 @@ export function planBooking(c: PlanContext): Plan {
       position_id: c.position.id,
       time_start: period.start,
       time_end: period.end,
-      ...resolveFlags(base, forcedTraining),
+      ...resolveFlags(chosen, forcedTraining),
     },
   };
 }
 
-function pickFlags(b: BookingFlags): BookingFlags {
-  return { training: b.training, exam: b.exam, event: b.event };
-}

@@ -132,7 +132,7 @@ const UpdateBody = Type.Object(
     end_at: Type.Optional(body.end_at),
     position: Type.Optional(body.position),
     tag: Type.Optional(
-      nullable([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })], `${TAG_DESCRIPTION}. Not given: the flags stay; null or empty: the tag is removed`, [1]),
+      nullable([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })], `${TAG_DESCRIPTION}. Not given: the chosen tag stays (forced training is decided again for the new booker or position); null or empty: the tag is removed`, [1]),
     ),
   },
   {
