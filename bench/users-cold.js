@@ -38,7 +38,7 @@ const [{ buildDemoDivision }, { runImport }, { openDatabase }, { migrateToLatest
     load('db/connection.js'),
     load('db/migrate.js'),
     load('config.js'),
-    load('services.js'),
+    load('services/index.js'),
     load('routes/users/index.js'),
     load('presenters/users.js'),
     load('domain/users/index.js'),
@@ -82,7 +82,7 @@ async function measure(name, databaseUrl, demo) {
     const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', DIVISION: 'EUD', SUBDIVISIONS: 'SCA' });
     const services = createServices(config, db, () => NOW);
     const req = users.parseUsersRequest({ include: RELATIONS }, args.variant);
-    // What buildUsersList does, split so each phase is timed on its own.
+    // What UsersList.build does, split so each phase is timed on its own.
     const q = { includes: req.includes, membership: membershipOf(config), onlyAtcActive: false, now: NOW };
 
     const samples = { fetch: [], present: [], stringify: [], bytes: [], total: [] };

@@ -10,7 +10,7 @@ import { registerErrorHandling } from './http/errors.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
-import type { AppServices } from './services.js';
+import type { AppServices } from './services/index.js';
 import { VERSION } from './version.js';
 
 export interface BuildOptions {

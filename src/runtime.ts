@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createServices, type AppServices } from './services.js';
+import { createServices, type AppServices } from './services/index.js';
 
 /** Opens the configured database, brings its schema up to date, and builds the services. */
 export async function startServices(config: Config): Promise<AppServices> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connection.js';
-import { createServices } from '../src/services.js';
+import { createServices } from '../src/services/index.js';
 import { freshDatabaseUrl, tempDir } from './support/context.js';
 import { runCli } from './support/processes.js';
 

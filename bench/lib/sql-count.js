@@ -2,7 +2,7 @@
 // the database's query hook, on the benchmark database, with nothing cached yet.
 export async function countUsersStatements({ databaseUrl, env, path, token }) {
   const { openDatabase } = await import('../../dist/db/connection.js');
-  const { createServices } = await import('../../dist/services.js');
+  const { createServices } = await import('../../dist/services/index.js');
   const { buildApp } = await import('../../dist/app.js');
   const { loadConfig } = await import('../../dist/config.js');
 

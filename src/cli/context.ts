@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { startServices } from '../runtime.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../services/index.js';
 
 /** An error meant for the operator: printed as one line, exit status 1. */
 export class CliError extends Error {}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../services/index.js';
 import bookingsRoutes from './bookings/index.js';
 import healthRoutes from './health/index.js';
 import positionsRoutes from './positions/index.js';

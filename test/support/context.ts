@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { runImport } from '../../src/import/index.js';
-import { createServices, type AppServices } from '../../src/services.js';
+import { createServices, type AppServices } from '../../src/services/index.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';
 
 export interface TestContext {

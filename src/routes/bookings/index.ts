@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { StampedCache } from '../../db/freshness.js';
-import { isBookingOverlap, writeTransaction } from '../../db/transaction.js';
 import {
   type BookingFields,
   type BookingInputMode,
@@ -10,9 +9,8 @@ import {
   type FieldErrors,
   parseBookingBody,
   parseWindowBound,
-  planBooking,
 } from '../../domain/bookings/index.js';
-import { ApiError, fieldErrorsFromValidation, notFound, validationError } from '../../http/errors.js';
+import { fieldErrorsFromValidation, notFound, validationError } from '../../http/errors.js';
 import {
   bookingBody,
   bookingCreatedBody,
@@ -22,13 +20,10 @@ import {
   bookingUpdatedBody,
   type BookingForm,
 } from '../../presenters/bookings.js';
-import { type BookingListFilter, type BookingView, bookingsRepository, type Slot } from '../../repositories/bookings.js';
+import type { BookingListFilter, BookingView } from '../../repositories/bookings.js';
 import { wantsControlCenter } from '../../http/variant.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../services/index.js';
 import { createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
-
-const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
-const overlapConflict = (conflicts: number[]) => new ApiError(409, OVERLAP_MESSAGE, { conflicts });
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
 
@@ -93,72 +88,6 @@ function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFie
   return parsed.fields;
 }
 
-interface Saved {
-  booking: BookingView;
-  forcedTraining: boolean;
-}
-
-/**
- * Creates (id null) or updates a booking in one write transaction. Overlaps are refused by the
- * database itself (SQLite triggers, the PostgreSQL exclusion constraint), which no interleaving
- * of requests or processes can get past; the refusal aborts the transaction, so the conflicting
- * ids are looked up afterwards for the 409.
- */
-async function saveBooking(services: AppServices, id: number | null, fields: BookingFields): Promise<Saved> {
-  const now = services.clock();
-  const attempt: { slot?: Slot } = {};
-  try {
-    const saved = await writeTransaction(services.db, async (trx): Promise<Saved> => {
-      const repo = bookingsRepository(trx);
-      const existing = id === null ? undefined : await repo.findById(id);
-      if (id !== null) {
-        if (!existing) throw notFound('Booking');
-        if (existing.deleted) throw new ApiError(409, 'A deleted booking cannot be updated');
-      }
-      const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
-      const position =
-        (await repo.findPosition(fields.position !== undefined ? { callsign: fields.position } : { id: existing!.position_id })) ?? null;
-      const facilityEndorsements =
-        user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
-
-      const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
-      if (!plan.ok) throw validationError(plan.errors);
-
-      const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
-      if (existing) slot.exceptId = existing.id;
-      // No check-then-write: the database's own guard refuses an overlap (below).
-      attempt.slot = slot;
-
-      let bookingId: number;
-      if (existing) {
-        if (!(await repo.update(existing.id, plan.booking, now))) throw new ApiError(409, 'A deleted booking cannot be updated');
-        bookingId = existing.id;
-      } else {
-        bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
-      }
-      return { booking: (await repo.findById(bookingId))!, forcedTraining: plan.forcedTraining };
-    });
-    services.freshness.bump();
-    return saved;
-  } catch (err) {
-    if (attempt.slot && isBookingOverlap(err)) throw overlapConflict(await services.repos.bookings.overlapping(attempt.slot));
-    throw err;
-  }
-}
-
-async function removeBooking(services: AppServices, id: number): Promise<BookingView> {
-  const now = services.clock();
-  const removed = await writeTransaction(services.db, async (trx) => {
-    const repo = bookingsRepository(trx);
-    const existing = await repo.findById(id);
-    if (!existing) throw notFound('Booking');
-    if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
-    return (await repo.findById(id))!;
-  });
-  services.freshness.bump();
-  return removed;
-}
-
 export default async function bookingsRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const repo = services.repos.bookings;
@@ -199,7 +128,7 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
   });
 
   app.post('/api/bookings/create', { schema: createBooking, config: { auth: 'edit' }, attachValidation: true }, async (request, reply) => {
-    const saved = await saveBooking(services, null, bodyFields(request, 'create'));
+    const saved = await services.bookingWrites.save(null, bodyFields(request, 'create'));
     reply.header('location', `/api/bookings/${saved.booking.id}`);
     if (wantsControlCenter(request, services.config.apiCompat)) {
       return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
@@ -208,11 +137,11 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
   });
 
   app.patch('/api/bookings/:id', { schema: updateBooking, config: { auth: 'edit' }, attachValidation: true }, async (request) => {
-    const saved = await saveBooking(services, request.params.id, bodyFields(request, 'update'));
+    const saved = await services.bookingWrites.save(request.params.id, bodyFields(request, 'update'));
     return bookingUpdatedBody(saved.booking, saved.forcedTraining);
   });
 
   app.delete('/api/bookings/:id', { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
-    bookingDeletedBody(await removeBooking(services, request.params.id)),
+    bookingDeletedBody(await services.bookingWrites.remove(request.params.id)),
   );
 }

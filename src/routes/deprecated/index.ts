@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../services/index.js';
 import {
   presentExaminers,
   presentFacilityHolders,

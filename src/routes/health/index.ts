@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../services/index.js';
 
 export default async function healthRoutes(app: FastifyInstance, { services }: { services: AppServices }) {
   app.get(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../services/index.js';
 import { presentPosition } from '../../presenters/positions.js';
 import { listPositions } from './schema.js';
 

@@ -1,0 +1,89 @@
+import type { Db } from '../db/connection.js';
+import type { Freshness } from '../db/freshness.js';
+import { isBookingOverlap, writeTransaction } from '../db/transaction.js';
+import { type BookingFields, planBooking } from '../domain/bookings/index.js';
+import type { Clock } from '../domain/time.js';
+import { ApiError, notFound, validationError } from '../http/errors.js';
+import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
+
+export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
+
+export interface SavedBooking {
+  booking: BookingView;
+  /** Training was forced on the booker (the response says "tag": "Training"). */
+  forcedTraining: boolean;
+}
+
+/** Creates, updates and deletes bookings: each write is one transaction, conflicts become 409s. */
+export class BookingWrites {
+  constructor(
+    private readonly db: Db,
+    private readonly bookings: BookingsRepository,
+    private readonly freshness: Freshness,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Creates (id null) or updates a booking in one write transaction. Overlaps are refused by the
+   * database itself (SQLite triggers, the PostgreSQL exclusion constraint), which no interleaving
+   * of requests or processes can get past; the refusal aborts the transaction, so the conflicting
+   * ids are looked up afterwards for the 409.
+   */
+  async save(id: number | null, fields: BookingFields): Promise<SavedBooking> {
+    const now = this.clock();
+    const attempt: { slot?: Slot } = {};
+    try {
+      const saved = await writeTransaction(this.db, async (trx): Promise<SavedBooking> => {
+        const repo = bookingsRepository(trx);
+        const existing = id === null ? undefined : await repo.findById(id);
+        if (id !== null) {
+          if (!existing) throw notFound('Booking');
+          if (existing.deleted) throw new ApiError(409, 'A deleted booking cannot be updated');
+        }
+        const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
+        const position =
+          (await repo.findPosition(fields.position !== undefined ? { callsign: fields.position } : { id: existing!.position_id })) ?? null;
+        const facilityEndorsements =
+          user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
+
+        const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
+        if (!plan.ok) throw validationError(plan.errors);
+
+        const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
+        if (existing) slot.exceptId = existing.id;
+        // No check-then-write: the database's own guard refuses an overlap (below).
+        attempt.slot = slot;
+
+        let bookingId: number;
+        if (existing) {
+          if (!(await repo.update(existing.id, plan.booking, now))) throw new ApiError(409, 'A deleted booking cannot be updated');
+          bookingId = existing.id;
+        } else {
+          bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
+        }
+        return { booking: (await repo.findById(bookingId))!, forcedTraining: plan.forcedTraining };
+      });
+      this.freshness.bump();
+      return saved;
+    } catch (err) {
+      if (attempt.slot && isBookingOverlap(err)) {
+        throw new ApiError(409, OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot) });
+      }
+      throw err;
+    }
+  }
+
+  /** Soft delete: the row stays, marked deleted, and leaves the list. */
+  async remove(id: number): Promise<BookingView> {
+    const now = this.clock();
+    const removed = await writeTransaction(this.db, async (trx) => {
+      const repo = bookingsRepository(trx);
+      const existing = await repo.findById(id);
+      if (!existing) throw notFound('Booking');
+      if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
+      return (await repo.findById(id))!;
+    });
+    this.freshness.bump();
+    return removed;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { Freshness } from '../db/freshness.js';
+import { type Clock, systemClock } from '../domain/time.js';
+import { ApiKeyService } from '../auth/keys.js';
+import { ResponseCache } from '../http/responseCache.js';
+import { createRepositories, type Repositories } from '../repositories/index.js';
+import { BookingWrites } from './bookings.js';
+import { UsersList } from './usersList.js';
+
+/** Everything a route or command needs, built once per process from config and database. */
+export interface AppServices {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  freshness: Freshness;
+  repos: Repositories;
+  keys: ApiKeyService;
+  responses: ResponseCache;
+  bookingWrites: BookingWrites;
+  usersList: UsersList;
+}
+
+export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
+  const freshness = new Freshness(db);
+  const repos = createRepositories(db.kysely);
+  return {
+    config,
+    db,
+    clock,
+    freshness,
+    repos,
+    keys: new ApiKeyService(repos.apiKeys, freshness, clock),
+    responses: new ResponseCache(freshness),
+    bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock),
+    usersList: new UsersList(config, repos.users, freshness, clock),
+  };
+}

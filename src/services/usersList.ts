@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { ApiVariant, Config } from '../config.js';
+import { type Freshness, StampedCache } from '../db/freshness.js';
+import { type ActivityStretch, type Includes, isWithinStretch, membershipOf, selectsUsers } from '../domain/users/index.js';
+import type { Clock } from '../domain/time.js';
+import { presentUsers, type UserJson } from '../presenters/users.js';
+import type { UsersRepository } from '../repositories/users.js';
+
+/** One GET /api/users question, already validated. */
+export interface UsersRequest {
+  includes: Includes;
+  onlyAtcActive: boolean;
+  variant: ApiVariant;
+}
+
+/**
+ * Kept as bytes: sending one Buffer to many clients copies nothing, where a string would be
+ * encoded again for every response.
+ */
+export interface UsersBody {
+  body: Buffer;
+  etag: string;
+}
+
+// A full list with every relation runs to megabytes: keep only a few.
+const CACHED_LISTS = 8;
+
+const serialise = (users: UserJson[]): UsersBody => {
+  const body = Buffer.from(JSON.stringify(users));
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+};
+
+/** The GET /api/users answer: built in a constant number of queries, reused while it holds. */
+export class UsersList {
+  private readonly lists: StampedCache<UsersBody>;
+  /** The stretch of time the latest build fell in, and the stamp it was worked out under. */
+  private stretch: (ActivityStretch & { stamp: string }) | null = null;
+  /** Builds under way, so simultaneous first requests for one list share a single build. */
+  private readonly building = new Map<string, Promise<UsersBody>>();
+
+  constructor(
+    private readonly config: Pick<Config, 'division' | 'subdivisions'>,
+    private readonly users: UsersRepository,
+    private readonly freshness: Freshness,
+    private readonly clock: Clock,
+  ) {
+    this.lists = new StampedCache(freshness, CACHED_LISTS);
+  }
+
+  /** The users array at `now`, uncached. */
+  async build(req: UsersRequest, now: number): Promise<UserJson[]> {
+    if (!selectsUsers(req.includes)) return [];
+    const data = await this.users.listForApi({
+      includes: req.includes,
+      membership: membershipOf(this.config),
+      onlyAtcActive: req.onlyAtcActive,
+      now,
+    });
+    return presentUsers(data, req.includes, req.variant);
+  }
+
+  /**
+   * The serialised list, reused while the database is unchanged and no endorsement has started
+   * or ended since it was built (the only part of the answer that depends on the clock).
+   */
+  async body(req: UsersRequest): Promise<UsersBody> {
+    if (!selectsUsers(req.includes)) return serialise([]);
+    const now = this.clock();
+    const stamp = this.freshness.stamp();
+    if (stamp === null) return serialise(await this.build(req, now));
+    const { from } = await this.stretchAt(stamp, now);
+    const relations = Object.entries(req.includes)
+      .filter(([, on]) => on)
+      .map(([name]) => name)
+      .join(',');
+    // Under one stamp, the start of the stretch names it: equal starts, same active endorsements.
+    const key = `${stamp}|${from}|${req.variant}|${relations}|${req.onlyAtcActive}`;
+    return this.lists.get(key, () => this.buildOnce(key, async () => serialise(await this.build(req, now))));
+  }
+
+  private async stretchAt(stamp: string, now: number): Promise<ActivityStretch> {
+    if (this.stretch === null || this.stretch.stamp !== stamp || !isWithinStretch(this.stretch, now)) {
+      this.stretch = { ...(await this.users.endorsementStretch(now)), stamp };
+    }
+    return this.stretch;
+  }
+
+  private buildOnce(key: string, build: () => Promise<UsersBody>): Promise<UsersBody> {
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = build().finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    return pending;
+  }
+}
