@@ -57,6 +57,26 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
     expect(list).toHaveLength(1);
   });
 
+  it('shows a write acknowledged by one instance in the very next read from the other', async () => {
+    const ids = async (s: ServerProcess) => ((await (await fetch(`${s.url}/api/bookings`)).json()) as Array<{ id: number }>).map((x) => x.id);
+    const before = await ids(b);
+    expect(await ids(b)).toEqual(before); // b now answers this list from memory
+    const date = ddmmyyyy(Date.now() + 5 * DAY);
+    const auth = { authorization: `Bearer ${token}` };
+    for (let i = 0; i < 5; i++) {
+      const created = await fetch(`${a.url}/api/bookings/create`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ cid: 1_000_100 + i, date, start_at: `0${i}:00`, end_at: `0${i}:30`, position: 'EKCH_TWR' }),
+      });
+      expect(created.status).toBe(201);
+      const { booking } = (await created.json()) as { booking: { id: number } };
+      expect(await ids(b)).toContain(booking.id);
+      expect((await fetch(`${a.url}/api/bookings/${booking.id}`, { method: 'DELETE', headers: auth })).status).toBe(200);
+      expect(await ids(b)).not.toContain(booking.id);
+    }
+  });
+
   it('rejects a key revoked through the CLI on both instances at once', async () => {
     const read = JSON.parse(runCli(['create:apikey', '--name', 'bot', '--read-only', '--json'], env).stdout).token;
     for (const s of [a, b]) expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(200);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,10 +23,17 @@ export interface Db {
   schema: string | null;
   /**
    * A number that changes whenever another connection may have committed a change.
-   * SQLite answers it synchronously from PRAGMA data_version; PostgreSQL has no cheap
-   * equivalent, so it returns null and callers must not cache across requests.
+   * SQLite answers it synchronously from PRAGMA data_version; on PostgreSQL it is null
+   * (see commitPosition).
    */
   externalVersion(): number | null;
+  /**
+   * PostgreSQL: the server's WAL insert position. Every commit, by any client, writes its
+   * record there before it becomes visible, so an unchanged position means no commit since.
+   * One round trip, no locks, nothing for writers to do. Other activity (other databases on the
+   * same server, vacuum) moves it too: that only costs a rebuild. Null on SQLite.
+   */
+  commitPosition: (() => Promise<string>) | null;
   close(): Promise<void>;
 }
 
@@ -84,6 +91,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       dialect: 'sqlite',
       schema: null,
       externalVersion: () => dataVersion.get() as number,
+      commitPosition: null,
       close: () => kysely.destroy(),
     };
   }
@@ -117,6 +125,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       dialect: 'postgres',
       schema,
       externalVersion: () => null,
+      commitPosition: async () => (await sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(kysely)).rows[0]!.lsn,
       close: () => kysely.destroy(),
     };
   }

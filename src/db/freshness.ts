@@ -1,17 +1,18 @@
 import type { Db } from './connection.js';
 
 /** A value that changes whenever cached data may be stale; null means "never cache". */
-export type Stamp = () => string | null;
+export type Stamp = () => string | null | Promise<string | null>;
 
 /**
  * Tells in-process caches whether the data they were built from may have changed.
- * A stamp changes after every local write (bump) and, on SQLite, after any commit by another
- * connection (another process, the CLI). Where no cheap external signal exists (PostgreSQL
- * with several instances), stamp() is null and nothing may be cached across requests.
+ * A stamp changes after every local write (bump) and after any commit by another connection
+ * (another process, another instance, the CLI): on SQLite from PRAGMA data_version, on
+ * PostgreSQL from the WAL insert position (one round trip per event-loop turn).
  */
 export class Freshness {
   private local = 0;
   private externalMemo: number | null | undefined;
+  private positionMemo: Promise<string | null> | undefined;
   constructor(private readonly db: Db) {}
 
   bump(): void {
@@ -33,9 +34,33 @@ export class Freshness {
     return this.externalMemo;
   }
 
+  /**
+   * The commit position, read at most once per event-loop turn. A request read in this turn
+   * arrived before the query runs, so any commit acknowledged before it was sent is counted.
+   * If it cannot be read, nothing is cached (the request's own queries report the failure).
+   */
+  private position(read: () => Promise<string>): Promise<string | null> {
+    if (this.positionMemo === undefined) {
+      this.positionMemo = read().catch(() => null);
+      setImmediate(() => {
+        this.positionMemo = undefined;
+      });
+    }
+    return this.positionMemo;
+  }
+
+  /** The stamp, awaited. Hot paths call stamp() and await only a promise (PostgreSQL). */
+  async current(): Promise<string | null> {
+    return this.stamp();
+  }
+
   readonly stamp: Stamp = () => {
+    const local = this.local;
     const external = this.external();
-    return external === null ? null : `${external}:${this.local}`;
+    if (external !== null) return `${external}:${local}`;
+    const read = this.db.commitPosition;
+    if (read === null) return null;
+    return this.position(read).then((p) => (p === null ? null : `${p}:${local}`));
   };
 }
 
@@ -47,8 +72,13 @@ export class StampedCache<V> {
     this.stamp = typeof source === 'function' ? source : source.stamp;
   }
 
-  async get(key: string, load: () => Promise<V>): Promise<V> {
-    const stamp = this.stamp();
+  /**
+   * `known`: the stamp this request already read, so one request reads the commit position
+   * once however many caches it consults.
+   */
+  async get(key: string, load: () => Promise<V>, known?: string | null): Promise<V> {
+    const read = known === undefined ? this.stamp() : known;
+    const stamp = typeof read === 'object' && read !== null ? await read : read;
     if (stamp === null) return load();
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp) return hit.value;

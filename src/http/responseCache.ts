@@ -18,11 +18,16 @@ export class ResponseCache {
     this.cache = new StampedCache(freshness, 512);
   }
 
-  async send(reply: FastifyReply, key: string, build: () => Promise<unknown>): Promise<FastifyReply> {
-    const cached = await this.cache.get(key, async () => {
-      const body = Buffer.from(JSON.stringify(await build()));
-      return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-    });
+  /** `stamp`: the freshness stamp the request already read, if it did. */
+  async send(reply: FastifyReply, key: string, build: () => Promise<unknown>, stamp?: string | null): Promise<FastifyReply> {
+    const cached = await this.cache.get(
+      key,
+      async () => {
+        const body = Buffer.from(JSON.stringify(await build()));
+        return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+      },
+      stamp,
+    );
     return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);
   }
 }

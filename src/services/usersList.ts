@@ -66,7 +66,7 @@ export class UsersList {
   async body(req: UsersRequest): Promise<UsersBody> {
     if (!selectsUsers(req.includes)) return serialise([]);
     const now = this.clock();
-    const stamp = this.freshness.stamp();
+    const stamp = await this.freshness.current();
     if (stamp === null) return serialise(await this.build(req, now));
     const { from } = await this.stretchAt(stamp, now);
     const relations = Object.entries(req.includes)
@@ -75,7 +75,7 @@ export class UsersList {
       .join(',');
     // Under one stamp, the start of the stretch names it: equal starts, same active endorsements.
     const key = `${stamp}|${from}|${req.variant}|${relations}|${req.onlyAtcActive}`;
-    return this.lists.get(key, () => this.buildOnce(key, async () => serialise(await this.build(req, now))));
+    return this.lists.get(key, () => this.buildOnce(key, async () => serialise(await this.build(req, now))), stamp);
   }
 
   private async stretchAt(stamp: string, now: number): Promise<ActivityStretch> {

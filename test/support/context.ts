@@ -17,6 +17,8 @@ export interface TestContext {
   databaseUrl: string;
   /** Number of SQL statements executed since the last resetQueries(). */
   queries(): number;
+  /** Their SQL texts, in order. */
+  statements(): string[];
   resetQueries(): void;
   /** Pins the clock seen by the application. */
   setNow(ms: number): void;
@@ -52,8 +54,8 @@ export function freshDatabaseUrl(): string {
 export async function createTestContext(options: { env?: Record<string, string>; now?: number } = {}): Promise<TestContext> {
   const databaseUrl = freshDatabaseUrl();
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', ...options.env });
-  let statements = 0;
-  const db = openDatabase(databaseUrl, { onQuery: () => void statements++ });
+  let statements: string[] = [];
+  const db = openDatabase(databaseUrl, { onQuery: (event) => void statements.push(event.query.sql) });
   await migrateToLatest(db);
   let now = options.now ?? Date.now();
   const services = createServices(config, db, () => now);
@@ -64,9 +66,10 @@ export async function createTestContext(options: { env?: Record<string, string>;
     app,
     services,
     databaseUrl,
-    queries: () => statements,
+    queries: () => statements.length,
+    statements: () => [...statements],
     resetQueries: () => {
-      statements = 0;
+      statements = [];
     },
     setNow: (ms) => {
       now = ms;

@@ -104,18 +104,30 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
     let rows: Promise<BookingView[]> | undefined;
     // One query serves both the body and the Link header; one row past the page tells whether another follows.
     const load = () => (rows ??= repo.list(limit === undefined ? filter : { ...filter, limit: limit + 1 }));
+    // A page consults two caches under one stamp: the body and its Link header stay a pair.
+    let stamp: string | null | undefined;
     if (limit !== undefined) {
-      const next = await nextCursors.get(key, async () => {
-        const page = await load();
-        return page.length > limit ? encodeCursor(page[limit - 1]!) : null;
-      });
+      stamp = await services.freshness.current();
+      const next = await nextCursors.get(
+        key,
+        async () => {
+          const page = await load();
+          return page.length > limit ? encodeCursor(page[limit - 1]!) : null;
+        },
+        stamp,
+      );
       if (next !== null) reply.header('link', `<${nextPageUrl(request.query, next)}>; rel="next"`);
     }
-    return services.responses.send(reply, key, async () => {
-      const page = await load();
-      const list = bookingListBody(limit === undefined ? page : page.slice(0, limit), form);
-      return envelope ? { data: list } : list;
-    });
+    return services.responses.send(
+      reply,
+      key,
+      async () => {
+        const page = await load();
+        const list = bookingListBody(limit === undefined ? page : page.slice(0, limit), form);
+        return envelope ? { data: list } : list;
+      },
+      stamp,
+    );
   });
 
   app.get('/api/bookings/:id', { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
