@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import qs from 'qs';
 import authPlugin from './auth/plugin.js';
 import { registerErrorHandling } from './http/errors.js';
+import { rejectBadVariant } from './http/variant.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
@@ -103,6 +104,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   });
 
   await app.register(authPlugin, { keys: services.keys });
+  app.addHook('preValidation', rejectBadVariant);
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {
       max: config.rateLimit,

@@ -470,9 +470,15 @@ describe('bookings: create, update, delete', () => {
       expect((await get(booking.id, read)).json().training).toBe(0);
     });
 
-    it('answers 404 for an unknown id and 422 for one that is not a number', async () => {
-      expect((await del(987654)).statusCode).toBe(404);
-      expect((await ctx.request({ method: 'DELETE', url: '/api/bookings/abc', token: edit })).statusCode).toBe(422);
+    it('answers 404 for any id that names no booking: unknown, zero, beyond the id range, or not a number', async () => {
+      expect((await del(987654)).json()).toEqual({ message: 'Booking not found' });
+      for (const id of ['987654', '0', '2147483648', '99999999999', '123456789012345678901234567890', 'abc', '1e3', '-1']) {
+        for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+          const res = await ctx.request({ method, url: `/api/bookings/${id}`, token: edit, ...(method === 'PATCH' ? { payload: { tag: 1 } } : {}) });
+          expect(res.statusCode, `${method} ${id}`).toBe(404);
+          expect(res.json(), `${method} ${id}`).toEqual({ message: expect.any(String) });
+        }
+      }
     });
   });
 

@@ -19,8 +19,8 @@ const division = {
 
 // What a request answered from memory may still run: nothing on SQLite (its key is cached too);
 // on PostgreSQL the key lookup (keys are read on every request, so a revocation holds on every
-// instance at once) and one read of the commit position. No statement touches the listed data.
-const WARM_STATEMENTS = TEST_DIALECT === 'postgres' ? [/\bapi_keys\b/, /pg_current_wal_insert_lsn/] : [];
+// instance at once) and one read of the snapshot. No statement touches the listed data.
+const WARM_STATEMENTS = TEST_DIALECT === 'postgres' ? [/\bapi_keys\b/, /pg_current_snapshot/] : [];
 
 // The server notices another connection's commit from its next event-loop turn on, as a real
 // request (read from a socket) always is; injected requests may share a turn, so wait for one.
@@ -44,17 +44,17 @@ describe('read caches', () => {
 
   const get = (url: string) => ctx.request({ method: 'GET', url, token: read });
 
-  // PostgreSQL's commit position is the whole server's: other test files writing in parallel move
+  // PostgreSQL's snapshot is the whole server's: other test files writing in parallel change
   // it, and then a rebuild is right. So the claim is tested on a pair of requests during which
-  // the position stood still, which a few attempts always find.
-  const position = async () => (other.commitPosition ? other.commitPosition() : 'sqlite');
+  // the snapshot stood still, which a few attempts always find.
+  const snapshot = async () => (other.currentSnapshot ? other.currentSnapshot() : 'sqlite');
   const ATTEMPTS = 200;
 
   it.each(['/api/users?include[]=allUsers&include[]=name', '/api/bookings', '/api/bookings?limit=1', '/api/positions'])(
     'answers an unchanged %s from memory',
     async (url) => {
       for (let attempt = 1; ; attempt++) {
-        const before = await position();
+        const before = await snapshot();
         const first = await get(url);
         expect(first.statusCode).toBe(200);
         ctx.resetQueries();
@@ -62,7 +62,7 @@ describe('read caches', () => {
         const statements = ctx.statements();
         expect(second.body).toBe(first.body);
         expect(second.headers.etag).toBe(first.headers.etag);
-        if ((await position()) !== before) {
+        if ((await snapshot()) !== before) {
           expect(attempt, 'the database server was never quiet for two requests').toBeLessThan(ATTEMPTS);
           continue;
         }

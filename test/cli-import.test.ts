@@ -69,6 +69,7 @@ describe('npx sector import', () => {
     [{ ...VALID, positions: [{ ...VALID.positions[0], frequency: '99.9' }] }, 'positions[0].frequency'],
     [{ ...VALID, bookings: [VALID.bookings[0], { ...VALID.bookings[0], time_start: '2030-12-01 11:00:00', time_end: '2030-12-01 13:00:00' }] }, 'bookings[1]: overlaps another booking of EKCH_TWR'],
     [{ ...VALID, bookings: [{ ...VALID.bookings[0], time_start: '2030-02-30 10:00:00' }] }, 'bookings[0].time_start'],
+    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], revoked_at: '2025-03-01T12:00:00Z' }] }, 'endorsements[0].revoked_at: must be null unless revoked is true'],
     [{ ...VALID, flights: [] }, 'flights: unknown key'],
     [[1, 2], '$: must be an object'],
     ['{"users": [', 'is not valid JSON'],
@@ -119,8 +120,8 @@ describe('npx sector migrate', () => {
   });
 });
 
-describe('re-importing an endorsement', () => {
-  it('keeps the first revocation time, and clears it when the endorsement is imported as not revoked', async () => {
+describe('revocation times of imported endorsements', () => {
+  it('takes the given time, else none for a first import, else the import that first saw it revoked', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     const revokedAt = async () => {
       const db = openDatabase(env.DATABASE_URL);
@@ -129,14 +130,28 @@ describe('re-importing an endorsement', () => {
       return row;
     };
     // Without the bookings: those carry no id, so every import would add them again.
-    const withRevoked = (revoked: boolean) => writeJson({ ...VALID, bookings: [], endorsements: [{ ...VALID.endorsements[0], revoked }] });
-    expect(runCli(['import', withRevoked(true)], env).code).toBe(0);
-    const first = await revokedAt();
-    expect(first.revoked).toBe(1);
-    expect(first.revoked_at).toEqual(expect.any(Number));
-    expect(runCli(['import', withRevoked(true)], env).code).toBe(0);
-    expect(await revokedAt()).toEqual(first);
-    expect(runCli(['import', withRevoked(false)], env).code).toBe(0);
+    const importWith = (fields: { revoked: boolean; revoked_at?: string | null }) =>
+      runCli(['import', writeJson({ ...VALID, bookings: [], endorsements: [{ ...VALID.endorsements[0], ...fields }] })], env);
+
+    // Revoked before Sector knew it, at a time the source does not give: long ago, not "now".
+    expect(importWith({ revoked: true }).code).toBe(0);
+    expect(await revokedAt()).toEqual({ revoked: 1, revoked_at: null });
+    expect(importWith({ revoked: false }).code).toBe(0);
     expect(await revokedAt()).toEqual({ revoked: 0, revoked_at: null });
+
+    // Live at the last import, revoked at this one: revoked in between, so now.
+    const before = Date.now();
+    expect(importWith({ revoked: true }).code).toBe(0);
+    const seen = await revokedAt();
+    expect(seen.revoked).toBe(1);
+    expect(seen.revoked_at).toBeGreaterThanOrEqual(before);
+    expect(seen.revoked_at).toBeLessThanOrEqual(Date.now());
+    // Imported again: the first time stays.
+    expect(importWith({ revoked: true }).code).toBe(0);
+    expect(await revokedAt()).toEqual(seen);
+
+    // A time the source gives wins.
+    expect(importWith({ revoked: true, revoked_at: '2025-03-01T12:00:00Z' }).code).toBe(0);
+    expect(await revokedAt()).toEqual({ revoked: 1, revoked_at: Date.UTC(2025, 2, 1, 12) });
   });
 });

@@ -137,6 +137,9 @@ describe('demo division (default scale)', () => {
       expect(userIds.has(e.user_id)).toBe(true);
       expect(e.valid_from < NOW_ISO).toBe(true);
       if (e.valid_to !== null) expect(e.valid_to > e.valid_from).toBe(true);
+      // A revocation has its time, after issue and not in the future; nothing else has one.
+      if (e.revoked) expect(e.revoked_at! >= e.valid_from && e.revoked_at! <= NOW_ISO).toBe(true);
+      else expect(e.revoked_at).toBeNull();
       if (e.type === 'visiting' || e.type === 'examiner') {
         expect(e.rating).toMatch(/^(S1|S2|S3|C1)$/);
         expect(e.areas.length).toBeGreaterThan(0);

@@ -49,12 +49,14 @@ const BASE = {
     { user_id: 2001, type: 'solo', positions: ['EKCH_APP'], valid_from: '2025-05-20T00:00:00Z', valid_to: '2025-06-20T00:00:00Z' },
     { user_id: 2002, type: 'solo', positions: ['EKCH_TWR'], valid_from: '2025-05-01T00:00:00Z', valid_to: '2025-05-29T00:00:00Z' },
     { user_id: 2004, type: 'solo', positions: ['EKCH_TWR'], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-05-12T00:00:00Z' },
-    { user_id: 2005, type: 'solo', positions: ['EKCH_TWR', 'EKCH_APP'], valid_from: '2025-05-25T00:00:00Z', valid_to: '2025-07-01T00:00:00Z', revoked: true },
+    { user_id: 2005, type: 'solo', positions: ['EKCH_TWR', 'EKCH_APP'], valid_from: '2025-05-25T00:00:00Z', valid_to: '2025-07-01T00:00:00Z', revoked: true, revoked_at: '2025-06-01T06:00:00Z' },
     { user_id: 2002, type: 'solo', positions: ['EKCH_APP'], valid_from: '2025-06-10T00:00:00Z', valid_to: '2025-07-10T00:00:00Z' },
     // s1: one ended exactly 14 days ago (out), one 13 days 23 hours ago (in)
     { user_id: 2003, type: 's1', positions: ['EFHK_TWR'], valid_from: '2025-05-01T00:00:00Z', valid_to: null },
     { user_id: 2001, type: 's1', positions: ['EKCH_TWR'], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-05-18T12:00:00Z' },
     { user_id: 2002, type: 's1', positions: [], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-05-18T13:00:00Z' },
+    // revoked at a time the import does not give: long ago, so out
+    { user_id: 2004, type: 's1', positions: [], valid_from: '2025-05-01T00:00:00Z', valid_to: null, revoked: true },
     // examiner
     { user_id: 2001, type: 'examiner', rating: 'S3', areas: ['Sweden', 'Denmark'], valid_from: '2024-01-01T00:00:00Z' },
     { user_id: 2003, type: 'examiner', rating: 'C1', areas: ['Denmark'], valid_from: '2024-01-01T00:00:00Z' },
@@ -66,15 +68,17 @@ const BASE = {
   ],
 };
 
-// Revoked twenty days ago: past the 14-day window of the solo list.
+// Live when first imported twenty days ago, then revoked: the import that first sees it revoked
+// dates the revocation, so it is past the 14-day window of the solo list.
 const REVOKED_LONG_AGO = {
-  endorsements: [{ user_id: 2003, type: 'solo', positions: ['EFHK_TWR'], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-08-01T00:00:00Z', revoked: true }],
+  endorsements: [{ user_id: 2003, type: 'solo', positions: ['EFHK_TWR'], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-08-01T00:00:00Z', revoked: false }],
 };
 
 async function division(): Promise<TestContext> {
   const ctx = await createTestContext({ env: { DIVISION: 'EUD' }, now: NOW - 20 * DAY });
   await ctx.load({ ...BASE, endorsements: [] });
   await ctx.load(REVOKED_LONG_AGO);
+  await ctx.load({ endorsements: [{ ...REVOKED_LONG_AGO.endorsements[0], revoked: true }] });
   ctx.setNow(NOW);
   await ctx.load(BASE);
   return ctx;

@@ -24,6 +24,14 @@ describe('cross-cutting HTTP rules', () => {
     expect(res.json()).toEqual({ message: expect.stringContaining('DELETE') });
   });
 
+  it('answers 405, not a failed id, for other methods on /api/bookings/create', async () => {
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await ctx.request({ method, url: '/api/bookings/create', token: edit });
+      expect(res.statusCode, method).toBe(405);
+      expect(res.headers.allow, method).toBe('POST');
+    }
+  });
+
   it('answers malformed JSON with 400', async () => {
     const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: '{"cid": 1,' });
     expect(res.statusCode).toBe(400);
@@ -51,10 +59,23 @@ describe('cross-cutting HTTP rules', () => {
     for (const messages of Object.values(body.errors)) expect(messages).toEqual([expect.any(String)]);
   });
 
-  it('answers an invalid Api-Variant with 400', async () => {
-    const res = await ctx.request({ method: 'GET', url: '/api/users?include[]=allUsers', token: edit, headers: { 'api-variant': 'newest' } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Api-Variant must be "newer" or "older"' });
+  it('answers an invalid Api-Variant with 400 on every API route, and changes nothing', async () => {
+    const before = (await ctx.request({ method: 'GET', url: '/api/bookings', token: edit })).body;
+    const calls = [
+      { method: 'GET', url: '/api/users?include[]=allUsers' },
+      { method: 'GET', url: '/api/positions' },
+      { method: 'GET', url: '/api/bookings' },
+      { method: 'GET', url: '/api/roles' },
+      { method: 'POST', url: '/api/bookings/create', payload: { cid: 1000001, date: '1/1/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' } },
+    ] as const;
+    for (const call of calls) {
+      const res = await ctx.request({ ...call, token: edit, headers: { 'api-variant': 'newest' } });
+      expect(res.statusCode, call.url).toBe(400);
+      expect(res.json(), call.url).toEqual({ message: 'Api-Variant must be "newer" or "older"' });
+    }
+    expect((await ctx.request({ method: 'GET', url: '/api/bookings', token: edit })).body).toBe(before);
+    // Outside the API the header means nothing.
+    expect((await ctx.request({ method: 'GET', url: '/health', headers: { 'api-variant': 'newest' } })).statusCode).toBe(200);
   });
 
   it('publishes an OpenAPI 3.1 document and a docs page', async () => {

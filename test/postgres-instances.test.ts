@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/connection.js';
 import { freshDatabaseUrl, TEST_DIALECT, tempDir } from './support/context.js';
 import { ROOT, runCli, startServer, type ServerProcess } from './support/processes.js';
 
@@ -75,6 +76,38 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
       expect((await fetch(`${a.url}/api/bookings/${booking.id}`, { method: 'DELETE', headers: auth })).status).toBe(200);
       expect(await ids(b)).not.toContain(booking.id);
     }
+  });
+
+  it('never serves a list from before a commit that another client made, even with reads in flight', async () => {
+    // Reads run continuously while another connection flips a flag; each read after a commit
+    // must show it. (A change signal that moves before the commit is visible fails this often.)
+    const date = ddmmyyyy(Date.now() + 9 * DAY);
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${a.url}/api/bookings/create`, { method: 'POST', headers: auth, body: JSON.stringify({ cid: 1_000_150, date, start_at: '20:00', end_at: '21:00', position: 'EKCH_TWR' }) });
+    const { booking } = (await created.json()) as { booking: { id: number } };
+    const url = `${b.url}/api/bookings/${booking.id}`;
+    const list = `${b.url}/api/bookings?cid=1000150`;
+    const db = openDatabase(env.DATABASE_URL);
+    let stop = false;
+    const reader = async () => {
+      while (!stop) await (await fetch(list)).arrayBuffer();
+    };
+    const readers = [reader(), reader(), reader()];
+    const stale: number[] = [];
+    try {
+      for (let i = 0; i < 150; i++) {
+        const exam = i % 2;
+        await db.kysely.updateTable('bookings').set({ exam }).where('id', '=', booking.id).execute();
+        const [shown] = (await (await fetch(list)).json()) as Array<{ exam: number }>;
+        if (shown!.exam !== exam) stale.push(i);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(readers);
+      await db.close();
+    }
+    expect(stale).toEqual([]);
+    expect((await fetch(url)).status).toBe(200);
   });
 
   it('rejects a key revoked through the CLI on both instances at once', async () => {

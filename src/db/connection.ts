@@ -24,16 +24,19 @@ export interface Db {
   /**
    * A number that changes whenever another connection may have committed a change.
    * SQLite answers it synchronously from PRAGMA data_version; on PostgreSQL it is null
-   * (see commitPosition).
+   * (see currentSnapshot).
    */
   externalVersion(): number | null;
   /**
-   * PostgreSQL: the server's WAL insert position. Every commit, by any client, writes its
-   * record there before it becomes visible, so an unchanged position means no commit since.
-   * One round trip, no locks, nothing for writers to do. Other activity (other databases on the
-   * same server, vacuum) moves it too: that only costs a rebuild. Null on SQLite.
+   * PostgreSQL: the server's current snapshot (pg_current_snapshot(): xmin, xmax and the
+   * transactions in progress). Any transaction that ends, whoever ran it, changes it, and it
+   * changes in the same step that makes the transaction's writes visible; so two equal
+   * snapshots mean the same committed data. (The WAL position would not do: a commit record
+   * is written before the commit becomes visible, and a read in between would cache old rows
+   * under the new position.) One round trip, no locks, nothing for writers to do. Other write
+   * transactions on the same server change it too: that only costs a rebuild. Null on SQLite.
    */
-  commitPosition: (() => Promise<string>) | null;
+  currentSnapshot: (() => Promise<string>) | null;
   close(): Promise<void>;
 }
 
@@ -91,7 +94,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       dialect: 'sqlite',
       schema: null,
       externalVersion: () => dataVersion.get() as number,
-      commitPosition: null,
+      currentSnapshot: null,
       close: () => kysely.destroy(),
     };
   }
@@ -125,7 +128,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       dialect: 'postgres',
       schema,
       externalVersion: () => null,
-      commitPosition: async () => (await sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(kysely)).rows[0]!.lsn,
+      currentSnapshot: async () => (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
       close: () => kysely.destroy(),
     };
   }

@@ -7,12 +7,13 @@ export type Stamp = () => string | null | Promise<string | null>;
  * Tells in-process caches whether the data they were built from may have changed.
  * A stamp changes after every local write (bump) and after any commit by another connection
  * (another process, another instance, the CLI): on SQLite from PRAGMA data_version, on
- * PostgreSQL from the WAL insert position (one round trip per event-loop turn).
+ * PostgreSQL from the server's current snapshot (one round trip per event-loop turn).
+ * The stamp is read before the data it guards: a commit after the read changes the next stamp.
  */
 export class Freshness {
   private local = 0;
   private externalMemo: number | null | undefined;
-  private positionMemo: Promise<string | null> | undefined;
+  private snapshotMemo: Promise<string | null> | undefined;
   constructor(private readonly db: Db) {}
 
   bump(): void {
@@ -35,18 +36,19 @@ export class Freshness {
   }
 
   /**
-   * The commit position, read at most once per event-loop turn. A request read in this turn
-   * arrived before the query runs, so any commit acknowledged before it was sent is counted.
+   * The server's snapshot (see Db.currentSnapshot), read at most once per event-loop turn. A
+   * request read in this turn arrived before the query runs, so any commit acknowledged before
+   * it was sent is counted.
    * If it cannot be read, nothing is cached (the request's own queries report the failure).
    */
-  private position(read: () => Promise<string>): Promise<string | null> {
-    if (this.positionMemo === undefined) {
-      this.positionMemo = read().catch(() => null);
+  private snapshot(read: () => Promise<string>): Promise<string | null> {
+    if (this.snapshotMemo === undefined) {
+      this.snapshotMemo = read().catch(() => null);
       setImmediate(() => {
-        this.positionMemo = undefined;
+        this.snapshotMemo = undefined;
       });
     }
-    return this.positionMemo;
+    return this.snapshotMemo;
   }
 
   /** The stamp, awaited. Hot paths call stamp() and await only a promise (PostgreSQL). */
@@ -58,9 +60,9 @@ export class Freshness {
     const local = this.local;
     const external = this.external();
     if (external !== null) return `${external}:${local}`;
-    const read = this.db.commitPosition;
+    const read = this.db.currentSnapshot;
     if (read === null) return null;
-    return this.position(read).then((p) => (p === null ? null : `${p}:${local}`));
+    return this.snapshot(read).then((p) => (p === null ? null : `${p}:${local}`));
   };
 }
 
@@ -73,7 +75,7 @@ export class StampedCache<V> {
   }
 
   /**
-   * `known`: the stamp this request already read, so one request reads the commit position
+   * `known`: the stamp this request already read, so one request reads the snapshot
    * once however many caches it consults.
    */
   async get(key: string, load: () => Promise<V>, known?: string | null): Promise<V> {

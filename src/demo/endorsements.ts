@@ -44,6 +44,15 @@ function shortLived(rng: Rng, now: number, days: number, current: boolean): Vali
   return { from, to: from + days * DAY, revoked: rng.chance(0.05) };
 }
 
+/**
+ * When a revoked endorsement was revoked: most of the way through its validity, or to now for an
+ * open-ended one. A formula, not a draw, so the rest of the demo stays the same.
+ */
+function revokedAt(v: Validity, now: number): number {
+  const end = Math.min(v.to ?? now, now);
+  return end <= v.from ? v.from : v.from + Math.floor((end - v.from) * 0.7);
+}
+
 function otherArea(rng: Rng, area: AreaName): AreaName[] {
   const other = rng.pick(AREAS);
   return other === area ? [] : [other];
@@ -112,7 +121,15 @@ export function generateEndorsements(
     let from = v.from;
     while (keys.has(`${person.id}|${type}|${from}`)) from -= 60_000;
     keys.add(`${person.id}|${type}|${from}`);
-    out.push({ user_id: person.id, type, ...rest, valid_from: iso(from), valid_to: v.to === null ? null : iso(v.to), revoked: v.revoked });
+    out.push({
+      user_id: person.id,
+      type,
+      ...rest,
+      valid_from: iso(from),
+      valid_to: v.to === null ? null : iso(v.to),
+      revoked: v.revoked,
+      revoked_at: v.revoked ? iso(revokedAt({ ...v, from }, now)) : null,
+    });
   };
 
   for (let i = 0; i < total; i++) {

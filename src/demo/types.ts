@@ -34,6 +34,7 @@ export interface DemoEndorsement {
   valid_from: string;
   valid_to: string | null;
   revoked: boolean;
+  revoked_at: string | null;
 }
 
 export interface DemoRole {

@@ -1,15 +1,27 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ApiCompat, ApiVariant } from '../config.js';
 import { ApiError } from './errors.js';
+
+const badVariant = () => new ApiError(400, 'Api-Variant must be "newer" or "older"');
 
 /** The API variant of a request: Api-Variant header, else the key's pin, else the server default. */
 export function requestVariant(request: FastifyRequest, fallback: ApiVariant): ApiVariant {
   const header = request.headers['api-variant'];
   if (header !== undefined) {
     if (header === 'newer' || header === 'older') return header;
-    throw new ApiError(400, 'Api-Variant must be "newer" or "older"');
+    throw badVariant();
   }
   return request.apiKey?.variant ?? fallback;
+}
+
+/**
+ * A bad Api-Variant is 400 on every API route, also where the variant changes nothing: a client
+ * with a typo learns it at once. Runs after authentication, so 401 and 403 come first.
+ */
+export function rejectBadVariant(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const header = request.headers['api-variant'];
+  if (header === undefined || header === 'newer' || header === 'older' || !request.routeOptions.config?.auth) return done();
+  done(badVariant());
 }
 
 /** The response envelope profile: the key's setting wins for keyed calls, else the server's. */

@@ -28,6 +28,8 @@ export interface ImportEndorsement {
   valid_from: number;
   valid_to: number | null;
   revoked: boolean;
+  /** When it was revoked, if the source knows; null: unknown (or not revoked). */
+  revoked_at: number | null;
   path: string;
 }
 export interface ImportRole {
@@ -224,6 +226,9 @@ export function parseImport(input: unknown): ImportPlan {
     const validFrom = instant(o, 'valid_from', path, false) as number;
     const validTo = instant(o, 'valid_to', path, true);
     if (validTo !== null && validTo <= validFrom) fail(`${path}.valid_to`, 'must be after valid_from');
+    const revoked = bool(o, 'revoked', path);
+    const revokedAt = instant(o, 'revoked_at', path, true);
+    if (revokedAt !== null && !revoked) fail(`${path}.revoked_at`, 'must be null unless revoked is true');
     return {
       user_id: int(o, 'user_id', path, 1, MAX_CID),
       type: type as EndorsementType,
@@ -232,7 +237,8 @@ export function parseImport(input: unknown): ImportPlan {
       positions: strList(o, 'positions', path).map((c) => c.toUpperCase()),
       valid_from: validFrom,
       valid_to: validTo,
-      revoked: bool(o, 'revoked', path),
+      revoked,
+      revoked_at: revokedAt,
       path,
     };
   });

@@ -114,7 +114,9 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
           valid_from: e.valid_from,
           valid_to: e.valid_to,
           revoked: e.revoked ? 1 : 0,
-          revoked_at: e.revoked ? now : null,
+          // A revocation the source gives no time for happened at an unknown, so long-past,
+          // moment: it must not look recent to the deprecated solo/s1 lists.
+          revoked_at: e.revoked ? e.revoked_at : null,
           created_at: now,
         })),
       )
@@ -123,12 +125,18 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
           rating: eb.ref('excluded.rating'),
           valid_to: eb.ref('excluded.valid_to'),
           revoked: eb.ref('excluded.revoked'),
-          // Keep the first revocation time when a revoked endorsement is imported again;
-          // an endorsement imported as not revoked has none.
+          // A revoked endorsement keeps the time the import gives; without one, the time it was
+          // first seen revoked: now if it was live until this import, else what is stored.
+          // An endorsement imported as not revoked has none.
           revoked_at: eb
             .case()
             .when(eb.ref('excluded.revoked'), '=', 1)
-            .then(eb.fn.coalesce(eb.ref('endorsements.revoked_at'), eb.ref('excluded.revoked_at')))
+            .then(
+              eb.fn.coalesce(
+                eb.ref('excluded.revoked_at'),
+                eb.case().when(eb.ref('endorsements.revoked'), '=', 1).then(eb.ref('endorsements.revoked_at')).else(eb.val(now)).end(),
+              ),
+            )
             .else(null)
             .end(),
         })),

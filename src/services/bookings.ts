@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
 import { isBookingOverlap, writeTransaction } from '../db/transaction.js';
-import { type BookingFields, planBooking } from '../domain/bookings/index.js';
+import { type BookingFields, isBookingId, planBooking } from '../domain/bookings/index.js';
 import type { Clock } from '../domain/time.js';
 import { ApiError, notFound, validationError } from '../http/errors.js';
 import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
@@ -30,6 +30,7 @@ export class BookingWrites {
    * ids are looked up afterwards for the 409.
    */
   async save(id: number | null, fields: BookingFields): Promise<SavedBooking> {
+    if (id !== null && !isBookingId(id)) throw notFound('Booking');
     const now = this.clock();
     const attempt: { slot?: Slot } = {};
     try {
@@ -75,6 +76,7 @@ export class BookingWrites {
 
   /** Soft delete: the row stays, marked deleted, and leaves the list. */
   async remove(id: number): Promise<BookingView> {
+    if (!isBookingId(id)) throw notFound('Booking');
     const now = this.clock();
     const removed = await writeTransaction(this.db, async (trx) => {
       const repo = bookingsRepository(trx);

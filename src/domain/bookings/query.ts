@@ -58,3 +58,6 @@ export const MAX_PAGE_SIZE = 1000;
 
 /** Booking ids are 32-bit integers on PostgreSQL: a larger one names no booking and must not reach a query. */
 export const MAX_BOOKING_ID = 2_147_483_647;
+
+/** Whether an id could name a booking at all (ids outside the column's range name none). */
+export const isBookingId = (id: number): boolean => Number.isInteger(id) && id >= 1 && id <= MAX_BOOKING_ID;

@@ -7,6 +7,7 @@ import {
   decodeCursor,
   encodeCursor,
   type FieldErrors,
+  isBookingId,
   parseBookingBody,
   parseWindowBound,
 } from '../../domain/bookings/index.js';
@@ -23,7 +24,7 @@ import {
 import type { BookingListFilter, BookingView } from '../../repositories/bookings.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
-import { createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
+import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
 
@@ -130,9 +131,9 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
     );
   });
 
-  app.get('/api/bookings/:id', { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
+  app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
     const form = formOf(request);
-    const booking = await repo.findById(request.params.id);
+    const booking = isBookingId(request.params.id) ? await repo.findById(request.params.id) : undefined;
     // Without a key a deleted booking is gone, as in the public list.
     if (!booking || (booking.deleted && form === 'reduced')) throw notFound('Booking');
     const body = bookingBody(booking, form);
@@ -148,12 +149,12 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
     return reply.code(201).send(bookingCreatedBody(saved.booking, saved.forcedTraining));
   });
 
-  app.patch('/api/bookings/:id', { schema: updateBooking, config: { auth: 'edit' }, attachValidation: true }, async (request) => {
+  app.patch(BOOKING_ID_PATH, { schema: updateBooking, config: { auth: 'edit' }, attachValidation: true }, async (request) => {
     const saved = await services.bookingWrites.save(request.params.id, bodyFields(request, 'update'));
     return bookingUpdatedBody(saved.booking, saved.forcedTraining);
   });
 
-  app.delete('/api/bookings/:id', { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
+  app.delete(BOOKING_ID_PATH, { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
     bookingDeletedBody(await services.bookingWrites.remove(request.params.id)),
   );
 }

@@ -91,7 +91,12 @@ const WriteResult = (message: string, description: string) =>
     { additionalProperties: false, description },
   );
 
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_BOOKING_ID, description: 'Booking ID' }) });
+/**
+ * The id segment: digits only, so /api/bookings/create is never taken for an id (a GET there is
+ * 405, not a failed id). An id outside 1..MAX_BOOKING_ID names no booking: 404, like any unknown id.
+ */
+export const BOOKING_ID_PATH = '/api/bookings/:id(^\\d{1,10}$)';
+const IdParams = Type.Object({ id: Type.Integer({ description: `Booking ID (1 to ${MAX_BOOKING_ID})` }) });
 
 const TAG_DESCRIPTION =
   '1 training, 2 exam, 3 event; none for a normal session. Training is set anyway when the user is not qualified for the position';
