@@ -104,6 +104,40 @@ describe('no double booking under concurrency', () => {
     expect(await liveIdsOn('EKCH_APP', '2026-05-21', '2026-05-21')).toEqual([wins[0]!.body.booking.id]);
   });
 
+  it('rounds of staggered overlapping creates: every answer a 201 or a 409, never a server error', async () => {
+    // Each round's bookings overlap their neighbours like a chain, the pattern in which
+    // PostgreSQL's exclusion checks can wait on each other and abort one as a deadlock.
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      const date = `${(round % 28) + 1}/${6 + Math.floor(round / 28)}/2026`;
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          send('POST', '/api/bookings/create', { cid: USERS[i % USERS.length], date, start_at: `10:${String(i * 5).padStart(2, '0')}`, end_at: `11:${String(i * 5).padStart(2, '0')}`, position: 'EKCH_TWR' }),
+        ),
+      );
+      statuses.push(...results.map((r) => r.status));
+      const day = `2026-${String(6 + Math.floor(round / 28)).padStart(2, '0')}-${String((round % 28) + 1).padStart(2, '0')}`;
+      expect(await liveIdsOn('EKCH_TWR', day, day)).toHaveLength(results.filter((r) => r.status === 201).length);
+    }
+    expect(statuses.filter((s) => s !== 201 && s !== 409)).toEqual([]);
+  });
+
+  it('two simultaneous updates of one booking both take effect: neither overwrites the other', async () => {
+    const lost: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const date = `${(round % 28) + 1}/8/2026`;
+      const created = await send('POST', '/api/bookings/create', { cid: USERS[0], date, start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
+      expect(created.status).toBe(201);
+      const id = created.body.booking.id as number;
+      const [tag, end] = await Promise.all([send('PATCH', `/api/bookings/${id}`, { tag: 2 }), send('PATCH', `/api/bookings/${id}`, { end_at: '12:00' })]);
+      expect([tag.status, end.status]).toEqual([200, 200]);
+      const res = await request(`${base}/api/bookings/${id}`, { dispatcher: agent, headers: { authorization: `Bearer ${edit}` } });
+      const final = (await res.body.json()) as { exam: number; time_end: string };
+      if (final.exam !== 1 || !final.time_end.endsWith(' 12:00:00')) lost.push(round);
+    }
+    expect(lost).toEqual([]);
+  });
+
   it('the database itself refuses an overlapping row written past the API', async () => {
     const [existing] = await ctx.services.db.kysely.selectFrom('bookings').selectAll().where('deleted', '=', 0).limit(1).execute();
     const { id: _id, ...copy } = existing!;

@@ -147,6 +147,9 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
       ['limit=0', ['limit']],
       ['limit=1001', ['limit']],
       ['limit=5&cursor=not-a-cursor', ['cursor']],
+      // Control characters: no callsign has them, and PostgreSQL would refuse a NUL outright.
+      ['callsign=EKCH%00TWR', ['callsign']],
+      ['callsign=%1F', ['callsign']],
     ];
     for (const [query, fields] of cases) {
       const res = await list(`/api/bookings?${query}`);

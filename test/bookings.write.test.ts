@@ -329,6 +329,14 @@ describe('bookings: create, update, delete', () => {
     });
   });
 
+  it('refuses a position with a control character (a NUL would break PostgreSQL) as a bad field', async () => {
+    for (const position of ['EKCH\u0000TWR', 'EKCH_TWR\u0000', '\u0007']) {
+      const res = await create({ cid: ADA, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position });
+      expect(res.statusCode, JSON.stringify(position)).toBe(422);
+      expect(Object.keys(res.json().errors), JSON.stringify(position)).toEqual(['position']);
+    }
+  });
+
   describe('PATCH /api/bookings/{id}', () => {
     it('changes only the fields given and stamps updated_at', async () => {
       const { dmy, ymd } = nextDay();

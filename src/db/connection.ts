@@ -86,6 +86,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     raw.pragma('journal_mode = WAL');
     raw.pragma(`synchronous = ${options.sqliteSynchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     raw.pragma('foreign_keys = ON');
+    // Plain statements wait up to 5 s for a lock; write transactions wait between attempts (transaction.ts).
     raw.pragma('busy_timeout = 5000');
     const dataVersion = raw.prepare('PRAGMA data_version').pluck();
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import FindMyWay from 'find-my-way';
+import { databaseTrouble } from '../db/errors.js';
 
 /** An error whose status and JSON body are meant for the client. */
 export class ApiError extends Error {
@@ -93,6 +94,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
         message: validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext)).message,
         errors: fieldErrorsFromValidation(fe.validation, fe.validationContext),
       });
+    }
+    const trouble = databaseTrouble(error);
+    if (trouble === 'badText') return reply.code(400).send({ message: 'Text in the request must not contain NUL (\\u0000) characters' });
+    if (trouble !== null) {
+      // Nothing was changed (the transaction rolled back); the client may simply try again.
+      request.log.warn({ err: error }, `database ${trouble}`);
+      const message = trouble === 'busy' ? 'The database is busy; try again shortly' : 'The database is unavailable; try again shortly';
+      return reply.code(503).header('retry-after', '1').send({ message });
     }
     const status = fe.statusCode ?? 500;
     if (status === 429) {

@@ -70,9 +70,15 @@ export function bookingsRepository(db: Kysely<Database>) {
       return q.execute();
     },
 
-    /** Any booking by id, deleted ones included. */
-    findById(id: number): Promise<BookingView | undefined> {
-      return view().where('b.id', '=', id).executeTakeFirst();
+    /**
+     * Any booking by id, deleted ones included. `forUpdate` (PostgreSQL, inside a transaction)
+     * holds the booking's row until the transaction ends, so two updates of one booking queue
+     * instead of the second overwriting the first with what it read before. (SQLite needs no
+     * row lock: its write transactions already run one at a time.)
+     */
+    findById(id: number, options: { forUpdate?: boolean } = {}): Promise<BookingView | undefined> {
+      const q = view().where('b.id', '=', id);
+      return (options.forUpdate ? q.forUpdate('b') : q).executeTakeFirst();
     },
 
     findUser(id: number): Promise<{ id: number; rating: number } | undefined> {

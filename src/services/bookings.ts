@@ -16,12 +16,16 @@ export interface SavedBooking {
 
 /** Creates, updates and deletes bookings: each write is one transaction, conflicts become 409s. */
 export class BookingWrites {
+  private readonly lockRows: boolean;
+
   constructor(
     private readonly db: Db,
     private readonly bookings: BookingsRepository,
     private readonly freshness: Freshness,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.lockRows = db.dialect === 'postgres';
+  }
 
   /**
    * Creates (id null) or updates a booking in one write transaction. Overlaps are refused by the
@@ -36,7 +40,7 @@ export class BookingWrites {
     try {
       const saved = await writeTransaction(this.db, async (trx): Promise<SavedBooking> => {
         const repo = bookingsRepository(trx);
-        const existing = id === null ? undefined : await repo.findById(id);
+        const existing = id === null ? undefined : await repo.findById(id, { forUpdate: this.lockRows });
         if (id !== null) {
           if (!existing) throw notFound('Booking');
           if (existing.deleted) throw new ApiError(409, 'A deleted booking cannot be updated');
@@ -80,7 +84,7 @@ export class BookingWrites {
     const now = this.clock();
     const removed = await writeTransaction(this.db, async (trx) => {
       const repo = bookingsRepository(trx);
-      const existing = await repo.findById(id);
+      const existing = await repo.findById(id, { forUpdate: this.lockRows });
       if (!existing) throw notFound('Booking');
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
       return (await repo.findById(id))!;

@@ -24,6 +24,8 @@ export interface BookingFields {
 
 export type CreateFields = Required<Omit<BookingFields, 'tag'>> & { tag: Tag | null };
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
 const REQUIRED_ON_CREATE = ['cid', 'date', 'start_at', 'end_at', 'position'] as const;
 
@@ -100,7 +102,8 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
   const position = given('position');
   if (position !== undefined && position !== null) {
     const callsign = typeof position === 'string' ? position.trim().toUpperCase() : '';
-    if (callsign === '' || callsign.length > MAX_CALLSIGN_LENGTH) fail('position', MESSAGES.position);
+    // No callsign holds control characters; PostgreSQL would refuse a NUL outright.
+    if (callsign === '' || callsign.length > MAX_CALLSIGN_LENGTH || CONTROL_CHARACTER.test(callsign)) fail('position', MESSAGES.position);
     else fields.position = callsign;
   }
 

@@ -177,7 +177,16 @@ export const listBookings = {
         examples: ['2026-02-07'],
       }),
     ),
-    callsign: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CALLSIGN_LENGTH, description: 'Only this position (case-insensitive)', examples: ['EKCH_TWR'] })),
+    callsign: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_CALLSIGN_LENGTH,
+        // No control characters: no callsign has them, and PostgreSQL refuses a NUL in text.
+        pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+        description: 'Only this position (case-insensitive)',
+        examples: ['EKCH_TWR'],
+      }),
+    ),
     cid: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: "Only this user's bookings" })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` })),
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),

@@ -1,0 +1,27 @@
+import { DatabaseBusyError } from './transaction.js';
+
+/**
+ * What a database error means for the caller, when it is not a bug:
+ * - busy: another writer holds what this one needs; retrying shortly will do.
+ * - unavailable: the database cannot answer now (down, restarting, out of connections, too slow).
+ * - badText: the input held a character the database refuses in text (NUL on PostgreSQL).
+ */
+export type DatabaseTrouble = 'busy' | 'unavailable' | 'badText';
+
+const PG_BUSY = new Set(['40P01', '40001', '55P03']);
+const PG_UNAVAILABLE = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);
+const PG_BAD_TEXT = new Set(['22021', '22P05']);
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+export function databaseTrouble(err: unknown): DatabaseTrouble | null {
+  if (err instanceof DatabaseBusyError) return 'busy';
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || PG_BUSY.has(code)) return 'busy';
+    if (PG_UNAVAILABLE.has(code) || code.startsWith('08') || NETWORK.has(code)) return 'unavailable';
+    if (PG_BAD_TEXT.has(code)) return 'badText';
+  }
+  // node-postgres reports a lost connection or a full pool by message only.
+  if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return 'unavailable';
+  return null;
+}
