@@ -66,12 +66,48 @@ export class Freshness {
   };
 }
 
-/** Caches one value per key for as long as the stamp stays the same. */
+/** A limit on the bytes a cache holds, for values whose size the caller can tell. */
+export interface ByteBudget<V> {
+  /** Total bytes kept; least recently used entries are evicted to stay under it. */
+  maxBytes: number;
+  /** A value larger than this is returned but never kept, so one answer cannot empty the cache. */
+  maxEntryBytes: number;
+  /** The bytes an entry costs: its value and its key. */
+  sizeOf: (key: string, value: V) => number;
+}
+
+interface Entry<V> {
+  stamp: string;
+  value: V;
+  bytes: number;
+}
+
+/**
+ * Caches one value per key for as long as the stamp stays the same, bounded by a number of
+ * entries and optionally by bytes, evicting the least recently used first.
+ */
 export class StampedCache<V> {
-  private readonly entries = new Map<string, { stamp: string; value: V }>();
+  /** In order of use, least recent first (a Map iterates in insertion order). */
+  private readonly entries = new Map<string, Entry<V>>();
   private readonly stamp: Stamp;
-  constructor(source: Freshness | Stamp, private readonly maxEntries = 256) {
+  private totalBytes = 0;
+  /** The key used last: a run of hits on one key (the common case) skips reordering. */
+  private newest: string | undefined;
+  constructor(
+    source: Freshness | Stamp,
+    private readonly maxEntries = 256,
+    private readonly budget?: ByteBudget<V>,
+  ) {
     this.stamp = typeof source === 'function' ? source : source.stamp;
+  }
+
+  /** Bytes currently kept, as counted by the budget's sizeOf (0 without a budget). */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   /**
@@ -83,12 +119,50 @@ export class StampedCache<V> {
     const stamp = typeof read === 'object' && read !== null ? await read : read;
     if (stamp === null) return load();
     const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp) return hit.value;
+    if (hit) {
+      if (hit.stamp === stamp) {
+        this.markUsed(key, hit);
+        return hit.value;
+      }
+      // Stamps never come back: an entry from an older one is dead weight.
+      this.remove(key, hit);
+    }
     const value = await load();
     // Another write may have landed while loading; store under the stamp seen before loading,
     // so a stale value is never kept past the next check.
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { stamp, value });
+    this.store(key, { stamp, value, bytes: this.budget ? this.budget.sizeOf(key, value) : 0 });
     return value;
+  }
+
+  private markUsed(key: string, entry: Entry<V>): void {
+    if (this.newest === key) return;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.newest = key;
+  }
+
+  private store(key: string, entry: Entry<V>): void {
+    const previous = this.entries.get(key);
+    if (previous) this.remove(key, previous);
+    if (this.budget && entry.bytes > this.budget.maxEntryBytes) return;
+    const maxBytes = this.budget?.maxBytes ?? Infinity;
+    this.evictUntil(this.maxEntries - 1, maxBytes - entry.bytes);
+    this.entries.set(key, entry);
+    this.totalBytes += entry.bytes;
+    this.newest = key;
+  }
+
+  /** Evicts least recently used entries until at most `entries` remain holding at most `bytes`. */
+  private evictUntil(entries: number, bytes: number): void {
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= entries && this.totalBytes <= bytes) return;
+      this.remove(key, entry);
+    }
+  }
+
+  private remove(key: string, entry: Entry<V>): void {
+    this.entries.delete(key);
+    this.totalBytes -= entry.bytes;
+    if (this.newest === key) this.newest = undefined;
   }
 }
