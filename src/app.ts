@@ -6,7 +6,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import qs from 'qs';
 import authPlugin from './auth/plugin.js';
-import { registerErrorHandling } from './http/errors.js';
+import { ApiError, registerErrorHandling } from './http/errors.js';
 import { rejectBadVariant } from './http/variant.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
@@ -27,6 +27,50 @@ export function loggerOptions(level: string) {
 }
 
 const BODY_LIMIT = 64 * 1024;
+
+// qs drops whatever lies past its limits without a word, so a flood of junk parameters could push
+// a real one (limit=1) out of the query and change the answer: a query or form over its limits
+// is refused instead (throwOnLimitExceeded).
+const QUERY_LIMITS = { parameterLimit: 100, arrayLimit: 50 } as const;
+const FORM_LIMITS = { parameterLimit: 50, arrayLimit: 20 } as const;
+
+/** The client's message for a limit qs refused, naming the limit; null for any other error. */
+function limitExceeded(err: unknown, part: string, limits: { parameterLimit: number; arrayLimit: number }): string | null {
+  if (!(err instanceof RangeError)) return null;
+  if (err.message.startsWith('Parameter limit')) return `Too many ${part}s: at most ${limits.parameterLimit} are accepted`;
+  if (err.message.startsWith('Array limit')) return `Too many values for one ${part}: at most ${limits.arrayLimit} are accepted`;
+  return null;
+}
+
+/**
+ * Marks a query string that could not be parsed. The parser runs inside routing, where a throw
+ * would escape Fastify and crash the process; a hook answers the request instead.
+ */
+const QUERY_REJECTED = Symbol('query rejected');
+
+// Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
+function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
+  try {
+    return qs.parse(s, { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true });
+  } catch (err) {
+    return { [QUERY_REJECTED]: limitExceeded(err, 'query parameter', QUERY_LIMITS) ?? 'Malformed query string' };
+  }
+}
+
+function rejectUnparsedQuery(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
+  done(typeof rejected === 'string' ? new ApiError(400, rejected) : undefined);
+}
+
+/** Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler. */
+function parseForm(s: string): qs.ParsedQs {
+  try {
+    return qs.parse(s, { depth: 1, ...FORM_LIMITS, throwOnLimitExceeded: true });
+  } catch (err) {
+    const message = limitExceeded(err, 'form field', FORM_LIMITS);
+    throw message === null ? err : new ApiError(400, message);
+  }
+}
 
 const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' } as const;
 
@@ -63,8 +107,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
         .send({ message: FRAMEWORK_ERRORS[error.code] ?? 'Malformed request' }),
     routerOptions: {
       maxParamLength: 200,
-      // Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
-      querystringParser: (s: string) => qs.parse(s, { comma: true, depth: 2, arrayLimit: 50, parameterLimit: 100 }),
+      querystringParser: parseQuery,
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -105,6 +148,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
 
   await app.register(authPlugin, { keys: services.keys });
   app.addHook('preValidation', rejectBadVariant);
+  app.addHook('preValidation', rejectUnparsedQuery);
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {
       max: config.rateLimit,
@@ -121,7 +165,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   // Not strict: an OPTIONS request without CORS headers is answered like any other, never with a text error.
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: ['ETag', 'Link', 'Deprecation'], strictPreflight: false });
   await app.register(etag);
-  await app.register(formbody, { bodyLimit: BODY_LIMIT, parser: (s) => qs.parse(s, { depth: 1, arrayLimit: 20, parameterLimit: 50 }) });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
   await app.register(openapi, { version: VERSION });
   await registerRoutes(app, services);
   return app;
