@@ -1,31 +1,37 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { describeStartupError, startServices } from './runtime.js';
+import { describeStartupError, recordKeyUse, runShutdownSteps, startServices } from './runtime.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const services = await startServices(config);
   const app = await buildApp(services);
 
-  const flush = setInterval(() => {
-    services.keys.flushLastUsed().catch((err) => app.log.warn({ err }, 'could not record API key use'));
-  }, 30_000);
-  flush.unref();
+  const keyUse = recordKeyUse(services.keys, (err) => app.log.warn({ err }, 'could not record API key use'));
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    clearInterval(flush);
-    // Stop accepting, let in-flight requests finish, then release the database.
-    await app.close();
-    await services.keys.flushLastUsed().catch(() => {});
-    await services.db.close();
-    process.exit(0);
+    // Stop accepting, let in-flight requests finish (their key use is then counted), write the
+    // last batch of key use, then release the database.
+    const failure = await runShutdownSteps([
+      ['finish in-flight requests', () => app.close()],
+      ['record API key use', () => keyUse.stop()],
+      ['close the database', () => services.db.close()],
+    ]);
+    if (failure !== null) app.log.error(failure);
+    process.exit(failure === null ? 0 : 1);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // The last resort: whatever escapes the shutdown path is one line on stderr, never a stack trace.
+  const onSignal = (signal: string) => () =>
+    shutdown(signal).catch((err: unknown) => {
+      process.stderr.write(`sector: shutdown failed: ${describeStartupError(err)}\n`);
+      process.exit(1);
+    });
+  process.once('SIGTERM', onSignal('SIGTERM'));
+  process.once('SIGINT', onSignal('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
 }
