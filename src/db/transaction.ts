@@ -67,6 +67,16 @@ async function sqliteImmediate<T>(db: Db, fn: (trx: Kysely<Database>) => Promise
   });
 }
 
+/**
+ * Runs several reads against one snapshot of the database, so a commit landing between them
+ * cannot pair new rows of one table with old rows of another. SQLite (WAL) takes the snapshot
+ * at the first read of a deferred transaction; PostgreSQL needs REPEATABLE READ for it.
+ */
+export async function readSnapshot<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  const trx = db.kysely.transaction();
+  return (db.dialect === 'postgres' ? trx.setIsolationLevel('repeatable read').setAccessMode('read only') : trx).execute(fn);
+}
+
 /** SQLITE_BUSY and its extended codes: another connection holds the lock. */
 export function isSqliteBusy(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;

@@ -33,6 +33,6 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     keys: new ApiKeyService(repos.apiKeys, freshness, clock),
     responses: new ResponseCache(freshness),
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock),
-    usersList: new UsersList(config, repos.users, freshness, clock),
+    usersList: new UsersList(config, db, repos.users, freshness, clock),
   };
 }

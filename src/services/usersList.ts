@@ -4,7 +4,9 @@ import { type Freshness, StampedCache } from '../db/freshness.js';
 import { type ActivityStretch, type Includes, isWithinStretch, membershipOf, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
 import { presentUsers, type UserJson } from '../presenters/users.js';
-import type { UsersRepository } from '../repositories/users.js';
+import type { Db } from '../db/connection.js';
+import { readSnapshot } from '../db/transaction.js';
+import { usersRepository, type UsersRepository } from '../repositories/users.js';
 
 /** One GET /api/users question, already validated. */
 export interface UsersRequest {
@@ -50,6 +52,7 @@ export class UsersList {
 
   constructor(
     private readonly config: Pick<Config, 'division' | 'subdivisions'>,
+    private readonly db: Db,
     private readonly users: UsersRepository,
     private readonly freshness: Freshness,
     private readonly clock: Clock,
@@ -57,15 +60,11 @@ export class UsersList {
     this.lists = new StampedCache(freshness, CACHED_LISTS, usersBudget);
   }
 
-  /** The users array at `now`, uncached. */
+  /** The users array at `now`, uncached; its several queries read one snapshot. */
   async build(req: UsersRequest, now: number): Promise<UserJson[]> {
     if (!selectsUsers(req.includes)) return [];
-    const data = await this.users.listForApi({
-      includes: req.includes,
-      membership: membershipOf(this.config),
-      onlyAtcActive: req.onlyAtcActive,
-      now,
-    });
+    const query = { includes: req.includes, membership: membershipOf(this.config), onlyAtcActive: req.onlyAtcActive, now };
+    const data = await readSnapshot(this.db, (trx) => usersRepository(trx).listForApi(query));
     return presentUsers(data, req.includes, req.variant);
   }
 
