@@ -3,6 +3,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AuthLevel } from '../auth/plugin.js';
+import { ErrorBody } from '../routes/common.js';
+
+// Answers every API route may give whatever it does: malformed requests (JSON, Api-Variant,
+// too many parameters), and a database that is busy or down (nothing changed; retry).
+const EVERY_ROUTE_RESPONSES = {
+  400: { ...ErrorBody, description: 'Malformed request: bad JSON, an Api-Variant other than newer/older, or too many parameters' },
+  503: { ...ErrorBody, description: 'The database is busy or unavailable; nothing changed. Retry after the Retry-After header' },
+};
 
 const AUTH_NOTE: Record<AuthLevel, string> = {
   public: 'No API key needed.',
@@ -34,6 +42,7 @@ async function openapi(app: FastifyInstance, opts: { version: string }) {
       const s = { ...schema } as Record<string, unknown>;
       s.security = level === 'public' ? [] : level === 'optional' ? [{}, { bearer: [] }] : [{ bearer: [] }];
       s.description = [s.description, AUTH_NOTE[level]].filter(Boolean).join('\n\n');
+      s.response = { ...EVERY_ROUTE_RESPONSES, ...(s.response as object | undefined) };
       return { schema: s as typeof schema, url };
     },
   });
