@@ -71,6 +71,37 @@ describe('npx sector import', () => {
     [{ ...VALID, bookings: [{ ...VALID.bookings[0], time_start: '2030-02-30 10:00:00' }] }, 'bookings[0].time_start'],
     [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], revoked_at: '2025-03-01T12:00:00Z' }] }, 'endorsements[0].revoked_at: must be null unless revoked is true'],
     [{ ...VALID, flights: [] }, 'flights: unknown key'],
+    // Instants whose fields do not exist are refused, not rolled over into the next month or day.
+    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], valid_from: '2025-02-30T00:00:00Z' }] }, 'endorsements[0].valid_from: must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got "2025-02-30T00:00:00Z")'],
+    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], valid_to: '2025-06-01T24:00:00Z' }] }, 'endorsements[0].valid_to: must be an ISO 8601 time'],
+    [{ ...VALID, trainings: [{ ...VALID.trainings[0], created_at: '2025-02-29T10:00:00Z' }] }, 'trainings[0].created_at: must be an ISO 8601 time'],
+    [{ ...VALID, trainings: [{ ...VALID.trainings[0], started_at: '2025-03-01T10:60:00+01:00' }] }, 'trainings[0].started_at: must be an ISO 8601 time'],
+    // A natural key twice in one file names the second occurrence and the first.
+    [{ ...VALID, users: [...VALID.users, { ...VALID.users[0], email: 'c@example.org' }] }, 'users[2]: duplicates users[0] (same id)'],
+    [{ ...VALID, positions: [VALID.positions[0], { ...VALID.positions[0], callsign: 'ekch_twr', name: 'Copenhagen Tower' }] }, 'positions[1]: duplicates positions[0] (same callsign)'],
+    [
+      { ...VALID, endorsements: [VALID.endorsements[0], { ...VALID.endorsements[0], user_id: 10000002 }, { ...VALID.endorsements[0], rating: 'S3', valid_from: '2025-01-01T01:00:00+01:00' }] },
+      'endorsements[2]: duplicates endorsements[0] (same user_id, type and valid_from)',
+    ],
+    [
+      { ...VALID, endorsements: [{ ...VALID.endorsements[0], type: 'facility', rating: 'T1 EKCH TWR' }, { ...VALID.endorsements[0], type: 'masc', rating: 'T1 EKCH TWR' }] },
+      'endorsements[1]: duplicates endorsements[0] (same user_id, type and valid_from)',
+    ],
+    [{ ...VALID, trainings: [VALID.trainings[0], { ...VALID.trainings[0], status: 2 }] }, 'trainings[1]: duplicates trainings[0] (same user_id, area and created_at)'],
+    [
+      { ...VALID, bookings: [{ ...VALID.bookings[0], id: 5 }, { ...VALID.bookings[0], id: 5, time_start: '2030-12-02 10:00:00', time_end: '2030-12-02 11:00:00' }] },
+      'bookings[1]: duplicates bookings[0] (same id)',
+    ],
+    // NUL cannot be stored by PostgreSQL: refused with its path on every database.
+    [{ ...VALID, users: [VALID.users[0], { ...VALID.users[1], first_name: 'B\u0000o' }] }, 'users[1].first_name: must not contain a NUL character'],
+    [{ ...VALID, areas: ['Denmark', 'Fin\u0000land'] }, 'areas[1]: must not contain a NUL character'],
+    [{ ...VALID, roles: [{ ...VALID.roles[0], role: 'Men\u0000tor' }] }, 'roles[0].role: must not contain a NUL character'],
+    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], areas: ['Finland\u0000'] }] }, 'endorsements[0].areas[0]: must not contain a NUL character'],
+    [{ ...VALID, users: [{ ...VALID.users[0], atc_active_areas: { 'Den\u0000mark': true } }, VALID.users[1]] }, 'users[0].atc_active_areas: must not contain a NUL character'],
+    [{ ...VALID, bookings: [{ ...VALID.bookings[0], network_booking: '\u0000' }] }, 'bookings[0].network_booking: must not contain a NUL character'],
+    // Booking ids above 2,000,000,000 are left for bookings made after the import.
+    [{ ...VALID, bookings: [{ ...VALID.bookings[0], id: 2_000_000_001 }] }, 'bookings[0].id: must be an integer from 1 to 2000000000'],
+    [{ ...VALID, bookings: [{ ...VALID.bookings[0], id: 2 ** 31 - 1 }] }, 'bookings[0].id: must be an integer from 1 to 2000000000'],
     [[1, 2], '$: must be an object'],
     ['{"users": [', 'is not valid JSON'],
   ])('refuses a bad file with its JSON path and changes nothing (%#)', async (data, message) => {
@@ -82,6 +113,30 @@ describe('npx sector import', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(message);
     expect(await counts(env.DATABASE_URL)).toEqual(before);
+  });
+
+  it('ignores a repeated area or role, which adds nothing and contradicts nothing', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const file = writeJson({ ...VALID, areas: ['Denmark', 'Finland', 'Denmark'], roles: [VALID.roles[0], { ...VALID.roles[0] }, { ...VALID.roles[0], role: 'Buddy' }] });
+    const r = runCli(['import', file], env);
+    expect(r.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 2 roles, /);
+    expect(r.code).toBe(0);
+    expect(await counts(env.DATABASE_URL)).toMatchObject({ areas: 2, roles: 2 });
+  });
+
+  it('keeps booking ids above the highest one an import may give free for new bookings', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const highest = { ...VALID.bookings[0], id: 2_000_000_000 };
+    expect(runCli(['import', writeJson({ ...VALID, bookings: [highest] })], env).code).toBe(0);
+    // A booking without an id takes the next one: still within the 32-bit ids the API accepts.
+    const later = { ...VALID.bookings[0], time_start: '2030-12-02 10:00:00', time_end: '2030-12-02 12:00:00' };
+    const r = runCli(['import', writeJson({ bookings: [later] })], env);
+    expect(r.stderr).toMatch(/^Imported 1 bookings/);
+    expect(r.code).toBe(0);
+    const db = openDatabase(env.DATABASE_URL);
+    const ids = (await db.kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((b) => b.id);
+    await db.close();
+    expect(ids).toEqual([2_000_000_000, 2_000_000_001]);
   });
 
   it('refuses a file that does not exist', () => {

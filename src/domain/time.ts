@@ -19,11 +19,41 @@ export function ymdHis(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
-/** Parses an ISO 8601 instant ("2025-01-01T00:00:00Z", offsets allowed) or returns null. */
+const ISO_INSTANT_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
+
+/**
+ * Parses an ISO 8601 instant ("2025-01-01T00:00:00Z", offsets allowed) or returns null.
+ * Fractions beyond milliseconds are truncated. Every field must exist as written:
+ * Date.parse would turn 2025-02-30 into 2 March and T24:00 into the next day.
+ */
 export function parseIsoInstant(text: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(text)) return null;
-  const ms = Date.parse(text.replace(/(\.\d{3})\d+/, '$1'));
-  return Number.isNaN(ms) ? null : ms;
+  const m = ISO_INSTANT_RE.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h, mi] = m.slice(1, 6).map(Number) as [number, number, number, number, number];
+  const s = m[6] === undefined ? 0 : Number(m[6]);
+  const ms = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0').slice(0, 3));
+  const local = utcFromFields(y, mo, d, h, mi, s);
+  const offset = offsetMinutes(m[8], m[9], m[10]);
+  if (local === null || offset === null) return null;
+  return local + ms - offset * 60_000;
+}
+
+/** Epoch milliseconds of a UTC wall-clock time, or null when a field is out of range (no roll-over). */
+function utcFromFields(y: number, mo: number, d: number, h: number, mi: number, s: number): number | null {
+  if (h > 23 || mi > 59 || s > 59) return null;
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return date.getTime() + ((h * 60 + mi) * 60 + s) * 1000;
+}
+
+/** A UTC offset in minutes east of Greenwich (0 for Z), or null when its hours or minutes are impossible. */
+function offsetMinutes(sign: string | undefined, hours: string | undefined, minutes: string | undefined): number | null {
+  if (sign === undefined) return 0;
+  const [oh, om] = [Number(hours), Number(minutes)];
+  if (oh > 23 || om > 59) return null;
+  return (sign === '-' ? -1 : 1) * (oh * 60 + om);
 }
 
 /** Parses `Y-m-d H:i:s` (UTC) or returns null. */

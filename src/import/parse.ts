@@ -88,6 +88,34 @@ const fail = (path: string, msg: string): never => {
   throw new ImportError(`${path}: ${msg}`);
 };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A key as it can be printed on one line: quoted when it holds anything but plain characters. */
+const printableKey = (key: string): string => (/^[\w$-]+$/.test(key) ? key : JSON.stringify(key));
+
+/**
+ * Refuses a second record with the same natural key: within one file the database would either
+ * refuse it without a path or let the later record silently overwrite the earlier one.
+ */
+function refuseDuplicates<T extends { path: string }>(records: T[], keyOf: (r: T) => unknown[] | null, fields: string): void {
+  const firstPath = new Map<string, string>();
+  for (const r of records) {
+    const parts = keyOf(r);
+    if (parts === null) continue;
+    const key = JSON.stringify(parts);
+    const earlier = firstPath.get(key);
+    if (earlier !== undefined) fail(r.path, `duplicates ${earlier} (same ${fields})`);
+    firstPath.set(key, r.path);
+  }
+}
+/** Drops records whose natural key is already listed; for records that are nothing but their key. */
+function withoutRepeats<T>(records: T[], keyOf: (r: T) => unknown[]): T[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    const key = JSON.stringify(keyOf(r));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 function arr(root: Obj, key: string): unknown[] {
   const v = root[key];
@@ -99,15 +127,25 @@ function obj(v: unknown, path: string): Obj {
   if (!isObj(v)) fail(path, 'must be an object');
   return v as Obj;
 }
+/** Refuses NUL: PostgreSQL text cannot hold it, and would fail the whole import without a path. */
+function refuseNul(v: string, path: string): string {
+  if (v.includes('\u0000')) fail(path, 'must not contain a NUL character (\\u0000)');
+  return v;
+}
+/** A trimmed, non-empty string of at most max characters. */
+function text(v: unknown, path: string, max: number, what = 'a non-empty string'): string {
+  if (typeof v !== 'string' || v.trim() === '') return fail(path, `must be ${what}`);
+  refuseNul(v, path);
+  if (v.length > max) fail(path, `must be at most ${max} characters`);
+  return v.trim();
+}
 function str(o: Obj, key: string, path: string, opts: { optional?: boolean; max?: number } = {}): string | null {
   const v = o[key];
   if (v === undefined || v === null) {
     if (opts.optional) return null;
     return fail(`${path}.${key}`, 'is required');
   }
-  if (typeof v !== 'string' || v.trim() === '') return fail(`${path}.${key}`, 'must be a non-empty string');
-  if (v.length > (opts.max ?? 200)) fail(`${path}.${key}`, `must be at most ${opts.max ?? 200} characters`);
-  return v.trim();
+  return text(v, `${path}.${key}`, opts.max ?? 200);
 }
 function reqStr(o: Obj, key: string, path: string, max?: number): string {
   return str(o, key, path, { max }) as string;
@@ -138,10 +176,15 @@ function strList(o: Obj, key: string, path: string): string[] {
   const v = o[key];
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) return fail(`${path}.${key}`, 'must be an array of strings');
-  return v.map((s, i) => {
-    if (typeof s !== 'string' || s.trim() === '') fail(`${path}.${key}[${i}]`, 'must be a non-empty string');
-    return (s as string).trim();
-  });
+  return v.map((s, i) => text(s, `${path}.${key}[${i}]`, 200));
+}
+function bookingId(o: Obj, path: string): number | null {
+  const v = o.id;
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_IMPORTED_BOOKING_ID) {
+    return fail(`${path}.id`, `must be an integer from 1 to ${MAX_IMPORTED_BOOKING_ID} (higher ids are left for bookings made after the import)`);
+  }
+  return v;
 }
 function bool(o: Obj, key: string, path: string): boolean {
   const v = o[key];
@@ -151,6 +194,11 @@ function bool(o: Obj, key: string, path: string): boolean {
 }
 
 export const MAX_CID = 99_999_999;
+/**
+ * Highest booking id an import may give. Ids are 32-bit (the API takes ids up to 2^31 - 1) and
+ * new bookings are numbered after the highest imported id, so the rest is left for them.
+ */
+export const MAX_IMPORTED_BOOKING_ID = 2_000_000_000;
 const CALLSIGN_RE = /^[A-Z0-9]{2,}(_[A-Z0-9]+)*$/;
 
 export function normaliseFrequency(v: unknown): string | null {
@@ -162,12 +210,10 @@ export function normaliseFrequency(v: unknown): string | null {
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
-  for (const k of Object.keys(root)) if (!TOP_KEYS.includes(k)) fail(k, `unknown key; expected one of ${TOP_KEYS.join(', ')}`);
+  for (const k of Object.keys(root)) if (!TOP_KEYS.includes(k)) fail(printableKey(k), `unknown key; expected one of ${TOP_KEYS.join(', ')}`);
 
-  const areas = arr(root, 'areas').map((a, i) => {
-    if (typeof a !== 'string' || a.trim() === '' || a.length > 100) fail(`areas[${i}]`, 'must be a non-empty area name');
-    return (a as string).trim();
-  });
+  // Listing an area twice says nothing new: the repeat is ignored.
+  const areas = [...new Set(arr(root, 'areas').map((a, i) => text(a, `areas[${i}]`, 100, 'a non-empty area name')))];
 
   const users = arr(root, 'users').map((u, i): ImportUser => {
     const path = `users[${i}]`;
@@ -186,18 +232,20 @@ export function parseImport(input: unknown): ImportPlan {
       division: str(o, 'division', path, { optional: true }),
       subdivision: str(o, 'subdivision', path, { optional: true }),
       atc_active_areas: Object.entries(activity as Obj).map(([area, active]) => {
+        refuseNul(area, `${path}.atc_active_areas`);
         if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${area}`, 'must be true or false');
         return [area, active as boolean];
       }),
       path,
     };
   });
+  refuseDuplicates(users, (u) => [u.id], 'id');
 
   const positions = arr(root, 'positions').map((p, i): ImportPosition => {
     const path = `positions[${i}]`;
     const o = obj(p, path);
     const callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
-    if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got "${callsign}")`);
+    if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got ${JSON.stringify(callsign)})`);
     const frequency = normaliseFrequency(o.frequency);
     if (frequency === null) fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${JSON.stringify(o.frequency)})`);
     return {
@@ -210,6 +258,7 @@ export function parseImport(input: unknown): ImportPlan {
       path,
     };
   });
+  refuseDuplicates(positions, (p) => [p.callsign], 'callsign');
 
   const endorsements = arr(root, 'endorsements').map((e, i): ImportEndorsement => {
     const path = `endorsements[${i}]`;
@@ -242,12 +291,16 @@ export function parseImport(input: unknown): ImportPlan {
       path,
     };
   });
+  // masc is already facility here, and times are instants: the key the database compares.
+  refuseDuplicates(endorsements, (e) => [e.user_id, e.type, e.valid_from], 'user_id, type and valid_from');
 
-  const roles = arr(root, 'roles').map((r, i): ImportRole => {
+  const parsedRoles = arr(root, 'roles').map((r, i): ImportRole => {
     const path = `roles[${i}]`;
     const o = obj(r, path);
     return { user_id: int(o, 'user_id', path, 1, MAX_CID), area: reqStr(o, 'area', path), role: reqStr(o, 'role', path, 50), path };
   });
+  // A role is nothing but its key: a repeat adds nothing and contradicts nothing, so it is ignored.
+  const roles = withoutRepeats(parsedRoles, (r) => [r.user_id, r.area, r.role]);
 
   const trainings = arr(root, 'trainings').map((t, i): ImportTraining => {
     const path = `trainings[${i}]`;
@@ -269,6 +322,7 @@ export function parseImport(input: unknown): ImportPlan {
       path,
     };
   });
+  refuseDuplicates(trainings, (t) => [t.user_id, t.area, t.created_at], 'user_id, area and created_at');
 
   const bookings = arr(root, 'bookings').map((b, i): ImportBooking => {
     const path = `bookings[${i}]`;
@@ -284,7 +338,7 @@ export function parseImport(input: unknown): ImportPlan {
     const source = (str(o, 'source', path, { optional: true }) ?? 'CC').toUpperCase();
     if (!/^[A-Z0-9_-]{1,16}$/.test(source)) fail(`${path}.source`, 'must be 1-16 characters of A-Z, 0-9, _ and -');
     return {
-      id: o.id === undefined || o.id === null ? null : int(o, 'id', path, 1, 2 ** 31 - 1),
+      id: bookingId(o, path),
       user_id: int(o, 'user_id', path, 1, MAX_CID),
       callsign: reqStr(o, 'callsign', path, 20).toUpperCase(),
       time_start: times[0],
@@ -298,6 +352,8 @@ export function parseImport(input: unknown): ImportPlan {
       path,
     };
   });
+  // Bookings without an id are always new rows; only given ids are keys.
+  refuseDuplicates(bookings, (b) => (b.id === null ? null : [b.id]), 'id');
 
   return { areas, users, positions, endorsements, roles, trainings, bookings };
 }

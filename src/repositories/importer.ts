@@ -21,7 +21,11 @@ export interface ImportSummary {
   bookings: number;
 }
 
-/** Applies a parsed import inside the caller's transaction; throws ImportError naming a path. */
+/**
+ * Applies a parsed import inside the caller's transaction; throws ImportError naming a path.
+ * The plan holds each natural key once (parse.ts refuses repeats): the multi-row upserts below
+ * rely on it, as PostgreSQL refuses to update one row twice in a statement.
+ */
 export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportSummary> {
   // Areas: every name referenced must exist after this step (from the file or the database).
   for (const part of chunks([...new Set(plan.areas)])) {
