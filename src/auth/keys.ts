@@ -1,7 +1,7 @@
 import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
 import type { Freshness } from '../db/freshness.js';
 import { StampedCache } from '../db/freshness.js';
-import type { ApiKeysRepository } from '../repositories/apiKeys.js';
+import { isDuplicateKeyName, type ApiKeysRepository } from '../repositories/apiKeys.js';
 import type { Clock } from '../domain/time.js';
 import { issueToken, parseToken, secretMatches } from './tokens.js';
 
@@ -17,6 +17,7 @@ export interface CreateKeyInput {
 }
 
 export class KeyNameTakenError extends Error {}
+const nameTaken = (name: string) => new KeyNameTakenError(`an API key named "${name}" already exists`);
 
 /** API key lifecycle: issue, authenticate (with a freshness-checked cache), revoke, last-used. */
 export class ApiKeyService {
@@ -38,7 +39,8 @@ export class ApiKeyService {
   }
 
   async create(input: CreateKeyInput): Promise<{ key: ApiKeyRow; token: string }> {
-    if (await this.repo.nameExists(input.name)) throw new KeyNameTakenError(`an API key named "${input.name}" already exists`);
+    // The check gives the common case a clear answer; the unique index settles a race (below).
+    if (await this.repo.nameExists(input.name)) throw nameTaken(input.name);
     const issued = issueToken();
     const key = {
       id: issued.id,
@@ -50,7 +52,12 @@ export class ApiKeyService {
       created_at: this.clock(),
       expires_at: input.expiresAt ?? null,
     };
-    await this.repo.insert(key);
+    try {
+      await this.repo.insert(key);
+    } catch (err) {
+      if (isDuplicateKeyName(err)) throw nameTaken(input.name);
+      throw err;
+    }
     this.localChanges++;
     return { key: { ...key, last_used_at: null, revoked_at: null }, token: issued.token };
   }

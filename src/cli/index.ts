@@ -16,6 +16,23 @@ const program = new Command('sector')
 registerApiKeyCommands(program);
 registerDataCommands(program);
 
+/**
+ * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node
+ * reports the next write as an unhandled EPIPE 'error' event with a stack trace. The reader has
+ * what it wanted: that is no failure of the command, so stop quietly with status 0 (a C tool
+ * would die of SIGPIPE, status 141, which breaks `| head` under `set -o pipefail`). Stopping
+ * undoes nothing half-way: every command writes only after its change is committed. A failing
+ * command still exits non-zero: fail() exits before its stderr write's error event arrives.
+ */
+function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+exitQuietlyOnClosedPipe(process.stdout);
+exitQuietlyOnClosedPipe(process.stderr);
+
 function fail(message: string): never {
   process.stderr.write(`sector: ${message}\n`);
   process.exit(1);

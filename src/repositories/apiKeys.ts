@@ -11,12 +11,14 @@ export function apiKeysRepository(db: Kysely<Database>) {
     findById(id: string): Promise<ApiKeyRow | undefined> {
       return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    findByIdOrName(ref: string): Promise<ApiKeyRow | undefined> {
-      return db
+    /** The key whose id is ref and the key whose name is ref: none, one of them, or two different keys. */
+    async findByIdAndByName(ref: string): Promise<{ byId?: ApiKeyRow; byName?: ApiKeyRow }> {
+      const rows = await db
         .selectFrom('api_keys')
         .selectAll()
         .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', ref)]))
-        .executeTakeFirst();
+        .execute();
+      return { byId: rows.find((r) => r.id === ref), byName: rows.find((r) => r.name === ref) };
     },
     nameExists(name: string): Promise<boolean> {
       return db
@@ -47,6 +49,14 @@ export function apiKeysRepository(db: Kysely<Database>) {
       });
     },
   };
+}
+
+/** True when err is the database refusing a second key with the same name (not an id collision). */
+export function isDuplicateKeyName(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; detail?: string; message?: string };
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE') return /\bapi_keys\.name\b/.test(e.message ?? '');
+  if (e?.code === '23505') return e.constraint === 'api_keys_name_key' || /^Key \(name\)=/.test(e.detail ?? '');
+  return false;
 }
 
 export type ApiKeysRepository = ReturnType<typeof apiKeysRepository>;

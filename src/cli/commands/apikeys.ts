@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { confirm, input } from '@inquirer/prompts';
 import { KeyNameTakenError } from '../../auth/keys.js';
-import type { ApiKeyScope } from '../../db/schema.js';
+import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
 import { isoMicros } from '../../domain/time.js';
+import type { AppServices } from '../../services/index.js';
 import { CliError, withServices } from '../context.js';
 
 interface CreateOptions {
@@ -16,6 +17,8 @@ interface CreateOptions {
 }
 
 const NAME_RE = /^[\p{L}\p{N} ._@:/()-]{1,100}$/u;
+/** Key ids are 16 lower-case hex digits; a name like that could be taken for another key's id. */
+const KEY_ID_RE = /^[0-9a-f]{16}$/;
 
 /** "90d", "12h", "30m" -> milliseconds. */
 export function parseDuration(text: string): number {
@@ -26,9 +29,17 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * unit;
 }
 
+/** Why a (trimmed) key name cannot be used, or null when it can. */
+function nameProblem(name: string): string | null {
+  if (!NAME_RE.test(name)) return 'the key name must be 1-100 letters, digits, spaces or . _ @ : / ( ) -';
+  if (KEY_ID_RE.test(name)) return 'the key name must not look like a key id (16 hex digits): apikey:revoke takes either';
+  return null;
+}
+
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!NAME_RE.test(trimmed)) throw new CliError('the key name must be 1-100 letters, digits, spaces or . _ @ : / ( ) -');
+  const problem = nameProblem(trimmed);
+  if (problem !== null) throw new CliError(problem);
   return trimmed;
 }
 
@@ -56,7 +67,7 @@ async function create(opts: CreateOptions): Promise<void> {
     const edit =
       opts.edit ?? (opts.readOnly ? false : await confirm({ message: 'Should the API key have edit rights?', default: false }, io));
     scope = edit ? 'edit' : 'read';
-    name = checkName(await input({ message: 'Name of the API key (who or what uses it):', validate: (v) => NAME_RE.test(v.trim()) || 'letters, digits, spaces or . _ @ : / ( ) -, up to 100' }, io));
+    name = checkName(await input({ message: 'Name of the API key (who or what uses it):', validate: (v) => nameProblem(v.trim()) ?? true }, io));
   }
 
   await withServices(async (services) => {
@@ -113,10 +124,26 @@ async function list(opts: { json?: boolean }): Promise<void> {
   });
 }
 
+/**
+ * The one key ref names. An id and a name are both unique, but a name (from before names that
+ * look like ids were refused) may equal another key's id: then guessing would revoke the wrong key.
+ */
+async function keyByRef(services: AppServices, ref: string): Promise<ApiKeyRow> {
+  const { byId, byName } = await services.repos.apiKeys.findByIdAndByName(ref);
+  if (byId && byName && byId.id !== byName.id) {
+    throw new CliError(
+      `"${ref}" is the id of API key "${byId.name}" and the name of API key ${byName.id}; ` +
+        `say "${byId.name}" for the one or ${byName.id} for the other; nothing was revoked`,
+    );
+  }
+  const key = byId ?? byName;
+  if (!key) throw new CliError(`no API key with id or name "${ref}"`);
+  return key;
+}
+
 async function revoke(ref: string): Promise<void> {
   await withServices(async (services) => {
-    const key = await services.repos.apiKeys.findByIdOrName(ref);
-    if (!key) throw new CliError(`no API key with id or name "${ref}"`);
+    const key = await keyByRef(services, ref);
     if (key.revoked_at !== null) throw new CliError(`API key "${key.name}" (id ${key.id}) is already revoked`);
     await services.keys.revoke(key.id);
     process.stderr.write(`Revoked API key "${key.name}" (id ${key.id}); it is refused from the next request on.\n`);
