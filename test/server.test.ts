@@ -109,6 +109,26 @@ describe('recording API key use', () => {
     }
   });
 
+  it('keeps the times of a batch that could not be written, and writes them with the next one', async () => {
+    const ctx = await createTestContext();
+    try {
+      const token = await ctx.key('read', { name: 'kept' });
+      await ctx.request({ method: 'GET', url: '/api/positions', token });
+      const repo = ctx.services.repos.apiKeys;
+      const touch = repo.touch.bind(repo);
+      repo.touch = async () => {
+        throw new Error('disk full');
+      };
+      await expect(ctx.services.keys.flushLastUsed()).rejects.toThrow('disk full');
+      repo.touch = touch;
+      await ctx.services.keys.flushLastUsed();
+      const row = await ctx.services.db.kysely.selectFrom('api_keys').select('last_used_at').where('name', '=', 'kept').executeTakeFirstOrThrow();
+      expect(row.last_used_at).toEqual(expect.any(Number));
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('reports a failed periodic batch and carries on; stop() rejects when the last batch fails', async () => {
     const failures = [new Error('disk full')];
     const keys = {

@@ -85,6 +85,12 @@ export class ApiKeyService {
     if (this.lastUsed.size === 0) return;
     const batch = new Map(this.lastUsed);
     this.lastUsed.clear();
-    await this.repo.touch(batch);
+    try {
+      await this.repo.touch(batch);
+    } catch (err) {
+      // Not written: keep the times for the next batch, unless a newer use replaced one since.
+      for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);
+      throw err;
+    }
   }
 }
