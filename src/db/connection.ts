@@ -28,6 +28,12 @@ export interface Db {
    */
   externalVersion(): number | null;
   /**
+   * SQLite: how long a statement that needs a lock waits for it, synchronously (busy_timeout).
+   * Set on the connection directly, not through a query: write transactions change it twice.
+   * No-op on PostgreSQL.
+   */
+  setLockWait(ms: number): void;
+  /**
    * PostgreSQL: the server's current snapshot (pg_current_snapshot(): xmin, xmax and the
    * transactions in progress). Any transaction that ends, whoever ran it, changes it, and it
    * changes in the same step that makes the transaction's writes visible; so two equal
@@ -89,12 +95,19 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     // Plain statements wait up to 5 s for a lock; write transactions wait between attempts (transaction.ts).
     raw.pragma('busy_timeout = 5000');
     const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+    const lockWaits = new Map<number, SQLite.Statement>();
+    const lockWait = (ms: number) => {
+      let statement = lockWaits.get(ms);
+      if (!statement) lockWaits.set(ms, (statement = raw.prepare(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`)));
+      return statement;
+    };
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log });
     return {
       kysely,
       dialect: 'sqlite',
       schema: null,
       externalVersion: () => dataVersion.get() as number,
+      setLockWait: (ms) => lockWait(ms).get(),
       currentSnapshot: null,
       close: () => kysely.destroy(),
     };
@@ -129,6 +142,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       dialect: 'postgres',
       schema,
       externalVersion: () => null,
+      setLockWait: () => {},
       currentSnapshot: async () => (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
       close: () => kysely.destroy(),
     };

@@ -50,11 +50,11 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) =>
 
 async function sqliteImmediate<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.kysely.connection().execute(async (conn) => {
-    await sql.raw(`PRAGMA busy_timeout = ${SQLITE_LOCK_WAIT_MS}`).execute(conn);
+    db.setLockWait(SQLITE_LOCK_WAIT_MS);
     try {
       await sql`BEGIN IMMEDIATE`.execute(conn);
     } finally {
-      await sql.raw(`PRAGMA busy_timeout = ${SQLITE_DEFAULT_WAIT_MS}`).execute(conn);
+      db.setLockWait(SQLITE_DEFAULT_WAIT_MS);
     }
     try {
       const result = await fn(conn);
