@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Booking, Database } from '../db/schema.js';
 import type { ListPosition } from '../domain/bookings/query.js';
 
@@ -40,6 +40,9 @@ export interface Slot {
   /** The booking that moves into the slot (not a conflict with itself). */
   exceptId?: number;
 }
+
+/** The advisory-lock namespace (first key) of per-position booking locks: "SECT" in ASCII. */
+const POSITION_LOCKS = 0x53454354;
 
 /** Works on the base connection or on a transaction alike. */
 export function bookingsRepository(db: Kysely<Database>) {
@@ -99,6 +102,16 @@ export function bookingsRepository(db: Kysely<Database>) {
         .where('type', '=', 'facility')
         .where('rating', '=', facility)
         .execute();
+    },
+
+    /**
+     * PostgreSQL: queues this transaction behind others writing bookings of the same position,
+     * until it ends. The exclusion constraint alone is enough to refuse overlaps, but two inserts
+     * that overlap each other each wait for the other to finish, which PostgreSQL resolves only
+     * after deadlock_timeout (1 s) by aborting one. Writers of different positions do not wait.
+     */
+    async lockPosition(positionId: number): Promise<void> {
+      await sql`SELECT pg_advisory_xact_lock(${POSITION_LOCKS}, ${positionId})`.execute(db);
     },
 
     /** Ids of live bookings of the slot's position whose half-open periods overlap it. */

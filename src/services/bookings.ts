@@ -16,6 +16,7 @@ export interface SavedBooking {
 
 /** Creates, updates and deletes bookings: each write is one transaction, conflicts become 409s. */
 export class BookingWrites {
+  /** PostgreSQL: lock the booking's row and its position's writers (SQLite writes one at a time anyway). */
   private readonly lockRows: boolean;
 
   constructor(
@@ -54,6 +55,7 @@ export class BookingWrites {
         const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
         if (!plan.ok) throw validationError(plan.errors);
 
+        if (this.lockRows) await repo.lockPosition(plan.booking.position_id);
         const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
         if (existing) slot.exceptId = existing.id;
         // No check-then-write: the database's own guard refuses an overlap (below).
