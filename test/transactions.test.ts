@@ -10,8 +10,8 @@ import { writeTransaction } from '../src/db/transaction.js';
 import { freshDatabaseUrl, TEST_DIALECT, tempDir } from './support/context.js';
 
 const open: Db[] = [];
-async function database(url = freshDatabaseUrl()): Promise<Db> {
-  const db = openDatabase(url);
+async function database(url = freshDatabaseUrl(), onSql?: (sql: string) => void): Promise<Db> {
+  const db = openDatabase(url, onSql ? { onQuery: (e) => onSql(e.query.sql) } : {});
   open.push(db);
   await migrateToLatest(db);
   await db.kysely
@@ -52,6 +52,25 @@ describe.runIf(TEST_DIALECT === 'postgres')('on PostgreSQL', () => {
 });
 
 describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
+  it('commits writes that arrive together once, and a failing one undoes only its own changes', async () => {
+    const statements: string[] = [];
+    const db = await database(undefined, (sql) => statements.push(sql));
+    statements.length = 0;
+    const add = (id: number, fail: boolean) =>
+      writeTransaction(db, async (trx) => {
+        await trx.insertInto('users').values({ id, rating: 1, first_name: 'User', last_name: String(id), email: null, region: null, division: null, subdivision: null, created_at: 0, updated_at: 0 }).execute();
+        if (fail) throw new Error(`write ${id} refused`);
+        return id;
+      });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => add(100 + i, i === 4)));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
+      100, 101, 102, 103, 'write 104 refused', 105, 106, 107, 108, 109,
+    ]);
+    expect(statements.filter((sql) => /^commit$/i.test(sql.trim()))).toHaveLength(1);
+    const ids = (await db.kysely.selectFrom('users').select('id').where('id', '>=', 100).orderBy('id').execute()).map((u) => u.id);
+    expect(ids).toEqual([100, 101, 102, 103, 105, 106, 107, 108, 109]);
+  });
+
   it('waits for a write lock held by another process between attempts, answering reads meanwhile', async () => {
     const file = path.join(tempDir(), 'sector.db');
     const db = await database(`sqlite:${file}`);

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from './connection.js';
 import type { Database } from './schema.js';
 
-/** How long a write keeps retrying while another process holds the lock or PostgreSQL aborts it. */
+/** How long a SQLite write keeps trying while another process holds the lock. */
 const RETRY_BUDGET_MS = 5_000;
 /** PostgreSQL aborts one of two transactions that wait on each other; the retry then sees the winner. */
 const MAX_PG_ATTEMPTS = 4;
@@ -27,44 +27,152 @@ export class DatabaseBusyError extends Error {
 }
 
 /**
- * Runs fn in one write transaction, retried from the start when the database refuses it for
- * reasons of timing only (fn must therefore be safe to run again: it is, as it only touches the
- * database). On SQLite it begins IMMEDIATE: the write lock is taken before the first read, so a
- * check-then-write inside fn cannot interleave with another writer and never fails on a lock
- * upgrade. While another process holds that lock (a long import), the wait happens between
- * attempts, off the event loop; better-sqlite3 would otherwise block every request for it.
+ * Runs fn as one atomic write and resolves once it is durable. On PostgreSQL fn is its own
+ * transaction, run again from the start when PostgreSQL aborts it as a deadlock or serialization
+ * failure (fn only touches the database, so running it again is safe).
+ *
+ * On SQLite, writes that arrive together share one transaction (group commit): each runs in a
+ * savepoint of its own, so a failing one undoes only its own changes, and all are acknowledged
+ * after the single COMMIT. With synchronous=FULL a commit waits for the disk; sharing it is what
+ * lets many clients write at once. The transaction begins IMMEDIATE: the write lock is taken
+ * before the first read, so a check-then-write inside fn cannot interleave with another writer.
+ * While another process holds that lock (a long import), the wait happens between attempts, off
+ * the event loop; better-sqlite3 would otherwise block every request for it.
  */
 export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  const deadline = Date.now() + RETRY_BUDGET_MS;
+  if (db.dialect !== 'postgres') return sqliteWrites(db).run(fn);
   for (let attempt = 1; ; attempt++) {
     try {
-      return db.dialect === 'postgres' ? await db.kysely.transaction().execute(fn) : await sqliteImmediate(db, fn);
+      return await db.kysely.transaction().execute(fn);
     } catch (err) {
-      if (!(db.dialect === 'postgres' ? isPgRetryable(err) : isSqliteBusy(err))) throw err;
-      if (Date.now() >= deadline || (db.dialect === 'postgres' && attempt >= MAX_PG_ATTEMPTS)) throw new DatabaseBusyError(err);
-      // Jittered and growing, so two retrying writers do not meet again in step.
-      await sleep(Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random()));
+      if (!isPgRetryable(err)) throw err;
+      if (attempt >= MAX_PG_ATTEMPTS) throw new DatabaseBusyError(err);
+      await backOff(attempt);
     }
   }
 }
 
-async function sqliteImmediate<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.kysely.connection().execute(async (conn) => {
-    db.setLockWait(SQLITE_LOCK_WAIT_MS);
+/** Jittered and growing, so two retrying writers do not meet again in step. */
+const backOff = (attempt: number) => sleep(Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random()));
+
+/** Writes in one shared transaction at most; a larger queue is committed in several. */
+const MAX_GROUP = 64;
+
+interface QueuedWrite {
+  fn: (trx: Kysely<Database>) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** The queue of one SQLite database's writes, drained one shared transaction at a time. */
+class SqliteWriteQueue {
+  private readonly queue: QueuedWrite[] = [];
+  private draining = false;
+  constructor(private readonly db: Db) {}
+
+  run<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) {
+        this.draining = true;
+        void this.drain();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        // One turn of the event loop first: requests read from sockets meanwhile join this group.
+        await new Promise((resolve) => setImmediate(resolve));
+        const group = this.queue.splice(0, MAX_GROUP);
+        const outcomes = await this.commitWithRetries(group);
+        group.forEach((write, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.ok) write.resolve(outcome.value);
+          else write.reject(outcome.error);
+        });
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /**
+   * Commits the group, trying again while another process holds the write lock. The connection
+   * is let go between attempts, so reads in this process go on meanwhile.
+   */
+  private async commitWithRetries(group: QueuedWrite[]): Promise<Outcome[]> {
+    const deadline = Date.now() + RETRY_BUDGET_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.commitGroup(group);
+      } catch (err) {
+        const lockHeld = err instanceof LockHeld;
+        if (lockHeld && Date.now() < deadline) {
+          await backOff(attempt);
+          continue;
+        }
+        // Nothing of the group was committed.
+        const error = lockHeld ? new DatabaseBusyError(err.cause) : err;
+        return group.map(() => ({ ok: false, error }));
+      }
+    }
+  }
+
+  /** Runs each write in its own savepoint of one transaction; throws when nothing was committed. */
+  private async commitGroup(group: QueuedWrite[]): Promise<Outcome[]> {
+    return this.db.kysely.connection().execute(async (conn) => {
+      await this.begin(conn);
+      const outcomes: Outcome[] = [];
+      try {
+        for (const write of group) {
+          await sql`SAVEPOINT write`.execute(conn);
+          try {
+            outcomes.push({ ok: true, value: await write.fn(conn) });
+          } catch (error) {
+            // If SQLite already rolled the whole transaction back, this throws, and so does the group.
+            await sql`ROLLBACK TO write`.execute(conn);
+            outcomes.push({ ok: false, error });
+          }
+          await sql`RELEASE write`.execute(conn);
+        }
+        await sql`COMMIT`.execute(conn);
+        return outcomes;
+      } catch (err) {
+        await sql`ROLLBACK`.execute(conn).catch(() => {});
+        throw err;
+      }
+    });
+  }
+
+  /** BEGIN IMMEDIATE, waiting only briefly: LockHeld when another process holds the lock. */
+  private async begin(conn: Kysely<Database>): Promise<void> {
+    this.db.setLockWait(SQLITE_LOCK_WAIT_MS);
     try {
       await sql`BEGIN IMMEDIATE`.execute(conn);
-    } finally {
-      db.setLockWait(SQLITE_DEFAULT_WAIT_MS);
-    }
-    try {
-      const result = await fn(conn);
-      await sql`COMMIT`.execute(conn);
-      return result;
     } catch (err) {
-      await sql`ROLLBACK`.execute(conn).catch(() => {});
-      throw err;
+      throw isSqliteBusy(err) ? new LockHeld(err) : err;
+    } finally {
+      this.db.setLockWait(SQLITE_DEFAULT_WAIT_MS);
     }
-  });
+  }
+}
+
+/** BEGIN IMMEDIATE found the write lock held by another connection. */
+class LockHeld extends Error {
+  constructor(cause: unknown) {
+    super('write lock held', { cause });
+  }
+}
+
+const queues = new WeakMap<Db, SqliteWriteQueue>();
+function sqliteWrites(db: Db): SqliteWriteQueue {
+  let queue = queues.get(db);
+  if (!queue) queues.set(db, (queue = new SqliteWriteQueue(db)));
+  return queue;
 }
 
 /**
