@@ -57,9 +57,11 @@ function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
   }
 }
 
-function rejectUnparsedQuery(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+/** One hook (on every request) for what makes a request malformed after routing: its query, its Api-Variant. */
+function rejectMalformedRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
   const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
-  done(typeof rejected === 'string' ? new ApiError(400, rejected) : undefined);
+  if (typeof rejected === 'string') return done(new ApiError(400, rejected));
+  rejectBadVariant(request, reply, done);
 }
 
 /** Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler. */
@@ -147,8 +149,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   });
 
   await app.register(authPlugin, { keys: services.keys });
-  app.addHook('preValidation', rejectBadVariant);
-  app.addHook('preValidation', rejectUnparsedQuery);
+  app.addHook('preValidation', rejectMalformedRequest);
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {
       max: config.rateLimit,

@@ -1,4 +1,4 @@
-import { DatabaseBusyError } from './transaction.js';
+import { DatabaseBusyError, isPgRetryable, isSqliteBusy } from './transaction.js';
 
 /**
  * What a database error means for the caller, when it is not a bug:
@@ -8,16 +8,16 @@ import { DatabaseBusyError } from './transaction.js';
  */
 export type DatabaseTrouble = 'busy' | 'unavailable' | 'badText';
 
-const PG_BUSY = new Set(['40P01', '40001', '55P03']);
 const PG_UNAVAILABLE = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
 export function databaseTrouble(err: unknown): DatabaseTrouble | null {
-  if (err instanceof DatabaseBusyError) return 'busy';
+  if (err instanceof DatabaseBusyError || isSqliteBusy(err) || isPgRetryable(err)) return 'busy';
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || PG_BUSY.has(code)) return 'busy';
+    // SQLITE_LOCKED: a table locked by this connection's own reader; 55P03: lock_not_available.
+    if (code.startsWith('SQLITE_LOCKED') || code === '55P03') return 'busy';
     if (PG_UNAVAILABLE.has(code) || code.startsWith('08') || NETWORK.has(code)) return 'unavailable';
     if (PG_BAD_TEXT.has(code)) return 'badText';
   }

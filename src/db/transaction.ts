@@ -192,7 +192,7 @@ export function isSqliteBusy(err: unknown): boolean {
 }
 
 /** Deadlock (40P01) or serialization failure (40001): PostgreSQL asks for the transaction to be run again. */
-function isPgRetryable(err: unknown): boolean {
+export function isPgRetryable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return code === '40P01' || code === '40001';
 }
