@@ -137,7 +137,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? '/';
     const match = paths.find('GET', path);
     const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;
-    if (allowed && allowed.size > 0) {
+    // A route of this method that found nothing (a missing file under /docs/static/) is 404.
+    if (allowed && allowed.size > 0 && !allowed.has(request.method)) {
       return reply
         .code(405)
         .header('allow', [...allowed].join(', '))
