@@ -24,7 +24,8 @@ declare module 'fastify' {
 
 const CHALLENGE = 'Bearer realm="sector"';
 
-function unauthorized(message: string, error?: string): ApiError {
+/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
+export function unauthorized(message: string, error?: string): ApiError {
   return new ApiError(401, message, {}, {
     'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE,
   });

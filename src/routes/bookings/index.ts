@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { unauthorized } from '../../auth/plugin.js';
 import { StampedCache } from '../../db/freshness.js';
 import {
   type BookingFields,
@@ -27,6 +28,18 @@ import type { AppServices } from '../../services/index.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
+
+/**
+ * The cid filter needs a key, whatever its value: on the public list it would tie bookings to a
+ * person, which the reduced form exists to prevent. Checked before the query is validated, so
+ * a caller without a key learns that first.
+ */
+function cidNeedsKey(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.apiKey === null && Object.hasOwn(request.query as object, 'cid')) {
+    return done(unauthorized('The cid filter needs an API key: send Authorization: Bearer <API_KEY>'));
+  }
+  done();
+}
 
 interface ListQuery {
   from?: string;
@@ -96,7 +109,7 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
   // beside the body and invalidated by the same freshness stamp.
   const nextCursors = new StampedCache<string | null>(services.freshness, 512);
 
-  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' } }, async (request, reply) => {
+  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
     const form = formOf(request);
     const filter = listFilter(request.query);
     const envelope = wantsControlCenter(request, services.config.apiCompat);

@@ -187,7 +187,13 @@ export const listBookings = {
         examples: ['EKCH_TWR'],
       }),
     ),
-    cid: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: "Only this user's bookings" })),
+    cid: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 9_999_999_999,
+        description: "Only this user's bookings. Needs an API key (401 without one): on the public list it would tie bookings to a person",
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` })),
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),
   }),
