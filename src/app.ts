@@ -42,6 +42,37 @@ function limitExceeded(err: unknown, part: string, limits: { parameterLimit: num
   return null;
 }
 
+const ARRAY_INDEX = /(\[|%5B)(\d+)(\]|%5D)/gi;
+
+/**
+ * The string with every array index at or past the limit (include[50]=a) written as an append
+ * (include[]=a). qs refuses such an index as if it were that many values; it is one value, and
+ * the limit on how many values a parameter may have still applies to the result.
+ */
+function withoutLargeIndices(s: string, arrayLimit: number): string {
+  return s
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq === -1 ? part : part.slice(0, eq);
+      const index = (match: string, open: string, digits: string, close: string) => (Number(digits) >= arrayLimit ? `${open}${close}` : match);
+      return name.replace(ARRAY_INDEX, index) + (eq === -1 ? '' : part.slice(eq));
+    })
+    .join('&');
+}
+
+/** qs.parse, once more with large indices as appends if it refused the array limit because of one. */
+function parseWithLimits(s: string, options: qs.IParseOptions & { arrayLimit: number; decoder?: never }): qs.ParsedQs {
+  try {
+    return qs.parse(s, options);
+  } catch (err) {
+    if (!(err instanceof RangeError && err.message.startsWith('Array limit'))) throw err;
+    const appended = withoutLargeIndices(s, options.arrayLimit);
+    if (appended === s) throw err;
+    return qs.parse(appended, options);
+  }
+}
+
 /**
  * Marks a query string that could not be parsed. The parser runs inside routing, where a throw
  * would escape Fastify and crash the process; a hook answers the request instead.
@@ -51,7 +82,7 @@ const QUERY_REJECTED = Symbol('query rejected');
 // Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
 function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
   try {
-    return qs.parse(s, { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true });
+    return parseWithLimits(s, { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true });
   } catch (err) {
     return { [QUERY_REJECTED]: limitExceeded(err, 'query parameter', QUERY_LIMITS) ?? 'Malformed query string' };
   }
@@ -64,14 +95,26 @@ function rejectMalformedRequest(request: FastifyRequest, reply: FastifyReply, do
   rejectBadVariant(request, reply, done);
 }
 
-/** Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler. */
+/**
+ * Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler.
+ * Fields are kept in an object without a prototype, so that a field named like an Object.prototype
+ * member (constructor, toString) is a field like any other, refused as unknown rather than dropped
+ * unseen; so is __proto__, which qs drops whatever its options.
+ */
 function parseForm(s: string): qs.ParsedQs {
+  let fields: qs.ParsedQs;
   try {
-    return qs.parse(s, { depth: 1, ...FORM_LIMITS, throwOnLimitExceeded: true });
+    fields = parseWithLimits(s, { depth: 1, ...FORM_LIMITS, throwOnLimitExceeded: true, plainObjects: true });
   } catch (err) {
     const message = limitExceeded(err, 'form field', FORM_LIMITS);
     throw message === null ? err : new ApiError(400, message);
   }
+  for (const [name, value] of new URLSearchParams(s)) {
+    if (name === '__proto__' || name.startsWith('__proto__[')) {
+      Object.defineProperty(fields, '__proto__', { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return fields;
 }
 
 const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' } as const;

@@ -9,10 +9,11 @@ import {
   encodeCursor,
   type FieldErrors,
   isBookingId,
+  MESSAGES,
   parseBookingBody,
   parseWindowBound,
 } from '../../domain/bookings/index.js';
-import { fieldErrorsFromValidation, notFound, validationError } from '../../http/errors.js';
+import { notFound, validationError } from '../../http/errors.js';
 import {
   bookingBody,
   bookingCreatedBody,
@@ -85,20 +86,18 @@ function nextPageUrl(q: ListQuery, cursor: string): string {
 }
 
 /**
- * Body fields: the domain reports every format problem at once (including impossible dates
- * a schema pattern cannot see); the schema's own findings fill in anything else.
+ * Body fields, checked by the domain alone: it reports every format problem at once, in the
+ * field's own words, including what a schema cannot see (30/02/2026) and after trimming spaces.
+ * The body schema documents the same rules; its findings would only repeat these in the
+ * validator's terms (a regular expression, "must be null" from a union branch), so a client
+ * never sees them. An update must change something: a body that gives no field is refused.
  */
 function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFields {
-  const invalid = request.validationError as (Error & { validation?: unknown; validationContext?: string }) | undefined;
+  const invalid = request.validationError as (Error & { validationContext?: string }) | undefined;
   if (invalid && invalid.validationContext !== 'body') throw invalid;
   const parsed = parseBookingBody(request.body, mode);
-  const errors: FieldErrors = parsed.ok ? {} : { ...parsed.errors };
-  // A missing body is an empty one; the schema's "must be an object" would only repeat the missing fields.
-  if (invalid && request.body !== undefined) {
-    const fromSchema = fieldErrorsFromValidation(invalid.validation as Parameters<typeof fieldErrorsFromValidation>[0], 'body');
-    for (const [field, messages] of Object.entries(fromSchema)) if (!Object.hasOwn(errors, field)) errors[field] = messages;
-  }
-  if (Object.keys(errors).length > 0 || !parsed.ok) throw validationError(errors);
+  if (!parsed.ok) throw validationError(parsed.errors);
+  if (mode === 'update' && Object.keys(parsed.fields).length === 0) throw validationError({ body: [MESSAGES.nothingToChange] });
   return parsed.fields;
 }
 
