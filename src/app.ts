@@ -191,8 +191,10 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     done(null, payload);
   });
 
-  await app.register(authPlugin, { keys: services.keys });
-  app.addHook('preValidation', rejectMalformedRequest);
+  // The limiter counts in each API route's own onRequest hook, after the authentication hook
+  // (an application hook) has found the request's key; registered first so that authentication
+  // can ask it whether an IP has used its limit.
+  let ipLimited: ((request: FastifyRequest) => Promise<boolean>) | undefined;
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {
       max: config.rateLimit,
@@ -205,7 +207,15 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
         message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
       }),
     });
+    // The same counters, read without counting; asked before a key is known, so it reads the IP's.
+    const peek = app.createRateLimit();
+    ipLimited = async (request) => {
+      const state = await peek(request, { increment: false });
+      return !state.isAllowed && state.remaining <= 0;
+    };
   }
+  await app.register(authPlugin, { keys: services.keys, ...(ipLimited ? { ipLimited } : {}) });
+  app.addHook('preValidation', rejectMalformedRequest);
   // Not strict: an OPTIONS request without CORS headers is answered like any other, never with a text error.
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: ['ETag', 'Link', 'Deprecation'], strictPreflight: false });
   await app.register(etag);
