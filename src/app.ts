@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import qs from 'qs';
 import authPlugin from './auth/plugin.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, PROTECTIVE_HEADERS } from './http/clientErrors.js';
 import { rejectBadVariant } from './http/variant.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
@@ -117,7 +118,6 @@ function parseForm(s: string): qs.ParsedQs {
   return fields;
 }
 
-const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' } as const;
 
 const RATE_LIMIT_HEADERS = ['limit', 'remaining', 'reset'] as const;
 
@@ -142,13 +142,19 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
+      // Node answers a missing Host with a bare 400 of its own; the application answers it instead.
+      requireHostHeader: false,
     },
+    // Requests the HTTP parser refuses, or that do not arrive in time, answered like every other.
+    clientErrorHandler,
+    // A request arriving during shutdown is answered by the application's own hook (below).
+    return503OnClosing: false,
     // Errors Fastify raises before routing (an undecodable URL, an over-long path parameter)
     // skip the hooks and the error handler: answer them in the same shape, with the same headers.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       void reply
         .code(error.statusCode ?? 400)
-        .headers({ ...SECURITY_HEADERS, 'cache-control': 'no-store' })
+        .headers({ ...PROTECTIVE_HEADERS, 'cache-control': 'no-store' })
         .send({ message: FRAMEWORK_ERRORS[error.code] ?? 'Malformed request' }),
     routerOptions: {
       maxParamLength: 200,
@@ -167,6 +173,26 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   );
   registerErrorHandling(app);
 
+  // First of all hooks: during shutdown every request is 503 (with Retry-After, as every 503 is)
+  // without running anything else; an HTTP/1.1 request without Host is malformed (RFC 9112 §3.2).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      return void reply
+        .code(503)
+        .headers({ 'retry-after': '1', 'cache-control': 'no-store', connection: 'close' })
+        .send({ message: 'The server is shutting down; try again shortly' });
+    }
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      return done(new ApiError(400, 'Malformed request: an HTTP/1.1 request needs a Host header', {}, { 'cache-control': 'no-store' }));
+    }
+    done();
+  });
+
   // Route-level defaults derived from who may call a route: CORS only on public GETs, and
   // rate limiting only on API routes. Must run before the plugins read the same config.
   app.addHook('onRoute', (route) => {
@@ -180,7 +206,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(PROTECTIVE_HEADERS);
     // Clients written against Control Center read the X-RateLimit-* names.
     if (config.rateLimit > 0) for (const name of RATE_LIMIT_HEADERS) {
       const value = reply.getHeader(`ratelimit-${name}`);

@@ -112,6 +112,16 @@ export function fieldErrorsFromValidation(errors: FastifySchemaValidationError[]
   return out;
 }
 
+/**
+ * True when the client hung up before its request was complete (mid-body, say). Reading the body
+ * then fails with ECONNRESET "aborted", a code a lost database connection raises too: the request's
+ * own state tells them apart.
+ */
+function clientHungUp(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return raw.destroyed && !raw.complete;
+}
+
 const CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'Empty JSON body',
@@ -136,6 +146,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (fe.validation) {
       const invalid = validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext));
       return reply.code(422).send({ message: invalid.message, ...invalid.extra });
+    }
+    if (clientHungUp(request)) {
+      // Not the service's trouble, and nobody left to read an answer: noted, never as an outage.
+      request.log.info({ code: (error as { code?: unknown }).code }, 'client closed the connection before the whole request arrived');
+      return reply.code(400).send({ message: 'The request was not complete' });
     }
     const trouble = databaseTrouble(error);
     if (trouble === 'badText') return reply.code(400).send({ message: 'Text in the request must not contain NUL (\\u0000) characters' });
