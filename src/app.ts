@@ -8,6 +8,7 @@ import qs from 'qs';
 import authPlugin from './auth/plugin.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
 import { clientErrorHandler, PROTECTIVE_HEADERS } from './http/clientErrors.js';
+import { redactUrl, scrubCredentials } from './http/redact.js';
 import { rejectBadVariant } from './http/variant.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
@@ -19,11 +20,36 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Pino options for request logs: secrets never reach the log. */
+/** What the request serializer reads of a Fastify request. */
+interface LoggedRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string | string[] | undefined>;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+/**
+ * Pino options for request logs: secrets never reach the log. Requests are logged as Fastify
+ * does (method, url, host, address), with credentials in the URL replaced; so is any URL quoted in
+ * another line.
+ */
 export function loggerOptions(level: string) {
   return {
     level,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'token'], censor: '[redacted]' },
+    serializers: {
+      req: (request: LoggedRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        version: request.headers?.['accept-version'] as string | undefined,
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+    hooks: { streamWrite: scrubCredentials },
   };
 }
 
