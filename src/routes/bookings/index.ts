@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unauthorized } from '../../auth/plugin.js';
-import { StampedCache } from '../../db/freshness.js';
 import {
   type BookingFields,
   type BookingInputMode,
@@ -19,13 +18,14 @@ import {
   bookingCreatedBody,
   bookingCreatedControlCenterBody,
   bookingDeletedBody,
-  bookingListBody,
   bookingUpdatedBody,
   type BookingForm,
 } from '../../presenters/bookings.js';
-import type { BookingListFilter, BookingView } from '../../repositories/bookings.js';
+import type { BookingListFilter } from '../../repositories/bookings.js';
+import { sendBody } from '../../http/responseCache.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
+import { BookingLists } from './lists.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
@@ -104,43 +104,13 @@ function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFie
 export default async function bookingsRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const repo = services.repos.bookings;
-  // Whether a page has a successor is part of its cached response (the Link header), kept
-  // beside the body and invalidated by the same freshness stamp.
-  const nextCursors = new StampedCache<string | null>(services.freshness, 512);
+  const lists = new BookingLists(services);
 
   app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
-    const form = formOf(request);
     const filter = listFilter(request.query);
-    const envelope = wantsControlCenter(request, services.config.apiCompat);
-    const key = `bookings:${form}:${envelope ? 'data' : 'array'}:${JSON.stringify(filter)}`;
-    const limit = filter.limit;
-    let rows: Promise<BookingView[]> | undefined;
-    // One query serves both the body and the Link header; one row past the page tells whether another follows.
-    const load = () => (rows ??= repo.list(limit === undefined ? filter : { ...filter, limit: limit + 1 }));
-    // A page consults two caches under one stamp: the body and its Link header stay a pair.
-    let stamp: string | null | undefined;
-    if (limit !== undefined) {
-      stamp = await services.freshness.current();
-      const next = await nextCursors.get(
-        key,
-        async () => {
-          const page = await load();
-          return page.length > limit ? encodeCursor(page[limit - 1]!) : null;
-        },
-        stamp,
-      );
-      if (next !== null) reply.header('link', `<${nextPageUrl(request.query, next)}>; rel="next"`);
-    }
-    return services.responses.send(
-      reply,
-      key,
-      async () => {
-        const page = await load();
-        const list = bookingListBody(limit === undefined ? page : page.slice(0, limit), form);
-        return envelope ? { data: list } : list;
-      },
-      stamp,
-    );
+    const answer = await lists.answer(formOf(request), filter, wantsControlCenter(request, services.config.apiCompat));
+    if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
+    return sendBody(reply, answer);
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
