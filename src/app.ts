@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import qs from 'qs';
 import authPlugin from './auth/plugin.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
-import { clientErrorHandler, PROTECTIVE_HEADERS } from './http/clientErrors.js';
+import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/clientErrors.js';
 import { redactUrl, scrubCredentials } from './http/redact.js';
 import { rejectBadVariant } from './http/variant.js';
 import openapi from './http/openapi.js';
@@ -188,6 +188,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  refuseConnect(app);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON or form-encoded (registered below); anything else is 415.
   app.removeContentTypeParser('text/plain');

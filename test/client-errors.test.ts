@@ -61,6 +61,7 @@ describe('requests the HTTP layer refuses', () => {
   // Write requests carry the key, so that they get as far as their body.
   const cases: Array<[string, (key: string) => string, number]> = [
     ['an unknown method', () => 'FOO /api/positions HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['CONNECT, a proxy\'s method', () => 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 501],
     ['Content-Length beside Transfer-Encoding', (key) => `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400],
     ['two different Content-Lengths', (key) => `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef`, 400],
     ['a malformed chunk size', (key) => `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400],

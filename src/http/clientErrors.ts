@@ -2,7 +2,7 @@
 // did not arrive in time), in the same shape and with the same protective headers as every other.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 /** Sent on every answer; the application's own are added in its onSend hook. */
 export const PROTECTIVE_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' } as const;
@@ -49,4 +49,15 @@ export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error 
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
   if (socket.writable && (!inFlight || !inFlight.headersSent)) socket.write(rawErrorResponse(status, message));
   socket.destroy();
+}
+
+/**
+ * CONNECT (a proxy's method) never reaches the application: Node hands it to 'connect' listeners
+ * and, without one, closes the connection unanswered. Answered here instead.
+ */
+export function refuseConnect(app: FastifyInstance): void {
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    socket.on('error', () => {});
+    socket.end(rawErrorResponse(501, 'CONNECT is not supported: this server is not a proxy'));
+  });
 }
