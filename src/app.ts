@@ -4,10 +4,11 @@ import cors from '@fastify/cors';
 import etag from '@fastify/etag';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import qs from 'qs';
 import authPlugin from './auth/plugin.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
-import { rejectBadVariant } from './http/variant.js';
+import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/clientErrors.js';
+import { loggerOptions } from './http/logging.js';
+import { parseForm, parseQuery, rejectMalformedRequest } from './http/parameters.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
@@ -18,63 +19,7 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Pino options for request logs: secrets never reach the log. */
-export function loggerOptions(level: string) {
-  return {
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'token'], censor: '[redacted]' },
-  };
-}
-
 const BODY_LIMIT = 64 * 1024;
-
-// qs drops whatever lies past its limits without a word, so a flood of junk parameters could push
-// a real one (limit=1) out of the query and change the answer: a query or form over its limits
-// is refused instead (throwOnLimitExceeded).
-const QUERY_LIMITS = { parameterLimit: 100, arrayLimit: 50 } as const;
-const FORM_LIMITS = { parameterLimit: 50, arrayLimit: 20 } as const;
-
-/** The client's message for a limit qs refused, naming the limit; null for any other error. */
-function limitExceeded(err: unknown, part: string, limits: { parameterLimit: number; arrayLimit: number }): string | null {
-  if (!(err instanceof RangeError)) return null;
-  if (err.message.startsWith('Parameter limit')) return `Too many ${part}s: at most ${limits.parameterLimit} are accepted`;
-  if (err.message.startsWith('Array limit')) return `Too many values for one ${part}: at most ${limits.arrayLimit} are accepted`;
-  return null;
-}
-
-/**
- * Marks a query string that could not be parsed. The parser runs inside routing, where a throw
- * would escape Fastify and crash the process; a hook answers the request instead.
- */
-const QUERY_REJECTED = Symbol('query rejected');
-
-// Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
-function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
-  try {
-    return qs.parse(s, { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true });
-  } catch (err) {
-    return { [QUERY_REJECTED]: limitExceeded(err, 'query parameter', QUERY_LIMITS) ?? 'Malformed query string' };
-  }
-}
-
-/** One hook (on every request) for what makes a request malformed after routing: its query, its Api-Variant. */
-function rejectMalformedRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-  const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
-  if (typeof rejected === 'string') return done(new ApiError(400, rejected));
-  rejectBadVariant(request, reply, done);
-}
-
-/** Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler. */
-function parseForm(s: string): qs.ParsedQs {
-  try {
-    return qs.parse(s, { depth: 1, ...FORM_LIMITS, throwOnLimitExceeded: true });
-  } catch (err) {
-    const message = limitExceeded(err, 'form field', FORM_LIMITS);
-    throw message === null ? err : new ApiError(400, message);
-  }
-}
-
-const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' } as const;
 
 const RATE_LIMIT_HEADERS = ['limit', 'remaining', 'reset'] as const;
 
@@ -99,13 +44,19 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
+      // Node answers a missing Host with a bare 400 of its own; the application answers it instead.
+      requireHostHeader: false,
     },
+    // Requests the HTTP parser refuses, or that do not arrive in time, answered like every other.
+    clientErrorHandler,
+    // A request arriving during shutdown is answered by the application's own hook (below).
+    return503OnClosing: false,
     // Errors Fastify raises before routing (an undecodable URL, an over-long path parameter)
     // skip the hooks and the error handler: answer them in the same shape, with the same headers.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       void reply
         .code(error.statusCode ?? 400)
-        .headers({ ...SECURITY_HEADERS, 'cache-control': 'no-store' })
+        .headers({ ...PROTECTIVE_HEADERS, 'cache-control': 'no-store' })
         .send({ message: FRAMEWORK_ERRORS[error.code] ?? 'Malformed request' }),
     routerOptions: {
       maxParamLength: 200,
@@ -113,6 +64,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  refuseConnect(app);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON or form-encoded (registered below); anything else is 415.
   app.removeContentTypeParser('text/plain');
@@ -123,6 +75,26 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   );
   registerErrorHandling(app);
+
+  // First of all hooks: during shutdown every request is 503 (with Retry-After, as every 503 is)
+  // without running anything else; an HTTP/1.1 request without Host is malformed (RFC 9112 §3.2).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      return void reply
+        .code(503)
+        .headers({ 'retry-after': '1', 'cache-control': 'no-store', connection: 'close' })
+        .send({ message: 'The server is shutting down; try again shortly' });
+    }
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      return done(new ApiError(400, 'Malformed request: an HTTP/1.1 request needs a Host header', {}, { 'cache-control': 'no-store' }));
+    }
+    done();
+  });
 
   // Route-level defaults derived from who may call a route: CORS only on public GETs, and
   // rate limiting only on API routes. Must run before the plugins read the same config.
@@ -137,7 +109,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(PROTECTIVE_HEADERS);
     // Clients written against Control Center read the X-RateLimit-* names.
     if (config.rateLimit > 0) for (const name of RATE_LIMIT_HEADERS) {
       const value = reply.getHeader(`ratelimit-${name}`);
@@ -148,8 +120,10 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     done(null, payload);
   });
 
-  await app.register(authPlugin, { keys: services.keys });
-  app.addHook('preValidation', rejectMalformedRequest);
+  // The limiter counts in each API route's own onRequest hook, after the authentication hook
+  // (an application hook) has found the request's key; registered first so that authentication
+  // can ask it whether an IP has used its limit.
+  let ipLimited: ((request: FastifyRequest) => Promise<boolean>) | undefined;
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {
       max: config.rateLimit,
@@ -162,7 +136,15 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
         message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
       }),
     });
+    // The same counters, read without counting; asked before a key is known, so it reads the IP's.
+    const peek = app.createRateLimit();
+    ipLimited = async (request) => {
+      const state = await peek(request, { increment: false });
+      return !state.isAllowed && state.remaining <= 0;
+    };
   }
+  await app.register(authPlugin, { keys: services.keys, ...(ipLimited ? { ipLimited } : {}) });
+  app.addHook('preValidation', rejectMalformedRequest);
   // Not strict: an OPTIONS request without CORS headers is answered like any other, never with a text error.
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: ['ETag', 'Link', 'Deprecation'], strictPreflight: false });
   await app.register(etag);

@@ -149,7 +149,8 @@ describe('parameters past the parser limits', () => {
 
   it('answers 400 for more values of one parameter than accepted, however they are spelled', async () => {
     const many = (n: number, one: string) => Array.from({ length: n }, () => one).join('&');
-    for (const query of [many(51, 'include[]=name'), many(51, 'include=name'), `include=${Array(51).fill('name').join(',')}`, 'include[50]=name']) {
+    // (include[50]=name is one value, not too many: see hardening-http.test.ts.)
+    for (const query of [many(51, 'include[]=name'), many(51, 'include=name'), `include=${Array(51).fill('name').join(',')}`]) {
       const res = await ctx.request({ method: 'GET', url: `/api/users?include[]=allUsers&${query}`, token: edit });
       expect(res.statusCode, query.slice(0, 40)).toBe(400);
       expect(res.json()).toEqual({ message: 'Too many values for one query parameter: at most 50 are accepted' });

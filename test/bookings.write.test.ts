@@ -443,11 +443,11 @@ describe('bookings: create, update, delete', () => {
       expect(kept.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: ADA, training: 1 }) });
     });
 
-    it('changes nothing but updated_at for an empty body', async () => {
+    it('refuses an empty body with 422 and changes nothing', async () => {
       const booking = await book({ cid: ADA, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP', tag: 1 });
       const res = await ctx.request({ method: 'PATCH', url: `/api/bookings/${booking.id}`, token: edit });
-      expect(res.statusCode).toBe(200);
-      expect(res.json().booking).toEqual(booking);
+      expect(res.statusCode).toBe(422);
+      expect((await get(booking.id, read)).json()).toEqual(booking);
     });
 
     it('answers 404 for an unknown id', async () => {

@@ -90,7 +90,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
     const db = openDatabase(env.DATABASE_URL);
     let stop = false;
     const reader = async () => {
-      while (!stop) await (await fetch(list)).arrayBuffer();
+      while (!stop) await (await fetch(list, { headers: auth })).arrayBuffer();
     };
     const readers = [reader(), reader(), reader()];
     const stale: number[] = [];
@@ -98,7 +98,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
       for (let i = 0; i < 150; i++) {
         const exam = i % 2;
         await db.kysely.updateTable('bookings').set({ exam }).where('id', '=', booking.id).execute();
-        const [shown] = (await (await fetch(list)).json()) as Array<{ exam: number }>;
+        const [shown] = (await (await fetch(list, { headers: auth })).json()) as Array<{ exam: number }>;
         if (shown!.exam !== exam) stale.push(i);
       }
     } finally {

@@ -16,6 +16,35 @@ export interface CreateKeyInput {
   expiresAt?: number | null;
 }
 
+export interface ApiKeyServiceOptions {
+  /** How many ids that name no key are remembered; the least recently seen are forgotten first. */
+  unknownIds?: number;
+  /** How long an id that names no key is remembered, in ms. */
+  unknownIdMs?: number;
+}
+
+/**
+ * What memory alone tells about a presented token:
+ * - refused: it cannot be right (malformed, an id no key has, the wrong secret of a known key,
+ *   a revoked key), so it is refused without asking the database;
+ * - known: a key's id with its right secret: the database decides (revoked or expired since?);
+ * - unseen: an id this process has not looked up yet.
+ */
+export type TokenPrecheck = 'refused' | 'known' | 'unseen';
+
+/** What never changes about a key once it exists: its secret, and being revoked once it is. */
+interface KnownKey {
+  secretHash: string;
+  revoked: boolean;
+}
+
+// A key's id is 64 random bits, made when the key is: an id that names no key now will not name
+// one later, so remembering it briefly is safe. The bound keeps a flood of random ids to ~1 MB.
+const UNKNOWN_IDS = 10_000;
+const UNKNOWN_ID_MS = 60_000;
+// Bounded like the rest, though only ids of real keys get in.
+const KNOWN_KEYS = 10_000;
+
 export class KeyNameTakenError extends Error {}
 const nameTaken = (name: string) => new KeyNameTakenError(`an API key named "${name}" already exists`);
 
@@ -25,12 +54,21 @@ export class ApiKeyService {
   private readonly lastUsed = new Map<string, number>();
   /** Keys created by this process; other processes' changes show in the external version. */
   private localChanges = 0;
+  /** Keys this process has seen in the database, by id. */
+  private readonly known = new Map<string, KnownKey>();
+  /** Ids the database had no key for, with when to forget them, oldest first. */
+  private readonly unknown = new Map<string, number>();
+  private readonly maxUnknownIds: number;
+  private readonly unknownIdMs: number;
 
   constructor(
     private readonly repo: ApiKeysRepository,
     freshness: Freshness,
     private readonly clock: Clock,
+    options: ApiKeyServiceOptions = {},
   ) {
+    this.maxUnknownIds = options.unknownIds ?? UNKNOWN_IDS;
+    this.unknownIdMs = options.unknownIdMs ?? UNKNOWN_ID_MS;
     // Only key changes matter here: a booking written by this process must not empty the key cache.
     this.cache = new StampedCache(() => {
       const external = freshness.external();
@@ -59,6 +97,7 @@ export class ApiKeyService {
       throw err;
     }
     this.localChanges++;
+    this.remember(key.id, { secretHash: key.secret_hash, revoked: false });
     return { key: { ...key, last_used_at: null, revoked_at: null }, token: issued.token };
   }
 
@@ -66,18 +105,65 @@ export class ApiKeyService {
   async revoke(id: string, at: number = this.clock()): Promise<void> {
     await this.repo.revoke(id, at);
     this.localChanges++;
+    const known = this.known.get(id);
+    if (known) known.revoked = true;
   }
 
-  /** Returns the key for a presented token, or null when it is unknown, revoked or expired. */
-  async authenticate(token: string): Promise<AuthenticatedKey | null> {
+  /** See TokenPrecheck. Never asks the database. */
+  precheck(token: string): TokenPrecheck {
     const parsed = parseToken(token);
-    if (!parsed) return null;
+    if (!parsed) return 'refused';
+    const known = this.known.get(parsed.id);
+    if (known) return known.revoked || !secretMatches(parsed.secret, known.secretHash) ? 'refused' : 'known';
+    return this.isUnknown(parsed.id) ? 'refused' : 'unseen';
+  }
+
+  /**
+   * Returns the key for a presented token, or null when it is unknown, revoked or expired. A key
+   * that may be valid is always read from the database (through a cache only where the database
+   * tells of every change, SQLite), so a revocation holds on every instance from the next request.
+   */
+  async authenticate(token: string): Promise<AuthenticatedKey | null> {
+    if (this.precheck(token) === 'refused') return null;
+    const parsed = parseToken(token)!;
     const row = await this.cache.get(parsed.id, async () => (await this.repo.findById(parsed.id)) ?? null);
-    if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
+    if (!row) {
+      this.rememberUnknown(parsed.id);
+      return null;
+    }
+    this.remember(row.id, { secretHash: row.secret_hash, revoked: row.revoked_at !== null });
+    if (!secretMatches(parsed.secret, row.secret_hash)) return null;
     const now = this.clock();
     if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
     this.lastUsed.set(row.id, now);
     return { id: row.id, name: row.name, scope: row.scope, variant: row.variant, compat: row.compat };
+  }
+
+  /** How many ids that name no key are remembered now (for tests and diagnostics). */
+  get unknownIdsKept(): number {
+    return this.unknown.size;
+  }
+
+  private remember(id: string, key: KnownKey): void {
+    this.unknown.delete(id);
+    if (!this.known.has(id) && this.known.size >= KNOWN_KEYS) this.known.delete(this.known.keys().next().value!);
+    this.known.set(id, key);
+  }
+
+  // Real time, not the service's clock: how long to remember is about memory, not about keys.
+  private isUnknown(id: string): boolean {
+    const until = this.unknown.get(id);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.unknown.delete(id);
+    return false;
+  }
+
+  private rememberUnknown(id: string): void {
+    // Re-inserted, so the map stays in order of last sighting and the oldest is dropped first.
+    this.unknown.delete(id);
+    if (this.unknown.size >= this.maxUnknownIds) this.unknown.delete(this.unknown.keys().next().value!);
+    this.unknown.set(id, Date.now() + this.unknownIdMs);
   }
 
   /** Writes the batched last-used times (called on a timer and at shutdown). */

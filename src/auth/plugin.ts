@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import type { ApiKeyService, AuthenticatedKey } from './keys.js';
 
@@ -19,24 +19,67 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: AuthenticatedKey | null;
     authRefusal: ApiError | null;
+    /** A token not yet looked up, because its IP had used its rate limit (see onRequest below). */
+    pendingToken: string | null;
   }
+}
+
+export interface AuthOptions {
+  keys: ApiKeyService;
+  /**
+   * Whether the request's IP has used up its rate limit, without counting the request; absent
+   * when there is no limit.
+   */
+  ipLimited?: (request: FastifyRequest) => Promise<boolean>;
 }
 
 const CHALLENGE = 'Bearer realm="sector"';
 
-function unauthorized(message: string, error?: string): ApiError {
+/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
+export function unauthorized(message: string, error?: string): ApiError {
   return new ApiError(401, message, {}, {
     'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE,
   });
 }
 
-async function authPlugin(app: FastifyInstance, opts: { keys: ApiKeyService }) {
+const invalidKey = () => unauthorized('Invalid API key', 'invalid_token');
+
+// RFC 6750 §3.1: a request that repeats its credentials is an invalid request (400).
+const repeatedCredentials = () =>
+  new ApiError(400, 'Send one Authorization header, not several', {}, { 'www-authenticate': `${CHALLENGE}, error="invalid_request"` });
+
+/**
+ * True when the request carries more than one Authorization header. Node keeps only the first in
+ * request.headers, so a valid key followed by garbage (or by another key) would pass as the first.
+ */
+function repeatsAuthorization(rawHeaders: string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
+}
+
+async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
+  const { keys, ipLimited } = opts;
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authRefusal', null);
+  app.decorateRequest('pendingToken', null);
+
+  const settle = (request: FastifyRequest, key: AuthenticatedKey | null) => {
+    const level = request.routeOptions.config.auth!;
+    request.apiKey = key;
+    request.authRefusal = key ? refusalFor(level, key) : invalidKey();
+  };
 
   // Runs before rate limiting so the limit can count per key. A refusal is only raised in
   // preParsing, after the rate limiter (an onRequest hook of each route) has counted the
   // request against its IP: a flood of missing or wrong keys is limited like any other.
+  // A token that cannot be right is refused from memory (ApiKeyService.precheck). One this
+  // process has never looked up is looked up only while its IP is within its limit: otherwise it
+  // waits until the limiter has counted it, which refuses it, so that a flood of made-up tokens
+  // from a limited IP never reaches the database.
   // Callback hooks with a synchronous path: most requests carry no key and need no promise.
   app.addHook('onRequest', (request, _reply, done) => {
     const level = request.routeOptions.config.auth;
@@ -46,20 +89,40 @@ async function authPlugin(app: FastifyInstance, opts: { keys: ApiKeyService }) {
       request.authRefusal = refusalFor(level, null);
       return done();
     }
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) {
-      request.authRefusal = unauthorized('Invalid API key', 'invalid_token');
+    if (repeatsAuthorization(request.raw.rawHeaders)) {
+      request.authRefusal = repeatedCredentials();
       return done();
     }
-    opts.keys.authenticate(m[1]!).then((key) => {
-      request.apiKey = key;
-      request.authRefusal = key ? refusalFor(level, key) : unauthorized('Invalid API key', 'invalid_token');
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const check = m ? keys.precheck(m[1]!) : 'refused';
+    if (check === 'refused') {
+      request.authRefusal = invalidKey();
+      return done();
+    }
+    const token = m![1]!;
+    const lookUp = () =>
+      keys.authenticate(token).then((key) => {
+        settle(request, key);
+        done();
+      }, done);
+    if (check === 'known' || ipLimited === undefined) return void lookUp();
+    ipLimited(request).then((limited) => {
+      if (!limited) return lookUp();
+      request.pendingToken = token;
       done();
     }, done);
   });
+
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.authRefusal) done(request.authRefusal);
-    else done(null, payload);
+    const finish = () => (request.authRefusal ? done(request.authRefusal) : done(null, payload));
+    const token = request.pendingToken;
+    if (token === null) return finish();
+    // The limiter let it through after all (its window ended meanwhile): look it up now.
+    request.pendingToken = null;
+    keys.authenticate(token).then((key) => {
+      settle(request, key);
+      finish();
+    }, done);
   });
 }
 

@@ -12,9 +12,19 @@ const PG_UNAVAILABLE = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
+/**
+ * An HTTP request whose client hung up before it was complete: its stream fails with ECONNRESET
+ * "aborted" and no system call, where a database connection's socket error names one (read, write,
+ * connect).
+ */
+function isRequestAborted(code: unknown, message: unknown, syscall: unknown): boolean {
+  return code === 'ECONNRESET' && message === 'aborted' && syscall === undefined;
+}
+
 export function databaseTrouble(err: unknown): DatabaseTrouble | null {
   if (err instanceof DatabaseBusyError || isSqliteBusy(err) || isPgRetryable(err)) return 'busy';
-  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const { code, message, syscall } = (err ?? {}) as { code?: unknown; message?: unknown; syscall?: unknown };
+  if (isRequestAborted(code, message, syscall)) return null;
   if (typeof code === 'string') {
     // SQLITE_LOCKED: a table locked by this connection's own reader; 55P03: lock_not_available.
     if (code.startsWith('SQLITE_LOCKED') || code === '55P03') return 'busy';

@@ -38,34 +38,88 @@ function fieldOf(e: FastifySchemaValidationError, part: string | undefined): str
   return path || part || 'request';
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
+/**
+ * A validator error in the client's terms. The validator's own wording names its internals (the
+ * regular expression of a pattern, "must be null" from a branch of a union, JSON types), so each
+ * keyword is put in words here, and anything else is simply "invalid".
+ */
 function messageOf(e: FastifySchemaValidationError, field: string): string {
   const params = e.params as Record<string, unknown>;
+  const the = `The ${field} field`;
   switch (e.keyword) {
     case 'required':
-      return `The ${field} field is required.`;
+      return `${the} is required.`;
     case 'additionalProperties':
-      return `The ${field} field is not allowed.`;
+      return `${the} is not allowed.`;
     case 'enum':
-      return `The ${field} field must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+      return `${the} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
+    case 'type': {
+      const types = String(params.type).split(',').filter((t) => t !== 'null');
+      return `${the} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}.`;
+    }
+    case 'minimum':
+      return `${the} must be at least ${String(params.limit)}.`;
+    case 'maximum':
+      return `${the} must be at most ${String(params.limit)}.`;
+    case 'exclusiveMinimum':
+      return `${the} must be more than ${String(params.limit)}.`;
+    case 'exclusiveMaximum':
+      return `${the} must be less than ${String(params.limit)}.`;
+    case 'minLength':
+      return params.limit === 1 ? `${the} must not be empty.` : `${the} must be at least ${String(params.limit)} characters long.`;
+    case 'maxLength':
+      return `${the} must be at most ${String(params.limit)} characters long.`;
+    case 'minItems':
+      return `${the} takes at least ${String(params.limit)} values.`;
+    case 'maxItems':
+      return `${the} takes at most ${String(params.limit)} values.`;
+    case 'pattern':
+    case 'format':
+      return `${the} is not in the accepted format.`;
     default:
-      return `The ${field} field ${e.message ?? 'is invalid'}.`;
+      return `${the} is invalid.`;
   }
 }
 
-/** Ajv errors -> {field: [messages]}, one entry per distinct message. */
+// Each branch of a union reports why it did not match ("must be null", a pattern); the union's
+// own error says it once, for the field.
+const UNION = new Set(['anyOf', 'oneOf']);
+const inUnionBranch = (e: FastifySchemaValidationError) => /\/(anyOf|oneOf)\/\d+\//.test(e.schemaPath);
+
+/** Ajv errors -> {field: [messages]}, one entry per distinct message, never in the validator's terms. */
 export function fieldErrorsFromValidation(errors: FastifySchemaValidationError[], part?: string): FieldErrors {
   const out: FieldErrors = {};
+  const add = (field: string, msg: string) => {
+    // Own properties only, defined rather than assigned: a field may be named "constructor" or "__proto__".
+    if (!Object.hasOwn(out, field)) Object.defineProperty(out, field, { value: [], enumerable: true, writable: true, configurable: true });
+    if (!out[field]!.includes(msg)) out[field]!.push(msg);
+  };
   for (const e of errors) {
-    // anyOf branches each report; the schema's own errorMessage (via the anyOf) says it once.
-    if (e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    if (e.keyword === 'if' || inUnionBranch(e)) continue;
     const field = fieldOf(e, part);
-    // Own properties only: a field named like an Object.prototype member ("constructor") is still a field.
-    const list = Object.hasOwn(out, field) ? out[field]! : (out[field] = []);
-    const msg = messageOf(e, field);
-    if (!list.includes(msg)) list.push(msg);
+    add(field, UNION.has(e.keyword) ? `The ${field} field is invalid.` : messageOf(e, field));
   }
   if (Object.keys(out).length === 0) out[part ?? 'request'] = ['The request is invalid.'];
   return out;
+}
+
+/**
+ * True when the client hung up before its request was complete (mid-body, say). Reading the body
+ * then fails with ECONNRESET "aborted", a code a lost database connection raises too: the request's
+ * own state tells them apart.
+ */
+function clientHungUp(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return raw.destroyed && !raw.complete;
 }
 
 const CLIENT_ERRORS: Record<string, string> = {
@@ -90,10 +144,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const fe = error as FastifyError;
     if (fe.validation) {
-      return reply.code(422).send({
-        message: validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext)).message,
-        errors: fieldErrorsFromValidation(fe.validation, fe.validationContext),
-      });
+      const invalid = validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext));
+      return reply.code(422).send({ message: invalid.message, ...invalid.extra });
+    }
+    if (clientHungUp(request)) {
+      // Not the service's trouble, and nobody left to read an answer: noted, never as an outage.
+      request.log.info({ code: (error as { code?: unknown }).code }, 'client closed the connection before the whole request arrived');
+      return reply.code(400).send({ message: 'The request was not complete' });
     }
     const trouble = databaseTrouble(error);
     if (trouble === 'badText') return reply.code(400).send({ message: 'Text in the request must not contain NUL (\\u0000) characters' });
@@ -137,7 +194,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? '/';
     const match = paths.find('GET', path);
     const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;
-    if (allowed && allowed.size > 0) {
+    // A route of this method that found nothing (a missing file under /docs/static/) is 404.
+    if (allowed && allowed.size > 0 && !allowed.has(request.method)) {
       return reply
         .code(405)
         .header('allow', [...allowed].join(', '))

@@ -6,10 +6,19 @@ import type { AuthLevel } from '../auth/plugin.js';
 import { ErrorBody } from '../routes/common.js';
 
 // Answers every API route may give whatever it does: malformed requests (JSON, Api-Variant,
-// too many parameters), and a database that is busy or down (nothing changed; retry).
+// too many parameters, repeated credentials), and a database that is busy or down, or a server
+// shutting down (nothing changed; retry).
 const EVERY_ROUTE_RESPONSES = {
-  400: { ...ErrorBody, description: 'Malformed request: bad JSON, an Api-Variant other than newer/older, or too many parameters' },
-  503: { ...ErrorBody, description: 'The database is busy or unavailable; nothing changed. Retry after the Retry-After header' },
+  400: {
+    ...ErrorBody,
+    description:
+      'Malformed request: bad JSON, an Api-Variant other than newer/older, too many parameters, more than one Authorization header, ' +
+      'or a request the HTTP layer cannot parse (no Host, bad framing)',
+  },
+  503: {
+    ...ErrorBody,
+    description: 'The database is busy or unavailable, or the server is shutting down; nothing changed. Retry after the Retry-After header',
+  },
 };
 
 const AUTH_NOTE: Record<AuthLevel, string> = {

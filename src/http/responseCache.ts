@@ -6,13 +6,14 @@ export interface CachedBody {
   /** Bytes, not a string: sending a Buffer copies nothing, a string is encoded again per response. */
   body: Buffer;
   etag: string;
+  /** Memory the entry holds besides its body (an index kept with it), counted against the budget. */
+  extraBytes?: number;
 }
 
 /**
- * Every distinct filter (each `from` to the millisecond) is a separate entry, and an
- * unpaginated list runs to megabytes: counted in entries alone, a client could fill gigabytes.
- * 32 MiB keeps dozens of full lists at the benchmark's scale and leaves the process well
- * inside its 200 MB RSS target, with the users lists' own budget (src/services/usersList.ts).
+ * An unpaginated list runs to megabytes, so the cache is bounded in bytes as well as entries.
+ * 32 MiB keeps dozens of full lists at the benchmark's scale and leaves the process well inside
+ * its 200 MB RSS target, with the users lists' own budget (src/services/usersList.ts).
  */
 export const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -27,7 +28,24 @@ const RESPONSE_CACHE_ENTRIES = 512;
 /** What an entry costs besides its body: the key (UTF-16) and the entry's objects and ETag. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-const sizeOf = (key: string, cached: CachedBody): number => cached.body.byteLength + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+const sizeOf = (key: string, cached: CachedBody): number => cached.body.byteLength + (cached.extraBytes ?? 0) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+
+/** A body and its strong ETag (a hash of its bytes). */
+export function withEtag(body: Buffer): CachedBody {
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+/** Sends a serialised JSON body with its ETag. */
+export function sendBody(reply: FastifyReply, answer: Pick<CachedBody, 'body' | 'etag'>): FastifyReply {
+  return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
+}
+
+export interface ResponseCacheOptions {
+  /** Total bytes kept (default RESPONSE_CACHE_BYTES). */
+  maxBytes?: number;
+  /** The largest entry kept (default RESPONSE_CACHE_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
+}
 
 /**
  * Serialised JSON bodies of read endpoints, kept until the database changes. A list that did
@@ -35,10 +53,13 @@ const sizeOf = (key: string, cached: CachedBody): number => cached.body.byteLeng
  */
 export class ResponseCache {
   private readonly cache: StampedCache<CachedBody>;
-  constructor(freshness: Freshness) {
+  private readonly maxBodyBytes: number;
+
+  constructor(freshness: Freshness, options: ResponseCacheOptions = {}) {
+    this.maxBodyBytes = options.maxBodyBytes ?? RESPONSE_CACHE_MAX_BODY_BYTES;
     this.cache = new StampedCache(freshness, RESPONSE_CACHE_ENTRIES, {
-      maxBytes: RESPONSE_CACHE_BYTES,
-      maxEntryBytes: RESPONSE_CACHE_MAX_BODY_BYTES,
+      maxBytes: options.maxBytes ?? RESPONSE_CACHE_BYTES,
+      maxEntryBytes: this.maxBodyBytes,
       sizeOf,
     });
   }
@@ -48,16 +69,23 @@ export class ResponseCache {
     return this.cache.bytes;
   }
 
-  /** `stamp`: the freshness stamp the request already read, if it did. */
+  /** Whether an entry of this size under this key is kept at all (a larger one is built per request). */
+  keeps(key: string, entry: CachedBody): boolean {
+    return sizeOf(key, entry) <= this.maxBodyBytes;
+  }
+
+  /**
+   * The entry under `key`, built and kept if there is none for the current stamp. One key always
+   * holds entries of one shape, so a caller may keep more than a body in them (T).
+   * `stamp`: the freshness stamp the request already read, if it did.
+   */
+  entry<T extends CachedBody>(key: string, build: () => Promise<T>, stamp?: string | null): Promise<T> {
+    return this.cache.get(key, build, stamp) as Promise<T>;
+  }
+
+  /** Sends the body under `key`, serialising what `build` gives when there is none. */
   async send(reply: FastifyReply, key: string, build: () => Promise<unknown>, stamp?: string | null): Promise<FastifyReply> {
-    const cached = await this.cache.get(
-      key,
-      async () => {
-        const body = Buffer.from(JSON.stringify(await build()));
-        return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-      },
-      stamp,
-    );
-    return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);
+    const cached = await this.entry(key, async () => withEtag(Buffer.from(JSON.stringify(await build()))), stamp);
+    return sendBody(reply, cached);
   }
 }

@@ -44,6 +44,7 @@ export const MESSAGES = {
   tag: 'The tag field must be 1 (training), 2 (exam) or 3 (event).',
   source: 'The source field must be 1 to 16 characters of A-Z, 0-9, _ and -.',
   sourceFixed: 'The source field cannot be changed after a booking is created.',
+  nothingToChange: 'The body must give at least one field to change: cid, date, start_at, end_at, position or tag.',
 } as const;
 
 export type ParsedBody<T> = { ok: true; fields: T } | { ok: false; errors: FieldErrors };
@@ -62,8 +63,12 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, errors: { body: [MESSAGES.body] } };
   const input = raw as Record<string, unknown>;
   const errors: FieldErrors = {};
-  // Own properties only: a client may send a field named "constructor" or "toString".
-  const fail = (field: string, message: string) => void (Object.hasOwn(errors, field) ? errors[field]! : (errors[field] = [])).push(message);
+  // Own properties only, defined rather than assigned: a client may send a field named
+  // "constructor", "toString" or "__proto__" (which an assignment would take for the prototype).
+  const fail = (field: string, message: string) => {
+    if (Object.hasOwn(errors, field)) errors[field]!.push(message);
+    else Object.defineProperty(errors, field, { value: [message], enumerable: true, writable: true, configurable: true });
+  };
   const fields: BookingFields = {};
 
   for (const key of Object.keys(input)) {
@@ -71,10 +76,13 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
     else if (!(BOOKING_FIELDS as readonly string[]).includes(key)) fail(key, MESSAGES.notAllowed(key));
   }
 
-  // An empty value (as a form sends for a blank input) counts as not given.
+  // Text is read without the spaces around it, in every field alike; an empty value (as a form
+  // sends for a blank input), or one of spaces only, counts as not given.
   const given = (key: string): unknown => {
     const v = input[key];
-    return v === '' ? null : v;
+    if (typeof v !== 'string') return v;
+    const text = v.trim();
+    return text === '' ? null : text;
   };
 
   const cid = given('cid');
@@ -86,7 +94,7 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
 
   const date = given('date');
   if (date !== undefined && date !== null) {
-    const d = typeof date === 'string' ? parseDayMonthYear(date.trim()) : null;
+    const d = typeof date === 'string' ? parseDayMonthYear(date) : null;
     if (d === null) fail('date', MESSAGES.date);
     else fields.date = d;
   }
@@ -94,14 +102,14 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
   for (const key of ['start_at', 'end_at'] as const) {
     const v = given(key);
     if (v === undefined || v === null) continue;
-    const minutes = typeof v === 'string' ? parseClockTime(v.trim()) : null;
+    const minutes = typeof v === 'string' ? parseClockTime(v) : null;
     if (minutes === null) fail(key, MESSAGES.time(key));
     else fields[key] = minutes;
   }
 
   const position = given('position');
   if (position !== undefined && position !== null) {
-    const callsign = typeof position === 'string' ? position.trim().toUpperCase() : '';
+    const callsign = typeof position === 'string' ? position.toUpperCase() : '';
     // No callsign holds control characters; PostgreSQL would refuse a NUL outright.
     if (callsign === '' || callsign.length > MAX_CALLSIGN_LENGTH || CONTROL_CHARACTER.test(callsign)) fail('position', MESSAGES.position);
     else fields.position = callsign;
@@ -119,7 +127,7 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
     const source = given('source');
     if (source === undefined || source === null) fields.source = 'CC';
     else {
-      const upper = typeof source === 'string' ? source.trim().toUpperCase() : '';
+      const upper = typeof source === 'string' ? source.toUpperCase() : '';
       if (!SOURCE_PATTERN.test(upper)) fail('source', MESSAGES.source);
       else fields.source = upper;
     }

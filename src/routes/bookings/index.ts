@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { StampedCache } from '../../db/freshness.js';
+import { unauthorized } from '../../auth/plugin.js';
 import {
   type BookingFields,
   type BookingInputMode,
@@ -8,25 +8,39 @@ import {
   encodeCursor,
   type FieldErrors,
   isBookingId,
+  MESSAGES,
   parseBookingBody,
   parseWindowBound,
 } from '../../domain/bookings/index.js';
-import { fieldErrorsFromValidation, notFound, validationError } from '../../http/errors.js';
+import { notFound, validationError } from '../../http/errors.js';
 import {
   bookingBody,
   bookingCreatedBody,
   bookingCreatedControlCenterBody,
   bookingDeletedBody,
-  bookingListBody,
   bookingUpdatedBody,
   type BookingForm,
 } from '../../presenters/bookings.js';
-import type { BookingListFilter, BookingView } from '../../repositories/bookings.js';
+import type { BookingListFilter } from '../../repositories/bookings.js';
+import { sendBody } from '../../http/responseCache.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
+import { BookingLists } from './lists.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
+
+/**
+ * The cid filter needs a key, whatever its value: on the public list it would tie bookings to a
+ * person, which the reduced form exists to prevent. Checked before the query is validated, so
+ * a caller without a key learns that first.
+ */
+function cidNeedsKey(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.apiKey === null && Object.hasOwn(request.query as object, 'cid')) {
+    return done(unauthorized('The cid filter needs an API key: send Authorization: Bearer <API_KEY>'));
+  }
+  done();
+}
 
 interface ListQuery {
   from?: string;
@@ -72,63 +86,31 @@ function nextPageUrl(q: ListQuery, cursor: string): string {
 }
 
 /**
- * Body fields: the domain reports every format problem at once (including impossible dates
- * a schema pattern cannot see); the schema's own findings fill in anything else.
+ * Body fields, checked by the domain alone: it reports every format problem at once, in the
+ * field's own words, including what a schema cannot see (30/02/2026) and after trimming spaces.
+ * The body schema documents the same rules; its findings would only repeat these in the
+ * validator's terms (a regular expression, "must be null" from a union branch), so a client
+ * never sees them. An update must change something: a body that gives no field is refused.
  */
 function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFields {
-  const invalid = request.validationError as (Error & { validation?: unknown; validationContext?: string }) | undefined;
+  const invalid = request.validationError as (Error & { validationContext?: string }) | undefined;
   if (invalid && invalid.validationContext !== 'body') throw invalid;
   const parsed = parseBookingBody(request.body, mode);
-  const errors: FieldErrors = parsed.ok ? {} : { ...parsed.errors };
-  // A missing body is an empty one; the schema's "must be an object" would only repeat the missing fields.
-  if (invalid && request.body !== undefined) {
-    const fromSchema = fieldErrorsFromValidation(invalid.validation as Parameters<typeof fieldErrorsFromValidation>[0], 'body');
-    for (const [field, messages] of Object.entries(fromSchema)) if (!Object.hasOwn(errors, field)) errors[field] = messages;
-  }
-  if (Object.keys(errors).length > 0 || !parsed.ok) throw validationError(errors);
+  if (!parsed.ok) throw validationError(parsed.errors);
+  if (mode === 'update' && Object.keys(parsed.fields).length === 0) throw validationError({ body: [MESSAGES.nothingToChange] });
   return parsed.fields;
 }
 
 export default async function bookingsRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const repo = services.repos.bookings;
-  // Whether a page has a successor is part of its cached response (the Link header), kept
-  // beside the body and invalidated by the same freshness stamp.
-  const nextCursors = new StampedCache<string | null>(services.freshness, 512);
+  const lists = new BookingLists(services);
 
-  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' } }, async (request, reply) => {
-    const form = formOf(request);
+  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
     const filter = listFilter(request.query);
-    const envelope = wantsControlCenter(request, services.config.apiCompat);
-    const key = `bookings:${form}:${envelope ? 'data' : 'array'}:${JSON.stringify(filter)}`;
-    const limit = filter.limit;
-    let rows: Promise<BookingView[]> | undefined;
-    // One query serves both the body and the Link header; one row past the page tells whether another follows.
-    const load = () => (rows ??= repo.list(limit === undefined ? filter : { ...filter, limit: limit + 1 }));
-    // A page consults two caches under one stamp: the body and its Link header stay a pair.
-    let stamp: string | null | undefined;
-    if (limit !== undefined) {
-      stamp = await services.freshness.current();
-      const next = await nextCursors.get(
-        key,
-        async () => {
-          const page = await load();
-          return page.length > limit ? encodeCursor(page[limit - 1]!) : null;
-        },
-        stamp,
-      );
-      if (next !== null) reply.header('link', `<${nextPageUrl(request.query, next)}>; rel="next"`);
-    }
-    return services.responses.send(
-      reply,
-      key,
-      async () => {
-        const page = await load();
-        const list = bookingListBody(limit === undefined ? page : page.slice(0, limit), form);
-        return envelope ? { data: list } : list;
-      },
-      stamp,
-    );
+    const answer = await lists.answer(formOf(request), filter, wantsControlCenter(request, services.config.apiCompat));
+    if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
+    return sendBody(reply, answer);
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {

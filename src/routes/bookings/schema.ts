@@ -127,7 +127,7 @@ const body = {
 const CreateBody = Type.Object(body, {
   required: ['cid', 'date', 'start_at', 'end_at', 'position'],
   additionalProperties: false,
-  description: 'JSON or application/x-www-form-urlencoded',
+  description: 'JSON or application/x-www-form-urlencoded. Spaces around a value are ignored; an empty value (or one of spaces only) counts as not given',
 });
 const UpdateBody = Type.Object(
   {
@@ -142,7 +142,9 @@ const UpdateBody = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'Any subset of the fields, JSON or application/x-www-form-urlencoded; fields not given (or null/empty) keep their value. The source cannot be changed',
+    description:
+      'Any subset of the fields, at least one, JSON or application/x-www-form-urlencoded; fields not given (or null/empty) keep their value, ' +
+      'and a body that gives none is refused (422). Spaces around a value are ignored. The source cannot be changed',
   },
 );
 
@@ -182,12 +184,18 @@ export const listBookings = {
         minLength: 1,
         maxLength: MAX_CALLSIGN_LENGTH,
         // No control characters: no callsign has them, and PostgreSQL refuses a NUL in text.
-        pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+        pattern: '^[^\\u0000-\\u001f\\u007f]*$',
         description: 'Only this position (case-insensitive)',
         examples: ['EKCH_TWR'],
       }),
     ),
-    cid: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: "Only this user's bookings" })),
+    cid: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 9_999_999_999,
+        description: "Only this user's bookings. Needs an API key (401 without one): on the public list it would tie bookings to a person",
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` })),
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),
   }),

@@ -1,0 +1,95 @@
+// Query strings and form bodies: parsed by qs within fixed limits, and refused (never cut short)
+// past them.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import qs from 'qs';
+import { ApiError } from './errors.js';
+import { rejectBadVariant } from './variant.js';
+
+// qs drops whatever lies past its limits without a word, so a flood of junk parameters could push
+// a real one (limit=1) out of the query and change the answer: a query or form over its limits
+// is refused instead (throwOnLimitExceeded).
+const QUERY_LIMITS = { parameterLimit: 100, arrayLimit: 50 } as const;
+const FORM_LIMITS = { parameterLimit: 50, arrayLimit: 20 } as const;
+
+/** The client's message for a limit qs refused, naming the limit; null for any other error. */
+function limitExceeded(err: unknown, part: string, limits: { parameterLimit: number; arrayLimit: number }): string | null {
+  if (!(err instanceof RangeError)) return null;
+  if (err.message.startsWith('Parameter limit')) return `Too many ${part}s: at most ${limits.parameterLimit} are accepted`;
+  if (err.message.startsWith('Array limit')) return `Too many values for one ${part}: at most ${limits.arrayLimit} are accepted`;
+  return null;
+}
+
+const ARRAY_INDEX = /(\[|%5B)(\d+)(\]|%5D)/gi;
+
+/**
+ * The string with every array index at or past the limit (include[50]=a) written as an append
+ * (include[]=a). qs refuses such an index as if it were that many values; it is one value, and
+ * the limit on how many values a parameter may have still applies to the result.
+ */
+function withoutLargeIndices(s: string, arrayLimit: number): string {
+  return s
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq === -1 ? part : part.slice(0, eq);
+      const index = (match: string, open: string, digits: string, close: string) => (Number(digits) >= arrayLimit ? `${open}${close}` : match);
+      return name.replace(ARRAY_INDEX, index) + (eq === -1 ? '' : part.slice(eq));
+    })
+    .join('&');
+}
+
+/** qs.parse, once more with large indices as appends if it refused the array limit because of one. */
+function parseWithLimits(s: string, options: qs.IParseOptions & { arrayLimit: number; decoder?: never }): qs.ParsedQs {
+  try {
+    return qs.parse(s, options);
+  } catch (err) {
+    if (!(err instanceof RangeError && err.message.startsWith('Array limit'))) throw err;
+    const appended = withoutLargeIndices(s, options.arrayLimit);
+    if (appended === s) throw err;
+    return qs.parse(appended, options);
+  }
+}
+
+/**
+ * Marks a query string that could not be parsed. The parser runs inside routing, where a throw
+ * would escape Fastify and crash the process; a hook answers the request instead.
+ */
+const QUERY_REJECTED = Symbol('query rejected');
+
+// Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
+export function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
+  try {
+    return parseWithLimits(s, { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true });
+  } catch (err) {
+    return { [QUERY_REJECTED]: limitExceeded(err, 'query parameter', QUERY_LIMITS) ?? 'Malformed query string' };
+  }
+}
+
+/** One hook (on every request) for what makes a request malformed after routing: its query, its Api-Variant. */
+export function rejectMalformedRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+  const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
+  if (typeof rejected === 'string') return done(new ApiError(400, rejected));
+  rejectBadVariant(request, reply, done);
+}
+
+/**
+ * Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler.
+ * Fields are kept in an object without a prototype, so that a field named like an Object.prototype
+ * member (constructor, toString) is a field like any other, refused as unknown rather than dropped
+ * unseen; so is __proto__, which qs drops whatever its options.
+ */
+export function parseForm(s: string): qs.ParsedQs {
+  let fields: qs.ParsedQs;
+  try {
+    fields = parseWithLimits(s, { depth: 1, ...FORM_LIMITS, throwOnLimitExceeded: true, plainObjects: true });
+  } catch (err) {
+    const message = limitExceeded(err, 'form field', FORM_LIMITS);
+    throw message === null ? err : new ApiError(400, message);
+  }
+  for (const [name, value] of new URLSearchParams(s)) {
+    if (name === '__proto__' || name.startsWith('__proto__[')) {
+      Object.defineProperty(fields, '__proto__', { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return fields;
+}
