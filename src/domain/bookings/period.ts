@@ -42,10 +42,18 @@ export function parseClockTime(text: string): number | null {
  * means the booking crosses midnight and ends on the next day; equal times are no period (null).
  */
 export function periodOn(date: CalendarDate, startMinutes: number, endMinutes: number): Period | null {
-  if (startMinutes === endMinutes) return null;
-  const midnight = Date.UTC(date.year, date.month - 1, date.day);
-  const start = midnight + startMinutes * MINUTE;
-  const end = midnight + endMinutes * MINUTE + (endMinutes < startMinutes ? DAY : 0);
+  return periodFrom(midnightOf(date) + startMinutes * MINUTE, endMinutes * MINUTE, 0);
+}
+
+/**
+ * The period from `start` to the first time of day `endTime` (ms since midnight) that comes
+ * `wholeDays` days or more after it: with no whole days, an end before the start's time of day
+ * is on the next day (crossing midnight), and an end equal to it is no period (null).
+ */
+export function periodFrom(start: number, endTime: number, wholeDays: number): Period | null {
+  const startTime = timeOfDay(start);
+  if (endTime === startTime && wholeDays === 0) return null;
+  const end = start - startTime + wholeDays * DAY + endTime + (endTime < startTime ? DAY : 0);
   return { start, end };
 }
 
@@ -60,7 +68,17 @@ export function dateOf(ms: number): CalendarDate {
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
-/** Whole minutes since UTC midnight of an instant (seconds are dropped). */
-export function minutesOf(ms: number): number {
-  return Math.floor((((ms % DAY) + DAY) % DAY) / MINUTE);
+/** Milliseconds since UTC midnight of an instant. */
+export function timeOfDay(ms: number): number {
+  return ((ms % DAY) + DAY) % DAY;
+}
+
+/** Whole days (24 hours) a period lasts. */
+export function wholeDaysOf(period: Period): number {
+  return Math.floor((period.end - period.start) / DAY);
+}
+
+/** UTC midnight of a calendar date. */
+export function midnightOf(date: CalendarDate): number {
+  return Date.UTC(date.year, date.month - 1, date.day);
 }
