@@ -1,5 +1,6 @@
 // Booking periods: a calendar date (d/m/Y) and two 24-hour times (H:i) become a half-open
 // interval [start, end) of UTC epoch milliseconds.
+import { utcFromFields } from '../time.js';
 
 export interface CalendarDate {
   year: number;
@@ -21,10 +22,7 @@ export function parseDayMonthYear(text: string): CalendarDate | null {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
   if (!m) return null;
   const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  // Date.UTC rolls 30/02 over into March; a round trip tells real dates from impossible ones.
-  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
-  return { year, month, day };
+  return utcFromFields(year, month, day) === null ? null : { year, month, day };
 }
 
 /** `H:i` with hours 0–23 (9:00 and 09:00 alike); minutes since midnight, or null. */
@@ -78,7 +76,9 @@ export function wholeDaysOf(period: Period): number {
   return Math.floor((period.end - period.start) / DAY);
 }
 
-/** UTC midnight of a calendar date. */
+/** UTC midnight of a (real) calendar date. */
 export function midnightOf(date: CalendarDate): number {
-  return Date.UTC(date.year, date.month - 1, date.day);
+  const ms = utcFromFields(date.year, date.month, date.day);
+  if (ms === null) throw new RangeError(`no such date: ${date.year}-${date.month}-${date.day}`);
+  return ms;
 }
