@@ -3,6 +3,7 @@
 import { isRatingCode, RATINGS } from '../domain/ratings.js';
 import { parseIsoInstant, parseYmdHis } from '../domain/time.js';
 import type { EndorsementType, UsersTable } from '../db/schema.js';
+import { pathKey, preview, quote } from './quote.js';
 
 export class ImportError extends Error {}
 
@@ -88,8 +89,6 @@ const fail = (path: string, msg: string): never => {
   throw new ImportError(`${path}: ${msg}`);
 };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** A key as it can be printed on one line: quoted when it holds anything but plain characters. */
-const printableKey = (key: string): string => (/^[\w$-]+$/.test(key) ? key : JSON.stringify(key));
 
 /**
  * Refuses a second record with the same natural key: within one file the database would either
@@ -159,7 +158,7 @@ function int(o: Obj, key: string, path: string, min: number, max: number): numbe
 }
 function rating(o: Obj, key: string, path: string): number {
   const v = o[key];
-  if (typeof v !== 'string' || !isRatingCode(v)) return fail(`${path}.${key}`, `unknown rating ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !isRatingCode(v)) return fail(`${path}.${key}`, `unknown rating ${preview(v)}`);
   return RATINGS[v];
 }
 function instant(o: Obj, key: string, path: string, nullable: boolean): number | null {
@@ -169,7 +168,7 @@ function instant(o: Obj, key: string, path: string, nullable: boolean): number |
     return fail(`${path}.${key}`, 'is required');
   }
   const ms = typeof v === 'string' ? parseIsoInstant(v) : null;
-  if (ms === null) return fail(`${path}.${key}`, `must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got ${JSON.stringify(v)})`);
+  if (ms === null) return fail(`${path}.${key}`, `must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got ${preview(v)})`);
   return ms;
 }
 function strList(o: Obj, key: string, path: string): string[] {
@@ -210,7 +209,7 @@ export function normaliseFrequency(v: unknown): string | null {
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
-  for (const k of Object.keys(root)) if (!TOP_KEYS.includes(k)) fail(printableKey(k), `unknown key; expected one of ${TOP_KEYS.join(', ')}`);
+  for (const k of Object.keys(root)) if (!TOP_KEYS.includes(k)) fail(pathKey(k), `unknown key; expected one of ${TOP_KEYS.join(', ')}`);
 
   // Listing an area twice says nothing new: the repeat is ignored.
   const areas = [...new Set(arr(root, 'areas').map((a, i) => text(a, `areas[${i}]`, 100, 'a non-empty area name')))];
@@ -233,7 +232,7 @@ export function parseImport(input: unknown): ImportPlan {
       subdivision: str(o, 'subdivision', path, { optional: true }),
       atc_active_areas: Object.entries(activity as Obj).map(([area, active]) => {
         refuseNul(area, `${path}.atc_active_areas`);
-        if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${area}`, 'must be true or false');
+        if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${pathKey(area)}`, 'must be true or false');
         return [area, active as boolean];
       }),
       path,
@@ -245,9 +244,9 @@ export function parseImport(input: unknown): ImportPlan {
     const path = `positions[${i}]`;
     const o = obj(p, path);
     const callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
-    if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got ${JSON.stringify(callsign)})`);
+    if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got ${preview(callsign)})`);
     const frequency = normaliseFrequency(o.frequency);
-    if (frequency === null) fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${JSON.stringify(o.frequency)})`);
+    if (frequency === null) fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${preview(o.frequency)})`);
     return {
       callsign,
       name: reqStr(o, 'name', path),
@@ -264,10 +263,10 @@ export function parseImport(input: unknown): ImportPlan {
     const path = `endorsements[${i}]`;
     const o = obj(e, path);
     const type = ENDORSEMENT_TYPES[String(o.type)];
-    if (!type) fail(`${path}.type`, `must be one of visiting, examiner, facility, masc, solo, s1 (got ${JSON.stringify(o.type)})`);
+    if (!type) fail(`${path}.type`, `must be one of visiting, examiner, facility, masc, solo, s1 (got ${preview(o.type)})`);
     let r: string | null = null;
     if (type === 'visiting' || type === 'examiner') {
-      if (typeof o.rating !== 'string' || !isRatingCode(o.rating)) fail(`${path}.rating`, `unknown rating ${JSON.stringify(o.rating)}`);
+      if (typeof o.rating !== 'string' || !isRatingCode(o.rating)) fail(`${path}.rating`, `unknown rating ${preview(o.rating)}`);
       r = o.rating as string;
     } else if (type === 'facility') {
       r = reqStr(o, 'rating', path);
@@ -308,7 +307,7 @@ export function parseImport(input: unknown): ImportPlan {
     const type = reqStr(o, 'type', path);
     if (!TRAINING_TYPES.includes(type)) fail(`${path}.type`, `must be one of ${TRAINING_TYPES.join(', ')}`);
     const ratings = strList(o, 'ratings', path).map((code, j) => {
-      if (!isRatingCode(code)) fail(`${path}.ratings[${j}]`, `unknown rating "${code}"`);
+      if (!isRatingCode(code)) fail(`${path}.ratings[${j}]`, `unknown rating ${quote(code)}`);
       return RATINGS[code as keyof typeof RATINGS];
     });
     return {
@@ -329,7 +328,7 @@ export function parseImport(input: unknown): ImportPlan {
     const o = obj(b, path);
     const times = (['time_start', 'time_end'] as const).map((k) => {
       const ms = typeof o[k] === 'string' ? parseYmdHis(o[k] as string) : null;
-      if (ms === null) fail(`${path}.${k}`, `must be "Y-m-d H:i:s" such as "2026-12-01 10:00:00" (got ${JSON.stringify(o[k])})`);
+      if (ms === null) fail(`${path}.${k}`, `must be "Y-m-d H:i:s" such as "2026-12-01 10:00:00" (got ${preview(o[k])})`);
       return ms as number;
     }) as [number, number];
     if (times[1] <= times[0]) fail(`${path}.time_end`, 'must be after time_start');

@@ -3,6 +3,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { isBookingOverlap } from '../db/transaction.js';
 import { ImportError, type ImportPlan } from '../import/parse.js';
+import { quote } from '../import/quote.js';
 
 const CHUNK = 400;
 function chunks<T>(items: T[], size = CHUNK): T[][] {
@@ -34,7 +35,7 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
   const areaIds = new Map((await db.selectFrom('areas').select(['id', 'name']).execute()).map((a) => [a.name, a.id]));
   const areaId = (name: string, path: string): number => {
     const id = areaIds.get(name);
-    if (id === undefined) throw new ImportError(`${path}: unknown area "${name}"`);
+    if (id === undefined) throw new ImportError(`${path}: unknown area ${quote(name)}`);
     return id;
   };
 
@@ -97,7 +98,7 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
   const positionIds = new Map((await db.selectFrom('positions').select(['id', 'callsign']).execute()).map((p) => [p.callsign, p.id]));
   const positionId = (callsign: string, path: string): number => {
     const id = positionIds.get(callsign);
-    if (id === undefined) throw new ImportError(`${path}: unknown position "${callsign}"`);
+    if (id === undefined) throw new ImportError(`${path}: unknown position ${quote(callsign)}`);
     return id;
   };
 

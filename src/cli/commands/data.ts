@@ -23,7 +23,8 @@ async function importFile(file: string): Promise<void> {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (some editors on Windows write one) is no part of the JSON.
+    data = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (err) {
     throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
