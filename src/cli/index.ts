@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { escapeUnprintable } from '../import/quote.js';
 import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
@@ -34,7 +35,8 @@ exitQuietlyOnClosedPipe(process.stdout);
 exitQuietlyOnClosedPipe(process.stderr);
 
 function fail(message: string): never {
-  process.stderr.write(`sector: ${message}\n`);
+  // One line, whatever it quotes (a file name, the JSON parser's excerpt of a broken file).
+  process.stderr.write(`sector: ${escapeUnprintable(message)}\n`);
   process.exit(1);
 }
 

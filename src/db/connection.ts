@@ -75,6 +75,40 @@ function withStatementCache(raw: SQLite.Database, max = 500) {
   };
 }
 
+/**
+ * Creates a SQLite file's folder and its missing parents, one level at a time. Node's recursive
+ * mkdir retries without end where the system reports a folder missing yet cannot create it
+ * (under /proc), spinning at full CPU; this walks the path once, so it ends or fails.
+ */
+function ensureFolder(dir: string): void {
+  const fail = (why: string) => new DatabaseUrlError(`cannot create the folder ${dir} of the SQLite database in DATABASE_URL: ${why}`);
+  const missing: string[] = [];
+  for (let current = dir; ; current = path.dirname(current)) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(current);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // ENOTDIR: a file is in the way further up, which the next step names.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw fail(code ?? (err as Error).message);
+      missing.push(current);
+      if (path.dirname(current) === current) break;
+      continue;
+    }
+    if (!stat.isDirectory()) throw fail(`${current} is not a folder`);
+    break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      fs.mkdirSync(folder);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // Another process may create it at the same moment.
+      if (code !== 'EEXIST') throw fail(code ?? (err as Error).message);
+    }
+  }
+}
+
 export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
   const log = options.onQuery
     ? (event: LogEvent) => {
@@ -85,7 +119,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file === '') throw new DatabaseUrlError('DATABASE_URL sqlite: needs a path or :memory:');
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') ensureFolder(path.dirname(path.resolve(file)));
     const raw = new SQLite(file);
     // WAL: readers never block the writer. synchronous=FULL: a commit is on disk before we
     // answer 2xx, so an acknowledged write survives a crash or power loss.

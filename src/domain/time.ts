@@ -38,10 +38,13 @@ export function parseIsoInstant(text: string): number | null {
   return local + ms - offset * 60_000;
 }
 
-/** Epoch milliseconds of a UTC wall-clock time, or null when a field is out of range (no roll-over). */
-function utcFromFields(y: number, mo: number, d: number, h: number, mi: number, s: number): number | null {
+/**
+ * Epoch milliseconds of a UTC wall-clock time, or null when a field is out of range: no
+ * roll-over (Date.UTC turns 30 February into 2 March and 24:00 into the next day), and years
+ * 0–99 are those years (Date.UTC maps them to 1900–1999). Every parser of dates goes through here.
+ */
+export function utcFromFields(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number | null {
   if (h > 23 || mi > 59 || s > 59) return null;
-  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
@@ -61,8 +64,5 @@ export function parseYmdHis(text: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
   if (!m) return null;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return null;
-  return ms;
+  return utcFromFields(y, mo, d, h, mi, s);
 }

@@ -3,33 +3,39 @@
 import { isRatingCode, RATINGS } from '../domain/ratings.js';
 import { parseIsoInstant, parseYmdHis } from '../domain/time.js';
 import type { EndorsementType, UsersTable } from '../db/schema.js';
+import { pathKey, preview, quote } from './quote.js';
 
 export class ImportError extends Error {}
 
-export interface ImportUser extends Omit<UsersTable, 'created_at' | 'updated_at'> {
+/*
+ * A record carries its natural key and `set`: the fields it gives, as column values. A field
+ * the record omits is absent from `set`, so an update keeps the stored value; an explicit null
+ * is present (null, or the default of a field that has one). Whether a record creates or
+ * updates a row is known only against the database: the importer checks required fields there.
+ */
+
+export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at'>>;
+export interface ImportUser {
+  id: number;
+  set: UserFields;
+  /** Areas whose activity the record sets; the others keep theirs. */
   atc_active_areas: Array<[area: string, active: boolean]>;
   path: string;
 }
 export interface ImportPosition {
   callsign: string;
-  name: string;
-  frequency: string;
-  area: string | null;
-  rating: number;
-  required_facility: string | null;
+  set: Partial<{ name: string; frequency: string; area: string | null; rating: number; required_facility: string | null }>;
   path: string;
 }
 export interface ImportEndorsement {
   user_id: number;
   type: EndorsementType;
-  rating: string | null;
-  areas: string[];
-  positions: string[];
   valid_from: number;
-  valid_to: number | null;
-  revoked: boolean;
-  /** When it was revoked, if the source knows; null: unknown (or not revoked). */
-  revoked_at: number | null;
+  /** revoked_at only ever comes with revoked (a null revoked_at: the time is not known). */
+  set: Partial<{ rating: string; valid_to: number | null; revoked: boolean; revoked_at: number | null }>;
+  /** Undefined: omitted, the stored links stay; a list (empty for null) replaces them. */
+  areas?: string[];
+  positions?: string[];
   path: string;
 }
 export interface ImportRole {
@@ -41,25 +47,26 @@ export interface ImportRole {
 export interface ImportTraining {
   user_id: number;
   area: string;
-  type: string;
-  status: number;
   created_at: number;
-  started_at: number | null;
-  ratings: number[];
+  set: Partial<{ type: string; status: number; started_at: number | null }>;
+  /** Undefined: omitted, the stored ratings stay; a list (empty for null) replaces them. */
+  ratings?: number[];
   path: string;
 }
+export type BookingTag = 1 | 2 | 3;
 export interface ImportBooking {
+  /** Null: a new booking, numbered by the database. */
   id: number | null;
-  user_id: number;
-  callsign: string;
-  time_start: number;
-  time_end: number;
-  training: number;
-  exam: number;
-  event: number;
-  deleted: number;
-  source: string;
-  network_booking: string | null;
+  set: Partial<{
+    user_id: number;
+    callsign: string;
+    time_start: number;
+    time_end: number;
+    tag: BookingTag | null;
+    source: string;
+    deleted: boolean;
+    network_booking: string | null;
+  }>;
   path: string;
 }
 export interface ImportPlan {
@@ -88,8 +95,6 @@ const fail = (path: string, msg: string): never => {
   throw new ImportError(`${path}: ${msg}`);
 };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** A key as it can be printed on one line: quoted when it holds anything but plain characters. */
-const printableKey = (key: string): string => (/^[\w$-]+$/.test(key) ? key : JSON.stringify(key));
 
 /**
  * Refuses a second record with the same natural key: within one file the database would either
@@ -127,6 +132,18 @@ function obj(v: unknown, path: string): Obj {
   if (!isObj(v)) fail(path, 'must be an object');
   return v as Obj;
 }
+/** A record: an object with only the fields its section knows. */
+function record(v: unknown, path: string, fields: readonly string[]): Obj {
+  const o = obj(v, path);
+  for (const key of Object.keys(o)) if (!fields.includes(key)) fail(`${path}.${pathKey(key)}`, `unknown field; expected one of ${fields.join(', ')}`);
+  return o;
+}
+/** Whether the record gives the field at all (null included). */
+const gives = (o: Obj, key: string): boolean => Object.hasOwn(o, key);
+/** Refuses an explicit null for a field that cannot be empty. */
+function notNull(o: Obj, key: string, path: string): void {
+  if (o[key] === null) fail(`${path}.${key}`, 'must not be null');
+}
 /** Refuses NUL: PostgreSQL text cannot hold it, and would fail the whole import without a path. */
 function refuseNul(v: string, path: string): string {
   if (v.includes('\u0000')) fail(path, 'must not contain a NUL character (\\u0000)');
@@ -139,19 +156,20 @@ function text(v: unknown, path: string, max: number, what = 'a non-empty string'
   if (v.length > max) fail(path, `must be at most ${max} characters`);
   return v.trim();
 }
-function str(o: Obj, key: string, path: string, opts: { optional?: boolean; max?: number } = {}): string | null {
+/** A string that must be there (a key field, or a field given that cannot be empty). */
+function reqStr(o: Obj, key: string, path: string, max = 200): string {
   const v = o[key];
-  if (v === undefined || v === null) {
-    if (opts.optional) return null;
-    return fail(`${path}.${key}`, 'is required');
-  }
-  return text(v, `${path}.${key}`, opts.max ?? 200);
+  if (v === undefined || v === null) return fail(`${path}.${key}`, 'is required');
+  return text(v, `${path}.${key}`, max);
 }
-function reqStr(o: Obj, key: string, path: string, max?: number): string {
-  return str(o, key, path, { max }) as string;
+/** A field that may be null. */
+function nullableStr(o: Obj, key: string, path: string, max = 200): string | null {
+  const v = o[key];
+  return v === undefined || v === null ? null : text(v, `${path}.${key}`, max);
 }
 function int(o: Obj, key: string, path: string, min: number, max: number): number {
   const v = o[key];
+  if (v === undefined || v === null) return fail(`${path}.${key}`, 'is required');
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
     return fail(`${path}.${key}`, `must be an integer from ${min} to ${max}`);
   }
@@ -159,7 +177,7 @@ function int(o: Obj, key: string, path: string, min: number, max: number): numbe
 }
 function rating(o: Obj, key: string, path: string): number {
   const v = o[key];
-  if (typeof v !== 'string' || !isRatingCode(v)) return fail(`${path}.${key}`, `unknown rating ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !isRatingCode(v)) return fail(`${path}.${key}`, `unknown rating ${preview(v)}`);
   return RATINGS[v];
 }
 function instant(o: Obj, key: string, path: string, nullable: boolean): number | null {
@@ -169,9 +187,10 @@ function instant(o: Obj, key: string, path: string, nullable: boolean): number |
     return fail(`${path}.${key}`, 'is required');
   }
   const ms = typeof v === 'string' ? parseIsoInstant(v) : null;
-  if (ms === null) return fail(`${path}.${key}`, `must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got ${JSON.stringify(v)})`);
+  if (ms === null) return fail(`${path}.${key}`, `must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got ${preview(v)})`);
   return ms;
 }
+/** A list of strings; null is the empty list. */
 function strList(o: Obj, key: string, path: string): string[] {
   const v = o[key];
   if (v === undefined || v === null) return [];
@@ -186,6 +205,7 @@ function bookingId(o: Obj, path: string): number | null {
   }
   return v;
 }
+/** true or false; null is false. */
 function bool(o: Obj, key: string, path: string): boolean {
   const v = o[key];
   if (v === undefined || v === null) return false;
@@ -200,6 +220,7 @@ export const MAX_CID = 99_999_999;
  */
 export const MAX_IMPORTED_BOOKING_ID = 2_000_000_000;
 const CALLSIGN_RE = /^[A-Z0-9]{2,}(_[A-Z0-9]+)*$/;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 
 export function normaliseFrequency(v: unknown): string | null {
   if (typeof v !== 'string' || !/^\d{3}\.\d{1,3}$/.test(v)) return null;
@@ -208,150 +229,191 @@ export function normaliseFrequency(v: unknown): string | null {
   return mhz.toFixed(3);
 }
 
+const USER_FIELDS = ['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision', 'atc_active_areas'] as const;
+const POSITION_FIELDS = ['callsign', 'name', 'frequency', 'area', 'rating', 'required_facility'] as const;
+const ENDORSEMENT_FIELDS = ['user_id', 'type', 'rating', 'areas', 'positions', 'valid_from', 'valid_to', 'revoked', 'revoked_at'] as const;
+const ROLE_FIELDS = ['user_id', 'area', 'role'] as const;
+const TRAINING_FIELDS = ['user_id', 'area', 'type', 'status', 'created_at', 'started_at', 'ratings'] as const;
+const BOOKING_FIELDS = ['id', 'user_id', 'callsign', 'time_start', 'time_end', 'tag', 'source', 'deleted', 'network_booking'] as const;
+
+function parseUser(u: unknown, path: string): ImportUser {
+  const o = record(u, path, USER_FIELDS);
+  const id = int(o, 'id', path, 1, MAX_CID);
+  const set: UserFields = {};
+  if (gives(o, 'email')) {
+    const email = nullableStr(o, 'email', path);
+    if (email !== null && !EMAIL_RE.test(email)) fail(`${path}.email`, 'is not an e-mail address');
+    set.email = email;
+  }
+  for (const key of ['first_name', 'last_name', 'region', 'division', 'subdivision'] as const) {
+    if (gives(o, key)) set[key] = nullableStr(o, key, path);
+  }
+  if (gives(o, 'rating')) {
+    notNull(o, 'rating', path);
+    set.rating = rating(o, 'rating', path);
+  }
+  // A map of area name -> active, merged into the stored activity (null: nothing to merge).
+  const activity = o.atc_active_areas ?? {};
+  if (!isObj(activity)) fail(`${path}.atc_active_areas`, 'must be an object of area name -> true/false');
+  const atc_active_areas = Object.entries(activity as Obj).map(([area, active]): [string, boolean] => {
+    refuseNul(area, `${path}.atc_active_areas`);
+    if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${pathKey(area)}`, 'must be true or false');
+    return [area, active as boolean];
+  });
+  return { id, set, atc_active_areas, path };
+}
+
+function parsePosition(p: unknown, path: string): ImportPosition {
+  const o = record(p, path, POSITION_FIELDS);
+  const callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
+  if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got ${preview(callsign)})`);
+  const set: ImportPosition['set'] = {};
+  if (gives(o, 'name')) {
+    notNull(o, 'name', path);
+    set.name = reqStr(o, 'name', path);
+  }
+  if (gives(o, 'frequency')) {
+    notNull(o, 'frequency', path);
+    const frequency = normaliseFrequency(o.frequency);
+    if (frequency === null) fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${preview(o.frequency)})`);
+    set.frequency = frequency!;
+  }
+  if (gives(o, 'area')) set.area = nullableStr(o, 'area', path);
+  // A position without a rating (null: back to it) needs no more than S1.
+  if (gives(o, 'rating')) set.rating = o.rating === null ? RATINGS.S1 : rating(o, 'rating', path);
+  if (gives(o, 'required_facility')) set.required_facility = nullableStr(o, 'required_facility', path);
+  return { callsign, set, path };
+}
+
+function parseEndorsement(e: unknown, path: string): ImportEndorsement {
+  const o = record(e, path, ENDORSEMENT_FIELDS);
+  const type = ENDORSEMENT_TYPES[String(o.type)];
+  if (!type) fail(`${path}.type`, `must be one of visiting, examiner, facility, masc, solo, s1 (got ${preview(o.type)})`);
+  const set: ImportEndorsement['set'] = {};
+  // solo and s1 have no rating: whatever is given is not stored.
+  if (gives(o, 'rating') && (type === 'visiting' || type === 'examiner')) {
+    notNull(o, 'rating', path);
+    if (typeof o.rating !== 'string' || !isRatingCode(o.rating)) fail(`${path}.rating`, `unknown rating ${preview(o.rating)}`);
+    set.rating = o.rating as string;
+  } else if (gives(o, 'rating') && type === 'facility') {
+    notNull(o, 'rating', path);
+    set.rating = reqStr(o, 'rating', path);
+  }
+  const validFrom = instant(o, 'valid_from', path, false) as number;
+  if (gives(o, 'valid_to')) {
+    const validTo = instant(o, 'valid_to', path, true);
+    if (validTo !== null && validTo <= validFrom) fail(`${path}.valid_to`, 'must be after valid_from');
+    set.valid_to = validTo;
+  }
+  if (gives(o, 'revoked')) set.revoked = bool(o, 'revoked', path);
+  if (gives(o, 'revoked_at')) {
+    const revokedAt = instant(o, 'revoked_at', path, true);
+    // Only with revoked: true in the same record, which the stored row cannot stand in for.
+    if (revokedAt !== null && set.revoked !== true) fail(`${path}.revoked_at`, 'must be null unless revoked is true');
+    if (set.revoked !== undefined) set.revoked_at = revokedAt;
+  }
+  const out: ImportEndorsement = { user_id: int(o, 'user_id', path, 1, MAX_CID), type: type!, valid_from: validFrom, set, path };
+  if (gives(o, 'areas')) out.areas = strList(o, 'areas', path);
+  if (gives(o, 'positions')) out.positions = strList(o, 'positions', path).map((c) => c.toUpperCase());
+  return out;
+}
+
+function parseRole(r: unknown, path: string): ImportRole {
+  const o = record(r, path, ROLE_FIELDS);
+  return { user_id: int(o, 'user_id', path, 1, MAX_CID), area: reqStr(o, 'area', path), role: reqStr(o, 'role', path, 50), path };
+}
+
+function parseTraining(t: unknown, path: string): ImportTraining {
+  const o = record(t, path, TRAINING_FIELDS);
+  const set: ImportTraining['set'] = {};
+  if (gives(o, 'type')) {
+    notNull(o, 'type', path);
+    const type = reqStr(o, 'type', path);
+    if (!TRAINING_TYPES.includes(type)) fail(`${path}.type`, `must be one of ${TRAINING_TYPES.join(', ')}`);
+    set.type = type;
+  }
+  let ratings: number[] | undefined;
+  if (gives(o, 'ratings')) {
+    ratings = strList(o, 'ratings', path).map((code, j) => {
+      if (!isRatingCode(code)) fail(`${path}.ratings[${j}]`, `unknown rating ${quote(code)}`);
+      return RATINGS[code as keyof typeof RATINGS];
+    });
+  }
+  const userId = int(o, 'user_id', path, 1, MAX_CID);
+  const area = reqStr(o, 'area', path);
+  if (gives(o, 'status')) {
+    notNull(o, 'status', path);
+    set.status = int(o, 'status', path, -4, 3);
+  }
+  const createdAt = instant(o, 'created_at', path, false) as number;
+  if (gives(o, 'started_at')) set.started_at = instant(o, 'started_at', path, true);
+  const out: ImportTraining = { user_id: userId, area, created_at: createdAt, set, path };
+  if (ratings !== undefined) out.ratings = ratings;
+  return out;
+}
+
+function parseBooking(b: unknown, path: string): ImportBooking {
+  const o = record(b, path, BOOKING_FIELDS);
+  const set: ImportBooking['set'] = {};
+  for (const key of ['time_start', 'time_end'] as const) {
+    if (!gives(o, key)) continue;
+    notNull(o, key, path);
+    const ms = typeof o[key] === 'string' ? parseYmdHis(o[key] as string) : null;
+    if (ms === null) fail(`${path}.${key}`, `must be "Y-m-d H:i:s" such as "2026-12-01 10:00:00" (got ${preview(o[key])})`);
+    set[key] = ms!;
+  }
+  if (set.time_start !== undefined && set.time_end !== undefined && set.time_end <= set.time_start) fail(`${path}.time_end`, 'must be after time_start');
+  if (gives(o, 'tag')) {
+    const tag = o.tag;
+    if (tag !== null && tag !== 1 && tag !== 2 && tag !== 3) fail(`${path}.tag`, 'must be 1 (training), 2 (exam), 3 (event) or null');
+    set.tag = tag as BookingTag | null;
+  }
+  if (gives(o, 'source')) {
+    const source = (nullableStr(o, 'source', path) ?? 'CC').toUpperCase();
+    if (!/^[A-Z0-9_-]{1,16}$/.test(source)) fail(`${path}.source`, 'must be 1-16 characters of A-Z, 0-9, _ and -');
+    set.source = source;
+  }
+  const id = bookingId(o, path);
+  if (gives(o, 'user_id')) {
+    notNull(o, 'user_id', path);
+    set.user_id = int(o, 'user_id', path, 1, MAX_CID);
+  }
+  if (gives(o, 'callsign')) {
+    notNull(o, 'callsign', path);
+    set.callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
+  }
+  if (gives(o, 'deleted')) set.deleted = bool(o, 'deleted', path);
+  if (gives(o, 'network_booking')) set.network_booking = nullableStr(o, 'network_booking', path);
+  return { id, set, path };
+}
+
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
-  for (const k of Object.keys(root)) if (!TOP_KEYS.includes(k)) fail(printableKey(k), `unknown key; expected one of ${TOP_KEYS.join(', ')}`);
+  for (const k of Object.keys(root)) if (!TOP_KEYS.includes(k)) fail(pathKey(k), `unknown key; expected one of ${TOP_KEYS.join(', ')}`);
 
   // Listing an area twice says nothing new: the repeat is ignored.
   const areas = [...new Set(arr(root, 'areas').map((a, i) => text(a, `areas[${i}]`, 100, 'a non-empty area name')))];
 
-  const users = arr(root, 'users').map((u, i): ImportUser => {
-    const path = `users[${i}]`;
-    const o = obj(u, path);
-    const email = str(o, 'email', path, { optional: true });
-    if (email !== null && !/^[^\s@]+@[^\s@]+$/.test(email)) fail(`${path}.email`, 'is not an e-mail address');
-    const activity = o.atc_active_areas ?? {};
-    if (!isObj(activity)) fail(`${path}.atc_active_areas`, 'must be an object of area name -> true/false');
-    return {
-      id: int(o, 'id', path, 1, MAX_CID),
-      email,
-      first_name: str(o, 'first_name', path, { optional: true }),
-      last_name: str(o, 'last_name', path, { optional: true }),
-      rating: rating(o, 'rating', path),
-      region: str(o, 'region', path, { optional: true }),
-      division: str(o, 'division', path, { optional: true }),
-      subdivision: str(o, 'subdivision', path, { optional: true }),
-      atc_active_areas: Object.entries(activity as Obj).map(([area, active]) => {
-        refuseNul(area, `${path}.atc_active_areas`);
-        if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${area}`, 'must be true or false');
-        return [area, active as boolean];
-      }),
-      path,
-    };
-  });
+  const users = arr(root, 'users').map((u, i) => parseUser(u, `users[${i}]`));
   refuseDuplicates(users, (u) => [u.id], 'id');
 
-  const positions = arr(root, 'positions').map((p, i): ImportPosition => {
-    const path = `positions[${i}]`;
-    const o = obj(p, path);
-    const callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
-    if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got ${JSON.stringify(callsign)})`);
-    const frequency = normaliseFrequency(o.frequency);
-    if (frequency === null) fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${JSON.stringify(o.frequency)})`);
-    return {
-      callsign,
-      name: reqStr(o, 'name', path),
-      frequency: frequency as string,
-      area: str(o, 'area', path, { optional: true }),
-      rating: o.rating === undefined || o.rating === null ? RATINGS.S1 : rating(o, 'rating', path),
-      required_facility: str(o, 'required_facility', path, { optional: true }),
-      path,
-    };
-  });
+  const positions = arr(root, 'positions').map((p, i) => parsePosition(p, `positions[${i}]`));
   refuseDuplicates(positions, (p) => [p.callsign], 'callsign');
 
-  const endorsements = arr(root, 'endorsements').map((e, i): ImportEndorsement => {
-    const path = `endorsements[${i}]`;
-    const o = obj(e, path);
-    const type = ENDORSEMENT_TYPES[String(o.type)];
-    if (!type) fail(`${path}.type`, `must be one of visiting, examiner, facility, masc, solo, s1 (got ${JSON.stringify(o.type)})`);
-    let r: string | null = null;
-    if (type === 'visiting' || type === 'examiner') {
-      if (typeof o.rating !== 'string' || !isRatingCode(o.rating)) fail(`${path}.rating`, `unknown rating ${JSON.stringify(o.rating)}`);
-      r = o.rating as string;
-    } else if (type === 'facility') {
-      r = reqStr(o, 'rating', path);
-    }
-    const validFrom = instant(o, 'valid_from', path, false) as number;
-    const validTo = instant(o, 'valid_to', path, true);
-    if (validTo !== null && validTo <= validFrom) fail(`${path}.valid_to`, 'must be after valid_from');
-    const revoked = bool(o, 'revoked', path);
-    const revokedAt = instant(o, 'revoked_at', path, true);
-    if (revokedAt !== null && !revoked) fail(`${path}.revoked_at`, 'must be null unless revoked is true');
-    return {
-      user_id: int(o, 'user_id', path, 1, MAX_CID),
-      type: type as EndorsementType,
-      rating: r,
-      areas: strList(o, 'areas', path),
-      positions: strList(o, 'positions', path).map((c) => c.toUpperCase()),
-      valid_from: validFrom,
-      valid_to: validTo,
-      revoked,
-      revoked_at: revokedAt,
-      path,
-    };
-  });
+  const endorsements = arr(root, 'endorsements').map((e, i) => parseEndorsement(e, `endorsements[${i}]`));
   // masc is already facility here, and times are instants: the key the database compares.
   refuseDuplicates(endorsements, (e) => [e.user_id, e.type, e.valid_from], 'user_id, type and valid_from');
 
-  const parsedRoles = arr(root, 'roles').map((r, i): ImportRole => {
-    const path = `roles[${i}]`;
-    const o = obj(r, path);
-    return { user_id: int(o, 'user_id', path, 1, MAX_CID), area: reqStr(o, 'area', path), role: reqStr(o, 'role', path, 50), path };
-  });
   // A role is nothing but its key: a repeat adds nothing and contradicts nothing, so it is ignored.
-  const roles = withoutRepeats(parsedRoles, (r) => [r.user_id, r.area, r.role]);
+  const roles = withoutRepeats(
+    arr(root, 'roles').map((r, i) => parseRole(r, `roles[${i}]`)),
+    (r) => [r.user_id, r.area, r.role],
+  );
 
-  const trainings = arr(root, 'trainings').map((t, i): ImportTraining => {
-    const path = `trainings[${i}]`;
-    const o = obj(t, path);
-    const type = reqStr(o, 'type', path);
-    if (!TRAINING_TYPES.includes(type)) fail(`${path}.type`, `must be one of ${TRAINING_TYPES.join(', ')}`);
-    const ratings = strList(o, 'ratings', path).map((code, j) => {
-      if (!isRatingCode(code)) fail(`${path}.ratings[${j}]`, `unknown rating "${code}"`);
-      return RATINGS[code as keyof typeof RATINGS];
-    });
-    return {
-      user_id: int(o, 'user_id', path, 1, MAX_CID),
-      area: reqStr(o, 'area', path),
-      type,
-      status: int(o, 'status', path, -4, 3),
-      created_at: instant(o, 'created_at', path, false) as number,
-      started_at: instant(o, 'started_at', path, true),
-      ratings,
-      path,
-    };
-  });
+  const trainings = arr(root, 'trainings').map((t, i) => parseTraining(t, `trainings[${i}]`));
   refuseDuplicates(trainings, (t) => [t.user_id, t.area, t.created_at], 'user_id, area and created_at');
 
-  const bookings = arr(root, 'bookings').map((b, i): ImportBooking => {
-    const path = `bookings[${i}]`;
-    const o = obj(b, path);
-    const times = (['time_start', 'time_end'] as const).map((k) => {
-      const ms = typeof o[k] === 'string' ? parseYmdHis(o[k] as string) : null;
-      if (ms === null) fail(`${path}.${k}`, `must be "Y-m-d H:i:s" such as "2026-12-01 10:00:00" (got ${JSON.stringify(o[k])})`);
-      return ms as number;
-    }) as [number, number];
-    if (times[1] <= times[0]) fail(`${path}.time_end`, 'must be after time_start');
-    const tag = o.tag ?? null;
-    if (tag !== null && tag !== 1 && tag !== 2 && tag !== 3) fail(`${path}.tag`, 'must be 1 (training), 2 (exam), 3 (event) or null');
-    const source = (str(o, 'source', path, { optional: true }) ?? 'CC').toUpperCase();
-    if (!/^[A-Z0-9_-]{1,16}$/.test(source)) fail(`${path}.source`, 'must be 1-16 characters of A-Z, 0-9, _ and -');
-    return {
-      id: bookingId(o, path),
-      user_id: int(o, 'user_id', path, 1, MAX_CID),
-      callsign: reqStr(o, 'callsign', path, 20).toUpperCase(),
-      time_start: times[0],
-      time_end: times[1],
-      training: tag === 1 ? 1 : 0,
-      exam: tag === 2 ? 1 : 0,
-      event: tag === 3 ? 1 : 0,
-      deleted: bool(o, 'deleted', path) ? 1 : 0,
-      source,
-      network_booking: str(o, 'network_booking', path, { optional: true }),
-      path,
-    };
-  });
+  const bookings = arr(root, 'bookings').map((b, i) => parseBooking(b, `bookings[${i}]`));
   // Bookings without an id are always new rows; only given ids are keys.
   refuseDuplicates(bookings, (b) => (b.id === null ? null : [b.id]), 'id');
 

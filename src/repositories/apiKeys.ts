@@ -1,9 +1,15 @@
-import type { Kysely } from 'kysely';
-import type { ApiKeyRow, Database } from '../db/schema.js';
+import { sql } from 'kysely';
+import type { Db } from '../db/connection.js';
+import type { ApiKeyRow } from '../db/schema.js';
+import { writeTransaction } from '../db/transaction.js';
 
 export type NewApiKey = Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>;
 
-export function apiKeysRepository(db: Kysely<Database>) {
+/** Keys per statement of touch(): two parameters each. */
+const TOUCH_CHUNK = 500;
+
+export function apiKeysRepository(database: Db) {
+  const db = database.kysely;
   return {
     async insert(key: NewApiKey): Promise<void> {
       await db.insertInto('api_keys').values({ ...key, last_used_at: null, revoked_at: null }).execute();
@@ -34,17 +40,20 @@ export function apiKeysRepository(db: Kysely<Database>) {
     async revoke(id: string, at: number): Promise<void> {
       await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
-    /** Writes batched last-used times; never moves a time backwards. */
+    /**
+     * Writes batched last-used times, never moving one backwards: one statement per few hundred
+     * keys. It runs as a write transaction (db/transaction.ts): on SQLite, while another process
+     * holds the write lock, it waits between attempts instead of blocking every request.
+     */
     async touch(lastUsed: Map<string, number>): Promise<void> {
       if (lastUsed.size === 0) return;
-      await db.transaction().execute(async (trx) => {
-        for (const [id, at] of lastUsed) {
-          await trx
-            .updateTable('api_keys')
-            .set({ last_used_at: at })
-            .where('id', '=', id)
-            .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-            .execute();
+      const entries = [...lastUsed];
+      await writeTransaction(database, async (trx) => {
+        for (let i = 0; i < entries.length; i += TOUCH_CHUNK) {
+          const rows = entries.slice(i, i + TOUCH_CHUNK).map(([id, at]) => sql`(${id}, CAST(${at} AS bigint))`);
+          await sql`WITH used(id, at) AS (VALUES ${sql.join(rows)})
+            UPDATE api_keys SET last_used_at = used.at FROM used
+            WHERE api_keys.id = used.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < used.at)`.execute(trx);
         }
       });
     },

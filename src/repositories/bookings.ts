@@ -73,15 +73,21 @@ export function bookingsRepository(db: Kysely<Database>) {
       return q.execute();
     },
 
+    /** Any booking by id, deleted ones included. */
+    findById(id: number): Promise<BookingView | undefined> {
+      return view().where('b.id', '=', id).executeTakeFirst();
+    },
+
     /**
-     * Any booking by id, deleted ones included. `forUpdate` (PostgreSQL, inside a transaction)
-     * holds the booking's row until the transaction ends, so two updates of one booking queue
-     * instead of the second overwriting the first with what it read before. (SQLite needs no
-     * row lock: its write transactions already run one at a time.)
+     * PostgreSQL, inside a transaction: holds the booking's row until the transaction ends, so two
+     * writes of one booking queue instead of the second overwriting the first with what it read
+     * before. The lock is taken on the bookings table alone: after waiting for another writer,
+     * PostgreSQL re-checks the statement's conditions against the row as that writer left it, and
+     * a join to the booker and position would drop a row whose booker or position it changed.
+     * Read the booking after this. (SQLite needs no row lock: its writes run one at a time.)
      */
-    findById(id: number, options: { forUpdate?: boolean } = {}): Promise<BookingView | undefined> {
-      const q = view().where('b.id', '=', id);
-      return (options.forUpdate ? q.forUpdate('b') : q).executeTakeFirst();
+    async lockById(id: number): Promise<void> {
+      await db.selectFrom('bookings').select('id').where('id', '=', id).forUpdate().execute();
     },
 
     findUser(id: number): Promise<{ id: number; rating: number } | undefined> {

@@ -1,15 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { isBookingOverlap } from '../db/transaction.js';
-import { ImportError, type ImportPlan } from '../import/parse.js';
-
-const CHUNK = 400;
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+import { RATINGS } from '../domain/ratings.js';
+import { isoMicros } from '../domain/time.js';
+import { ImportError, type ImportEndorsement, type ImportPlan, type ImportPosition, type ImportTraining, type ImportUser } from '../import/parse.js';
+import { pathKey, quote } from '../import/quote.js';
+import { importBookings } from './importBookings.js';
+import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
 
 export interface ImportSummary {
   areas: number;
@@ -21,10 +18,21 @@ export interface ImportSummary {
   bookings: number;
 }
 
+/** Ids of what records reference, each refusing an unknown name with the record's path. */
+interface Refs {
+  areaId(name: string, path: string): number;
+  userId(id: number, path: string): number;
+  positionId(callsign: string, path: string): number;
+}
+
+const required = (path: string, field: string, what: string) => new ImportError(`${path}.${field}: is required, as ${what} does not exist yet`);
+
 /**
  * Applies a parsed import inside the caller's transaction; throws ImportError naming a path.
- * The plan holds each natural key once (parse.ts refuses repeats): the multi-row upserts below
- * rely on it, as PostgreSQL refuses to update one row twice in a statement.
+ * A record changes only the fields it gives; one that creates a row needs the row's required
+ * fields, checked here against the stored rows. Each section takes a fixed number of statements
+ * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
+ * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
 export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportSummary> {
   // Areas: every name referenced must exist after this step (from the file or the database).
@@ -34,130 +42,32 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
   const areaIds = new Map((await db.selectFrom('areas').select(['id', 'name']).execute()).map((a) => [a.name, a.id]));
   const areaId = (name: string, path: string): number => {
     const id = areaIds.get(name);
-    if (id === undefined) throw new ImportError(`${path}: unknown area "${name}"`);
+    if (id === undefined) throw new ImportError(`${path}: unknown area ${quote(name)}`);
     return id;
   };
 
-  for (const part of chunks(plan.users)) {
-    await db
-      .insertInto('users')
-      .values(part.map(({ atc_active_areas: _a, path: _p, ...u }) => ({ ...u, created_at: now, updated_at: now })))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          email: eb.ref('excluded.email'),
-          first_name: eb.ref('excluded.first_name'),
-          last_name: eb.ref('excluded.last_name'),
-          rating: eb.ref('excluded.rating'),
-          region: eb.ref('excluded.region'),
-          division: eb.ref('excluded.division'),
-          subdivision: eb.ref('excluded.subdivision'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
-  const activity = plan.users.flatMap((u) =>
-    u.atc_active_areas.map(([area, active]) => ({ user_id: u.id, area_id: areaId(area, `${u.path}.atc_active_areas.${area}`), active: active ? 1 : 0 })),
-  );
-  for (const part of chunks(activity)) {
-    await db
-      .insertInto('user_area_activity')
-      .values(part)
-      .onConflict((oc) => oc.columns(['user_id', 'area_id']).doUpdateSet((eb) => ({ active: eb.ref('excluded.active') })))
-      .execute();
-  }
+  await importUsers(db, plan.users, areaId, now);
 
   // Users referenced by other sections must exist (in the file or already in the database).
-  const referenced = [...new Set([...plan.endorsements, ...plan.roles, ...plan.trainings, ...plan.bookings].map((r) => r.user_id))];
-  const knownUsers = new Set<number>();
-  for (const part of chunks(referenced)) {
-    for (const r of await db.selectFrom('users').select('id').where('id', 'in', part).execute()) knownUsers.add(r.id);
-  }
+  const referenced = [...plan.endorsements, ...plan.roles, ...plan.trainings].map((r) => r.user_id);
+  for (const b of plan.bookings) if (b.set.user_id !== undefined) referenced.push(b.set.user_id);
+  const knownUsers = new Set((await rowsWhereIn(db, 'users', 'id', referenced)).map((r) => r.id as number));
   const userId = (id: number, path: string): number => {
     if (!knownUsers.has(id)) throw new ImportError(`${path}.user_id: unknown user ${id}`);
     return id;
   };
 
-  for (const p of plan.positions) if (p.area !== null) areaId(p.area, `${p.path}.area`);
-  for (const part of chunks(plan.positions)) {
-    await db
-      .insertInto('positions')
-      .values(part.map(({ path: _p, area, ...p }) => ({ ...p, area_id: area === null ? null : areaIds.get(area)! })))
-      .onConflict((oc) =>
-        oc.column('callsign').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          frequency: eb.ref('excluded.frequency'),
-          area_id: eb.ref('excluded.area_id'),
-          rating: eb.ref('excluded.rating'),
-          required_facility: eb.ref('excluded.required_facility'),
-        })),
-      )
-      .execute();
-  }
+  await importPositions(db, plan.positions, areaId);
   const positionIds = new Map((await db.selectFrom('positions').select(['id', 'callsign']).execute()).map((p) => [p.callsign, p.id]));
+  const callsigns = new Map([...positionIds].map(([callsign, id]) => [id, callsign]));
   const positionId = (callsign: string, path: string): number => {
     const id = positionIds.get(callsign);
-    if (id === undefined) throw new ImportError(`${path}: unknown position "${callsign}"`);
+    if (id === undefined) throw new ImportError(`${path}: unknown position ${quote(callsign)}`);
     return id;
   };
+  const refs: Refs = { areaId, userId, positionId };
 
-  // Endorsements: upsert by (user, type, valid_from), then replace their areas and positions.
-  const endorsementLinks: Array<{ areas: number[]; positions: number[] }> = plan.endorsements.map((e) => ({
-    areas: e.areas.map((a, j) => areaId(a, `${e.path}.areas[${j}]`)),
-    positions: e.positions.map((c, j) => positionId(c, `${e.path}.positions[${j}]`)),
-  }));
-  const endorsementIds: number[] = [];
-  for (const part of chunks(plan.endorsements)) {
-    const rows = await db
-      .insertInto('endorsements')
-      .values(
-        part.map((e) => ({
-          user_id: userId(e.user_id, e.path),
-          type: e.type,
-          rating: e.rating,
-          valid_from: e.valid_from,
-          valid_to: e.valid_to,
-          revoked: e.revoked ? 1 : 0,
-          // A revocation the source gives no time for happened at an unknown, so long-past,
-          // moment: it must not look recent to the deprecated solo/s1 lists.
-          revoked_at: e.revoked ? e.revoked_at : null,
-          created_at: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'type', 'valid_from']).doUpdateSet((eb) => ({
-          rating: eb.ref('excluded.rating'),
-          valid_to: eb.ref('excluded.valid_to'),
-          revoked: eb.ref('excluded.revoked'),
-          // A revoked endorsement keeps the time the import gives; without one, the time it was
-          // first seen revoked: now if it was live until this import, else what is stored.
-          // An endorsement imported as not revoked has none.
-          revoked_at: eb
-            .case()
-            .when(eb.ref('excluded.revoked'), '=', 1)
-            .then(
-              eb.fn.coalesce(
-                eb.ref('excluded.revoked_at'),
-                eb.case().when(eb.ref('endorsements.revoked'), '=', 1).then(eb.ref('endorsements.revoked_at')).else(eb.val(now)).end(),
-              ),
-            )
-            .else(null)
-            .end(),
-        })),
-      )
-      .returning('id')
-      .execute();
-    endorsementIds.push(...rows.map((r) => r.id));
-  }
-  for (const part of chunks(endorsementIds)) {
-    await db.deleteFrom('endorsement_areas').where('endorsement_id', 'in', part).execute();
-    await db.deleteFrom('endorsement_positions').where('endorsement_id', 'in', part).execute();
-  }
-  const areaLinks = endorsementIds.flatMap((id, i) => [...new Set(endorsementLinks[i]!.areas)].map((area_id) => ({ endorsement_id: id, area_id })));
-  const positionLinks = endorsementIds.flatMap((id, i) => [...new Set(endorsementLinks[i]!.positions)].map((position_id) => ({ endorsement_id: id, position_id })));
-  for (const part of chunks(areaLinks)) await db.insertInto('endorsement_areas').values(part).execute();
-  for (const part of chunks(positionLinks)) await db.insertInto('endorsement_positions').values(part).execute();
-
+  await importEndorsements(db, plan.endorsements, refs, now);
   for (const part of chunks(plan.roles)) {
     await db
       .insertInto('roles')
@@ -165,75 +75,8 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
       .onConflict((oc) => oc.columns(['user_id', 'area_id', 'role']).doNothing())
       .execute();
   }
-
-  const trainingIds: number[] = [];
-  for (const part of chunks(plan.trainings)) {
-    const rows = await db
-      .insertInto('trainings')
-      .values(
-        part.map((t) => ({
-          user_id: userId(t.user_id, t.path),
-          area_id: areaId(t.area, `${t.path}.area`),
-          type: t.type,
-          status: t.status,
-          created_at: t.created_at,
-          started_at: t.started_at,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'area_id', 'created_at']).doUpdateSet((eb) => ({
-          type: eb.ref('excluded.type'),
-          status: eb.ref('excluded.status'),
-          started_at: eb.ref('excluded.started_at'),
-        })),
-      )
-      .returning('id')
-      .execute();
-    trainingIds.push(...rows.map((r) => r.id));
-  }
-  for (const part of chunks(trainingIds)) await db.deleteFrom('training_ratings').where('training_id', 'in', part).execute();
-  const ratingRows = trainingIds.flatMap((id, i) => [...new Set(plan.trainings[i]!.ratings)].map((rating) => ({ training_id: id, rating })));
-  for (const part of chunks(ratingRows)) await db.insertInto('training_ratings').values(part).execute();
-
-  // Bookings one at a time, so an overlap (refused by the database) names its path.
-  for (const b of plan.bookings) {
-    const row = {
-      user_id: userId(b.user_id, b.path),
-      position_id: positionId(b.callsign, `${b.path}.callsign`),
-      source: b.source,
-      network_booking: b.network_booking,
-      time_start: b.time_start,
-      time_end: b.time_end,
-      training: b.training,
-      // An imported tag is the division's choice, never a forced one.
-      training_forced: 0,
-      exam: b.exam,
-      event: b.event,
-      deleted: b.deleted,
-      created_at: now,
-      updated_at: now,
-    };
-    try {
-      if (b.id === null) {
-        await db.insertInto('bookings').values(row).execute();
-      } else {
-        const { created_at: _c, ...changes } = row;
-        await db
-          .insertInto('bookings')
-          .values({ ...row, id: b.id })
-          .onConflict((oc) => oc.column('id').doUpdateSet(changes))
-          .execute();
-      }
-    } catch (err) {
-      if (isBookingOverlap(err)) throw new ImportError(`${b.path}: overlaps another booking of ${b.callsign}`);
-      throw err;
-    }
-  }
-
-  if (dialect === 'postgres' && plan.bookings.some((b) => b.id !== null)) {
-    // Explicit ids do not advance an identity sequence; move it past them so later inserts do not collide.
-    await sql`SELECT setval(pg_get_serial_sequence('bookings', 'id'), GREATEST((SELECT max(id) FROM bookings), 1))`.execute(db);
-  }
+  await importTrainings(db, plan.trainings, refs);
+  await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
 
   return {
     areas: plan.areas.length,
@@ -244,6 +87,121 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
   };
+}
+
+/** Users, by id: a new one needs a rating; its other fields may be null. */
+async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Refs['areaId'], now: number): Promise<void> {
+  const stored = new Map((await rowsWhereIn(db, 'users', 'id', users.map((u) => u.id))).map((r) => [r.id as number, r]));
+  const items = users.map((u): Keyed => {
+    const row = stored.get(u.id);
+    const changes = { ...u.set, updated_at: now };
+    if (row) return { stored: row, changes };
+    if (u.set.rating === undefined) throw required(u.path, 'rating', `user ${u.id}`);
+    const empty = { email: null, first_name: null, last_name: null, region: null, division: null, subdivision: null };
+    return { stored: undefined, created: { id: u.id, ...empty, ...changes, created_at: now } };
+  });
+  await writeKeyed(db, 'users', ['id'], items);
+  // atc_active_areas: the areas listed are set; the others (all, when it is omitted) keep theirs.
+  const activity = users.flatMap((u) =>
+    u.atc_active_areas.map(([area, active]) => ({ user_id: u.id, area_id: areaId(area, `${u.path}.atc_active_areas.${pathKey(area)}`), active: active ? 1 : 0 })),
+  );
+  for (const part of chunks(activity)) {
+    await db
+      .insertInto('user_area_activity')
+      .values(part)
+      .onConflict((oc) => oc.columns(['user_id', 'area_id']).doUpdateSet((eb) => ({ active: eb.ref('excluded.active') })))
+      .execute();
+  }
+}
+
+/** Positions, by callsign: a new one needs a name and a frequency, and is S1 without a rating. */
+async function importPositions(db: Kysely<Database>, positions: ImportPosition[], areaId: Refs['areaId']): Promise<void> {
+  const stored = new Map((await rowsWhereIn(db, 'positions', 'callsign', positions.map((p) => p.callsign))).map((r) => [r.callsign as string, r]));
+  const items = positions.map((p): Keyed => {
+    const { area, ...set } = p.set;
+    const changes: Row = { ...set, ...(area === undefined ? {} : { area_id: area === null ? null : areaId(area, `${p.path}.area`) }) };
+    const row = stored.get(p.callsign);
+    if (row) return { stored: row, changes };
+    for (const field of ['name', 'frequency'] as const) if (p.set[field] === undefined) throw required(p.path, field, `position ${p.callsign}`);
+    return { stored: undefined, created: { callsign: p.callsign, area_id: null, rating: RATINGS.S1, required_facility: null, ...changes } };
+  });
+  await writeKeyed(db, 'positions', ['callsign'], items, true);
+}
+
+/**
+ * Endorsements, by (user, type, valid_from): a new visiting, examiner or facility one needs a
+ * rating. A list of areas or positions given (empty for null) replaces the stored links; an
+ * omitted one keeps them.
+ */
+async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndorsement[], refs: Refs, now: number): Promise<void> {
+  const KEY = ['user_id', 'type', 'valid_from'];
+  const keyOfRow = (r: Row) => keyOf(KEY.map((k) => r[k]));
+  const stored = new Map((await rowsWhereIn(db, 'endorsements', 'user_id', endorsements.map((e) => e.user_id))).map((r) => [keyOfRow(r), r]));
+  const links = endorsements.map((e) => ({
+    areas: e.areas?.map((a, j) => ({ area_id: refs.areaId(a, `${e.path}.areas[${j}]`) })),
+    positions: e.positions?.map((c, j) => ({ position_id: refs.positionId(c, `${e.path}.positions[${j}]`) })),
+  }));
+  const items = endorsements.map((e): Keyed => {
+    refs.userId(e.user_id, e.path);
+    const key = { user_id: e.user_id, type: e.type, valid_from: e.valid_from };
+    const row = stored.get(keyOfRow(key));
+    const { revoked, revoked_at, ...changes } = e.set as Row & Pick<ImportEndorsement['set'], 'revoked' | 'revoked_at'>;
+    if (revoked !== undefined) {
+      changes.revoked = revoked ? 1 : 0;
+      // Revoked at the time the file gives; else, when it is stored revoked, the time stored;
+      // else, when it was live until this import, now; a new one revoked at an unknown time
+      // was revoked long ago (it must not look recent to the deprecated solo/s1 lists).
+      changes.revoked_at = !revoked ? null : (revoked_at ?? (row ? (row.revoked === 1 ? row.revoked_at : now) : null));
+    }
+    if (row) return { stored: row, changes };
+    if (e.set.rating === undefined && e.type !== 'solo' && e.type !== 's1') {
+      throw required(e.path, 'rating', `${e.type} endorsement of user ${e.user_id} from ${isoMicros(e.valid_from)}`);
+    }
+    return { stored: undefined, created: { ...key, rating: null, valid_to: null, revoked: 0, revoked_at: null, ...changes, created_at: now } };
+  });
+  const ids = await writeKeyed(db, 'endorsements', KEY, items, true);
+  const given = (pick: 'areas' | 'positions') => links.flatMap((l, i) => (l[pick] === undefined ? [] : [{ id: ids[i]!, links: dedupe(l[pick]) }]));
+  await replaceLinks(db, 'endorsement_areas', 'endorsement_id', given('areas'));
+  await replaceLinks(db, 'endorsement_positions', 'endorsement_id', given('positions'));
+}
+
+/**
+ * Trainings, by (user, area, created_at): a new one needs a type and a status. A list of
+ * ratings given (empty for null) replaces the stored ones; an omitted one keeps them.
+ */
+async function importTrainings(db: Kysely<Database>, trainings: ImportTraining[], refs: Refs): Promise<void> {
+  const KEY = ['user_id', 'area_id', 'created_at'];
+  const keyOfRow = (r: Row) => keyOf(KEY.map((k) => r[k]));
+  const stored = new Map((await rowsWhereIn(db, 'trainings', 'user_id', trainings.map((t) => t.user_id))).map((r) => [keyOfRow(r), r]));
+  const items = trainings.map((t): Keyed => {
+    const key = { user_id: t.user_id, area_id: refs.areaId(t.area, `${t.path}.area`), created_at: t.created_at };
+    refs.userId(t.user_id, t.path);
+    const row = stored.get(keyOfRow(key));
+    if (row) return { stored: row, changes: t.set };
+    for (const field of ['type', 'status'] as const) {
+      if (t.set[field] === undefined) throw required(t.path, field, `training of user ${t.user_id} in ${t.area} from ${isoMicros(t.created_at)}`);
+    }
+    return { stored: undefined, created: { ...key, started_at: null, ...t.set } };
+  });
+  const ids = await writeKeyed(db, 'trainings', KEY, items, true);
+  const ratings = trainings.flatMap((t, i) => (t.ratings === undefined ? [] : [{ id: ids[i]!, links: dedupe(t.ratings.map((rating) => ({ rating }))) }]));
+  await replaceLinks(db, 'training_ratings', 'training_id', ratings);
+}
+
+/** A link listed twice is one link. */
+function dedupe(links: Row[]): Row[] {
+  return [...new Map(links.map((l) => [keyOf(Object.values(l)), l])).values()];
+}
+
+/**
+ * Inside a write transaction: true when the database already holds users or bookings, the
+ * answer holding until the transaction ends. On PostgreSQL the users table is locked against
+ * other writers first (readers go on), so two transactions cannot both find it empty and both
+ * fill it: the second waits, then sees the first one's rows. (SQLite writes one at a time.)
+ */
+export async function holdsDivisionDataLocked(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
+  if (dialect === 'postgres') await sql`LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`.execute(db);
+  return hasDivisionData(db);
 }
 
 /** True when the database already holds users or bookings (a demo must not be mixed into real data). */

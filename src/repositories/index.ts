@@ -1,16 +1,15 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Db } from '../db/connection.js';
 import { apiKeysRepository } from './apiKeys.js';
 import { bookingsRepository } from './bookings.js';
 import { positionsRepository } from './positions.js';
 import { usersRepository } from './users.js';
 
-export function createRepositories(db: Kysely<Database>) {
+export function createRepositories(db: Db) {
   return {
     apiKeys: apiKeysRepository(db),
-    bookings: bookingsRepository(db),
-    positions: positionsRepository(db),
-    users: usersRepository(db),
+    bookings: bookingsRepository(db.kysely),
+    positions: positionsRepository(db.kysely),
+    users: usersRepository(db.kysely),
   };
 }
 

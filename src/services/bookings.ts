@@ -41,7 +41,8 @@ export class BookingWrites {
     try {
       const saved = await writeTransaction(this.db, async (trx): Promise<SavedBooking> => {
         const repo = bookingsRepository(trx);
-        const existing = id === null ? undefined : await repo.findById(id, { forUpdate: this.lockRows });
+        if (id !== null && this.lockRows) await repo.lockById(id);
+        const existing = id === null ? undefined : await repo.findById(id);
         if (id !== null) {
           if (!existing) throw notFound('Booking');
           if (existing.deleted) throw new ApiError(409, 'A deleted booking cannot be updated');
@@ -86,7 +87,8 @@ export class BookingWrites {
     const now = this.clock();
     const removed = await writeTransaction(this.db, async (trx) => {
       const repo = bookingsRepository(trx);
-      const existing = await repo.findById(id, { forUpdate: this.lockRows });
+      if (this.lockRows) await repo.lockById(id);
+      const existing = await repo.findById(id);
       if (!existing) throw notFound('Booking');
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
       return (await repo.findById(id))!;

@@ -23,7 +23,7 @@ export interface AppServices {
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
   const freshness = new Freshness(db);
-  const repos = createRepositories(db.kysely);
+  const repos = createRepositories(db);
   return {
     config,
     db,

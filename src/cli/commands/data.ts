@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { ImportError, runImport, type ImportSummary } from '../../import/index.js';
+import { DatabaseNotEmptyError, ImportError, runImport, type ImportSummary } from '../../import/index.js';
 import { hasDivisionData } from '../../repositories/importer.js';
 import { CliError, withServices } from '../context.js';
 
@@ -23,7 +23,8 @@ async function importFile(file: string): Promise<void> {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // A byte order mark (some editors on Windows write one) is no part of the JSON.
+    data = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (err) {
     throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
@@ -38,17 +39,27 @@ async function importFile(file: string): Promise<void> {
   });
 }
 
+/** Seeds the demo division from: a 32-bit number would do, but nine digits are easy to type. */
+const MAX_SEED = 999_999_999;
+
 async function seedDemo(opts: { seed: string }): Promise<void> {
-  if (!/^\d{1,9}$/.test(opts.seed)) throw new CliError(`--seed must be a whole number (got "${opts.seed}")`);
+  const seed = /^\d{1,9}$/.test(opts.seed) ? Number(opts.seed) : NaN;
+  if (!(seed <= MAX_SEED)) throw new CliError(`--seed must be a whole number from 0 to ${MAX_SEED} (got "${opts.seed}")`);
+  const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
   await withServices(async (services) => {
-    if (await hasDivisionData(services.db.kysely)) {
-      throw new CliError('the database already holds users or bookings; seed:demo only fills an empty database');
-    }
+    // Checked again in the import's transaction (below): this only spares building the demo.
+    if (await hasDivisionData(services.db.kysely)) throw new CliError(notEmpty);
     // Loaded only for this command: the generator is large and nothing else needs it.
     const { buildDemoDivision } = await import('../../demo/division.js');
-    const data = buildDemoDivision({ now: services.clock(), seed: Number(opts.seed) });
-    const summary = await runImport(services.db, data, services.clock());
-    process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
+    const data = buildDemoDivision({ now: services.clock(), seed });
+    try {
+      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true });
+      process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
+    } catch (err) {
+      // Another process (a second seed:demo, an import) filled it since the check above.
+      if (err instanceof DatabaseNotEmptyError) throw new CliError(`${notEmpty} (another process filled it just now); nothing was loaded`);
+      throw err;
+    }
   });
 }
 
@@ -71,7 +82,7 @@ export function registerDataCommands(program: Command): void {
   program
     .command('seed:demo')
     .description('Load a realistic demo division (positions, controllers, endorsements, trainings, upcoming bookings).')
-    .option('--seed <n>', 'random seed; the same seed gives the same division', '1')
+    .option('--seed <n>', `random seed from 0 to ${MAX_SEED}; the same seed gives the same division`, '1')
     .action(seedDemo);
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }

@@ -1,5 +1,6 @@
 // Booking periods: a calendar date (d/m/Y) and two 24-hour times (H:i) become a half-open
 // interval [start, end) of UTC epoch milliseconds.
+import { utcFromFields } from '../time.js';
 
 export interface CalendarDate {
   year: number;
@@ -21,10 +22,7 @@ export function parseDayMonthYear(text: string): CalendarDate | null {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
   if (!m) return null;
   const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const probe = new Date(Date.UTC(year, month - 1, day));
-  // Date.UTC rolls 30/02 over into March; a round trip tells real dates from impossible ones.
-  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
-  return { year, month, day };
+  return utcFromFields(year, month, day) === null ? null : { year, month, day };
 }
 
 /** `H:i` with hours 0–23 (9:00 and 09:00 alike); minutes since midnight, or null. */
@@ -42,10 +40,18 @@ export function parseClockTime(text: string): number | null {
  * means the booking crosses midnight and ends on the next day; equal times are no period (null).
  */
 export function periodOn(date: CalendarDate, startMinutes: number, endMinutes: number): Period | null {
-  if (startMinutes === endMinutes) return null;
-  const midnight = Date.UTC(date.year, date.month - 1, date.day);
-  const start = midnight + startMinutes * MINUTE;
-  const end = midnight + endMinutes * MINUTE + (endMinutes < startMinutes ? DAY : 0);
+  return periodFrom(midnightOf(date) + startMinutes * MINUTE, endMinutes * MINUTE, 0);
+}
+
+/**
+ * The period from `start` to the first time of day `endTime` (ms since midnight) that comes
+ * `wholeDays` days or more after it: with no whole days, an end before the start's time of day
+ * is on the next day (crossing midnight), and an end equal to it is no period (null).
+ */
+export function periodFrom(start: number, endTime: number, wholeDays: number): Period | null {
+  const startTime = timeOfDay(start);
+  if (endTime === startTime && wholeDays === 0) return null;
+  const end = start - startTime + wholeDays * DAY + endTime + (endTime < startTime ? DAY : 0);
   return { start, end };
 }
 
@@ -60,7 +66,19 @@ export function dateOf(ms: number): CalendarDate {
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
-/** Whole minutes since UTC midnight of an instant (seconds are dropped). */
-export function minutesOf(ms: number): number {
-  return Math.floor((((ms % DAY) + DAY) % DAY) / MINUTE);
+/** Milliseconds since UTC midnight of an instant. */
+export function timeOfDay(ms: number): number {
+  return ((ms % DAY) + DAY) % DAY;
+}
+
+/** Whole days (24 hours) a period lasts. */
+export function wholeDaysOf(period: Period): number {
+  return Math.floor((period.end - period.start) / DAY);
+}
+
+/** UTC midnight of a (real) calendar date. */
+export function midnightOf(date: CalendarDate): number {
+  const ms = utcFromFields(date.year, date.month, date.day);
+  if (ms === null) throw new RangeError(`no such date: ${date.year}-${date.month}-${date.day}`);
+  return ms;
 }

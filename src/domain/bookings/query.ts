@@ -1,4 +1,5 @@
 // List filters and the pagination cursor of GET /api/bookings.
+import { utcFromFields } from '../time.js';
 
 const DAY = 86_400_000;
 
@@ -12,13 +13,12 @@ export function parseWindowBound(text: string, edge: 'from' | 'to'): number | nu
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+ -]\d{2}:?\d{2})?)?$/i.exec(text.trim());
   if (!m) return null;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const midnight = Date.UTC(year, month - 1, day);
-  const check = new Date(midnight);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
-  if (m[4] === undefined) return edge === 'to' ? midnight + DAY : midnight;
-
-  const [hours, minutes, seconds] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
-  if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  if (m[4] === undefined) {
+    const midnight = utcFromFields(year, month, day);
+    return midnight === null ? null : midnight + (edge === 'to' ? DAY : 0);
+  }
+  const local = utcFromFields(year, month, day, Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+  if (local === null) return null;
   const millis = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
   let offset = 0;
   const zone = m[8];
@@ -28,7 +28,7 @@ export function parseWindowBound(text: string, edge: 'from' | 'to'): number | nu
     if (oh > 23 || omin > 59) return null;
     offset = (om[1] === '-' ? -1 : 1) * (oh * 60 + omin) * 60_000;
   }
-  return midnight + ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis - offset;
+  return local + millis - offset;
 }
 
 /** Position in the list order (time_start, id) after which the next page starts. */

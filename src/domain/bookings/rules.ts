@@ -3,7 +3,9 @@
 // the caller in the same transaction as the write.
 import { chosenFlags, type EndorsementPeriod, flagsForTag, mustForceTraining, resolveFlags, type StoredFlags } from './flags.js';
 import type { BookingFields, FieldErrors } from './input.js';
-import { dateOf, minutesOf, type Period, periodOn } from './period.js';
+import { dateOf, midnightOf, type Period, periodFrom, periodOn, timeOfDay, wholeDaysOf } from './period.js';
+
+const MINUTE = 60_000;
 
 export const RULE_MESSAGES = {
   unknownUser: (cid: number) => `No user with CID ${cid} exists.`,
@@ -46,15 +48,21 @@ export interface PlannedBooking extends StoredFlags {
 export type Plan = { ok: true; booking: PlannedBooking; forcedTraining: boolean } | { ok: false; errors: FieldErrors };
 
 /**
- * The period after applying the given date and times to the stored ones. Without any of the
- * three, the stored period is kept exactly (imported bookings may carry seconds).
+ * The period after applying the given date and times to the stored ones (contract §5, PATCH).
+ * The stored start is kept exactly (imported bookings may carry seconds) unless date or
+ * start_at is given: a new date keeps the start's time of day, a new start_at sets it. The end
+ * keeps its time of day unless end_at is given, and is placed after the start as rule 3 says:
+ * on the start's day, or the next day when it is not after the start's time of day. A booking
+ * lasting a day or more (only imports make those) keeps its whole days: the end is placed that
+ * many days later, so changing its end time does not cut it to hours.
  */
 export function schedule(fields: BookingFields, existing: Period | null): Period | null {
-  if (existing && fields.date === undefined && fields.start_at === undefined && fields.end_at === undefined) return existing;
-  const date = fields.date ?? dateOf(existing!.start);
-  const start = fields.start_at ?? minutesOf(existing!.start);
-  const end = fields.end_at ?? minutesOf(existing!.end);
-  return periodOn(date, start, end);
+  if (existing === null) return periodOn(fields.date!, fields.start_at!, fields.end_at!);
+  if (fields.date === undefined && fields.start_at === undefined && fields.end_at === undefined) return existing;
+  const day = midnightOf(fields.date ?? dateOf(existing.start));
+  const start = day + (fields.start_at !== undefined ? fields.start_at * MINUTE : timeOfDay(existing.start));
+  const endTime = fields.end_at !== undefined ? fields.end_at * MINUTE : timeOfDay(existing.end);
+  return periodFrom(start, endTime, wholeDaysOf(existing));
 }
 
 export function planBooking(c: PlanContext): Plan {
