@@ -83,7 +83,7 @@ describe('API key lookups', () => {
   });
 
   it('accepts a key created by another process', async () => {
-    const elsewhere = new ApiKeyService(apiKeysRepository(other.kysely), new Freshness(other), () => Date.now());
+    const elsewhere = new ApiKeyService(apiKeysRepository(other), new Freshness(other), () => Date.now());
     const { token } = await elsewhere.create({ name: 'made-elsewhere', scope: 'read' });
     expect((await get(nextIp(), token, '/api/users?include=allUsers')).statusCode).toBe(200);
   });
