@@ -2,12 +2,27 @@
 // header names and values in order, and body bytes.
 import http from 'node:http';
 
-export function exchange({ port, method = 'GET', path, headers = {}, body }) {
+export interface ExchangeRequest {
+  port: number;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Exchanged {
+  status: number;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+export function exchange({ port, method = 'GET', path, headers = {}, body }: ExchangeRequest): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false, timeout: 30_000 }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      // statusCode is always set on a response from http.request (only server-side messages lack it).
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 30 s`)));
@@ -17,18 +32,18 @@ export function exchange({ port, method = 'GET', path, headers = {}, body }) {
 }
 
 /** Header name (lower case) → value, for comparing two responses; Date differs by nature. */
-export function headerMap(rawHeaders, { skip = ['date'] } = {}) {
-  const map = new Map();
+export function headerMap(rawHeaders: readonly string[], { skip = ['date'] }: { skip?: readonly string[] } = {}): Map<string, string> {
+  const map = new Map<string, string>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i].toLowerCase();
-    if (!skip.includes(name)) map.set(name, rawHeaders[i + 1]);
+    const name = rawHeaders[i]!.toLowerCase();
+    if (!skip.includes(name)) map.set(name, rawHeaders[i + 1]!);
   }
   return map;
 }
 
 /** Differences between two captured responses (empty when they are the same bytes but the date). */
-export function differences(a, b) {
-  const out = [];
+export function differences(a: Exchanged, b: Exchanged): string[] {
+  const out: string[] = [];
   if (a.status !== b.status) out.push(`status ${a.status} vs ${b.status}`);
   if (!a.body.equals(b.body)) out.push(`body ${a.body.length} bytes vs ${b.body.length} bytes`);
   const ha = headerMap(a.rawHeaders);

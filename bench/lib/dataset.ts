@@ -3,13 +3,28 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildDemoDivision, type DemoScale } from '../../src/demo/division.js';
 import { ROOT, atExit, runNode } from './processes.js';
 
-export const SCALE = { users: 10_000, endorsementsPerUser: 3, openTrainings: 2_000, bookings: 2_000 };
+export const SCALE: DemoScale = { users: 10_000, endorsementsPerUser: 3, openTrainings: 2_000, bookings: 2_000 };
 const CLI = path.join(ROOT, 'dist/cli/index.js');
 
-export async function buildDataset({ now, seed = 1 }) {
-  const { buildDemoDivision } = await import('../../dist/demo/division.js');
+export interface Dataset {
+  /** The temporary folder, removed at exit. */
+  dir: string;
+  databaseFile: string;
+  databaseUrl: string;
+  /** An edit key. */
+  token: string;
+  /** What the CLI's import said. */
+  imported: string;
+  /** Rows per section of the demo division. */
+  counts: Record<string, number>;
+  callsigns: string[];
+  userIds: number[];
+}
+
+export async function buildDataset({ now, seed = 1 }: { now: number; seed?: number }): Promise<Dataset> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sector-bench-'));
   atExit(() => fs.rmSync(dir, { recursive: true, force: true }));
   const databaseUrl = `sqlite:${path.join(dir, 'bench.db')}`;
@@ -20,7 +35,11 @@ export async function buildDataset({ now, seed = 1 }) {
   const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
   const importRun = await runNode(CLI, ['import', file], { env });
   const imported = `${importRun.stdout}${importRun.stderr}`.trim();
-  const key = JSON.parse((await runNode(CLI, ['create:apikey', '--name', 'bench', '--edit', '--json'], { env })).stdout.trim());
+  const keyRun = await runNode(CLI, ['create:apikey', '--name', 'bench', '--edit', '--json'], { env });
+  const key: unknown = JSON.parse(keyRun.stdout.trim());
+  if (typeof key !== 'object' || key === null || !('token' in key) || typeof key.token !== 'string') {
+    throw new Error(`create:apikey --json printed no token: ${keyRun.stdout.trim()}`);
+  }
 
   return {
     dir,

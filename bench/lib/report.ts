@@ -1,9 +1,37 @@
 // The one table, bench/results.json (a fixed shape other tools read), and the target verdicts.
 import { TARGETS } from './scenarios.js';
 
-const round = (n, digits) => (n === null || n === undefined || !Number.isFinite(n) ? null : Number(n.toFixed(digits)));
+/** One scenario's outcome in a run; numbers are null when it failed before measuring. */
+export interface ScenarioRow {
+  name: string;
+  connections: number;
+  sectorRps: number | null;
+  baselineRps: number | null;
+  p50: number | null;
+  p99: number | null;
+  /** Sector's peak RSS (MB) after the scenario. */
+  rssAfter?: number | null;
+  failure?: string;
+}
 
-export function resultsJson(rows, peakRss, sqlStatements) {
+/** bench/results.json. */
+export interface Results {
+  scenarios: Array<{
+    name: string;
+    sector_rps: number | null;
+    baseline_rps: number | null;
+    ratio: number | null;
+    p50_ms: number | null;
+    p99_ms: number | null;
+  }>;
+  peak_rss_mb: number | null;
+  sql_statements_per_users_request: number | null;
+}
+
+const round = (n: number | null | undefined, digits: number): number | null =>
+  n === null || n === undefined || !Number.isFinite(n) ? null : Number(n.toFixed(digits));
+
+export function resultsJson(rows: readonly ScenarioRow[], peakRss: number | null, sqlStatements: number | null): Results {
   return {
     scenarios: rows.map((r) => ({
       name: r.name,
@@ -18,21 +46,22 @@ export function resultsJson(rows, peakRss, sqlStatements) {
   };
 }
 
-export function formatTable(results, rows) {
+export function formatTable(results: Results, rows: readonly ScenarioRow[]): string {
   const header = ['scenario', 'conns', 'Sector req/s', 'baseline req/s', 'ratio', 'p50 ms', 'p99 ms', 'RSS peak MB'];
-  const show = (v) => (v === null || v === undefined ? '—' : String(v));
+  const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '—' : String(v));
   const lines = results.scenarios.map((s, i) => [
     s.name,
-    String(rows[i].connections),
+    String(rows[i]?.connections),
     show(s.sector_rps),
     show(s.baseline_rps),
     show(s.ratio),
     show(s.p50_ms),
     show(s.p99_ms),
-    show(round(rows[i].rssAfter, 1)),
+    show(round(rows[i]?.rssAfter, 1)),
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
-  const fmt = (cells) => `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
+  const fmt = (cells: readonly string[]): string =>
+    `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
   return [
     fmt(header),
     `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
@@ -44,13 +73,13 @@ export function formatTable(results, rows) {
 }
 
 /** Every missed target, as one line each (empty: all met). */
-export function missedTargets(results, rows) {
-  const missed = [];
+export function missedTargets(results: Results, rows: readonly ScenarioRow[]): string[] {
+  const missed: string[] = [];
   for (const row of rows) {
     if (row.failure) missed.push(`${row.name}: ${row.failure}`);
   }
   const byName = new Map(results.scenarios.map((s) => [s.name, s]));
-  const ratio = (name, min) => {
+  const ratio = (name: string, min: number): void => {
     const s = byName.get(name);
     if (s && s.ratio !== null && s.ratio < min) missed.push(`${name}: ratio ${s.ratio} < ${min}`);
   };

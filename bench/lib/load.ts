@@ -2,7 +2,36 @@
 // is bounded by its duration (plus a hard stop).
 import autocannon from 'autocannon';
 
-function once(options) {
+export interface LoadTarget {
+  port: number;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** May replace the body of each request (gives every create its own slot). */
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
+}
+
+export interface LoadSettings {
+  connections: number;
+  /** Seconds. */
+  duration: number;
+}
+
+export interface RoundResult {
+  /** 2xx answers. */
+  ok: number;
+  /** 2xx answers per second. */
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  duration: number;
+}
+
+function once(options: autocannon.Options & { duration: number }): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon({ ...options, timeout: 10 }, (err, result) => {
       clearTimeout(hardStop);
@@ -14,7 +43,7 @@ function once(options) {
   });
 }
 
-function summarise(result) {
+function summarise(result: autocannon.Result): RoundResult {
   const ok = result['2xx'];
   return {
     ok,
@@ -29,11 +58,8 @@ function summarise(result) {
   };
 }
 
-/**
- * One bounded autocannon run. target: { port, method, path, headers, setupRequest? } —
- * setupRequest(request) may replace the body of each request (gives every create its own slot).
- */
-export async function load(target, { connections, duration }) {
+/** One bounded autocannon run. */
+export async function load(target: LoadTarget, { connections, duration }: LoadSettings): Promise<RoundResult> {
   const options = {
     url: `http://127.0.0.1:${target.port}${target.path}`,
     method: target.method ?? 'GET',
@@ -47,7 +73,9 @@ export async function load(target, { connections, duration }) {
 }
 
 /** The round with the median rate (its latencies come with it): one burst of outside load does not decide. */
-export function medianRound(rounds) {
+export function medianRound(rounds: readonly RoundResult[]): RoundResult {
   const sorted = [...rounds].sort((a, b) => a.rps - b.rps);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!median) throw new Error('medianRound: no rounds');
+  return median;
 }

@@ -5,15 +5,23 @@ const DAY = 24 * 60 * MINUTE;
 const LENGTH = 30 * MINUTE;
 const FIRST_DAY_OFFSET = 60;
 
-const pad = (n) => String(n).padStart(2, '0');
-const dmy = (d) => `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
-const hm = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+const pad = (n: number): string => String(n).padStart(2, '0');
+const dmy = (d: Date): string => `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+const hm = (d: Date): string => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 
-export function slotSequence({ now, callsigns, userIds }) {
+export interface SlotSequence {
+  /** Where the benchmark's bookings begin (epoch ms): everything from here on is ours. */
+  readonly first: number;
+  /** Bodies handed out so far. */
+  readonly issued: number;
+  /** The JSON body of the next create. */
+  next(): string;
+}
+
+export function slotSequence({ now, callsigns, userIds }: { now: number; callsigns: readonly string[]; userIds: readonly number[] }): SlotSequence {
   const first = Math.floor(now / DAY) * DAY + FIRST_DAY_OFFSET * DAY;
   let n = 0;
   return {
-    /** Where the benchmark's bookings begin (epoch ms): everything from here on is ours. */
     first,
     get issued() {
       return n;

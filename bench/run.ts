@@ -7,29 +7,46 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDataset } from './lib/dataset.js';
-import { differences, exchange } from './lib/http.js';
-import { load, medianRound } from './lib/load.js';
-import { ROOT, freePort, peakRssMb, startNode, waitUntil } from './lib/processes.js';
-import { formatTable, missedTargets, resultsJson } from './lib/report.js';
-import { SCENARIOS } from './lib/scenarios.js';
-import { slotSequence } from './lib/slots.js';
+import type { Capture } from './baseline-server.js';
+import { buildDataset, type Dataset } from './lib/dataset.js';
+import { differences, exchange, type Exchanged } from './lib/http.js';
+import { load, medianRound, type LoadTarget, type RoundResult } from './lib/load.js';
+import { ROOT, freePort, peakRssMb, plainNodeScript, startNode, waitUntil, type NodeProcess } from './lib/processes.js';
+import { formatTable, missedTargets, resultsJson, type ScenarioRow } from './lib/report.js';
+import { SCENARIOS, type Scenario } from './lib/scenarios.js';
+import { slotSequence, type SlotSequence } from './lib/slots.js';
 import { countUsersStatements } from './lib/sql-count.js';
 import { checkBookings } from './lib/verify.js';
-import { summariseProfile, formatSummary } from './profile.js';
+import { summariseProfile, formatSummary, type CpuProfile } from './profile.js';
 
 const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
 const PROFILE_DIR = path.join(ROOT, 'bench/profiles');
 
-function parseArgs(argv) {
-  const options = { quick: false, scenarios: [], cpuProf: false };
+interface Options {
+  quick: boolean;
+  scenarios: string[];
+  cpuProf: boolean;
+}
+
+interface Durations {
+  /** Seconds. */
+  warmup: number;
+  /** Seconds. */
+  round: number;
+  rounds: number;
+}
+
+type Sector = NodeProcess & { port: number; profileFile: string | null };
+
+function parseArgs(argv: readonly string[]): Options {
+  const options: Options = { quick: false, scenarios: [], cpuProf: false };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     if (arg === '--quick') options.quick = true;
     else if (arg === '--cpu-prof') options.cpuProf = true;
     else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const name = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      if (!SCENARIOS.some((s) => s.name === name)) {
+      if (name === undefined || !SCENARIOS.some((s) => s.name === name)) {
         throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
       }
       options.scenarios.push(name);
@@ -38,10 +55,10 @@ function parseArgs(argv) {
   return options;
 }
 
-const log = (line = '') => process.stdout.write(`${line}\n`);
-const fixed = (n, d = 1) => (n === null || n === undefined ? '—' : n.toFixed(d));
+const log = (line = ''): void => void process.stdout.write(`${line}\n`);
+const fixed = (n: number | null | undefined, d = 1): string => (n === null || n === undefined ? '—' : n.toFixed(d));
 
-function loadAverage() {
+function loadAverage(): number | null {
   try {
     return Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
   } catch {
@@ -49,7 +66,7 @@ function loadAverage() {
   }
 }
 
-async function startSector({ databaseUrl, cpuProf, label }) {
+async function startSector({ databaseUrl, cpuProf, label }: { databaseUrl: string; cpuProf: boolean; label: string }): Promise<Sector> {
   const port = await freePort();
   const profileFile = cpuProf ? path.join(PROFILE_DIR, `sector-${label}-${Date.now()}.cpuprofile`) : null;
   const nodeArgs = profileFile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', path.basename(profileFile)] : [];
@@ -78,10 +95,11 @@ async function startSector({ databaseUrl, cpuProf, label }) {
   return { ...sector, port, profileFile };
 }
 
-async function startBaseline(capture, dir, name) {
+async function startBaseline(capture: Exchanged, dir: string, name: string): Promise<NodeProcess & { port: number }> {
   const file = path.join(dir, `capture-${name.replace(/\W+/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify({ status: capture.status, rawHeaders: capture.rawHeaders, body: capture.body.toString('base64') }));
-  const baseline = startNode(path.join(ROOT, 'bench/baseline-server.js'), { name: 'baseline', args: [file] });
+  const saved: Capture = { status: capture.status, rawHeaders: capture.rawHeaders, body: capture.body.toString('base64') };
+  fs.writeFileSync(file, JSON.stringify(saved));
+  const baseline = startNode(plainNodeScript('baseline-server.ts'), { name: 'baseline', args: [file] });
   let stdout = '';
   baseline.onStdout((c) => (stdout += c));
   const port = await waitUntil(
@@ -95,14 +113,24 @@ async function startBaseline(capture, dir, name) {
   return { ...baseline, port };
 }
 
-function requestOf(scenario, token, slots) {
-  const headers = scenario.key ? { authorization: `Bearer ${token}` } : {};
+interface ScenarioRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function requestOf(scenario: Scenario, token: string, slots: SlotSequence): ScenarioRequest {
+  const headers: Record<string, string> = scenario.key ? { authorization: `Bearer ${token}` } : {};
   if (scenario.body !== 'slots') return { method: scenario.method, path: scenario.path, headers };
   return { method: scenario.method, path: scenario.path, headers: { ...headers, 'content-type': 'application/json' }, body: slots.next() };
 }
 
-async function runScenario(scenario, { sector, dataset, slots, durations }) {
-  const row = { name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null };
+async function runScenario(
+  scenario: Scenario,
+  { sector, dataset, slots, durations }: { sector: Sector; dataset: Dataset; slots: SlotSequence; durations: Durations },
+): Promise<ScenarioRow> {
+  const row: ScenarioRow = { name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null };
   const request = requestOf(scenario, dataset.token, slots);
   log(`\n== ${scenario.name}: ${scenario.method} ${scenario.path}${scenario.key ? ' (edit key)' : ''}, ${scenario.connections} connections`);
 
@@ -115,10 +143,10 @@ async function runScenario(scenario, { sector, dataset, slots, durations }) {
   }
   log(`   response: ${capture.status}, ${capture.body.length} bytes`);
 
-  const target = { port: sector.port, method: request.method, path: request.path, headers: request.headers };
+  const target: LoadTarget = { port: sector.port, method: request.method, path: request.path, headers: request.headers };
   if (scenario.body === 'slots') target.setupRequest = (req) => ({ ...req, body: slots.next() });
   const settings = { connections: scenario.connections, duration: durations.round };
-  const show = (who, r) =>
+  const show = (who: string, r: RoundResult): void =>
     log(`   ${who}: ${fixed(r.rps)} req/s (2xx), p50 ${r.p50} ms, p99 ${r.p99} ms, status ${JSON.stringify(r.statusCodes)}` +
       (r.errors || r.timeouts ? `, errors ${r.errors}, timeouts ${r.timeouts}` : ''));
 
@@ -126,9 +154,9 @@ async function runScenario(scenario, { sector, dataset, slots, durations }) {
   // generator needs one, and concurrent load would distort both. Alternating rounds spreads any
   // outside load over both sides; each side reports its median round.
   const baseline = await startBaseline(capture, dataset.dir, scenario.name);
-  const sectorRounds = [];
-  const baselineRounds = [];
-  let sectorWarm;
+  const sectorRounds: RoundResult[] = [];
+  const baselineRounds: RoundResult[] = [];
+  let sectorWarm: RoundResult;
   try {
     const same = differences(capture, await exchange({ port: baseline.port, ...requestOf(scenario, dataset.token, slots) }));
     if (same.length > 0) throw new Error(`baseline does not answer Sector's bytes: ${same.join('; ')}`);
@@ -136,10 +164,12 @@ async function runScenario(scenario, { sector, dataset, slots, durations }) {
     sectorWarm = await load(target, { ...settings, duration: durations.warmup });
     await load(baselineTarget, { ...settings, duration: durations.warmup });
     for (let round = 0; round < durations.rounds; round++) {
-      sectorRounds.push(await load(target, settings));
-      show(`Sector   round ${round + 1}`, sectorRounds.at(-1));
-      baselineRounds.push(await load(baselineTarget, settings));
-      show(`baseline round ${round + 1}`, baselineRounds.at(-1));
+      const sectorRound = await load(target, settings);
+      sectorRounds.push(sectorRound);
+      show(`Sector   round ${round + 1}`, sectorRound);
+      const baselineRound = await load(baselineTarget, settings);
+      baselineRounds.push(baselineRound);
+      show(`baseline round ${round + 1}`, baselineRound);
     }
   } finally {
     await baseline.stop();
@@ -159,8 +189,9 @@ async function runScenario(scenario, { sector, dataset, slots, durations }) {
     const check = checkBookings(dataset.databaseFile, { from: slots.first });
     log(`   database: ${check.liveBookings} live bookings, ${check.created} from this run for ${acknowledged} acknowledged creates, ` +
       `${check.overlaps.length} overlapping pairs`);
-    const problems = [];
-    if (check.overlaps.length > 0) problems.push(`overlap check failed: ${check.overlaps.length} overlapping pairs, e.g. ids ${check.overlaps[0].join(' and ')}`);
+    const problems: string[] = [];
+    const [overlap] = check.overlaps;
+    if (overlap) problems.push(`overlap check failed: ${check.overlaps.length} overlapping pairs, e.g. ids ${overlap.join(' and ')}`);
     // In-flight requests at the end of a run may commit without their answer being counted.
     if (check.created < acknowledged || check.created > slots.issued) {
       problems.push(`${check.created} bookings stored for ${acknowledged} acknowledged creates (${slots.issued} bodies issued)`);
@@ -170,7 +201,7 @@ async function runScenario(scenario, { sector, dataset, slots, durations }) {
   return row;
 }
 
-async function main() {
+async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const selected = options.scenarios.length > 0 ? SCENARIOS.filter((s) => options.scenarios.includes(s.name)) : SCENARIOS;
   const durations = options.quick ? { warmup: 1, round: 3, rounds: 1 } : { warmup: 3, round: 5, rounds: 3 };
@@ -186,12 +217,12 @@ async function main() {
   log(`dataset: ${dataset.imported}`);
   const slots = slotSequence({ now, callsigns: dataset.callsigns, userIds: dataset.userIds });
 
-  const rows = [];
-  let sqlStatements = null;
-  if (selected.some((s) => s.name === 'users')) {
+  const rows: ScenarioRow[] = [];
+  let sqlStatements: number | null = null;
+  const users = selected.find((s) => s.name === 'users');
+  if (users) {
     // In this process, before Sector starts: nothing else competes for the CPU.
     const env = { RATE_LIMIT: '0', LOG_LEVEL: 'silent', DIVISION: 'EUD', SUBDIVISIONS: 'SCA', API_VARIANT: 'newer', API_COMPAT: 'none' };
-    const users = selected.find((s) => s.name === 'users');
     const counted = await countUsersStatements({ databaseUrl: dataset.databaseUrl, env, path: users.path, token: dataset.token });
     if (counted.ok) {
       sqlStatements = counted.statements;
@@ -204,7 +235,7 @@ async function main() {
 
   const label = options.scenarios.length > 0 ? options.scenarios.join('+').replace(/\W+/g, '-') : 'all';
   const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
-  let peakRss = null;
+  let peakRss: number | null = null;
   try {
     for (const scenario of selected) {
       try {
@@ -227,11 +258,11 @@ async function main() {
   log(formatTable(results, rows));
   log(`load average: ${loadBefore} before, ${loadAverage()} after (Sector and baseline never ran at the same time)`);
 
-  if (options.cpuProf) {
+  if (sector.profileFile !== null) {
     const file = sector.profileFile;
     if (fs.existsSync(file)) {
       log(`\nCPU profile: ${path.relative(ROOT, file)}`);
-      log(formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8'))), { top: 25 }));
+      log(formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile), { top: 25 }));
     } else {
       log(`\nno CPU profile was written (${path.relative(ROOT, file)})`);
     }

@@ -1,11 +1,35 @@
 // SQL statements behind one GET /api/users with every relation, counted in this process through
 // the database's query hook, on the benchmark database, with nothing cached yet.
-export async function countUsersStatements({ databaseUrl, env, path, token }) {
-  const { openDatabase } = await import('../../dist/db/connection.js');
-  const { createServices } = await import('../../dist/services/index.js');
-  const { buildApp } = await import('../../dist/app.js');
-  const { loadConfig } = await import('../../dist/config.js');
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/connection.js';
+import { createServices } from '../../src/services/index.js';
 
+export type UsersCount =
+  | {
+      ok: true;
+      /** Statements of the cold request. */
+      statements: number;
+      /** Statements of the same request right after (served from the cache). */
+      warmStatements: number;
+      coldMs: number;
+      warmMs: number;
+      bytes: number;
+      users: number;
+    }
+  | { ok: false; status: number; message: string };
+
+export async function countUsersStatements({
+  databaseUrl,
+  env,
+  path,
+  token,
+}: {
+  databaseUrl: string;
+  env: Record<string, string>;
+  path: string;
+  token: string;
+}): Promise<UsersCount> {
   let statements = 0;
   // Statements that read data; the BEGIN and COMMIT around the build's snapshot are not counted.
   const db = openDatabase(databaseUrl, { onQuery: (e) => void (/^\s*(begin|commit|start transaction)\b/i.test(e.query.sql) || statements++) });
@@ -29,7 +53,7 @@ export async function countUsersStatements({ databaseUrl, env, path, token }) {
       coldMs,
       warmMs: performance.now() - started,
       bytes: cold.rawPayload.length,
-      users: JSON.parse(cold.body).length,
+      users: (JSON.parse(cold.body) as unknown[]).length,
     };
   } finally {
     await app.close();

@@ -11,11 +11,20 @@ export const TARGETS = {
   peakRssMb: 200,
 };
 
-/**
- * key: send the edit key. expect: the status a working route answers. body: 'slots' gives every
- * request its own booking slot (see slots.js).
- */
-export const SCENARIOS = [
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  connections: number;
+  /** Send the edit key. */
+  key: boolean;
+  /** The status a working route answers. */
+  expect: number;
+  /** 'slots' gives every request its own booking slot (see slots.ts). */
+  body?: 'slots';
+}
+
+export const SCENARIOS: readonly Scenario[] = [
   { name: 'positions', method: 'GET', path: '/api/positions', connections: 10, key: false, expect: 200 },
   { name: 'bookings', method: 'GET', path: '/api/bookings', connections: 10, key: false, expect: 200 },
   { name: 'bookings (key)', method: 'GET', path: '/api/bookings', connections: 10, key: true, expect: 200 },

@@ -1,6 +1,6 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): the functions with the most self time, and self
 // time by module (project file, package, or Node internals).
-// Usage: node bench/profile.js FILE.cpuprofile [--top N]
+// Usage: npx tsx bench/profile.ts FILE.cpuprofile [--top N]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,33 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const IDLE = new Set(['(idle)']);
 const V8_ENTRIES = new Set(['(garbage collector)', '(program)', '(root)']);
 
-function where(url) {
+/** A V8 CPU profile as node --cpu-prof writes it (the fields read here). */
+export interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }>;
+  samples: number[];
+  /** µs before each sample. */
+  timeDeltas: number[];
+}
+
+interface Timed {
+  ms: number;
+  /** Share of busy time, in %. */
+  pct: number;
+}
+
+export interface ProfileSummary {
+  totalMs: number;
+  busyMs: number;
+  idleMs: number;
+  functions: Array<Timed & { name: string; place: string; us: number }>;
+  modules: Array<Timed & { name: string }>;
+}
+
+function where(url: string): string {
   if (!url) return '(native)';
   const file = url.startsWith('file://') ? fileURLToPath(url) : url;
   if (file.startsWith('node:')) return file;
@@ -19,34 +45,37 @@ function where(url) {
   return path.relative(ROOT, file);
 }
 
-function moduleOf(url) {
+function moduleOf(url: string): string {
   const place = where(url);
   if (place === '(native)' || place.startsWith('node:')) return place === '(native)' ? '(native/V8)' : 'node: internals';
   if (url.includes('node_modules/')) {
-    const parts = place.split('/');
-    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+    const [scope = '', name = ''] = place.split('/');
+    return scope.startsWith('@') ? `${scope}/${name}` : scope;
   }
   return place;
 }
 
 /** Self time per function (by name and location) and per module, in ms. */
-export function summariseProfile(profile) {
+export function summariseProfile(profile: CpuProfile): ProfileSummary {
+  type ProfileNode = CpuProfile['nodes'][number];
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parentOf = new Map();
+  const parentOf = new Map<number, ProfileNode>();
   for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n);
-  const self = new Map();
+  const self = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++) {
-    const id = profile.samples[i];
+    const id = profile.samples[i]!;
     // timeDeltas[i] is the time before sample i; attribute the following interval to it instead.
     const dt = profile.timeDeltas[i + 1] ?? 0;
     self.set(id, (self.get(id) ?? 0) + dt);
   }
-  const functions = new Map();
-  const modules = new Map();
+  const functions = new Map<string, { name: string; place: string; us: number }>();
+  const modules = new Map<string, number>();
   let total = 0;
   let idle = 0;
   for (const [id, us] of self) {
-    const { callFrame } = byId.get(id);
+    const node = byId.get(id);
+    if (!node) throw new Error(`profile: sample of unknown node ${id}`);
+    const { callFrame } = node;
     const name = callFrame.functionName || '(anonymous)';
     total += us;
     if (IDLE.has(name)) {
@@ -68,7 +97,7 @@ export function summariseProfile(profile) {
     modules.set(mod, (modules.get(mod) ?? 0) + us);
   }
   const busy = total - idle;
-  const pct = (us) => (busy > 0 ? (100 * us) / busy : 0);
+  const pct = (us: number): number => (busy > 0 ? (100 * us) / busy : 0);
   return {
     totalMs: total / 1000,
     busyMs: busy / 1000,
@@ -78,7 +107,7 @@ export function summariseProfile(profile) {
   };
 }
 
-export function formatSummary(summary, { top = 25 } = {}) {
+export function formatSummary(summary: ProfileSummary, { top = 25 }: { top?: number } = {}): string {
   const lines = [
     `profiled ${summary.totalMs.toFixed(0)} ms: busy ${summary.busyMs.toFixed(0)} ms, idle ${summary.idleMs.toFixed(0)} ms (percentages are of busy time)`,
     '',
@@ -100,13 +129,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const topAt = args.indexOf('--top');
   const top = topAt >= 0 ? Number(args[topAt + 1]) : 25;
   if (!file || !Number.isInteger(top) || top < 1) {
-    process.stderr.write('usage: node bench/profile.js FILE.cpuprofile [--top N]\n');
+    process.stderr.write('usage: npx tsx bench/profile.ts FILE.cpuprofile [--top N]\n');
     process.exit(2);
   }
   try {
-    process.stdout.write(`${formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8'))), { top })}\n`);
+    process.stdout.write(`${formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile), { top })}\n`);
   } catch (err) {
-    process.stderr.write(`bench/profile.js: cannot read ${file}: ${err.message}\n`);
+    process.stderr.write(`bench/profile.ts: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   }
 }
