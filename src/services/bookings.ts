@@ -5,6 +5,7 @@ import { type BookingFields, isBookingId, planBooking } from '../domain/bookings
 import type { Clock } from '../domain/time.js';
 import { ApiError, notFound, validationError } from '../http/errors.js';
 import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
+import { type Actor, type BookingChangeRecorder, notifyCommitted, recordChanges } from './booking-changes.js';
 
 export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 
@@ -24,6 +25,8 @@ export class BookingWrites {
     private readonly bookings: BookingsRepository,
     private readonly freshness: Freshness,
     private readonly clock: Clock,
+    /** What each change must also cause (events, audit entries, network pushes), in its transaction. */
+    private readonly recorders: readonly BookingChangeRecorder[] = [],
   ) {
     this.lockRows = db.dialect === 'postgres';
   }
@@ -34,7 +37,7 @@ export class BookingWrites {
    * of requests or processes can get past; the refusal aborts the transaction, so the conflicting
    * ids are looked up afterwards for the 409.
    */
-  async save(id: number | null, fields: BookingFields): Promise<SavedBooking> {
+  async save(id: number | null, fields: BookingFields, actor: Actor): Promise<SavedBooking> {
     if (id !== null && !isBookingId(id)) throw notFound('Booking');
     const now = this.clock();
     const attempt: { slot?: Slot } = {};
@@ -69,9 +72,16 @@ export class BookingWrites {
         } else {
           bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
         }
-        return { booking: (await repo.findById(bookingId))!, forcedTraining: plan.forcedTraining };
+        const booking = (await repo.findById(bookingId))!;
+        await recordChanges(this.recorders, trx, [{ kind: existing ? 'updated' : 'created', before: existing ?? null, after: booking }], {
+          actor,
+          origin: 'api',
+          at: now,
+        });
+        return { booking, forcedTraining: plan.forcedTraining };
       });
       this.freshness.bump();
+      notifyCommitted(this.recorders);
       return saved;
     } catch (err) {
       if (attempt.slot && isBookingOverlap(err)) {
@@ -82,7 +92,7 @@ export class BookingWrites {
   }
 
   /** Soft delete: the row stays, marked deleted, and leaves the list. */
-  async remove(id: number): Promise<BookingView> {
+  async remove(id: number, actor: Actor): Promise<BookingView> {
     if (!isBookingId(id)) throw notFound('Booking');
     const now = this.clock();
     const removed = await writeTransaction(this.db, async (trx) => {
@@ -91,9 +101,12 @@ export class BookingWrites {
       const existing = await repo.findById(id);
       if (!existing) throw notFound('Booking');
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
-      return (await repo.findById(id))!;
+      const booking = (await repo.findById(id))!;
+      await recordChanges(this.recorders, trx, [{ kind: 'deleted', before: existing, after: booking }], { actor, origin: 'api', at: now });
+      return booking;
     });
     this.freshness.bump();
+    notifyCommitted(this.recorders);
     return removed;
   }
 }

@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../domain/time.js';
 import { ApiKeyService } from '../auth/keys.js';
 import { ResponseCache } from '../http/responseCache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
+import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
 import { UsersList } from './usersList.js';
 
@@ -24,6 +25,8 @@ export interface AppServices {
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
   const freshness = new Freshness(db);
   const repos = createRepositories(db);
+  // Events, audit entries and network pushes register here: each is written in the change's own transaction.
+  const recorders: BookingChangeRecorder[] = [];
   return {
     config,
     db,
@@ -32,7 +35,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     repos,
     keys: new ApiKeyService(repos.apiKeys, freshness, clock),
     responses: new ResponseCache(freshness),
-    bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock),
+    bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
   };
 }

@@ -25,8 +25,12 @@ import type { BookingListFilter } from '../../repositories/bookings.js';
 import { sendBody } from '../../http/responseCache.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
+import type { Actor } from '../../services/booking-changes.js';
 import { BookingLists } from './lists.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
+
+/** Write routes need an edit key (auth: 'edit'), so one is always there. */
+const actorOf = (request: FastifyRequest): Actor => ({ kind: 'key', keyId: request.apiKey!.id, keyName: request.apiKey!.name });
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
 
@@ -123,7 +127,7 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
   });
 
   app.post('/api/bookings/create', { schema: createBooking, config: { auth: 'edit' }, attachValidation: true }, async (request, reply) => {
-    const saved = await services.bookingWrites.save(null, bodyFields(request, 'create'));
+    const saved = await services.bookingWrites.save(null, bodyFields(request, 'create'), actorOf(request));
     reply.header('location', `/api/bookings/${saved.booking.id}`);
     if (wantsControlCenter(request, services.config.apiCompat)) {
       return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
@@ -132,11 +136,11 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
   });
 
   app.patch(BOOKING_ID_PATH, { schema: updateBooking, config: { auth: 'edit' }, attachValidation: true }, async (request) => {
-    const saved = await services.bookingWrites.save(request.params.id, bodyFields(request, 'update'));
+    const saved = await services.bookingWrites.save(request.params.id, bodyFields(request, 'update'), actorOf(request));
     return bookingUpdatedBody(saved.booking, saved.forcedTraining);
   });
 
   app.delete(BOOKING_ID_PATH, { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
-    bookingDeletedBody(await services.bookingWrites.remove(request.params.id)),
+    bookingDeletedBody(await services.bookingWrites.remove(request.params.id, actorOf(request))),
   );
 }
