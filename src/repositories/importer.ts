@@ -5,7 +5,7 @@ import { RATINGS } from '../domain/ratings.js';
 import { isoMicros } from '../domain/time.js';
 import { ImportError, type ImportEndorsement, type ImportPlan, type ImportPosition, type ImportTraining, type ImportUser } from '../import/parse.js';
 import { pathKey, quote } from '../import/quote.js';
-import { importBookings } from './importBookings.js';
+import { type ImportedBooking, importBookings } from './importBookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
 
 export interface ImportSummary {
@@ -34,7 +34,13 @@ const required = (path: string, field: string, what: string) => new ImportError(
  * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
  * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
-export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportSummary> {
+export interface ImportOutcome {
+  summary: ImportSummary;
+  /** The bookings created or changed, before and after. */
+  bookings: ImportedBooking[];
+}
+
+export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
   // Areas: every name referenced must exist after this step (from the file or the database).
   for (const part of chunks([...new Set(plan.areas)])) {
     await db.insertInto('areas').values(part.map((name) => ({ name }))).onConflict((oc) => oc.column('name').doNothing()).execute();
@@ -76,9 +82,9 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
       .execute();
   }
   await importTrainings(db, plan.trainings, refs);
-  await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
+  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
 
-  return {
+  const summary = {
     areas: plan.areas.length,
     users: plan.users.length,
     positions: plan.positions.length,
@@ -87,6 +93,7 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
   };
+  return { summary, bookings };
 }
 
 /** Users, by id: a new one needs a rating; its other fields may be null. */

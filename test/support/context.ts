@@ -75,7 +75,7 @@ export async function createTestContext(options: { env?: Record<string, string>;
       now = ms;
     },
     load: async (data) => {
-      await runImport(db, data, now);
+      await runImport(db, data, now, { recorders: services.recorders });
       services.freshness.bump();
     },
     key: async (scope = 'edit', extra = {}) => {

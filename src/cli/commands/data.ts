@@ -30,7 +30,7 @@ async function importFile(file: string): Promise<void> {
   }
   await withServices(async (services) => {
     try {
-      const summary = await runImport(services.db, data, services.clock());
+      const summary = await runImport(services.db, data, services.clock(), { recorders: services.recorders });
       process.stderr.write(`Imported ${describe(summary) || 'nothing'} from ${file}.\n`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -53,7 +53,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
     try {
-      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true });
+      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true, recorders: services.recorders });
       process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
