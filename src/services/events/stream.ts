@@ -94,8 +94,12 @@ export class EventStream {
       while (client.cursor < this.lastSeq && !sink.closed()) {
         const rows = await repo.after(client.cursor, BATCH);
         if (rows.length === 0) break;
-        this.send(client, rows);
-        if (sink.backedUp()) await sink.drained();
+        // One event at a time, waiting for the client to take them: catching up never trips its bound.
+        for (const row of rows) {
+          if (sink.closed()) break;
+          this.send(client, [row]);
+          if (sink.backedUp()) await sink.drained();
+        }
       }
     } catch (err) {
       this.detach(sink);
