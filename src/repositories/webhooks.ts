@@ -89,6 +89,19 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
+    /** Whether any delivery may be due: a read, so an idle poll takes no write lock. */
+    async anyDue(now: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', 'in', ['pending', 'delivering'])
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /**
      * Claims up to `limit` due deliveries, each the head (lowest id still open) of its
      * subscription, leasing them until `leaseUntil`. A later delivery of a subscription waits

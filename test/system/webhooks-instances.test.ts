@@ -11,8 +11,11 @@ const N = 40;
 describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instances', () => {
   const env = { DATABASE_URL: freshDatabaseUrl(), WEBHOOK_RETRY_BASE_MS: '200' };
   let servers: ServerProcess[] = [];
+  // Every server started, so none outlives the file whatever happens.
+  const started: ServerProcess[] = [];
+  const startBoth = async () => (servers = await Promise.all([startServer(env), startServer(env)])).forEach((s) => started.push(s));
   afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all(started.map((s) => s.stop('SIGKILL')));
   });
 
   it('delivers every event exactly once per successful attempt, and pending ones after both restart', async () => {
@@ -26,7 +29,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
       return 200;
     });
     addWebhook(env, receiver.url);
-    servers = await Promise.all([startServer(env), startServer(env)]);
+    await startBoth();
 
     const created = await Promise.all(Array.from({ length: N }, (_, i) => createBooking(servers[i % 2]!.url, token, i)));
     expect(created.every((r) => r.status === 201)).toBe(true);
@@ -44,7 +47,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
     expect(okAnswers.size).toBe(N);
 
     up = true;
-    servers = await Promise.all([startServer(env), startServer(env)]);
+    await startBoth();
     const deadline = Date.now() + 20_000;
     while (okAnswers.size < N + 10 && Date.now() < deadline) await sleep(100);
     await sleep(1500);

@@ -88,6 +88,7 @@ export class WebhookDispatcher {
       try {
         const now = this.clock();
         const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
+        if (!(await webhooksRepository(this.db.kysely, this.db.dialect).anyDue(now))) return;
         claimed = await writeTransaction(this.db, (trx) => webhooksRepository(trx, this.db.dialect).claim(now, leaseUntil, free));
       } catch (err) {
         this.log.warn({ err }, 'could not claim webhook deliveries; trying again shortly');

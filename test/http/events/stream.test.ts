@@ -40,6 +40,14 @@ describe('the live event stream', () => {
     stream.close();
   });
 
+  it('is documented in the OpenAPI document as text/event-stream, needing a key', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { get: Record<string, any> }> };
+    const op = doc.paths['/api/events']!.get;
+    expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(op.security).toEqual([{ bearer: [] }]);
+    expect(op.parameters.map((p: { name: string }) => p.name.toLowerCase())).toContain('last-event-id');
+  });
+
   it('sends a keep-alive comment on an idle stream', async () => {
     const stream = await openStream(server.url, readToken);
     await stream.until((m) => m.some((x) => x.comment === 'keep-alive'), 5_000);
