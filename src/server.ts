@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     app.log,
   );
   services.outbox.onCommitted(() => dispatcher.wake());
-  const retention = startRetention(services.db, config.eventRetentionDays, services.clock, (err) => app.log.warn({ err }, 'could not prune old events'));
+  const retention = startRetention(services.db, config.eventRetentionDays, services.clock, (err) =>
+    app.log.warn({ err }, 'could not prune old events'),
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -39,11 +41,12 @@ async function main(): Promise<void> {
     process.exit(failure === null ? 0 : 1);
   };
   // The last resort: whatever escapes the shutdown path is one line on stderr, never a stack trace.
-  const onSignal = (signal: string) => () =>
+  const onSignal = (signal: string) => () => {
     shutdown(signal).catch((err: unknown) => {
       process.stderr.write(`sector: shutdown failed: ${describeStartupError(err)}\n`);
       process.exit(1);
     });
+  };
   process.once('SIGTERM', onSignal('SIGTERM'));
   process.once('SIGINT', onSignal('SIGINT'));
 

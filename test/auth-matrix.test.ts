@@ -57,7 +57,11 @@ describe('authentication matrix (contract §3)', () => {
     const doc = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/api/'))
-      .flatMap(([path, methods]) => Object.keys(methods).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${path}`));
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
     expect(operations.sort()).toEqual(Object.keys(MATRIX).sort());
   });
 
@@ -68,7 +72,9 @@ describe('authentication matrix (contract §3)', () => {
         const method = operation.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
         const token = caller === 'none' ? undefined : tokens[caller];
         if (STREAMS.has(operation)) {
-          const base = await ctx.app.listen({ host: '127.0.0.1', port: 0 }).catch(() => `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`);
+          const base = await ctx.app
+            .listen({ host: '127.0.0.1', port: 0 })
+            .catch(() => `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`);
           const aborter = new AbortController();
           const res = await fetch(`${base}${url}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: aborter.signal });
           expect(res.status).toBe(expected[caller]);

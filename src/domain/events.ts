@@ -1,5 +1,4 @@
 // Events and webhook deliveries: the rules, without I/O (contract §10).
-import { createHmac, randomBytes } from 'node:crypto';
 
 export const EVENT_TYPES = ['booking.created', 'booking.updated', 'booking.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -11,31 +10,16 @@ export const MAX_RETRY_DELAY_MS = 3_600_000;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** ULID-like: 10 characters of time, then 16 random ones; sorts by creation time. */
-export function newEventId(at: number, random: Buffer = randomBytes(16)): string {
+/** ULID-like: 10 characters of time, then 16 from the 16 random bytes given; sorts by creation time. */
+export function eventId(at: number, random: Uint8Array): string {
   let time = '';
   for (let t = Math.max(0, Math.floor(at)), i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32]! + time;
   let tail = '';
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i]! % 32];
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i]! % 32]!;
   return `evt_${time}${tail}`;
 }
 
 export const isEventId = (text: string): boolean => /^evt_[0-9A-Z]{26}$/.test(text);
-
-export function newWebhookId(random: Buffer = randomBytes(8)): string {
-  return `wh_${random.toString('hex')}`;
-}
-
-/** whsec_ + base64 of 32 random bytes (Standard Webhooks). */
-export function newWebhookSecret(random: Buffer = randomBytes(32)): string {
-  return `whsec_${random.toString('base64')}`;
-}
-
-/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the secret's decoded bytes. */
-export function signDelivery(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
-}
 
 /**
  * When attempt `attempts + 1` is due after `attempts` failures, or null when none is left:

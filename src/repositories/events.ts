@@ -51,8 +51,11 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     async lastSeq(): Promise<number> {
-      const row = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
-      return Number(row?.seq ?? 0);
+      const row = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
+      return row?.seq ?? 0;
     },
 
     /**
@@ -61,7 +64,9 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
      */
     async prune(before: number): Promise<{ events: number; attempts: number }> {
       const events = await sql`DELETE FROM events WHERE created_at < ${before}
-        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))`.execute(db);
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))`.execute(
+        db,
+      );
       await sql`DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.seq = webhook_deliveries.event_seq)`.execute(db);
       const attempts = await db.deleteFrom('webhook_attempts').where('at', '<', before).executeTakeFirst();

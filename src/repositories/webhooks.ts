@@ -46,7 +46,12 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Subscriptions without their secrets. */
     list(): Promise<WebhookListing[]> {
-      return db.selectFrom('webhooks').select(['id', 'url', 'events', 'created_at', 'removed_at']).orderBy('created_at').orderBy('id').execute();
+      return db
+        .selectFrom('webhooks')
+        .select(['id', 'url', 'events', 'created_at', 'removed_at'])
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
     },
 
     find(id: string): Promise<WebhookListing | undefined> {
@@ -58,7 +63,12 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
      * deliveries are closed as failed. One being sent right now may still reach the receiver.
      */
     async remove(id: string, now: number): Promise<boolean> {
-      const r = await db.updateTable('webhooks').set({ removed_at: now }).where('id', '=', id).where('removed_at', 'is', null).executeTakeFirst();
+      const r = await db
+        .updateTable('webhooks')
+        .set({ removed_at: now })
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) return false;
       await db
         .updateTable('webhook_deliveries')
@@ -71,7 +81,8 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Queues the event again for one active subscription, or for every active one whose filter takes it. */
     async redeliver(event: { seq: number; id: string; type: string }, to: string | null, now: number): Promise<number> {
-      const r = await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+      const r =
+        await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
         SELECT ${event.seq}, ${event.id}, w.id, 'pending', 0, ${now}, ${now}, ${now} FROM webhooks w
         WHERE w.removed_at IS NULL AND ${to === null ? sql`(w.events IS NULL OR w.events LIKE ${`%,${event.type},%`})` : sql`w.id = ${to}`}
         ORDER BY w.id`.execute(db);
@@ -117,17 +128,27 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
       const claimed = await sql<{ id: number }>`UPDATE webhook_deliveries
         SET status = 'delivering', attempts = attempts + 1, lease_until = ${leaseUntil}, updated_at = ${now}
         WHERE id IN (${due}) RETURNING id`.execute(db);
-      const ids = claimed.rows.map((r) => Number(r.id));
+      const ids = claimed.rows.map((r) => r.id);
       if (ids.length === 0) return [];
       const rows = await db
         .selectFrom('webhook_deliveries as d')
         .innerJoin('events as e', 'e.seq', 'd.event_seq')
         .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .select(['d.id', 'd.event_id', 'e.type as event_type', 'e.body', 'd.webhook_id', 'w.url', 'w.secret', 'd.attempts', 'd.lease_until'])
+        .select([
+          'd.id',
+          'd.event_id',
+          'e.type as event_type',
+          'e.body',
+          'd.webhook_id',
+          'w.url',
+          'w.secret',
+          'd.attempts',
+          'd.lease_until',
+        ])
         .where('d.id', 'in', ids)
         .orderBy('d.id')
         .execute();
-      return rows.map((r) => ({ ...r, id: Number(r.id), lease_until: Number(r.lease_until) }));
+      return rows.map((r) => ({ ...r, lease_until: Number(r.lease_until) }));
     },
 
     /**

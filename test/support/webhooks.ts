@@ -58,7 +58,10 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
     },
     waitFor: (count, timeoutMs = 15_000) =>
       new Promise((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`)), timeoutMs);
+        const deadline = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const check = () => {
           if (received.length >= count) {
             clearTimeout(deadline);
@@ -87,7 +90,13 @@ export function prepareDivision(env: Record<string, string>): { token: string; r
     JSON.stringify({
       areas: ['Denmark'],
       users: USERS.map((id) => ({ id, first_name: 'Event', last_name: `Tester ${id}`, rating: 'C1', division: 'EUD' })),
-      positions: POSITIONS.map((callsign, i) => ({ callsign, name: `Event Tower ${i}`, frequency: `118.${String(100 + i * 5)}`, area: 'Denmark', rating: 'S1' })),
+      positions: POSITIONS.map((callsign, i) => ({
+        callsign,
+        name: `Event Tower ${i}`,
+        frequency: `118.${String(100 + i * 5)}`,
+        area: 'Denmark',
+        rating: 'S1',
+      })),
     }),
   );
   const imported = runCli(['import', file], env);
@@ -111,7 +120,11 @@ export function bookingBody(i: number) {
   };
 }
 
-export async function createBooking(baseUrl: string, token: string, i: number): Promise<{ status: number; body: { booking: { id: number } } }> {
+export async function createBooking(
+  baseUrl: string,
+  token: string,
+  i: number,
+): Promise<{ status: number; body: { booking: { id: number } } }> {
   const res = await fetch(`${baseUrl}/api/bookings/create`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -147,59 +160,63 @@ export interface StreamReader {
 
 export function openStream(baseUrl: string, token: string, lastEventId?: string): Promise<StreamReader> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${baseUrl}/api/events`, { headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } }, (res) => {
-      const messages: StreamMessage[] = [];
-      const listeners = new Set<() => void>();
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const m: StreamMessage = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) m.comment = line.slice(1).trim();
-            else {
-              const i = line.indexOf(':');
-              const field = line.slice(0, i) as 'id' | 'event' | 'data';
-              m[field] = line.slice(i + 1).replace(/^ /, '');
-            }
-          }
-          messages.push(m);
-        }
-        for (const l of listeners) l();
-      });
-      const ended = new Promise<void>((r) => {
-        res.on('end', () => r());
-        res.on('close', () => r());
-        res.on('error', () => r());
-      });
-      resolve({
-        status: res.statusCode ?? 0,
-        messages,
-        response: res,
-        ended,
-        until: (predicate, timeoutMs = 10_000) =>
-          new Promise((ok, fail) => {
-            const timer = setTimeout(() => {
-              listeners.delete(check);
-              fail(new Error(`stream condition not met in ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`));
-            }, timeoutMs);
-            const check = () => {
-              if (predicate(messages)) {
-                clearTimeout(timer);
-                listeners.delete(check);
-                ok(messages.slice());
+    const req = http.get(
+      `${baseUrl}/api/events`,
+      { headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } },
+      (res) => {
+        const messages: StreamMessage[] = [];
+        const listeners = new Set<() => void>();
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const m: StreamMessage = {};
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':')) m.comment = line.slice(1).trim();
+              else {
+                const i = line.indexOf(':');
+                const field = line.slice(0, i) as 'id' | 'event' | 'data';
+                m[field] = line.slice(i + 1).replace(/^ /, '');
               }
-            };
-            listeners.add(check);
-            check();
-          }),
-        close: () => req.destroy(),
-      });
-    });
+            }
+            messages.push(m);
+          }
+          for (const l of listeners) l();
+        });
+        const ended = new Promise<void>((r) => {
+          res.on('end', () => r());
+          res.on('close', () => r());
+          res.on('error', () => r());
+        });
+        resolve({
+          status: res.statusCode ?? 0,
+          messages,
+          response: res,
+          ended,
+          until: (predicate, timeoutMs = 10_000) =>
+            new Promise((ok, fail) => {
+              const timer = setTimeout(() => {
+                listeners.delete(check);
+                fail(new Error(`stream condition not met in ${timeoutMs} ms; got ${JSON.stringify(messages).slice(0, 500)}`));
+              }, timeoutMs);
+              const check = () => {
+                if (predicate(messages)) {
+                  clearTimeout(timer);
+                  listeners.delete(check);
+                  ok(messages.slice());
+                }
+              };
+              listeners.add(check);
+              check();
+            }),
+          close: () => req.destroy(),
+        });
+      },
+    );
     req.on('error', reject);
   });
 }

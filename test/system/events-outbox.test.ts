@@ -36,11 +36,19 @@ describe('the event outbox', () => {
     expect(created.status).toBe(201);
     // The same slot again: refused by the database inside the transaction.
     expect((await createBooking(server.url, token, 0)).status).toBe(409);
-    const invalid = await fetch(`${server.url}/api/bookings/create`, { method: 'POST', headers, body: JSON.stringify({ ...bookingBody(1), position: 'NOPE_TWR' }) });
+    const invalid = await fetch(`${server.url}/api/bookings/create`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...bookingBody(1), position: 'NOPE_TWR' }),
+    });
     expect(invalid.status).toBe(422);
     const id = created.body.booking.id;
-    expect((await fetch(`${server.url}/api/bookings/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-    expect((await fetch(`${server.url}/api/bookings/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status).toBe(409);
+    expect(
+      (await fetch(`${server.url}/api/bookings/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${server.url}/api/bookings/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(409);
 
     const events = await storedEvents(env.DATABASE_URL);
     expect(events.map((e) => [e.type, e.booking_id])).toEqual([
@@ -52,7 +60,9 @@ describe('the event outbox', () => {
     expect(deleted.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(Object.keys(deleted)).toEqual(['id', 'type', 'timestamp', 'data']);
     // data.booking is the full form as the API answers it.
-    const answered = (await (await fetch(`${server.url}/api/bookings/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as object;
+    const answered = (await (
+      await fetch(`${server.url}/api/bookings/${id}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as object;
     expect(deleted.data.booking).toEqual(answered);
   });
 
@@ -85,7 +95,10 @@ describe('the event outbox', () => {
     prepareDivision(env);
     const file = path.join(tempDir(), 'bookings.json');
     const write = (bookings: object[]) => fs.writeFileSync(file, JSON.stringify({ bookings }));
-    const slot = (h: number) => ({ time_start: `2031-05-01 ${String(h).padStart(2, '0')}:00:00`, time_end: `2031-05-01 ${String(h + 1).padStart(2, '0')}:00:00` });
+    const slot = (h: number) => ({
+      time_start: `2031-05-01 ${String(h).padStart(2, '0')}:00:00`,
+      time_end: `2031-05-01 ${String(h + 1).padStart(2, '0')}:00:00`,
+    });
     write([
       { user_id: USERS[0], callsign: 'EKEV0_TWR', ...slot(8) },
       { id: 500, user_id: USERS[1], callsign: 'EKEV1_TWR', ...slot(8) },
@@ -103,7 +116,12 @@ describe('the event outbox', () => {
 
     const events = await storedEvents(env.DATABASE_URL);
     const summary = events.map((e) => [e.type, e.booking_id]);
-    expect(summary.slice(0, 3)).toEqual(expect.arrayContaining([['booking.created', 500], ['booking.created', 501]]));
+    expect(summary.slice(0, 3)).toEqual(
+      expect.arrayContaining([
+        ['booking.created', 500],
+        ['booking.created', 501],
+      ]),
+    );
     expect(summary.slice(0, 3).filter(([t]) => t === 'booking.created')).toHaveLength(3);
     expect(summary.slice(3)).toEqual([
       ['booking.updated', 500],

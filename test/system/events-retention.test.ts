@@ -25,13 +25,21 @@ describe('event retention', () => {
     // Nobody listens there: its delete event stays pending.
     await subs.add('http://127.0.0.1:9/closed', ['booking.deleted']);
     const token = await ctx.key('edit');
-    const create = (i: number) => ctx.request({ method: 'POST', url: '/api/bookings/create', token, payload: { ...bookingBody(i), cid: 1_300_000, position: 'EKEV0_TWR' } });
+    const create = (i: number) =>
+      ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token,
+        payload: { ...bookingBody(i), cid: 1_300_000, position: 'EKEV0_TWR' },
+      });
     const a = (await create(0)).json().booking.id;
     expect((await create(10)).statusCode).toBe(201);
     expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${a}`, token })).statusCode).toBe(200);
 
     // Deliver (and record attempts) as of three days ago.
-    const dispatcher = new WebhookDispatcher(ctx.services.db, { timeoutMs: 1000, retryBaseMs: 10 * DAY, maxAttempts: 5 }, () => old, { warn: () => {} });
+    const dispatcher = new WebhookDispatcher(ctx.services.db, { timeoutMs: 1000, retryBaseMs: 10 * DAY, maxAttempts: 5 }, () => old, {
+      warn: () => {},
+    });
     dispatcher.start();
     await receiver.waitFor(3);
     await sleep(1500);
@@ -56,7 +64,11 @@ describe('event retention', () => {
         ['booking.deleted', true],
         ['booking.created', false],
       ]);
-      const oldAttempts = await db.kysely.selectFrom('webhook_attempts').select('id').where('at', '<', Date.now() - DAY).execute();
+      const oldAttempts = await db.kysely
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('at', '<', Date.now() - DAY)
+        .execute();
       expect(oldAttempts).toEqual([]);
     } finally {
       await db.close();

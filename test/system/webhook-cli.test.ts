@@ -22,8 +22,8 @@ describe('webhook commands', { timeout: 120_000 }, () => {
     server = await startServer(env);
   });
   afterAll(async () => {
-    await server?.stop();
-    await receiver?.close();
+    await server.stop();
+    await receiver.close();
   });
 
   it('adds a subscription, showing its secret once; --json prints one line', () => {

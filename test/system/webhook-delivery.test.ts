@@ -31,12 +31,17 @@ describe('webhook delivery', () => {
   let token: string;
   let ok: Receiver, flaky: Receiver, dead: Receiver, deletesOnly: Receiver;
   const hooks: Record<string, { id: string; secret: string }> = {};
-  let answeredAt: number[] = [];
-  let bookingIds: number[] = [];
+  const answeredAt: number[] = [];
+  const bookingIds: number[] = [];
 
   beforeAll(async () => {
     ({ token } = prepareDivision(env));
-    [ok, flaky, dead, deletesOnly] = await Promise.all([startReceiver(), startReceiver(failingFirst(2)), startReceiver(failingFirst(Infinity)), startReceiver()]);
+    [ok, flaky, dead, deletesOnly] = await Promise.all([
+      startReceiver(),
+      startReceiver(failingFirst(2)),
+      startReceiver(failingFirst(Infinity)),
+      startReceiver(),
+    ]);
     hooks.ok = addWebhook(env, ok.url);
     hooks.flaky = addWebhook(env, flaky.url);
     hooks.dead = addWebhook(env, dead.url);
@@ -50,15 +55,19 @@ describe('webhook delivery', () => {
     }
   });
   afterAll(async () => {
-    await server?.stop();
-    await Promise.all([ok, flaky, dead, deletesOnly].map((r) => r?.close()));
+    await server.stop();
+    await Promise.all([ok, flaky, dead, deletesOnly].map((r) => r.close()));
   });
 
   it('signs every delivery so that a Standard Webhooks verifier accepts it, within one second of the commit', async () => {
     const got = await ok.waitFor(2);
     const verifier = new Webhook(hooks.ok!.secret);
     for (const [i, r] of got.entries()) {
-      const headers = { 'webhook-id': idOf(r), 'webhook-timestamp': r.headers['webhook-timestamp'] as string, 'webhook-signature': r.headers['webhook-signature'] as string };
+      const headers = {
+        'webhook-id': idOf(r),
+        'webhook-timestamp': r.headers['webhook-timestamp'] as string,
+        'webhook-signature': r.headers['webhook-signature'] as string,
+      };
       const verified = verifier.verify(r.body, headers) as { id: string; type: string; data: { booking: { id: number } } };
       expect(verified).toMatchObject({ id: idOf(r), type: 'booking.created', data: { booking: { id: bookingIds[i] } } });
       expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
@@ -95,7 +104,13 @@ describe('webhook delivery', () => {
 
     const listed = runCli(['webhook:deliveries', hooks.dead!.id, '--json'], env);
     expect(listed.code).toBe(0);
-    const attempts = JSON.parse(listed.stdout) as Array<{ event_id: string; type: string; attempt: number; status: number | null; error: string | null }>;
+    const attempts = JSON.parse(listed.stdout) as Array<{
+      event_id: string;
+      type: string;
+      attempt: number;
+      status: number | null;
+      error: string | null;
+    }>;
     expect(attempts.filter((a) => a.event_id === first).map((a) => [a.attempt, a.status])).toEqual([
       [3, 500],
       [2, 500],
@@ -107,7 +122,10 @@ describe('webhook delivery', () => {
 
   it('delivers only the types a subscription asked for', async () => {
     expect(deletesOnly.received).toHaveLength(0);
-    const res = await fetch(`${server.url}/api/bookings/${bookingIds[0]}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${server.url}/api/bookings/${bookingIds[0]}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     const [got] = await deletesOnly.waitFor(1);
     expect(JSON.parse(got!.body)).toMatchObject({ type: 'booking.deleted', data: { booking: { id: bookingIds[0], deleted: 1 } } });

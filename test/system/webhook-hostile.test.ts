@@ -61,9 +61,9 @@ describe('hostile webhook receivers', { timeout: 120_000 }, () => {
     server = await startServer(env);
   });
   afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await receiver?.close();
-    await target?.close();
+    await server.stop('SIGKILL');
+    await receiver.close();
+    await target.close();
   });
 
   it('keeps answering the API while receivers hang, and caps deliveries in flight', async () => {

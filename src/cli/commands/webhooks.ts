@@ -18,7 +18,13 @@ async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<
 
 function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  for (const r of rows)
+    process.stdout.write(
+      `${r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 async function add(opts: { url: string; events?: string; json?: boolean }): Promise<void> {
@@ -54,7 +60,10 @@ async function list(opts: { json?: boolean }): Promise<void> {
     }));
     if (opts.json) return void process.stdout.write(`${JSON.stringify(hooks)}\n`);
     if (hooks.length === 0) return void process.stderr.write('No webhooks yet. Add one with: npx sector webhook:add --url URL\n');
-    table([['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED'], ...hooks.map((w) => [w.id, w.url, w.events?.join(',') ?? 'all', w.status, w.created_at.slice(0, 16)])]);
+    table([
+      ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED'],
+      ...hooks.map((w) => [w.id, w.url, w.events?.join(',') ?? 'all', w.status, w.created_at.slice(0, 16)]),
+    ]);
   });
 }
 
@@ -80,7 +89,14 @@ async function deliveries(id: string, opts: { json?: boolean }): Promise<void> {
     if (attempts.length === 0) return void process.stderr.write(`No delivery attempts to ${id} yet.\n`);
     table([
       ['EVENT', 'TYPE', 'ATTEMPT', 'RESULT', 'AT', 'MS'],
-      ...attempts.map((a) => [a.event_id, a.type, String(a.attempt), a.error ?? String(a.status), a.at.slice(0, 19), String(a.duration_ms)]),
+      ...attempts.map((a) => [
+        a.event_id,
+        a.type,
+        String(a.attempt),
+        a.error ?? String(a.status),
+        a.at.slice(0, 19),
+        String(a.duration_ms),
+      ]),
     ]);
   });
 }
@@ -101,8 +117,16 @@ export function registerWebhookCommands(program: Command): void {
     .option('--events <types>', 'comma-separated event types (default: all), e.g. booking.created,booking.deleted')
     .option('--json', 'print one JSON line {"id","url","events","secret"} on stdout')
     .action(add);
-  program.command('webhook:list').description('List webhook subscriptions (secrets are never shown).').option('--json', 'print JSON').action(list);
-  program.command('webhook:remove').description('Remove a webhook subscription; later events are not delivered to it.').argument('<id>').action(remove);
+  program
+    .command('webhook:list')
+    .description('List webhook subscriptions (secrets are never shown).')
+    .option('--json', 'print JSON')
+    .action(list);
+  program
+    .command('webhook:remove')
+    .description('Remove a webhook subscription; later events are not delivered to it.')
+    .argument('<id>')
+    .action(remove);
   program
     .command('webhook:deliveries')
     .description('Recent delivery attempts of a subscription: event, type, attempt, status code or error, time.')

@@ -11,7 +11,9 @@ export const streamEvents = {
     'an unknown or expired id starts the stream with one `event: reset` (re-read the lists). A comment line `: keep-alive` ' +
     'comes every 15 s. A client that stops reading is disconnected once about 1 MiB is waiting for it; it resumes with ' +
     '`Last-Event-ID`. See docs/events.md.',
-  headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 200, description: 'The id of the last event received' })) }),
+  headers: Type.Object({
+    'last-event-id': Type.Optional(Type.String({ maxLength: 200, description: 'The id of the last event received' })),
+  }),
   response: {
     200: {
       description: 'The event stream (stays open)',

@@ -1,16 +1,22 @@
 // Booking changes become events in the change's own transaction (the outbox, contract §10).
-import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/connection.js';
-import type { Database } from '../../db/schema.js';
-import { type EventEnvelope, type EventType, newEventId } from '../../domain/events.js';
+import type { EventEnvelope, EventType } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
 import { type BookingFullJson, presentBookingFull } from '../../presenters/bookings.js';
 import { eventsRepository, type NewEvent } from '../../repositories/events.js';
 import type { BookingChange, BookingChangeRecorder, ChangeContext } from '../booking-changes.js';
+import { newEventId } from '../webhooks/signing.js';
+
+/** The change's transaction, as the seam hands it over. */
+type Transaction = Parameters<BookingChangeRecorder['record']>[0];
 
 export type BookingEvent = EventEnvelope<{ booking: BookingFullJson }>;
 
-const TYPES: Record<BookingChange['kind'], EventType> = { created: 'booking.created', updated: 'booking.updated', deleted: 'booking.deleted' };
+const TYPES: Record<BookingChange['kind'], EventType> = {
+  created: 'booking.created',
+  updated: 'booking.updated',
+  deleted: 'booking.deleted',
+};
 
 /** The events of the changes, bodies as delivered: the booking as committed, in its full form. */
 export function bookingEvents(changes: BookingChange[], at: number): NewEvent[] {
@@ -27,7 +33,7 @@ export class EventOutbox implements BookingChangeRecorder {
 
   constructor(private readonly dialect: Dialect) {}
 
-  async record(trx: Kysely<Database>, changes: BookingChange[], context: ChangeContext): Promise<void> {
+  async record(trx: Transaction, changes: BookingChange[], context: ChangeContext): Promise<void> {
     const repo = eventsRepository(trx, this.dialect);
     // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
     await repo.lockCommitOrder();

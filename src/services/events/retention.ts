@@ -19,7 +19,7 @@ export interface Retention {
 export function startRetention(db: Db, retentionDays: number, clock: Clock, onError: (err: unknown) => void): Retention {
   const run = () => pruneEvents(db, retentionDays, clock()).catch(onError);
   void run();
-  const timer = setInterval(run, EVERY_MS);
+  const timer = setInterval(() => void run(), EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

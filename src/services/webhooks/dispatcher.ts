@@ -2,10 +2,11 @@
 // of processes. Work is claimed from the database under a lease, never run on a request.
 import type { Db } from '../../db/connection.js';
 import { writeTransaction } from '../../db/transaction.js';
-import { retryDelay, signDelivery } from '../../domain/events.js';
+import { retryDelay } from '../../domain/events.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedDelivery, webhooksRepository } from '../../repositories/webhooks.js';
 import { postWebhook, type SendResult } from './send.js';
+import { signDelivery } from './signing.js';
 
 export interface DispatcherOptions {
   timeoutMs: number;

@@ -14,7 +14,13 @@ export interface SendResult {
   durationMs: number;
 }
 
-export function postWebhook(url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<SendResult> {
+export function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SendResult> {
   const started = performance.now();
   return new Promise<SendResult>((resolve) => {
     let settled = false;
@@ -32,7 +38,12 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       method: 'POST',
       // agent false: a fresh connection each time, closed afterwards; nothing a receiver does lingers in a pool.
       agent: false,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Sector-Webhooks/1' },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'Sector-Webhooks/1',
+      },
     });
     const timer = setTimeout(() => finish(null, `timed out after ${timeoutMs} ms`), timeoutMs);
     const onAbort = () => finish(null, 'aborted: the server is shutting down');
@@ -59,6 +70,10 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
 
 function withExcerpt(error: string | null, excerpt: Buffer[]): string | null {
   if (error === null) return null;
-  const text = Buffer.concat(excerpt).toString('utf8').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
+  const text = Buffer.concat(excerpt)
+    .toString('utf8')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200);
   return text ? `${error}: ${text}` : error;
 }

@@ -1,18 +1,11 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
 import type { Db } from '../../db/connection.js';
 import { writeTransaction } from '../../db/transaction.js';
-import {
-  decodeEventFilter,
-  encodeEventFilter,
-  type EventType,
-  isEventId,
-  newWebhookId,
-  newWebhookSecret,
-  webhookUrlProblem,
-} from '../../domain/events.js';
+import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
 import type { Clock } from '../../domain/time.js';
 import { eventsRepository } from '../../repositories/events.js';
 import { type AttemptListing, webhooksRepository } from '../../repositories/webhooks.js';
+import { newWebhookId, newWebhookSecret } from './signing.js';
 
 /** A request the operator must change: printed as one line. */
 export class WebhookError extends Error {}
@@ -40,7 +33,14 @@ export class WebhookSubscriptions {
   async add(url: string, events: EventType[] | null): Promise<Subscription & { secret: string }> {
     const problem = webhookUrlProblem(url);
     if (problem !== null) throw new WebhookError(problem);
-    const row = { id: newWebhookId(), url, events: encodeEventFilter(events), secret: newWebhookSecret(), created_at: this.clock(), removed_at: null };
+    const row = {
+      id: newWebhookId(),
+      url,
+      events: encodeEventFilter(events),
+      secret: newWebhookSecret(),
+      created_at: this.clock(),
+      removed_at: null,
+    };
     await writeTransaction(this.db, (trx) => this.repo(trx).add(row));
     return { ...row, events };
   }

@@ -21,7 +21,7 @@ describe('the live event stream', () => {
     server = await startServer(env);
   });
   afterAll(async () => {
-    await server?.stop('SIGKILL');
+    await server.stop('SIGKILL');
   });
 
   it('needs a key, and answers text/event-stream with each event as id, event and data', async () => {
@@ -95,7 +95,12 @@ describe('the live event stream', () => {
     const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
     const bookings = Array.from({ length: 12_000 }, (_, i) => {
       const start = base + Math.floor(i / POSITIONS.length) * 7_200_000;
-      return { user_id: USERS[i % USERS.length], callsign: POSITIONS[i % POSITIONS.length], time_start: fmt(start), time_end: fmt(start + 3_600_000) };
+      return {
+        user_id: USERS[i % USERS.length],
+        callsign: POSITIONS[i % POSITIONS.length],
+        time_start: fmt(start),
+        time_end: fmt(start + 3_600_000),
+      };
     });
     fs.writeFileSync(file, JSON.stringify({ bookings }));
     expect(runCli(['import', file], env).code).toBe(0);
