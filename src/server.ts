@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     // last batch of key use, then release the database.
     const failure = await runShutdownSteps([
       ['finish in-flight requests', () => app.close()],
+      ['stop pushing to the network', async () => services.networkPusher?.stop()],
       ['record API key use', () => keyUse.stop()],
       ['close the database', () => services.db.close()],
     ]);
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  // Pushes owed from before a restart are found at once; new ones as their changes commit.
+  services.networkPusher?.start(app.log.child({ component: 'network' }));
 }
 
 main().catch((err: unknown) => {

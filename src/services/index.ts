@@ -7,6 +7,8 @@ import { ResponseCache } from '../http/responseCache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
+import { NetworkPusher } from './network/pusher.js';
+import { NetworkPushRecorder } from './network/recorder.js';
 import { UsersList } from './usersList.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -20,6 +22,8 @@ export interface AppServices {
   responses: ResponseCache;
   bookingWrites: BookingWrites;
   usersList: UsersList;
+  /** Pushes bookings to the network's bookings service; null when sync is not configured. Started by the server only. */
+  networkPusher: NetworkPusher | null;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
@@ -27,6 +31,16 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const repos = createRepositories(db);
   // Events, audit entries and network pushes register here: each is written in the change's own transaction.
   const recorders: BookingChangeRecorder[] = [];
+  const networkPusher = config.network
+    ? new NetworkPusher({
+        db,
+        config: config.network,
+        division: { division: config.division, subdivisions: config.subdivisions },
+        clock,
+        freshness,
+      })
+    : null;
+  if (networkPusher) recorders.push(new NetworkPushRecorder(db.dialect, () => networkPusher.wake()));
   return {
     config,
     db,
@@ -37,5 +51,6 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     responses: new ResponseCache(freshness),
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
+    networkPusher,
   };
 }
