@@ -31,7 +31,7 @@ export interface ReceivedRequest {
   authorization: string | undefined;
 }
 
-/** up: answers; refuse: connections are dropped at once; unavailable: every request gets 503. */
+/** up: answers; refuse: not listening (connections are refused); unavailable: every request gets 503. */
 export type StandInMode = 'up' | 'refuse' | 'unavailable';
 
 export interface NetworkStandIn {
@@ -41,7 +41,7 @@ export interface NetworkStandIn {
   requests: ReceivedRequest[];
   /** Requests answered so far, by method (GET, POST, PUT, DELETE). */
   count(method: string): number;
-  setMode(mode: StandInMode): void;
+  setMode(mode: StandInMode): Promise<void>;
   /** Answer this long after handling a request (the change is stored at once). */
   setDelay(ms: number): void;
   addKey(key: StandInKey): void;
@@ -208,10 +208,6 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
     });
   });
   server.on('connection', (socket) => {
-    if (mode === 'refuse') {
-      socket.destroy();
-      return;
-    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -223,10 +219,16 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
     bookings,
     requests,
     count: (method) => counts.get(method) ?? 0,
-    setMode: (m) => {
+    setMode: async (m) => {
+      const was = mode;
       mode = m;
-      // Kept-alive connections would carry on past a "refuse": drop them too.
-      if (m === 'refuse') for (const s of sockets) s.destroy();
+      if (m === 'refuse' && was !== 'refuse') {
+        // Stop listening, and drop kept-alive connections, which would carry on past it.
+        server.close();
+        for (const s of sockets) s.destroy();
+      } else if (m !== 'refuse' && was === 'refuse') {
+        await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      }
     },
     setDelay: (ms) => {
       delay = ms;
@@ -235,7 +237,8 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
-        server.close(() => resolve());
+        if (!server.listening) resolve();
+        else server.close(() => resolve());
       }),
   };
 }

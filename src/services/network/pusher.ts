@@ -174,7 +174,10 @@ export class NetworkPusher {
 
     if (action.kind === 'lookup') {
       const found = await this.lookUp(action.posted);
-      if (found === 'retry') return this.finish(claim, 'POST', { kind: 'retry', operator: false }, null, 'could not look up an earlier create on the network');
+      if (typeof found === 'object' && found !== null) {
+        const why = found.status === null ? (found.error ?? 'no answer') : describeAnswer(found.status, found.body);
+        return this.finish(claim, 'POST', classifyAnswer('POST', found.status), found.status, `looking for an earlier create: ${why}`);
+      }
       await writeTransaction(this.o.db, async (trx) => {
         const repo = networkPushesRepository(trx, this.o.db.dialect);
         if (found !== null) await repo.setNetworkId(id, found);
@@ -208,9 +211,9 @@ export class NetworkPusher {
 
   /**
    * The network's id of an earlier POST, from its list of this key's bookings on that day (the
-   * filters its list route takes); null when it is not there; 'retry' when the list could not be read.
+   * filters its list route takes); null when it is not there; the answer when the list could not be read.
    */
-  private async lookUp(posted: NetworkBookingBody): Promise<string | null | 'retry'> {
+  private async lookUp(posted: NetworkBookingBody): Promise<string | null | NetworkAnswer> {
     const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
     const answer = await this.send('GET', `booking?${query}`);
     if (answer.status === 200) {
@@ -220,11 +223,10 @@ export class NetworkPusher {
       } catch {
         // fall through: an answer we cannot read is no evidence either way
       }
-      return 'retry';
+      return { status: 502, body: 'the list of bookings was not a JSON array' };
     }
-    const outcome = classifyAnswer('POST', answer.status);
-    // The list refused our question (4xx): it cannot tell, and never will; post.
-    return outcome.kind === 'refused' ? null : 'retry';
+    // The list refused the question itself (a 4xx other than 401): it cannot tell, and never will; post.
+    return classifyAnswer('POST', answer.status).kind === 'refused' ? null : answer;
   }
 
   private async finishCreate(claim: ClaimedPush, answer: NetworkAnswer): Promise<void> {
