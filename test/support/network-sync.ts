@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { freshDatabaseUrl, tempDir } from './context.js';
-import { runCli } from './processes.js';
+import { execFile } from 'node:child_process';
+import { ROOT, runCli, type CliResult } from './processes.js';
 
 export const NETWORK_KEY = 'division-key-3f9a2c';
 export const DAY = 86_400_000;
@@ -102,7 +103,7 @@ export function api(baseUrl: string, token: string) {
 }
 
 /** Polls until check returns a value (not undefined/false) or the time is up. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -123,8 +124,21 @@ export interface StatusEntry {
   in_progress: boolean;
 }
 
-export function networkStatus(env: Record<string, string>): StatusEntry[] {
-  const r = runCli(['network:status', '--json'], env);
+/**
+ * The CLI as a process, without blocking this one: the stand-in answers from this process, and
+ * runCli (spawnSync) would hold its answers back until the command ends.
+ */
+export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export async function networkStatus(env: Record<string, string>): Promise<StatusEntry[]> {
+  const r = await runCliAsync(['network:status', '--json'], env);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as StatusEntry[];
 }

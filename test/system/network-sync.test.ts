@@ -2,10 +2,11 @@
 // what is pushed for each change, what is stored back, and what the network refuses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startNetworkStandIn, type NetworkStandIn } from '../support/network-stand-in.js';
-import { api, dateIn, eventually, logLines, NETWORK_KEY, networkStatus, prepareDivision, ymdIn } from '../support/network-sync.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { api, dateIn, eventually, logLines, NETWORK_KEY, networkStatus, runCliAsync, prepareDivision, ymdIn } from '../support/network-sync.js';
+import { startServer, type ServerProcess } from '../support/processes.js';
 
-describe('network booking sync', () => {
+// Generous limits: each test runs servers and CLI processes, on a machine that may be busy.
+describe('network booking sync', { timeout: 120_000 }, () => {
   let network: NetworkStandIn;
   let server: ServerProcess;
   let env: Record<string, string>;
@@ -41,7 +42,7 @@ describe('network booking sync', () => {
     const post = network.requests.find((r) => r.method === 'POST')!;
     expect(post.authorization).toBe(`Bearer ${NETWORK_KEY}`);
     expect(post.body).toEqual({ callsign: 'EKCH_TWR', cid: 1_200_001, type: 'exam', start: `${ymdIn(3)} 10:00:00`, end: `${ymdIn(3)} 12:30:00`, division: 'EUD', subdivision: 'SCA' });
-    expect(networkStatus(env)).toEqual([]);
+    expect(await networkStatus(env)).toEqual([]);
 
     const puts = network.count('PUT');
     await client.update(created.id, { end_at: '13:00', tag: 3 });
@@ -78,7 +79,7 @@ describe('network booking sync', () => {
     await client.remove(b.id);
     const pushed = await eventually(async () => {
       const x = await client.get(b.id);
-      return x.network_booking !== null && networkStatus(env).length === 0 && x;
+      return x.network_booking !== null && (await networkStatus(env)).length === 0 && x;
     }, 'the delete on the network');
     const networkId = Number(pushed.network_booking);
     expect(network.bookings.has(networkId)).toBe(false);
@@ -92,23 +93,23 @@ describe('network booking sync', () => {
   it('sends nothing for a booking deleted before it was ever pushed', async () => {
     await network.setMode('refuse');
     const b = await client.create({ cid: 1_200_001, date: dateIn(6), start_at: '06:00', end_at: '07:00', position: 'EKCH_TWR' });
-    await eventually(() => networkStatus(env).some((s) => s.booking_id === b.id && s.attempts >= 1 && s.last_error !== null), 'a failed attempt');
+    await eventually(async () => (await networkStatus(env)).some((s) => s.booking_id === b.id && s.attempts >= 1 && s.last_error !== null), 'a failed attempt');
     await client.remove(b.id);
     await network.setMode('up');
-    await eventually(() => networkStatus(env).length === 0, 'nothing owed');
+    await eventually(async () => (await networkStatus(env)).length === 0, 'nothing owed');
     expect(network.requests.some((r) => (r.body as { start?: string }).start === `${ymdIn(6)} 06:00:00`)).toBe(false);
   });
 
   it('retries while the network is down or failing, and pushes once it is back', async () => {
     await network.setMode('refuse');
     const b = await client.create({ cid: 1_200_001, date: dateIn(7), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
-    const failing = await eventually(() => networkStatus(env).find((s) => s.booking_id === b.id && s.attempts >= 2), 'two failed attempts');
+    const failing = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2), 'two failed attempts');
     expect(failing).toMatchObject({ status: 'pending', callsign: 'EKCH_TWR', last_status: null });
     expect(failing.last_error).toMatch(/ECONNREFUSED/);
-    expect(runCli(['network:status'], env).stdout).toMatch(new RegExp(`^${b.id}\\s+EKCH_TWR\\s+(pending|sending)`, 'm'));
+    expect((await runCliAsync(['network:status'], env)).stdout).toMatch(new RegExp(`^${b.id}\\s+EKCH_TWR\\s+(pending|sending)`, 'm'));
 
     await network.setMode('unavailable');
-    await eventually(() => networkStatus(env).find((s) => s.booking_id === b.id && s.last_status === 503), 'a 503');
+    await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.last_status === 503), 'a 503');
     const posts = network.count('POST');
     await network.setMode('up');
     const pushed = await eventually(async () => {
@@ -123,7 +124,7 @@ describe('network booking sync', () => {
 
   it('records a refusal with the network message, logs it at warn, and pushes it again on network:retry', async () => {
     const atis = await client.create({ cid: 1_200_001, date: dateIn(8), start_at: '10:00', end_at: '11:00', position: 'EKCH_ATIS' });
-    const refused = await eventually(() => networkStatus(env).find((s) => s.booking_id === atis.id && s.status === 'refused'), 'the refusal');
+    const refused = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === atis.id && s.status === 'refused'), 'the refusal');
     expect(refused).toMatchObject({ callsign: 'EKCH_ATIS', last_status: 422, next_attempt_at: null });
     expect(refused.last_error).toContain('callsign: The callsign must end with one of the following');
     const warned = await eventually(() => logLines(server.logs(), 40).find((l) => l.booking === atis.id), 'the warn line');
@@ -138,16 +139,16 @@ describe('network booking sync', () => {
     const other = { id: 9000, api_key_id: 2, callsign: 'EKDK_CTR', cid: 1, type: 'booking', start: `${ymdIn(8)} 09:00:00`, end: `${ymdIn(8)} 12:00:00`, division: null, subdivision: null };
     network.bookings.set(other.id, other);
     const clash = await client.create({ cid: 1_200_001, date: dateIn(8), start_at: '10:00', end_at: '11:00', position: 'EKDK_CTR' });
-    const overlap = await eventually(() => networkStatus(env).find((s) => s.booking_id === clash.id && s.status === 'refused'), 'the overlap refusal');
+    const overlap = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === clash.id && s.status === 'refused'), 'the overlap refusal');
     expect(overlap.last_error).toContain('Booking overlaps with an existing booking: 9000');
-    const text = runCli(['network:status'], env);
+    const text = await runCliAsync(['network:status'], env);
     expect(text.stdout).toMatch(new RegExp(`^${clash.id}\\s+EKDK_CTR\\s+refused\\s+1\\s+-\\s+HTTP 422`, 'm'));
 
     network.bookings.delete(other.id);
-    const retried = runCli(['network:retry', String(clash.id)], env);
+    const retried = await runCliAsync(['network:retry', String(clash.id)], env);
     expect(retried.code, retried.stderr).toBe(0);
     await eventually(async () => (await client.get(clash.id)).network_booking !== null, 'the push after network:retry');
-    expect(networkStatus(env).map((s) => s.booking_id)).toEqual([atis.id]);
+    expect((await networkStatus(env)).map((s) => s.booking_id)).toEqual([atis.id]);
 
     // Retrying what is not refused is a one-line error.
     for (const [ref, message] of [
@@ -155,7 +156,7 @@ describe('network booking sync', () => {
       ['999999', 'has no push'],
       ['abc', 'positive whole number'],
     ]) {
-      const r = runCli(['network:retry', ref!], env);
+      const r = await runCliAsync(['network:retry', ref!], env);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
