@@ -4,6 +4,9 @@
 //   --scenario NAME    run only this scenario (repeatable)
 //   --cpu-prof         profile Sector (node --cpu-prof) into bench/profiles/ and summarise it;
 //                      profiling slows Sector down, so results.json is not written
+//   --network-delay MS run the scenarios again with network sync configured against a stand-in of
+//                      the network's bookings service that answers after MS milliseconds, and
+//                      compare: the API must not wait for the network (target: >= 80% of the rate)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +21,7 @@ import { slotSequence, type SlotSequence } from './lib/slots.js';
 import { countUsersStatements } from './lib/sql-count.js';
 import { checkBookings } from './lib/verify.js';
 import { summariseProfile, formatSummary, type CpuProfile } from './profile.js';
+import { startNetworkStandIn } from '../test/support/network-stand-in.js';
 
 const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
 const PROFILE_DIR = path.join(ROOT, 'bench/profiles');
@@ -26,6 +30,8 @@ interface Options {
   quick: boolean;
   scenarios: string[];
   cpuProf: boolean;
+  /** Answer delay of the network stand-in; null: no run with network sync. */
+  networkDelay: number | null;
 }
 
 interface Durations {
@@ -39,18 +45,23 @@ interface Durations {
 type Sector = NodeProcess & { port: number; profileFile: string | null };
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { quick: false, scenarios: [], cpuProf: false };
+  const options: Options = { quick: false, scenarios: [], cpuProf: false, networkDelay: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') options.quick = true;
     else if (arg === '--cpu-prof') options.cpuProf = true;
+    else if (arg === '--network-delay' || arg.startsWith('--network-delay=')) {
+      const ms = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (ms === undefined || !/^\d{1,6}$/.test(ms)) throw new Error(`--network-delay takes milliseconds (got "${ms}")`);
+      options.networkDelay = Number(ms);
+    }
     else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const name = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (name === undefined || !SCENARIOS.some((s) => s.name === name)) {
         throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
       }
       options.scenarios.push(name);
-    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof)`);
+    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof, --network-delay MS)`);
   }
   return options;
 }
@@ -66,7 +77,17 @@ function loadAverage(): number | null {
   }
 }
 
-async function startSector({ databaseUrl, cpuProf, label }: { databaseUrl: string; cpuProf: boolean; label: string }): Promise<Sector> {
+async function startSector({
+  databaseUrl,
+  cpuProf,
+  label,
+  env = {},
+}: {
+  databaseUrl: string;
+  cpuProf: boolean;
+  label: string;
+  env?: Record<string, string>;
+}): Promise<Sector> {
   const port = await freePort();
   const profileFile = cpuProf ? path.join(PROFILE_DIR, `sector-${label}-${Date.now()}.cpuprofile`) : null;
   const nodeArgs = profileFile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', path.basename(profileFile)] : [];
@@ -83,6 +104,7 @@ async function startSector({ databaseUrl, cpuProf, label }: { databaseUrl: strin
       SUBDIVISIONS: 'SCA',
       API_VARIANT: 'newer',
       API_COMPAT: 'none',
+      ...env,
     },
   });
   await waitUntil(
@@ -201,6 +223,76 @@ async function runScenario(
   return row;
 }
 
+async function runScenarios(
+  selected: readonly Scenario[],
+  context: { sector: Sector; dataset: Dataset; slots: SlotSequence; durations: Durations },
+): Promise<ScenarioRow[]> {
+  const rows: ScenarioRow[] = [];
+  for (const scenario of selected) {
+    try {
+      rows.push(await runScenario(scenario, context));
+    } catch (err) {
+      // One broken scenario must not hide the others' numbers.
+      const failure = err instanceof Error ? err.message : String(err);
+      log(`   FAILED: ${failure}`);
+      rows.push({ name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null, failure });
+    }
+  }
+  return rows;
+}
+
+async function stopSector(sector: Sector): Promise<void> {
+  const exit = await sector.stop();
+  if (exit.code !== 0) log(`Sector exited with ${exit.signal ?? `code ${exit.code}`}:\n${sector.output()}`);
+}
+
+/** Share of the rate without sync that writes must keep with sync to a slow network. */
+const NETWORK_SYNC_TARGET = 0.8;
+
+/**
+ * The same scenarios again, with every write owed to a stand-in of the network's bookings service
+ * that answers after `delayMs`: pushes run after commit, so the rates must stay close. Returns the
+ * targets missed.
+ */
+async function compareWithNetworkSync(
+  delayMs: number,
+  without: readonly ScenarioRow[],
+  context: { selected: readonly Scenario[]; dataset: Dataset; slots: SlotSequence; durations: Durations; label: string },
+): Promise<string[]> {
+  const key = 'bench-network-key';
+  const network = await startNetworkStandIn([{ token: key }]);
+  network.setDelay(delayMs);
+  log(`\n==== again with network sync: a stand-in of the network's bookings service answering after ${delayMs} ms`);
+  let rows: ScenarioRow[];
+  let sector: Sector | undefined;
+  try {
+    sector = await startSector({
+      databaseUrl: context.dataset.databaseUrl,
+      cpuProf: false,
+      label: `${context.label}-network`,
+      env: { NETWORK_BOOKINGS_URL: network.url, NETWORK_BOOKINGS_KEY: key },
+    });
+    rows = await runScenarios(context.selected, { sector, dataset: context.dataset, slots: context.slots, durations: context.durations });
+    log(`   network stand-in received ${network.count('POST')} creates during the run (it answers each after ${delayMs} ms)`);
+  } finally {
+    if (sector) await stopSector(sector);
+    await network.close();
+  }
+  const missed: string[] = [];
+  log('\nwith network sync vs without:');
+  for (const row of rows) {
+    const before = without.find((r) => r.name === row.name)?.sectorRps ?? null;
+    const ratio = before && row.sectorRps !== null ? row.sectorRps / before : null;
+    log(`  ${row.name}: ${fixed(before)} req/s without, ${fixed(row.sectorRps)} req/s with sync (${ratio === null ? '—' : `${(ratio * 100).toFixed(0)}%`})` +
+      (row.failure ? `; FAILED: ${row.failure}` : ''));
+    if (row.failure) missed.push(`${row.name} with network sync: ${row.failure}`);
+    else if (ratio === null || ratio < NETWORK_SYNC_TARGET) {
+      missed.push(`${row.name} with network sync keeps ${ratio === null ? '—' : `${(ratio * 100).toFixed(0)}%`} of its rate without (target ${NETWORK_SYNC_TARGET * 100}%)`);
+    }
+  }
+  return missed;
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const selected = options.scenarios.length > 0 ? SCENARIOS.filter((s) => options.scenarios.includes(s.name)) : SCENARIOS;
@@ -237,21 +329,12 @@ async function main(): Promise<void> {
   const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
   let peakRss: number | null = null;
   try {
-    for (const scenario of selected) {
-      try {
-        rows.push(await runScenario(scenario, { sector, dataset, slots, durations }));
-      } catch (err) {
-        // One broken scenario must not hide the others' numbers.
-        const failure = err instanceof Error ? err.message : String(err);
-        log(`   FAILED: ${failure}`);
-        rows.push({ name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null, failure });
-      }
-    }
+    rows.push(...(await runScenarios(selected, { sector, dataset, slots, durations })));
     peakRss = peakRssMb(sector.pid);
   } finally {
-    const exit = await sector.stop();
-    if (exit.code !== 0) log(`Sector exited with ${exit.signal ?? `code ${exit.code}`}:\n${sector.output()}`);
+    await stopSector(sector);
   }
+  const networkMissed = options.networkDelay === null ? [] : await compareWithNetworkSync(options.networkDelay, rows, { selected, dataset, slots, durations, label });
 
   const results = resultsJson(rows, peakRss, sqlStatements);
   log('');
@@ -272,7 +355,7 @@ async function main(): Promise<void> {
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
   }
 
-  const missed = missedTargets(results, rows);
+  const missed = [...missedTargets(results, rows), ...networkMissed];
   if (missed.length > 0) {
     log(`\nTARGETS MISSED (${missed.length}):`);
     for (const line of missed) log(`  - ${line}`);
