@@ -250,45 +250,69 @@ async function stopSector(sector: Sector): Promise<void> {
 const NETWORK_SYNC_TARGET = 0.8;
 
 /**
- * The same scenarios again, with every write owed to a stand-in of the network's bookings service
- * that answers after `delayMs`: pushes run after commit, so the rates must stay close. Returns the
- * targets missed.
+ * Each scenario on two Sectors side by side: one as configured, one with every write owed to a
+ * stand-in of the network's bookings service that answers after `delayMs`. Rounds alternate
+ * between the two, so outside load falls on both alike; each gets its own copy of the database.
+ * Pushes run after commit, so the rates must stay close. Returns the targets missed.
  */
 async function compareWithNetworkSync(
   delayMs: number,
-  without: readonly ScenarioRow[],
   context: { selected: readonly Scenario[]; dataset: Dataset; slots: SlotSequence; durations: Durations; label: string },
 ): Promise<string[]> {
   const key = 'bench-network-key';
   const network = await startNetworkStandIn([{ token: key }]);
   network.setDelay(delayMs);
-  log(`\n==== again with network sync: a stand-in of the network's bookings service answering after ${delayMs} ms`);
-  let rows: ScenarioRow[];
-  let sector: Sector | undefined;
+  const copy = path.join(context.dataset.dir, 'with-network-sync.db');
+  fs.copyFileSync(context.dataset.databaseFile, copy);
+  for (const suffix of ['-wal', '-shm']) {
+    if (fs.existsSync(context.dataset.databaseFile + suffix)) fs.copyFileSync(context.dataset.databaseFile + suffix, copy + suffix);
+  }
+  log(`\n==== network sync: rounds alternate between Sector without sync and Sector pushing to a stand-in answering after ${delayMs} ms`);
+  const missed: string[] = [];
+  let plain: Sector | undefined;
+  let synced: Sector | undefined;
   try {
-    sector = await startSector({
-      databaseUrl: context.dataset.databaseUrl,
+    plain = await startSector({ databaseUrl: context.dataset.databaseUrl, cpuProf: false, label: `${context.label}-plain` });
+    synced = await startSector({
+      databaseUrl: `sqlite:${copy}`,
       cpuProf: false,
       label: `${context.label}-network`,
       env: { NETWORK_BOOKINGS_URL: network.url, NETWORK_BOOKINGS_KEY: key },
     });
-    rows = await runScenarios(context.selected, { sector, dataset: context.dataset, slots: context.slots, durations: context.durations });
-    log(`   network stand-in received ${network.count('POST')} creates during the run (it answers each after ${delayMs} ms)`);
-  } finally {
-    if (sector) await stopSector(sector);
-    await network.close();
-  }
-  const missed: string[] = [];
-  log('\nwith network sync vs without:');
-  for (const row of rows) {
-    const before = without.find((r) => r.name === row.name)?.sectorRps ?? null;
-    const ratio = before && row.sectorRps !== null ? row.sectorRps / before : null;
-    log(`  ${row.name}: ${fixed(before)} req/s without, ${fixed(row.sectorRps)} req/s with sync (${ratio === null ? '—' : `${(ratio * 100).toFixed(0)}%`})` +
-      (row.failure ? `; FAILED: ${row.failure}` : ''));
-    if (row.failure) missed.push(`${row.name} with network sync: ${row.failure}`);
-    else if (ratio === null || ratio < NETWORK_SYNC_TARGET) {
-      missed.push(`${row.name} with network sync keeps ${ratio === null ? '—' : `${(ratio * 100).toFixed(0)}%`} of its rate without (target ${NETWORK_SYNC_TARGET * 100}%)`);
+    const rounds = Math.max(context.durations.rounds, 3);
+    for (const scenario of context.selected) {
+      log(`\n== ${scenario.name} with and without network sync, ${scenario.connections} connections, ${rounds} rounds each`);
+      const target = (port: number): LoadTarget => {
+        const request = requestOf(scenario, context.dataset.token, context.slots);
+        const t: LoadTarget = { port, method: request.method, path: request.path, headers: request.headers };
+        if (scenario.body === 'slots') t.setupRequest = (req) => ({ ...req, body: context.slots.next() });
+        return t;
+      };
+      const settings = { connections: scenario.connections, duration: context.durations.round };
+      await load(target(plain.port), { ...settings, duration: context.durations.warmup });
+      await load(target(synced.port), { ...settings, duration: context.durations.warmup });
+      const without: RoundResult[] = [];
+      const withSync: RoundResult[] = [];
+      for (let round = 0; round < rounds; round++) {
+        without.push(await load(target(plain.port), settings));
+        withSync.push(await load(target(synced.port), settings));
+        log(`   round ${round + 1}: without ${fixed(without.at(-1)!.rps)} req/s, with sync ${fixed(withSync.at(-1)!.rps)} req/s`);
+      }
+      const a = medianRound(without);
+      const b = medianRound(withSync);
+      const ratio = a.rps > 0 ? b.rps / a.rps : 0;
+      const bad = [...without, ...withSync].reduce((n, r) => n + r.non2xx + r.errors, 0);
+      log(`   median: without sync ${fixed(a.rps)} req/s (p99 ${a.p99} ms), with sync ${fixed(b.rps)} req/s (p99 ${b.p99} ms): ${(ratio * 100).toFixed(0)}%`);
+      log(`   the stand-in received ${network.count('POST')} creates so far (each answered after ${delayMs} ms)`);
+      if (bad > 0) missed.push(`${scenario.name} with/without network sync: ${bad} non-2xx answers or connection errors`);
+      if (ratio < NETWORK_SYNC_TARGET) {
+        missed.push(`${scenario.name} with network sync keeps ${(ratio * 100).toFixed(0)}% of its rate without (target ${NETWORK_SYNC_TARGET * 100}%)`);
+      }
     }
+  } finally {
+    if (plain) await stopSector(plain);
+    if (synced) await stopSector(synced);
+    await network.close();
   }
   return missed;
 }
@@ -334,7 +358,7 @@ async function main(): Promise<void> {
   } finally {
     await stopSector(sector);
   }
-  const networkMissed = options.networkDelay === null ? [] : await compareWithNetworkSync(options.networkDelay, rows, { selected, dataset, slots, durations, label });
+  const networkMissed = options.networkDelay === null ? [] : await compareWithNetworkSync(options.networkDelay, { selected, dataset, slots, durations, label });
 
   const results = resultsJson(rows, peakRss, sqlStatements);
   log('');
