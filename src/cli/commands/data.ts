@@ -86,5 +86,3 @@ export function registerDataCommands(program: Command): void {
     .action(seedDemo);
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }
-
-
