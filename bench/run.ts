@@ -54,8 +54,7 @@ function parseArgs(argv: readonly string[]): Options {
       const ms = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (ms === undefined || !/^\d{1,6}$/.test(ms)) throw new Error(`--network-delay takes milliseconds (got "${ms}")`);
       options.networkDelay = Number(ms);
-    }
-    else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
+    } else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const name = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (name === undefined || !SCENARIOS.some((s) => s.name === name)) {
         throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
@@ -250,7 +249,15 @@ async function runScenarios(
       // One broken scenario must not hide the others' numbers.
       const failure = err instanceof Error ? err.message : String(err);
       log(`   FAILED: ${failure}`);
-      rows.push({ name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null, failure });
+      rows.push({
+        name: scenario.name,
+        connections: scenario.connections,
+        sectorRps: null,
+        baselineRps: null,
+        p50: null,
+        p99: null,
+        failure,
+      });
     }
   }
   return rows;
@@ -317,11 +324,15 @@ async function compareWithNetworkSync(
       const b = medianRound(withSync);
       const ratio = a.rps > 0 ? b.rps / a.rps : 0;
       const bad = [...without, ...withSync].reduce((n, r) => n + r.non2xx + r.errors, 0);
-      log(`   median: without sync ${fixed(a.rps)} req/s (p99 ${a.p99} ms), with sync ${fixed(b.rps)} req/s (p99 ${b.p99} ms): ${(ratio * 100).toFixed(0)}%`);
+      log(
+        `   median: without sync ${fixed(a.rps)} req/s (p99 ${a.p99} ms), with sync ${fixed(b.rps)} req/s (p99 ${b.p99} ms): ${(ratio * 100).toFixed(0)}%`,
+      );
       log(`   the stand-in received ${network.count('POST')} creates so far (each answered after ${delayMs} ms)`);
       if (bad > 0) missed.push(`${scenario.name} with/without network sync: ${bad} non-2xx answers or connection errors`);
       if (ratio < NETWORK_SYNC_TARGET) {
-        missed.push(`${scenario.name} with network sync keeps ${(ratio * 100).toFixed(0)}% of its rate without (target ${NETWORK_SYNC_TARGET * 100}%)`);
+        missed.push(
+          `${scenario.name} with network sync keeps ${(ratio * 100).toFixed(0)}% of its rate without (target ${NETWORK_SYNC_TARGET * 100}%)`,
+        );
       }
     }
   } finally {
@@ -377,7 +388,8 @@ async function main(): Promise<void> {
   } finally {
     await stopSector(sector);
   }
-  const networkMissed = options.networkDelay === null ? [] : await compareWithNetworkSync(options.networkDelay, { selected, dataset, slots, durations, label });
+  const networkMissed =
+    options.networkDelay === null ? [] : await compareWithNetworkSync(options.networkDelay, { selected, dataset, slots, durations, label });
 
   const results = resultsJson(rows, peakRss, sqlStatements);
   log('');

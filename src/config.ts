@@ -120,14 +120,16 @@ function networkConfig(
     problems.push(`${set} is set but ${missing} is not: set both to push bookings to the network, or neither`);
     return null;
   }
-  let parsed: URL | null = null;
+  let parsed: URL | null;
   try {
     parsed = new URL(url);
   } catch {
     parsed = null;
   }
   if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '') {
-    problems.push(`NETWORK_BOOKINGS_URL must be an http: or https: URL without query, e.g. https://atc-bookings.example/api (got "${url}")`);
+    problems.push(
+      `NETWORK_BOOKINGS_URL must be an http: or https: URL without query, e.g. https://atc-bookings.example/api (got "${url}")`,
+    );
     return null;
   }
   if (/\s/.test(key)) problems.push('NETWORK_BOOKINGS_KEY must not contain spaces');

@@ -119,7 +119,13 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
      * a newer change the row stays pending and due now, so the newer state is pushed next.
      */
     async finish(bookingId: number, owner: string, version: number, result: PushResult, now: number): Promise<void> {
-      const ended = { lease_owner: null, lease_until: null, last_status: result.last_status, last_error: result.last_error, updated_at: now };
+      const ended = {
+        lease_owner: null,
+        lease_until: null,
+        last_status: result.last_status,
+        last_error: result.last_error,
+        updated_at: now,
+      };
       const r = await db
         .updateTable('network_pushes')
         .set({ ...ended, status: result.status, next_attempt_at: result.next_attempt_at, ...(result.resetAttempts ? { attempts: 0 } : {}) })

@@ -54,10 +54,11 @@ const TYPES = ['booking', 'event', 'exam', 'training'];
 const FIELDS = ['id', 'callsign', 'cid', 'type', 'start', 'end', 'division', 'subdivision'] as const;
 
 type Body = Record<string, unknown>;
-type Errors = Record<string, string[]>;
+type Errors = Partial<Record<string, string[]>>;
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
-const isNumeric = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
+const isNumeric = (v: unknown) =>
+  (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v));
 
 /** Laravel's date_format:Y-m-d H:i:s (a real date, exactly that shape). */
 function isYmdHis(v: unknown): v is string {
@@ -75,8 +76,10 @@ function validate(body: Body, creating: boolean): Errors {
   const { callsign, cid, start, end, division, subdivision, type } = body;
   if (creating || present(callsign)) {
     if (!present(callsign)) add('callsign', 'The callsign field is required.');
-    else if (typeof callsign !== 'string' || !/^[\p{L}\p{M}\p{N}_-]+$/u.test(callsign)) add('callsign', 'The callsign must only contain letters, numbers, dashes and underscores.');
-    else if (!SUFFIXES.some((s) => callsign.endsWith(s))) add('callsign', `The callsign must end with one of the following: ${SUFFIXES.join(', ')}.`);
+    else if (typeof callsign !== 'string' || !/^[\p{L}\p{M}\p{N}_-]+$/u.test(callsign))
+      add('callsign', 'The callsign must only contain letters, numbers, dashes and underscores.');
+    else if (!SUFFIXES.some((s) => callsign.endsWith(s)))
+      add('callsign', `The callsign must end with one of the following: ${SUFFIXES.join(', ')}.`);
   }
   if (creating && !present(cid)) add('cid', 'The cid field is required.');
   else if (present(cid) && !isNumeric(cid)) add('cid', 'The cid must be a number.');
@@ -85,13 +88,16 @@ function validate(body: Body, creating: boolean): Errors {
     ['end', end, start],
   ] as const) {
     if (creating && !present(value)) add(field, `The ${field} field is required.`);
-    else if (!creating && !present(value) && present(other)) add(field, `The ${field} field is required when ${field === 'start' ? 'end' : 'start'} is present.`);
+    else if (!creating && !present(value) && present(other))
+      add(field, `The ${field} field is required when ${field === 'start' ? 'end' : 'start'} is present.`);
     else if (present(value) && !isYmdHis(value)) add(field, `The ${field} must be formatted as yyyy-mm-dd hh:mm:ss`);
   }
   if (isYmdHis(start) && isYmdHis(end) && !(end > start)) add('end', 'The end must be after the start');
-  if (present(division) && (typeof division !== 'string' || !/^\p{L}+$/u.test(division))) add('division', 'The division must only contain letters.');
+  if (present(division) && (typeof division !== 'string' || !/^\p{L}+$/u.test(division)))
+    add('division', 'The division must only contain letters.');
   if (!present(division) && present(subdivision)) add('division', 'The division field is required when subdivision is present.');
-  if (present(subdivision) && (typeof subdivision !== 'string' || !/^\p{L}+$/u.test(subdivision))) add('subdivision', 'The subdivision must only contain letters.');
+  if (present(subdivision) && (typeof subdivision !== 'string' || !/^\p{L}+$/u.test(subdivision)))
+    add('subdivision', 'The subdivision must only contain letters.');
   if (type !== undefined && !TYPES.includes(type as string)) add('type', 'The selected type is invalid.');
   return errors;
 }
@@ -111,9 +117,23 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
   const sockets = new Set<Socket>();
 
   const overlapping = (callsign: unknown, start: unknown, end: unknown, exceptId?: number) =>
-    [...bookings.values()].find((b) => b.id !== exceptId && b.callsign === callsign && typeof start === 'string' && typeof end === 'string' && b.end > start && b.start < end);
+    [...bookings.values()].find(
+      (b) =>
+        b.id !== exceptId &&
+        b.callsign === callsign &&
+        typeof start === 'string' &&
+        typeof end === 'string' &&
+        b.end > start &&
+        b.start < end,
+    );
 
-  function handle(method: string, path: string, query: URLSearchParams, body: Body, token: string | undefined): { status: number; json?: unknown } {
+  function handle(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: Body,
+    token: string | undefined,
+  ): { status: number; json?: unknown } {
     const m = /^\/api\/booking(?:\/([^/]+))?$/.exec(path);
     if (!m) return { status: 404, json: { message: 'Not Found' } };
     const id = m[1];
@@ -131,7 +151,10 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
       const cid = query.get('cid');
       if (cid !== null) list = list.filter((b) => String(b.cid) === cid);
       const date = query.get('date');
-      list = date !== null ? list.filter((b) => b.start.startsWith(date)) : list.filter((b) => b.start.slice(0, 10) >= now.slice(0, 10) || b.end > now);
+      list =
+        date !== null
+          ? list.filter((b) => b.start.startsWith(date))
+          : list.filter((b) => b.start.slice(0, 10) >= now.slice(0, 10) || b.end > now);
       return { status: 200, json: list.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)).map(pick) };
     }
     if (!key) return { status: 401, json: { error: 'Missing Bearer Token' } };
@@ -185,7 +208,7 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Body = {};
+      let body: Body;
       try {
         body = raw === '' ? {} : (JSON.parse(raw) as Body);
       } catch {

@@ -103,7 +103,11 @@ export function api(baseUrl: string, token: string) {
 }
 
 /** Polls until check returns a value (not undefined/false) or the time is up. */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 45_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -130,10 +134,15 @@ export interface StatusEntry {
  */
 export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'dist/cli/index.js'), ...args],
+      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -20,8 +20,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('network sync with two instances on 
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await network?.close();
+    await Promise.all([a.stop(), b.stop()]);
+    await network.close();
   });
 
   it('makes each create, update and delete once, whichever instance took the change', async () => {
@@ -30,7 +30,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('network sync with two instances on 
     const positions = ['EKCH_TWR', 'EKCH_APP', 'EKDK_CTR'];
     const created = await Promise.all(
       Array.from({ length: COUNT }, (_, i) =>
-        api((i % 2 ? a : b).url, token).create({ cid: 1_200_001, date: dateIn(3 + Math.floor(i / 24)), start_at: `${i % 8}:00`, end_at: `${i % 8}:30`, position: positions[Math.floor(i / 8) % 3] }),
+        api((i % 2 ? a : b).url, token).create({
+          cid: 1_200_001,
+          date: dateIn(3 + Math.floor(i / 24)),
+          start_at: `${i % 8}:00`,
+          end_at: `${i % 8}:30`,
+          position: positions[Math.floor(i / 8) % 3],
+        }),
       ),
     );
     const networkIds = async () => Promise.all(created.map(async (x) => (await api(a.url, token).get(x.id)).network_booking));

@@ -4,7 +4,18 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/context.js';
 import { startNetworkStandIn, type NetworkStandIn } from '../support/network-stand-in.js';
-import { api, dateIn, DIVISION_FILE, eventually, logLines, NETWORK_KEY, networkStatus, runCliAsync, prepareDivision, ymdIn } from '../support/network-sync.js';
+import {
+  api,
+  dateIn,
+  DIVISION_FILE,
+  eventually,
+  logLines,
+  NETWORK_KEY,
+  networkStatus,
+  runCliAsync,
+  prepareDivision,
+  ymdIn,
+} from '../support/network-sync.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 
 describe('network sync over restarts', { timeout: 120_000 }, () => {
@@ -27,7 +38,13 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     const first = await start(env);
     // The network stores the booking at once but answers late: the server dies before the answer.
     network.setDelay(5_000);
-    const b = await api(first.url, token).create({ cid: 1_200_001, date: dateIn(3), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
+    const b = await api(first.url, token).create({
+      cid: 1_200_001,
+      date: dateIn(3),
+      start_at: '10:00',
+      end_at: '11:00',
+      position: 'EKCH_TWR',
+    });
     await eventually(() => network!.bookings.size === 1, 'the create on the network');
     await first.stop('SIGKILL');
     network.setDelay(0);
@@ -74,8 +91,17 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
     const { env, token } = prepareDivision(network.url, { NETWORK_BOOKINGS_KEY: 'a-revoked-key' });
     const first = await start(env);
-    const b = await api(first.url, token).create({ cid: 1_200_001, date: dateIn(5), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
-    const rejected = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2), 'two rejected attempts');
+    const b = await api(first.url, token).create({
+      cid: 1_200_001,
+      date: dateIn(5),
+      start_at: '10:00',
+      end_at: '11:00',
+      position: 'EKCH_TWR',
+    });
+    const rejected = await eventually(
+      async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2),
+      'two rejected attempts',
+    );
     expect(rejected).toMatchObject({ status: 'pending', last_status: 401 });
     expect(rejected.last_error).toContain('Token does not exist');
     const line = logLines(first.logs(), 50).find((l) => l.booking === b.id)!;
@@ -93,18 +119,40 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
     const imported = {
       ...DIVISION_FILE,
-      bookings: [{ user_id: 1_200_001, callsign: 'EKCH_TWR', time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00`, tag: null, source: 'CC' }],
+      bookings: [
+        {
+          user_id: 1_200_001,
+          callsign: 'EKCH_TWR',
+          time_start: `${ymdIn(6)} 08:00:00`,
+          time_end: `${ymdIn(6)} 09:00:00`,
+          tag: null,
+          source: 'CC',
+        },
+      ],
     };
     const { env, token } = prepareDivision(network.url, {}, imported);
     // An import into a running system is not pushed either.
     const more = path.join(tempDir(), 'more.json');
-    fs.writeFileSync(more, JSON.stringify({ bookings: [{ user_id: 1_200_001, callsign: 'EKDK_CTR', time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00` }] }));
+    fs.writeFileSync(
+      more,
+      JSON.stringify({
+        bookings: [{ user_id: 1_200_001, callsign: 'EKDK_CTR', time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00` }],
+      }),
+    );
     const server = await start(env);
     expect((await runCliAsync(['import', more], env)).code).toBe(0);
     // A booking made through the API afterwards is pushed; the pusher takes due pushes oldest first.
-    const b = await api(server.url, token).create({ cid: 1_200_001, date: dateIn(6), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
+    const b = await api(server.url, token).create({
+      cid: 1_200_001,
+      date: dateIn(6),
+      start_at: '10:00',
+      end_at: '11:00',
+      position: 'EKCH_TWR',
+    });
     await eventually(async () => (await api(server.url, token).get(b.id)).network_booking !== null, 'the API booking pushed');
-    expect(network.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { start: string }).start)).toEqual([`${ymdIn(6)} 10:00:00`]);
+    expect(network.requests.filter((r) => r.method === 'POST').map((r) => (r.body as { start: string }).start)).toEqual([
+      `${ymdIn(6)} 10:00:00`,
+    ]);
     expect(await networkStatus(env)).toEqual([]);
   });
 

@@ -2,7 +2,17 @@
 // what is pushed for each change, what is stored back, and what the network refuses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startNetworkStandIn, type NetworkStandIn } from '../support/network-stand-in.js';
-import { api, dateIn, eventually, logLines, NETWORK_KEY, networkStatus, runCliAsync, prepareDivision, ymdIn } from '../support/network-sync.js';
+import {
+  api,
+  dateIn,
+  eventually,
+  logLines,
+  NETWORK_KEY,
+  networkStatus,
+  runCliAsync,
+  prepareDivision,
+  ymdIn,
+} from '../support/network-sync.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 
 // Generous limits: each test runs servers and CLI processes, on a machine that may be busy.
@@ -20,8 +30,8 @@ describe('network booking sync', { timeout: 120_000 }, () => {
     client = api(server.url, prepared.token);
   });
   afterAll(async () => {
-    await server?.stop();
-    await network?.close();
+    await server.stop();
+    await network.close();
   });
   afterEach(async () => {
     network.setDelay(0);
@@ -29,7 +39,14 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   });
 
   it('pushes a create, stores the network id as network_booking without changing updated_at, then pushes the update and the delete', async () => {
-    const created = await client.create({ cid: 1_200_001, date: dateIn(3), start_at: '10:00', end_at: '12:30', position: 'EKCH_TWR', tag: 2 });
+    const created = await client.create({
+      cid: 1_200_001,
+      date: dateIn(3),
+      start_at: '10:00',
+      end_at: '12:30',
+      position: 'EKCH_TWR',
+      tag: 2,
+    });
     expect(created.network_booking).toBeNull();
 
     const pushed = await eventually(async () => {
@@ -38,10 +55,26 @@ describe('network booking sync', { timeout: 120_000 }, () => {
     }, 'the network id');
     expect(pushed.updated_at).toBe(created.updated_at);
     const stored = network.bookings.get(Number(pushed.network_booking))!;
-    expect(stored).toMatchObject({ callsign: 'EKCH_TWR', cid: 1_200_001, type: 'exam', start: `${ymdIn(3)} 10:00:00`, end: `${ymdIn(3)} 12:30:00`, division: 'EUD', subdivision: 'SCA' });
+    expect(stored).toMatchObject({
+      callsign: 'EKCH_TWR',
+      cid: 1_200_001,
+      type: 'exam',
+      start: `${ymdIn(3)} 10:00:00`,
+      end: `${ymdIn(3)} 12:30:00`,
+      division: 'EUD',
+      subdivision: 'SCA',
+    });
     const post = network.requests.find((r) => r.method === 'POST')!;
     expect(post.authorization).toBe(`Bearer ${NETWORK_KEY}`);
-    expect(post.body).toEqual({ callsign: 'EKCH_TWR', cid: 1_200_001, type: 'exam', start: `${ymdIn(3)} 10:00:00`, end: `${ymdIn(3)} 12:30:00`, division: 'EUD', subdivision: 'SCA' });
+    expect(post.body).toEqual({
+      callsign: 'EKCH_TWR',
+      cid: 1_200_001,
+      type: 'exam',
+      start: `${ymdIn(3)} 10:00:00`,
+      end: `${ymdIn(3)} 12:30:00`,
+      division: 'EUD',
+      subdivision: 'SCA',
+    });
     expect(await networkStatus(env)).toEqual([]);
 
     const puts = network.count('PUT');
@@ -62,7 +95,14 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   it('sends forced training as type training, and chosen training too', async () => {
     // Bo is S1 below EKCH_APP's S3: training is forced.
     const forced = await client.create({ cid: 1_200_002, date: dateIn(4), start_at: '08:00', end_at: '09:00', position: 'EKCH_APP' });
-    const chosen = await client.create({ cid: 1_200_001, date: dateIn(4), start_at: '08:00', end_at: '09:00', position: 'EKDK_CTR', tag: 1 });
+    const chosen = await client.create({
+      cid: 1_200_001,
+      date: dateIn(4),
+      start_at: '08:00',
+      end_at: '09:00',
+      position: 'EKDK_CTR',
+      tag: 1,
+    });
     const plain = await client.create({ cid: 1_200_001, date: dateIn(4), start_at: '10:00', end_at: '11:00', position: 'EKDK_CTR' });
     const ids = await eventually(async () => {
       const all = await Promise.all([forced, chosen, plain].map((b) => client.get(b.id)));
@@ -74,7 +114,10 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   it('pushes an update made while the create is still on its way as part of it, and a delete after it, in order', async () => {
     network.setDelay(700);
     const b = await client.create({ cid: 1_200_001, date: dateIn(5), start_at: '14:00', end_at: '15:00', position: 'EKDK_CTR' });
-    await eventually(() => network.requests.some((r) => r.method === 'POST' && (r.body as { start?: string }).start === `${ymdIn(5)} 14:00:00`), 'the create on the wire');
+    await eventually(
+      () => network.requests.some((r) => r.method === 'POST' && (r.body as { start?: string }).start === `${ymdIn(5)} 14:00:00`),
+      'the create on the wire',
+    );
     await client.update(b.id, { end_at: '16:00' });
     await client.remove(b.id);
     const pushed = await eventually(async () => {
@@ -83,7 +126,11 @@ describe('network booking sync', { timeout: 120_000 }, () => {
     }, 'the delete on the network');
     const networkId = Number(pushed.network_booking);
     expect(network.bookings.has(networkId)).toBe(false);
-    const mine = network.requests.filter((r) => r.path.endsWith(`/booking/${networkId}`) || (r.method === 'POST' && (r.body as { start?: string }).start === `${ymdIn(5)} 14:00:00`));
+    const mine = network.requests.filter(
+      (r) =>
+        r.path.endsWith(`/booking/${networkId}`) ||
+        (r.method === 'POST' && (r.body as { start?: string }).start === `${ymdIn(5)} 14:00:00`),
+    );
     // Create, then delete: never the delete first, and nothing after it.
     expect(mine[0]!.method).toBe('POST');
     expect(mine.at(-1)!.method).toBe('DELETE');
@@ -93,7 +140,10 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   it('sends nothing for a booking deleted before it was ever pushed', async () => {
     await network.setMode('refuse');
     const b = await client.create({ cid: 1_200_001, date: dateIn(6), start_at: '06:00', end_at: '07:00', position: 'EKCH_TWR' });
-    await eventually(async () => (await networkStatus(env)).some((s) => s.booking_id === b.id && s.attempts >= 1 && s.last_error !== null), 'a failed attempt');
+    await eventually(
+      async () => (await networkStatus(env)).some((s) => s.booking_id === b.id && s.attempts >= 1 && s.last_error !== null),
+      'a failed attempt',
+    );
     await client.remove(b.id);
     await network.setMode('up');
     await eventually(async () => (await networkStatus(env)).length === 0, 'nothing owed');
@@ -103,7 +153,10 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   it('retries while the network is down or failing, and pushes once it is back', async () => {
     await network.setMode('refuse');
     const b = await client.create({ cid: 1_200_001, date: dateIn(7), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
-    const failing = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2), 'two failed attempts');
+    const failing = await eventually(
+      async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2),
+      'two failed attempts',
+    );
     expect(failing).toMatchObject({ status: 'pending', callsign: 'EKCH_TWR', last_status: null });
     expect(failing.last_error).toMatch(/ECONNREFUSED/);
     expect((await runCliAsync(['network:status'], env)).stdout).toMatch(new RegExp(`^${b.id}\\s+EKCH_TWR\\s+(pending|sending)`, 'm'));
@@ -124,7 +177,10 @@ describe('network booking sync', { timeout: 120_000 }, () => {
 
   it('records a refusal with the network message, logs it at warn, and pushes it again on network:retry', async () => {
     const atis = await client.create({ cid: 1_200_001, date: dateIn(8), start_at: '10:00', end_at: '11:00', position: 'EKCH_ATIS' });
-    const refused = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === atis.id && s.status === 'refused'), 'the refusal');
+    const refused = await eventually(
+      async () => (await networkStatus(env)).find((s) => s.booking_id === atis.id && s.status === 'refused'),
+      'the refusal',
+    );
     expect(refused).toMatchObject({ callsign: 'EKCH_ATIS', last_status: 422, next_attempt_at: null });
     expect(refused.last_error).toContain('callsign: The callsign must end with one of the following');
     const warned = await eventually(() => logLines(server.logs(), 40).find((l) => l.booking === atis.id), 'the warn line');
@@ -136,10 +192,23 @@ describe('network booking sync', { timeout: 120_000 }, () => {
     expect(network.count('POST')).toBe(posts);
 
     // An overlap on the network's side (another division's booking there): refused, then fixed there.
-    const other = { id: 9000, api_key_id: 2, callsign: 'EKDK_CTR', cid: 1, type: 'booking', start: `${ymdIn(8)} 09:00:00`, end: `${ymdIn(8)} 12:00:00`, division: null, subdivision: null };
+    const other = {
+      id: 9000,
+      api_key_id: 2,
+      callsign: 'EKDK_CTR',
+      cid: 1,
+      type: 'booking',
+      start: `${ymdIn(8)} 09:00:00`,
+      end: `${ymdIn(8)} 12:00:00`,
+      division: null,
+      subdivision: null,
+    };
     network.bookings.set(other.id, other);
     const clash = await client.create({ cid: 1_200_001, date: dateIn(8), start_at: '10:00', end_at: '11:00', position: 'EKDK_CTR' });
-    const overlap = await eventually(async () => (await networkStatus(env)).find((s) => s.booking_id === clash.id && s.status === 'refused'), 'the overlap refusal');
+    const overlap = await eventually(
+      async () => (await networkStatus(env)).find((s) => s.booking_id === clash.id && s.status === 'refused'),
+      'the overlap refusal',
+    );
     expect(overlap.last_error).toContain('Booking overlaps with an existing booking: 9000');
     const text = await runCliAsync(['network:status'], env);
     expect(text.stdout).toMatch(new RegExp(`^${clash.id}\\s+EKDK_CTR\\s+refused\\s+1\\s+-\\s+HTTP 422`, 'm'));

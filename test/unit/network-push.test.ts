@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAnswer, decidePush, describeAnswer, findPosted, networkBody, networkType, retryDelay, type PushedBooking } from '../../src/domain/network/push.js';
+import {
+  classifyAnswer,
+  decidePush,
+  describeAnswer,
+  findPosted,
+  networkBody,
+  networkType,
+  retryDelay,
+  type PushedBooking,
+} from '../../src/domain/network/push.js';
 
 const booking: PushedBooking = {
   callsign: 'EKCH_TWR',
@@ -64,7 +73,8 @@ describe('network push rules', () => {
     expect(classifyAnswer('PUT', 404)).toEqual({ kind: 'lost' });
     expect(classifyAnswer('POST', 422)).toEqual({ kind: 'refused' });
     expect(classifyAnswer('POST', 400)).toEqual({ kind: 'refused' });
-    for (const status of [null, 408, 429, 500, 502, 503]) expect(classifyAnswer('POST', status)).toEqual({ kind: 'retry', operator: false });
+    for (const status of [null, 408, 429, 500, 502, 503])
+      expect(classifyAnswer('POST', status)).toEqual({ kind: 'retry', operator: false });
     expect(classifyAnswer('PUT', 401)).toEqual({ kind: 'retry', operator: true });
     expect(classifyAnswer('POST', 302)).toEqual({ kind: 'retry', operator: true });
   });

@@ -35,7 +35,8 @@ async function status(opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
     const pushes = (await services.repos.networkPushes.open()).map((p) => toJson(p, now));
-    if (!services.config.network) process.stderr.write('Network sync is not configured (NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY): nothing new is pushed.\n');
+    if (!services.config.network)
+      process.stderr.write('Network sync is not configured (NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY): nothing new is pushed.\n');
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(pushes)}\n`);
       return;
@@ -57,7 +58,13 @@ async function status(opts: { json?: boolean }): Promise<void> {
       ]),
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows) process.stdout.write(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()}\n`);
+    for (const r of rows)
+      process.stdout.write(
+        `${r
+          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd()}\n`,
+      );
     process.stdout.write(`${pushes.length - refused} pending, ${refused} refused`);
     process.stdout.write(refused > 0 ? ' (fix the cause, then `npx sector network:retry <booking-id>`)\n' : '\n');
   });
@@ -75,7 +82,9 @@ async function retry(ref: string): Promise<void> {
     const push = await repo.status(id);
     if (!push) throw new CliError(`booking ${id} has no push to the network (no such booking, or it was never changed through the API)`);
     throw new CliError(
-      push.status === 'done' ? `booking ${id} is already pushed to the network; nothing to retry` : `booking ${id} is still pending, not refused: it is retried by itself`,
+      push.status === 'done'
+        ? `booking ${id} is already pushed to the network; nothing to retry`
+        : `booking ${id} is still pending, not refused: it is retried by itself`,
     );
   });
 }

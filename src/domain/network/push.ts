@@ -151,7 +151,7 @@ export function describeAnswer(status: number, body: string): string {
   const parts: string[] = [];
   if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
     const o = parsed as Record<string, unknown>;
-    for (const k of ['message', 'error']) if (typeof o[k] === 'string') parts.push(o[k] as string);
+    for (const k of ['message', 'error']) if (typeof o[k] === 'string') parts.push(o[k]);
     const fields = o['errors'] !== null && typeof o['errors'] === 'object' ? (o['errors'] as Record<string, unknown>) : o;
     for (const [field, messages] of Object.entries(fields)) {
       if (Array.isArray(messages)) parts.push(`${field}: ${messages.filter((m) => typeof m === 'string').join(' ')}`);

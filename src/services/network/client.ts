@@ -86,5 +86,7 @@ export class NetworkClient {
 
 /** One line naming the failure, without the request (and so without the key). */
 function describeError(err: NodeJS.ErrnoException): string {
-  return err.code ? `${err.code}${err.message && !err.message.includes(err.code) ? ` ${err.message}` : ''}` : err.message || 'request failed';
+  return err.code
+    ? `${err.code}${err.message && !err.message.includes(err.code) ? ` ${err.message}` : ''}`
+    : err.message || 'request failed';
 }

@@ -125,12 +125,17 @@ export class NetworkPusher {
           if (claimed.length === 0) break;
           for (const push of claimed) this.launch(push);
         }
-      } while (this.wakeAgain && this.running);
+      } while (this.wokenMeanwhile());
     } catch (err) {
       this.log.error({ err }, 'could not claim network pushes; trying again shortly');
     } finally {
       this.filling = false;
     }
+  }
+
+  /** Whether wake() was called while claiming (read through a method: the flag changes across awaits). */
+  private wokenMeanwhile(): boolean {
+    return this.wakeAgain && this.running;
   }
 
   private async claim(limit: number): Promise<ClaimedPush[]> {
@@ -144,9 +149,12 @@ export class NetworkPusher {
   private launch(push: ClaimedPush): void {
     const run = this.push(push)
       .catch(async (err: unknown) => {
-        if (!(err instanceof Stopped)) this.log.error({ err, booking: push.booking_id }, 'network push failed; it is tried again when its claim lapses');
+        if (!(err instanceof Stopped))
+          this.log.error({ err, booking: push.booking_id }, 'network push failed; it is tried again when its claim lapses');
         // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
-        await this.repo().release([push.booking_id], this.owner).catch(() => {});
+        await this.repo()
+          .release([push.booking_id], this.owner)
+          .catch(() => {});
       })
       .finally(() => {
         this.inFlight.delete(push.booking_id);
@@ -215,7 +223,7 @@ export class NetworkPusher {
    */
   private async lookUp(posted: NetworkBookingBody): Promise<string | null | NetworkAnswer> {
     const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
-    const answer = await this.send('GET', `booking?${query}`);
+    const answer = await this.send('GET', `booking?${query.toString()}`);
     if (answer.status === 200) {
       try {
         const list = JSON.parse(answer.body) as unknown;
@@ -233,13 +241,20 @@ export class NetworkPusher {
     const outcome = classifyAnswer('POST', answer.status);
     if (outcome.kind !== 'done') {
       // An answer other than success means the network stored nothing, unless it was no answer or a 5xx.
-      if (outcome.kind === 'refused' || (outcome.kind === 'retry' && outcome.operator)) await this.repo().notePosted(claim.booking_id, this.owner, null);
+      if (outcome.kind === 'refused' || (outcome.kind === 'retry' && outcome.operator))
+        await this.repo().notePosted(claim.booking_id, this.owner, null);
       return this.finishAnswer(claim, 'POST', answer);
     }
     const networkId = idOf(answer.body);
     if (networkId === null) {
       // Stored, probably, but without its id we cannot update it: look it up on the next attempt.
-      return this.finish(claim, 'POST', { kind: 'retry', operator: false }, answer.status, describeAnswer(answer.status!, 'the answer carried no booking id'));
+      return this.finish(
+        claim,
+        'POST',
+        { kind: 'retry', operator: false },
+        answer.status,
+        describeAnswer(answer.status!, 'the answer carried no booking id'),
+      );
     }
     const now = this.o.clock();
     await writeTransaction(this.o.db, async (trx) => {
@@ -254,7 +269,8 @@ export class NetworkPusher {
 
   private async finishAnswer(claim: ClaimedPush, method: PushMethod, answer: NetworkAnswer): Promise<void> {
     const outcome = classifyAnswer(method, answer.status);
-    const error = answer.status === null ? (answer.error ?? 'no answer') : outcome.kind === 'done' ? null : describeAnswer(answer.status, answer.body);
+    const error =
+      answer.status === null ? (answer.error ?? 'no answer') : outcome.kind === 'done' ? null : describeAnswer(answer.status, answer.body);
     if (outcome.kind === 'lost') {
       // The network no longer has the booking (removed there): send it as new.
       const now = this.o.clock();
@@ -270,7 +286,13 @@ export class NetworkPusher {
     return this.finish(claim, method, outcome, answer.status, error);
   }
 
-  private async finish(claim: ClaimedPush, method: PushMethod | null, outcome: Outcome, status: number | null, error: string | null): Promise<void> {
+  private async finish(
+    claim: ClaimedPush,
+    method: PushMethod | null,
+    outcome: Outcome,
+    status: number | null,
+    error: string | null,
+  ): Promise<void> {
     const now = this.o.clock();
     await this.repo().finish(claim.booking_id, this.owner, claim.version, this.result(outcome, claim, status, error, now), now);
     this.report(claim, method, outcome, status, error);
@@ -285,15 +307,30 @@ export class NetworkPusher {
       case 'lost':
         return { status: 'pending', next_attempt_at: now, last_status: status, last_error: error, resetAttempts: true };
       case 'retry':
-        return { status: 'pending', next_attempt_at: now + retryDelay(claim.attempts, this.o.config.retryBaseMs), last_status: status, last_error: error, resetAttempts: false };
+        return {
+          status: 'pending',
+          next_attempt_at: now + retryDelay(claim.attempts, this.o.config.retryBaseMs),
+          last_status: status,
+          last_error: error,
+          resetAttempts: false,
+        };
     }
   }
 
-  private report(claim: ClaimedPush, method: PushMethod | null, outcome: Outcome, status: number | null, error: string | null = null): void {
+  private report(
+    claim: ClaimedPush,
+    method: PushMethod | null,
+    outcome: Outcome,
+    status: number | null,
+    error: string | null = null,
+  ): void {
     const booking = claim.booking_id;
     const kind = outcome.kind === 'retry' && outcome.operator && status === 401 ? 'rejected_key' : outcome.kind;
     if (outcome.kind === 'refused') {
-      this.log.warn({ booking, method, status, reason: error }, `the network refused booking ${booking}; not retried until \`npx sector network:retry ${booking}\``);
+      this.log.warn(
+        { booking, method, status, reason: error },
+        `the network refused booking ${booking}; not retried until \`npx sector network:retry ${booking}\``,
+      );
     } else if (outcome.kind === 'retry' && outcome.operator) {
       const why = status === 401 ? 'rejected NETWORK_BOOKINGS_KEY' : 'redirected the request (check NETWORK_BOOKINGS_URL)';
       this.log.error({ booking, method, status, reason: error }, `the network ${why}; the push is retried with backoff`);
@@ -313,8 +350,8 @@ export class NetworkPusher {
 /** The booking id in the network's 201 answer. */
 function idOf(body: string): string | null {
   try {
-    const parsed = JSON.parse(body) as { id?: unknown };
-    const id = parsed?.id;
+    const parsed = JSON.parse(body) as unknown;
+    const id = parsed !== null && typeof parsed === 'object' ? (parsed as { id?: unknown }).id : undefined;
     return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
   } catch {
     return null;

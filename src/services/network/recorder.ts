@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/connection.js';
-import type { Database } from '../../db/schema.js';
 import { networkPushesRepository } from '../../repositories/networkPushes.js';
 import type { BookingChange, BookingChangeRecorder, ChangeContext } from '../booking-changes.js';
 
@@ -15,7 +13,7 @@ export class NetworkPushRecorder implements BookingChangeRecorder {
     private readonly wake: () => void,
   ) {}
 
-  async record(trx: Kysely<Database>, changes: BookingChange[], context: ChangeContext): Promise<void> {
+  async record(trx: Parameters<BookingChangeRecorder['record']>[0], changes: BookingChange[], context: ChangeContext): Promise<void> {
     if (context.origin !== 'api') return;
     await networkPushesRepository(trx, this.dialect).markChanged(
       changes.map((c) => c.after.id),
