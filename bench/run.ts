@@ -7,6 +7,9 @@
 //   --webhook          register a webhook subscription to a fast local receiver first, so every
 //                      write also fans out and is delivered (compare the create rate with and
 //                      without it); results.json is not written
+//   --network-delay MS run the scenarios again with network sync configured against a stand-in of
+//                      the network's bookings service that answers after MS milliseconds, and
+//                      compare: the API must not wait for the network (target: >= 80% of the rate)
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -24,6 +27,7 @@ import { checkBookings } from './lib/verify.js';
 import { summariseProfile, formatSummary, type CpuProfile } from './profile.js';
 import { openDatabase } from '../src/db/connection.js';
 import { WebhookSubscriptions } from '../src/services/webhooks/subscriptions.js';
+import { startNetworkStandIn } from '../test/support/network-stand-in.js';
 
 const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
 const PROFILE_DIR = path.join(ROOT, 'bench/profiles');
@@ -33,6 +37,8 @@ interface Options {
   scenarios: string[];
   cpuProf: boolean;
   webhook: boolean;
+  /** Answer delay of the network stand-in; null: no run with network sync. */
+  networkDelay: number | null;
 }
 
 /** A receiver that answers every delivery at once, counting them; registered as a subscription. */
@@ -67,19 +73,23 @@ interface Durations {
 type Sector = NodeProcess & { port: number; profileFile: string | null };
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { quick: false, scenarios: [], cpuProf: false, webhook: false };
+  const options: Options = { quick: false, scenarios: [], cpuProf: false, webhook: false, networkDelay: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') options.quick = true;
     else if (arg === '--cpu-prof') options.cpuProf = true;
     else if (arg === '--webhook') options.webhook = true;
-    else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
+    else if (arg === '--network-delay' || arg.startsWith('--network-delay=')) {
+      const ms = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (ms === undefined || !/^\d{1,6}$/.test(ms)) throw new Error(`--network-delay takes milliseconds (got "${ms}")`);
+      options.networkDelay = Number(ms);
+    } else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const name = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (name === undefined || !SCENARIOS.some((s) => s.name === name)) {
         throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
       }
       options.scenarios.push(name);
-    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof, --webhook)`);
+    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof, --webhook, --network-delay MS)`);
   }
   return options;
 }
@@ -95,7 +105,17 @@ function loadAverage(): number | null {
   }
 }
 
-async function startSector({ databaseUrl, cpuProf, label }: { databaseUrl: string; cpuProf: boolean; label: string }): Promise<Sector> {
+async function startSector({
+  databaseUrl,
+  cpuProf,
+  label,
+  env = {},
+}: {
+  databaseUrl: string;
+  cpuProf: boolean;
+  label: string;
+  env?: Record<string, string>;
+}): Promise<Sector> {
   const port = await freePort();
   const profileFile = cpuProf ? path.join(PROFILE_DIR, `sector-${label}-${Date.now()}.cpuprofile`) : null;
   const nodeArgs = profileFile ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', path.basename(profileFile)] : [];
@@ -112,6 +132,7 @@ async function startSector({ databaseUrl, cpuProf, label }: { databaseUrl: strin
       SUBDIVISIONS: 'SCA',
       API_VARIANT: 'newer',
       API_COMPAT: 'none',
+      ...env,
     },
   });
   await waitUntil(
@@ -245,6 +266,112 @@ async function runScenario(
   return row;
 }
 
+async function runScenarios(
+  selected: readonly Scenario[],
+  context: { sector: Sector; dataset: Dataset; slots: SlotSequence; durations: Durations },
+): Promise<ScenarioRow[]> {
+  const rows: ScenarioRow[] = [];
+  for (const scenario of selected) {
+    try {
+      rows.push(await runScenario(scenario, context));
+    } catch (err) {
+      // One broken scenario must not hide the others' numbers.
+      const failure = err instanceof Error ? err.message : String(err);
+      log(`   FAILED: ${failure}`);
+      rows.push({
+        name: scenario.name,
+        connections: scenario.connections,
+        sectorRps: null,
+        baselineRps: null,
+        p50: null,
+        p99: null,
+        failure,
+      });
+    }
+  }
+  return rows;
+}
+
+async function stopSector(sector: Sector): Promise<void> {
+  const exit = await sector.stop();
+  if (exit.code !== 0) log(`Sector exited with ${exit.signal ?? `code ${exit.code}`}:\n${sector.output()}`);
+}
+
+/** Share of the rate without sync that writes must keep with sync to a slow network. */
+const NETWORK_SYNC_TARGET = 0.8;
+
+/**
+ * Each scenario on two Sectors side by side: one as configured, one with every write owed to a
+ * stand-in of the network's bookings service that answers after `delayMs`. Rounds alternate
+ * between the two, so outside load falls on both alike; each gets its own copy of the database.
+ * Pushes run after commit, so the rates must stay close. Returns the targets missed.
+ */
+async function compareWithNetworkSync(
+  delayMs: number,
+  context: { selected: readonly Scenario[]; dataset: Dataset; slots: SlotSequence; durations: Durations; label: string },
+): Promise<string[]> {
+  const key = 'bench-network-key';
+  const network = await startNetworkStandIn([{ token: key }]);
+  network.setDelay(delayMs);
+  const copy = path.join(context.dataset.dir, 'with-network-sync.db');
+  fs.copyFileSync(context.dataset.databaseFile, copy);
+  for (const suffix of ['-wal', '-shm']) {
+    if (fs.existsSync(context.dataset.databaseFile + suffix)) fs.copyFileSync(context.dataset.databaseFile + suffix, copy + suffix);
+  }
+  log(`\n==== network sync: rounds alternate between Sector without sync and Sector pushing to a stand-in answering after ${delayMs} ms`);
+  const missed: string[] = [];
+  let plain: Sector | undefined;
+  let synced: Sector | undefined;
+  try {
+    plain = await startSector({ databaseUrl: context.dataset.databaseUrl, cpuProf: false, label: `${context.label}-plain` });
+    synced = await startSector({
+      databaseUrl: `sqlite:${copy}`,
+      cpuProf: false,
+      label: `${context.label}-network`,
+      env: { NETWORK_BOOKINGS_URL: network.url, NETWORK_BOOKINGS_KEY: key },
+    });
+    const rounds = Math.max(context.durations.rounds, 3);
+    for (const scenario of context.selected) {
+      log(`\n== ${scenario.name} with and without network sync, ${scenario.connections} connections, ${rounds} rounds each`);
+      const target = (port: number): LoadTarget => {
+        const request = requestOf(scenario, context.dataset.token, context.slots);
+        const t: LoadTarget = { port, method: request.method, path: request.path, headers: request.headers };
+        if (scenario.body === 'slots') t.setupRequest = (req) => ({ ...req, body: context.slots.next() });
+        return t;
+      };
+      const settings = { connections: scenario.connections, duration: context.durations.round };
+      await load(target(plain.port), { ...settings, duration: context.durations.warmup });
+      await load(target(synced.port), { ...settings, duration: context.durations.warmup });
+      const without: RoundResult[] = [];
+      const withSync: RoundResult[] = [];
+      for (let round = 0; round < rounds; round++) {
+        without.push(await load(target(plain.port), settings));
+        withSync.push(await load(target(synced.port), settings));
+        log(`   round ${round + 1}: without ${fixed(without.at(-1)!.rps)} req/s, with sync ${fixed(withSync.at(-1)!.rps)} req/s`);
+      }
+      const a = medianRound(without);
+      const b = medianRound(withSync);
+      const ratio = a.rps > 0 ? b.rps / a.rps : 0;
+      const bad = [...without, ...withSync].reduce((n, r) => n + r.non2xx + r.errors, 0);
+      log(
+        `   median: without sync ${fixed(a.rps)} req/s (p99 ${a.p99} ms), with sync ${fixed(b.rps)} req/s (p99 ${b.p99} ms): ${(ratio * 100).toFixed(0)}%`,
+      );
+      log(`   the stand-in received ${network.count('POST')} creates so far (each answered after ${delayMs} ms)`);
+      if (bad > 0) missed.push(`${scenario.name} with/without network sync: ${bad} non-2xx answers or connection errors`);
+      if (ratio < NETWORK_SYNC_TARGET) {
+        missed.push(
+          `${scenario.name} with network sync keeps ${(ratio * 100).toFixed(0)}% of its rate without (target ${NETWORK_SYNC_TARGET * 100}%)`,
+        );
+      }
+    }
+  } finally {
+    if (plain) await stopSector(plain);
+    if (synced) await stopSector(synced);
+    await network.close();
+  }
+  return missed;
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const selected = options.scenarios.length > 0 ? SCENARIOS.filter((s) => options.scenarios.includes(s.name)) : SCENARIOS;
@@ -287,29 +414,13 @@ async function main(): Promise<void> {
   const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
   let peakRss: number | null;
   try {
-    for (const scenario of selected) {
-      try {
-        rows.push(await runScenario(scenario, { sector, dataset, slots, durations }));
-      } catch (err) {
-        // One broken scenario must not hide the others' numbers.
-        const failure = err instanceof Error ? err.message : String(err);
-        log(`   FAILED: ${failure}`);
-        rows.push({
-          name: scenario.name,
-          connections: scenario.connections,
-          sectorRps: null,
-          baselineRps: null,
-          p50: null,
-          p99: null,
-          failure,
-        });
-      }
-    }
+    rows.push(...(await runScenarios(selected, { sector, dataset, slots, durations })));
     peakRss = peakRssMb(sector.pid);
   } finally {
-    const exit = await sector.stop();
-    if (exit.code !== 0) log(`Sector exited with ${exit.signal ?? `code ${exit.code}`}:\n${sector.output()}`);
+    await stopSector(sector);
   }
+  const networkMissed =
+    options.networkDelay === null ? [] : await compareWithNetworkSync(options.networkDelay, { selected, dataset, slots, durations, label });
 
   const results = resultsJson(rows, peakRss, sqlStatements);
   if (receiver) {
@@ -336,7 +447,7 @@ async function main(): Promise<void> {
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
   }
 
-  const missed = missedTargets(results, rows);
+  const missed = [...missedTargets(results, rows), ...networkMissed];
   if (missed.length > 0) {
     log(`\nTARGETS MISSED (${missed.length}):`);
     for (const line of missed) log(`  - ${line}`);

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     const failure = await runShutdownSteps([
       ['finish in-flight requests', () => app.close()],
       ['stop webhook deliveries', () => dispatcher.stop()],
+      ['stop pushing to the network', async () => services.networkPusher?.stop()],
       ['record API key use', () => keyUse.stop()],
       ['close the database', () => services.db.close()],
     ]);
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   dispatcher.start();
+  // Pushes owed from before a restart are found at once; new ones as their changes commit.
+  services.networkPusher?.start(app.log.child({ component: 'network' }));
 }
 
 main().catch((err: unknown) => {

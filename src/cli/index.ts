@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
+import { registerNetworkCommands } from './commands/network.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')
@@ -18,6 +19,7 @@ const program = new Command('sector')
 registerApiKeyCommands(program);
 registerDataCommands(program);
 registerWebhookCommands(program);
+registerNetworkCommands(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node

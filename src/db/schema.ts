@@ -180,6 +180,27 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+export type NetworkPushStatus = 'pending' | 'done' | 'refused';
+
+/** What one booking owes the network's bookings service (see migration 0008). */
+export interface NetworkPushesTable {
+  booking_id: number;
+  status: NetworkPushStatus;
+  /** Bumped by every change of the booking; a push marks done only the version it sent. */
+  version: number;
+  attempts: number;
+  next_attempt_at: number;
+  /** While a push is under way: until when its claimant holds the row, and who that is. */
+  lease_until: number | null;
+  lease_owner: string | null;
+  /** JSON body of a POST whose answer was not seen (it may have reached the network). */
+  posted: string | null;
+  /** HTTP status of the last answer (null: none, e.g. a connection error). */
+  last_status: number | null;
+  last_error: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -197,6 +218,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  network_pushes: NetworkPushesTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

@@ -9,6 +9,8 @@ import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
 import { EventOutbox } from './events/outbox.js';
 import { EventStream } from './events/stream.js';
+import { NetworkPusher } from './network/pusher.js';
+import { NetworkPushRecorder } from './network/recorder.js';
 import { UsersList } from './usersList.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -28,6 +30,8 @@ export interface AppServices {
   outbox: EventOutbox;
   /** GET /api/events: tails the outbox once per process for every connected client. */
   eventStream: EventStream;
+  /** Pushes bookings to the network's bookings service; null when sync is not configured. Started by the server only. */
+  networkPusher: NetworkPusher | null;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
@@ -38,6 +42,16 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const recorders: BookingChangeRecorder[] = [outbox];
   const eventStream = new EventStream(db, config.eventStreamHeartbeatMs);
   outbox.onCommitted(() => eventStream.wake());
+  const networkPusher = config.network
+    ? new NetworkPusher({
+        db,
+        config: config.network,
+        division: { division: config.division, subdivisions: config.subdivisions },
+        clock,
+        freshness,
+      })
+    : null;
+  if (networkPusher) recorders.push(new NetworkPushRecorder(db.dialect, () => networkPusher.wake()));
   return {
     config,
     db,
@@ -51,5 +65,6 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     recorders,
     outbox,
     eventStream,
+    networkPusher,
   };
 }
