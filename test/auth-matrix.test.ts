@@ -51,7 +51,11 @@ describe('authentication matrix (contract §3)', () => {
     tokens.edit = await ctx.key('edit');
     tokens.bad = `sector_${'0'.repeat(16)}_${'x'.repeat(43)}`;
   });
-  afterAll(() => ctx.close());
+  afterAll(async () => {
+    // The stream requests went over real sockets (STREAMS below): close them before the app.
+    ctx.app.server.closeAllConnections();
+    await ctx.close();
+  });
 
   it('covers every /api operation of the OpenAPI document', async () => {
     const doc = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };

@@ -17,7 +17,8 @@ async function storedEvents(url: string) {
   }
 }
 
-describe('the event outbox', () => {
+// Each test prepares its database with the CLI (a few seconds per run on a busy machine).
+describe('the event outbox', { timeout: 120_000 }, () => {
   let server: ServerProcess | undefined;
   let receiver: Receiver | undefined;
   afterEach(async () => {

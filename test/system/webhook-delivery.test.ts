@@ -25,7 +25,7 @@ function failingFirst(failures: number) {
   };
 }
 
-describe('webhook delivery', () => {
+describe('webhook delivery', { timeout: 60_000 }, () => {
   const env = { DATABASE_URL: freshDatabaseUrl(), WEBHOOK_RETRY_BASE_MS: String(BASE_MS), WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS) };
   let server: ServerProcess;
   let token: string;

@@ -9,7 +9,7 @@ import { createBooking, openStream, POSITIONS, prepareDivision, type StreamMessa
 
 const events = (m: StreamMessage[]) => m.filter((x) => x.event !== undefined);
 
-describe('the live event stream', () => {
+describe('the live event stream', { timeout: 60_000 }, () => {
   const env = { DATABASE_URL: freshDatabaseUrl(), SECTOR_EVENT_STREAM_HEARTBEAT_MS: '300', SECTOR_EVENT_STREAM_BUFFER_BYTES: '65536' };
   let server: ServerProcess;
   let token: string;
