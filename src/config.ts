@@ -23,6 +23,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** SQLite commit durability: FULL survives power loss, NORMAL a process crash. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Audit entries older than this many days are pruned by the server; null keeps them forever. */
+  auditRetentionDays: number | null;
+  /** Whether GET /metrics answers (METRICS=0 turns it off). */
+  metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +87,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: oneOf('TRUST_PROXY', 'false', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),
+    metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

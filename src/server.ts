@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { describeStartupError, recordKeyUse, runShutdownSteps, startServices } from './runtime.js';
+import { startAuditRetention } from './services/audit.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -8,12 +9,23 @@ async function main(): Promise<void> {
   const app = await buildApp(services);
 
   const keyUse = recordKeyUse(services.keys, (err) => app.log.warn({ err }, 'could not record API key use'));
+  const retention =
+    config.auditRetentionDays === null
+      ? null
+      : startAuditRetention(
+          services.db.kysely,
+          config.auditRetentionDays,
+          services.clock,
+          (deleted) => app.log.info({ deleted, retentionDays: config.auditRetentionDays }, 'pruned old audit entries'),
+          (err) => app.log.warn({ err }, 'could not prune the audit log'),
+        );
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    retention?.stop();
     // Stop accepting, let in-flight requests finish (their key use is then counted), write the
     // last batch of key use, then release the database.
     const failure = await runShutdownSteps([

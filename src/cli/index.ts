@@ -5,6 +5,7 @@ import { escapeUnprintable } from '../import/quote.js';
 import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
+import { registerAuditCommand } from './commands/audit.js';
 import { registerDataCommands } from './commands/data.js';
 import { CliError } from './context.js';
 
@@ -16,6 +17,7 @@ const program = new Command('sector')
 
 registerApiKeyCommands(program);
 registerDataCommands(program);
+registerAuditCommand(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node

@@ -127,6 +127,22 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** Unix milliseconds of the change. */
+  at: number;
+  /** `key:<id>` or `cli`. */
+  actor: string;
+  /** The key's name when the actor is a key (it may be renamed or reused later). */
+  actor_name: string | null;
+  action: string;
+  target: string;
+  /** JSON of the changed fields as they were, or null. */
+  before: string | null;
+  /** JSON of the changed fields as they became, or null. */
+  after: string | null;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -140,6 +156,7 @@ export interface Database {
   training_ratings: TrainingRatingsTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -149,3 +166,4 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;
 export type PositionRow = Selectable<PositionsTable>;
 export type { ColumnType };
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -26,9 +26,16 @@ interface Planned {
 
 const REQUIRED = ['user_id', 'callsign', 'time_start', 'time_end'] as const;
 
-/** Applies the bookings; throws ImportError naming the record at fault. */
-export async function importBookings(db: Kysely<Database>, dialect: Dialect, records: ImportBooking[], refs: BookingRefs, now: number): Promise<void> {
-  if (records.length === 0) return;
+/** A booking the import wrote: the stored row before (undefined for a new one) and the row after. */
+export interface ImportedBooking {
+  id: number;
+  before: Row | undefined;
+  after: Row;
+}
+
+/** Applies the bookings, returning what each record changed; throws ImportError naming the record at fault. */
+export async function importBookings(db: Kysely<Database>, dialect: Dialect, records: ImportBooking[], refs: BookingRefs, now: number): Promise<ImportedBooking[]> {
+  if (records.length === 0) return [];
   const stored = new Map((await rowsWhereIn(db, 'bookings', 'id', records.flatMap((b) => (b.id === null ? [] : [b.id])))).map((r) => [r.id as number, r]));
   const planned = records.map((record, index) => plan(record, index, stored.get(record.id ?? -1), refs, now));
   refuseOverlapsWithin(planned, refs);
@@ -51,10 +58,14 @@ export async function importBookings(db: Kysely<Database>, dialect: Dialect, rec
       // bookings below, and later ones, are not numbered into them.
       await sql`SELECT setval(pg_get_serial_sequence('bookings', 'id'), GREATEST((SELECT max(id) FROM bookings), 1))`.execute(db);
     }
-    for (const part of chunks(created.filter((p) => p.record.id === null))) {
-      await db.insertInto('bookings').values(part.map((p) => p.row as never)).execute();
+    const numbered = created.filter((p) => p.record.id === null);
+    for (const part of chunks(numbered)) {
+      const ids = await db.insertInto('bookings').values(part.map((p) => p.row as never)).returning('id').execute();
+      // Rows come back in the order given on both databases; the ids are the new rows' own.
+      part.forEach((p, i) => (p.row.id = ids[i]!.id));
     }
     await sql`RELEASE SAVEPOINT import_bookings`.execute(db);
+    return planned.map((p) => ({ id: p.row.id as number, before: stored.get(p.record.id ?? -1), after: p.row }));
   } catch (err) {
     if (!isBookingOverlap(err)) throw err;
     await sql`ROLLBACK TO SAVEPOINT import_bookings`.execute(db);

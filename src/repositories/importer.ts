@@ -2,11 +2,24 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { RATINGS } from '../domain/ratings.js';
+import type { AuditedBooking } from '../domain/audit/index.js';
 import { isoMicros } from '../domain/time.js';
 import { ImportError, type ImportEndorsement, type ImportPlan, type ImportPosition, type ImportTraining, type ImportUser } from '../import/parse.js';
 import { pathKey, quote } from '../import/quote.js';
 import { importBookings } from './importBookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
+
+/** A booking the import changed, in the form audit entries show. */
+export interface ImportedBookingChange {
+  id: number;
+  before: AuditedBooking | null;
+  after: AuditedBooking;
+}
+
+export interface ImportResult {
+  summary: ImportSummary;
+  bookings: ImportedBookingChange[];
+}
 
 export interface ImportSummary {
   areas: number;
@@ -34,7 +47,7 @@ const required = (path: string, field: string, what: string) => new ImportError(
  * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
  * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
-export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportSummary> {
+export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportResult> {
   // Areas: every name referenced must exist after this step (from the file or the database).
   for (const part of chunks([...new Set(plan.areas)])) {
     await db.insertInto('areas').values(part.map((name) => ({ name }))).onConflict((oc) => oc.column('name').doNothing()).execute();
@@ -76,9 +89,11 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
       .execute();
   }
   await importTrainings(db, plan.trainings, refs);
-  await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
+  const written = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
+  const audited = (row: Row): AuditedBooking => ({ ...(row as unknown as AuditedBooking), callsign: callsigns.get(row.position_id as number)! });
+  const bookings = written.map((b) => ({ id: b.id, before: b.before ? audited(b.before) : null, after: audited(b.after) }));
 
-  return {
+  const summary = {
     areas: plan.areas.length,
     users: plan.users.length,
     positions: plan.positions.length,
@@ -87,6 +102,7 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
   };
+  return { summary, bookings };
 }
 
 /** Users, by id: a new one needs a rating; its other fields may be null. */

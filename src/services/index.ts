@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../domain/time.js';
 import { ApiKeyService } from '../auth/keys.js';
 import { ResponseCache } from '../http/responseCache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
+import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
 import { UsersList } from './usersList.js';
@@ -26,7 +27,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const freshness = new Freshness(db);
   const repos = createRepositories(db);
   // Events, audit entries and network pushes register here: each is written in the change's own transaction.
-  const recorders: BookingChangeRecorder[] = [];
+  const recorders: BookingChangeRecorder[] = [auditRecorder];
   return {
     config,
     db,

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
@@ -30,7 +31,7 @@ async function importFile(file: string): Promise<void> {
   }
   await withServices(async (services) => {
     try {
-      const summary = await runImport(services.db, data, services.clock());
+      const summary = await runImport(services.db, data, services.clock(), { source: path.basename(file) });
       process.stderr.write(`Imported ${describe(summary) || 'nothing'} from ${file}.\n`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -53,7 +54,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
     try {
-      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true });
+      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true, source: 'seed:demo' });
       process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
