@@ -6,6 +6,7 @@ import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { DatabaseNotEmptyError, ImportError, runImport, type ImportSummary } from '../../import/index.js';
 import { hasDivisionData } from '../../repositories/importer.js';
+import { exportDivision } from '../../services/export.js';
 import { CliError, withServices } from '../context.js';
 
 function describe(summary: ImportSummary): string {
@@ -64,6 +65,24 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
   });
 }
 
+/** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
+async function exportData(file: string | undefined): Promise<void> {
+  const text = await withServices((services) => exportDivision(services.db));
+  if (file === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    await fs.writeFile(temporary, text, { flag: 'wx' });
+    await fs.rename(temporary, file);
+  } catch (err) {
+    await fs.rm(temporary, { force: true }).catch(() => {});
+    throw new CliError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  process.stderr.write(`Exported to ${file} (${Buffer.byteLength(text)} bytes).\n`);
+}
+
 async function migrate(): Promise<void> {
   const db = openDatabase(loadConfig().databaseUrl);
   try {
@@ -85,6 +104,11 @@ export function registerDataCommands(program: Command): void {
     .description('Load a realistic demo division (positions, controllers, endorsements, trainings, upcoming bookings).')
     .option('--seed <n>', `random seed from 0 to ${MAX_SEED}; the same seed gives the same division`, '1')
     .action(seedDemo);
+  program
+    .command('export')
+    .description('Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.')
+    .argument('[file]', 'file to write (replaced if it exists); stdout without it')
+    .action(exportData);
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }
 
