@@ -6,6 +6,7 @@ import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
 import { registerAuditCommand } from './commands/audit.js';
+import { registerBackupCommand } from './commands/backup.js';
 import { registerDataCommands } from './commands/data.js';
 import { CliError } from './context.js';
 
@@ -18,6 +19,7 @@ const program = new Command('sector')
 registerApiKeyCommands(program);
 registerDataCommands(program);
 registerAuditCommand(program);
+registerBackupCommand(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node
