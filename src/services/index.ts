@@ -8,6 +8,7 @@ import { createRepositories, type Repositories } from '../repositories/index.js'
 import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
+import { Metrics, type MetricsExtension } from './metrics.js';
 import { UsersList } from './usersList.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -21,6 +22,8 @@ export interface AppServices {
   responses: ResponseCache;
   bookingWrites: BookingWrites;
   usersList: UsersList;
+  /** Null when METRICS=0. */
+  metrics: Metrics | null;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
@@ -28,6 +31,10 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const repos = createRepositories(db);
   // Events, audit entries and network pushes register here: each is written in the change's own transaction.
   const recorders: BookingChangeRecorder[] = [auditRecorder];
+  // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
+  const metricsExtensions: MetricsExtension[] = [];
+  const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
+  if (metrics) db.addQueryListener(metrics.observeQuery);
   return {
     config,
     db,
@@ -35,8 +42,9 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     freshness,
     repos,
     keys: new ApiKeyService(repos.apiKeys, freshness, clock),
-    responses: new ResponseCache(freshness),
+    responses: new ResponseCache(freshness, metrics ? { onLookup: (hit) => metrics.observeCache(hit) } : {}),
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
+    metrics,
   };
 }
