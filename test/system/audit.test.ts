@@ -29,6 +29,9 @@ interface Line {
   after: Record<string, unknown> | null;
 }
 
+// Each test runs several CLI processes and servers: on a loaded machine that takes a while.
+const SLOW_MS = 120_000;
+
 describe('audit log', () => {
   let ctx: TestContext;
   let env: Record<string, string>;
@@ -43,10 +46,10 @@ describe('audit log', () => {
     ctx = await createTestContext({ now: NOW });
     env = { DATABASE_URL: ctx.databaseUrl };
     await ctx.load(DATA);
-  });
+  }, SLOW_MS);
   afterAll(() => ctx?.close());
 
-  it('records booking create, update and delete with the key and the changed fields only, newest first', async () => {
+  it('records booking create, update and delete with the key and the changed fields only, newest first', { timeout: SLOW_MS }, async () => {
     const created = runCli(['create:apikey', '--name', 'roster bot', '--edit', '--json'], env);
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout) as { id: string; token: string };
@@ -98,7 +101,7 @@ describe('audit log', () => {
     expect(new Set(actionColumn).size).toBe(1);
   });
 
-  it('records key administration and imports with the command line as actor', () => {
+  it('records key administration and imports with the command line as actor', { timeout: SLOW_MS }, () => {
     const created = runCli(['create:apikey', '--name', 'to revoke', '--read-only', '--json'], env);
     const key = JSON.parse(created.stdout) as { id: string };
     expect(runCli(['apikey:revoke', 'to revoke'], env).code).toBe(0);
@@ -123,7 +126,7 @@ describe('audit log', () => {
     expect(audit()).toHaveLength(lines.length);
   });
 
-  it('filters by --since and --limit, and refuses bad filters with one line', () => {
+  it('filters by --since and --limit, and refuses bad filters with one line', { timeout: SLOW_MS }, () => {
     const all = audit();
     expect(audit('--since', '2026-01-15T12:00:00Z').length).toBeGreaterThan(0);
     expect(audit('--since', '2026-01-15T12:00:01Z')).toEqual(all.filter((l) => l.at > '2026-01-15T12:00:01'));
@@ -138,7 +141,7 @@ describe('audit log', () => {
 });
 
 describe('AUDIT_RETENTION_DAYS', () => {
-  it('the server prunes entries older than the retention, keeping newer ones; unset keeps everything', async () => {
+  it('the server prunes entries older than the retention, keeping newer ones; unset keeps everything', { timeout: SLOW_MS }, async () => {
     const old = Date.now() - 40 * 86_400_000;
     const ctx = await createTestContext({ now: old });
     try {

@@ -26,8 +26,11 @@ function runCliAsync(args: string[], env: Record<string, string>): Promise<CliRe
   });
 }
 
+// Each test runs several CLI processes and servers: on a loaded machine that takes a while.
+const SLOW_MS = 180_000;
+
 describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
-  it('copies the database while a write burst runs: every booking acknowledged before it began is in the copy, which passes integrity_check and serves', async () => {
+  it('copies the database while a write burst runs: every booking acknowledged before it began is in the copy, which passes integrity_check and serves', { timeout: SLOW_MS }, async () => {
     const dir = tempDir();
     const env = { DATABASE_URL: `sqlite:${path.join(dir, 'live.db')}` };
     fs.writeFileSync(path.join(dir, 'data.json'), JSON.stringify(DATA));
@@ -106,7 +109,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
     }
   });
 
-  it('refuses a missing database with one line, creating nothing', () => {
+  it('refuses a missing database with one line, creating nothing', { timeout: SLOW_MS }, () => {
     const dir = tempDir();
     const missing = runCli(['backup', path.join(dir, 'x.db')], { DATABASE_URL: `sqlite:${path.join(dir, 'none.db')}` });
     expect(missing.code).toBe(1);
@@ -116,7 +119,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
 });
 
 describe('npx sector backup (PostgreSQL)', () => {
-  it('refuses with one line pointing at pg_dump, without touching the database', () => {
+  it('refuses with one line pointing at pg_dump, without touching the database', { timeout: SLOW_MS }, () => {
     const r = runCli(['backup', path.join(tempDir(), 'x.db')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('sector: backup works on SQLite; for PostgreSQL use pg_dump -Fc (see docs/operations.md)\n');

@@ -34,6 +34,9 @@ const EXTRA = {
   ],
 };
 
+// Each test runs several CLI processes and servers: on a loaded machine that takes a while.
+const SLOW_MS = 180_000;
+
 describe('export', () => {
   let ctx: TestContext;
   let dir: string;
@@ -66,10 +69,10 @@ describe('export', () => {
     const exported = runCli(['export', fileA], env);
     expect(exported.code, exported.stderr).toBe(0);
     textA = fs.readFileSync(fileA, 'utf8');
-  });
+  }, SLOW_MS);
   afterAll(() => ctx?.close());
 
-  it('writes everything, deleted bookings and revoked endorsements included, with the exact values; stdout gives the same bytes', () => {
+  it('writes everything, deleted bookings and revoked endorsements included, with the exact values; stdout gives the same bytes', { timeout: SLOW_MS }, () => {
     const stdout = runCli(['export'], { DATABASE_URL: ctx.databaseUrl });
     expect(stdout.code).toBe(0);
     expect(stdout.stdout).toBe(textA);
@@ -102,7 +105,7 @@ describe('export', () => {
     return again.stdout;
   };
 
-  it(`import into an empty ${TEST_DIALECT} database, then export, gives the same bytes; later creates get new ids`, async () => {
+  it(`import into an empty ${TEST_DIALECT} database, then export, gives the same bytes; later creates get new ids`, { timeout: SLOW_MS }, async () => {
     const url = freshDatabaseUrl();
     expect(roundTrip(url) === textA).toBe(true);
 
@@ -122,13 +125,13 @@ describe('export', () => {
     }
   });
 
-  it.runIf(TEST_DIALECT === 'sqlite' && process.env.TEST_DATABASE_URL)('moves SQLite to PostgreSQL: export, import into PostgreSQL, export again: the same bytes', () => {
+  it.runIf(TEST_DIALECT === 'sqlite' && process.env.TEST_DATABASE_URL)('moves SQLite to PostgreSQL: export, import into PostgreSQL, export again: the same bytes', { timeout: SLOW_MS }, () => {
     const base = process.env.TEST_DATABASE_URL!;
     const schema = `sector_test_${process.pid}_move_${Math.random().toString(36).slice(2, 8)}`;
     expect(roundTrip(`${base}${base.includes('?') ? '&' : '?'}schema=${schema}`) === textA).toBe(true);
   });
 
-  it('import refuses unknown and malformed lossless fields with their path, changing nothing', () => {
+  it('import refuses unknown and malformed lossless fields with their path, changing nothing', { timeout: SLOW_MS }, () => {
     const url = freshDatabaseUrl();
     const file = path.join(dir, 'bad.json');
     const booking = { user_id: YAN, callsign: 'BIRK_TWR', time_start: '2030-01-01 10:00:00', time_end: '2030-01-01 11:00:00' };
