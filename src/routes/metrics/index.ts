@@ -21,7 +21,9 @@ export default async function metricsRoutes(app: FastifyInstance, { metrics }: {
   app.get(
     '/metrics',
     {
-      schema: { tags: ['operations'], summary: 'Prometheus metrics (text format 0.0.4); off with METRICS=0' },
+      // Not in the OpenAPI document: a text exposition for Prometheus, not part of the JSON API
+      // (docs/operations.md describes it).
+      schema: { hide: true },
       logLevel: 'warn',
       // Figures of this moment: no ETag (the application's own hook adds one to every body) and no 304.
       onSend: (_request, reply, payload, done) => {
