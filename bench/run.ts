@@ -101,7 +101,7 @@ async function startBaseline(capture: Exchanged, dir: string, name: string): Pro
   fs.writeFileSync(file, JSON.stringify(saved));
   const baseline = startNode(plainNodeScript('baseline-server.ts'), { name: 'baseline', args: [file] });
   let stdout = '';
-  baseline.onStdout((c) => (stdout += c));
+  baseline.onStdout((c) => (stdout += c.toString()));
   const port = await waitUntil(
     async () => {
       const m = /^(\d+)\n/.exec(stdout);
@@ -130,9 +130,18 @@ async function runScenario(
   scenario: Scenario,
   { sector, dataset, slots, durations }: { sector: Sector; dataset: Dataset; slots: SlotSequence; durations: Durations },
 ): Promise<ScenarioRow> {
-  const row: ScenarioRow = { name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null };
+  const row: ScenarioRow = {
+    name: scenario.name,
+    connections: scenario.connections,
+    sectorRps: null,
+    baselineRps: null,
+    p50: null,
+    p99: null,
+  };
   const request = requestOf(scenario, dataset.token, slots);
-  log(`\n== ${scenario.name}: ${scenario.method} ${scenario.path}${scenario.key ? ' (edit key)' : ''}, ${scenario.connections} connections`);
+  log(
+    `\n== ${scenario.name}: ${scenario.method} ${scenario.path}${scenario.key ? ' (edit key)' : ''}, ${scenario.connections} connections`,
+  );
 
   const capture = await exchange({ port: sector.port, ...request });
   if (capture.status !== scenario.expect) {
@@ -147,8 +156,10 @@ async function runScenario(
   if (scenario.body === 'slots') target.setupRequest = (req) => ({ ...req, body: slots.next() });
   const settings = { connections: scenario.connections, duration: durations.round };
   const show = (who: string, r: RoundResult): void =>
-    log(`   ${who}: ${fixed(r.rps)} req/s (2xx), p50 ${r.p50} ms, p99 ${r.p99} ms, status ${JSON.stringify(r.statusCodes)}` +
-      (r.errors || r.timeouts ? `, errors ${r.errors}, timeouts ${r.timeouts}` : ''));
+    log(
+      `   ${who}: ${fixed(r.rps)} req/s (2xx), p50 ${r.p50} ms, p99 ${r.p99} ms, status ${JSON.stringify(r.statusCodes)}` +
+        (r.errors || r.timeouts ? `, errors ${r.errors}, timeouts ${r.timeouts}` : ''),
+    );
 
   // Sector and the baseline take turns, never loaded at the same time: on two cores the load
   // generator needs one, and concurrent load would distort both. Alternating rounds spreads any
@@ -180,15 +191,19 @@ async function runScenario(
   row.p99 = m.p99;
   row.baselineRps = medianRound(baselineRounds).rps;
   row.rssAfter = peakRssMb(sector.pid);
-  log(`   median rounds: Sector ${fixed(row.sectorRps)} req/s, baseline ${fixed(row.baselineRps)} req/s; Sector RSS peak so far ${fixed(row.rssAfter)} MB`);
+  log(
+    `   median rounds: Sector ${fixed(row.sectorRps)} req/s, baseline ${fixed(row.baselineRps)} req/s; Sector RSS peak so far ${fixed(row.rssAfter)} MB`,
+  );
   const bad = [sectorWarm, ...sectorRounds].reduce((n, r) => n + r.non2xx + r.errors, 0);
   if (bad > 0) row.failure = `${bad} non-2xx answers or connection errors from Sector (warm-up and rounds)`;
 
   if (scenario.body === 'slots') {
     const acknowledged = [sectorWarm, ...sectorRounds].reduce((n, r) => n + r.ok, 1);
     const check = checkBookings(dataset.databaseFile, { from: slots.first });
-    log(`   database: ${check.liveBookings} live bookings, ${check.created} from this run for ${acknowledged} acknowledged creates, ` +
-      `${check.overlaps.length} overlapping pairs`);
+    log(
+      `   database: ${check.liveBookings} live bookings, ${check.created} from this run for ${acknowledged} acknowledged creates, ` +
+        `${check.overlaps.length} overlapping pairs`,
+    );
     const problems: string[] = [];
     const [overlap] = check.overlaps;
     if (overlap) problems.push(`overlap check failed: ${check.overlaps.length} overlapping pairs, e.g. ids ${overlap.join(' and ')}`);
@@ -206,8 +221,10 @@ async function main(): Promise<void> {
   const selected = options.scenarios.length > 0 ? SCENARIOS.filter((s) => options.scenarios.includes(s.name)) : SCENARIOS;
   const durations = options.quick ? { warmup: 1, round: 3, rounds: 1 } : { warmup: 3, round: 5, rounds: 3 };
   const loadBefore = loadAverage();
-  log(`Sector benchmark: ${selected.map((s) => s.name).join(', ')}; warm-up ${durations.warmup} s, ${durations.rounds} × ${durations.round} s rounds each; ` +
-    `${os.cpus().length} CPUs, Node ${process.version}`);
+  log(
+    `Sector benchmark: ${selected.map((s) => s.name).join(', ')}; warm-up ${durations.warmup} s, ${durations.rounds} × ${durations.round} s rounds each; ` +
+      `${os.cpus().length} CPUs, Node ${process.version}`,
+  );
   if (loadBefore !== null && loadBefore > 0.5) {
     log(`warning: load average ${loadBefore} before start — other CPU load distorts the results`);
   }
@@ -226,8 +243,10 @@ async function main(): Promise<void> {
     const counted = await countUsersStatements({ databaseUrl: dataset.databaseUrl, env, path: users.path, token: dataset.token });
     if (counted.ok) {
       sqlStatements = counted.statements;
-      log(`users in-process: ${counted.users} users, ${counted.bytes} bytes; cold ${fixed(counted.coldMs)} ms with ` +
-        `${counted.statements} SQL statements, cached ${fixed(counted.warmMs)} ms with ${counted.warmStatements}`);
+      log(
+        `users in-process: ${counted.users} users, ${counted.bytes} bytes; cold ${fixed(counted.coldMs)} ms with ` +
+          `${counted.statements} SQL statements, cached ${fixed(counted.warmMs)} ms with ${counted.warmStatements}`,
+      );
     } else {
       log(`users in-process: answered ${counted.status}: ${counted.message}`);
     }
@@ -235,7 +254,7 @@ async function main(): Promise<void> {
 
   const label = options.scenarios.length > 0 ? options.scenarios.join('+').replace(/\W+/g, '-') : 'all';
   const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
-  let peakRss: number | null = null;
+  let peakRss: number | null;
   try {
     for (const scenario of selected) {
       try {
@@ -244,7 +263,15 @@ async function main(): Promise<void> {
         // One broken scenario must not hide the others' numbers.
         const failure = err instanceof Error ? err.message : String(err);
         log(`   FAILED: ${failure}`);
-        rows.push({ name: scenario.name, connections: scenario.connections, sectorRps: null, baselineRps: null, p50: null, p99: null, failure });
+        rows.push({
+          name: scenario.name,
+          connections: scenario.connections,
+          sectorRps: null,
+          baselineRps: null,
+          p50: null,
+          p99: null,
+          failure,
+        });
       }
     }
     peakRss = peakRssMb(sector.pid);
@@ -282,7 +309,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     config.auditRetentionDays === null
       ? null
       : startAuditRetention(
-          services.db.kysely,
+          services.db,
           config.auditRetentionDays,
           services.clock,
           (deleted) => app.log.info({ deleted, retentionDays: config.auditRetentionDays }, 'pruned old audit entries'),
@@ -37,11 +37,12 @@ async function main(): Promise<void> {
     process.exit(failure === null ? 0 : 1);
   };
   // The last resort: whatever escapes the shutdown path is one line on stderr, never a stack trace.
-  const onSignal = (signal: string) => () =>
+  const onSignal = (signal: string) => () => {
     shutdown(signal).catch((err: unknown) => {
       process.stderr.write(`sector: shutdown failed: ${describeStartupError(err)}\n`);
       process.exit(1);
     });
+  };
   process.once('SIGTERM', onSignal('SIGTERM'));
   process.once('SIGINT', onSignal('SIGINT'));
 

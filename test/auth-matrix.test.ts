@@ -53,7 +53,11 @@ describe('authentication matrix (contract §3)', () => {
     const doc = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/api/'))
-      .flatMap(([path, methods]) => Object.keys(methods).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${path}`));
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
     expect(operations.sort()).toEqual(Object.keys(MATRIX).sort());
   });
 
@@ -62,7 +66,12 @@ describe('authentication matrix (contract §3)', () => {
     for (const caller of ['none', 'bad', 'read', 'edit'] as const) {
       it(`${operation} as ${caller}: ${expected[caller]}`, async () => {
         const method = operation.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
-        const res = await ctx.request({ method, url, token: caller === 'none' ? undefined : tokens[caller], ...(payload ? { payload } : {}) });
+        const res = await ctx.request({
+          method,
+          url,
+          token: caller === 'none' ? undefined : tokens[caller],
+          ...(payload ? { payload } : {}),
+        });
         if (expected[caller] === 'allowed') {
           expect(res.statusCode).toBeGreaterThanOrEqual(200);
           expect(res.statusCode).toBeLessThan(300);

@@ -98,7 +98,12 @@ const statusCounts = new Map<string, Map<number, number>>();
 async function exchange(op: OpenApiOperation, req: FuzzRequest): Promise<void> {
   const write = WRITES.has(req.method);
   const before = write ? await bookingsFingerprint() : null;
-  const res = await ctx.app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.payload !== undefined ? { payload: req.payload } : {}) });
+  const res = await ctx.app.inject({
+    method: req.method as 'GET',
+    url: req.url,
+    headers: req.headers,
+    ...(req.payload !== undefined ? { payload: req.payload } : {}),
+  });
   const key = `${op.method} ${op.path}`;
   const counts = statusCounts.get(key) ?? new Map<number, number>();
   counts.set(res.statusCode, (counts.get(res.statusCode) ?? 0) + 1);
@@ -133,7 +138,8 @@ async function exchange(op: OpenApiOperation, req: FuzzRequest): Promise<void> {
 }
 
 afterAll(async () => {
-  if (process.env.FUZZ_REPORT) for (const [op, counts] of statusCounts) console.log(op, JSON.stringify([...counts].sort((a, b) => a[0] - b[0])));
+  if (process.env.FUZZ_REPORT)
+    for (const [op, counts] of statusCounts) console.log(op, JSON.stringify([...counts].sort((a, b) => a[0] - b[0])));
   await ctx.close();
 });
 

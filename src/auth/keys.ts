@@ -93,8 +93,16 @@ export class ApiKeyService {
       expires_at: input.expiresAt ?? null,
     };
     try {
-      const after = { name: key.name, scope: key.scope, variant: key.variant, compat: key.compat, expires_at: key.expires_at === null ? null : isoMicros(key.expires_at) };
-      await this.repo.insert(key, [{ at: key.created_at, actor, action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after }]);
+      const after = {
+        name: key.name,
+        scope: key.scope,
+        variant: key.variant,
+        compat: key.compat,
+        expires_at: key.expires_at === null ? null : isoMicros(key.expires_at),
+      };
+      await this.repo.insert(key, [
+        { at: key.created_at, actor, action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after },
+      ]);
     } catch (err) {
       if (isDuplicateKeyName(err)) throw nameTaken(input.name);
       throw err;
@@ -106,7 +114,9 @@ export class ApiKeyService {
 
   /** Revokes a key; this process refuses it from the next request on (others via the database). */
   async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<void> {
-    await this.repo.revoke(id, at, [{ at, actor, action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } }]);
+    await this.repo.revoke(id, at, [
+      { at, actor, action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
+    ]);
     this.localChanges++;
     const known = this.known.get(id);
     if (known) known.revoked = true;

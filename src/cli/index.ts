@@ -53,6 +53,6 @@ try {
   }
   if (err instanceof CliError) fail(err.message);
   if (err instanceof ConfigError) fail(err.message.replace(/\n\s*/g, ' '));
-  if ((err as Error)?.name === 'ExitPromptError') fail('cancelled; nothing was created');
+  if ((err as Error | null | undefined)?.name === 'ExitPromptError') fail('cancelled; nothing was created');
   fail(describeStartupError(err));
 }

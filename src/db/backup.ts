@@ -22,7 +22,8 @@ const ALL_PAGES = 0x7fffffff;
  */
 export async function backupSqlite(source: string, target: string, replace: boolean): Promise<BackupResult> {
   if (!fs.existsSync(source)) throw new BackupError(`no SQLite database at ${source}`);
-  if (!replace && fs.existsSync(target)) throw new BackupError(`${target} already exists; choose another file or pass --force to replace it`);
+  if (!replace && fs.existsSync(target))
+    throw new BackupError(`${target} already exists; choose another file or pass --force to replace it`);
   const dir = path.dirname(path.resolve(target));
   if (!fs.existsSync(dir)) throw new BackupError(`the folder ${dir} does not exist`);
   const temporary = path.join(dir, `.${path.basename(target)}.${process.pid}.tmp`);
@@ -61,7 +62,12 @@ function verify(file: string): number {
   try {
     const problems = copy.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>;
     if (problems.length !== 1 || problems[0]!.integrity_check !== 'ok') {
-      throw new BackupError(`the copy failed PRAGMA integrity_check: ${problems.map((p) => p.integrity_check).slice(0, 3).join('; ')}`);
+      throw new BackupError(
+        `the copy failed PRAGMA integrity_check: ${problems
+          .map((p) => p.integrity_check)
+          .slice(0, 3)
+          .join('; ')}`,
+      );
     }
     const hasBookings = copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bookings'").get() !== undefined;
     return hasBookings ? (copy.prepare('SELECT count(*) FROM bookings').pluck().get() as number) : 0;

@@ -44,8 +44,15 @@ export interface Db {
    */
   currentSnapshot: (() => Promise<string>) | null;
   /** Calls listener after every statement with its duration (metrics); cheap when none is added. */
-  addQueryListener(listener: (event: LogEvent) => void): void;
+  addQueryListener(listener: (event: QueryTiming) => void): void;
   close(): Promise<void>;
+}
+
+/** What a query listener learns of each statement. */
+export interface QueryTiming {
+  sql: string;
+  durationMs: number;
+  failed: boolean;
 }
 
 export class DatabaseUrlError extends Error {}
@@ -116,7 +123,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
   const log = (event: LogEvent) => {
     for (const listener of listeners) listener(event);
   };
-  const addQueryListener = (listener: (event: LogEvent) => void) => void listeners.push(listener);
+  const addQueryListener = (listener: (event: QueryTiming) => void) =>
+    void listeners.push((event) =>
+      listener({ sql: event.query.sql, durationMs: event.queryDurationMillis, failed: event.level === 'error' }),
+    );
 
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -180,7 +190,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       schema,
       externalVersion: () => null,
       setLockWait: () => {},
-      currentSnapshot: async () => (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
+      currentSnapshot: async () =>
+        (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
       addQueryListener,
       close: () => kysely.destroy(),
     };

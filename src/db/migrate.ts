@@ -40,11 +40,14 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
+  // A migration that throws a non-Error throws a string in practice.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 // CREATE … IF NOT EXISTS can still fail with a unique violation when two sessions race.
-function ignoreDuplicate(err: { code?: string }): void {
-  if (err?.code !== '23505' && err?.code !== '42P06' && err?.code !== '42710') throw err;
+function ignoreDuplicate(err: unknown): void {
+  const code = (err as { code?: string } | null | undefined)?.code;
+  if (code !== '23505' && code !== '42P06' && code !== '42710') throw err;
 }

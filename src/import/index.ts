@@ -35,7 +35,9 @@ export async function runImport(db: Db, data: unknown, now: number, options: Imp
   return writeTransaction(db, async (trx) => {
     if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(trx, db.dialect))) throw new DatabaseNotEmptyError();
     const { summary, bookings } = await applyImport(trx, db.dialect, plan, now);
-    const entries: AuditEntry[] = [{ at: now, actor, action: 'import', target: options.source ?? 'import', before: null, after: { ...summary } }];
+    const entries: AuditEntry[] = [
+      { at: now, actor, action: 'import', target: options.source ?? 'import', before: null, after: { ...summary } },
+    ];
     for (const b of bookings) {
       const diff = bookingDiff(b.before, b.after);
       if (diff !== null) entries.push({ at: now, actor, action: bookingAction(b.before, b.after), target: bookingTarget(b.id), ...diff });

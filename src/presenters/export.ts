@@ -51,9 +51,7 @@ export function exportDocument(rows: DivisionRows) {
       division: u.division,
       subdivision: u.subdivision,
       atc_active_areas: Object.fromEntries(
-        (activity.get(u.id) ?? [])
-          .map((r) => [area(r.area_id), r.active === 1] as const)
-          .sort((a, b) => byText(a[0], b[0])),
+        (activity.get(u.id) ?? []).map((r) => [area(r.area_id), r.active === 1] as const).sort((a, b) => byText(a[0], b[0])),
       ),
     })),
     positions: [...rows.positions].sort(by((p) => p.callsign)).map((p) => ({
@@ -64,20 +62,34 @@ export function exportDocument(rows: DivisionRows) {
       rating: ratingCode(p.rating),
       required_facility: p.required_facility,
     })),
-    endorsements: [...rows.endorsements].sort(by((e) => e.user_id, (e) => e.type, (e) => e.valid_from)).map((e) => ({
-      user_id: e.user_id,
-      type: e.type,
-      rating: e.rating,
-      areas: (endorsementAreas.get(e.id) ?? []).map((l) => area(l.area_id)).sort(byText),
-      positions: (endorsementPositions.get(e.id) ?? []).map((l) => callsign.get(l.position_id)!).sort(byText),
-      valid_from: isoMicros(e.valid_from),
-      valid_to: isoMicrosOrNull(e.valid_to),
-      revoked: e.revoked === 1,
-      revoked_at: e.revoked === 1 ? isoMicrosOrNull(e.revoked_at) : null,
-    })),
+    endorsements: [...rows.endorsements]
+      .sort(
+        by(
+          (e) => e.user_id,
+          (e) => e.type,
+          (e) => e.valid_from,
+        ),
+      )
+      .map((e) => ({
+        user_id: e.user_id,
+        type: e.type,
+        rating: e.rating,
+        areas: (endorsementAreas.get(e.id) ?? []).map((l) => area(l.area_id)).sort(byText),
+        positions: (endorsementPositions.get(e.id) ?? []).map((l) => callsign.get(l.position_id)!).sort(byText),
+        valid_from: isoMicros(e.valid_from),
+        valid_to: isoMicrosOrNull(e.valid_to),
+        revoked: e.revoked === 1,
+        revoked_at: e.revoked === 1 ? isoMicrosOrNull(e.revoked_at) : null,
+      })),
     roles: rows.roles
       .map((r) => ({ user_id: r.user_id, area: area(r.area_id), role: r.role }))
-      .sort(by((r) => r.user_id, (r) => r.area, (r) => r.role)),
+      .sort(
+        by(
+          (r) => r.user_id,
+          (r) => r.area,
+          (r) => r.role,
+        ),
+      ),
     trainings: rows.trainings
       .map((t) => ({
         user_id: t.user_id,
@@ -92,7 +104,13 @@ export function exportDocument(rows: DivisionRows) {
           .map(ratingCode),
         key: t.created_at,
       }))
-      .sort(by((t) => t.user_id, (t) => t.area, (t) => t.key))
+      .sort(
+        by(
+          (t) => t.user_id,
+          (t) => t.area,
+          (t) => t.key,
+        ),
+      )
       .map(({ key: _key, ...t }) => t),
     bookings: [...rows.bookings].sort(by((b) => b.id)).map((b) => ({
       id: b.id,

@@ -16,7 +16,10 @@ export function apiKeysRepository(database: Db) {
     /** Inserts a key and its audit entries in one transaction. */
     async insert(key: NewApiKey, audit: AuditEntry[] = []): Promise<void> {
       await writeTransaction(database, async (trx) => {
-        await trx.insertInto('api_keys').values({ ...key, last_used_at: null, revoked_at: null }).execute();
+        await trx
+          .insertInto('api_keys')
+          .values({ ...key, last_used_at: null, revoked_at: null })
+          .execute();
         await appendAudit(trx, audit);
       });
     },
@@ -46,7 +49,12 @@ export function apiKeysRepository(database: Db) {
     /** Revokes a live key, with its audit entries in the same transaction; false when it was revoked already. */
     async revoke(id: string, at: number, audit: AuditEntry[] = []): Promise<boolean> {
       return writeTransaction(database, async (trx) => {
-        const r = await trx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+        const r = await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: at })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
         if (r.numUpdatedRows === 0n) return false;
         await appendAudit(trx, audit);
         return true;
@@ -74,7 +82,7 @@ export function apiKeysRepository(database: Db) {
 
 /** True when err is the database refusing a second key with the same name (not an id collision). */
 export function isDuplicateKeyName(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; detail?: string; message?: string };
+  const e = err as { code?: string; constraint?: string; detail?: string; message?: string } | null | undefined;
   if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE') return /\bapi_keys\.name\b/.test(e.message ?? '');
   if (e?.code === '23505') return e.constraint === 'api_keys_name_key' || /^Key \(name\)=/.test(e.detail ?? '');
   return false;

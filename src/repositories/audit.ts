@@ -1,7 +1,7 @@
 // The audit log's SQL: appended inside the change's own transaction, read by the audit command.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { actorColumns, type AuditEntry, type StoredAuditEntry } from '../domain/audit/index.js';
+import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from '../domain/audit/index.js';
 import { chunks } from './importRows.js';
 
 /**
@@ -41,7 +41,11 @@ export async function listAudit(db: Kysely<Database>, f: AuditFilter): Promise<S
   q = q.orderBy('at', 'desc').orderBy('id', 'desc');
   if (f.limit !== undefined) q = q.limit(f.limit);
   const rows = await q.execute();
-  return rows.map((r) => ({ ...r, before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after) }));
+  return rows.map((r) => ({
+    ...r,
+    before: r.before === null ? null : (JSON.parse(r.before) as Fields),
+    after: r.after === null ? null : (JSON.parse(r.after) as Fields),
+  }));
 }
 
 /** Deletes entries older than the instant; returns how many. */

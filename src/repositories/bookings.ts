@@ -65,7 +65,10 @@ export function bookingsRepository(db: Kysely<Database>) {
       const after = f.after;
       if (after !== undefined) {
         q = q.where((eb) =>
-          eb.or([eb('b.time_start', '>', after.time_start), eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)])]),
+          eb.or([
+            eb('b.time_start', '>', after.time_start),
+            eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)]),
+          ]),
         );
       }
       q = q.orderBy('b.time_start').orderBy('b.id');
@@ -75,7 +78,11 @@ export function bookingsRepository(db: Kysely<Database>) {
 
     /** How many bookings are live (not deleted): one COUNT over the list index. */
     async countLive(): Promise<number> {
-      const r = await db.selectFrom('bookings').select((eb) => eb.fn.countAll<number | string>().as('n')).where('deleted', '=', 0).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('bookings')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('deleted', '=', 0)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
 
@@ -150,13 +157,23 @@ export function bookingsRepository(db: Kysely<Database>) {
 
     /** Updates a live booking; false when it is (by now) deleted. */
     async update(id: number, values: BookingValues, now: number): Promise<boolean> {
-      const r = await db.updateTable('bookings').set({ ...values, updated_at: now }).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+      const r = await db
+        .updateTable('bookings')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       return r.numUpdatedRows > 0n;
     },
 
     /** Soft-deletes a live booking; false when it was already deleted. */
     async softDelete(id: number, now: number): Promise<boolean> {
-      const r = await db.updateTable('bookings').set({ deleted: 1, updated_at: now }).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+      const r = await db
+        .updateTable('bookings')
+        .set({ deleted: 1, updated_at: now })
+        .where('id', '=', id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       return r.numUpdatedRows > 0n;
     },
   };

@@ -34,9 +34,24 @@ export interface ImportedBooking {
 }
 
 /** Applies the bookings, returning what each record changed; throws ImportError naming the record at fault. */
-export async function importBookings(db: Kysely<Database>, dialect: Dialect, records: ImportBooking[], refs: BookingRefs, now: number): Promise<ImportedBooking[]> {
+export async function importBookings(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  records: ImportBooking[],
+  refs: BookingRefs,
+  now: number,
+): Promise<ImportedBooking[]> {
   if (records.length === 0) return [];
-  const stored = new Map((await rowsWhereIn(db, 'bookings', 'id', records.flatMap((b) => (b.id === null ? [] : [b.id])))).map((r) => [r.id as number, r]));
+  const stored = new Map(
+    (
+      await rowsWhereIn(
+        db,
+        'bookings',
+        'id',
+        records.flatMap((b) => (b.id === null ? [] : [b.id])),
+      )
+    ).map((r) => [r.id as number, r]),
+  );
   const planned = records.map((record, index) => plan(record, index, stored.get(record.id ?? -1), refs, now));
   refuseOverlapsWithin(planned, refs);
 
@@ -51,8 +66,20 @@ export async function importBookings(db: Kysely<Database>, dialect: Dialect, rec
     for (const part of chunks(existing.map((p) => p.row.id as number))) {
       await db.updateTable('bookings').set({ deleted: 1 }).where('id', 'in', part).where('deleted', '=', 0).execute();
     }
-    await writeRows(db, 'bookings', ['id'], [], existing.map((p): RowUpdate => ({ row: p.row, columns: p.columns })));
-    await writeRows(db, 'bookings', ['id'], created.filter((p) => p.record.id !== null).map((p) => p.row), []);
+    await writeRows(
+      db,
+      'bookings',
+      ['id'],
+      [],
+      existing.map((p): RowUpdate => ({ row: p.row, columns: p.columns })),
+    );
+    await writeRows(
+      db,
+      'bookings',
+      ['id'],
+      created.filter((p) => p.record.id !== null).map((p) => p.row),
+      [],
+    );
     if (dialect === 'postgres' && records.some((b) => b.id !== null)) {
       // Explicit ids do not advance the identity sequence: move it past them, so that the new
       // bookings below, and later ones, are not numbered into them.
@@ -60,7 +87,11 @@ export async function importBookings(db: Kysely<Database>, dialect: Dialect, rec
     }
     const numbered = created.filter((p) => p.record.id === null);
     for (const part of chunks(numbered)) {
-      const ids = await db.insertInto('bookings').values(part.map((p) => p.row as never)).returning('id').execute();
+      const ids = await db
+        .insertInto('bookings')
+        .values(part.map((p) => p.row as never))
+        .returning('id')
+        .execute();
       // Rows come back in the order given on both databases; the ids are the new rows' own.
       part.forEach((p, i) => (p.row.id = ids[i]!.id));
     }
@@ -81,7 +112,9 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   if (!stored) {
     for (const field of REQUIRED) {
       if (set[field] === undefined) {
-        throw new ImportError(`${path}.${field}: is required${record.id === null ? ' (a booking without an id is always new)' : `, as booking ${record.id} does not exist yet`}`);
+        throw new ImportError(
+          `${path}.${field}: is required${record.id === null ? ' (a booking without an id is always new)' : `, as booking ${record.id} does not exist yet`}`,
+        );
       }
     }
   }
@@ -92,10 +125,16 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   if (set.time_end !== undefined) changes.time_end = set.time_end;
   if (set.tag !== undefined) {
     // An imported tag is the division's choice, never a forced one.
-    Object.assign(changes, { training: set.tag === 1 ? 1 : 0, exam: set.tag === 2 ? 1 : 0, event: set.tag === 3 ? 1 : 0, training_forced: 0 });
+    Object.assign(changes, {
+      training: set.tag === 1 ? 1 : 0,
+      exam: set.tag === 2 ? 1 : 0,
+      event: set.tag === 3 ? 1 : 0,
+      training_forced: 0,
+    });
   }
   // Flags given one by one (an export) win over the tag.
-  for (const flag of ['training', 'exam', 'event', 'training_forced'] as const) if (set[flag] !== undefined) changes[flag] = set[flag] ? 1 : 0;
+  for (const flag of ['training', 'exam', 'event', 'training_forced'] as const)
+    if (set[flag] !== undefined) changes[flag] = set[flag] ? 1 : 0;
   if (set.training === false && set.training_forced === undefined) changes.training_forced = 0;
   if (set.created_at !== undefined) changes.created_at = set.created_at;
   if (set.deleted !== undefined) changes.deleted = set.deleted ? 1 : 0;
@@ -103,7 +142,11 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   if (set.network_booking !== undefined) changes.network_booking = set.network_booking;
 
   const defaults = { training: 0, exam: 0, event: 0, training_forced: 0, deleted: 0, source: 'CC', network_booking: null, created_at: now };
-  const row = { ...(stored ?? { ...defaults, ...(record.id === null ? {} : { id: record.id }) }), ...changes, updated_at: set.updated_at ?? now } as unknown as Planned['row'];
+  const row = {
+    ...(stored ?? { ...defaults, ...(record.id === null ? {} : { id: record.id }) }),
+    ...changes,
+    updated_at: set.updated_at ?? now,
+  } as unknown as Planned['row'];
   if (!(row.time_end > row.time_start)) throw new ImportError(`${path}.time_end: must be after time_start`);
   // deleted is always written back: the booking left its slot before the write (above).
   const columns = [...new Set([...Object.keys(changes), 'deleted', 'updated_at'])];
@@ -142,7 +185,17 @@ async function overlappingStored(db: Kysely<Database>, planned: Planned[]): Prom
       .selectFrom('bookings')
       .select(['id', 'position_id', 'time_start', 'time_end'])
       .where('deleted', '=', 0)
-      .where((eb) => eb.or(part.map((p) => eb.and([eb('position_id', '=', p.row.position_id), eb('time_start', '<', p.row.time_end), eb('time_end', '>', p.row.time_start)]))))
+      .where((eb) =>
+        eb.or(
+          part.map((p) =>
+            eb.and([
+              eb('position_id', '=', p.row.position_id),
+              eb('time_start', '<', p.row.time_end),
+              eb('time_end', '>', p.row.time_start),
+            ]),
+          ),
+        ),
+      )
       .execute();
     for (const r of rows) {
       if (inFile.has(r.id)) continue;

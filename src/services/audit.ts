@@ -1,17 +1,22 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../domain/audit/index.js';
-import { appendAudit, pruneAudit } from '../repositories/audit.js';
-import type { BookingChange, BookingChangeRecorder, ChangeContext } from './booking-changes.js';
+import type { Db } from '../db/connection.js';
+import { type AuditEntry, bookingAction, bookingDiff, bookingTarget, type StoredAuditEntry } from '../domain/audit/index.js';
+import { appendAudit, type AuditFilter, listAudit, pruneAudit } from '../repositories/audit.js';
+import type { BookingChangeRecorder } from './booking-changes.js';
 
 /** Audit entries for booking changes made through the API, in the change's transaction. */
 export const auditRecorder: BookingChangeRecorder = {
-  async record(trx: Kysely<Database>, changes: BookingChange[], context: ChangeContext): Promise<void> {
+  async record(trx, changes, context): Promise<void> {
     const entries: AuditEntry[] = [];
     for (const change of changes) {
       const diff = bookingDiff(change.before, change.after);
       if (diff === null) continue;
-      entries.push({ at: context.at, actor: context.actor, action: bookingAction(change.before, change.after), target: bookingTarget(change.after.id), ...diff });
+      entries.push({
+        at: context.at,
+        actor: context.actor,
+        action: bookingAction(change.before, change.after),
+        target: bookingTarget(change.after.id),
+        ...diff,
+      });
     }
     await appendAudit(trx, entries);
   },
@@ -29,7 +34,7 @@ const DAY_MS = 86_400_000;
  * path). Failures are reported and retried at the next turn.
  */
 export function startAuditRetention(
-  db: Kysely<Database>,
+  db: Db,
   days: number,
   clock: () => number,
   onPruned: (deleted: number) => void,
@@ -40,7 +45,7 @@ export function startAuditRetention(
   const prune = () => {
     if (running) return;
     running = true;
-    pruneAudit(db, clock() - days * DAY_MS)
+    pruneAudit(db.kysely, clock() - days * DAY_MS)
       .then((n) => n > 0 && onPruned(n), onError)
       .finally(() => (running = false));
   };
@@ -48,4 +53,9 @@ export function startAuditRetention(
   const timer = setInterval(prune, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+/** Entries matching the filter, newest first (the audit command). */
+export function readAudit(db: Db, filter: AuditFilter): Promise<StoredAuditEntry[]> {
+  return listAudit(db.kysely, filter);
 }

@@ -9,7 +9,10 @@ import { readDivision } from '../repositories/exporter.js';
 export async function exportDivision(db: Db): Promise<string> {
   const rows =
     db.dialect === 'postgres'
-      ? await db.kysely.transaction().setIsolationLevel('repeatable read').execute((trx) => readDivision(trx))
+      ? await db.kysely
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute((trx) => readDivision(trx))
       : await db.kysely.transaction().execute((trx) => readDivision(trx));
   return exportText(rows);
 }

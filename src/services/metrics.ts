@@ -1,6 +1,6 @@
 // Prometheus metrics (contract §13), in a registry of this instance's own: several apps in one
 // process (tests) never share or clash. Labels are bounded: route templates, never raw URLs.
-import type { LogEvent } from 'kysely';
+import type { QueryTiming } from '../db/connection.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -14,7 +14,19 @@ export type MetricsExtension = (registry: Registry) => void;
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const STATEMENTS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'pragma']);
+const STATEMENTS = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'with',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'pragma',
+]);
 
 /** The route label of a request that matched no route (404, 405): never the URL itself. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -40,7 +52,12 @@ export class Metrics {
 
   constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'sector_http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames: ['method', 'route', 'status'], registers });
+    this.requests = new Counter({
+      name: 'sector_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.durations = new Histogram({
       name: 'sector_http_request_duration_seconds',
       help: 'Time to answer HTTP requests, by method, route template and status',
@@ -48,8 +65,16 @@ export class Metrics {
       buckets: DURATION_BUCKETS,
       registers,
     });
-    this.cacheHits = new Counter({ name: 'sector_response_cache_hits_total', help: 'Read responses served from the response cache', registers });
-    this.cacheMisses = new Counter({ name: 'sector_response_cache_misses_total', help: 'Read responses built because the cache had none for the current data', registers });
+    this.cacheHits = new Counter({
+      name: 'sector_response_cache_hits_total',
+      help: 'Read responses served from the response cache',
+      registers,
+    });
+    this.cacheMisses = new Counter({
+      name: 'sector_response_cache_misses_total',
+      help: 'Read responses built because the cache had none for the current data',
+      registers,
+    });
     this.queries = new Histogram({
       name: 'sector_db_query_duration_seconds',
       help: 'Database statement durations, by kind of statement and outcome',
@@ -69,7 +94,11 @@ export class Metrics {
   }
 
   observeRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-    const labels = { method: METHODS.has(method) ? method : 'OTHER', route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route), status: String(status) };
+    const labels = {
+      method: METHODS.has(method) ? method : 'OTHER',
+      route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
+      status: String(status),
+    };
     this.requests.inc(labels);
     this.durations.observe(labels, seconds);
   }
@@ -79,9 +108,12 @@ export class Metrics {
   }
 
   /** For the database's query listener. */
-  readonly observeQuery = (event: LogEvent): void => {
-    const word = /^\s*(\w+)/.exec(event.query.sql)?.[1]?.toLowerCase() ?? '';
-    this.queries.observe({ statement: STATEMENTS.has(word) ? word : 'other', outcome: event.level === 'error' ? 'error' : 'ok' }, event.queryDurationMillis / 1000);
+  readonly observeQuery = (event: QueryTiming): void => {
+    const word = /^\s*(\w+)/.exec(event.sql)?.[1]?.toLowerCase() ?? '';
+    this.queries.observe(
+      { statement: STATEMENTS.has(word) ? word : 'other', outcome: event.failed ? 'error' : 'ok' },
+      event.durationMs / 1000,
+    );
   };
 
   /** The text exposition; process metrics join at the first scrape (no timers in processes never scraped). */

@@ -79,7 +79,12 @@ export async function createTestContext(options: { env?: Record<string, string>;
       services.freshness.bump();
     },
     key: async (scope = 'edit', extra = {}) => {
-      const { token } = await services.keys.create({ name: extra.name ?? `test-key-${++counter}`, scope, variant: extra.variant ?? null, compat: extra.compat ?? null });
+      const { token } = await services.keys.create({
+        name: extra.name ?? `test-key-${++counter}`,
+        scope,
+        variant: extra.variant ?? null,
+        compat: extra.compat ?? null,
+      });
       return token;
     },
     request: ({ token, headers, ...opts }) =>

@@ -39,7 +39,10 @@ describe('audit log', () => {
     const r = runCli(['audit', '--json', ...args], env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    return r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+    return r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line);
   };
 
   beforeAll(async () => {
@@ -47,19 +50,31 @@ describe('audit log', () => {
     env = { DATABASE_URL: ctx.databaseUrl };
     await ctx.load(DATA);
   }, SLOW_MS);
-  afterAll(() => ctx?.close());
+  afterAll(() => ctx.close());
 
   it('records booking create, update and delete with the key and the changed fields only, newest first', { timeout: SLOW_MS }, async () => {
     const created = runCli(['create:apikey', '--name', 'roster bot', '--edit', '--json'], env);
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout) as { id: string; token: string };
 
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: key.token, payload: { cid: ADA, date: '01/03/2026', start_at: '10:00', end_at: '12:00', position: 'EKCH_DEL' } });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: key.token,
+      payload: { cid: ADA, date: '01/03/2026', start_at: '10:00', end_at: '12:00', position: 'EKCH_DEL' },
+    });
     expect(res.statusCode).toBe(201);
     const id = res.json().booking.id as number;
-    expect((await ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: key.token, payload: { end_at: '13:00' } })).statusCode).toBe(200);
+    expect(
+      (await ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: key.token, payload: { end_at: '13:00' } })).statusCode,
+    ).toBe(200);
     // A refused write (an overlap) leaves nothing in the log: the entry shares its transaction.
-    const refused = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: key.token, payload: { cid: BO, date: '01/03/2026', start_at: '11:00', end_at: '12:00', position: 'EKCH_DEL' } });
+    const refused = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: key.token,
+      payload: { cid: BO, date: '01/03/2026', start_at: '11:00', end_at: '12:00', position: 'EKCH_DEL' },
+    });
     expect(refused.statusCode).toBe(409);
     expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${id}`, token: key.token })).statusCode).toBe(200);
 
@@ -67,7 +82,12 @@ describe('audit log', () => {
     expect(lines.map((l) => l.action)).toEqual(['booking.deleted', 'booking.updated', 'booking.created']);
     for (const l of lines) {
       expect(Object.keys(l)).toEqual(['at', 'actor', 'actor_name', 'action', 'target', 'before', 'after']);
-      expect(l).toMatchObject({ at: '2026-01-15T12:00:00.000000Z', actor: `key:${key.id}`, actor_name: 'roster bot', target: `booking:${id}` });
+      expect(l).toMatchObject({
+        at: '2026-01-15T12:00:00.000000Z',
+        actor: `key:${key.id}`,
+        actor_name: 'roster bot',
+        target: `booking:${id}`,
+      });
     }
     const [deleted, updated, create] = lines as [Line, Line, Line];
     expect(create.before).toBeNull();
@@ -97,7 +117,7 @@ describe('audit log', () => {
     expect(rows).toHaveLength(4);
     expect(rows[1]).toContain(`key:${key.id} (roster bot)`);
     expect(rows[2]).toContain('time_end: "2026-03-01 12:00:00" -> "2026-03-01 13:00:00"');
-    const actionColumn = rows.map((r) => r.indexOf('booking.') >= 0 ? r.indexOf('booking.') : r.indexOf('ACTION'));
+    const actionColumn = rows.map((r) => (r.indexOf('booking.') >= 0 ? r.indexOf('booking.') : r.indexOf('ACTION')));
     expect(new Set(actionColumn).size).toBe(1);
   });
 
@@ -106,7 +126,12 @@ describe('audit log', () => {
     const key = JSON.parse(created.stdout) as { id: string };
     expect(runCli(['apikey:revoke', 'to revoke'], env).code).toBe(0);
     const file = path.join(tempDir(), 'roster.json');
-    fs.writeFileSync(file, JSON.stringify({ bookings: [{ id: 500, user_id: BO, callsign: 'EKCH_GND', time_start: '2026-04-01 10:00:00', time_end: '2026-04-01 11:00:00' }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        bookings: [{ id: 500, user_id: BO, callsign: 'EKCH_GND', time_start: '2026-04-01 10:00:00', time_end: '2026-04-01 11:00:00' }],
+      }),
+    );
     expect(runCli(['import', file], env).code).toBe(0);
 
     const lines = audit();
@@ -119,9 +144,16 @@ describe('audit log', () => {
     expect(keyLines[0]!.before).toEqual({ revoked_at: null });
     const imported = lines.find((l) => l.action === 'import' && l.target === 'roster.json')!;
     expect(imported).toMatchObject({ actor: 'cli', before: null, after: { bookings: 1, users: 0 } });
-    expect(audit('--booking', '500')).toMatchObject([{ action: 'booking.created', actor: 'cli', after: { callsign: 'EKCH_GND', user_id: BO } }]);
+    expect(audit('--booking', '500')).toMatchObject([
+      { action: 'booking.created', actor: 'cli', after: { callsign: 'EKCH_GND', user_id: BO } },
+    ]);
     // A failed import records nothing.
-    fs.writeFileSync(file, JSON.stringify({ bookings: [{ id: 501, user_id: 42, callsign: 'EKCH_GND', time_start: '2026-04-02 10:00:00', time_end: '2026-04-02 11:00:00' }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        bookings: [{ id: 501, user_id: 42, callsign: 'EKCH_GND', time_start: '2026-04-02 10:00:00', time_end: '2026-04-02 11:00:00' }],
+      }),
+    );
     expect(runCli(['import', file], env).code).toBe(1);
     expect(audit()).toHaveLength(lines.length);
   });
@@ -131,7 +163,13 @@ describe('audit log', () => {
     expect(audit('--since', '2026-01-15T12:00:00Z').length).toBeGreaterThan(0);
     expect(audit('--since', '2026-01-15T12:00:01Z')).toEqual(all.filter((l) => l.at > '2026-01-15T12:00:01'));
     expect(audit('--limit', '2')).toEqual(all.slice(0, 2));
-    for (const args of [['--since', 'yesterday'], ['--since', '2026-02-30T00:00:00Z'], ['--booking', 'abc'], ['--booking', '0'], ['--limit', '-1']]) {
+    for (const args of [
+      ['--since', 'yesterday'],
+      ['--since', '2026-02-30T00:00:00Z'],
+      ['--booking', 'abc'],
+      ['--booking', '0'],
+      ['--limit', '-1'],
+    ]) {
       const r = runCli(['audit', ...args], env);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
@@ -149,7 +187,11 @@ describe('AUDIT_RETENTION_DAYS', () => {
       ctx.setNow(Date.now());
       await ctx.key('read', { name: 'recent' });
       const env = { DATABASE_URL: ctx.databaseUrl };
-      const actions = () => runCli(['audit', '--json'], env).stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as Line).action);
+      const actions = () =>
+        runCli(['audit', '--json'], env)
+          .stdout.split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as Line).action);
       expect(actions()).toEqual(['apikey.created', 'import']);
 
       // Without the variable nothing is pruned.
@@ -165,7 +207,7 @@ describe('AUDIT_RETENTION_DAYS', () => {
       } finally {
         await server.stop();
       }
-      const bad = await startServer({ ...env, AUDIT_RETENTION_DAYS: 'forever' }).catch((err: Error) => err.message);
+      const bad = await startServer({ ...env, AUDIT_RETENTION_DAYS: 'forever' }).catch((err: unknown) => (err as Error).message);
       expect(bad).toContain('AUDIT_RETENTION_DAYS must be an integer');
     } finally {
       await ctx.close();

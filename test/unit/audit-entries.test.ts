@@ -21,7 +21,12 @@ describe('audit entries', () => {
     expect(bookingAction(null, BOOKING)).toBe('booking.created');
     const diff = bookingDiff(null, BOOKING)!;
     expect(diff.before).toBeNull();
-    expect(diff.after).toMatchObject({ callsign: 'EKCH_TWR', time_start: '2026-03-01 10:00:00', time_end: '2026-03-01 12:00:00', deleted: 0 });
+    expect(diff.after).toMatchObject({
+      callsign: 'EKCH_TWR',
+      time_start: '2026-03-01 10:00:00',
+      time_end: '2026-03-01 12:00:00',
+      deleted: 0,
+    });
     expect(Object.keys(diff.after!)).toHaveLength(11);
   });
 
@@ -49,12 +54,25 @@ describe('audit entries', () => {
   });
 
   it('prints JSON lines with fixed keys and microsecond times, and aligned tables', () => {
-    const entry = { at: Date.UTC(2026, 0, 2, 3, 4, 5, 678), actor: 'cli', actor_name: null, action: 'import', target: 'x.json', before: null, after: { users: 2 } };
-    expect(auditJsonLine(entry)).toBe('{"at":"2026-01-02T03:04:05.678000Z","actor":"cli","actor_name":null,"action":"import","target":"x.json","before":null,"after":{"users":2}}');
-    const table = auditTable([entry, { ...entry, actor: 'key:0123456789abcdef', actor_name: 'roster', action: 'booking.updated', before: { a: 1 }, after: { a: 2 } }]);
+    const entry = {
+      at: Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+      actor: 'cli',
+      actor_name: null,
+      action: 'import',
+      target: 'x.json',
+      before: null,
+      after: { users: 2 },
+    };
+    expect(auditJsonLine(entry)).toBe(
+      '{"at":"2026-01-02T03:04:05.678000Z","actor":"cli","actor_name":null,"action":"import","target":"x.json","before":null,"after":{"users":2}}',
+    );
+    const table = auditTable([
+      entry,
+      { ...entry, actor: 'key:0123456789abcdef', actor_name: 'roster', action: 'booking.updated', before: { a: 1 }, after: { a: 2 } },
+    ]);
     expect(table[0]).toMatch(/^TIME {17}ACTOR {26}ACTION {11}TARGET {2}CHANGES$/);
     expect(table[2]).toContain('a: 1 -> 2');
-    expect(new Set(table.map((l) => l.indexOf('x.json') >= 0 ? l.indexOf('x.json') : l.indexOf('TARGET'))).size).toBe(1);
+    expect(new Set(table.map((l) => (l.indexOf('x.json') >= 0 ? l.indexOf('x.json') : l.indexOf('TARGET')))).size).toBe(1);
   });
 });
 

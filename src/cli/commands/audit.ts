@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { auditJsonLine, auditTable, bookingTarget } from '../../domain/audit/index.js';
 import { parseIsoInstant } from '../../domain/time.js';
-import { listAudit } from '../../repositories/audit.js';
+import { readAudit } from '../../services/audit.js';
 import { CliError, withServices } from '../context.js';
 
 interface AuditOptions {
@@ -37,7 +37,11 @@ async function audit(opts: AuditOptions): Promise<void> {
     limit = Number(opts.limit);
   }
   await withServices(async (services) => {
-    const entries = await listAudit(services.db.kysely, { ...(target ? { target } : {}), ...(since !== undefined ? { since } : {}), ...(limit ? { limit } : {}) });
+    const entries = await readAudit(services.db, {
+      ...(target ? { target } : {}),
+      ...(since !== undefined ? { since } : {}),
+      ...(limit ? { limit } : {}),
+    });
     if (opts.json) {
       for (const e of entries) process.stdout.write(`${auditJsonLine(e)}\n`);
       return;
@@ -47,7 +51,8 @@ async function audit(opts: AuditOptions): Promise<void> {
       return;
     }
     process.stdout.write(`${auditTable(entries).join('\n')}\n`);
-    if (limit !== undefined && entries.length === limit) process.stderr.write(`Showing the newest ${limit}; use --limit N or --json for more.\n`);
+    if (limit !== undefined && entries.length === limit)
+      process.stderr.write(`Showing the newest ${limit}; use --limit N or --json for more.\n`);
   });
 }
 

@@ -22,7 +22,9 @@ async function backup(file: string, opts: { force?: boolean }): Promise<void> {
 export function registerBackupCommand(program: Command): void {
   program
     .command('backup')
-    .description('Copy the SQLite database to FILE while the server runs (SQLite online backup), then check the copy. PostgreSQL: use pg_dump.')
+    .description(
+      'Copy the SQLite database to FILE while the server runs (SQLite online backup), then check the copy. PostgreSQL: use pg_dump.',
+    )
     .argument('<file>', 'where to write the copy; must not exist unless --force')
     .option('--force', 'replace FILE if it exists (only once the new copy has passed its check)')
     .action(backup);

@@ -106,10 +106,10 @@ export function registerDataCommands(program: Command): void {
     .action(seedDemo);
   program
     .command('export')
-    .description('Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.')
+    .description(
+      'Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.',
+    )
     .argument('[file]', 'file to write (replaced if it exists); stdout without it')
     .action(exportData);
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }
-
-

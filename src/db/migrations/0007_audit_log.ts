@@ -5,9 +5,10 @@ import type { Dialect } from '../connection.js';
 // before/after hold JSON of the changed fields only. Kept forever unless AUDIT_RETENTION_DAYS prunes it.
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const table = db.schema.createTable('audit_log');
-  await (dialect === 'postgres'
-    ? table.addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  await (
+    dialect === 'postgres'
+      ? table.addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
   )
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('actor', 'text', (c) => c.notNull())

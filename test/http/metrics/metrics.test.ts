@@ -20,7 +20,9 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
   const types = new Map<string, string>();
   const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
   const LABEL = `[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"`;
-  const sampleRe = new RegExp(`^(${NAME})(?:\\{((?:${LABEL})(?:,${LABEL})*)?,?\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\+Inf|-Inf|NaN|Nan))(?: -?\\d+)?$`);
+  const sampleRe = new RegExp(
+    `^(${NAME})(?:\\{((?:${LABEL})(?:,${LABEL})*)?,?\\})? (-?(?:\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?|\\+Inf|-Inf|NaN|Nan))(?: -?\\d+)?$`,
+  );
   // Values are Go floats (Prometheus parses them with ParseFloat, which takes any case of NaN;
   // prom-client writes "Nan" for the event-loop lag before its first sample).
   for (const line of text.slice(0, -1).split('\n')) {
@@ -71,7 +73,7 @@ describe('GET /metrics', () => {
     // A tiny rate limit: /metrics must not count against it.
     server = await startServer({ ...env, RATE_LIMIT: '4' });
   }, SLOW_MS);
-  afterAll(() => server?.stop());
+  afterAll(() => server.stop());
 
   const scrape = async () => {
     const res = await fetch(`${server.url}/metrics`);
@@ -82,36 +84,42 @@ describe('GET /metrics', () => {
     return parseExposition(await res.text());
   };
 
-  it('exposes requests by route template and status, durations, cache, database, live bookings and process metrics', { timeout: SLOW_MS }, async () => {
-    await fetch(`${server.url}/api/bookings`);
-    await fetch(`${server.url}/api/bookings`);
-    await fetch(`${server.url}/api/bookings/10`);
-    await fetch(`${server.url}/api/bookings/999999`);
-    const { samples, types } = await scrape();
-    const find = (name: string, labels: Record<string, string> = {}) =>
-      samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  it(
+    'exposes requests by route template and status, durations, cache, database, live bookings and process metrics',
+    { timeout: SLOW_MS },
+    async () => {
+      await fetch(`${server.url}/api/bookings`);
+      await fetch(`${server.url}/api/bookings`);
+      await fetch(`${server.url}/api/bookings/10`);
+      await fetch(`${server.url}/api/bookings/999999`);
+      const { samples, types } = await scrape();
+      const find = (name: string, labels: Record<string, string> = {}) =>
+        samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 
-    expect(find('sector_http_requests_total', { method: 'GET', route: '/api/bookings', status: '200' })[0]?.value).toBe(2);
-    expect(find('sector_http_requests_total', { method: 'GET', route: '/api/bookings/:id', status: '200' })[0]?.value).toBe(1);
-    expect(find('sector_http_requests_total', { method: 'GET', route: '/api/bookings/:id', status: '404' })[0]?.value).toBe(1);
-    expect(types.get('sector_http_requests_total')).toBe('counter');
-    expect(types.get('sector_http_request_duration_seconds')).toBe('histogram');
-    const buckets = find('sector_http_request_duration_seconds_bucket', { route: '/api/bookings', status: '200' }).map((s) => s.labels.le);
-    expect(buckets[0]).toBe('0.001');
-    expect(buckets).toContain('10');
-    expect(buckets.at(-1)).toBe('+Inf');
-    expect(find('sector_http_request_duration_seconds_count', { route: '/api/bookings', status: '200' })[0]?.value).toBe(2);
+      expect(find('sector_http_requests_total', { method: 'GET', route: '/api/bookings', status: '200' })[0]?.value).toBe(2);
+      expect(find('sector_http_requests_total', { method: 'GET', route: '/api/bookings/:id', status: '200' })[0]?.value).toBe(1);
+      expect(find('sector_http_requests_total', { method: 'GET', route: '/api/bookings/:id', status: '404' })[0]?.value).toBe(1);
+      expect(types.get('sector_http_requests_total')).toBe('counter');
+      expect(types.get('sector_http_request_duration_seconds')).toBe('histogram');
+      const buckets = find('sector_http_request_duration_seconds_bucket', { route: '/api/bookings', status: '200' }).map(
+        (s) => s.labels.le,
+      );
+      expect(buckets[0]).toBe('0.001');
+      expect(buckets).toContain('10');
+      expect(buckets.at(-1)).toBe('+Inf');
+      expect(find('sector_http_request_duration_seconds_count', { route: '/api/bookings', status: '200' })[0]?.value).toBe(2);
 
-    // The second identical list came from the cache.
-    expect(find('sector_response_cache_hits_total')[0]!.value).toBeGreaterThanOrEqual(1);
-    expect(find('sector_response_cache_misses_total')[0]!.value).toBeGreaterThanOrEqual(1);
-    expect(types.get('sector_db_query_duration_seconds')).toBe('histogram');
-    expect(find('sector_db_query_duration_seconds_count', { statement: 'select', outcome: 'ok' })[0]!.value).toBeGreaterThan(0);
-    expect(find('sector_bookings_live')[0]!.value).toBe(2);
-    expect(types.get('sector_bookings_live')).toBe('gauge');
-    expect(find('process_cpu_seconds_total')).toHaveLength(1);
-    expect(find('nodejs_heap_size_used_bytes')).toHaveLength(1);
-  });
+      // The second identical list came from the cache.
+      expect(find('sector_response_cache_hits_total')[0]!.value).toBeGreaterThanOrEqual(1);
+      expect(find('sector_response_cache_misses_total')[0]!.value).toBeGreaterThanOrEqual(1);
+      expect(types.get('sector_db_query_duration_seconds')).toBe('histogram');
+      expect(find('sector_db_query_duration_seconds_count', { statement: 'select', outcome: 'ok' })[0]!.value).toBeGreaterThan(0);
+      expect(find('sector_bookings_live')[0]!.value).toBe(2);
+      expect(types.get('sector_bookings_live')).toBe('gauge');
+      expect(find('process_cpu_seconds_total')).toHaveLength(1);
+      expect(find('nodejs_heap_size_used_bytes')).toHaveLength(1);
+    },
+  );
 
   it('never labels by raw URL: unknown paths are "unmatched", and the label set stays bounded', { timeout: SLOW_MS }, async () => {
     for (let i = 0; i < 40; i++) {
@@ -123,7 +131,9 @@ describe('GET /metrics', () => {
     const routes = new Set(samples.filter((s) => s.name === 'sector_http_requests_total').map((s) => s.labels.route));
     for (const route of routes) expect(route === 'unmatched' || route!.startsWith('/'), route).toBe(true);
     expect([...routes].some((r) => r!.startsWith('/x'))).toBe(false);
-    expect(samples.find((s) => s.name === 'sector_http_requests_total' && s.labels.route === 'unmatched' && s.labels.status === '404')!.value).toBeGreaterThanOrEqual(40);
+    expect(
+      samples.find((s) => s.name === 'sector_http_requests_total' && s.labels.route === 'unmatched' && s.labels.status === '404')!.value,
+    ).toBeGreaterThanOrEqual(40);
     expect(routes.size).toBeLessThanOrEqual(6);
     const series = samples.filter((s) => s.name.startsWith('sector_http_request'));
     expect(series.length).toBeLessThan(200);
