@@ -17,6 +17,7 @@ import { loggerOptions } from './http/logging.js';
 import { parseForm, parseQuery, rejectMalformedRequest } from './http/parameters.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
+import { observeRequests } from './routes/metrics/index.js';
 import { registerRoutes } from './routes/index.js';
 import type { AppServices } from './services/index.js';
 import { VERSION } from './version.js';
@@ -81,6 +82,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   );
   registerErrorHandling(app);
+  if (services.metrics) observeRequests(app, services.metrics);
 
   // First of all hooks: during shutdown every request is 503 (with Retry-After, as every 503 is)
   // without running anything else; an HTTP/1.1 request without Host is malformed (RFC 9112 §3.2).

@@ -36,6 +36,10 @@ export interface Config {
   eventStreamBufferBytes: number;
   /** Pushing bookings to the network's ATC bookings service; null when not configured. */
   network: NetworkConfig | null;
+  /** Audit entries older than this many days are pruned by the server; null keeps them forever. */
+  auditRetentionDays: number | null;
+  /** Whether GET /metrics answers (METRICS=0 turns it off). */
+  metrics: boolean;
 }
 
 export interface NetworkConfig {
@@ -115,6 +119,8 @@ export function loadConfig(env: Env = process.env): Config {
     eventStreamHeartbeatMs: int('SECTOR_EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     network: null,
+    auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),
+    metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
   };
   config.network = networkConfig(env, str, int, problems);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { describeStartupError, recordKeyUse, runShutdownSteps, startServices } from './runtime.js';
 import { startRetention } from './services/events/retention.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
+import { startAuditRetention } from './services/audit.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -22,6 +23,16 @@ async function main(): Promise<void> {
   const retention = startRetention(services.db, config.eventRetentionDays, services.clock, (err) =>
     app.log.warn({ err }, 'could not prune old events'),
   );
+  const auditRetention =
+    config.auditRetentionDays === null
+      ? null
+      : startAuditRetention(
+          services.db,
+          config.auditRetentionDays,
+          services.clock,
+          (deleted) => app.log.info({ deleted, retentionDays: config.auditRetentionDays }, 'pruned old audit entries'),
+          (err) => app.log.warn({ err }, 'could not prune the audit log'),
+        );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -29,6 +40,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     retention.stop();
+    auditRetention?.stop();
     // Stop accepting, let in-flight requests finish (their key use is then counted), write the
     // last batch of key use, then release the database.
     const failure = await runShutdownSteps([

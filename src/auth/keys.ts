@@ -2,7 +2,8 @@ import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
 import type { Freshness } from '../db/freshness.js';
 import { StampedCache } from '../db/freshness.js';
 import { isDuplicateKeyName, type ApiKeysRepository } from '../repositories/apiKeys.js';
-import type { Clock } from '../domain/time.js';
+import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
+import { isoMicros, type Clock } from '../domain/time.js';
 import { issueToken, parseToken, secretMatches } from './tokens.js';
 
 /** What a request knows about the key it was made with. */
@@ -76,7 +77,8 @@ export class ApiKeyService {
     }, 1024);
   }
 
-  async create(input: CreateKeyInput): Promise<{ key: ApiKeyRow; token: string }> {
+  /** Creates a key; the audit log records it (by `actor`, the command line unless said) in the same transaction. */
+  async create(input: CreateKeyInput, actor: AuditActor = { kind: 'cli' }): Promise<{ key: ApiKeyRow; token: string }> {
     // The check gives the common case a clear answer; the unique index settles a race (below).
     if (await this.repo.nameExists(input.name)) throw nameTaken(input.name);
     const issued = issueToken();
@@ -91,7 +93,16 @@ export class ApiKeyService {
       expires_at: input.expiresAt ?? null,
     };
     try {
-      await this.repo.insert(key);
+      const after = {
+        name: key.name,
+        scope: key.scope,
+        variant: key.variant,
+        compat: key.compat,
+        expires_at: key.expires_at === null ? null : isoMicros(key.expires_at),
+      };
+      await this.repo.insert(key, [
+        { at: key.created_at, actor, action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after },
+      ]);
     } catch (err) {
       if (isDuplicateKeyName(err)) throw nameTaken(input.name);
       throw err;
@@ -102,8 +113,10 @@ export class ApiKeyService {
   }
 
   /** Revokes a key; this process refuses it from the next request on (others via the database). */
-  async revoke(id: string, at: number = this.clock()): Promise<void> {
-    await this.repo.revoke(id, at);
+  async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<void> {
+    await this.repo.revoke(id, at, [
+      { at, actor, action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
+    ]);
     this.localChanges++;
     const known = this.known.get(id);
     if (known) known.revoked = true;

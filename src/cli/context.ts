@@ -7,7 +7,8 @@ export class CliError extends Error {}
 
 /** Runs a command with the configured database, migrated, and closes it afterwards. */
 export async function withServices<T>(fn: (services: AppServices) => Promise<T>): Promise<T> {
-  const services = await startServices(loadConfig());
+  // A command serves no /metrics: nothing to count.
+  const services = await startServices({ ...loadConfig(), metrics: false });
   try {
     return await fn(services);
   } finally {

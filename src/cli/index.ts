@@ -5,6 +5,8 @@ import { escapeUnprintable } from '../import/quote.js';
 import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
+import { registerAuditCommand } from './commands/audit.js';
+import { registerBackupCommand } from './commands/backup.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerNetworkCommands } from './commands/network.js';
@@ -20,6 +22,8 @@ registerApiKeyCommands(program);
 registerDataCommands(program);
 registerWebhookCommands(program);
 registerNetworkCommands(program);
+registerAuditCommand(program);
+registerBackupCommand(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node

@@ -43,7 +43,16 @@ export interface Db {
    * transactions on the same server change it too: that only costs a rebuild. Null on SQLite.
    */
   currentSnapshot: (() => Promise<string>) | null;
+  /** Calls listener after every statement with its duration (metrics); cheap when none is added. */
+  addQueryListener(listener: (event: QueryTiming) => void): void;
   close(): Promise<void>;
+}
+
+/** What a query listener learns of each statement. */
+export interface QueryTiming {
+  sql: string;
+  durationMs: number;
+  failed: boolean;
 }
 
 export class DatabaseUrlError extends Error {}
@@ -110,11 +119,14 @@ function ensureFolder(dir: string): void {
 }
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
-  const log = options.onQuery
-    ? (event: LogEvent) => {
-        options.onQuery?.(event);
-      }
-    : undefined;
+  const listeners: Array<(event: LogEvent) => void> = options.onQuery ? [options.onQuery] : [];
+  const log = (event: LogEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const addQueryListener = (listener: (event: QueryTiming) => void) =>
+    void listeners.push((event) =>
+      listener({ sql: event.query.sql, durationMs: event.queryDurationMillis, failed: event.level === 'error' }),
+    );
 
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -143,6 +155,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       externalVersion: () => dataVersion.get() as number,
       setLockWait: (ms) => lockWait(ms).get(),
       currentSnapshot: null,
+      addQueryListener,
       close: () => kysely.destroy(),
     };
   }
@@ -179,6 +192,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       setLockWait: () => {},
       currentSnapshot: async () =>
         (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
+      addQueryListener,
       close: () => kysely.destroy(),
     };
   }

@@ -201,6 +201,22 @@ export interface NetworkPushesTable {
   updated_at: number;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** Unix milliseconds of the change. */
+  at: number;
+  /** `key:<id>` or `cli`. */
+  actor: string;
+  /** The key's name when the actor is a key (it may be renamed or reused later). */
+  actor_name: string | null;
+  action: string;
+  target: string;
+  /** JSON of the changed fields as they were, or null. */
+  before: string | null;
+  /** JSON of the changed fields as they became, or null. */
+  after: string | null;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -219,6 +235,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   network_pushes: NetworkPushesTable;
+  audit_log: AuditLogTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -231,3 +248,4 @@ export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type { ColumnType };
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -46,6 +46,8 @@ export interface ResponseCacheOptions {
   maxBytes?: number;
   /** The largest entry kept (default RESPONSE_CACHE_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** Told of every lookup: true when the entry was there, false when it had to be built (metrics). */
+  onLookup?: (hit: boolean) => void;
 }
 
 /**
@@ -55,9 +57,11 @@ export interface ResponseCacheOptions {
 export class ResponseCache {
   private readonly cache: StampedCache<CachedBody>;
   private readonly maxBodyBytes: number;
+  private readonly onLookup: ((hit: boolean) => void) | undefined;
 
   constructor(freshness: Freshness, options: ResponseCacheOptions = {}) {
     this.maxBodyBytes = options.maxBodyBytes ?? RESPONSE_CACHE_MAX_BODY_BYTES;
+    this.onLookup = options.onLookup;
     this.cache = new StampedCache(freshness, RESPONSE_CACHE_ENTRIES, {
       maxBytes: options.maxBytes ?? RESPONSE_CACHE_BYTES,
       maxEntryBytes: this.maxBodyBytes,
@@ -80,8 +84,19 @@ export class ResponseCache {
    * holds entries of one shape, so a caller may keep more than a body in them (T).
    * `stamp`: the freshness stamp the request already read, if it did.
    */
-  entry<T extends CachedBody>(key: string, build: () => Promise<T>, stamp?: string | null): Promise<T> {
-    return this.cache.get(key, build, stamp) as Promise<T>;
+  async entry<T extends CachedBody>(key: string, build: () => Promise<T>, stamp?: string | null): Promise<T> {
+    if (!this.onLookup) return this.cache.get(key, build, stamp) as Promise<T>;
+    let built = false;
+    const entry = (await this.cache.get(
+      key,
+      () => {
+        built = true;
+        return build();
+      },
+      stamp,
+    )) as T;
+    this.onLookup(!built);
+    return entry;
   }
 
   /** Sends the body under `key`, serialising what `build` gives when there is none. */

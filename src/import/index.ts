@@ -1,5 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { writeTransaction } from '../db/transaction.js';
+import type { AuditActor, AuditEntry } from '../domain/audit/index.js';
+import { appendAudit } from '../repositories/audit.js';
 import { applyImport, holdsDivisionDataLocked, type ImportSummary } from '../repositories/importer.js';
 import type { ImportedBooking } from '../repositories/importBookings.js';
 import { parseImport } from './parse.js';
@@ -21,14 +23,32 @@ export interface ImportOptions {
   onBookings?: (trx: Parameters<Parameters<typeof writeTransaction>[1]>[0], bookings: ImportedBooking[]) => Promise<void>;
   /** Runs after the commit (wakes whatever delivers what onBookings recorded). */
   onCommitted?: () => void;
+  /** What the audit log names as the import's target (the file name); default "import". */
+  source?: string;
+  /** Who imports; default the command line. */
+  actor?: AuditActor;
 }
 
-/** Validates and applies an import file's content in one transaction: all of it or nothing. */
+/**
+ * Validates and applies an import file's content in one transaction: all of it or nothing. The
+ * audit log gets one `import` entry (counts per section) and one entry per booking changed, in
+ * the same transaction.
+ */
 export async function runImport(db: Db, data: unknown, now: number, options: ImportOptions = {}): Promise<ImportSummary> {
   const plan = parseImport(data);
   const summary = await writeTransaction(db, async (trx) => {
     if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(trx, db.dialect))) throw new DatabaseNotEmptyError();
     const outcome = await applyImport(trx, db.dialect, plan, now);
+    // The bookings' own entries come through onBookings (the recorders), like those of API writes.
+    const entry: AuditEntry = {
+      at: now,
+      actor: options.actor ?? { kind: 'cli' },
+      action: 'import',
+      target: options.source ?? 'import',
+      before: null,
+      after: { ...outcome.summary },
+    };
+    await appendAudit(trx, [entry]);
     await options.onBookings?.(trx, outcome.bookings);
     return outcome.summary;
   });

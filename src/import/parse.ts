@@ -66,6 +66,13 @@ export interface ImportBooking {
     source: string;
     deleted: boolean;
     network_booking: string | null;
+    /** The flags as stored (an export gives them); they win over tag. */
+    training: boolean;
+    exam: boolean;
+    event: boolean;
+    training_forced: boolean;
+    created_at: number;
+    updated_at: number;
   }>;
   path: string;
 }
@@ -238,7 +245,23 @@ const POSITION_FIELDS = ['callsign', 'name', 'frequency', 'area', 'rating', 'req
 const ENDORSEMENT_FIELDS = ['user_id', 'type', 'rating', 'areas', 'positions', 'valid_from', 'valid_to', 'revoked', 'revoked_at'] as const;
 const ROLE_FIELDS = ['user_id', 'area', 'role'] as const;
 const TRAINING_FIELDS = ['user_id', 'area', 'type', 'status', 'created_at', 'started_at', 'ratings'] as const;
-const BOOKING_FIELDS = ['id', 'user_id', 'callsign', 'time_start', 'time_end', 'tag', 'source', 'deleted', 'network_booking'] as const;
+const BOOKING_FIELDS = [
+  'id',
+  'user_id',
+  'callsign',
+  'time_start',
+  'time_end',
+  'tag',
+  'source',
+  'training',
+  'exam',
+  'event',
+  'training_forced',
+  'deleted',
+  'network_booking',
+  'created_at',
+  'updated_at',
+] as const;
 
 function parseUser(u: unknown, path: string): ImportUser {
   const o = record(u, path, USER_FIELDS);
@@ -390,6 +413,14 @@ function parseBooking(b: unknown, path: string): ImportBooking {
   }
   if (gives(o, 'deleted')) set.deleted = bool(o, 'deleted', path);
   if (gives(o, 'network_booking')) set.network_booking = nullableStr(o, 'network_booking', path);
+  // What a lossless copy needs (an export writes them): each wins over tag.
+  for (const flag of ['training', 'exam', 'event', 'training_forced'] as const) if (gives(o, flag)) set[flag] = bool(o, flag, path);
+  if (set.training_forced === true && set.training !== true) fail(`${path}.training_forced`, 'must be false unless training is true');
+  for (const key of ['created_at', 'updated_at'] as const) {
+    if (!gives(o, key)) continue;
+    notNull(o, key, path);
+    set[key] = instant(o, key, path, false)!;
+  }
   return { id, set, path };
 }
 

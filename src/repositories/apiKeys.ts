@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { ApiKeyRow } from '../db/schema.js';
 import { writeTransaction } from '../db/transaction.js';
+import type { AuditEntry } from '../domain/audit/index.js';
+import { appendAudit } from './audit.js';
 
 export type NewApiKey = Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>;
 
@@ -11,11 +13,15 @@ const TOUCH_CHUNK = 500;
 export function apiKeysRepository(database: Db) {
   const db = database.kysely;
   return {
-    async insert(key: NewApiKey): Promise<void> {
-      await db
-        .insertInto('api_keys')
-        .values({ ...key, last_used_at: null, revoked_at: null })
-        .execute();
+    /** Inserts a key and its audit entries in one transaction. */
+    async insert(key: NewApiKey, audit: AuditEntry[] = []): Promise<void> {
+      await writeTransaction(database, async (trx) => {
+        await trx
+          .insertInto('api_keys')
+          .values({ ...key, last_used_at: null, revoked_at: null })
+          .execute();
+        await appendAudit(trx, audit);
+      });
     },
     findById(id: string): Promise<ApiKeyRow | undefined> {
       return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
@@ -40,8 +46,19 @@ export function apiKeysRepository(database: Db) {
     list(): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
     },
-    async revoke(id: string, at: number): Promise<void> {
-      await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    /** Revokes a live key, with its audit entries in the same transaction; false when it was revoked already. */
+    async revoke(id: string, at: number, audit: AuditEntry[] = []): Promise<boolean> {
+      return writeTransaction(database, async (trx) => {
+        const r = await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: at })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (r.numUpdatedRows === 0n) return false;
+        await appendAudit(trx, audit);
+        return true;
+      });
     },
     /**
      * Writes batched last-used times, never moving one backwards: one statement per few hundred

@@ -89,6 +89,16 @@ export function bookingsRepository(db: Kysely<Database>) {
       return out;
     },
 
+    /** How many bookings are live (not deleted): one COUNT over the list index. */
+    async countLive(): Promise<number> {
+      const r = await db
+        .selectFrom('bookings')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('deleted', '=', 0)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+
     /** Any booking by id, deleted ones included. */
     findById(id: number): Promise<BookingView | undefined> {
       return view().where('b.id', '=', id).executeTakeFirst();

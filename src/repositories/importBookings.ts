@@ -138,6 +138,11 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
       training_forced: 0,
     });
   }
+  // Flags given one by one (an export) win over the tag.
+  for (const flag of ['training', 'exam', 'event', 'training_forced'] as const)
+    if (set[flag] !== undefined) changes[flag] = set[flag] ? 1 : 0;
+  if (set.training === false && set.training_forced === undefined) changes.training_forced = 0;
+  if (set.created_at !== undefined) changes.created_at = set.created_at;
   if (set.deleted !== undefined) changes.deleted = set.deleted ? 1 : 0;
   if (set.source !== undefined) changes.source = set.source;
   if (set.network_booking !== undefined) changes.network_booking = set.network_booking;
@@ -146,7 +151,7 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   const row = {
     ...(stored ?? { ...defaults, ...(record.id === null ? {} : { id: record.id }) }),
     ...changes,
-    updated_at: now,
+    updated_at: set.updated_at ?? now,
   } as unknown as Planned['row'];
   if (!(row.time_end > row.time_start)) throw new ImportError(`${path}.time_end: must be after time_start`);
   // deleted is always written back: the booking left its slot before the write (above).

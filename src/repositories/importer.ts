@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { RATINGS } from '../domain/ratings.js';
+import type { AuditedBooking } from '../domain/audit/index.js';
 import { isoMicros } from '../domain/time.js';
 import {
   ImportError,
@@ -14,6 +15,18 @@ import {
 import { pathKey, quote } from '../import/quote.js';
 import { type ImportedBooking, importBookings } from './importBookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
+
+/** A booking the import changed, in the form audit entries show. */
+export interface ImportedBookingChange {
+  id: number;
+  before: AuditedBooking | null;
+  after: AuditedBooking;
+}
+
+export interface ImportResult {
+  summary: ImportSummary;
+  bookings: ImportedBookingChange[];
+}
 
 export interface ImportSummary {
   areas: number;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../services/index.js';
 import bookingsRoutes from './bookings/index.js';
 import healthRoutes from './health/index.js';
+import metricsRoutes from './metrics/index.js';
 import positionsRoutes from './positions/index.js';
 import usersRoutes from './users/index.js';
 import deprecatedRoutes from './deprecated/index.js';
@@ -10,6 +11,7 @@ import eventsRoutes from './events/index.js';
 /** Every resource's routes. Each module owns its handlers and schemas. */
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
   await app.register(healthRoutes, { services });
+  if (services.metrics) await app.register(metricsRoutes, { metrics: services.metrics });
   await app.register(positionsRoutes, { services });
   await app.register(bookingsRoutes, { services });
   await app.register(usersRoutes, { services });

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { AuditActor } from '../domain/audit/index.js';
 import type { BookingView } from '../repositories/bookings.js';
 import type { ImportedBooking } from '../repositories/importBookings.js';
 
-/** Who made a change: an API key, or an operator at the command line. */
-export type Actor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' };
+/** Who made a change: an API key, or an operator at the command line (as the audit log records it). */
+export type Actor = AuditActor;
 
 export type BookingChangeKind = 'created' | 'updated' | 'deleted';
 

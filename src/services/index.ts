@@ -5,12 +5,14 @@ import { type Clock, systemClock } from '../domain/time.js';
 import { ApiKeyService } from '../auth/keys.js';
 import { ResponseCache } from '../http/responseCache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
+import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
 import { EventOutbox } from './events/outbox.js';
 import { EventStream } from './events/stream.js';
 import { NetworkPusher } from './network/pusher.js';
 import { NetworkPushRecorder } from './network/recorder.js';
+import { Metrics, type MetricsExtension } from './metrics.js';
 import { UsersList } from './usersList.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -32,6 +34,8 @@ export interface AppServices {
   eventStream: EventStream;
   /** Pushes bookings to the network's bookings service; null when sync is not configured. Started by the server only. */
   networkPusher: NetworkPusher | null;
+  /** Null when METRICS=0. */
+  metrics: Metrics | null;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
@@ -39,7 +43,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const repos = createRepositories(db);
   // Events, audit entries and network pushes register here: each is written in the change's own transaction.
   const outbox = new EventOutbox(db.dialect);
-  const recorders: BookingChangeRecorder[] = [outbox];
+  const recorders: BookingChangeRecorder[] = [auditRecorder, outbox];
   const eventStream = new EventStream(db, config.eventStreamHeartbeatMs);
   outbox.onCommitted(() => eventStream.wake());
   const networkPusher = config.network
@@ -52,6 +56,10 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       })
     : null;
   if (networkPusher) recorders.push(new NetworkPushRecorder(db.dialect, () => networkPusher.wake()));
+  // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
+  const metricsExtensions: MetricsExtension[] = [];
+  const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
+  if (metrics) db.addQueryListener(metrics.observeQuery);
   return {
     config,
     db,
@@ -59,12 +67,13 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     freshness,
     repos,
     keys: new ApiKeyService(repos.apiKeys, freshness, clock),
-    responses: new ResponseCache(freshness),
+    responses: new ResponseCache(freshness, metrics ? { onLookup: (hit) => metrics.observeCache(hit) } : {}),
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     recorders,
     outbox,
     eventStream,
     networkPusher,
+    metrics,
   };
 }

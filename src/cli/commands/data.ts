@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
@@ -6,6 +7,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { DatabaseNotEmptyError, ImportError, runImport, type ImportSummary } from '../../import/index.js';
 import { hasDivisionData } from '../../repositories/importer.js';
 import { importRecording } from '../../services/booking-changes.js';
+import { exportDivision } from '../../services/export.js';
 import { CliError, withServices } from '../context.js';
 
 function describe(summary: ImportSummary): string {
@@ -32,7 +34,7 @@ async function importFile(file: string): Promise<void> {
   await withServices(async (services) => {
     try {
       const now = services.clock();
-      const summary = await runImport(services.db, data, now, importRecording(services.recorders, now));
+      const summary = await runImport(services.db, data, now, { source: path.basename(file), ...importRecording(services.recorders, now) });
       process.stderr.write(`Imported ${describe(summary) || 'nothing'} from ${file}.\n`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -56,7 +58,11 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
     const data = buildDemoDivision({ now: services.clock(), seed });
     try {
       const now = services.clock();
-      const summary = await runImport(services.db, data, now, { intoEmptyDatabase: true, ...importRecording(services.recorders, now) });
+      const summary = await runImport(services.db, data, now, {
+        intoEmptyDatabase: true,
+        source: 'seed:demo',
+        ...importRecording(services.recorders, now),
+      });
       process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
@@ -64,6 +70,24 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
       throw err;
     }
   });
+}
+
+/** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
+async function exportData(file: string | undefined): Promise<void> {
+  const text = await withServices((services) => exportDivision(services.db));
+  if (file === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    await fs.writeFile(temporary, text, { flag: 'wx' });
+    await fs.rename(temporary, file);
+  } catch (err) {
+    await fs.rm(temporary, { force: true }).catch(() => {});
+    throw new CliError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  process.stderr.write(`Exported to ${file} (${Buffer.byteLength(text)} bytes).\n`);
 }
 
 async function migrate(): Promise<void> {
@@ -87,5 +111,12 @@ export function registerDataCommands(program: Command): void {
     .description('Load a realistic demo division (positions, controllers, endorsements, trainings, upcoming bookings).')
     .option('--seed <n>', `random seed from 0 to ${MAX_SEED}; the same seed gives the same division`, '1')
     .action(seedDemo);
+  program
+    .command('export')
+    .description(
+      'Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.',
+    )
+    .argument('[file]', 'file to write (replaced if it exists); stdout without it')
+    .action(exportData);
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }

@@ -1,0 +1,85 @@
+// Audit entries: who changed what, and which fields changed. Pure: no database access.
+import { ymdHis } from '../time.js';
+
+/** Who made a change: an API key (its id and name) or an operator at the command line. */
+export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' };
+
+export type Fields = Record<string, unknown>;
+
+/** One change as recorded. `before`/`after` hold only the fields that changed (null: none). */
+export interface AuditEntry {
+  at: number;
+  actor: AuditActor;
+  action: string;
+  target: string;
+  before: Fields | null;
+  after: Fields | null;
+}
+
+/** The stored form of an actor: `key:<id>` or `cli`, and the key's name apart. */
+export function actorColumns(actor: AuditActor): { actor: string; actor_name: string | null } {
+  return actor.kind === 'key' ? { actor: `key:${actor.keyId}`, actor_name: actor.keyName } : { actor: 'cli', actor_name: null };
+}
+
+export const bookingTarget = (id: number): string => `booking:${id}`;
+export const apiKeyTarget = (id: string): string => `apikey:${id}`;
+
+/** A booking's stored columns an audit entry shows (bookkeeping columns id/created_at/updated_at left out). */
+export interface AuditedBooking {
+  user_id: number;
+  /** Shown instead of position_id: ids mean nothing to a reader. */
+  callsign: string;
+  time_start: number;
+  time_end: number;
+  training: number;
+  training_forced: number;
+  exam: number;
+  event: number;
+  source: string;
+  network_booking: string | null;
+  deleted: number;
+}
+
+const BOOKING_FIELDS = [
+  'user_id',
+  'callsign',
+  'time_start',
+  'time_end',
+  'training',
+  'training_forced',
+  'exam',
+  'event',
+  'source',
+  'network_booking',
+  'deleted',
+] as const satisfies ReadonlyArray<keyof AuditedBooking>;
+
+/** Booking times as the API shows them; the rest as stored. */
+function shown(field: keyof AuditedBooking, value: unknown): unknown {
+  return (field === 'time_start' || field === 'time_end') && typeof value === 'number' ? ymdHis(value) : value;
+}
+
+function pick(booking: AuditedBooking, fields: readonly (keyof AuditedBooking)[]): Fields {
+  return Object.fromEntries(fields.map((f) => [f, shown(f, booking[f])]));
+}
+
+/**
+ * The before/after of a booking change: a creation shows every field after, a deletion every field
+ * before (and deleted after), an update only the fields that differ. Null when nothing changed.
+ */
+export function bookingDiff(before: AuditedBooking | null, after: AuditedBooking): { before: Fields | null; after: Fields | null } | null {
+  if (before === null) return { before: null, after: pick(after, BOOKING_FIELDS) };
+  if (before.deleted === 0 && after.deleted === 1) {
+    return { before: pick(before, BOOKING_FIELDS), after: { deleted: 1 } };
+  }
+  const changed = BOOKING_FIELDS.filter((f) => before[f] !== after[f]);
+  if (changed.length === 0) return null;
+  return { before: pick(before, changed), after: pick(after, changed) };
+}
+
+/** The action of a booking change. */
+export function bookingAction(before: AuditedBooking | null, after: AuditedBooking): string {
+  if (before === null) return 'booking.created';
+  if (before.deleted === 0 && after.deleted === 1) return 'booking.deleted';
+  return 'booking.updated';
+}

@@ -1,0 +1,137 @@
+// The export document (contract §13): the import format (§7) with the fields a lossless copy
+// needs, in a fixed order with fixed formatting, so that the same data always gives the same bytes.
+import { ratingCode } from '../domain/ratings.js';
+import { isoMicros, isoMicrosOrNull, ymdHis } from '../domain/time.js';
+import type { DivisionRows } from '../repositories/exporter.js';
+
+/** Code-unit order: the same on every machine and database (no locale, no collation). */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Compares by each key in turn. */
+function by<T>(...keys: Array<(x: T) => string | number>) {
+  return (a: T, b: T): number => {
+    for (const key of keys) {
+      const [x, y] = [key(a), key(b)];
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : byText(String(x), String(y));
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+}
+
+function groupBy<T, K>(rows: T[], keyOf: (r: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = keyOf(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+/** The export as a plain object; keys in the order they are written. */
+export function exportDocument(rows: DivisionRows) {
+  const areaName = new Map(rows.areas.map((a) => [a.id, a.name]));
+  const callsign = new Map(rows.positions.map((p) => [p.id, p.callsign]));
+  const area = (id: number) => areaName.get(id)!;
+  const activity = groupBy(rows.activity, (r) => r.user_id);
+  const endorsementAreas = groupBy(rows.endorsementAreas, (r) => r.endorsement_id);
+  const endorsementPositions = groupBy(rows.endorsementPositions, (r) => r.endorsement_id);
+  const trainingRatings = groupBy(rows.trainingRatings, (r) => r.training_id);
+
+  return {
+    areas: rows.areas.map((a) => a.name).sort(byText),
+    users: [...rows.users].sort(by((u) => u.id)).map((u) => ({
+      id: u.id,
+      email: u.email,
+      first_name: u.first_name,
+      last_name: u.last_name,
+      rating: ratingCode(u.rating),
+      region: u.region,
+      division: u.division,
+      subdivision: u.subdivision,
+      atc_active_areas: Object.fromEntries(
+        (activity.get(u.id) ?? []).map((r) => [area(r.area_id), r.active === 1] as const).sort((a, b) => byText(a[0], b[0])),
+      ),
+    })),
+    positions: [...rows.positions].sort(by((p) => p.callsign)).map((p) => ({
+      callsign: p.callsign,
+      name: p.name,
+      frequency: p.frequency,
+      area: p.area_id === null ? null : area(p.area_id),
+      rating: ratingCode(p.rating),
+      required_facility: p.required_facility,
+    })),
+    endorsements: [...rows.endorsements]
+      .sort(
+        by(
+          (e) => e.user_id,
+          (e) => e.type,
+          (e) => e.valid_from,
+        ),
+      )
+      .map((e) => ({
+        user_id: e.user_id,
+        type: e.type,
+        rating: e.rating,
+        areas: (endorsementAreas.get(e.id) ?? []).map((l) => area(l.area_id)).sort(byText),
+        positions: (endorsementPositions.get(e.id) ?? []).map((l) => callsign.get(l.position_id)!).sort(byText),
+        valid_from: isoMicros(e.valid_from),
+        valid_to: isoMicrosOrNull(e.valid_to),
+        revoked: e.revoked === 1,
+        revoked_at: e.revoked === 1 ? isoMicrosOrNull(e.revoked_at) : null,
+      })),
+    roles: rows.roles
+      .map((r) => ({ user_id: r.user_id, area: area(r.area_id), role: r.role }))
+      .sort(
+        by(
+          (r) => r.user_id,
+          (r) => r.area,
+          (r) => r.role,
+        ),
+      ),
+    trainings: rows.trainings
+      .map((t) => ({
+        user_id: t.user_id,
+        area: area(t.area_id),
+        type: t.type,
+        status: t.status,
+        created_at: isoMicros(t.created_at),
+        started_at: isoMicrosOrNull(t.started_at),
+        ratings: (trainingRatings.get(t.id) ?? [])
+          .map((r) => r.rating)
+          .sort((a, b) => a - b)
+          .map(ratingCode),
+        key: t.created_at,
+      }))
+      .sort(
+        by(
+          (t) => t.user_id,
+          (t) => t.area,
+          (t) => t.key,
+        ),
+      )
+      .map(({ key: _key, ...t }) => t),
+    bookings: [...rows.bookings].sort(by((b) => b.id)).map((b) => ({
+      id: b.id,
+      user_id: b.user_id,
+      callsign: callsign.get(b.position_id)!,
+      time_start: ymdHis(b.time_start),
+      time_end: ymdHis(b.time_end),
+      source: b.source,
+      training: b.training === 1,
+      exam: b.exam === 1,
+      event: b.event === 1,
+      training_forced: b.training_forced === 1,
+      deleted: b.deleted === 1,
+      network_booking: b.network_booking,
+      created_at: isoMicros(b.created_at),
+      updated_at: isoMicros(b.updated_at),
+    })),
+  };
+}
+
+/** The bytes written: two-space JSON and a final newline. */
+export function exportText(rows: DivisionRows): string {
+  return `${JSON.stringify(exportDocument(rows), null, 2)}\n`;
+}

@@ -1,0 +1,40 @@
+// Reads everything an export holds: one statement per table, whatever the division's size.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+type Rows<T extends keyof Database> = Array<Selectable<Database[T]>>;
+
+export interface DivisionRows {
+  areas: Rows<'areas'>;
+  users: Rows<'users'>;
+  activity: Rows<'user_area_activity'>;
+  positions: Rows<'positions'>;
+  endorsements: Rows<'endorsements'>;
+  endorsementAreas: Rows<'endorsement_areas'>;
+  endorsementPositions: Rows<'endorsement_positions'>;
+  roles: Rows<'roles'>;
+  trainings: Rows<'trainings'>;
+  trainingRatings: Rows<'training_ratings'>;
+  bookings: Rows<'bookings'>;
+}
+
+/**
+ * Every row of the division's tables. Call inside one transaction so the tables are read as of one
+ * moment (a booking written meanwhile is either wholly in the export or not at all). Order is left
+ * to the presenter: text collation differs between the databases.
+ */
+export async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
+  return {
+    areas: await db.selectFrom('areas').selectAll().execute(),
+    users: await db.selectFrom('users').selectAll().execute(),
+    activity: await db.selectFrom('user_area_activity').selectAll().execute(),
+    positions: await db.selectFrom('positions').selectAll().execute(),
+    endorsements: await db.selectFrom('endorsements').selectAll().execute(),
+    endorsementAreas: await db.selectFrom('endorsement_areas').selectAll().execute(),
+    endorsementPositions: await db.selectFrom('endorsement_positions').selectAll().execute(),
+    roles: await db.selectFrom('roles').selectAll().execute(),
+    trainings: await db.selectFrom('trainings').selectAll().execute(),
+    trainingRatings: await db.selectFrom('training_ratings').selectAll().execute(),
+    bookings: await db.selectFrom('bookings').selectAll().execute(),
+  };
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../../services/metrics.js';
+
+/**
+ * Counts every answered request by route template (`unmatched` for 404/405 of unknown routes).
+ * Added at the root before any route or not-found handler, so it sees them all.
+ */
+export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+}
+
+/**
+ * GET /metrics in the Prometheus text format. Public, as exporters usually are (it tells counts and
+ * timings, no personal data): restrict it at the proxy where that matters. Not rate limited (no
+ * auth config: see app.ts), never cached.
+ */
+export default async function metricsRoutes(app: FastifyInstance, { metrics }: { metrics: Metrics }) {
+  app.get(
+    '/metrics',
+    {
+      // Not in the OpenAPI document: a text exposition for Prometheus, not part of the JSON API
+      // (docs/operations.md describes it).
+      schema: { hide: true },
+      logLevel: 'warn',
+      // Figures of this moment: no ETag (the application's own hook adds one to every body) and no 304.
+      onSend: (_request, reply, payload, done) => {
+        reply.removeHeader('etag');
+        done(null, payload);
+      },
+    },
+    async (_request, reply) => {
+      const { contentType, body } = await metrics.scrape();
+      return reply.header('cache-control', 'no-store').type(contentType).send(body);
+    },
+  );
+}

@@ -1,0 +1,127 @@
+// Prometheus metrics (contract §13), in a registry of this instance's own: several apps in one
+// process (tests) never share or clash. Labels are bounded: route templates, never raw URLs.
+import type { QueryTiming } from '../db/connection.js';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Registers more metrics on the registry: the place for the outbox, webhook and network-push
+ * figures (`sector_events_pending`, `sector_webhook_deliveries_total{outcome}`,
+ * `sector_network_pushes_total{outcome}`), each collected on scrape or counted where it happens.
+ */
+export type MetricsExtension = (registry: Registry) => void;
+
+/** From a millisecond to ten seconds: the request and statement durations worth telling apart. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const STATEMENTS = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'with',
+  'begin',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'pragma',
+]);
+
+/** The route label of a request that matched no route (404, 405): never the URL itself. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** A route template without its parameters' patterns: /api/bookings/:id(^\\d{1,10}$) -> /api/bookings/:id. */
+export function routeLabel(template: string): string {
+  return template.replace(/(:\w+)\([^/]*\)/g, '$1');
+}
+
+export interface MetricsSources {
+  /** Live (not deleted) bookings, counted on scrape. */
+  liveBookings(): Promise<number>;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly durations: Histogram<'method' | 'route' | 'status'>;
+  private readonly cacheHits: Counter;
+  private readonly cacheMisses: Counter;
+  private readonly queries: Histogram<'statement' | 'outcome'>;
+  private processMetrics = false;
+
+  constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'sector_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'sector_http_request_duration_seconds',
+      help: 'Time to answer HTTP requests, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.cacheHits = new Counter({
+      name: 'sector_response_cache_hits_total',
+      help: 'Read responses served from the response cache',
+      registers,
+    });
+    this.cacheMisses = new Counter({
+      name: 'sector_response_cache_misses_total',
+      help: 'Read responses built because the cache had none for the current data',
+      registers,
+    });
+    this.queries = new Histogram({
+      name: 'sector_db_query_duration_seconds',
+      help: 'Database statement durations, by kind of statement and outcome',
+      labelNames: ['statement', 'outcome'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'sector_bookings_live',
+      help: 'Bookings not deleted (counted when scraped)',
+      registers,
+      async collect() {
+        this.set(await sources.liveBookings());
+      },
+    });
+    for (const extend of extensions) extend(this.registry);
+  }
+
+  observeRequest(method: string, route: string | undefined, status: number, seconds: number): void {
+    const labels = {
+      method: METHODS.has(method) ? method : 'OTHER',
+      route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
+      status: String(status),
+    };
+    this.requests.inc(labels);
+    this.durations.observe(labels, seconds);
+  }
+
+  observeCache(hit: boolean): void {
+    (hit ? this.cacheHits : this.cacheMisses).inc();
+  }
+
+  /** For the database's query listener. */
+  readonly observeQuery = (event: QueryTiming): void => {
+    const word = /^\s*(\w+)/.exec(event.sql)?.[1]?.toLowerCase() ?? '';
+    this.queries.observe(
+      { statement: STATEMENTS.has(word) ? word : 'other', outcome: event.failed ? 'error' : 'ok' },
+      event.durationMs / 1000,
+    );
+  };
+
+  /** The text exposition; process metrics join at the first scrape (no timers in processes never scraped). */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    if (!this.processMetrics) {
+      this.processMetrics = true;
+      collectDefaultMetrics({ register: this.registry });
+    }
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,216 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, tempDir, type TestContext } from '../support/context.js';
+import { runCli, startServer } from '../support/processes.js';
+
+const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
+const ADA = 1000001;
+const BO = 1000002;
+const DATA = {
+  areas: ['Denmark'],
+  users: [
+    { id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' },
+    { id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'C1', division: 'EUD' },
+  ],
+  positions: [
+    { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
+    { callsign: 'EKCH_GND', name: 'Kastrup Ground', frequency: '121.905', area: 'Denmark', rating: 'S1' },
+  ],
+};
+
+interface Line {
+  at: string;
+  actor: string;
+  actor_name: string | null;
+  action: string;
+  target: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+// Each test runs several CLI processes and servers: on a loaded machine that takes a while.
+const SLOW_MS = 120_000;
+
+describe('audit log', () => {
+  let ctx: TestContext;
+  let env: Record<string, string>;
+  const audit = (...args: string[]) => {
+    const r = runCli(['audit', '--json', ...args], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line);
+  };
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ now: NOW });
+    env = { DATABASE_URL: ctx.databaseUrl };
+    await ctx.load(DATA);
+  }, SLOW_MS);
+  afterAll(() => ctx.close());
+
+  it('records booking create, update and delete with the key and the changed fields only, newest first', { timeout: SLOW_MS }, async () => {
+    const created = runCli(['create:apikey', '--name', 'roster bot', '--edit', '--json'], env);
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; token: string };
+
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: key.token,
+      payload: { cid: ADA, date: '01/03/2026', start_at: '10:00', end_at: '12:00', position: 'EKCH_DEL' },
+    });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().booking.id as number;
+    expect(
+      (await ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: key.token, payload: { end_at: '13:00' } })).statusCode,
+    ).toBe(200);
+    // A refused write (an overlap) leaves nothing in the log: the entry shares its transaction.
+    const refused = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: key.token,
+      payload: { cid: BO, date: '01/03/2026', start_at: '11:00', end_at: '12:00', position: 'EKCH_DEL' },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${id}`, token: key.token })).statusCode).toBe(200);
+
+    const lines = audit('--booking', String(id));
+    expect(lines.map((l) => l.action)).toEqual(['booking.deleted', 'booking.updated', 'booking.created']);
+    for (const l of lines) {
+      expect(Object.keys(l)).toEqual(['at', 'actor', 'actor_name', 'action', 'target', 'before', 'after']);
+      expect(l).toMatchObject({
+        at: '2026-01-15T12:00:00.000000Z',
+        actor: `key:${key.id}`,
+        actor_name: 'roster bot',
+        target: `booking:${id}`,
+      });
+    }
+    const [deleted, updated, create] = lines as [Line, Line, Line];
+    expect(create.before).toBeNull();
+    expect(create.after).toEqual({
+      user_id: ADA,
+      callsign: 'EKCH_DEL',
+      time_start: '2026-03-01 10:00:00',
+      time_end: '2026-03-01 12:00:00',
+      training: 0,
+      training_forced: 0,
+      exam: 0,
+      event: 0,
+      source: 'CC',
+      network_booking: null,
+      deleted: 0,
+    });
+    expect(updated.before).toEqual({ time_end: '2026-03-01 12:00:00' });
+    expect(updated.after).toEqual({ time_end: '2026-03-01 13:00:00' });
+    expect(deleted.before).toMatchObject({ deleted: 0, time_end: '2026-03-01 13:00:00', callsign: 'EKCH_DEL' });
+    expect(deleted.after).toEqual({ deleted: 1 });
+
+    // The human form: aligned columns with the key's name.
+    const table = runCli(['audit', '--booking', String(id)], env);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^TIME\s+ACTOR\s+ACTION\s+TARGET\s+CHANGES$/);
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toContain(`key:${key.id} (roster bot)`);
+    expect(rows[2]).toContain('time_end: "2026-03-01 12:00:00" -> "2026-03-01 13:00:00"');
+    const actionColumn = rows.map((r) => (r.indexOf('booking.') >= 0 ? r.indexOf('booking.') : r.indexOf('ACTION')));
+    expect(new Set(actionColumn).size).toBe(1);
+  });
+
+  it('records key administration and imports with the command line as actor', { timeout: SLOW_MS }, () => {
+    const created = runCli(['create:apikey', '--name', 'to revoke', '--read-only', '--json'], env);
+    const key = JSON.parse(created.stdout) as { id: string };
+    expect(runCli(['apikey:revoke', 'to revoke'], env).code).toBe(0);
+    const file = path.join(tempDir(), 'roster.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        bookings: [{ id: 500, user_id: BO, callsign: 'EKCH_GND', time_start: '2026-04-01 10:00:00', time_end: '2026-04-01 11:00:00' }],
+      }),
+    );
+    expect(runCli(['import', file], env).code).toBe(0);
+
+    const lines = audit();
+    const keyLines = lines.filter((l) => l.target === `apikey:${key.id}`);
+    expect(keyLines.map((l) => [l.action, l.actor, l.actor_name])).toEqual([
+      ['apikey.revoked', 'cli', null],
+      ['apikey.created', 'cli', null],
+    ]);
+    expect(keyLines[1]!.after).toMatchObject({ name: 'to revoke', scope: 'read' });
+    expect(keyLines[0]!.before).toEqual({ revoked_at: null });
+    const imported = lines.find((l) => l.action === 'import' && l.target === 'roster.json')!;
+    expect(imported).toMatchObject({ actor: 'cli', before: null, after: { bookings: 1, users: 0 } });
+    expect(audit('--booking', '500')).toMatchObject([
+      { action: 'booking.created', actor: 'cli', after: { callsign: 'EKCH_GND', user_id: BO } },
+    ]);
+    // A failed import records nothing.
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        bookings: [{ id: 501, user_id: 42, callsign: 'EKCH_GND', time_start: '2026-04-02 10:00:00', time_end: '2026-04-02 11:00:00' }],
+      }),
+    );
+    expect(runCli(['import', file], env).code).toBe(1);
+    expect(audit()).toHaveLength(lines.length);
+  });
+
+  it('filters by --since and --limit, and refuses bad filters with one line', { timeout: SLOW_MS }, () => {
+    const all = audit();
+    expect(audit('--since', '2026-01-15T12:00:00Z').length).toBeGreaterThan(0);
+    expect(audit('--since', '2026-01-15T12:00:01Z')).toEqual(all.filter((l) => l.at > '2026-01-15T12:00:01'));
+    expect(audit('--limit', '2')).toEqual(all.slice(0, 2));
+    for (const args of [
+      ['--since', 'yesterday'],
+      ['--since', '2026-02-30T00:00:00Z'],
+      ['--booking', 'abc'],
+      ['--booking', '0'],
+      ['--limit', '-1'],
+    ]) {
+      const r = runCli(['audit', ...args], env);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe('AUDIT_RETENTION_DAYS', () => {
+  it('the server prunes entries older than the retention, keeping newer ones; unset keeps everything', { timeout: SLOW_MS }, async () => {
+    const old = Date.now() - 40 * 86_400_000;
+    const ctx = await createTestContext({ now: old });
+    try {
+      await ctx.load(DATA);
+      ctx.setNow(Date.now());
+      await ctx.key('read', { name: 'recent' });
+      const env = { DATABASE_URL: ctx.databaseUrl };
+      const actions = () =>
+        runCli(['audit', '--json'], env)
+          .stdout.split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as Line).action);
+      expect(actions()).toEqual(['apikey.created', 'import']);
+
+      // Without the variable nothing is pruned.
+      const keep = await startServer(env);
+      await keep.stop();
+      expect(actions()).toEqual(['apikey.created', 'import']);
+
+      const server = await startServer({ ...env, AUDIT_RETENTION_DAYS: '30' });
+      try {
+        for (let i = 0; i < 50 && actions().length > 1; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(actions()).toEqual(['apikey.created']);
+        expect(server.logs()).toContain('pruned old audit entries');
+      } finally {
+        await server.stop();
+      }
+      const bad = await startServer({ ...env, AUDIT_RETENTION_DAYS: 'forever' }).catch((err: unknown) => (err as Error).message);
+      expect(bad).toContain('AUDIT_RETENTION_DAYS must be an integer');
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, freshDatabaseUrl, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
+import { runCli, startServer } from '../support/processes.js';
+
+// Hostile text: combining marks, astral symbols, a ZWJ sequence, bidi controls, zero-width space,
+// quotes, backslashes, a line break, characters JSON escapes.
+const AREA_A = 'Ísland ☃ e\u0301';
+const AREA_B = 'Zürich \u202eRTL\u202c';
+const NAME = 'Zoë "Q" \\ 𝔘𝔫𝔦 👩\u200d✈️\u200b</script>\nline';
+const ZOE = 99000001;
+const YAN = 99000002;
+
+const EXTRA = {
+  areas: [AREA_A, AREA_B],
+  users: [
+    {
+      id: ZOE,
+      email: 'zoe+tag@example.org',
+      first_name: NAME,
+      last_name: 'Ø',
+      rating: 'S1',
+      region: null,
+      division: 'EUD',
+      subdivision: null,
+      atc_active_areas: { [AREA_A]: true, [AREA_B]: false },
+    },
+    { id: YAN, email: null, first_name: 'Yan', last_name: '李', rating: 'C1', division: 'XYZ' },
+  ],
+  positions: [
+    { callsign: 'BIRK_APP', name: 'Reykjavík Approach ✈', frequency: '119.000', area: AREA_A, rating: 'S3', required_facility: null },
+    { callsign: 'BIRK_TWR', name: 'Tower \u200b', frequency: '118.300', area: null, rating: 'S1', required_facility: 'T1 BIRK' },
+  ],
+  endorsements: [
+    {
+      user_id: ZOE,
+      type: 'visiting',
+      rating: 'C1',
+      areas: [AREA_B, AREA_A],
+      valid_from: '2025-01-01T00:00:00.123Z',
+      valid_to: '2025-06-01T00:00:00Z',
+      revoked: true,
+      revoked_at: '2025-03-03T03:03:03.456Z',
+    },
+    {
+      user_id: ZOE,
+      type: 'solo',
+      positions: ['BIRK_APP'],
+      valid_from: '2025-02-01T00:00:00Z',
+      valid_to: null,
+      revoked: true,
+      revoked_at: null,
+    },
+    { user_id: YAN, type: 'facility', rating: 'T1 BIRK', valid_from: '2024-01-01T00:00:00Z', valid_to: null },
+  ],
+  roles: [{ user_id: YAN, area: AREA_B, role: 'Mentör 🎧' }],
+  trainings: [
+    {
+      user_id: ZOE,
+      area: AREA_A,
+      type: 'Refresh',
+      status: 2,
+      created_at: '2025-03-01T10:00:00.999Z',
+      started_at: '2025-03-02T00:00:00Z',
+      ratings: ['S3', 'S2'],
+    },
+  ],
+  bookings: [
+    {
+      id: 1_900_000_000,
+      user_id: YAN,
+      callsign: 'BIRK_TWR',
+      time_start: '2030-01-01 10:00:00',
+      time_end: '2030-01-01 11:00:00',
+      tag: 3,
+      source: 'DISCORD',
+      deleted: true,
+      network_booking: 'net-42 ✈',
+    },
+  ],
+};
+
+// Each test runs several CLI processes and servers: on a loaded machine that takes a while.
+const SLOW_MS = 180_000;
+
+describe('export', () => {
+  let ctx: TestContext;
+  let dir: string;
+  let fileA: string;
+  let textA: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    dir = tempDir();
+    const env = { DATABASE_URL: ctx.databaseUrl };
+    const seeded = runCli(['seed:demo', '--seed', '7'], env);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    await ctx.load(EXTRA);
+    // Changes through the API: forced training (an S1 booker on an S3 position), an exam, a
+    // deletion and an update, so the export carries what only the API makes.
+    const key = await ctx.key('edit');
+    const create = async (payload: Record<string, unknown>) => {
+      const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: key, payload });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().booking.id as number;
+    };
+    await create({ cid: ZOE, date: '02/02/2030', start_at: '10:00', end_at: '11:30', position: 'BIRK_APP' });
+    await create({ cid: YAN, date: '02/02/2030', start_at: '10:00', end_at: '11:00', position: 'BIRK_TWR', tag: 2, source: 'ops-tool' });
+    const gone = await create({ cid: YAN, date: '03/02/2030', start_at: '10:00', end_at: '11:00', position: 'BIRK_TWR' });
+    expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${gone}`, token: key })).statusCode).toBe(200);
+    const moved = await create({ cid: YAN, date: '04/02/2030', start_at: '10:00', end_at: '11:00', position: 'BIRK_APP' });
+    expect(
+      (await ctx.request({ method: 'PATCH', url: `/api/bookings/${moved}`, token: key, payload: { end_at: '12:00', tag: 1 } })).statusCode,
+    ).toBe(200);
+
+    fileA = path.join(dir, 'a.json');
+    const exported = runCli(['export', fileA], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    textA = fs.readFileSync(fileA, 'utf8');
+  }, SLOW_MS);
+  afterAll(() => ctx.close());
+
+  it(
+    'writes everything, deleted bookings and revoked endorsements included, with the exact values; stdout gives the same bytes',
+    { timeout: SLOW_MS },
+    () => {
+      const stdout = runCli(['export'], { DATABASE_URL: ctx.databaseUrl });
+      expect(stdout.code).toBe(0);
+      expect(stdout.stdout).toBe(textA);
+      expect(textA.endsWith('}\n')).toBe(true);
+      expect(textA).not.toContain('apikey');
+      const doc = JSON.parse(textA);
+      expect(Object.keys(doc)).toEqual(['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings']);
+      expect(doc.users.length).toBeGreaterThanOrEqual(302);
+      expect(doc.users.find((u: { id: number }) => u.id === ZOE)).toEqual({
+        ...EXTRA.users[0],
+        last_name: 'Ø',
+        atc_active_areas: { [AREA_B]: false, [AREA_A]: true },
+      });
+      expect(doc.endorsements.filter((e: { user_id: number }) => e.user_id === ZOE)).toEqual([
+        {
+          user_id: ZOE,
+          type: 'solo',
+          rating: null,
+          areas: [],
+          positions: ['BIRK_APP'],
+          valid_from: '2025-02-01T00:00:00.000000Z',
+          valid_to: null,
+          revoked: true,
+          revoked_at: null,
+        },
+        {
+          user_id: ZOE,
+          type: 'visiting',
+          rating: 'C1',
+          areas: [AREA_B, AREA_A].sort(),
+          positions: [],
+          valid_from: '2025-01-01T00:00:00.123000Z',
+          valid_to: '2025-06-01T00:00:00.000000Z',
+          revoked: true,
+          revoked_at: '2025-03-03T03:03:03.456000Z',
+        },
+      ]);
+      const bookings = doc.bookings as Array<Record<string, unknown>>;
+      expect(bookings.map((b) => b.id)).toEqual([...bookings.map((b) => b.id as number)].sort((a, b) => a - b));
+      expect(bookings.find((b) => b.id === 1_900_000_000)).toMatchObject({
+        deleted: true,
+        event: true,
+        source: 'DISCORD',
+        network_booking: 'net-42 ✈',
+      });
+      expect(bookings.find((b) => b.callsign === 'BIRK_APP' && b.user_id === ZOE)).toMatchObject({
+        training: true,
+        training_forced: true,
+        deleted: false,
+        source: 'CC',
+      });
+      expect(bookings.find((b) => b.user_id === YAN && b.time_start === '2030-02-02 10:00:00')).toMatchObject({
+        exam: true,
+        training: false,
+        source: 'OPS-TOOL',
+      });
+      expect(bookings.find((b) => b.user_id === YAN && b.time_start === '2030-02-03 10:00:00')).toMatchObject({ deleted: true });
+      const moved = bookings.find((b) => b.time_start === '2030-02-04 10:00:00')!;
+      expect(moved).toMatchObject({ time_end: '2030-02-04 12:00:00', training: true, training_forced: false });
+      expect(moved.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}000Z$/);
+    },
+  );
+
+  const roundTrip = (url: string) => {
+    const imported = runCli(['import', fileA], { DATABASE_URL: url });
+    expect(imported.code, imported.stderr).toBe(0);
+    const again = runCli(['export'], { DATABASE_URL: url });
+    expect(again.code, again.stderr).toBe(0);
+    return again.stdout;
+  };
+
+  it(
+    `import into an empty ${TEST_DIALECT} database, then export, gives the same bytes; later creates get new ids`,
+    { timeout: SLOW_MS },
+    async () => {
+      const url = freshDatabaseUrl();
+      expect(roundTrip(url) === textA).toBe(true);
+
+      const maxId = Math.max(...(JSON.parse(textA).bookings as Array<{ id: number }>).map((b) => b.id));
+      const key = JSON.parse(runCli(['create:apikey', '--name', 'after import', '--edit', '--json'], { DATABASE_URL: url }).stdout)
+        .token as string;
+      const server = await startServer({ DATABASE_URL: url });
+      try {
+        const res = await fetch(`${server.url}/api/bookings/create`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ cid: YAN, date: '05/05/2031', start_at: '10:00', end_at: '11:00', position: 'BIRK_TWR' }),
+        });
+        expect(res.status).toBe(201);
+        expect(((await res.json()) as { booking: { id: number } }).booking.id).toBeGreaterThan(maxId);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+
+  it.runIf(TEST_DIALECT === 'sqlite' && process.env.TEST_DATABASE_URL)(
+    'moves SQLite to PostgreSQL: export, import into PostgreSQL, export again: the same bytes',
+    { timeout: SLOW_MS },
+    () => {
+      const base = process.env.TEST_DATABASE_URL!;
+      const schema = `sector_test_${process.pid}_move_${Math.random().toString(36).slice(2, 8)}`;
+      expect(roundTrip(`${base}${base.includes('?') ? '&' : '?'}schema=${schema}`) === textA).toBe(true);
+    },
+  );
+
+  it('import refuses unknown and malformed lossless fields with their path, changing nothing', { timeout: SLOW_MS }, () => {
+    const url = freshDatabaseUrl();
+    const file = path.join(dir, 'bad.json');
+    const booking = { user_id: YAN, callsign: 'BIRK_TWR', time_start: '2030-01-01 10:00:00', time_end: '2030-01-01 11:00:00' };
+    for (const [bad, message] of [
+      [{ training: 'yes' }, 'bookings[0].training: must be true or false'],
+      [{ created_at: '2030-13-01T00:00:00Z' }, 'bookings[0].created_at: must be an ISO 8601 time'],
+      [{ training_forced: true }, 'bookings[0].training_forced: must be false unless training is true'],
+      [{ forced: true }, 'bookings[0].forced: unknown field'],
+    ] as const) {
+      fs.writeFileSync(file, JSON.stringify({ ...EXTRA, bookings: [{ ...booking, ...bad }] }));
+      const r = runCli(['import', file], { DATABASE_URL: url });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(message);
+    }
+    expect(JSON.parse(runCli(['export'], { DATABASE_URL: url }).stdout)).toEqual({
+      areas: [],
+      users: [],
+      positions: [],
+      endorsements: [],
+      roles: [],
+      trainings: [],
+      bookings: [],
+    });
+  });
+});
