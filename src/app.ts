@@ -10,7 +10,7 @@ import cors from '@fastify/cors';
 import etag from '@fastify/etag';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import authPlugin from './auth/plugin.js';
+import authPlugin from './plugins/auth.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
 import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/clientErrors.js';
 import { loggerOptions } from './http/logging.js';

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Executor } from '../db/connection.js';
 import type { BookingView } from '../repositories/bookings.js';
 
 /** Who made a change: an API key, or an operator at the command line. */
@@ -28,14 +27,14 @@ export interface ChangeContext {
  * `committed` runs after the commit, to wake whatever delivers the recorded work.
  */
 export interface BookingChangeRecorder {
-  record(trx: Kysely<Database>, changes: BookingChange[], context: ChangeContext): Promise<void>;
+  record(trx: Executor, changes: BookingChange[], context: ChangeContext): Promise<void>;
   committed?(): void;
 }
 
 /** Runs every recorder over the changes of one transaction (nothing to do for none). */
 export async function recordChanges(
   recorders: readonly BookingChangeRecorder[],
-  trx: Kysely<Database>,
+  trx: Executor,
   changes: BookingChange[],
   context: ChangeContext,
 ): Promise<void> {

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import { Freshness } from '../db/freshness.js';
 import { type Clock, systemClock } from '../domain/time.js';
 import { ApiKeyService } from '../auth/keys.js';
-import { ResponseCache } from '../http/responseCache.js';
+import { ResponseCache } from './response-cache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';

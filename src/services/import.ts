@@ -1,9 +1,9 @@
 import type { Db } from '../db/connection.js';
 import { writeTransaction } from '../db/transaction.js';
-import { applyImport, holdsDivisionDataLocked, type ImportSummary } from '../repositories/importer.js';
-import { parseImport } from './parse.js';
+import { parseImport } from '../import/parse.js';
+import { applyImport, hasDivisionData, holdsDivisionDataLocked, type ImportSummary } from '../repositories/importer.js';
 
-export { ImportError } from './parse.js';
+export { ImportError } from '../import/parse.js';
 export type { ImportSummary };
 
 /** The import was to fill an empty database, and it holds users or bookings: nothing was imported. */
@@ -25,4 +25,9 @@ export async function runImport(db: Db, data: unknown, now: number, options: Imp
     if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(trx, db.dialect))) throw new DatabaseNotEmptyError();
     return applyImport(trx, db.dialect, plan, now);
   });
+}
+
+/** True when the database already holds users or bookings (a demo must not be mixed into real data). */
+export function holdsDivisionData(db: Db): Promise<boolean> {
+  return hasDivisionData(db.kysely);
 }
