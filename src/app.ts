@@ -12,7 +12,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import authPlugin from './plugins/auth.js';
 import { ApiError, registerErrorHandling } from './http/errors.js';
-import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/clientErrors.js';
+import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/client-errors.js';
 import { loggerOptions } from './http/logging.js';
 import { parseForm, parseQuery, rejectMalformedRequest } from './http/parameters.js';
 import openapi from './http/openapi.js';

@@ -12,8 +12,8 @@ import {
   type ImportUser,
 } from '../import/parse.js';
 import { pathKey, quote } from '../import/quote.js';
-import { importBookings } from './importBookings.js';
-import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
+import { importBookings } from './import-bookings.js';
+import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
 
 export interface ImportSummary {
   areas: number;

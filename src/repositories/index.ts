@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { apiKeysRepository } from './apiKeys.js';
+import { apiKeysRepository } from './api-keys.js';
 import { bookingsRepository } from './bookings.js';
 import { healthRepository } from './health.js';
 import { positionsRepository } from './positions.js';

@@ -7,7 +7,7 @@ import { ResponseCache } from './response-cache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingWrites } from './bookings.js';
-import { UsersList } from './usersList.js';
+import { UsersList } from './users-list.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
 export interface AppServices {

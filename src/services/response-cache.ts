@@ -6,7 +6,7 @@ export type { CachedBody } from './cached-body.js';
 /**
  * An unpaginated list runs to megabytes, so the cache is bounded in bytes as well as entries.
  * 32 MiB keeps dozens of full lists at the benchmark's scale and leaves the process well inside
- * its 200 MB RSS target, with the users lists' own budget (src/services/usersList.ts).
+ * its 200 MB RSS target, with the users lists' own budget (src/services/users-list.ts).
  */
 export const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
 

@@ -4,7 +4,7 @@ import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage, type OnlyAtc
 import { ValidationError } from '../../domain/errors.js';
 import { requestVariant, wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
-import type { UsersRequest } from '../../services/usersList.js';
+import type { UsersRequest } from '../../services/users-list.js';
 import { listUsers } from '../../schemas/users.js';
 
 export interface UsersQueryString {
