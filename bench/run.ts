@@ -4,7 +4,11 @@
 //   --scenario NAME    run only this scenario (repeatable)
 //   --cpu-prof         profile Sector (node --cpu-prof) into bench/profiles/ and summarise it;
 //                      profiling slows Sector down, so results.json is not written
+//   --webhook          register a webhook subscription to a fast local receiver first, so every
+//                      write also fans out and is delivered (compare the create rate with and
+//                      without it); results.json is not written
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Capture } from './baseline-server.js';
@@ -18,6 +22,8 @@ import { slotSequence, type SlotSequence } from './lib/slots.js';
 import { countUsersStatements } from './lib/sql-count.js';
 import { checkBookings } from './lib/verify.js';
 import { summariseProfile, formatSummary, type CpuProfile } from './profile.js';
+import { openDatabase } from '../src/db/connection.js';
+import { WebhookSubscriptions } from '../src/services/webhooks/subscriptions.js';
 
 const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
 const PROFILE_DIR = path.join(ROOT, 'bench/profiles');
@@ -26,6 +32,28 @@ interface Options {
   quick: boolean;
   scenarios: string[];
   cpuProf: boolean;
+  webhook: boolean;
+}
+
+/** A receiver that answers every delivery at once, counting them; registered as a subscription. */
+async function startFastReceiver(databaseUrl: string): Promise<{ deliveries: () => number; close: () => void }> {
+  let deliveries = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      deliveries++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  const db = openDatabase(databaseUrl);
+  try {
+    await new WebhookSubscriptions(db, Date.now).add(`http://127.0.0.1:${port}/bench`, null);
+  } finally {
+    await db.close();
+  }
+  return { deliveries: () => deliveries, close: () => server.close() };
 }
 
 interface Durations {
@@ -39,18 +67,19 @@ interface Durations {
 type Sector = NodeProcess & { port: number; profileFile: string | null };
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { quick: false, scenarios: [], cpuProf: false };
+  const options: Options = { quick: false, scenarios: [], cpuProf: false, webhook: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') options.quick = true;
     else if (arg === '--cpu-prof') options.cpuProf = true;
+    else if (arg === '--webhook') options.webhook = true;
     else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const name = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
       if (name === undefined || !SCENARIOS.some((s) => s.name === name)) {
         throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
       }
       options.scenarios.push(name);
-    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof)`);
+    } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof, --webhook)`);
   }
   return options;
 }
@@ -252,6 +281,8 @@ async function main(): Promise<void> {
     }
   }
 
+  const receiver = options.webhook ? await startFastReceiver(dataset.databaseUrl) : null;
+  if (receiver) log('webhook: a subscription to a local receiver answering 204 is registered');
   const label = options.scenarios.length > 0 ? options.scenarios.join('+').replace(/\W+/g, '-') : 'all';
   const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
   let peakRss: number | null;
@@ -281,6 +312,10 @@ async function main(): Promise<void> {
   }
 
   const results = resultsJson(rows, peakRss, sqlStatements);
+  if (receiver) {
+    log(`webhook: the receiver got ${receiver.deliveries()} deliveries`);
+    receiver.close();
+  }
   log('');
   log(formatTable(results, rows));
   log(`load average: ${loadBefore} before, ${loadAverage()} after (Sector and baseline never ran at the same time)`);
@@ -294,6 +329,8 @@ async function main(): Promise<void> {
       log(`\nno CPU profile was written (${path.relative(ROOT, file)})`);
     }
     log('\n(profiling on: results.json not written)');
+  } else if (receiver) {
+    log('(webhook on: results.json not written)');
   } else {
     fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);

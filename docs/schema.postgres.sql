@@ -38,6 +38,12 @@ endorsements.type text not null
 endorsements.user_id bigint not null
 endorsements.valid_from bigint not null
 endorsements.valid_to bigint
+events.body text not null
+events.booking_id bigint
+events.created_at bigint not null
+events.id text not null
+events.seq bigint not null
+events.type text not null
 positions.area_id integer
 positions.callsign text not null
 positions.frequency text not null
@@ -75,6 +81,34 @@ users.rating integer not null
 users.region text
 users.subdivision text
 users.updated_at bigint not null
+webhook_attempts.at bigint not null
+webhook_attempts.attempt integer not null
+webhook_attempts.delivery_id bigint not null
+webhook_attempts.duration_ms integer not null
+webhook_attempts.error text
+webhook_attempts.event_id text not null
+webhook_attempts.event_type text not null
+webhook_attempts.id bigint not null
+webhook_attempts.status_code integer
+webhook_attempts.webhook_id text not null
+webhook_deliveries.attempts integer not null default 0
+webhook_deliveries.created_at bigint not null
+webhook_deliveries.event_id text not null
+webhook_deliveries.event_seq bigint not null
+webhook_deliveries.id bigint not null
+webhook_deliveries.last_error text
+webhook_deliveries.last_status integer
+webhook_deliveries.lease_until bigint
+webhook_deliveries.next_attempt_at bigint not null
+webhook_deliveries.status text not null
+webhook_deliveries.updated_at bigint not null
+webhook_deliveries.webhook_id text not null
+webhooks.created_at bigint not null
+webhooks.events text
+webhooks.id text not null
+webhooks.removed_at bigint
+webhooks.secret text not null
+webhooks.url text not null
 -- constraints
 api_keys api_keys_name_key UNIQUE (name)
 api_keys api_keys_pkey PRIMARY KEY (id)
@@ -94,6 +128,8 @@ endorsement_positions endorsement_positions_position_id_fkey FOREIGN KEY (positi
 endorsements endorsements_natural_key UNIQUE (user_id, type, valid_from)
 endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+events events_id_key UNIQUE (id)
+events events_pkey PRIMARY KEY (seq)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
 positions positions_pkey PRIMARY KEY (id)
@@ -113,6 +149,10 @@ user_area_activity user_area_activity_area_id_fkey FOREIGN KEY (area_id) REFEREN
 user_area_activity user_area_activity_pk PRIMARY KEY (user_id, area_id)
 user_area_activity user_area_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 users users_pkey PRIMARY KEY (id)
+webhook_attempts webhook_attempts_pkey PRIMARY KEY (id)
+webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
+webhook_deliveries webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
+webhooks webhooks_pkey PRIMARY KEY (id)
 -- indexes
 CREATE UNIQUE INDEX api_keys_name_key ON api_keys USING btree (name)
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id)
@@ -128,6 +168,9 @@ CREATE UNIQUE INDEX endorsements_natural_key ON endorsements USING btree (user_i
 CREATE UNIQUE INDEX endorsements_pkey ON endorsements USING btree (id)
 CREATE INDEX endorsements_type_idx ON endorsements USING btree (type, user_id)
 CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, valid_from, id)
+CREATE INDEX events_created_at_idx ON events USING btree (created_at)
+CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
+CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
@@ -140,4 +183,11 @@ CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)
 CREATE INDEX trainings_status_idx ON trainings USING btree (status, user_id)
 CREATE UNIQUE INDEX user_area_activity_pk ON user_area_activity USING btree (user_id, area_id)
 CREATE UNIQUE INDEX users_pkey ON users USING btree (id)
+CREATE INDEX webhook_attempts_at_idx ON webhook_attempts USING btree (at)
+CREATE UNIQUE INDEX webhook_attempts_pkey ON webhook_attempts USING btree (id)
+CREATE INDEX webhook_attempts_webhook_idx ON webhook_attempts USING btree (webhook_id, id)
+CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries USING btree (event_seq)
+CREATE INDEX webhook_deliveries_open_idx ON webhook_deliveries USING btree (webhook_id, id) WHERE (status = ANY (ARRAY['pending'::text, 'delivering'::text]))
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON webhook_deliveries USING btree (id)
+CREATE UNIQUE INDEX webhooks_pkey ON webhooks USING btree (id)
 -- triggers

@@ -25,6 +25,17 @@ export interface Config {
   requestTimeoutMs: number;
   /** SQLite commit durability: FULL survives power loss, NORMAL a process crash. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Events and delivery attempts older than this many days are pruned (contract §10). */
+  eventRetentionDays: number;
+  /** One webhook attempt, connecting and answering, must end within this. */
+  webhookTimeoutMs: number;
+  /** First retry delay; doubles per attempt, capped at an hour. */
+  webhookRetryBaseMs: number;
+  webhookMaxAttempts: number;
+  /** Comment lines on idle event streams (15 s; shorter in tests only). */
+  eventStreamHeartbeatMs: number;
+  /** Bytes an event stream client may fall behind before it is dropped (it resumes with Last-Event-ID). */
+  eventStreamBufferBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +96,13 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: oneOf('TRUST_PROXY', 'false', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', 7, 1, 3650),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
+    webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5000, 1, 3_600_000),
+    webhookMaxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+    // Undocumented: lets tests see heartbeats without waiting 15 s.
+    eventStreamHeartbeatMs: int('SECTOR_EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { describeStartupError, recordKeyUse, runShutdownSteps, startServices } from './runtime.js';
+import { startRetention } from './services/events/retention.js';
+import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -8,16 +10,30 @@ async function main(): Promise<void> {
   const app = await buildApp(services);
 
   const keyUse = recordKeyUse(services.keys, (err) => app.log.warn({ err }, 'could not record API key use'));
+  // Webhook deliveries: one dispatcher per server process (never in CLI commands), woken by local
+  // commits and polling for those of other processes.
+  const dispatcher = new WebhookDispatcher(
+    services.db,
+    { timeoutMs: config.webhookTimeoutMs, retryBaseMs: config.webhookRetryBaseMs, maxAttempts: config.webhookMaxAttempts },
+    services.clock,
+    app.log,
+  );
+  services.outbox.onCommitted(() => dispatcher.wake());
+  const retention = startRetention(services.db, config.eventRetentionDays, services.clock, (err) =>
+    app.log.warn({ err }, 'could not prune old events'),
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    retention.stop();
     // Stop accepting, let in-flight requests finish (their key use is then counted), write the
     // last batch of key use, then release the database.
     const failure = await runShutdownSteps([
       ['finish in-flight requests', () => app.close()],
+      ['stop webhook deliveries', () => dispatcher.stop()],
       ['record API key use', () => keyUse.stop()],
       ['close the database', () => services.db.close()],
     ]);
@@ -35,6 +51,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  dispatcher.start();
 }
 
 main().catch((err: unknown) => {

@@ -6,6 +6,7 @@ import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
 import { registerDataCommands } from './commands/data.js';
+import { registerWebhookCommands } from './commands/webhooks.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')
@@ -16,6 +17,7 @@ const program = new Command('sector')
 
 registerApiKeyCommands(program);
 registerDataCommands(program);
+registerWebhookCommands(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node

@@ -76,6 +76,19 @@ export function bookingsRepository(db: Kysely<Database>) {
       return q.execute();
     },
 
+    /** Bookings by id, deleted ones included, in id order: one statement per chunk of ids. */
+    async viewsByIds(ids: number[]): Promise<BookingView[]> {
+      const out: BookingView[] = [];
+      for (let i = 0; i < ids.length; i += 400)
+        out.push(
+          ...(await view()
+            .where('b.id', 'in', ids.slice(i, i + 400))
+            .orderBy('b.id')
+            .execute()),
+        );
+      return out;
+    },
+
     /** Any booking by id, deleted ones included. */
     findById(id: number): Promise<BookingView | undefined> {
       return view().where('b.id', '=', id).executeTakeFirst();

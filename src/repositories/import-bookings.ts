@@ -5,6 +5,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { isBookingOverlap } from '../db/transaction.js';
 import { ImportError, type ImportBooking } from '../import/parse.js';
+import { bookingsRepository, type BookingView } from './bookings.js';
 import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.js';
 
 export interface BookingRefs {
@@ -26,15 +27,24 @@ interface Planned {
 
 const REQUIRED = ['user_id', 'callsign', 'time_start', 'time_end'] as const;
 
-/** Applies the bookings; throws ImportError naming the record at fault. */
+/** A booking the import created (before null) or changed, as it was and as the import leaves it. */
+export interface ImportedBooking {
+  before: BookingView | null;
+  after: BookingView;
+}
+
+/**
+ * Applies the bookings; throws ImportError naming the record at fault. Returns each booking as
+ * it was and as it is now (for the events of the import), read set-based.
+ */
 export async function importBookings(
   db: Kysely<Database>,
   dialect: Dialect,
   records: ImportBooking[],
   refs: BookingRefs,
   now: number,
-): Promise<void> {
-  if (records.length === 0) return;
+): Promise<ImportedBooking[]> {
+  if (records.length === 0) return [];
   const stored = new Map(
     (
       await rowsWhereIn(
@@ -45,6 +55,9 @@ export async function importBookings(
       )
     ).map((r) => [r.id as number, r]),
   );
+  const views = bookingsRepository(db);
+  const before = new Map((await views.viewsByIds([...stored.keys()])).map((b) => [b.id, b]));
+  const createdIds: number[] = [];
   const planned = records.map((record, index) => plan(record, index, stored.get(record.id ?? -1), refs, now));
   refuseOverlapsWithin(planned, refs);
 
@@ -79,10 +92,12 @@ export async function importBookings(
       await sql`SELECT setval(pg_get_serial_sequence('bookings', 'id'), GREATEST((SELECT max(id) FROM bookings), 1))`.execute(db);
     }
     for (const part of chunks(created.filter((p) => p.record.id === null))) {
-      await db
+      const inserted = await db
         .insertInto('bookings')
         .values(part.map((p) => p.row as never))
+        .returning('id')
         .execute();
+      createdIds.push(...inserted.map((r) => r.id));
     }
     await sql`RELEASE SAVEPOINT import_bookings`.execute(db);
   } catch (err) {
@@ -92,6 +107,9 @@ export async function importBookings(
     if (culprit) throw new ImportError(`${culprit.record.path}: overlaps another booking of ${refs.callsignOf(culprit.row.position_id)}`);
     throw new ImportError('bookings: a booking overlaps one written while the import ran');
   }
+  createdIds.push(...created.flatMap((p) => (p.record.id === null ? [] : [p.record.id])));
+  const after = await views.viewsByIds([...new Set([...before.keys(), ...createdIds])]);
+  return after.map((b) => ({ before: before.get(b.id) ?? null, after: b }));
 }
 
 /** The booking a record will leave (merged with the stored one), and the columns it changes. */

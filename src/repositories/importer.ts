@@ -12,7 +12,7 @@ import {
   type ImportUser,
 } from '../import/parse.js';
 import { pathKey, quote } from '../import/quote.js';
-import { importBookings } from './import-bookings.js';
+import { type ImportedBooking, importBookings } from './import-bookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
 
 export interface ImportSummary {
@@ -42,7 +42,13 @@ const required = (path: string, field: string, what: string) =>
  * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
  * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
-export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportSummary> {
+export interface ImportOutcome {
+  summary: ImportSummary;
+  /** The bookings created or changed, before and after. */
+  bookings: ImportedBooking[];
+}
+
+export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
   // Areas: every name referenced must exist after this step (from the file or the database).
   for (const part of chunks([...new Set(plan.areas)])) {
     await db
@@ -88,9 +94,9 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
       .execute();
   }
   await importTrainings(db, plan.trainings, refs);
-  await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
+  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
 
-  return {
+  const summary = {
     areas: plan.areas.length,
     users: plan.users.length,
     positions: plan.positions.length,
@@ -99,6 +105,7 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
   };
+  return { summary, bookings };
 }
 
 /** Users, by id: a new one needs a rating; its other fields may be null. */

@@ -5,6 +5,7 @@ import healthRoutes from './health/index.js';
 import positionsRoutes from './positions/index.js';
 import usersRoutes from './users/index.js';
 import deprecatedRoutes from './deprecated/index.js';
+import eventsRoutes from './events/index.js';
 
 /** Every resource's routes. Each module owns its handlers and schemas. */
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
@@ -13,4 +14,5 @@ export async function registerRoutes(app: FastifyInstance, services: AppServices
   await app.register(bookingsRoutes, { services });
   await app.register(usersRoutes, { services });
   await app.register(deprecatedRoutes, { services });
+  await app.register(eventsRoutes, { services });
 }

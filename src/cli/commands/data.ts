@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { importRecording } from '../../services/booking-changes.js';
 import { DatabaseNotEmptyError, holdsDivisionData, ImportError, runImport, type ImportSummary } from '../../services/import.js';
 import { CliError, withServices } from '../context.js';
 
@@ -29,7 +30,8 @@ async function importFile(file: string): Promise<void> {
   }
   await withServices(async (services) => {
     try {
-      const summary = await runImport(services.db, data, services.clock());
+      const now = services.clock();
+      const summary = await runImport(services.db, data, now, importRecording(services.recorders, now));
       process.stderr.write(`Imported ${describe(summary) || 'nothing'} from ${file}.\n`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -52,7 +54,8 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
     try {
-      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true });
+      const now = services.clock();
+      const summary = await runImport(services.db, data, now, { intoEmptyDatabase: true, ...importRecording(services.recorders, now) });
       process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
