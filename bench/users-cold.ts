@@ -17,7 +17,7 @@ import { openDatabase, type Db } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { buildDemoDivision, type DemoData, type DemoScale } from '../src/demo/division.js';
 import { membershipOf } from '../src/domain/users/index.js';
-import { runImport } from '../src/import/index.js';
+import { runImport } from '../src/services/import.js';
 import { presentUsers } from '../src/presenters/users.js';
 import { parseUsersRequest } from '../src/routes/users/index.js';
 import { createServices } from '../src/services/index.js';

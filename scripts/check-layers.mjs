@@ -4,10 +4,6 @@
 // Usage: depcruise src --config .dependency-cruiser.cjs -T json | node scripts/check-layers.mjs
 import { format } from 'dependency-cruiser';
 
-// Folder cycles that exist today and are being taken apart (the module-level equivalent is
-// .dependency-cruiser-known-violations.json). Empty this list, never grow it.
-const KNOWN_FOLDER_CYCLES = new Set(['import ↔ repositories', 'auth ↔ http ↔ routes ↔ services']);
-
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const result = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -60,15 +56,11 @@ function visit(v) {
 for (const folder of edges.keys()) if (!indexOf.has(folder)) visit(folder);
 
 for (const component of cycles) {
-  if (KNOWN_FOLDER_CYCLES.has(component.join(' ↔ '))) {
-    process.stdout.write(`  known (to be removed) folder cycle: ${component.join(' ↔ ')}\n`);
-    continue;
-  }
   failed = true;
   const members = new Set(component);
   process.stdout.write(`\n  error no-folder-cycles: ${component.map((f) => `src/${f}/`).join(' ↔ ')}\n`);
   for (const from of component)
     for (const [to, example] of edges.get(from) ?? []) if (members.has(to)) process.stdout.write(`    ${example}\n`);
 }
-if (!failed) process.stdout.write('✔ no new folder cycles in src/\n');
+if (!failed) process.stdout.write('✔ no folder cycles in src/\n');
 process.exit(failed ? 1 : 0);

@@ -1,6 +1,8 @@
 // The one place environment variables are read. Everything else receives a typed Config.
 
-export type ApiVariant = 'newer' | 'older';
+import type { ApiVariant } from './domain/users/includes.js';
+
+export type { ApiVariant } from './domain/users/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
 
 export interface Config {

@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/auth/keys.js';
 import { parseToken } from '../src/auth/tokens.js';
 import { openDatabase, type Db } from '../src/db/connection.js';
 import { Freshness } from '../src/db/freshness.js';
-import { apiKeysRepository } from '../src/repositories/apiKeys.js';
+import { apiKeysRepository } from '../src/repositories/api-keys.js';
 import { createTestContext, type TestContext } from './support/context.js';
 
 const randomToken = () => `sector_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;

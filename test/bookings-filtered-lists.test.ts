@@ -4,7 +4,7 @@
 // filter is answered by a query of its window.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseCache } from '../src/http/responseCache.js';
+import { ResponseCache } from '../src/services/response-cache.js';
 import { bookingListBody } from '../src/presenters/bookings.js';
 import type { BookingListFilter } from '../src/repositories/bookings.js';
 import { createTestContext, TEST_DIALECT, type TestContext } from './support/context.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { runImport } from '../src/import/index.js';
+import { runImport } from '../src/services/import.js';
 import { freshDatabaseUrl, tempDir } from './support/context.js';
 import { runCli } from './support/processes.js';
 

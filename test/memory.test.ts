@@ -2,7 +2,7 @@
 // filters are distinct cache entries, and each unpaginated list can run to megabytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StampedCache } from '../src/db/freshness.js';
-import { RESPONSE_CACHE_BYTES } from '../src/http/responseCache.js';
+import { RESPONSE_CACHE_BYTES } from '../src/services/response-cache.js';
 import { createTestContext, type TestContext } from './support/context.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);

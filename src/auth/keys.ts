@@ -1,7 +1,7 @@
 import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
 import type { Freshness } from '../db/freshness.js';
 import { StampedCache } from '../db/freshness.js';
-import { isDuplicateKeyName, type ApiKeysRepository } from '../repositories/apiKeys.js';
+import { isDuplicateKeyName, type ApiKeysRepository } from '../repositories/api-keys.js';
 import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
 import { isoMicros, type Clock } from '../domain/time.js';
 import { issueToken, parseToken, secretMatches } from './tokens.js';

@@ -7,6 +7,9 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A handle to run queries on: the database itself or an open transaction (services pass it to repositories). */
+export type Executor = Kysely<Database>;
+
 export interface DatabaseOptions {
   poolSize?: number;
   statementTimeoutMs?: number;

@@ -20,6 +20,9 @@ const MIGRATIONS = {
   '0007_audit_log': m0007,
 };
 
+/** The registered migrations' names, in order (a test checks every file in migrations/ is here). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   if (db.dialect === 'postgres') {
     // Two instances may start at once: both statements are idempotent and safe to race.

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import FindMyWay from 'find-my-way';
 import { databaseTrouble } from '../db/errors.js';
+import { DomainError, type FieldErrors, ValidationError } from '../domain/errors.js';
+import { answerForDomainError } from './error-answers.js';
 
 /** An error whose status and JSON body are meant for the client. */
 export class ApiError extends Error {
@@ -14,17 +16,6 @@ export class ApiError extends Error {
     super(message);
   }
 }
-
-export type FieldErrors = Record<string, string[]>;
-
-export function validationError(errors: FieldErrors): ApiError {
-  const fields = Object.keys(errors);
-  const first = errors[fields[0]!]?.[0] ?? 'The given data was invalid.';
-  const more = fields.length > 1 ? ` (and ${fields.length - 1} more error${fields.length > 2 ? 's' : ''})` : '';
-  return new ApiError(422, `${first}${more}`, { errors });
-}
-
-export const notFound = (what = 'Resource') => new ApiError(404, `${what} not found`);
 
 function fieldOf(e: FastifySchemaValidationError, part: string | undefined): string {
   const params = e.params;
@@ -139,15 +130,20 @@ const CLIENT_ERRORS: Record<string, string> = {
  * unexpected is logged in full and answered with a bare 500 (never a stack trace).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) {
+      const answer = answerForDomainError(error);
+      if (answer.status >= 500) request.log.error({ err: error }, 'unmapped domain error');
+      return reply.code(answer.status).send(answer.body);
+    }
     if (error instanceof ApiError) {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
     }
     const fe = error;
     if (fe.validation) {
-      const invalid = validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext));
-      return reply.code(422).send({ message: invalid.message, ...invalid.extra });
+      const answer = answerForDomainError(new ValidationError(fieldErrorsFromValidation(fe.validation, fe.validationContext)));
+      return reply.code(answer.status).send(answer.body);
     }
     if (clientHungUp(request)) {
       // Not the service's trouble, and nobody left to read an answer: noted, never as an outage.

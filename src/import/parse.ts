@@ -1,5 +1,6 @@
 // Shape validation of an import file (contract §7). Pure: no database access.
 // Every error names the JSON path of the offending value.
+import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_SOURCE_LENGTH, MIN_SOURCE_LENGTH, SOURCE_PATTERN } from '../domain/limits.js';
 import { isRatingCode, RATINGS } from '../domain/ratings.js';
 import { parseIsoInstant, parseYmdHis } from '../domain/time.js';
 import type { EndorsementType, UsersTable } from '../db/schema.js';
@@ -224,7 +225,7 @@ function bool(o: Obj, key: string, path: string): boolean {
   return v as boolean;
 }
 
-export const MAX_CID = 99_999_999;
+export { MAX_CID } from '../domain/limits.js';
 /**
  * Highest booking id an import may give. Ids are 32-bit (the API takes ids up to 2^31 - 1) and
  * new bookings are numbered after the highest imported id, so the rest is left for them.
@@ -292,7 +293,7 @@ function parseUser(u: unknown, path: string): ImportUser {
 
 function parsePosition(p: unknown, path: string): ImportPosition {
   const o = record(p, path, POSITION_FIELDS);
-  const callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
+  const callsign = reqStr(o, 'callsign', path, MAX_CALLSIGN_LENGTH).toUpperCase();
   if (!CALLSIGN_RE.test(callsign)) fail(`${path}.callsign`, `is not a callsign like EKCH_TWR (got ${preview(callsign)})`);
   const set: ImportPosition['set'] = {};
   if (gives(o, 'name')) {
@@ -399,7 +400,8 @@ function parseBooking(b: unknown, path: string): ImportBooking {
   }
   if (gives(o, 'source')) {
     const source = (nullableStr(o, 'source', path) ?? 'CC').toUpperCase();
-    if (!/^[A-Z0-9_-]{1,16}$/.test(source)) fail(`${path}.source`, 'must be 1-16 characters of A-Z, 0-9, _ and -');
+    if (!SOURCE_PATTERN.test(source))
+      fail(`${path}.source`, `must be ${MIN_SOURCE_LENGTH}-${MAX_SOURCE_LENGTH} characters of A-Z, 0-9, _ and -`);
     set.source = source;
   }
   const id = bookingId(o, path);
@@ -409,7 +411,7 @@ function parseBooking(b: unknown, path: string): ImportBooking {
   }
   if (gives(o, 'callsign')) {
     notNull(o, 'callsign', path);
-    set.callsign = reqStr(o, 'callsign', path, 20).toUpperCase();
+    set.callsign = reqStr(o, 'callsign', path, MAX_CALLSIGN_LENGTH).toUpperCase();
   }
   if (gives(o, 'deleted')) set.deleted = bool(o, 'deleted', path);
   if (gives(o, 'network_booking')) set.network_booking = nullableStr(o, 'network_booking', path);

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from '../domain/audit/index.js';
-import { chunks } from './importRows.js';
+import { chunks } from './import-rows.js';
 
 /**
  * Appends entries in the caller's transaction (one INSERT per few hundred entries), so they commit

@@ -1,18 +1,13 @@
 // Rows behind the deprecated endpoints of seed §4.8. Each list is a fixed number of set-based
 // queries over the whole division, whatever its size.
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { activeEndorsement } from './predicates.js';
 import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../domain/users/index.js';
 
 // Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Eb = ExpressionBuilder<Database, any>;
-
-/** Active at `now` (contract §8), for `endorsements` or an alias of it. */
-const activeAt = (now: number, e = 'endorsements') => {
-  const col = (name: string) => sql.ref(`${e}.${name}`);
-  return sql<boolean>`(${col('revoked')} = 0 and ${col('valid_from')} <= ${now} and (${col('valid_to')} is null or ${col('valid_to')} > ${now}))`;
-};
 
 export interface TrainingEndorsementCandidate {
   id: number;
@@ -53,7 +48,7 @@ export function deprecatedRepository(db: Kysely<Database>) {
         .selectFrom('endorsements')
         .select((eb) => ['endorsements.user_id', 'endorsements.rating as facility', atcActive(eb)])
         .where('endorsements.type', '=', 'facility')
-        .where(activeAt(now))
+        .where(activeEndorsement(now))
         .orderBy('endorsements.user_id')
         .execute();
       return rows.map((r) => ({ user_id: r.user_id, facility: r.facility ?? '', atc_active: Boolean(r.atc_active) }));
@@ -116,7 +111,7 @@ export function deprecatedRepository(db: Kysely<Database>) {
         .innerJoin('users', 'users.id', 'endorsements.user_id')
         .select(['endorsement_areas.area_id', 'endorsements.user_id', 'users.first_name', 'endorsements.rating'])
         .where('endorsements.type', '=', 'examiner')
-        .where(activeAt(now))
+        .where(activeEndorsement(now))
         .orderBy('endorsements.user_id')
         .orderBy('endorsements.valid_from')
         .orderBy('endorsements.id')
@@ -138,7 +133,7 @@ export function deprecatedRepository(db: Kysely<Database>) {
         .innerJoin('users', 'users.id', 'endorsements.user_id')
         .select(['endorsements.id', 'endorsements.user_id', 'users.first_name', 'endorsements.rating'])
         .where('endorsements.type', '=', 'visiting')
-        .where(activeAt(now))
+        .where(activeEndorsement(now))
         .orderBy('endorsements.user_id')
         .orderBy('endorsements.valid_from')
         .orderBy('endorsements.id')
@@ -149,20 +144,20 @@ export function deprecatedRepository(db: Kysely<Database>) {
         .innerJoin('areas', 'areas.id', 'endorsement_areas.area_id')
         .select(['endorsement_areas.endorsement_id', 'endorsement_areas.area_id', 'areas.name'])
         .where('endorsements.type', '=', 'visiting')
-        .where(activeAt(now))
+        .where(activeEndorsement(now))
         .execute();
       const visitors = db
         .selectFrom('endorsements')
         .select('endorsements.user_id')
         .where('endorsements.type', '=', 'visiting')
-        .where(activeAt(now));
+        .where(activeEndorsement(now));
       const facilities = await db
         .selectFrom('endorsements as f')
         .innerJoin('positions', 'positions.required_facility', 'f.rating')
         .select(['f.user_id', 'positions.area_id', 'f.rating as facility'])
         .distinct()
         .where('f.type', '=', 'facility')
-        .where(activeAt(now, 'f'))
+        .where(activeEndorsement(now, 'f'))
         .where('positions.area_id', 'is not', null)
         .where('f.user_id', 'in', visitors)
         .execute();

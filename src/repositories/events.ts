@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, EventRow } from '../db/schema.js';
-import { chunks } from './importRows.js';
+import { chunks } from './import-rows.js';
 
 /**
  * Advisory-lock key (single 64-bit form, apart from the two-key position locks) taken before an

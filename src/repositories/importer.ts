@@ -13,8 +13,8 @@ import {
   type ImportUser,
 } from '../import/parse.js';
 import { pathKey, quote } from '../import/quote.js';
-import { type ImportedBooking, importBookings } from './importBookings.js';
-import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
+import { type ImportedBooking, importBookings } from './import-bookings.js';
+import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
 
 /** A booking the import changed, in the form audit entries show. */
 export interface ImportedBookingChange {

@@ -1,7 +1,8 @@
 import type { Db } from '../db/connection.js';
-import { apiKeysRepository } from './apiKeys.js';
+import { apiKeysRepository } from './api-keys.js';
 import { bookingsRepository } from './bookings.js';
 import { networkPushesRepository } from './networkPushes.js';
+import { healthRepository } from './health.js';
 import { positionsRepository } from './positions.js';
 import { usersRepository } from './users.js';
 
@@ -10,6 +11,7 @@ export function createRepositories(db: Db) {
     apiKeys: apiKeysRepository(db),
     bookings: bookingsRepository(db.kysely),
     networkPushes: networkPushesRepository(db.kysely, db.dialect),
+    health: healthRepository(db.kysely),
     positions: positionsRepository(db.kysely),
     users: usersRepository(db.kysely),
   };

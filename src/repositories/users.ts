@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database, EndorsementType, TrainingsTable } from '../db/schema.js';
 import { deprecatedRepository } from './deprecated.js';
+import { activeEndorsement } from './predicates.js';
 import { OPEN_TRAINING_MIN_STATUS, selectsUsers, type ActivityStretch, type Includes, type Membership } from '../domain/users/index.js';
 
 export interface UsersQuery {
@@ -64,12 +65,7 @@ type IdSubquery = SelectQueryBuilder<Database, any, { user_id: number }>;
 
 export function usersRepository(db: Kysely<Database>) {
   const activeEndorsementUsers = (now: number) =>
-    db
-      .selectFrom('endorsements')
-      .select('endorsements.user_id')
-      .where('endorsements.revoked', '=', 0)
-      .where('endorsements.valid_from', '<=', now)
-      .where((eb) => eb.or([eb('endorsements.valid_to', 'is', null), eb('endorsements.valid_to', '>', now)]));
+    db.selectFrom('endorsements').select('endorsements.user_id').where(activeEndorsement(now));
 
   /** One condition per selecting relation; a user matching any of them is selected. */
   function pickers(eb: Eb<'users'>, q: UsersQuery) {
@@ -227,12 +223,7 @@ export function usersRepository(db: Kysely<Database>) {
       if (includes.endorsements) {
         // Shared by queries rooted at endorsements and at its link tables (joined to it).
         const activeFor = (eb: Eb<'endorsements'>) =>
-          eb.and([
-            eb('endorsements.revoked', '=', 0),
-            eb('endorsements.valid_from', '<=', now),
-            eb.or([eb('endorsements.valid_to', 'is', null), eb('endorsements.valid_to', '>', now)]),
-            ...(ownRows ? [eb('endorsements.user_id', 'in', ownRows)] : []),
-          ]);
+          eb.and([activeEndorsement(now), ...(ownRows ? [eb('endorsements.user_id', 'in', ownRows)] : [])]);
         data.endorsements = await db
           .selectFrom('endorsements')
           .select([

@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Executor } from '../db/connection.js';
 import type { AuditActor } from '../domain/audit/index.js';
 import type { BookingView } from '../repositories/bookings.js';
-import type { ImportedBooking } from '../repositories/importBookings.js';
+import type { ImportedBooking } from '../repositories/import-bookings.js';
 
 /** Who made a change: an API key, or an operator at the command line (as the audit log records it). */
 export type Actor = AuditActor;
@@ -30,14 +29,14 @@ export interface ChangeContext {
  * `committed` runs after the commit, to wake whatever delivers the recorded work.
  */
 export interface BookingChangeRecorder {
-  record(trx: Kysely<Database>, changes: BookingChange[], context: ChangeContext): Promise<void>;
+  record(trx: Executor, changes: BookingChange[], context: ChangeContext): Promise<void>;
   committed?(): void;
 }
 
 /** Runs every recorder over the changes of one transaction (nothing to do for none). */
 export async function recordChanges(
   recorders: readonly BookingChangeRecorder[],
-  trx: Kysely<Database>,
+  trx: Executor,
   changes: BookingChange[],
   context: ChangeContext,
 ): Promise<void> {
@@ -65,7 +64,7 @@ export function importChanges(bookings: ImportedBooking[]): BookingChange[] {
  */
 export function importRecording(recorders: readonly BookingChangeRecorder[], at: number) {
   return {
-    onBookings: (trx: Kysely<Database>, bookings: ImportedBooking[]) =>
+    onBookings: (trx: Executor, bookings: ImportedBooking[]) =>
       recordChanges(recorders, trx, importChanges(bookings), { actor: { kind: 'cli' }, origin: 'import', at }),
     onCommitted: () => notifyCommitted(recorders),
   };

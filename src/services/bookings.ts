@@ -2,8 +2,8 @@ import type { Db } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
 import { isBookingOverlap, writeTransaction } from '../db/transaction.js';
 import { type BookingFields, isBookingId, planBooking } from '../domain/bookings/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
-import { ApiError, notFound, validationError } from '../http/errors.js';
 import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
 import { type Actor, type BookingChangeRecorder, notifyCommitted, recordChanges } from './booking-changes.js';
 
@@ -38,7 +38,7 @@ export class BookingWrites {
    * ids are looked up afterwards for the 409.
    */
   async save(id: number | null, fields: BookingFields, actor: Actor): Promise<SavedBooking> {
-    if (id !== null && !isBookingId(id)) throw notFound('Booking');
+    if (id !== null && !isBookingId(id)) throw new NotFoundError('Booking');
     const now = this.clock();
     const attempt: { slot?: Slot } = {};
     try {
@@ -47,8 +47,8 @@ export class BookingWrites {
         if (id !== null && this.lockRows) await repo.lockById(id);
         const existing = id === null ? undefined : await repo.findById(id);
         if (id !== null) {
-          if (!existing) throw notFound('Booking');
-          if (existing.deleted) throw new ApiError(409, 'A deleted booking cannot be updated');
+          if (!existing) throw new NotFoundError('Booking');
+          if (existing.deleted) throw new ConflictError('A deleted booking cannot be updated');
         }
         const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
         const position =
@@ -57,7 +57,7 @@ export class BookingWrites {
           user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
 
         const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
-        if (!plan.ok) throw validationError(plan.errors);
+        if (!plan.ok) throw new ValidationError(plan.errors);
 
         if (this.lockRows) await repo.lockPosition(plan.booking.position_id);
         const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
@@ -67,7 +67,7 @@ export class BookingWrites {
 
         let bookingId: number;
         if (existing) {
-          if (!(await repo.update(existing.id, plan.booking, now))) throw new ApiError(409, 'A deleted booking cannot be updated');
+          if (!(await repo.update(existing.id, plan.booking, now))) throw new ConflictError('A deleted booking cannot be updated');
           bookingId = existing.id;
         } else {
           bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
@@ -85,7 +85,7 @@ export class BookingWrites {
       return saved;
     } catch (err) {
       if (attempt.slot && isBookingOverlap(err)) {
-        throw new ApiError(409, OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot) });
+        throw new ConflictError(OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot) });
       }
       throw err;
     }
@@ -93,14 +93,14 @@ export class BookingWrites {
 
   /** Soft delete: the row stays, marked deleted, and leaves the list. */
   async remove(id: number, actor: Actor): Promise<BookingView> {
-    if (!isBookingId(id)) throw notFound('Booking');
+    if (!isBookingId(id)) throw new NotFoundError('Booking');
     const now = this.clock();
     const removed = await writeTransaction(this.db, async (trx) => {
       const repo = bookingsRepository(trx);
       if (this.lockRows) await repo.lockById(id);
       const existing = await repo.findById(id);
-      if (!existing) throw notFound('Booking');
-      if (existing.deleted || !(await repo.softDelete(id, now))) throw new ApiError(409, 'Booking is already deleted');
+      if (!existing) throw new NotFoundError('Booking');
+      if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
       const booking = (await repo.findById(id))!;
       await recordChanges(this.recorders, trx, [{ kind: 'deleted', before: existing, after: booking }], { actor, origin: 'api', at: now });
       return booking;

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import { Freshness } from '../db/freshness.js';
 import { type Clock, systemClock } from '../domain/time.js';
 import { ApiKeyService } from '../auth/keys.js';
-import { ResponseCache } from '../http/responseCache.js';
+import { ResponseCache } from './response-cache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
@@ -13,7 +13,7 @@ import { EventStream } from './events/stream.js';
 import { NetworkPusher } from './network/pusher.js';
 import { NetworkPushRecorder } from './network/recorder.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
-import { UsersList } from './usersList.js';
+import { UsersList } from './users-list.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
 export interface AppServices {

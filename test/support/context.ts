@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { runImport } from '../../src/import/index.js';
+import { runImport } from '../../src/services/import.js';
 import { createServices, type AppServices } from '../../src/services/index.js';
 import { importRecording } from '../../src/services/booking-changes.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';

@@ -4,10 +4,9 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { DatabaseNotEmptyError, ImportError, runImport, type ImportSummary } from '../../import/index.js';
-import { hasDivisionData } from '../../repositories/importer.js';
 import { importRecording } from '../../services/booking-changes.js';
 import { exportDivision } from '../../services/export.js';
+import { DatabaseNotEmptyError, holdsDivisionData, ImportError, runImport, type ImportSummary } from '../../services/import.js';
 import { CliError, withServices } from '../context.js';
 
 function describe(summary: ImportSummary): string {
@@ -52,7 +51,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
   const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
   await withServices(async (services) => {
     // Checked again in the import's transaction (below): this only spares building the demo.
-    if (await hasDivisionData(services.db.kysely)) throw new CliError(notEmpty);
+    if (await holdsDivisionData(services.db)) throw new CliError(notEmpty);
     // Loaded only for this command: the generator is large and nothing else needs it.
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });

@@ -18,16 +18,9 @@ export function flagsForTag(tag: Tag | null): BookingFlags {
   return { training: tag === 1 ? 1 : 0, exam: tag === 2 ? 1 : 0, event: tag === 3 ? 1 : 0 };
 }
 
-export interface EndorsementPeriod {
-  valid_from: number;
-  valid_to: number | null;
-  revoked: number;
-}
+import { type EndorsementPeriod, isActiveEndorsement } from '../endorsements.js';
 
-/** Active: not revoked, already valid, and without an end or ending after now. */
-export function isActiveEndorsement(e: EndorsementPeriod, now: number): boolean {
-  return e.revoked === 0 && e.valid_from <= now && (e.valid_to === null || e.valid_to > now);
-}
+export { type EndorsementPeriod, isActiveEndorsement };
 
 export interface TrainingCheck {
   userRating: number;

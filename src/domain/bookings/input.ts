@@ -3,8 +3,8 @@
 import type { Tag } from './flags.js';
 import { type CalendarDate, parseClockTime, parseDayMonthYear } from './period.js';
 
-/** Messages per field, as a 422 response carries them. */
-export type FieldErrors = Record<string, string[]>;
+import type { FieldErrors } from '../errors.js';
+import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_CID_DIGITS, MIN_CID, SOURCE_PATTERN, SOURCE_RULE } from '../limits.js';
 
 export type BookingInputMode = 'create' | 'update';
 
@@ -29,9 +29,7 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
 const REQUIRED_ON_CREATE = ['cid', 'date', 'start_at', 'end_at', 'position'] as const;
 
-export const MAX_CID_DIGITS = 10;
-export const MAX_CALLSIGN_LENGTH = 32;
-export const SOURCE_PATTERN = /^[A-Z0-9_-]{1,16}$/;
+export { MAX_CALLSIGN_LENGTH, MAX_CID_DIGITS, SOURCE_PATTERN } from '../limits.js';
 
 export const MESSAGES = {
   required: (field: string) => `The ${field} field is required.`,
@@ -42,7 +40,7 @@ export const MESSAGES = {
   time: (field: string) => `The ${field} field must be a 24-hour time H:i from 00:00 to 23:59, e.g. 09:30.`,
   position: `The position field must be a position callsign of at most ${MAX_CALLSIGN_LENGTH} characters, e.g. EKCH_TWR.`,
   tag: 'The tag field must be 1 (training), 2 (exam) or 3 (event).',
-  source: 'The source field must be 1 to 16 characters of A-Z, 0-9, _ and -.',
+  source: `The source field must be ${SOURCE_RULE}.`,
   sourceFixed: 'The source field cannot be changed after a booking is created.',
   nothingToChange: 'The body must give at least one field to change: cid, date, start_at, end_at, position or tag.',
 } as const;
@@ -88,7 +86,7 @@ export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedB
   const cid = given('cid');
   if (cid !== undefined && cid !== null) {
     const n = wholeNumber(cid, MAX_CID_DIGITS);
-    if (n === null || n < 1) fail('cid', MESSAGES.cid);
+    if (n === null || n < MIN_CID || n > MAX_CID) fail('cid', MESSAGES.cid);
     else fields.cid = n;
   }
 

@@ -7,10 +7,9 @@ export interface EndorsementTimes {
   revoked_at: number | null;
 }
 
-/** Active: not revoked, already started, and open-ended or not yet ended (contract §8). */
-export function isActiveEndorsement(e: EndorsementTimes, now: number): boolean {
-  return !e.revoked && e.valid_from <= now && (e.valid_to === null || e.valid_to > now);
-}
+import { isActiveEndorsement } from '../endorsements.js';
+
+export { isActiveEndorsement };
 
 /** How far back the deprecated solo/s1 lists still show ended endorsements. */
 export const RECENTLY_ENDED_MS = 14 * 24 * 60 * 60 * 1000;

@@ -1,5 +1,7 @@
 // Which relations GET /api/users understands, and what a request asked for.
-import type { ApiVariant } from '../../config.js';
+
+/** Which revision of the API a caller speaks (the Api-Variant header, or the key's default). */
+export type ApiVariant = 'newer' | 'older';
 
 /** Relations that pick users; the response holds the union of what they pick. */
 export const SELECTING_RELATIONS = ['allUsers', 'endorsements', 'roles', 'training'] as const;

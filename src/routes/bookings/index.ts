@@ -1,18 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { unauthorized } from '../../auth/plugin.js';
+import { unauthorized } from '../../plugins/auth.js';
 import {
   type BookingFields,
   type BookingInputMode,
   decodeCursor,
   encodeCursor,
-  type FieldErrors,
   isBookingId,
   MESSAGES,
   parseBookingBody,
   parseWindowBound,
 } from '../../domain/bookings/index.js';
-import { notFound, validationError } from '../../http/errors.js';
+import { type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
 import {
   bookingBody,
   bookingCreatedBody,
@@ -22,12 +21,12 @@ import {
   type BookingForm,
 } from '../../presenters/bookings.js';
 import type { BookingListFilter } from '../../repositories/bookings.js';
-import { sendBody } from '../../http/responseCache.js';
+import { sendBody } from '../../http/send-body.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
 import type { Actor } from '../../services/booking-changes.js';
 import { BookingLists } from './lists.js';
-import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './schema.js';
+import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
 
 /** Write routes need an edit key (auth: 'edit'), so one is always there. */
 const actorOf = (request: FastifyRequest): Actor => ({ kind: 'key', keyId: request.apiKey!.id, keyName: request.apiKey!.name });
@@ -72,7 +71,7 @@ function listFilter(q: ListQuery): BookingListFilter {
     if (after === null) errors.cursor = ['The cursor field is invalid: take it unchanged from the Link header.'];
     else filter.after = after;
   }
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   if (q.callsign !== undefined) filter.callsign = q.callsign.toUpperCase();
   if (q.cid !== undefined) filter.cid = q.cid;
   if (q.limit !== undefined) filter.limit = q.limit;
@@ -100,8 +99,8 @@ function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFie
   const invalid = request.validationError as (Error & { validationContext?: string }) | undefined;
   if (invalid && invalid.validationContext !== 'body') throw invalid;
   const parsed = parseBookingBody(request.body, mode);
-  if (!parsed.ok) throw validationError(parsed.errors);
-  if (mode === 'update' && Object.keys(parsed.fields).length === 0) throw validationError({ body: [MESSAGES.nothingToChange] });
+  if (!parsed.ok) throw new ValidationError(parsed.errors);
+  if (mode === 'update' && Object.keys(parsed.fields).length === 0) throw new ValidationError({ body: [MESSAGES.nothingToChange] });
   return parsed.fields;
 }
 
@@ -121,7 +120,7 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
     const form = formOf(request);
     const booking = isBookingId(request.params.id) ? await repo.findById(request.params.id) : undefined;
     // Without a key a deleted booking is gone, as in the public list.
-    if (!booking || (booking.deleted && form === 'reduced')) throw notFound('Booking');
+    if (!booking || (booking.deleted && form === 'reduced')) throw new NotFoundError('Booking');
     const body = bookingBody(booking, form);
     return wantsControlCenter(request, services.config.apiCompat) ? { booking: body } : body;
   });

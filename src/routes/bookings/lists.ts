@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { ListPosition } from '../../domain/bookings/index.js';
 import { bookingListBody, type BookingForm, presentBooking } from '../../presenters/bookings.js';
 import type { BookingListFilter, BookingView } from '../../repositories/bookings.js';
-import { type CachedBody, withEtag } from '../../http/responseCache.js';
+import { type CachedBody, withEtag } from '../../services/cached-body.js';
 import type { AppServices } from '../../services/index.js';
 
 export interface ListAnswer {

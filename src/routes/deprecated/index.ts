@@ -7,7 +7,7 @@ import {
   presentTrainingEndorsements,
   presentVisiting,
 } from '../../presenters/users.js';
-import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from './schema.js';
+import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from '../../schemas/deprecated.js';
 
 /** The endpoints of seed §4.8, kept for existing integrations; GET /api/users replaces them. */
 export default async function deprecatedRoutes(app: FastifyInstance, { services }: { services: AppServices }) {

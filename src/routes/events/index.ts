@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { PROTECTIVE_HEADERS } from '../../http/clientErrors.js';
+import { PROTECTIVE_HEADERS } from '../../http/client-errors.js';
 import type { AppServices } from '../../services/index.js';
 import type { StreamSink } from '../../services/events/stream.js';
-import { streamEvents } from './schema.js';
+import { streamEvents } from '../../schemas/events.js';
 
 /** The reset a client with an unknown or expired Last-Event-ID receives: it re-reads the lists. */
 const RESET = `event: reset\ndata: {"message":"Last-Event-ID is unknown or past the retention; re-read the lists"}\n\n`;

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../../services/index.js';
 
@@ -16,7 +15,7 @@ export default async function healthRoutes(app: FastifyInstance, { services }: {
     },
     async (_request, reply) => {
       try {
-        await sql`select 1`.execute(services.db.kysely);
+        await services.repos.health.ping();
         return { status: 'ok' as const };
       } catch {
         return reply.code(503).send({ status: 'unavailable', message: 'Database unreachable' });

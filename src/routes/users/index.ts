@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiVariant } from '../../config.js';
 import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage, type OnlyAtcActiveValue } from '../../domain/users/index.js';
-import { validationError } from '../../http/errors.js';
+import { ValidationError } from '../../domain/errors.js';
 import { requestVariant, wantsControlCenter } from '../../http/variant.js';
 import type { AppServices } from '../../services/index.js';
-import type { UsersRequest } from '../../services/usersList.js';
-import { listUsers } from './schema.js';
+import type { UsersRequest } from '../../services/users-list.js';
+import { listUsers } from '../../schemas/users.js';
 
 export interface UsersQueryString {
   include?: string[];
@@ -15,7 +15,7 @@ export interface UsersQueryString {
 /** Validates the query string; unknown relations (per variant) are 422. */
 export function parseUsersRequest(query: UsersQueryString, variant: ApiVariant): UsersRequest {
   const parsed = parseIncludes(query.include, variant);
-  if (!parsed.ok) throw validationError({ include: [unknownRelationMessage(parsed.unknown, parsed.valid)] });
+  if (!parsed.ok) throw new ValidationError({ include: [unknownRelationMessage(parsed.unknown, parsed.valid)] });
   return { includes: parsed.includes, onlyAtcActive: parseOnlyAtcActive(query.onlyAtcActive), variant };
 }
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { ApiVariant, Config } from '../config.js';
 import { type Freshness, StampedCache } from '../db/freshness.js';
 import { type ActivityStretch, type Includes, isWithinStretch, membershipOf, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
+import { serialiseWithEtag } from './cached-body.js';
 import { presentUsers, type UserJson } from '../presenters/users.js';
 import type { Db } from '../db/connection.js';
 import { readSnapshot } from '../db/transaction.js';
@@ -37,10 +37,7 @@ const usersBudget = {
   sizeOf: (key: string, list: UsersBody) => list.body.byteLength + key.length * 2,
 };
 
-const serialise = (users: UserJson[]): UsersBody => {
-  const body = Buffer.from(JSON.stringify(users));
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-};
+const serialise = (users: UserJson[]): UsersBody => serialiseWithEtag(users);
 
 /** The GET /api/users answer: built in a constant number of queries, reused while it holds. */
 export class UsersList {

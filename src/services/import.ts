@@ -1,12 +1,12 @@
 import type { Db } from '../db/connection.js';
 import { writeTransaction } from '../db/transaction.js';
+import { parseImport } from '../import/parse.js';
 import type { AuditActor, AuditEntry } from '../domain/audit/index.js';
 import { appendAudit } from '../repositories/audit.js';
-import { applyImport, holdsDivisionDataLocked, type ImportSummary } from '../repositories/importer.js';
-import type { ImportedBooking } from '../repositories/importBookings.js';
-import { parseImport } from './parse.js';
+import { applyImport, hasDivisionData, holdsDivisionDataLocked, type ImportSummary } from '../repositories/importer.js';
+import type { ImportedBooking } from '../repositories/import-bookings.js';
 
-export { ImportError } from './parse.js';
+export { ImportError } from '../import/parse.js';
 export type { ImportSummary };
 
 /** The database was to be filled empty, and it holds users or bookings: nothing was imported. */
@@ -54,4 +54,9 @@ export async function runImport(db: Db, data: unknown, now: number, options: Imp
   });
   options.onCommitted?.();
   return summary;
+}
+
+/** True when the database already holds users or bookings (a demo must not be mixed into real data). */
+export function holdsDivisionData(db: Db): Promise<boolean> {
+  return hasDivisionData(db.kysely);
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { MAX_CALLSIGN_LENGTH } from '../../domain/bookings/input.js';
-import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../../domain/bookings/query.js';
-import { ErrorBody, ValidationErrorBody } from '../common.js';
+import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_CID_DIGITS, MIN_CID } from '../domain/limits.js';
+import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../domain/bookings/query.js';
+import { ErrorBody, ValidationErrorBody } from './common.js';
 
 const ymdHis = (description: string) =>
   Type.String({
@@ -119,7 +119,7 @@ const nullable = <T extends Parameters<typeof Type.Union>[0]>(types: T, descript
   Type.Union([...types, Type.Null()], { description, examples });
 const body = {
   cid: nullable(
-    [Type.Integer({ minimum: 1, maximum: 9_999_999_999 }), Type.String({ pattern: '^(?!0+$)\\d{1,10}$|^$' })],
+    [Type.Integer({ minimum: MIN_CID, maximum: MAX_CID }), Type.String({ pattern: `^(?!0+$)\\d{1,${MAX_CID_DIGITS}}$|^$` })],
     "The booker's user ID (CID); a digit string is accepted",
     [1000001],
   ),
@@ -217,8 +217,8 @@ export const listBookings = {
     ),
     cid: Type.Optional(
       Type.Integer({
-        minimum: 1,
-        maximum: 9_999_999_999,
+        minimum: MIN_CID,
+        maximum: MAX_CID,
         description: "Only this user's bookings. Needs an API key (401 without one): on the public list it would tie bookings to a person",
       }),
     ),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { ErrorBody, ValidationErrorBody } from '../common.js';
-import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS, TRAINING_STATUS_DESCRIPTIONS } from '../../domain/users/index.js';
-import { RATING_CODES } from '../../domain/ratings.js';
+import { ErrorBody, ValidationErrorBody } from './common.js';
+import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS, TRAINING_STATUS_DESCRIPTIONS } from '../domain/users/index.js';
+import { RATING_CODES } from '../domain/ratings.js';
 
 const Timestamp = Type.String({
   format: 'date-time',

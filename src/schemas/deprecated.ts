@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { ErrorBody } from '../common.js';
+import { ErrorBody } from './common.js';
 
 const Timestamp = Type.String({
   format: 'date-time',

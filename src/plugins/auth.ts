@@ -1,16 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import type { ApiKeyService, AuthenticatedKey } from './keys.js';
+import type { ApiKeyService, AuthenticatedKey } from '../auth/keys.js';
+import type { AuthLevel } from '../auth/levels.js';
 
-/**
- * Who may call a route:
- * - public:   anyone; a key is optional (an invalid one is still 401)
- * - optional: anyone; a valid key unlocks more (the full booking form)
- * - read:     any valid key
- * - edit:     a key with edit scope
- */
-export type AuthLevel = 'public' | 'optional' | 'read' | 'edit';
+export type { AuthLevel } from '../auth/levels.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,19 +1,12 @@
-import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
 import { type Freshness, StampedCache } from '../db/freshness.js';
+import { type CachedBody, serialiseWithEtag } from './cached-body.js';
 
-export interface CachedBody {
-  /** Bytes, not a string: sending a Buffer copies nothing, a string is encoded again per response. */
-  body: Buffer;
-  etag: string;
-  /** Memory the entry holds besides its body (an index kept with it), counted against the budget. */
-  extraBytes?: number;
-}
+export type { CachedBody } from './cached-body.js';
 
 /**
  * An unpaginated list runs to megabytes, so the cache is bounded in bytes as well as entries.
  * 32 MiB keeps dozens of full lists at the benchmark's scale and leaves the process well inside
- * its 200 MB RSS target, with the users lists' own budget (src/services/usersList.ts).
+ * its 200 MB RSS target, with the users lists' own budget (src/services/users-list.ts).
  */
 export const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -30,16 +23,6 @@ const ENTRY_OVERHEAD_BYTES = 256;
 
 const sizeOf = (key: string, cached: CachedBody): number =>
   cached.body.byteLength + (cached.extraBytes ?? 0) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
-
-/** A body and its strong ETag (a hash of its bytes). */
-export function withEtag(body: Buffer): CachedBody {
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-}
-
-/** Sends a serialised JSON body with its ETag. */
-export function sendBody(reply: FastifyReply, answer: Pick<CachedBody, 'body' | 'etag'>): FastifyReply {
-  return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
-}
 
 export interface ResponseCacheOptions {
   /** Total bytes kept (default RESPONSE_CACHE_BYTES). */
@@ -99,9 +82,8 @@ export class ResponseCache {
     return entry;
   }
 
-  /** Sends the body under `key`, serialising what `build` gives when there is none. */
-  async send(reply: FastifyReply, key: string, build: () => Promise<unknown>, stamp?: string | null): Promise<FastifyReply> {
-    const cached = await this.entry(key, async () => withEtag(Buffer.from(JSON.stringify(await build()))), stamp);
-    return sendBody(reply, cached);
+  /** The body under `key`, serialising what `build` gives when there is none. */
+  body(key: string, build: () => Promise<unknown>, stamp?: string | null): Promise<CachedBody> {
+    return this.entry(key, async () => serialiseWithEtag(await build()), stamp);
   }
 }

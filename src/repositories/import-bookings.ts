@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { isBookingOverlap } from '../db/transaction.js';
 import { ImportError, type ImportBooking } from '../import/parse.js';
 import { bookingsRepository, type BookingView } from './bookings.js';
-import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './importRows.js';
+import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.js';
 
 export interface BookingRefs {
   /** The user's id, refusing an unknown one with the record's path. */

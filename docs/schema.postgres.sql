@@ -1,0 +1,193 @@
+-- columns
+api_keys.compat text
+api_keys.created_at bigint not null
+api_keys.expires_at bigint
+api_keys.id text not null
+api_keys.last_used_at bigint
+api_keys.name text not null
+api_keys.revoked_at bigint
+api_keys.scope text not null
+api_keys.secret_hash text not null
+api_keys.variant text
+areas.id integer not null
+areas.name text not null
+bookings.created_at bigint not null
+bookings.deleted integer not null default 0
+bookings.event integer not null default 0
+bookings.exam integer not null default 0
+bookings.id integer not null
+bookings.network_booking text
+bookings.position_id integer not null
+bookings.source text not null
+bookings.time_end bigint not null
+bookings.time_start bigint not null
+bookings.training integer not null default 0
+bookings.training_forced integer not null default 0
+bookings.updated_at bigint not null
+bookings.user_id bigint not null
+endorsement_areas.area_id integer not null
+endorsement_areas.endorsement_id integer not null
+endorsement_positions.endorsement_id integer not null
+endorsement_positions.position_id integer not null
+endorsements.created_at bigint not null
+endorsements.id integer not null
+endorsements.rating text
+endorsements.revoked integer not null default 0
+endorsements.revoked_at bigint
+endorsements.type text not null
+endorsements.user_id bigint not null
+endorsements.valid_from bigint not null
+endorsements.valid_to bigint
+events.body text not null
+events.booking_id bigint
+events.created_at bigint not null
+events.id text not null
+events.seq bigint not null
+events.type text not null
+positions.area_id integer
+positions.callsign text not null
+positions.frequency text not null
+positions.id integer not null
+positions.name text not null
+positions.rating integer not null
+positions.required_facility text
+roles.area_id integer not null
+roles.id integer not null
+roles.role text not null
+roles.user_id bigint not null
+sector_migrations.name character varying not null
+sector_migrations.timestamp character varying not null
+sector_migrations_lock.id character varying not null
+sector_migrations_lock.is_locked integer not null default 0
+training_ratings.rating integer not null
+training_ratings.training_id integer not null
+trainings.area_id integer not null
+trainings.created_at bigint not null
+trainings.id integer not null
+trainings.started_at bigint
+trainings.status integer not null
+trainings.type text not null
+trainings.user_id bigint not null
+user_area_activity.active integer not null
+user_area_activity.area_id integer not null
+user_area_activity.user_id bigint not null
+users.created_at bigint not null
+users.division text
+users.email text
+users.first_name text
+users.id bigint not null
+users.last_name text
+users.rating integer not null
+users.region text
+users.subdivision text
+users.updated_at bigint not null
+webhook_attempts.at bigint not null
+webhook_attempts.attempt integer not null
+webhook_attempts.delivery_id bigint not null
+webhook_attempts.duration_ms integer not null
+webhook_attempts.error text
+webhook_attempts.event_id text not null
+webhook_attempts.event_type text not null
+webhook_attempts.id bigint not null
+webhook_attempts.status_code integer
+webhook_attempts.webhook_id text not null
+webhook_deliveries.attempts integer not null default 0
+webhook_deliveries.created_at bigint not null
+webhook_deliveries.event_id text not null
+webhook_deliveries.event_seq bigint not null
+webhook_deliveries.id bigint not null
+webhook_deliveries.last_error text
+webhook_deliveries.last_status integer
+webhook_deliveries.lease_until bigint
+webhook_deliveries.next_attempt_at bigint not null
+webhook_deliveries.status text not null
+webhook_deliveries.updated_at bigint not null
+webhook_deliveries.webhook_id text not null
+webhooks.created_at bigint not null
+webhooks.events text
+webhooks.id text not null
+webhooks.removed_at bigint
+webhooks.secret text not null
+webhooks.url text not null
+-- constraints
+api_keys api_keys_name_key UNIQUE (name)
+api_keys api_keys_pkey PRIMARY KEY (id)
+areas areas_name_key UNIQUE (name)
+areas areas_pkey PRIMARY KEY (id)
+bookings bookings_no_overlap EXCLUDE USING gist (position_id WITH =, int8range(time_start, time_end) WITH &&) WHERE ((deleted = 0))
+bookings bookings_period_valid CHECK ((time_start < time_end))
+bookings bookings_pkey PRIMARY KEY (id)
+bookings bookings_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id)
+bookings bookings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
+endorsement_areas endorsement_areas_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+endorsement_areas endorsement_areas_endorsement_id_fkey FOREIGN KEY (endorsement_id) REFERENCES endorsements(id) ON DELETE CASCADE
+endorsement_areas endorsement_areas_pk PRIMARY KEY (endorsement_id, area_id)
+endorsement_positions endorsement_positions_endorsement_id_fkey FOREIGN KEY (endorsement_id) REFERENCES endorsements(id) ON DELETE CASCADE
+endorsement_positions endorsement_positions_pk PRIMARY KEY (endorsement_id, position_id)
+endorsement_positions endorsement_positions_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id) ON DELETE CASCADE
+endorsements endorsements_natural_key UNIQUE (user_id, type, valid_from)
+endorsements endorsements_pkey PRIMARY KEY (id)
+endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+events events_id_key UNIQUE (id)
+events events_pkey PRIMARY KEY (seq)
+positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
+positions positions_callsign_key UNIQUE (callsign)
+positions positions_pkey PRIMARY KEY (id)
+roles roles_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+roles roles_natural_key UNIQUE (user_id, area_id, role)
+roles roles_pkey PRIMARY KEY (id)
+roles roles_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+sector_migrations sector_migrations_pkey PRIMARY KEY (name)
+sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
+training_ratings training_ratings_pk PRIMARY KEY (training_id, rating)
+training_ratings training_ratings_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+trainings trainings_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+trainings trainings_natural_key UNIQUE (user_id, area_id, created_at)
+trainings trainings_pkey PRIMARY KEY (id)
+trainings trainings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+user_area_activity user_area_activity_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+user_area_activity user_area_activity_pk PRIMARY KEY (user_id, area_id)
+user_area_activity user_area_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+users users_pkey PRIMARY KEY (id)
+webhook_attempts webhook_attempts_pkey PRIMARY KEY (id)
+webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
+webhook_deliveries webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
+webhooks webhooks_pkey PRIMARY KEY (id)
+-- indexes
+CREATE UNIQUE INDEX api_keys_name_key ON api_keys USING btree (name)
+CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id)
+CREATE UNIQUE INDEX areas_name_key ON areas USING btree (name)
+CREATE UNIQUE INDEX areas_pkey ON areas USING btree (id)
+CREATE INDEX bookings_list_idx ON bookings USING btree (deleted, time_start, id)
+CREATE INDEX bookings_live_position_end_idx ON bookings USING btree (position_id, time_end) WHERE (deleted = 0)
+CREATE INDEX bookings_no_overlap ON bookings USING gist (position_id, int8range(time_start, time_end)) WHERE (deleted = 0)
+CREATE UNIQUE INDEX bookings_pkey ON bookings USING btree (id)
+CREATE UNIQUE INDEX endorsement_areas_pk ON endorsement_areas USING btree (endorsement_id, area_id)
+CREATE UNIQUE INDEX endorsement_positions_pk ON endorsement_positions USING btree (endorsement_id, position_id)
+CREATE UNIQUE INDEX endorsements_natural_key ON endorsements USING btree (user_id, type, valid_from)
+CREATE UNIQUE INDEX endorsements_pkey ON endorsements USING btree (id)
+CREATE INDEX endorsements_type_idx ON endorsements USING btree (type, user_id)
+CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, valid_from, id)
+CREATE INDEX events_created_at_idx ON events USING btree (created_at)
+CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
+CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
+CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
+CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
+CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)
+CREATE UNIQUE INDEX sector_migrations_pkey ON sector_migrations USING btree (name)
+CREATE UNIQUE INDEX sector_migrations_lock_pkey ON sector_migrations_lock USING btree (id)
+CREATE UNIQUE INDEX training_ratings_pk ON training_ratings USING btree (training_id, rating)
+CREATE UNIQUE INDEX trainings_natural_key ON trainings USING btree (user_id, area_id, created_at)
+CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)
+CREATE INDEX trainings_status_idx ON trainings USING btree (status, user_id)
+CREATE UNIQUE INDEX user_area_activity_pk ON user_area_activity USING btree (user_id, area_id)
+CREATE UNIQUE INDEX users_pkey ON users USING btree (id)
+CREATE INDEX webhook_attempts_at_idx ON webhook_attempts USING btree (at)
+CREATE UNIQUE INDEX webhook_attempts_pkey ON webhook_attempts USING btree (id)
+CREATE INDEX webhook_attempts_webhook_idx ON webhook_attempts USING btree (webhook_id, id)
+CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries USING btree (event_seq)
+CREATE INDEX webhook_deliveries_open_idx ON webhook_deliveries USING btree (webhook_id, id) WHERE (status = ANY (ARRAY['pending'::text, 'delivering'::text]))
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON webhook_deliveries USING btree (id)
+CREATE UNIQUE INDEX webhooks_pkey ON webhooks USING btree (id)
+-- triggers

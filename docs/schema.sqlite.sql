@@ -1,0 +1,105 @@
+CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
+
+CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
+
+CREATE INDEX "endorsements_type_idx" on "endorsements" ("type", "user_id");
+
+CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id);
+
+CREATE INDEX events_created_at_idx ON events (created_at);
+
+CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
+
+CREATE INDEX webhook_attempts_at_idx ON webhook_attempts (at);
+
+CREATE INDEX webhook_attempts_webhook_idx ON webhook_attempts (webhook_id, id);
+
+CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_seq);
+
+CREATE INDEX webhook_deliveries_open_idx ON webhook_deliveries (webhook_id, id) WHERE status IN ('pending', 'delivering');
+
+CREATE TABLE "api_keys" ("id" text primary key, "name" text not null unique, "scope" text not null, "variant" text, "compat" text, "secret_hash" text not null, "created_at" bigint not null, "last_used_at" bigint, "expires_at" bigint, "revoked_at" bigint);
+
+CREATE TABLE "areas" ("id" integer primary key autoincrement, "name" text not null unique);
+
+CREATE TABLE "bookings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id"), "position_id" integer not null references "positions" ("id"), "source" text not null, "network_booking" text, "time_start" bigint not null, "time_end" bigint not null, "training" integer default 0 not null, "event" integer default 0 not null, "exam" integer default 0 not null, "deleted" integer default 0 not null, "created_at" bigint not null, "updated_at" bigint not null, training_forced integer NOT NULL DEFAULT 0, constraint "bookings_period_valid" check (time_start < time_end));
+
+CREATE TABLE "endorsement_areas" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, constraint "endorsement_areas_pk" primary key ("endorsement_id", "area_id"));
+
+CREATE TABLE "endorsement_positions" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "position_id" integer not null references "positions" ("id") on delete cascade, constraint "endorsement_positions_pk" primary key ("endorsement_id", "position_id"));
+
+CREATE TABLE "endorsements" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "type" text not null, "rating" text, "valid_from" bigint not null, "valid_to" bigint, "revoked" integer default 0 not null, "revoked_at" bigint, "created_at" bigint not null, constraint "endorsements_natural_key" unique ("user_id", "type", "valid_from"));
+
+CREATE TABLE events (
+    seq integer PRIMARY KEY AUTOINCREMENT,
+    id text NOT NULL UNIQUE,
+    type text NOT NULL,
+    booking_id bigint,
+    body text NOT NULL,
+    created_at bigint NOT NULL
+  );
+
+CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" text not null unique, "name" text not null, "frequency" text not null, "area_id" integer references "areas" ("id"), "rating" integer not null, "required_facility" text);
+
+CREATE TABLE "roles" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "role" text not null, constraint "roles_natural_key" unique ("user_id", "area_id", "role"));
+
+CREATE TABLE "sector_migrations" ("name" varchar(255) not null primary key, "timestamp" varchar(255) not null);
+
+CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "is_locked" integer default 0 not null);
+
+CREATE TABLE "training_ratings" ("training_id" integer not null references "trainings" ("id") on delete cascade, "rating" integer not null, constraint "training_ratings_pk" primary key ("training_id", "rating"));
+
+CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "type" text not null, "status" integer not null, "created_at" bigint not null, "started_at" bigint, constraint "trainings_natural_key" unique ("user_id", "area_id", "created_at"));
+
+CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
+
+CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null);
+
+CREATE TABLE webhook_attempts (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    delivery_id bigint NOT NULL,
+    webhook_id text NOT NULL,
+    event_id text NOT NULL,
+    event_type text NOT NULL,
+    attempt integer NOT NULL,
+    status_code integer,
+    error text,
+    at bigint NOT NULL,
+    duration_ms integer NOT NULL
+  );
+
+CREATE TABLE webhook_deliveries (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    event_seq bigint NOT NULL,
+    event_id text NOT NULL,
+    webhook_id text NOT NULL REFERENCES webhooks(id),
+    status text NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    next_attempt_at bigint NOT NULL,
+    lease_until bigint,
+    last_status integer,
+    last_error text,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
+
+CREATE TABLE webhooks (
+    id text PRIMARY KEY,
+    url text NOT NULL,
+    events text,
+    secret text NOT NULL,
+    created_at bigint NOT NULL,
+    removed_at bigint
+  );
+
+CREATE TRIGGER bookings_no_overlap_insert BEFORE INSERT ON bookings
+           WHEN NEW.deleted = 0 AND EXISTS (
+             SELECT 1 FROM bookings b WHERE b.position_id = NEW.position_id AND b.deleted = 0
+               AND b.id IS NOT NEW.id AND b.time_start < NEW.time_end AND NEW.time_start < b.time_end)
+           BEGIN SELECT RAISE(ABORT, 'bookings_no_overlap'); END;
+
+CREATE TRIGGER bookings_no_overlap_update BEFORE UPDATE ON bookings
+           WHEN NEW.deleted = 0 AND EXISTS (
+             SELECT 1 FROM bookings b WHERE b.position_id = NEW.position_id AND b.deleted = 0
+               AND b.id IS NOT NEW.id AND b.time_start < NEW.time_end AND NEW.time_start < b.time_end)
+           BEGIN SELECT RAISE(ABORT, 'bookings_no_overlap'); END;
