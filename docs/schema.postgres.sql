@@ -11,6 +11,14 @@ api_keys.secret_hash text not null
 api_keys.variant text
 areas.id integer not null
 areas.name text not null
+audit_log.action text not null
+audit_log.actor text not null
+audit_log.actor_name text
+audit_log.after text
+audit_log.at bigint not null
+audit_log.before text
+audit_log.id bigint not null
+audit_log.target text not null
 bookings.created_at bigint not null
 bookings.deleted integer not null default 0
 bookings.event integer not null default 0
@@ -44,6 +52,17 @@ events.created_at bigint not null
 events.id text not null
 events.seq bigint not null
 events.type text not null
+network_pushes.attempts integer not null default 0
+network_pushes.booking_id integer not null
+network_pushes.last_error text
+network_pushes.last_status integer
+network_pushes.lease_owner text
+network_pushes.lease_until bigint
+network_pushes.next_attempt_at bigint not null
+network_pushes.posted text
+network_pushes.status text not null
+network_pushes.updated_at bigint not null
+network_pushes.version integer not null
 positions.area_id integer
 positions.callsign text not null
 positions.frequency text not null
@@ -114,6 +133,7 @@ api_keys api_keys_name_key UNIQUE (name)
 api_keys api_keys_pkey PRIMARY KEY (id)
 areas areas_name_key UNIQUE (name)
 areas areas_pkey PRIMARY KEY (id)
+audit_log audit_log_pkey PRIMARY KEY (id)
 bookings bookings_no_overlap EXCLUDE USING gist (position_id WITH =, int8range(time_start, time_end) WITH &&) WHERE ((deleted = 0))
 bookings bookings_period_valid CHECK ((time_start < time_end))
 bookings bookings_pkey PRIMARY KEY (id)
@@ -130,6 +150,8 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
+network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
 positions positions_pkey PRIMARY KEY (id)
@@ -158,6 +180,9 @@ CREATE UNIQUE INDEX api_keys_name_key ON api_keys USING btree (name)
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id)
 CREATE UNIQUE INDEX areas_name_key ON areas USING btree (name)
 CREATE UNIQUE INDEX areas_pkey ON areas USING btree (id)
+CREATE INDEX audit_log_at_idx ON audit_log USING btree (at, id)
+CREATE UNIQUE INDEX audit_log_pkey ON audit_log USING btree (id)
+CREATE INDEX audit_log_target_idx ON audit_log USING btree (target, id)
 CREATE INDEX bookings_list_idx ON bookings USING btree (deleted, time_start, id)
 CREATE INDEX bookings_live_position_end_idx ON bookings USING btree (position_id, time_end) WHERE (deleted = 0)
 CREATE INDEX bookings_no_overlap ON bookings USING gist (position_id, int8range(time_start, time_end)) WHERE (deleted = 0)
@@ -171,6 +196,8 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
+CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)

@@ -1,3 +1,7 @@
+CREATE INDEX "audit_log_at_idx" on "audit_log" ("at", "id");
+
+CREATE INDEX "audit_log_target_idx" on "audit_log" ("target", "id");
+
 CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
 
 CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
@@ -7,6 +11,8 @@ CREATE INDEX "endorsements_type_idx" on "endorsements" ("type", "user_id");
 CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id);
 
 CREATE INDEX events_created_at_idx ON events (created_at);
+
+CREATE INDEX network_pushes_due_idx ON network_pushes (next_attempt_at) WHERE status = 'pending';
 
 CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
 
@@ -21,6 +27,8 @@ CREATE INDEX webhook_deliveries_open_idx ON webhook_deliveries (webhook_id, id) 
 CREATE TABLE "api_keys" ("id" text primary key, "name" text not null unique, "scope" text not null, "variant" text, "compat" text, "secret_hash" text not null, "created_at" bigint not null, "last_used_at" bigint, "expires_at" bigint, "revoked_at" bigint);
 
 CREATE TABLE "areas" ("id" integer primary key autoincrement, "name" text not null unique);
+
+CREATE TABLE "audit_log" ("id" integer primary key autoincrement, "at" bigint not null, "actor" text not null, "actor_name" text, "action" text not null, "target" text not null, "before" text, "after" text);
 
 CREATE TABLE "bookings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id"), "position_id" integer not null references "positions" ("id"), "source" text not null, "network_booking" text, "time_start" bigint not null, "time_end" bigint not null, "training" integer default 0 not null, "event" integer default 0 not null, "exam" integer default 0 not null, "deleted" integer default 0 not null, "created_at" bigint not null, "updated_at" bigint not null, training_forced integer NOT NULL DEFAULT 0, constraint "bookings_period_valid" check (time_start < time_end));
 
@@ -38,6 +46,8 @@ CREATE TABLE events (
     body text NOT NULL,
     created_at bigint NOT NULL
   );
+
+CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null);
 
 CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" text not null unique, "name" text not null, "frequency" text not null, "area_id" integer references "areas" ("id"), "rating" integer not null, "required_facility" text);
 
