@@ -1,8 +1,9 @@
 import type { Db } from '../db/connection.js';
 import { apiKeysRepository } from './api-keys.js';
 import { bookingsRepository } from './bookings.js';
-import { networkPushesRepository } from './networkPushes.js';
+import { networkPushesRepository } from './network-pushes.js';
 import { healthRepository } from './health.js';
+import { outboxFiguresRepository } from './outbox-figures.js';
 import { positionsRepository } from './positions.js';
 import { usersRepository } from './users.js';
 
@@ -12,6 +13,7 @@ export function createRepositories(db: Db) {
     bookings: bookingsRepository(db.kysely),
     networkPushes: networkPushesRepository(db.kysely, db.dialect),
     health: healthRepository(db.kysely),
+    outboxFigures: outboxFiguresRepository(db.kysely),
     positions: positionsRepository(db.kysely),
     users: usersRepository(db.kysely),
   };

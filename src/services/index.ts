@@ -13,6 +13,7 @@ import { EventStream } from './events/stream.js';
 import { NetworkPusher } from './network/pusher.js';
 import { NetworkPushRecorder } from './network/recorder.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
+import { outboxMetrics } from './outbox-metrics.js';
 import { UsersList } from './users-list.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -57,7 +58,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     : null;
   if (networkPusher) recorders.push(new NetworkPushRecorder(db.dialect, () => networkPusher.wake()));
   // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
-  const metricsExtensions: MetricsExtension[] = [];
+  const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
   return {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
-import type { OpenPush } from '../../repositories/networkPushes.js';
+import type { OpenPush } from '../../repositories/network-pushes.js';
 import { CliError, withServices } from '../context.js';
 
 interface PushJson {

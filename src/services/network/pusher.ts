@@ -21,7 +21,7 @@ import {
 } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
 import { bookingsRepository } from '../../repositories/bookings.js';
-import { type ClaimedPush, networkPushesRepository, type PushResult } from '../../repositories/networkPushes.js';
+import { type ClaimedPush, networkPushesRepository, type PushResult } from '../../repositories/network-pushes.js';
 import { NetworkClient, type NetworkAnswer } from './client.js';
 
 export type PushMethod = 'POST' | 'PUT' | 'DELETE';

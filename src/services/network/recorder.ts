@@ -1,5 +1,5 @@
 import type { Dialect } from '../../db/connection.js';
-import { networkPushesRepository } from '../../repositories/networkPushes.js';
+import { networkPushesRepository } from '../../repositories/network-pushes.js';
 import type { BookingChange, BookingChangeRecorder, ChangeContext } from '../booking-changes.js';
 
 /**

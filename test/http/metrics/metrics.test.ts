@@ -156,4 +156,43 @@ describe('GET /metrics', () => {
       await off.stop();
     }
   });
+  it(
+    'counts what the outboxes owe: webhook deliveries and network pushes, across instances, and push outcomes',
+    { timeout: SLOW_MS },
+    async () => {
+      // Nothing listens on the discard port: every delivery and push fails and waits for its retry.
+      const nowhere = 'http://127.0.0.1:9';
+      const owing = { ...env, NETWORK_BOOKINGS_URL: `${nowhere}/api`, NETWORK_BOOKINGS_KEY: 'k', NETWORK_RETRY_BASE_MS: '3600000' };
+      const added = runCli(['webhook:add', '--url', `${nowhere}/hook`, '--json'], owing);
+      expect(added.code, added.stderr).toBe(0);
+      const token = (JSON.parse(runCli(['create:apikey', '--name', 'metrics edit', '--edit', '--json'], owing).stdout) as { token: string })
+        .token;
+      const owed = await startServer({ ...owing, WEBHOOK_RETRY_BASE_MS: '3600000' });
+      try {
+        const created = await fetch(`${owed.url}/api/bookings/create`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ cid: 1000001, date: '1/2/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_DEL' }),
+        });
+        expect(created.status).toBe(201);
+        let samples: Sample[] = [];
+        const value = (name: string, labels: Record<string, string> = {}): number | undefined =>
+          samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+        for (let i = 0; i < 200; i++) {
+          samples = parseExposition(await (await fetch(`${owed.url}/metrics`)).text()).samples;
+          if ((value('sector_network_pushes_total', { outcome: 'retry' }) ?? 0) >= 1 && value('sector_events_pending') === 1) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(value('sector_events_pending')).toBe(1);
+        expect(value('sector_webhook_deliveries', { status: 'pending' })).toBe(1);
+        expect(value('sector_events_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(0);
+        expect(value('sector_network_pushes', { status: 'pending' })).toBe(1);
+        expect(value('sector_network_pushes', { status: 'refused' })).toBe(0);
+        expect(value('sector_network_pushes_total', { outcome: 'retry' })).toBeGreaterThanOrEqual(1);
+        expect(value('sector_network_pushes_total', { outcome: 'done' })).toBe(0);
+      } finally {
+        await owed.stop();
+      }
+    },
+  );
 });
