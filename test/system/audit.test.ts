@@ -30,7 +30,7 @@ interface Line {
 }
 
 // Each test runs several CLI processes and servers: on a loaded machine that takes a while.
-const SLOW_MS = 120_000;
+const SLOW_MS = 180_000;
 
 describe('audit log', () => {
   let ctx: TestContext;
@@ -201,7 +201,9 @@ describe('AUDIT_RETENTION_DAYS', () => {
 
       const server = await startServer({ ...env, AUDIT_RETENTION_DAYS: '30' });
       try {
-        for (let i = 0; i < 50 && actions().length > 1; i++) await new Promise((r) => setTimeout(r, 100));
+        // The log line follows the commit: wait for both.
+        for (let i = 0; i < 50 && (actions().length > 1 || !server.logs().includes('pruned old audit entries')); i++)
+          await new Promise((r) => setTimeout(r, 100));
         expect(actions()).toEqual(['apikey.created']);
         expect(server.logs()).toContain('pruned old audit entries');
       } finally {
