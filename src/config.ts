@@ -23,6 +23,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** SQLite commit durability: FULL survives power loss, NORMAL a process crash. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** The division's name as the schedule page and calendar feeds title it. */
+  siteName: string;
+  /** The domain of calendar event UIDs (booking-<id>@<siteHost>): changing it makes every event new. */
+  siteHost: string;
 }
 
 export class ConfigError extends Error {
@@ -83,7 +87,15 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: oneOf('TRUST_PROXY', 'false', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    siteName: str('SITE_NAME', 'Sector'),
+    siteHost: str('SITE_HOST', 'sector'),
   };
+  if (config.siteName.length > 100 || /[\u0000-\u001f\u007f]/.test(config.siteName)) {
+    problems.push('SITE_NAME must be at most 100 characters, without control characters');
+  }
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(config.siteHost)) {
+    problems.push(`SITE_HOST must be a domain name such as sector.example.org (got "${config.siteHost}")`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

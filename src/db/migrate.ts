@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_booking_overlap_index.js';
 import * as m0003 from './migrations/0003_endorsements_user_order_index.js';
 import * as m0004 from './migrations/0004_booking_forced_training.js';
+import * as m0006 from './migrations/0006_booking_revision.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -12,6 +13,7 @@ const MIGRATIONS = {
   '0002_booking_overlap_index': m0002,
   '0003_endorsements_user_order_index': m0003,
   '0004_booking_forced_training': m0004,
+  '0006_booking_revision': m0006,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { apiKeysRepository } from './apiKeys.js';
 import { bookingsRepository } from './bookings.js';
+import { calendarRepository } from './calendar.js';
 import { positionsRepository } from './positions.js';
 import { usersRepository } from './users.js';
 
@@ -8,6 +9,7 @@ export function createRepositories(db: Db) {
   return {
     apiKeys: apiKeysRepository(db),
     bookings: bookingsRepository(db.kysely),
+    calendar: calendarRepository(db.kysely),
     positions: positionsRepository(db.kysely),
     users: usersRepository(db.kysely),
   };
