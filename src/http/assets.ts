@@ -20,7 +20,7 @@ const versioned = (file: string): string => {
 
 /** The assets' URLs, each with its content's hash; read once, at start. */
 export function pageAssets(): PageAssets {
-  return { css: versioned('schedule.css'), js: versioned('schedule.js') };
+  return { css: versioned('schedule.css'), js: versioned('schedule.js'), icon: versioned('favicon.svg') };
 }
 
 export async function registerAssets(app: FastifyInstance): Promise<void> {

@@ -8,6 +8,7 @@ export interface PageAssets {
   /** URLs with a content hash, so they can be cached for good. */
   css: string;
   js: string;
+  icon: string;
 }
 
 export interface SchedulePage {
@@ -34,9 +35,9 @@ function timeCell(b: CalendarBooking): Html {
 
 function row(b: CalendarBooking): Html {
   const flags = flagLabels(b);
-  return html`<tr data-start="${isoMinute(b.time_start)}" data-end="${isoMinute(b.time_end)}">${timeCell(b)}<th scope="row" data-label="Callsign">${b.callsign}</th><td data-label="Position">${b.position_name}</td><td data-label="Frequency">${b.frequency}</td><td data-label="Type">${
-    flags.length === 0 ? html`<span class="muted">Controlling</span>` : flags.map((f) => html`<span class="flag flag-${f.toLowerCase()}">${f}</span> `)
-  }</td></tr>`;
+  return html`<tr data-start="${isoMinute(b.time_start)}" data-end="${isoMinute(b.time_end)}">${timeCell(b)}<th scope="row" data-label="Callsign">${b.callsign}</th><td data-label="Position">${b.position_name}</td><td data-label="Frequency">${b.frequency}</td><td data-label="Type"><span class="flags">${
+    flags.length === 0 ? html`<span class="muted">Controlling</span>` : flags.map((f, i) => html`${i > 0 ? ' ' : ''}<span class="flag flag-${f.toLowerCase()}">${f}</span>`)
+  }</span></td></tr>`;
 }
 
 function day(date: string, bookings: CalendarBooking[]): Html {
@@ -90,6 +91,7 @@ export function schedulePage(page: SchedulePage): Buffer {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${page.siteName} — controller bookings</title>
+<link rel="icon" href="${page.assets.icon}" type="image/svg+xml">
 <link rel="stylesheet" href="${page.assets.css}">
 <link rel="alternate" type="text/calendar" title="${page.siteName} bookings" href="${feed}">
 <script src="${page.assets.js}" defer></script>
