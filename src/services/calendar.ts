@@ -28,7 +28,7 @@ const MINUTE = 60_000;
 
 /** Rendered answers kept: the unfiltered ones and the most used filters of real areas and callsigns. */
 const ANSWERS_KEPT = 64;
-const ANSWER_BYTES_KEPT = 8 * 1024 * 1024;
+const ANSWER_BYTES_KEPT = 16 * 1024 * 1024;
 const ANSWER_OVERHEAD_BYTES = 256;
 
 interface Kept extends CalendarBooking {
