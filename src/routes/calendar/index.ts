@@ -16,7 +16,7 @@ import { VERSION } from '../../version.js';
  * or style runs, and no other site may frame it.
  */
 export const SCHEDULE_CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
   const parsed = parseCalendarFilter(query, mode);
