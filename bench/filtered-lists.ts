@@ -30,9 +30,12 @@ const sector = startNode(path.join(ROOT, 'dist/server.js'), {
   env: { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: dataset.databaseUrl, RATE_LIMIT: '0', LOG_LEVEL: 'warn' },
 });
 try {
-  await waitUntil(async () => {
-    if ((await exchange({ port, path: '/health' })).status !== 200) throw new Error('not ready');
-  }, { process: sector });
+  await waitUntil(
+    async () => {
+      if ((await exchange({ port, path: '/health' })).status !== 200) throw new Error('not ready');
+    },
+    { process: sector },
+  );
   const headers: Record<string, string> = args.key ? { authorization: `Bearer ${dataset.token}` } : {};
   const cached = await exchange({ port, path: '/api/bookings', headers });
   const base = `http://127.0.0.1:${port}`;
@@ -54,7 +57,9 @@ try {
 
   const line = (name: string, r: autocannon.Result): string =>
     `${name.padEnd(34)} ${String(Math.round(r.requests.average)).padStart(6)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  max ${r.latency.max} ms  non-2xx ${r.non2xx}  errors ${r.errors}`;
-  console.log(`dataset: ${JSON.stringify(dataset.counts)}; cached list ${cached.body.length} bytes; ${args.key ? 'with' : 'without'} a key`);
+  console.log(
+    `dataset: ${JSON.stringify(dataset.counts)}; cached list ${cached.body.length} bytes; ${args.key ? 'with' : 'without'} a key`,
+  );
   console.log(line('cached GET, alone', quiet));
   console.log(line('cached GET, beside filtered load', p));
   console.log(line(`filtered GETs (${n} distinct from)`, f));

@@ -47,14 +47,19 @@ const SCALE: DemoScale = { users: 10_000, endorsementsPerUser: 3, openTrainings:
 /** A statement as the query hook reports it: SQL text, milliseconds, parameters. */
 type Statement = [sql: string, ms: number, parameters: readonly unknown[]];
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const fmt = (ms: number): string => ms.toFixed(1).padStart(7);
 
 /** Each statement's plan: EXPLAIN QUERY PLAN on SQLite, EXPLAIN ANALYZE on PostgreSQL. */
 async function explain(db: Db, statements: readonly Statement[]): Promise<void> {
   for (const [text, , parameters] of statements) {
     const prefix = db.dialect === 'sqlite' ? 'EXPLAIN QUERY PLAN ' : 'EXPLAIN (ANALYZE, BUFFERS) ';
-    const { rows } = await db.kysely.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>({ ...sql``.compile(db.kysely), sql: prefix + text, parameters });
+    const { rows } = await db.kysely.executeQuery<{ detail?: string; 'QUERY PLAN'?: string }>({
+      ...sql``.compile(db.kysely),
+      sql: prefix + text,
+      parameters,
+    });
     console.log(`\n${text}\n${parameters.join(', ')}`);
     for (const r of rows) console.log(`   ${r.detail ?? r['QUERY PLAN']}`);
   }
@@ -64,7 +69,7 @@ async function explain(db: Db, statements: readonly Statement[]): Promise<void> 
 function label(sqlText: string, index: number): string {
   // The outer statement's tables, not those of its subqueries.
   let outer = sqlText;
-  for (let prev = ''; prev !== outer; ) [prev, outer] = [outer, outer.replace(/\([^()]*\)/g, '')];
+  for (let prev = ''; prev !== outer;) [prev, outer] = [outer, outer.replace(/\([^()]*\)/g, '')];
   sqlText = outer;
   const from = /from\s+"?(\w+)"?/i.exec(sqlText)?.[1] ?? '?';
   const joins = [...sqlText.matchAll(/join\s+"?(\w+)"?/gi)].map((m) => m[1]!);
@@ -86,7 +91,13 @@ async function measure(name: string, databaseUrl: string, demo: DemoData): Promi
     // What UsersList.build does, split so each phase is timed on its own.
     const q = { includes: req.includes, membership: membershipOf(config), onlyAtcActive: false, now: NOW };
 
-    const samples: Record<'fetch' | 'present' | 'stringify' | 'bytes' | 'total', number[]> = { fetch: [], present: [], stringify: [], bytes: [], total: [] };
+    const samples: Record<'fetch' | 'present' | 'stringify' | 'bytes' | 'total', number[]> = {
+      fetch: [],
+      present: [],
+      stringify: [],
+      bytes: [],
+      total: [],
+    };
     const statements = new Map<string, number[]>();
     let bytes = 0;
     for (let i = 0; i < RUNS + 3; i++) {

@@ -1,3 +1,4 @@
+/* global document */
 // Shows each booking's local time next to its UTC time. Without this script the page is the
 // UTC schedule on its own. Writes text only (never markup), so the page's CSP holds.
 (function () {

@@ -1,4 +1,10 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
@@ -105,16 +111,17 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     // The CORS plugin's own preflight route (OPTIONS *) must keep answering, so browsers may send a key to public GETs.
     const preflight = methods.includes('OPTIONS') && (route.url === '*' || route.url === '/*');
     const cors = publicGet || preflight ? {} : { cors: false };
-    route.config = { ...route.config, ...cors, ...(auth ? {} : { rateLimit: false }) } as typeof route.config;
+    route.config = { ...route.config, ...cors, ...(auth ? {} : { rateLimit: false }) };
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(PROTECTIVE_HEADERS);
     // Clients written against Control Center read the X-RateLimit-* names.
-    if (config.rateLimit > 0) for (const name of RATE_LIMIT_HEADERS) {
-      const value = reply.getHeader(`ratelimit-${name}`);
-      if (value !== undefined) reply.header(`x-ratelimit-${name}`, value);
-    }
+    if (config.rateLimit > 0)
+      for (const name of RATE_LIMIT_HEADERS) {
+        const value = reply.getHeader(`ratelimit-${name}`);
+        if (value !== undefined) reply.header(`x-ratelimit-${name}`, value);
+      }
     if (request.apiKey) reply.header('cache-control', 'no-store');
     else if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
     done(null, payload);
@@ -146,7 +153,12 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   await app.register(authPlugin, { keys: services.keys, ...(ipLimited ? { ipLimited } : {}) });
   app.addHook('preValidation', rejectMalformedRequest);
   // Not strict: an OPTIONS request without CORS headers is answered like any other, never with a text error.
-  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: ['ETag', 'Link', 'Deprecation'], strictPreflight: false });
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD'],
+    exposedHeaders: ['ETag', 'Link', 'Deprecation'],
+    strictPreflight: false,
+  });
   await app.register(etag);
   await app.register(formbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
   await app.register(openapi, { version: VERSION });

@@ -27,6 +27,30 @@ export interface Config {
   siteName: string;
   /** The domain of calendar event UIDs (booking-<id>@<siteHost>): changing it makes every event new. */
   siteHost: string;
+  /** Events and delivery attempts older than this many days are pruned (contract §10). */
+  eventRetentionDays: number;
+  /** One webhook attempt, connecting and answering, must end within this. */
+  webhookTimeoutMs: number;
+  /** First retry delay; doubles per attempt, capped at an hour. */
+  webhookRetryBaseMs: number;
+  webhookMaxAttempts: number;
+  /** Comment lines on idle event streams (15 s; shorter in tests only). */
+  eventStreamHeartbeatMs: number;
+  /** Bytes an event stream client may fall behind before it is dropped (it resumes with Last-Event-ID). */
+  eventStreamBufferBytes: number;
+  /** Pushing bookings to the network's ATC bookings service; null when not configured. */
+  network: NetworkConfig | null;
+}
+
+export interface NetworkConfig {
+  /** The service's API base, without a trailing slash (e.g. https://atc-bookings.example/api). */
+  url: string;
+  /** The division's key there, sent as a bearer token. Never logged. */
+  key: string;
+  /** First retry delay after a failure that may pass; doubles per attempt, capped at one hour. */
+  retryBaseMs: number;
+  /** How long one request may take, answer included. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -87,9 +111,18 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: oneOf('TRUST_PROXY', 'false', ['true', 'false'] as const) === 'true',
     sqliteSynchronous: oneOf('SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    eventRetentionDays: int('EVENT_RETENTION_DAYS', 7, 1, 3650),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
+    webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5000, 1, 3_600_000),
+    webhookMaxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+    // Undocumented: lets tests see heartbeats without waiting 15 s.
+    eventStreamHeartbeatMs: int('SECTOR_EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    network: null,
     siteName: str('SITE_NAME', 'Sector'),
     siteHost: str('SITE_HOST', 'sector'),
   };
+  config.network = networkConfig(env, str, int, problems);
   if (config.siteName.length > 100 || /[\u0000-\u001f\u007f]/.test(config.siteName)) {
     problems.push('SITE_NAME must be at most 100 characters, without control characters');
   }
@@ -98,4 +131,37 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY: both (sync on) or neither (off). */
+function networkConfig(
+  env: Env,
+  str: (name: string, fallback: string) => string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): NetworkConfig | null {
+  const url = str('NETWORK_BOOKINGS_URL', '');
+  const key = str('NETWORK_BOOKINGS_KEY', '');
+  const retryBaseMs = int('NETWORK_RETRY_BASE_MS', 5000, 1, 3_600_000);
+  const timeoutMs = int('NETWORK_TIMEOUT_MS', 15_000, 100, 300_000);
+  if (url === '' && key === '') return null;
+  if (url === '' || key === '') {
+    const [set, missing] = url === '' ? ['NETWORK_BOOKINGS_KEY', 'NETWORK_BOOKINGS_URL'] : ['NETWORK_BOOKINGS_URL', 'NETWORK_BOOKINGS_KEY'];
+    problems.push(`${set} is set but ${missing} is not: set both to push bookings to the network, or neither`);
+    return null;
+  }
+  let parsed: URL | null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '') {
+    problems.push(
+      `NETWORK_BOOKINGS_URL must be an http: or https: URL without query, e.g. https://atc-bookings.example/api (got "${url}")`,
+    );
+    return null;
+  }
+  if (/\s/.test(key)) problems.push('NETWORK_BOOKINGS_KEY must not contain spaces');
+  return { url: url.replace(/\/+$/, ''), key, retryBaseMs, timeoutMs };
 }

@@ -21,7 +21,7 @@ export async function startServices(config: Config): Promise<AppServices> {
 
 /** One line for an operator, without a stack trace, for errors at start-up. */
 export function describeStartupError(err: unknown): string {
-  const e = err as { code?: string; message?: string; errors?: unknown[] };
+  const e = err as { code?: string; message?: string; errors?: unknown[] } | null | undefined;
   if (e?.code === 'ECONNREFUSED' || (Array.isArray(e?.errors) && e.errors.length > 0 && !e.message)) {
     return 'cannot reach the database: connection refused (is PostgreSQL running and DATABASE_URL right?)';
   }
@@ -51,7 +51,9 @@ export function recordKeyUse(
   const write = () => keys.flushLastUsed();
   // After the previous batch, whether it was written or failed (its failure is reported on its own).
   const flush = () => (latest = latest.then(write, write));
-  const timer = setInterval(() => flush().catch(onError), intervalMs);
+  const timer = setInterval(() => {
+    flush().catch(onError);
+  }, intervalMs);
   timer.unref();
   return {
     stop: () => {

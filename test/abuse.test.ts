@@ -70,7 +70,13 @@ describe('rate limiting', () => {
     const token = await ctx.key('edit');
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/bookings/create', remoteAddress: '10.0.3.1', headers: { authorization: `Bearer ${token}` }, payload: {} });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/bookings/create',
+        remoteAddress: '10.0.3.1',
+        headers: { authorization: `Bearer ${token}` },
+        payload: {},
+      });
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429]);
@@ -160,7 +166,13 @@ describe('parameters past the parser limits', () => {
   });
 
   const postForm = (payload: string) =>
-    ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
+    ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload,
+    });
 
   it('answers 400 for a form body with more fields than accepted, instead of dropping the last ones unseen', async () => {
     const booking = 'cid=1000001&date=14/03/2030&start_at=10:00&end_at=12:00&position=EKCH_TWR';
@@ -224,7 +236,10 @@ describe('limits of a listening server', () => {
 
     // No Content-Length: the limit is counted while the body streams in.
     const piece = 'x'.repeat(16 * 1024);
-    const chunked = await sendOversized(requestHead('application/json', 'Transfer-Encoding: chunked'), repeat(`${piece.length.toString(16)}\r\n${piece}\r\n`, 64));
+    const chunked = await sendOversized(
+      requestHead('application/json', 'Transfer-Encoding: chunked'),
+      repeat(`${piece.length.toString(16)}\r\n${piece}\r\n`, 64),
+    );
     expect(chunked).toEqual({ status: 'HTTP/1.1 413 Payload Too Large', body: { message: expect.stringContaining('too large') } });
 
     expect((await fetch(`${server.url}/api/positions`)).status).toBe(200);
@@ -262,7 +277,9 @@ describe('limits of a listening server', () => {
 
   it('closes a connection whose body never arrives', async () => {
     const conn = await connect(server.url);
-    await conn.write(`POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cid": 1`);
+    await conn.write(
+      `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cid": 1`,
+    );
     await conn.closed;
     expect(conn.received()).toMatch(/^HTTP\/1\.1 408 /);
   });

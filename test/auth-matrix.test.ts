@@ -27,7 +27,11 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
   },
   'PATCH /api/bookings/{id}': { url: '/api/bookings/1', payload: { end_at: '12:30' }, expect: WRITE },
   'DELETE /api/bookings/{id}': { url: '/api/bookings/2', expect: WRITE },
+  'GET /api/events': { url: '/api/events', expect: KEYED },
 };
+
+/** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
+const STREAMS = new Set(['GET /api/events']);
 
 describe('authentication matrix (contract §3)', () => {
   let ctx: TestContext;
@@ -53,7 +57,11 @@ describe('authentication matrix (contract §3)', () => {
     const doc = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/api/'))
-      .flatMap(([path, methods]) => Object.keys(methods).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${path}`));
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
     expect(operations.sort()).toEqual(Object.keys(MATRIX).sort());
   });
 
@@ -62,7 +70,20 @@ describe('authentication matrix (contract §3)', () => {
     for (const caller of ['none', 'bad', 'read', 'edit'] as const) {
       it(`${operation} as ${caller}: ${expected[caller]}`, async () => {
         const method = operation.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
-        const res = await ctx.request({ method, url, token: caller === 'none' ? undefined : tokens[caller], ...(payload ? { payload } : {}) });
+        const token = caller === 'none' ? undefined : tokens[caller];
+        if (STREAMS.has(operation)) {
+          const base = await ctx.app
+            .listen({ host: '127.0.0.1', port: 0 })
+            .catch(() => `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`);
+          const aborter = new AbortController();
+          const res = await fetch(`${base}${url}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: aborter.signal });
+          expect(res.status).toBe(expected[caller]);
+          if (res.status === 200) expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+          else expect(await res.json()).toEqual(expect.objectContaining({ message: expect.any(String) }));
+          aborter.abort();
+          return;
+        }
+        const res = await ctx.request({ method, url, token, ...(payload ? { payload } : {}) });
         if (expected[caller] === 'allowed') {
           expect(res.statusCode).toBeGreaterThanOrEqual(200);
           expect(res.statusCode).toBeLessThan(300);

@@ -27,12 +27,17 @@ const BOOKINGS = Array.from({ length: 240 }, (_, i) => {
   const position = i % CALLSIGNS.length;
   const start = NOW + Math.floor(i / CALLSIGNS.length) * 4 * HOUR + (i % 3) * 30 * 60_000;
   const length = (1 + ((i * 7) % 18)) * 30 * 60_000;
-  return { user_id: USERS[(i * 5) % USERS.length]!, callsign: CALLSIGNS[position]!, time_start: sqlTime(start), time_end: sqlTime(start + Math.min(length, 3 * HOUR)) };
+  return {
+    user_id: USERS[(i * 5) % USERS.length]!,
+    callsign: CALLSIGNS[position]!,
+    time_start: sqlTime(start),
+    time_end: sqlTime(start + Math.min(length, 3 * HOUR)),
+  };
 });
 const FIRST = NOW;
 const LAST = NOW + 61 * 4 * HOUR;
 
-const nextLink = (link: unknown): string | null => (link === undefined ? null : /^<([^>]+)>; rel="next"$/.exec(String(link))![1]!);
+const nextLink = (link: unknown): string | null => (link === undefined ? null : /^<([^>]+)>; rel="next"$/.exec(link as string)![1]!);
 
 describe('filtered bookings lists', () => {
   let ctx: TestContext;
@@ -42,7 +47,13 @@ describe('filtered bookings lists', () => {
     await ctx.load({
       areas: ['Denmark'],
       users: USERS.map((id, i) => ({ id, first_name: ['Ada', 'Bø', 'Çem'][i], last_name: 'Lind', rating: 'C1', division: 'EUD' })),
-      positions: CALLSIGNS.map((callsign, i) => ({ callsign, name: `Position ${i}`, frequency: `12${i}.105`, area: 'Denmark', rating: 'S1' })),
+      positions: CALLSIGNS.map((callsign, i) => ({
+        callsign,
+        name: `Position ${i}`,
+        frequency: `12${i}.105`,
+        area: 'Denmark',
+        rating: 'S1',
+      })),
       bookings: BOOKINGS,
     });
     read = await ctx.key('read');
@@ -75,7 +86,7 @@ describe('filtered bookings lists', () => {
     if (q.callsign !== undefined) params.set('callsign', q.callsign);
     if (q.cid !== undefined) params.set('cid', String(q.cid));
     if (q.limit !== undefined) params.set('limit', String(q.limit));
-    return `/api/bookings?${params}`;
+    return `/api/bookings?${params.toString()}`;
   };
 
   /** What the database's own filtering answers, in the form the key gives. */

@@ -27,7 +27,10 @@ describe('no double booking under concurrency', () => {
   }
 
   async function liveIdsOn(callsign: string, from: string, to: string): Promise<number[]> {
-    const res = await request(`${base}/api/bookings?callsign=${callsign}&from=${from}&to=${to}`, { dispatcher: agent, headers: { authorization: `Bearer ${edit}` } });
+    const res = await request(`${base}/api/bookings?callsign=${callsign}&from=${from}&to=${to}`, {
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${edit}` },
+    });
     return ((await res.body.json()) as Array<{ id: number }>).map((b) => b.id);
   }
 
@@ -80,7 +83,9 @@ describe('no double booking under concurrency', () => {
   it(`${WRITERS} simultaneous updates moving different bookings onto one slot: exactly one 200`, async () => {
     const april = await liveIdsOn('EKCH_APP', '2026-04-01', '2026-05-10');
     expect(april).toHaveLength(WRITERS);
-    const results = await Promise.all(april.map((id) => send('PATCH', `/api/bookings/${id}`, { date: '20/5/2026', start_at: '14:00', end_at: '16:00' })));
+    const results = await Promise.all(
+      april.map((id) => send('PATCH', `/api/bookings/${id}`, { date: '20/5/2026', start_at: '14:00', end_at: '16:00' })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(WRITERS - 1);
@@ -112,7 +117,13 @@ describe('no double booking under concurrency', () => {
       const date = `${(round % 28) + 1}/${6 + Math.floor(round / 28)}/2026`;
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          send('POST', '/api/bookings/create', { cid: USERS[i % USERS.length], date, start_at: `10:${String(i * 5).padStart(2, '0')}`, end_at: `11:${String(i * 5).padStart(2, '0')}`, position: 'EKCH_TWR' }),
+          send('POST', '/api/bookings/create', {
+            cid: USERS[i % USERS.length],
+            date,
+            start_at: `10:${String(i * 5).padStart(2, '0')}`,
+            end_at: `11:${String(i * 5).padStart(2, '0')}`,
+            position: 'EKCH_TWR',
+          }),
         ),
       );
       statuses.push(...results.map((r) => r.status));
@@ -126,10 +137,19 @@ describe('no double booking under concurrency', () => {
     const lost: number[] = [];
     for (let round = 0; round < 20; round++) {
       const date = `${(round % 28) + 1}/8/2026`;
-      const created = await send('POST', '/api/bookings/create', { cid: USERS[0], date, start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
+      const created = await send('POST', '/api/bookings/create', {
+        cid: USERS[0],
+        date,
+        start_at: '10:00',
+        end_at: '11:00',
+        position: 'EKCH_TWR',
+      });
       expect(created.status).toBe(201);
       const id = created.body.booking.id as number;
-      const [tag, end] = await Promise.all([send('PATCH', `/api/bookings/${id}`, { tag: 2 }), send('PATCH', `/api/bookings/${id}`, { end_at: '12:00' })]);
+      const [tag, end] = await Promise.all([
+        send('PATCH', `/api/bookings/${id}`, { tag: 2 }),
+        send('PATCH', `/api/bookings/${id}`, { end_at: '12:00' }),
+      ]);
       expect([tag.status, end.status]).toEqual([200, 200]);
       const res = await request(`${base}/api/bookings/${id}`, { dispatcher: agent, headers: { authorization: `Bearer ${edit}` } });
       const final = (await res.body.json()) as { exam: number; time_end: string };
@@ -145,7 +165,10 @@ describe('no double booking under concurrency', () => {
       .insertInto('bookings')
       .values({ ...copy, time_start: copy.time_start + 60_000 })
       .execute()
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).not.toBeNull();
     expect(isBookingOverlap(err)).toBe(true);
   });

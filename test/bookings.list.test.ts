@@ -2,7 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, TEST_DIALECT, type TestContext } from './support/context.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-const FULL_KEYS = ['id', 'source', 'network_booking', 'callsign', 'position_id', 'name', 'time_start', 'time_end', 'user_id', 'training', 'event', 'exam', 'deleted', 'created_at', 'updated_at'];
+const FULL_KEYS = [
+  'id',
+  'source',
+  'network_booking',
+  'callsign',
+  'position_id',
+  'name',
+  'time_start',
+  'time_end',
+  'user_id',
+  'training',
+  'event',
+  'exam',
+  'deleted',
+  'created_at',
+  'updated_at',
+];
 const REDUCED_KEYS = ['id', 'callsign', 'time_start', 'time_end', 'training', 'event', 'exam', 'created_at', 'updated_at'];
 
 const ADA = 1000001;
@@ -38,7 +54,14 @@ for (let i = 0; i < 24; i++) {
 }
 // A night booking crossing into 5 February, and a deleted one that must never be listed.
 BOOKINGS.push({ id: 30, user_id: ADA, callsign: 'EKCH_APP', time_start: '2026-02-04 22:00:00', time_end: '2026-02-05 02:00:00' });
-BOOKINGS.push({ id: 31, user_id: BO, callsign: 'EKCH_APP', time_start: '2026-02-04 20:00:00', time_end: '2026-02-04 23:00:00', deleted: true });
+BOOKINGS.push({
+  id: 31,
+  user_id: BO,
+  callsign: 'EKCH_APP',
+  time_start: '2026-02-04 20:00:00',
+  time_end: '2026-02-04 23:00:00',
+  deleted: true,
+});
 
 const live = BOOKINGS.filter((b) => !b.deleted);
 const expectedOrder = (rows: Fixture[]) =>
@@ -47,7 +70,7 @@ const expectedOrder = (rows: Fixture[]) =>
 const nextLink = (link: string | string[] | undefined): string | null => {
   if (link === undefined) return null;
   const m = /^<([^>]+)>; rel="next"$/.exec(String(link));
-  if (!m) throw new Error(`unexpected Link header ${link}`);
+  if (!m) throw new Error(`unexpected Link header ${String(link)}`);
   return m[1]!;
 };
 
@@ -121,12 +144,18 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
     // A bare date as `to` covers that whole day; the night booking started on the 4th.
     expect((await ids('/api/bookings?from=2026-02-04&to=2026-02-04')).sort()).toEqual([...day4].sort());
     // Bookings ending exactly at `from` are out; the night booking running past midnight is in.
-    expect(await ids('/api/bookings?from=2026-02-04T12:00:00Z')).toEqual(expectedOrder(live.filter((b) => b.time_end > '2026-02-04 12:00:00')));
+    expect(await ids('/api/bookings?from=2026-02-04T12:00:00Z')).toEqual(
+      expectedOrder(live.filter((b) => b.time_end > '2026-02-04 12:00:00')),
+    );
     expect(await ids('/api/bookings?from=2026-02-05T01:00:00Z&to=2026-02-05T05:00:00Z')).toEqual([30]);
     // Bookings starting exactly at `to` are out.
-    expect(await ids('/api/bookings?to=2026-02-01T10:00:00Z')).toEqual(expectedOrder(live.filter((b) => b.time_start === '2026-02-01 08:00:00')));
+    expect(await ids('/api/bookings?to=2026-02-01T10:00:00Z')).toEqual(
+      expectedOrder(live.filter((b) => b.time_start === '2026-02-01 08:00:00')),
+    );
     // An offset is honoured (12:00+02:00 is 10:00 UTC).
-    expect(await ids('/api/bookings?to=2026-02-01T12:00:00%2B02:00')).toEqual(expectedOrder(live.filter((b) => b.time_start === '2026-02-01 08:00:00')));
+    expect(await ids('/api/bookings?to=2026-02-01T12:00:00%2B02:00')).toEqual(
+      expectedOrder(live.filter((b) => b.time_start === '2026-02-01 08:00:00')),
+    );
   });
 
   it('filters by callsign (case-insensitive) and cid, combined with the window', async () => {
@@ -134,7 +163,9 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
     // cid needs a key (contract §5).
     expect(await ids(`/api/bookings?cid=${BO}`, read)).toEqual(expectedOrder(live.filter((b) => b.user_id === BO)));
     expect(await ids(`/api/bookings?cid=${ADA}&callsign=EKCH_TWR&from=2026-02-02&to=2026-02-03`, read)).toEqual(
-      expectedOrder(live.filter((b) => b.user_id === ADA && b.callsign === 'EKCH_TWR' && b.time_start >= '2026-02-02' && b.time_start < '2026-02-04')),
+      expectedOrder(
+        live.filter((b) => b.user_id === ADA && b.callsign === 'EKCH_TWR' && b.time_start >= '2026-02-02' && b.time_start < '2026-02-04'),
+      ),
     );
     expect(await ids('/api/bookings?callsign=ESSA_TWR')).toEqual([]);
   });
@@ -236,7 +267,12 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
     expect(Object.keys(cached[0]!.json()[0])).toEqual(REDUCED_KEYS);
     expect(Object.keys(cached[3]!.json()[0])).toEqual(FULL_KEYS);
 
-    const created = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, payload: { cid: BO, date: '3/2/2026', start_at: '06:00', end_at: '07:00', position: 'EKCH_APP' } });
+    const created = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      payload: { cid: BO, date: '3/2/2026', start_at: '06:00', end_at: '07:00', position: 'EKCH_APP' },
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json().booking.id;
     ctx.resetQueries();
@@ -257,7 +293,15 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
     const createOp = doc.paths['/api/bookings/create'].post;
     expect(createOp.responses['201'].headers.location).toBeDefined();
     expect(Object.keys(createOp.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '422']));
-    expect(Object.keys(createOp.requestBody.content['application/json'].schema.properties).sort()).toEqual(['cid', 'date', 'end_at', 'position', 'source', 'start_at', 'tag']);
+    expect(Object.keys(createOp.requestBody.content['application/json'].schema.properties).sort()).toEqual([
+      'cid',
+      'date',
+      'end_at',
+      'position',
+      'source',
+      'start_at',
+      'tag',
+    ]);
     expect(createOp.requestBody.content['application/x-www-form-urlencoded']).toBeDefined();
     const byId = doc.paths['/api/bookings/{id}'];
     expect(Object.keys(byId).sort()).toEqual(['delete', 'get', 'patch']);

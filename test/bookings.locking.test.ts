@@ -40,7 +40,13 @@ describe('booking writes against a booking changed meanwhile', () => {
       method: 'POST',
       url: '/api/bookings/create',
       token: edit,
-      payload: { cid: ADA, date: `${d.getUTCDate()}/${d.getUTCMonth() + 1}/${d.getUTCFullYear()}`, start_at: '10:00', end_at: '11:00', position: 'EKCH_DEL' },
+      payload: {
+        cid: ADA,
+        date: `${d.getUTCDate()}/${d.getUTCMonth() + 1}/${d.getUTCFullYear()}`,
+        start_at: '10:00',
+        end_at: '11:00',
+        position: 'EKCH_DEL',
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().booking.id as number;
@@ -61,7 +67,8 @@ describe('booking writes against a booking changed meanwhile', () => {
       response = request();
       // The request is blocked on this transaction's row lock: a lock on its id that is not granted.
       for (let i = 0; ; i++) {
-        const waiting = await sql`SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = ${xid} AND NOT granted`.execute(db);
+        const waiting =
+          await sql`SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = ${xid} AND NOT granted`.execute(db);
         if (waiting.rows.length > 0) break;
         if (i > 2000) throw new Error('the request never waited for the row lock');
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -80,7 +87,9 @@ describe('booking writes against a booking changed meanwhile', () => {
 
   it.runIf(TEST_DIALECT === 'postgres')('a PATCH that waited for the lock updates the booking as changed', async () => {
     const id = await book();
-    const res = await whileRowIsChanged(id, () => ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: edit, payload: { tag: 2 } }));
+    const res = await whileRowIsChanged(id, () =>
+      ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: edit, payload: { tag: 2 } }),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().booking).toMatchObject({ id, exam: 1, user_id: BO, callsign: 'EKCH_GND' });
     expect(await stored(id)).toMatchObject({ exam: 1, deleted: 0, user_id: BO, position_id: positionIds.EKCH_GND });
@@ -92,7 +101,12 @@ describe('booking writes against a booking changed meanwhile', () => {
       const id = await book();
       const [moveUser, movePosition, removed] = await Promise.all([
         ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: edit, payload: { cid: round % 2 === 0 ? BO : ADA } }),
-        ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: edit, payload: { position: round % 2 === 0 ? 'EKCH_GND' : 'EKCH_DEL' } }),
+        ctx.request({
+          method: 'PATCH',
+          url: `/api/bookings/${id}`,
+          token: edit,
+          payload: { position: round % 2 === 0 ? 'EKCH_GND' : 'EKCH_DEL' },
+        }),
         ctx.request({ method: 'DELETE', url: `/api/bookings/${id}`, token: edit }),
       ]);
       outcomes.push(`${moveUser.statusCode} ${movePosition.statusCode} ${removed.statusCode}`);

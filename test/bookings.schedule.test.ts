@@ -34,7 +34,8 @@ describe('PATCH of a booking’s times', () => {
   });
   afterAll(() => ctx.close());
 
-  const patch = (id: number, payload: Record<string, unknown>) => ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: edit, payload });
+  const patch = (id: number, payload: Record<string, unknown>) =>
+    ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: edit, payload });
 
   it('extends an ongoing imported booking whose start has seconds, keeping the start exactly', async () => {
     const res = await patch(1, { end_at: '14:00' });
@@ -74,8 +75,14 @@ describe('PATCH of a booking’s times', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().booking.id as number;
-    expect((await patch(id, { end_at: '03:00' })).json().booking).toMatchObject({ time_start: '2026-02-01 22:00:00', time_end: '2026-02-02 03:00:00' });
-    expect((await patch(id, { end_at: '23:00' })).json().booking).toMatchObject({ time_start: '2026-02-01 22:00:00', time_end: '2026-02-01 23:00:00' });
+    expect((await patch(id, { end_at: '03:00' })).json().booking).toMatchObject({
+      time_start: '2026-02-01 22:00:00',
+      time_end: '2026-02-02 03:00:00',
+    });
+    expect((await patch(id, { end_at: '23:00' })).json().booking).toMatchObject({
+      time_start: '2026-02-01 22:00:00',
+      time_end: '2026-02-01 23:00:00',
+    });
     const same = await patch(id, { end_at: '22:00' });
     expect(same.statusCode).toBe(422);
     expect(same.json().errors).toEqual({ end_at: ['Start and end time cannot be the same'] });
@@ -91,7 +98,10 @@ describe('schedule', () => {
 
   it('drops the seconds only when a new start time is sent, and keeps them when only the date moves', () => {
     expect(schedule({ start_at: 9 * 60 }, stored)).toEqual({ start: utc(2026, 3, 1, 9), end: utc(2026, 3, 1, 12) });
-    expect(schedule({ date: { year: 2026, month: 4, day: 2 } }, stored)).toEqual({ start: utc(2026, 4, 2, 10, 0, 30), end: utc(2026, 4, 2, 12) });
+    expect(schedule({ date: { year: 2026, month: 4, day: 2 } }, stored)).toEqual({
+      start: utc(2026, 4, 2, 10, 0, 30),
+      end: utc(2026, 4, 2, 12),
+    });
   });
 
   it('places the end after the start plus the whole days the booking lasted', () => {

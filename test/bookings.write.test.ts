@@ -5,7 +5,23 @@ import { createTestContext, type TestContext } from './support/context.js';
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const NOW_ISO = '2026-01-15T12:00:00.000000Z';
 
-const FULL_KEYS = ['id', 'source', 'network_booking', 'callsign', 'position_id', 'name', 'time_start', 'time_end', 'user_id', 'training', 'event', 'exam', 'deleted', 'created_at', 'updated_at'];
+const FULL_KEYS = [
+  'id',
+  'source',
+  'network_booking',
+  'callsign',
+  'position_id',
+  'name',
+  'time_start',
+  'time_end',
+  'user_id',
+  'training',
+  'event',
+  'exam',
+  'deleted',
+  'created_at',
+  'updated_at',
+];
 const REDUCED_KEYS = ['id', 'callsign', 'time_start', 'time_end', 'training', 'event', 'exam', 'created_at', 'updated_at'];
 
 const ADA = 1000001; // C1, active facility endorsement for EKCH_TWR
@@ -16,12 +32,34 @@ const ED = 1000005; // C1, facility endorsement valid only from June
 const FA = 1000006; // C1, only a solo endorsement for EKCH_TWR
 const GU = 1000007; // C1, facility endorsement valid until 2027
 
-const user = (id: number, first: string, last: string, rating: string) => ({ id, first_name: first, last_name: last, email: `${first.toLowerCase()}@example.org`, rating, division: 'EUD' });
-const facility = (user_id: number, extra: Record<string, unknown> = {}) => ({ user_id, type: 'facility', rating: 'T1 EKCH TWR', valid_from: '2025-01-01T00:00:00Z', valid_to: null, ...extra });
+const user = (id: number, first: string, last: string, rating: string) => ({
+  id,
+  first_name: first,
+  last_name: last,
+  email: `${first.toLowerCase()}@example.org`,
+  rating,
+  division: 'EUD',
+});
+const facility = (user_id: number, extra: Record<string, unknown> = {}) => ({
+  user_id,
+  type: 'facility',
+  rating: 'T1 EKCH TWR',
+  valid_from: '2025-01-01T00:00:00Z',
+  valid_to: null,
+  ...extra,
+});
 
 const DATA = {
   areas: ['Denmark'],
-  users: [user(ADA, 'Ada', 'Lind', 'C1'), user(BO, 'Bo', 'Berg', 'S1'), user(CY, 'Cy', 'Dahl', 'C1'), user(DI, 'Di', 'Eng', 'C1'), user(ED, 'Ed', 'Falk', 'C1'), user(FA, 'Fa', 'Gren', 'C1'), user(GU, 'Gu', 'Holm', 'C1')],
+  users: [
+    user(ADA, 'Ada', 'Lind', 'C1'),
+    user(BO, 'Bo', 'Berg', 'S1'),
+    user(CY, 'Cy', 'Dahl', 'C1'),
+    user(DI, 'Di', 'Eng', 'C1'),
+    user(ED, 'Ed', 'Falk', 'C1'),
+    user(FA, 'Fa', 'Gren', 'C1'),
+    user(GU, 'Gu', 'Holm', 'C1'),
+  ],
   positions: [
     { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
     { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
@@ -56,12 +94,20 @@ describe('bookings: create, update, delete', () => {
   const create = (payload: Record<string, unknown>, token: string | null = edit) =>
     ctx.request({ method: 'POST', url: '/api/bookings/create', token: token ?? undefined, payload });
   const createForm = (fields: Record<string, string>) =>
-    ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: FORM, payload: new URLSearchParams(fields).toString() });
+    ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      headers: FORM,
+      payload: new URLSearchParams(fields).toString(),
+    });
   const patch = (id: number, payload: Record<string, unknown>, token: string | null = edit) =>
     ctx.request({ method: 'PATCH', url: `/api/bookings/${id}`, token: token ?? undefined, payload });
-  const del = (id: number, token: string | null = edit) => ctx.request({ method: 'DELETE', url: `/api/bookings/${id}`, token: token ?? undefined });
+  const del = (id: number, token: string | null = edit) =>
+    ctx.request({ method: 'DELETE', url: `/api/bookings/${id}`, token: token ?? undefined });
   const get = (id: number, token?: string) => ctx.request({ method: 'GET', url: `/api/bookings/${id}`, token });
-  const listIds = async () => (await ctx.request({ method: 'GET', url: '/api/bookings', token: read })).json().map((b: { id: number }) => b.id);
+  const listIds = async () =>
+    (await ctx.request({ method: 'GET', url: '/api/bookings', token: read })).json().map((b: { id: number }) => b.id);
 
   /** Creates a booking that must succeed and returns its full form. */
   async function book(fields: Record<string, unknown>) {
@@ -110,16 +156,33 @@ describe('bookings: create, update, delete', () => {
       expect(Object.keys(body.booking)).toEqual(FULL_KEYS);
       expect(res.headers.location).toBe(`/api/bookings/${body.booking.id}`);
 
-      const again = await ctx.request({ method: 'GET', url: res.headers.location as string, token: read });
+      const again = await ctx.request({ method: 'GET', url: res.headers.location, token: read });
       expect(again.json()).toEqual(body.booking);
       expect(await listIds()).toContain(body.booking.id);
     });
 
     it('creates a booking from a form, where cid and tag arrive as digit strings', async () => {
       const day = nextDay();
-      const res = await createForm({ cid: String(ADA), date: day.dmy, start_at: '8:00', end_at: '9:30', position: 'ekch_del', tag: '3', source: 'discord' });
+      const res = await createForm({
+        cid: String(ADA),
+        date: day.dmy,
+        start_at: '8:00',
+        end_at: '9:30',
+        position: 'ekch_del',
+        tag: '3',
+        source: 'discord',
+      });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json().booking).toMatchObject({ callsign: 'EKCH_DEL', user_id: ADA, time_start: `${day.ymd} 08:00:00`, time_end: `${day.ymd} 09:30:00`, event: 1, training: 0, exam: 0, source: 'DISCORD' });
+      expect(res.json().booking).toMatchObject({
+        callsign: 'EKCH_DEL',
+        user_id: ADA,
+        time_start: `${day.ymd} 08:00:00`,
+        time_end: `${day.ymd} 09:30:00`,
+        event: 1,
+        training: 0,
+        exam: 0,
+        source: 'DISCORD',
+      });
     });
 
     it('reads 1/2/2026 and 01/02/2026, 9:00 and 09:00 as the same slot', async () => {
@@ -131,7 +194,15 @@ describe('bookings: create, update, delete', () => {
     });
 
     it('reports every field-format error together (JSON)', async () => {
-      const res = await create({ cid: 'abc', date: '30/02/2026', start_at: '24:00', end_at: '9:5', position: 5, tag: 4, source: 'not valid!' });
+      const res = await create({
+        cid: 'abc',
+        date: '30/02/2026',
+        start_at: '24:00',
+        end_at: '9:5',
+        position: 5,
+        tag: 4,
+        source: 'not valid!',
+      });
       expect(res.statusCode).toBe(422);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual(['errors', 'message']);
@@ -180,7 +251,13 @@ describe('bookings: create, update, delete', () => {
       const extra = await create({ cid: ADA, date: day.dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_DEL', start: '10:00' });
       expect(extra.statusCode).toBe(422);
       expect(extra.json().errors).toEqual({ start: ['The start field is not allowed.'] });
-      const array = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: '[1]' });
+      const array = await ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token: edit,
+        headers: { 'content-type': 'application/json' },
+        payload: '[1]',
+      });
       expect(array.statusCode).toBe(422);
     });
 
@@ -197,7 +274,10 @@ describe('bookings: create, update, delete', () => {
     it('refuses equal start and end under end_at', async () => {
       const res = await create({ cid: ADA, date: nextDay().dmy, start_at: '10:00', end_at: '10:00', position: 'EKCH_DEL' });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ message: 'Start and end time cannot be the same', errors: { end_at: ['Start and end time cannot be the same'] } });
+      expect(res.json()).toEqual({
+        message: 'Start and end time cannot be the same',
+        errors: { end_at: ['Start and end time cannot be the same'] },
+      });
     });
 
     it('reads an end before the start as the next day, also across the new year', async () => {
@@ -217,7 +297,10 @@ describe('bookings: create, update, delete', () => {
       ]) {
         const res = await create({ cid: ADA, date, start_at: start, end_at: '14:00', position: 'EKCH_APP' });
         expect(res.statusCode).toBe(422);
-        expect(res.json()).toEqual({ message: 'Start time cannot be in the past', errors: { start_at: ['Start time cannot be in the past'] } });
+        expect(res.json()).toEqual({
+          message: 'Start time cannot be in the past',
+          errors: { start_at: ['Start time cannot be in the past'] },
+        });
       }
       const atNow = await create({ cid: ADA, date: '15/1/2026', start_at: '12:00', end_at: '14:00', position: 'EKCH_APP' });
       expect(atNow.statusCode).toBe(201);
@@ -238,7 +321,8 @@ describe('bookings: create, update, delete', () => {
 
     it('refuses overlaps on the same position with 409 and the conflicting ids; adjacency is fine', async () => {
       const { dmy } = nextDay();
-      const at = (start_at: string, end_at: string, extra: Record<string, unknown> = {}) => create({ cid: ADA, date: dmy, start_at, end_at, position: 'EKCH_TWR', ...extra });
+      const at = (start_at: string, end_at: string, extra: Record<string, unknown> = {}) =>
+        create({ cid: ADA, date: dmy, start_at, end_at, position: 'EKCH_TWR', ...extra });
       const mid = (await at('10:00', '12:00')).json().booking;
       expect((await at('12:00', '14:00')).statusCode).toBe(201);
       expect((await at('08:00', '10:00')).statusCode).toBe(201);
@@ -292,7 +376,11 @@ describe('bookings: create, update, delete', () => {
       const { dmy } = nextDay();
       const res = await create({ cid: BO, date: dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP', tag: 3 });
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toEqual({ message: 'Booking created', booking: expect.objectContaining({ training: 1, event: 1, exam: 0 }), tag: 'Training' });
+      expect(res.json()).toEqual({
+        message: 'Booking created',
+        booking: expect.objectContaining({ training: 1, event: 1, exam: 0 }),
+        tag: 'Training',
+      });
       // S1 is enough for EKCH_DEL, which needs no facility endorsement.
       const fine = await create({ cid: BO, date: dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_DEL' });
       expect(fine.json()).not.toHaveProperty('tag');
@@ -320,7 +408,9 @@ describe('bookings: create, update, delete', () => {
     it('defaults the source to CC, upper-cases it, and refuses a bad one', async () => {
       const { dmy } = nextDay();
       expect((await book({ cid: ADA, date: dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_DEL' })).source).toBe('CC');
-      expect((await book({ cid: ADA, date: dmy, start_at: '11:00', end_at: '12:00', position: 'EKCH_DEL', source: 'vatsim-sync_2' })).source).toBe('VATSIM-SYNC_2');
+      expect(
+        (await book({ cid: ADA, date: dmy, start_at: '11:00', end_at: '12:00', position: 'EKCH_DEL', source: 'vatsim-sync_2' })).source,
+      ).toBe('VATSIM-SYNC_2');
       for (const source of ['x'.repeat(17), 'a b', 'ÆØÅ', 5]) {
         const res = await create({ cid: ADA, date: dmy, start_at: '12:00', end_at: '13:00', position: 'EKCH_DEL', source });
         expect(res.statusCode, String(source)).toBe(422);
@@ -360,7 +450,14 @@ describe('bookings: create, update, delete', () => {
       const other = nextDay();
       const booking = await book({ cid: ADA, date: dmy, start_at: '22:00', end_at: '01:00', position: 'EKCH_APP', tag: 3 });
       const moved = (await patch(booking.id, { position: 'ekch_del', date: other.dmy, cid: String(GU) })).json().booking;
-      expect(moved).toMatchObject({ callsign: 'EKCH_DEL', position_id: positionId.EKCH_DEL, user_id: GU, name: 'Gu Holm', time_start: `${other.ymd} 22:00:00`, event: 1 });
+      expect(moved).toMatchObject({
+        callsign: 'EKCH_DEL',
+        position_id: positionId.EKCH_DEL,
+        user_id: GU,
+        name: 'Gu Holm',
+        time_start: `${other.ymd} 22:00:00`,
+        event: 1,
+      });
       expect(moved.time_end.startsWith(`${other.ymd} `)).toBe(false);
       expect(moved.time_end.endsWith(' 01:00:00')).toBe(true);
     });
@@ -374,7 +471,13 @@ describe('bookings: create, update, delete', () => {
 
     it('accepts form bodies', async () => {
       const booking = await book({ cid: ADA, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP' });
-      const res = await ctx.request({ method: 'PATCH', url: `/api/bookings/${booking.id}`, token: edit, headers: FORM, payload: 'tag=3&end_at=11%3A45' });
+      const res = await ctx.request({
+        method: 'PATCH',
+        url: `/api/bookings/${booking.id}`,
+        token: edit,
+        headers: FORM,
+        payload: 'tag=3&end_at=11%3A45',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().booking).toMatchObject({ event: 1, time_end: booking.time_end.replace('11:00', '11:45') });
     });
@@ -411,8 +514,12 @@ describe('bookings: create, update, delete', () => {
     });
 
     it('lets an ongoing booking be extended, but not have its start moved into the past', async () => {
-      await ctx.load({ bookings: [{ user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-01-15 11:00:00', time_end: '2026-01-15 13:00:00' }] });
-      const ongoing = (await ctx.request({ method: 'GET', url: '/api/bookings?callsign=EKCH_DEL&from=2026-01-15&to=2026-01-15', token: read })).json()[0];
+      await ctx.load({
+        bookings: [{ user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-01-15 11:00:00', time_end: '2026-01-15 13:00:00' }],
+      });
+      const ongoing = (
+        await ctx.request({ method: 'GET', url: '/api/bookings?callsign=EKCH_DEL&from=2026-01-15&to=2026-01-15', token: read })
+      ).json()[0];
       expect(ongoing.time_start).toBe('2026-01-15 11:00:00');
 
       const extended = await patch(ongoing.id, { end_at: '14:00', tag: 1 });
@@ -427,7 +534,11 @@ describe('bookings: create, update, delete', () => {
     it('forces training when the new user is not qualified for the position', async () => {
       const booking = await book({ cid: ADA, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP' });
       const res = await patch(booking.id, { cid: BO });
-      expect(res.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: BO, training: 1 }), tag: 'Training' });
+      expect(res.json()).toEqual({
+        message: 'Booking updated',
+        booking: expect.objectContaining({ user_id: BO, training: 1 }),
+        tag: 'Training',
+      });
     });
 
     it('lifts forced training when the booking moves to a qualified user, but keeps a chosen one', async () => {
@@ -436,7 +547,11 @@ describe('bookings: create, update, delete', () => {
       const lifted = await patch(forced.id, { cid: ADA });
       expect(lifted.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: ADA, training: 0 }) });
       const again = await patch(forced.id, { cid: BO });
-      expect(again.json()).toEqual({ message: 'Booking updated', booking: expect.objectContaining({ user_id: BO, training: 1 }), tag: 'Training' });
+      expect(again.json()).toEqual({
+        message: 'Booking updated',
+        booking: expect.objectContaining({ user_id: BO, training: 1 }),
+        tag: 'Training',
+      });
 
       const chosen = await book({ cid: BO, date: nextDay().dmy, start_at: '10:00', end_at: '11:00', position: 'EKCH_APP', tag: 1 });
       const kept = await patch(chosen.id, { cid: ADA });
@@ -463,7 +578,10 @@ describe('bookings: create, update, delete', () => {
       const res = await del(booking.id);
       ctx.setNow(NOW);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ message: 'Booking deleted', booking: { ...booking, deleted: 1, updated_at: '2026-01-15T12:00:05.000000Z' } });
+      expect(res.json()).toEqual({
+        message: 'Booking deleted',
+        booking: { ...booking, deleted: 1, updated_at: '2026-01-15T12:00:05.000000Z' },
+      });
       expect(await listIds()).not.toContain(booking.id);
 
       const withKey = await get(booking.id, read);
@@ -482,7 +600,12 @@ describe('bookings: create, update, delete', () => {
       expect((await del(987654)).json()).toEqual({ message: 'Booking not found' });
       for (const id of ['987654', '0', '2147483648', '99999999999', '123456789012345678901234567890', 'abc', '1e3', '-1']) {
         for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-          const res = await ctx.request({ method, url: `/api/bookings/${id}`, token: edit, ...(method === 'PATCH' ? { payload: { tag: 1 } } : {}) });
+          const res = await ctx.request({
+            method,
+            url: `/api/bookings/${id}`,
+            token: edit,
+            ...(method === 'PATCH' ? { payload: { tag: 1 } } : {}),
+          });
           expect(res.statusCode, `${method} ${id}`).toBe(404);
           expect(res.json(), `${method} ${id}`).toEqual({ message: expect.any(String) });
         }
@@ -515,12 +638,30 @@ describe('bookings: create, update, delete', () => {
     });
 
     it('answers malformed JSON with 400 and other content types with 415', async () => {
-      const bad = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: '{"cid": 1000001,' });
+      const bad = await ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token: edit,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"cid": 1000001,',
+      });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toEqual({ message: expect.any(String) });
-      const text = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/xml' }, payload: '<booking/>' });
+      const text = await ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token: edit,
+        headers: { 'content-type': 'application/xml' },
+        payload: '<booking/>',
+      });
       expect(text.statusCode).toBe(415);
-      const patchBad = await ctx.request({ method: 'PATCH', url: '/api/bookings/1', token: edit, headers: { 'content-type': 'application/json' }, payload: '{' });
+      const patchBad = await ctx.request({
+        method: 'PATCH',
+        url: '/api/bookings/1',
+        token: edit,
+        headers: { 'content-type': 'application/json' },
+        payload: '{',
+      });
       expect(patchBad.statusCode).toBe(400);
     });
 

@@ -94,7 +94,20 @@ describe('read caches', () => {
     const start = Date.UTC(2026, 2, 13, 10);
     const { id } = await other.kysely
       .insertInto('bookings')
-      .values({ user_id: 1000002, position_id: 1, source: 'CC', network_booking: null, time_start: start, time_end: start + HOUR, training: 0, exam: 0, event: 0, deleted: 0, created_at: NOW, updated_at: NOW })
+      .values({
+        user_id: 1000002,
+        position_id: 1,
+        source: 'CC',
+        network_booking: null,
+        time_start: start,
+        time_end: start + HOUR,
+        training: 0,
+        exam: 0,
+        event: 0,
+        deleted: 0,
+        created_at: NOW,
+        updated_at: NOW,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await nextTurn();

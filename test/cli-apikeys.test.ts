@@ -66,7 +66,9 @@ async function holdKeyInserts(url: string) {
         return;
       }
       for (let i = 0; i < 400; i++) {
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'api_keys'::regclass AND NOT granted`.execute(db.kysely);
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'api_keys'::regclass AND NOT granted`.execute(db.kysely);
         if (rows[0]!.n >= n) return;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -132,7 +134,8 @@ describe('API keys through the CLI and a running server', () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
     const own = await startServer(local);
     const key = JSON.parse(runCli(['create:apikey', '--name', 'poller', '--read-only', '--json'], local).stdout);
-    for (let i = 0; i < 5; i++) expect((await fetch(`${own.url}/api/positions`, { headers: { authorization: `Bearer ${key.token}` } })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await fetch(`${own.url}/api/positions`, { headers: { authorization: `Bearer ${key.token}` } })).status).toBe(200);
     const before = JSON.parse(runCli(['apikey:list', '--json'], local).stdout)[0];
     expect(before.last_used_at).toBeNull(); // batched, not written per request
     expect(await own.stop('SIGTERM')).toBe(0);
@@ -162,7 +165,9 @@ describe('API keys through the CLI and a running server', () => {
 
   it('pins variant and compat, and expires keys', async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
-    expect(runCli(['create:apikey', '--name', 'old bot', '--read-only', '--variant', 'older', '--compat', 'controlcenter'], local).code).toBe(0);
+    expect(
+      runCli(['create:apikey', '--name', 'old bot', '--read-only', '--variant', 'older', '--compat', 'controlcenter'], local).code,
+    ).toBe(0);
     expect(runCli(['create:apikey', '--name', 'temp', '--edit', '--expires-in', '30d'], local).code).toBe(0);
     const keys = JSON.parse(runCli(['apikey:list', '--json'], local).stdout);
     expect(keys[0]).toMatchObject({ name: 'old bot', variant: 'older', compat: 'controlcenter', expires_at: null });
@@ -200,15 +205,29 @@ describe('API keys through the CLI and a running server', () => {
     expect(keys).toEqual([expect.objectContaining({ name: 'Division website', scope: 'read' })]);
   });
 
-  it('revokes by exact id or name, and refuses a reference that is one key\'s id and another\'s name', async () => {
+  it("revokes by exact id or name, and refuses a reference that is one key's id and another's name", async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
     const first = JSON.parse(runCli(['create:apikey', '--name', 'first', '--edit', '--json'], local).stdout);
     // A key named like the first key's id, as could be created before such names were refused.
     const db = openDatabase(local.DATABASE_URL);
-    const second = { id: 'fedcba9876543210', name: first.id as string, scope: 'read' as const, variant: null, compat: null, secret_hash: '0'.repeat(64), created_at: Date.now(), last_used_at: null, expires_at: null, revoked_at: null };
+    const second = {
+      id: 'fedcba9876543210',
+      name: first.id as string,
+      scope: 'read' as const,
+      variant: null,
+      compat: null,
+      secret_hash: '0'.repeat(64),
+      created_at: Date.now(),
+      last_used_at: null,
+      expires_at: null,
+      revoked_at: null,
+    };
     await db.kysely.insertInto('api_keys').values(second).execute();
     await db.close();
-    const status = () => Object.fromEntries(JSON.parse(runCli(['apikey:list', '--json'], local).stdout).map((k: { id: string; status: string }) => [k.id, k.status]));
+    const status = () =>
+      Object.fromEntries(
+        JSON.parse(runCli(['apikey:list', '--json'], local).stdout).map((k: { id: string; status: string }) => [k.id, k.status]),
+      );
 
     const ambiguous = runCli(['apikey:revoke', first.id], local);
     expect(ambiguous.code).toBe(1);
@@ -228,7 +247,10 @@ describe('API keys through the CLI and a running server', () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
     expect(runCli(['migrate'], local).code).toBe(0);
     const hold = await holdKeyInserts(local.DATABASE_URL);
-    const racers = [startCli(['create:apikey', '--name', 'racer', '--edit', '--json'], local), startCli(['create:apikey', '--name', 'racer', '--read-only', '--json'], local)];
+    const racers = [
+      startCli(['create:apikey', '--name', 'racer', '--edit', '--json'], local),
+      startCli(['create:apikey', '--name', 'racer', '--read-only', '--json'], local),
+    ];
     try {
       await hold.waiting(2);
     } finally {

@@ -48,12 +48,12 @@ describe('import error messages', () => {
     expect(importRefused(JSON.stringify({ users: [{ ...USER, rating: '\u001b[31mC1\u007f\u2028' }] }))).toContain(
       'users[0].rating: unknown rating "\\u001b[31mC1\\u007f\\u2028"',
     );
-    expect(importRefused(JSON.stringify({ areas: ['Denmark'], users: [{ ...USER, atc_active_areas: { 'Den\nmark\u0085': 'yes' } }] }))).toContain(
-      'users[0].atc_active_areas."Den\\nmark\\u0085": must be true or false',
-    );
-    expect(importRefused(JSON.stringify({ users: [USER], roles: [{ user_id: USER.id, area: 'At\u001blan\ttis', role: 'Mentor' }] }))).toContain(
-      'roles[0].area: unknown area "At\\u001blan\\ttis"',
-    );
+    expect(
+      importRefused(JSON.stringify({ areas: ['Denmark'], users: [{ ...USER, atc_active_areas: { 'Den\nmark\u0085': 'yes' } }] })),
+    ).toContain('users[0].atc_active_areas."Den\\nmark\\u0085": must be true or false');
+    expect(
+      importRefused(JSON.stringify({ users: [USER], roles: [{ user_id: USER.id, area: 'At\u001blan\ttis', role: 'Mentor' }] })),
+    ).toContain('roles[0].area: unknown area "At\\u001blan\\ttis"');
   });
 
   it('escape control characters the JSON parser quotes from a broken file', () => {
@@ -64,8 +64,12 @@ describe('import error messages', () => {
 
   it('name the path of a deeply nested value instead of overflowing the stack', () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
-    const line = importRefused(`{"areas": ["Denmark"], "positions": [${JSON.stringify({ ...POSITION, frequency: 0 }).replace('"frequency":0', `"frequency":${deep}`)}]}`);
-    expect(line).toMatch(/positions\[0\]\.frequency: must be a VHF frequency from 118\.000 to 136\.999 such as "118\.105" \(got \[\[\[.*\)/);
+    const line = importRefused(
+      `{"areas": ["Denmark"], "positions": [${JSON.stringify({ ...POSITION, frequency: 0 }).replace('"frequency":0', `"frequency":${deep}`)}]}`,
+    );
+    expect(line).toMatch(
+      /positions\[0\]\.frequency: must be a VHF frequency from 118\.000 to 136\.999 such as "118\.105" \(got \[\[\[.*\)/,
+    );
     expect(line.length).toBeLessThan(400);
   });
 

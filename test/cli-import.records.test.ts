@@ -17,22 +17,83 @@ const BO = 1008471;
 const BASE = {
   areas: ['Denmark', 'Finland'],
   users: [
-    { id: ADA, email: 'ada@example.org', first_name: 'Ada', last_name: 'Lind', rating: 'S3', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Denmark: true, Finland: false } },
-    { id: BO, email: 'bo@example.org', first_name: 'Bo', last_name: 'Berg', rating: 'C1', region: 'EMEA', division: 'EUD', subdivision: 'SCA' },
+    {
+      id: ADA,
+      email: 'ada@example.org',
+      first_name: 'Ada',
+      last_name: 'Lind',
+      rating: 'S3',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+      atc_active_areas: { Denmark: true, Finland: false },
+    },
+    {
+      id: BO,
+      email: 'bo@example.org',
+      first_name: 'Bo',
+      last_name: 'Berg',
+      rating: 'C1',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+    },
   ],
   positions: [
     { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
     { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
   ],
   endorsements: [
-    { user_id: ADA, type: 'visiting', rating: 'C1', areas: ['Finland'], positions: [], valid_from: '2025-01-01T00:00:00Z', valid_to: null, revoked: false },
-    { user_id: ADA, type: 'solo', positions: ['EKCH_TWR', 'EKCH_DEL'], valid_from: '2025-02-01T00:00:00Z', valid_to: '2026-06-01T00:00:00Z' },
+    {
+      user_id: ADA,
+      type: 'visiting',
+      rating: 'C1',
+      areas: ['Finland'],
+      positions: [],
+      valid_from: '2025-01-01T00:00:00Z',
+      valid_to: null,
+      revoked: false,
+    },
+    {
+      user_id: ADA,
+      type: 'solo',
+      positions: ['EKCH_TWR', 'EKCH_DEL'],
+      valid_from: '2025-02-01T00:00:00Z',
+      valid_to: '2026-06-01T00:00:00Z',
+    },
   ],
   roles: [{ user_id: ADA, area: 'Denmark', role: 'Mentor' }],
-  trainings: [{ user_id: BO, area: 'Denmark', type: 'Standard', status: 2, created_at: '2025-03-01T10:00:00Z', started_at: '2025-03-05T10:00:00Z', ratings: ['S3', 'C1'] }],
+  trainings: [
+    {
+      user_id: BO,
+      area: 'Denmark',
+      type: 'Standard',
+      status: 2,
+      created_at: '2025-03-01T10:00:00Z',
+      started_at: '2025-03-05T10:00:00Z',
+      ratings: ['S3', 'C1'],
+    },
+  ],
   bookings: [
-    { id: 7, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-12-01 10:00:00', time_end: '2026-12-01 12:00:00', tag: 2, source: 'CC', network_booking: 'NB-7' },
-    { id: 8, user_id: BO, callsign: 'EKCH_TWR', time_start: '2026-12-01 12:00:00', time_end: '2026-12-01 14:00:00', tag: null, source: 'DISCORD' },
+    {
+      id: 7,
+      user_id: ADA,
+      callsign: 'EKCH_TWR',
+      time_start: '2026-12-01 10:00:00',
+      time_end: '2026-12-01 12:00:00',
+      tag: 2,
+      source: 'CC',
+      network_booking: 'NB-7',
+    },
+    {
+      id: 8,
+      user_id: BO,
+      callsign: 'EKCH_TWR',
+      time_start: '2026-12-01 12:00:00',
+      time_end: '2026-12-01 14:00:00',
+      tag: null,
+      source: 'DISCORD',
+    },
   ],
 };
 
@@ -64,15 +125,51 @@ async function loaded() {
     user: (id: number) => k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
     activity: async (id: number) =>
       Object.fromEntries(
-        (await k.selectFrom('user_area_activity as x').innerJoin('areas as a', 'a.id', 'x.area_id').select(['a.name', 'x.active']).where('x.user_id', '=', id).execute()).map((r) => [r.name, r.active]),
+        (
+          await k
+            .selectFrom('user_area_activity as x')
+            .innerJoin('areas as a', 'a.id', 'x.area_id')
+            .select(['a.name', 'x.active'])
+            .where('x.user_id', '=', id)
+            .execute()
+        ).map((r) => [r.name, r.active]),
       ),
     position: (callsign: string) =>
-      k.selectFrom('positions as p').leftJoin('areas as a', 'a.id', 'p.area_id').select(['p.name', 'p.frequency', 'a.name as area', 'p.rating', 'p.required_facility']).where('p.callsign', '=', callsign).executeTakeFirstOrThrow(),
+      k
+        .selectFrom('positions as p')
+        .leftJoin('areas as a', 'a.id', 'p.area_id')
+        .select(['p.name', 'p.frequency', 'a.name as area', 'p.rating', 'p.required_facility'])
+        .where('p.callsign', '=', callsign)
+        .executeTakeFirstOrThrow(),
     endorsement: async (type: string) => {
-      const e = await k.selectFrom('endorsements').selectAll().where('user_id', '=', ADA).where('type', '=', type as 'solo').executeTakeFirstOrThrow();
-      const areas = await k.selectFrom('endorsement_areas as l').innerJoin('areas as a', 'a.id', 'l.area_id').select('a.name').where('l.endorsement_id', '=', e.id).orderBy('a.name').execute();
-      const positions = await k.selectFrom('endorsement_positions as l').innerJoin('positions as p', 'p.id', 'l.position_id').select('p.callsign').where('l.endorsement_id', '=', e.id).orderBy('p.callsign').execute();
-      return { rating: e.rating, valid_to: e.valid_to, revoked: e.revoked, revoked_at: e.revoked_at, areas: areas.map((a) => a.name), positions: positions.map((p) => p.callsign) };
+      const e = await k
+        .selectFrom('endorsements')
+        .selectAll()
+        .where('user_id', '=', ADA)
+        .where('type', '=', type as 'solo')
+        .executeTakeFirstOrThrow();
+      const areas = await k
+        .selectFrom('endorsement_areas as l')
+        .innerJoin('areas as a', 'a.id', 'l.area_id')
+        .select('a.name')
+        .where('l.endorsement_id', '=', e.id)
+        .orderBy('a.name')
+        .execute();
+      const positions = await k
+        .selectFrom('endorsement_positions as l')
+        .innerJoin('positions as p', 'p.id', 'l.position_id')
+        .select('p.callsign')
+        .where('l.endorsement_id', '=', e.id)
+        .orderBy('p.callsign')
+        .execute();
+      return {
+        rating: e.rating,
+        valid_to: e.valid_to,
+        revoked: e.revoked,
+        revoked_at: e.revoked_at,
+        areas: areas.map((a) => a.name),
+        positions: positions.map((p) => p.callsign),
+      };
     },
     training: async () => {
       const t = await k.selectFrom('trainings').selectAll().where('user_id', '=', BO).executeTakeFirstOrThrow();
@@ -83,12 +180,34 @@ async function loaded() {
       k
         .selectFrom('bookings as b')
         .innerJoin('positions as p', 'p.id', 'b.position_id')
-        .select(['b.user_id', 'p.callsign', 'b.time_start', 'b.time_end', 'b.training', 'b.exam', 'b.event', 'b.deleted', 'b.source', 'b.network_booking'])
+        .select([
+          'b.user_id',
+          'p.callsign',
+          'b.time_start',
+          'b.time_end',
+          'b.training',
+          'b.exam',
+          'b.event',
+          'b.deleted',
+          'b.source',
+          'b.network_booking',
+        ])
         .where('b.id', '=', id)
         .executeTakeFirstOrThrow(),
     everything: async () => {
       const out: Record<string, unknown[]> = {};
-      for (const t of ['users', 'user_area_activity', 'positions', 'endorsements', 'endorsement_areas', 'endorsement_positions', 'roles', 'trainings', 'training_ratings', 'bookings'] as const) {
+      for (const t of [
+        'users',
+        'user_area_activity',
+        'positions',
+        'endorsements',
+        'endorsement_areas',
+        'endorsement_positions',
+        'roles',
+        'trainings',
+        'training_ratings',
+        'bookings',
+      ] as const) {
         out[t] = await k.selectFrom(t).selectAll().execute();
       }
       return out;
@@ -115,7 +234,13 @@ describe('import: unknown fields within records', () => {
     expect(r.stderr).toContain('users[0].FirstName: unknown field');
     const db = openDatabase(env.DATABASE_URL);
     open.push(db);
-    expect(await db.kysely.selectFrom('users').select(['first_name', 'last_name', 'email', 'rating', 'division', 'subdivision']).where('id', '=', ADA).executeTakeFirstOrThrow()).toEqual({
+    expect(
+      await db.kysely
+        .selectFrom('users')
+        .select(['first_name', 'last_name', 'email', 'rating', 'division', 'subdivision'])
+        .where('id', '=', ADA)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
       first_name: 'Ada',
       last_name: 'Lind',
       email: 'ada@example.org',
@@ -144,7 +269,9 @@ describe('import: unknown fields within records', () => {
     const db = await loaded();
     await db.load({ users: [{ id: ADA, atc_active_areas: { Finland: true } }] });
     expect(await db.activity(ADA)).toEqual({ Denmark: 1, Finland: 1 });
-    expect(await refused(() => db.load({ users: [{ id: ADA, atc_active_areas: { Atlantis: true } }] }))).toContain('users[0].atc_active_areas.Atlantis: unknown area "Atlantis"');
+    expect(await refused(() => db.load({ users: [{ id: ADA, atc_active_areas: { Atlantis: true } }] }))).toContain(
+      'users[0].atc_active_areas.Atlantis: unknown area "Atlantis"',
+    );
   });
 });
 
@@ -157,13 +284,27 @@ describe('import: omitted fields keep, null clears, creates need required fields
     expect(await db.activity(ADA)).toEqual({ Denmark: 1, Finland: 0 });
 
     await db.load({ users: [{ id: ADA, email: null, subdivision: null, first_name: 'Adah' }] });
-    expect(await db.user(ADA)).toMatchObject({ email: null, subdivision: null, first_name: 'Adah', last_name: 'Lind', division: 'EUD', rating: 5 });
+    expect(await db.user(ADA)).toMatchObject({
+      email: null,
+      subdivision: null,
+      first_name: 'Adah',
+      last_name: 'Lind',
+      division: 'EUD',
+      rating: 5,
+    });
   });
 
   it('users: a new user needs a rating; the error names it and nothing of the file is kept', async () => {
     const db = await loaded();
     const before = await db.everything();
-    const message = await refused(() => db.load({ users: [{ id: ADA, first_name: 'Changed' }, { id: 2000001, first_name: 'New' }] }));
+    const message = await refused(() =>
+      db.load({
+        users: [
+          { id: ADA, first_name: 'Changed' },
+          { id: 2000001, first_name: 'New' },
+        ],
+      }),
+    );
     expect(message).toBe('users[1].rating: is required, as user 2000001 does not exist yet');
     expect(await db.everything()).toEqual(before);
     expect(await refused(() => db.load({ users: [{ id: ADA, rating: null }] }))).toBe('users[0].rating: must not be null');
@@ -172,20 +313,47 @@ describe('import: omitted fields keep, null clears, creates need required fields
   it('positions: a partial record keeps name, area, rating and facility; a new one needs name and frequency', async () => {
     const db = await loaded();
     await db.load({ positions: [{ callsign: 'EKCH_TWR', frequency: '118.1' }] });
-    expect(await db.position('EKCH_TWR')).toEqual({ name: 'Kastrup Tower', frequency: '118.100', area: 'Denmark', rating: 3, required_facility: 'T1 EKCH TWR' });
+    expect(await db.position('EKCH_TWR')).toEqual({
+      name: 'Kastrup Tower',
+      frequency: '118.100',
+      area: 'Denmark',
+      rating: 3,
+      required_facility: 'T1 EKCH TWR',
+    });
     await db.load({ positions: [{ callsign: 'EKCH_TWR', area: null, required_facility: null }] });
-    expect(await db.position('EKCH_TWR')).toEqual({ name: 'Kastrup Tower', frequency: '118.100', area: null, rating: 3, required_facility: null });
-    expect(await refused(() => db.load({ positions: [{ callsign: 'ESSA_TWR', frequency: '118.505' }] }))).toBe('positions[0].name: is required, as position ESSA_TWR does not exist yet');
+    expect(await db.position('EKCH_TWR')).toEqual({
+      name: 'Kastrup Tower',
+      frequency: '118.100',
+      area: null,
+      rating: 3,
+      required_facility: null,
+    });
+    expect(await refused(() => db.load({ positions: [{ callsign: 'ESSA_TWR', frequency: '118.505' }] }))).toBe(
+      'positions[0].name: is required, as position ESSA_TWR does not exist yet',
+    );
     // A new position without a rating is still S1, as before.
     await db.load({ positions: [{ callsign: 'ESSA_TWR', name: 'Arlanda Tower', frequency: '118.505' }] });
-    expect(await db.position('ESSA_TWR')).toEqual({ name: 'Arlanda Tower', frequency: '118.505', area: null, rating: 2, required_facility: null });
+    expect(await db.position('ESSA_TWR')).toEqual({
+      name: 'Arlanda Tower',
+      frequency: '118.505',
+      area: null,
+      rating: 2,
+      required_facility: null,
+    });
   });
 
   it('endorsements: omitted fields and link lists keep; a given list replaces them; null or [] clears them', async () => {
     const db = await loaded();
     const key = { user_id: ADA, type: 'solo', valid_from: '2025-02-01T00:00:00Z' };
     await db.load({ endorsements: [{ ...key, valid_to: '2026-09-01T00:00:00Z' }] });
-    expect(await db.endorsement('solo')).toEqual({ rating: null, valid_to: Date.UTC(2026, 8, 1), revoked: 0, revoked_at: null, areas: [], positions: ['EKCH_DEL', 'EKCH_TWR'] });
+    expect(await db.endorsement('solo')).toEqual({
+      rating: null,
+      valid_to: Date.UTC(2026, 8, 1),
+      revoked: 0,
+      revoked_at: null,
+      areas: [],
+      positions: ['EKCH_DEL', 'EKCH_TWR'],
+    });
     await db.load({ endorsements: [{ ...key, positions: ['EKCH_DEL'] }] });
     expect((await db.endorsement('solo')).positions).toEqual(['EKCH_DEL']);
     await db.load({ endorsements: [{ ...key, positions: null }] });
@@ -193,7 +361,14 @@ describe('import: omitted fields keep, null clears, creates need required fields
 
     const visiting = { user_id: ADA, type: 'visiting', valid_from: '2025-01-01T00:00:00Z' };
     await db.load({ endorsements: [{ ...visiting, revoked: true }] });
-    expect(await db.endorsement('visiting')).toEqual({ rating: 'C1', valid_to: null, revoked: 1, revoked_at: NOW + 60_000, areas: ['Finland'], positions: [] });
+    expect(await db.endorsement('visiting')).toEqual({
+      rating: 'C1',
+      valid_to: null,
+      revoked: 1,
+      revoked_at: NOW + 60_000,
+      areas: ['Finland'],
+      positions: [],
+    });
     await db.load({ endorsements: [{ ...visiting, areas: [] }] });
     expect(await db.endorsement('visiting')).toMatchObject({ revoked: 1, revoked_at: NOW + 60_000, areas: [] });
     await db.load({ endorsements: [{ ...visiting, valid_to: null, revoked: false }] });
@@ -207,9 +382,11 @@ describe('import: omitted fields keep, null clears, creates need required fields
     );
     await db.load({ endorsements: [{ user_id: BO, type: 's1', valid_from: '2025-01-01T00:00:00Z' }] });
     // revoked_at needs revoked: true in the same record (it cannot be checked against the stored row).
-    expect(await refused(() => db.load({ endorsements: [{ user_id: BO, type: 's1', valid_from: '2025-01-01T00:00:00Z', revoked_at: '2025-06-01T00:00:00Z' }] }))).toBe(
-      'endorsements[0].revoked_at: must be null unless revoked is true',
-    );
+    expect(
+      await refused(() =>
+        db.load({ endorsements: [{ user_id: BO, type: 's1', valid_from: '2025-01-01T00:00:00Z', revoked_at: '2025-06-01T00:00:00Z' }] }),
+      ),
+    ).toBe('endorsements[0].revoked_at: must be null unless revoked is true');
   });
 
   it('trainings: a partial record keeps type, start and ratings; a given list replaces the ratings', async () => {
@@ -234,13 +411,22 @@ describe('import: omitted fields keep, null clears, creates need required fields
     await db.load({ bookings: [{ id: 7, deleted: false, tag: null, network_booking: null }] });
     expect(await db.booking(7)).toEqual({ ...before, time_end: Date.UTC(2026, 11, 1, 11), exam: 0, network_booking: null });
     await db.load({ bookings: [{ id: 8, user_id: ADA, callsign: 'EKCH_DEL' }] });
-    expect(await db.booking(8)).toMatchObject({ user_id: ADA, callsign: 'EKCH_DEL', source: 'DISCORD', time_start: Date.UTC(2026, 11, 1, 12) });
+    expect(await db.booking(8)).toMatchObject({
+      user_id: ADA,
+      callsign: 'EKCH_DEL',
+      source: 'DISCORD',
+      time_start: Date.UTC(2026, 11, 1, 12),
+    });
   });
 
   it('bookings: checks the period and overlaps of the booking as it will be, naming the record', async () => {
     const db = await loaded();
-    expect(await refused(() => db.load({ bookings: [{ id: 7, time_end: '2026-12-01 09:00:00' }] }))).toBe('bookings[0].time_end: must be after time_start');
-    expect(await refused(() => db.load({ bookings: [{ id: 8, time_start: '2026-12-01 11:00:00' }] }))).toBe('bookings[0]: overlaps another booking of EKCH_TWR');
+    expect(await refused(() => db.load({ bookings: [{ id: 7, time_end: '2026-12-01 09:00:00' }] }))).toBe(
+      'bookings[0].time_end: must be after time_start',
+    );
+    expect(await refused(() => db.load({ bookings: [{ id: 8, time_start: '2026-12-01 11:00:00' }] }))).toBe(
+      'bookings[0]: overlaps another booking of EKCH_TWR',
+    );
     expect(await refused(() => db.load({ bookings: [{ id: 9, time_end: '2026-12-01 11:00:00' }] }))).toBe(
       'bookings[0].user_id: is required, as booking 9 does not exist yet',
     );
@@ -254,16 +440,33 @@ describe('import: omitted fields keep, null clears, creates need required fields
         { id: 8, time_start: '2026-12-01 10:00:00', time_end: '2026-12-01 12:00:00' },
       ],
     });
-    expect([(await db.booking(7)).time_start, (await db.booking(8)).time_start]).toEqual([Date.UTC(2026, 11, 1, 12), Date.UTC(2026, 11, 1, 10)]);
+    expect([(await db.booking(7)).time_start, (await db.booking(8)).time_start]).toEqual([
+      Date.UTC(2026, 11, 1, 12),
+      Date.UTC(2026, 11, 1, 10),
+    ]);
   });
 });
 
 describe('import: set-based', () => {
   it('runs as many statements for 200 records of each section as for 20, records of a few shapes alike', async () => {
     const file = (n: number) => ({
-      users: Array.from({ length: n }, (_, i) => (i % 2 === 0 ? { id: 3000000 + i, rating: 'S2', first_name: `U${i}` } : { id: 3000000 + i, rating: 'S1' })),
-      endorsements: Array.from({ length: n }, (_, i) => ({ user_id: 3000000 + i, type: 'solo', valid_from: '2025-01-01T00:00:00Z', ...(i % 3 === 0 ? { positions: ['EKCH_DEL'] } : {}) })),
-      trainings: Array.from({ length: n }, (_, i) => ({ user_id: 3000000 + i, area: 'Denmark', type: 'Standard', status: 0, created_at: '2025-01-01T00:00:00Z', ...(i % 2 === 0 ? { ratings: ['S2'] } : {}) })),
+      users: Array.from({ length: n }, (_, i) =>
+        i % 2 === 0 ? { id: 3000000 + i, rating: 'S2', first_name: `U${i}` } : { id: 3000000 + i, rating: 'S1' },
+      ),
+      endorsements: Array.from({ length: n }, (_, i) => ({
+        user_id: 3000000 + i,
+        type: 'solo',
+        valid_from: '2025-01-01T00:00:00Z',
+        ...(i % 3 === 0 ? { positions: ['EKCH_DEL'] } : {}),
+      })),
+      trainings: Array.from({ length: n }, (_, i) => ({
+        user_id: 3000000 + i,
+        area: 'Denmark',
+        type: 'Standard',
+        status: 0,
+        created_at: '2025-01-01T00:00:00Z',
+        ...(i % 2 === 0 ? { ratings: ['S2'] } : {}),
+      })),
       bookings: Array.from({ length: n }, (_, i) => ({
         ...(i % 2 === 0 ? { id: 100 + i } : {}),
         user_id: 3000000 + i,

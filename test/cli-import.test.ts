@@ -11,14 +11,65 @@ import { runCli } from './support/processes.js';
 const VALID = {
   areas: ['Denmark', 'Finland'],
   users: [
-    { id: 10000001, email: 'a@example.org', first_name: 'Ada', last_name: 'Lind', rating: 'S3', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Denmark: true } },
-    { id: 10000002, email: 'b@example.org', first_name: 'Bo', last_name: 'Berg', rating: 'C1', region: 'EMEA', division: 'EUD', subdivision: 'SCA' },
+    {
+      id: 10000001,
+      email: 'a@example.org',
+      first_name: 'Ada',
+      last_name: 'Lind',
+      rating: 'S3',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+      atc_active_areas: { Denmark: true },
+    },
+    {
+      id: 10000002,
+      email: 'b@example.org',
+      first_name: 'Bo',
+      last_name: 'Berg',
+      rating: 'C1',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+    },
   ],
-  positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' }],
-  endorsements: [{ user_id: 10000001, type: 'visiting', rating: 'C1', areas: ['Finland'], positions: [], valid_from: '2025-01-01T00:00:00Z', valid_to: null, revoked: false }],
+  positions: [
+    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
+  ],
+  endorsements: [
+    {
+      user_id: 10000001,
+      type: 'visiting',
+      rating: 'C1',
+      areas: ['Finland'],
+      positions: [],
+      valid_from: '2025-01-01T00:00:00Z',
+      valid_to: null,
+      revoked: false,
+    },
+  ],
   roles: [{ user_id: 10000001, area: 'Denmark', role: 'Mentor' }],
-  trainings: [{ user_id: 10000002, area: 'Denmark', type: 'Standard', status: 0, created_at: '2025-03-01T10:00:00Z', started_at: null, ratings: ['S3'] }],
-  bookings: [{ user_id: 10000001, callsign: 'EKCH_TWR', time_start: '2030-12-01 10:00:00', time_end: '2030-12-01 12:00:00', tag: null, source: 'CC' }],
+  trainings: [
+    {
+      user_id: 10000002,
+      area: 'Denmark',
+      type: 'Standard',
+      status: 0,
+      created_at: '2025-03-01T10:00:00Z',
+      started_at: null,
+      ratings: ['S3'],
+    },
+  ],
+  bookings: [
+    {
+      user_id: 10000001,
+      callsign: 'EKCH_TWR',
+      time_start: '2030-12-01 10:00:00',
+      time_end: '2030-12-01 12:00:00',
+      tag: null,
+      source: 'CC',
+    },
+  ],
 };
 
 function writeJson(data: unknown): string {
@@ -30,8 +81,22 @@ function writeJson(data: unknown): string {
 async function counts(url: string) {
   const db = openDatabase(url);
   const out: Record<string, number> = {};
-  for (const t of ['areas', 'users', 'positions', 'endorsements', 'endorsement_areas', 'roles', 'trainings', 'training_ratings', 'bookings', 'user_area_activity'] as const) {
-    const r = await db.kysely.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  for (const t of [
+    'areas',
+    'users',
+    'positions',
+    'endorsements',
+    'endorsement_areas',
+    'roles',
+    'trainings',
+    'training_ratings',
+    'bookings',
+    'user_area_activity',
+  ] as const) {
+    const r = await db.kysely
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     out[t] = Number(r.n);
   }
   await db.close();
@@ -46,7 +111,18 @@ describe('npx sector import', () => {
     expect(first.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 1 roles, 1 trainings, 1 bookings/);
     expect(first.code).toBe(0);
     const once = await counts(env.DATABASE_URL);
-    expect(once).toEqual({ areas: 2, users: 2, positions: 1, endorsements: 1, endorsement_areas: 1, roles: 1, trainings: 1, training_ratings: 1, bookings: 1, user_area_activity: 1 });
+    expect(once).toEqual({
+      areas: 2,
+      users: 2,
+      positions: 1,
+      endorsements: 1,
+      endorsement_areas: 1,
+      roles: 1,
+      trainings: 1,
+      training_ratings: 1,
+      bookings: 1,
+      user_area_activity: 1,
+    });
 
     expect(runCli(['import', file], env).code).toBe(0);
     expect(await counts(env.DATABASE_URL)).toEqual(once);
@@ -65,40 +141,101 @@ describe('npx sector import', () => {
     [{ ...VALID, users: [VALID.users[0], { ...VALID.users[1], rating: 'X9' }] }, 'users[1].rating: unknown rating "X9"'],
     [{ ...VALID, roles: [{ user_id: 10000001, area: 'Atlantis', role: 'Mentor' }] }, 'roles[0].area: unknown area "Atlantis"'],
     [{ ...VALID, trainings: [{ ...VALID.trainings[0], user_id: 424242 }] }, 'trainings[0].user_id: unknown user 424242'],
-    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], type: 'solo', positions: ['ESSA_TWR'] }] }, 'endorsements[0].positions[0]: unknown position "ESSA_TWR"'],
+    [
+      { ...VALID, endorsements: [{ ...VALID.endorsements[0], type: 'solo', positions: ['ESSA_TWR'] }] },
+      'endorsements[0].positions[0]: unknown position "ESSA_TWR"',
+    ],
     [{ ...VALID, positions: [{ ...VALID.positions[0], frequency: '99.9' }] }, 'positions[0].frequency'],
-    [{ ...VALID, bookings: [VALID.bookings[0], { ...VALID.bookings[0], time_start: '2030-12-01 11:00:00', time_end: '2030-12-01 13:00:00' }] }, 'bookings[1]: overlaps another booking of EKCH_TWR'],
+    [
+      {
+        ...VALID,
+        bookings: [VALID.bookings[0], { ...VALID.bookings[0], time_start: '2030-12-01 11:00:00', time_end: '2030-12-01 13:00:00' }],
+      },
+      'bookings[1]: overlaps another booking of EKCH_TWR',
+    ],
     [{ ...VALID, bookings: [{ ...VALID.bookings[0], time_start: '2030-02-30 10:00:00' }] }, 'bookings[0].time_start'],
-    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], revoked_at: '2025-03-01T12:00:00Z' }] }, 'endorsements[0].revoked_at: must be null unless revoked is true'],
+    [
+      { ...VALID, endorsements: [{ ...VALID.endorsements[0], revoked_at: '2025-03-01T12:00:00Z' }] },
+      'endorsements[0].revoked_at: must be null unless revoked is true',
+    ],
     [{ ...VALID, flights: [] }, 'flights: unknown key'],
     // Instants whose fields do not exist are refused, not rolled over into the next month or day.
-    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], valid_from: '2025-02-30T00:00:00Z' }] }, 'endorsements[0].valid_from: must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got "2025-02-30T00:00:00Z")'],
-    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], valid_to: '2025-06-01T24:00:00Z' }] }, 'endorsements[0].valid_to: must be an ISO 8601 time'],
-    [{ ...VALID, trainings: [{ ...VALID.trainings[0], created_at: '2025-02-29T10:00:00Z' }] }, 'trainings[0].created_at: must be an ISO 8601 time'],
-    [{ ...VALID, trainings: [{ ...VALID.trainings[0], started_at: '2025-03-01T10:60:00+01:00' }] }, 'trainings[0].started_at: must be an ISO 8601 time'],
+    [
+      { ...VALID, endorsements: [{ ...VALID.endorsements[0], valid_from: '2025-02-30T00:00:00Z' }] },
+      'endorsements[0].valid_from: must be an ISO 8601 time such as 2025-01-01T00:00:00Z (got "2025-02-30T00:00:00Z")',
+    ],
+    [
+      { ...VALID, endorsements: [{ ...VALID.endorsements[0], valid_to: '2025-06-01T24:00:00Z' }] },
+      'endorsements[0].valid_to: must be an ISO 8601 time',
+    ],
+    [
+      { ...VALID, trainings: [{ ...VALID.trainings[0], created_at: '2025-02-29T10:00:00Z' }] },
+      'trainings[0].created_at: must be an ISO 8601 time',
+    ],
+    [
+      { ...VALID, trainings: [{ ...VALID.trainings[0], started_at: '2025-03-01T10:60:00+01:00' }] },
+      'trainings[0].started_at: must be an ISO 8601 time',
+    ],
     // A natural key twice in one file names the second occurrence and the first.
     [{ ...VALID, users: [...VALID.users, { ...VALID.users[0], email: 'c@example.org' }] }, 'users[2]: duplicates users[0] (same id)'],
-    [{ ...VALID, positions: [VALID.positions[0], { ...VALID.positions[0], callsign: 'ekch_twr', name: 'Copenhagen Tower' }] }, 'positions[1]: duplicates positions[0] (same callsign)'],
     [
-      { ...VALID, endorsements: [VALID.endorsements[0], { ...VALID.endorsements[0], user_id: 10000002 }, { ...VALID.endorsements[0], rating: 'S3', valid_from: '2025-01-01T01:00:00+01:00' }] },
+      { ...VALID, positions: [VALID.positions[0], { ...VALID.positions[0], callsign: 'ekch_twr', name: 'Copenhagen Tower' }] },
+      'positions[1]: duplicates positions[0] (same callsign)',
+    ],
+    [
+      {
+        ...VALID,
+        endorsements: [
+          VALID.endorsements[0],
+          { ...VALID.endorsements[0], user_id: 10000002 },
+          { ...VALID.endorsements[0], rating: 'S3', valid_from: '2025-01-01T01:00:00+01:00' },
+        ],
+      },
       'endorsements[2]: duplicates endorsements[0] (same user_id, type and valid_from)',
     ],
     [
-      { ...VALID, endorsements: [{ ...VALID.endorsements[0], type: 'facility', rating: 'T1 EKCH TWR' }, { ...VALID.endorsements[0], type: 'masc', rating: 'T1 EKCH TWR' }] },
+      {
+        ...VALID,
+        endorsements: [
+          { ...VALID.endorsements[0], type: 'facility', rating: 'T1 EKCH TWR' },
+          { ...VALID.endorsements[0], type: 'masc', rating: 'T1 EKCH TWR' },
+        ],
+      },
       'endorsements[1]: duplicates endorsements[0] (same user_id, type and valid_from)',
     ],
-    [{ ...VALID, trainings: [VALID.trainings[0], { ...VALID.trainings[0], status: 2 }] }, 'trainings[1]: duplicates trainings[0] (same user_id, area and created_at)'],
     [
-      { ...VALID, bookings: [{ ...VALID.bookings[0], id: 5 }, { ...VALID.bookings[0], id: 5, time_start: '2030-12-02 10:00:00', time_end: '2030-12-02 11:00:00' }] },
+      { ...VALID, trainings: [VALID.trainings[0], { ...VALID.trainings[0], status: 2 }] },
+      'trainings[1]: duplicates trainings[0] (same user_id, area and created_at)',
+    ],
+    [
+      {
+        ...VALID,
+        bookings: [
+          { ...VALID.bookings[0], id: 5 },
+          { ...VALID.bookings[0], id: 5, time_start: '2030-12-02 10:00:00', time_end: '2030-12-02 11:00:00' },
+        ],
+      },
       'bookings[1]: duplicates bookings[0] (same id)',
     ],
     // NUL cannot be stored by PostgreSQL: refused with its path on every database.
-    [{ ...VALID, users: [VALID.users[0], { ...VALID.users[1], first_name: 'B\u0000o' }] }, 'users[1].first_name: must not contain a NUL character'],
+    [
+      { ...VALID, users: [VALID.users[0], { ...VALID.users[1], first_name: 'B\u0000o' }] },
+      'users[1].first_name: must not contain a NUL character',
+    ],
     [{ ...VALID, areas: ['Denmark', 'Fin\u0000land'] }, 'areas[1]: must not contain a NUL character'],
     [{ ...VALID, roles: [{ ...VALID.roles[0], role: 'Men\u0000tor' }] }, 'roles[0].role: must not contain a NUL character'],
-    [{ ...VALID, endorsements: [{ ...VALID.endorsements[0], areas: ['Finland\u0000'] }] }, 'endorsements[0].areas[0]: must not contain a NUL character'],
-    [{ ...VALID, users: [{ ...VALID.users[0], atc_active_areas: { 'Den\u0000mark': true } }, VALID.users[1]] }, 'users[0].atc_active_areas: must not contain a NUL character'],
-    [{ ...VALID, bookings: [{ ...VALID.bookings[0], network_booking: '\u0000' }] }, 'bookings[0].network_booking: must not contain a NUL character'],
+    [
+      { ...VALID, endorsements: [{ ...VALID.endorsements[0], areas: ['Finland\u0000'] }] },
+      'endorsements[0].areas[0]: must not contain a NUL character',
+    ],
+    [
+      { ...VALID, users: [{ ...VALID.users[0], atc_active_areas: { 'Den\u0000mark': true } }, VALID.users[1]] },
+      'users[0].atc_active_areas: must not contain a NUL character',
+    ],
+    [
+      { ...VALID, bookings: [{ ...VALID.bookings[0], network_booking: '\u0000' }] },
+      'bookings[0].network_booking: must not contain a NUL character',
+    ],
     // Booking ids above 2,000,000,000 are left for bookings made after the import.
     [{ ...VALID, bookings: [{ ...VALID.bookings[0], id: 2_000_000_001 }] }, 'bookings[0].id: must be an integer from 1 to 2000000000'],
     [{ ...VALID, bookings: [{ ...VALID.bookings[0], id: 2 ** 31 - 1 }] }, 'bookings[0].id: must be an integer from 1 to 2000000000'],
@@ -117,7 +254,11 @@ describe('npx sector import', () => {
 
   it('ignores a repeated area or role, which adds nothing and contradicts nothing', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const file = writeJson({ ...VALID, areas: ['Denmark', 'Finland', 'Denmark'], roles: [VALID.roles[0], { ...VALID.roles[0] }, { ...VALID.roles[0], role: 'Buddy' }] });
+    const file = writeJson({
+      ...VALID,
+      areas: ['Denmark', 'Finland', 'Denmark'],
+      roles: [VALID.roles[0], { ...VALID.roles[0] }, { ...VALID.roles[0], role: 'Buddy' }],
+    });
     const r = runCli(['import', file], env);
     expect(r.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 2 roles, /);
     expect(r.code).toBe(0);

@@ -9,7 +9,10 @@ import { ROOT, runCli, type CliResult } from './support/processes.js';
 
 function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -26,9 +29,17 @@ function runCliAsync(args: string[], env: Record<string, string>): Promise<CliRe
 async function snapshot(url: string) {
   const db = openDatabase(url);
   try {
-    const users = (await db.kysely.selectFrom('users').select(['id', 'first_name']).orderBy('id').execute()).map((u) => `${u.id} ${u.first_name}`);
-    const bookings = await db.kysely.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const endorsements = await db.kysely.selectFrom('endorsements').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const users = (await db.kysely.selectFrom('users').select(['id', 'first_name']).orderBy('id').execute()).map(
+      (u) => `${u.id} ${u.first_name}`,
+    );
+    const bookings = await db.kysely
+      .selectFrom('bookings')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    const endorsements = await db.kysely
+      .selectFrom('endorsements')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     return { users, bookings: Number(bookings.n), endorsements: Number(endorsements.n) };
   } finally {
     await db.close();
@@ -53,7 +64,7 @@ describe('npx sector seed:demo', () => {
 
       // The database holds exactly the winner's division: the same as that seed alone gives.
       const alone = { DATABASE_URL: freshDatabaseUrl() };
-      const seed = results[0]!.code === 0 ? '1' : '2';
+      const seed = results[0].code === 0 ? '1' : '2';
       expect(runCli(['seed:demo', '--seed', seed], alone).code).toBe(0);
       expect(await snapshot(env.DATABASE_URL)).toEqual(await snapshot(alone.DATABASE_URL));
     }

@@ -61,10 +61,25 @@ describe('requests the HTTP layer refuses', () => {
   // Write requests carry the key, so that they get as far as their body.
   const cases: Array<[string, (key: string) => string, number]> = [
     ['an unknown method', () => 'FOO /api/positions HTTP/1.1\r\nHost: x\r\n\r\n', 400],
-    ['CONNECT, a proxy\'s method', () => 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 501],
-    ['Content-Length beside Transfer-Encoding', (key) => `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400],
-    ['two different Content-Lengths', (key) => `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef`, 400],
-    ['a malformed chunk size', (key) => `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400],
+    ["CONNECT, a proxy's method", () => 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 501],
+    [
+      'Content-Length beside Transfer-Encoding',
+      (key) =>
+        `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      400,
+    ],
+    [
+      'two different Content-Lengths',
+      (key) =>
+        `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef`,
+      400,
+    ],
+    [
+      'a malformed chunk size',
+      (key) =>
+        `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+      400,
+    ],
     ['a control character in a header', () => 'GET /api/positions HTTP/1.1\r\nHost: x\r\nX-Evil: a\u0001b\r\n\r\n', 400],
     ['a malformed request line', () => 'GET /api/positions HTTP/9.z\r\nHost: x\r\n\r\n', 400],
     ['no Host header', () => 'GET /api/positions HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
@@ -107,7 +122,10 @@ describe('requests the HTTP layer refuses', () => {
       [edit, ''],
     ]) {
       for (const path of ['/api/positions', '/api/users?include=allUsers']) {
-        const answer = await rawExchange(server.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nauthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`);
+        const answer = await rawExchange(
+          server.url,
+          `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nauthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`,
+        );
         const what = `${path} with ${first === edit ? 'the key' : 'garbage'} then ${second === edit ? 'the key' : second === '' ? 'an empty one' : 'garbage'}`;
         expect(answer.status, what).toBe(400);
         expect(JSON.parse(answer.body), what).toEqual({ message: 'Send one Authorization header, not several' });
@@ -117,7 +135,10 @@ describe('requests the HTTP layer refuses', () => {
       }
     }
     // One header still works.
-    const one = await rawExchange(server.url, `GET /api/users?include=allUsers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${edit}\r\nConnection: close\r\n\r\n`);
+    const one = await rawExchange(
+      server.url,
+      `GET /api/users?include=allUsers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${edit}\r\nConnection: close\r\n\r\n`,
+    );
     expect(one.status).toBe(200);
   });
 
@@ -125,7 +146,9 @@ describe('requests the HTTP layer refuses', () => {
     const logged = server.logs().length;
     for (let i = 0; i < 3; i++) {
       const conn = await connect(server.url);
-      await conn.write(`POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${edit}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cid": 1`);
+      await conn.write(
+        `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${edit}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cid": 1`,
+      );
       // The request has been routed and authenticated; its body is being read.
       await sleep(200);
       conn.destroy();

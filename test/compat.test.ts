@@ -102,7 +102,11 @@ describe('Control Center compatibility profile (API_COMPAT=controlcenter)', () =
   });
 
   it('changes nothing else: errors, updates and deletes keep their shapes', async () => {
-    const bad = await fetch(`${base}/api/bookings/create`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${base}/api/bookings/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({ message: expect.any(String), errors: expect.any(Object) });
     const noKey = await fetch(`${base}/api/users?include%5B%5D=roles`);

@@ -15,8 +15,25 @@ const DAY = 86_400_000;
 
 const division = {
   areas: ['Sweden'],
-  users: USERS.map((id) => ({ id, email: `${id}@example.org`, first_name: 'Crash', last_name: `Tester ${id}`, rating: 'C1', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Sweden: true } })),
-  positions: POSITIONS.map((callsign, i) => ({ callsign, name: `Crash Tower ${i}`, frequency: `118.${String(100 + i * 5).padStart(3, '0')}`, area: 'Sweden', rating: 'S1', required_facility: null })),
+  users: USERS.map((id) => ({
+    id,
+    email: `${id}@example.org`,
+    first_name: 'Crash',
+    last_name: `Tester ${id}`,
+    rating: 'C1',
+    region: 'EMEA',
+    division: 'EUD',
+    subdivision: 'SCA',
+    atc_active_areas: { Sweden: true },
+  })),
+  positions: POSITIONS.map((callsign, i) => ({
+    callsign,
+    name: `Crash Tower ${i}`,
+    frequency: `118.${String(100 + i * 5).padStart(3, '0')}`,
+    area: 'Sweden',
+    rating: 'S1',
+    required_facility: null,
+  })),
 };
 
 interface Booking {
@@ -96,7 +113,14 @@ describe.runIf(TEST_DIALECT === 'sqlite')('crash safety', () => {
           if (action === 'create') {
             const s = slot(next++, today);
             const tag = ['', '1', '2', '3'][step % 4]!;
-            const res = await send('POST', '/api/bookings/create', { cid: USERS[w % USERS.length], date: s.date, start_at: `${s.startHour}:00`, end_at: `${s.startHour + 1}:00`, position: s.position, tag });
+            const res = await send('POST', '/api/bookings/create', {
+              cid: USERS[w % USERS.length],
+              date: s.date,
+              start_at: `${s.startHour}:00`,
+              end_at: `${s.startHour + 1}:00`,
+              position: s.position,
+              tag,
+            });
             expect(res.status).toBe(201);
             acknowledge(res.json.booking);
             own.push(res.json.booking.id);
@@ -105,7 +129,11 @@ describe.runIf(TEST_DIALECT === 'sqlite')('crash safety', () => {
             const startHour = Number(String(current['time_start']).slice(11, 13));
             const endHour = startHour + 1 + (step % 2);
             const tag = ['', '1', '2', '3'][(step >> 1) % 4]!;
-            uncertain.set(id!, { kind: 'update', time_end: `${String(current['time_start']).slice(0, 10)} ${pad(endHour)}:${pad(step % 60)}:00`, flags: FLAGS[tag]! });
+            uncertain.set(id!, {
+              kind: 'update',
+              time_end: `${String(current['time_start']).slice(0, 10)} ${pad(endHour)}:${pad(step % 60)}:00`,
+              flags: FLAGS[tag]!,
+            });
             const res = await send('PATCH', `/api/bookings/${id}`, { end_at: `${endHour}:${pad(step % 60)}`, tag });
             expect(res.status).toBe(200);
             uncertain.delete(id!);
@@ -119,6 +147,8 @@ describe.runIf(TEST_DIALECT === 'sqlite')('crash safety', () => {
             own.splice(own.indexOf(id!), 1);
           }
         } catch (err) {
+          // `killed` is set by the test's kill step while this request is in flight.
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
           if (killed) return; // cut off by the kill: this write was never acknowledged
           throw err;
         }
@@ -144,9 +174,20 @@ describe.runIf(TEST_DIALECT === 'sqlite')('crash safety', () => {
         if (attempt === undefined) {
           expect(stored, `booking ${id} as acknowledged`).toEqual(acked);
         } else if (attempt.kind === 'delete') {
-          expect({ ...stored, deleted: 0, updated_at: null }, `booking ${id} before or after its delete`).toEqual({ ...acked, deleted: 0, updated_at: null });
+          expect({ ...stored, deleted: 0, updated_at: null }, `booking ${id} before or after its delete`).toEqual({
+            ...acked,
+            deleted: 0,
+            updated_at: null,
+          });
         } else {
-          const landed = { ...acked, time_end: attempt.time_end, training: attempt.flags[0], exam: attempt.flags[1], event: attempt.flags[2], updated_at: stored.updated_at };
+          const landed = {
+            ...acked,
+            time_end: attempt.time_end,
+            training: attempt.flags[0],
+            exam: attempt.flags[1],
+            event: attempt.flags[2],
+            updated_at: stored.updated_at,
+          };
           expect([acked, landed], `booking ${id} before or after its update`).toContainEqual(stored);
         }
       }

@@ -32,7 +32,9 @@ describe.runIf(TEST_DIALECT === 'sqlite')('the folder of a SQLite database', () 
     fs.writeFileSync(path.join(dir, 'file'), '');
     const r = cli(['migrate'], `sqlite:${dir}/file/sub/sector.db`);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`sector: cannot create the folder ${dir}/file/sub of the SQLite database in DATABASE_URL: ${dir}/file is not a folder`);
+    expect(r.stderr.trim()).toBe(
+      `sector: cannot create the folder ${dir}/file/sub of the SQLite database in DATABASE_URL: ${dir}/file is not a folder`,
+    );
   });
 
   it('is created with its missing parents', () => {

@@ -12,7 +12,7 @@ const BENCH_SCALE = { users: 10_000, endorsementsPerUser: 3, openTrainings: 2000
 
 const ms = (ymdHis: string): number => Date.parse(`${ymdHis.replace(' ', 'T')}Z`);
 const count = <T>(items: T[], pred: (x: T) => boolean): number => items.filter(pred).length;
-const distinct = <T>(items: T[]): number => new Set(items).size;
+const distinct = (items: unknown[]): number => new Set(items).size;
 
 /** Channel names on the 8.33 kHz raster (25 kHz channels included), as controllers write them. */
 function isAirbandChannel(frequency: string): boolean {
@@ -85,7 +85,8 @@ describe('demo division (default scale)', () => {
     const byCallsign = new Map(demo.positions.map((p) => [p.callsign, p]));
     expect(byCallsign.get('EKCH_TWR')).toMatchObject({ name: 'Kastrup Tower', area: 'Denmark', required_facility: 'T1 EKCH TWR' });
     expect(byCallsign.get('ESSA_APP')).toMatchObject({ area: 'Sweden', rating: 'S3', required_facility: 'T2 ESSA APP' });
-    for (const callsign of ['EKCH_A_GND', 'EKCH_DEL', 'EKDK_CTR', 'ENGM_TWR', 'EFHK_E_APP', 'BIRD_CTR']) expect(byCallsign.has(callsign)).toBe(true);
+    for (const callsign of ['EKCH_A_GND', 'EKCH_DEL', 'EKDK_CTR', 'ENGM_TWR', 'EFHK_E_APP', 'BIRD_CTR'])
+      expect(byCallsign.has(callsign)).toBe(true);
     for (const area of AREAS) expect(count(demo.positions, (p) => p.area === area)).toBeGreaterThanOrEqual(7);
   });
 
@@ -131,7 +132,10 @@ describe('demo division (default scale)', () => {
     for (const type of ['visiting', 'examiner', 'facility', 'solo', 's1'] as const) {
       const of = demo.endorsements.filter((e) => e.type === type);
       expect(of.length, type).toBeGreaterThan(5);
-      expect(of.some((e) => !e.revoked && (e.valid_to === null || e.valid_to > NOW_ISO)), `current ${type}`).toBe(true);
+      expect(
+        of.some((e) => !e.revoked && (e.valid_to === null || e.valid_to > NOW_ISO)),
+        `current ${type}`,
+      ).toBe(true);
     }
     for (const e of demo.endorsements) {
       expect(userIds.has(e.user_id)).toBe(true);
@@ -160,7 +164,10 @@ describe('demo division (default scale)', () => {
   it('has every role in every area', () => {
     for (const area of AREAS) {
       for (const role of ['Administrator', 'Moderator', 'Mentor', 'Buddy']) {
-        expect(demo.roles.some((r) => r.area === area && r.role === role), `${area} ${role}`).toBe(true);
+        expect(
+          demo.roles.some((r) => r.area === area && r.role === role),
+          `${area} ${role}`,
+        ).toBe(true);
       }
     }
   });
@@ -169,7 +176,13 @@ describe('demo division (default scale)', () => {
     const open = demo.trainings.filter((t) => t.status >= 0);
     expect(open).toHaveLength(30);
     expect([...new Set(demo.trainings.map((t) => t.status))].sort()).toEqual([-1, -2, -3, -4, 0, 1, 2, 3].sort());
-    expect([...new Set(demo.trainings.map((t) => t.type))].sort()).toEqual(['Familiarisation', 'Fast-track', 'Refresh', 'Standard', 'Transfer']);
+    expect([...new Set(demo.trainings.map((t) => t.type))].sort()).toEqual([
+      'Familiarisation',
+      'Fast-track',
+      'Refresh',
+      'Standard',
+      'Transfer',
+    ]);
     for (const t of demo.trainings) {
       expect(AREAS).toContain(t.area);
       expect(t.ratings.length).toBeGreaterThan(0);
@@ -196,7 +209,11 @@ describe('demo division (default scale)', () => {
     }
     expectNoOverlaps(demo);
     expect(count(demo.bookings, (b) => b.time_start.slice(0, 10) !== b.time_end.slice(0, 10))).toBeGreaterThan(0);
-    for (const tag of [1, 2, 3, null]) expect(count(demo.bookings, (b) => b.tag === tag), `tag ${tag}`).toBeGreaterThan(0);
+    for (const tag of [1, 2, 3, null])
+      expect(
+        count(demo.bookings, (b) => b.tag === tag),
+        `tag ${tag}`,
+      ).toBeGreaterThan(0);
     expect(distinct(demo.bookings.map((b) => b.time_start.slice(0, 10)))).toBeGreaterThanOrEqual(12);
   });
 
@@ -210,7 +227,8 @@ describe('demo division (default scale)', () => {
     const facilityBookings = demo.bookings.filter((b) => required.get(b.callsign));
     expect(facilityBookings.length).toBeGreaterThan(5);
     for (const b of facilityBookings) {
-      if (b.tag !== 1 && b.tag !== 2) expect(held.has(`${b.user_id}|${required.get(b.callsign)}`), `${b.user_id} on ${b.callsign}`).toBe(true);
+      if (b.tag !== 1 && b.tag !== 2)
+        expect(held.has(`${b.user_id}|${required.get(b.callsign)}`), `${b.user_id} on ${b.callsign}`).toBe(true);
     }
   });
 

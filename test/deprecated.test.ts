@@ -18,7 +18,14 @@ const BASE = {
   areas: ['Sweden', 'Finland', 'Denmark'],
   positions: [
     { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S3', required_facility: 'APP EKCH' },
+    {
+      callsign: 'EKCH_APP',
+      name: 'Copenhagen Approach',
+      frequency: '119.805',
+      area: 'Denmark',
+      rating: 'S3',
+      required_facility: 'APP EKCH',
+    },
     { callsign: 'EFHK_TWR', name: 'Helsinki Tower', frequency: '118.600', area: 'Finland', rating: 'S2', required_facility: 'T1 EFHK TWR' },
     { callsign: 'ESSA_TWR', name: 'Arlanda Tower', frequency: '118.500', area: 'Sweden', rating: 'S2' },
   ],
@@ -49,7 +56,15 @@ const BASE = {
     { user_id: 2001, type: 'solo', positions: ['EKCH_APP'], valid_from: '2025-05-20T00:00:00Z', valid_to: '2025-06-20T00:00:00Z' },
     { user_id: 2002, type: 'solo', positions: ['EKCH_TWR'], valid_from: '2025-05-01T00:00:00Z', valid_to: '2025-05-29T00:00:00Z' },
     { user_id: 2004, type: 'solo', positions: ['EKCH_TWR'], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-05-12T00:00:00Z' },
-    { user_id: 2005, type: 'solo', positions: ['EKCH_TWR', 'EKCH_APP'], valid_from: '2025-05-25T00:00:00Z', valid_to: '2025-07-01T00:00:00Z', revoked: true, revoked_at: '2025-06-01T06:00:00Z' },
+    {
+      user_id: 2005,
+      type: 'solo',
+      positions: ['EKCH_TWR', 'EKCH_APP'],
+      valid_from: '2025-05-25T00:00:00Z',
+      valid_to: '2025-07-01T00:00:00Z',
+      revoked: true,
+      revoked_at: '2025-06-01T06:00:00Z',
+    },
     { user_id: 2002, type: 'solo', positions: ['EKCH_APP'], valid_from: '2025-06-10T00:00:00Z', valid_to: '2025-07-10T00:00:00Z' },
     // s1: one ended exactly 14 days ago (out), one 13 days 23 hours ago (in)
     { user_id: 2003, type: 's1', positions: ['EFHK_TWR'], valid_from: '2025-05-01T00:00:00Z', valid_to: null },
@@ -64,14 +79,30 @@ const BASE = {
     // visiting
     { user_id: 2003, type: 'visiting', rating: 'C1', areas: ['Finland', 'Denmark'], valid_from: '2025-01-01T00:00:00Z' },
     { user_id: 2001, type: 'visiting', rating: 'S3', areas: ['Denmark'], valid_from: '2025-01-01T00:00:00Z' },
-    { user_id: 2004, type: 'visiting', rating: 'C1', areas: ['Sweden'], valid_from: '2024-01-01T00:00:00Z', valid_to: '2025-01-01T00:00:00Z' },
+    {
+      user_id: 2004,
+      type: 'visiting',
+      rating: 'C1',
+      areas: ['Sweden'],
+      valid_from: '2024-01-01T00:00:00Z',
+      valid_to: '2025-01-01T00:00:00Z',
+    },
   ],
 };
 
 // Live when first imported twenty days ago, then revoked: the import that first sees it revoked
 // dates the revocation, so it is past the 14-day window of the solo list.
 const REVOKED_LONG_AGO = {
-  endorsements: [{ user_id: 2003, type: 'solo', positions: ['EFHK_TWR'], valid_from: '2025-04-01T00:00:00Z', valid_to: '2025-08-01T00:00:00Z', revoked: false }],
+  endorsements: [
+    {
+      user_id: 2003,
+      type: 'solo',
+      positions: ['EFHK_TWR'],
+      valid_from: '2025-04-01T00:00:00Z',
+      valid_to: '2025-08-01T00:00:00Z',
+      revoked: false,
+    },
+  ],
 };
 
 async function division(): Promise<TestContext> {
@@ -125,9 +156,33 @@ describe('deprecated endpoints', () => {
     const res = await get('/api/endorsements/training/solo');
     expect(res.json()).toEqual({
       data: [
-        { user_id: 2001, type: 'SOLO', valid_from: '2025-05-20T00:00:00.000000Z', valid_to: '2025-06-20T00:00:00.000000Z', expired: false, revoked: false, positions: ['EKCH_APP'] },
-        { user_id: 2002, type: 'SOLO', valid_from: '2025-05-01T00:00:00.000000Z', valid_to: '2025-05-29T00:00:00.000000Z', expired: true, revoked: false, positions: ['EKCH_TWR'] },
-        { user_id: 2005, type: 'SOLO', valid_from: '2025-05-25T00:00:00.000000Z', valid_to: '2025-07-01T00:00:00.000000Z', expired: false, revoked: true, positions: ['EKCH_APP', 'EKCH_TWR'] },
+        {
+          user_id: 2001,
+          type: 'SOLO',
+          valid_from: '2025-05-20T00:00:00.000000Z',
+          valid_to: '2025-06-20T00:00:00.000000Z',
+          expired: false,
+          revoked: false,
+          positions: ['EKCH_APP'],
+        },
+        {
+          user_id: 2002,
+          type: 'SOLO',
+          valid_from: '2025-05-01T00:00:00.000000Z',
+          valid_to: '2025-05-29T00:00:00.000000Z',
+          expired: true,
+          revoked: false,
+          positions: ['EKCH_TWR'],
+        },
+        {
+          user_id: 2005,
+          type: 'SOLO',
+          valid_from: '2025-05-25T00:00:00.000000Z',
+          valid_to: '2025-07-01T00:00:00.000000Z',
+          expired: false,
+          revoked: true,
+          positions: ['EKCH_APP', 'EKCH_TWR'],
+        },
       ],
     });
   });
@@ -136,8 +191,24 @@ describe('deprecated endpoints', () => {
     const res = await get('/api/endorsements/training/s1');
     expect(res.json()).toEqual({
       data: [
-        { user_id: 2002, type: 'S1', valid_from: '2025-04-01T00:00:00.000000Z', valid_to: '2025-05-18T13:00:00.000000Z', expired: true, revoked: false, positions: [] },
-        { user_id: 2003, type: 'S1', valid_from: '2025-05-01T00:00:00.000000Z', valid_to: null, expired: false, revoked: false, positions: ['EFHK_TWR'] },
+        {
+          user_id: 2002,
+          type: 'S1',
+          valid_from: '2025-04-01T00:00:00.000000Z',
+          valid_to: '2025-05-18T13:00:00.000000Z',
+          expired: true,
+          revoked: false,
+          positions: [],
+        },
+        {
+          user_id: 2003,
+          type: 'S1',
+          valid_from: '2025-05-01T00:00:00.000000Z',
+          valid_to: null,
+          expired: false,
+          revoked: false,
+          positions: ['EFHK_TWR'],
+        },
       ],
     });
   });
@@ -219,7 +290,9 @@ describe('deprecated endpoints over time', () => {
     // 2025-06-15: 2002's solo (ended 05-29) is past 14 days; 2005's revocation (06-01) is not;
     // 2002's second solo has started.
     ctx.setNow(Date.UTC(2025, 5, 15));
-    expect((await data('/api/endorsements/training/solo')).map((e: { user_id: number; valid_from: string }) => [e.user_id, e.valid_from])).toEqual([
+    expect(
+      (await data('/api/endorsements/training/solo')).map((e: { user_id: number; valid_from: string }) => [e.user_id, e.valid_from]),
+    ).toEqual([
       [2001, '2025-05-20T00:00:00.000000Z'],
       [2002, '2025-06-10T00:00:00.000000Z'],
       [2005, '2025-05-25T00:00:00.000000Z'],

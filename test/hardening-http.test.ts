@@ -70,18 +70,39 @@ describe('hardening of the HTTP interface', () => {
 
     it('are refused with 422 "not allowed", like any unknown field, and nothing is created', async () => {
       for (const field of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__', '__defineGetter__']) {
-        const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: FORM, payload: `${booking}&${field}=1` });
+        const res = await ctx.request({
+          method: 'POST',
+          url: '/api/bookings/create',
+          token: edit,
+          headers: FORM,
+          payload: `${booking}&${field}=1`,
+        });
         expect(res.statusCode, field).toBe(422);
-        expect(res.json(), field).toEqual({ message: `The ${field} field is not allowed.`, errors: { [field]: [`The ${field} field is not allowed.`] } });
+        expect(res.json(), field).toEqual({
+          message: `The ${field} field is not allowed.`,
+          errors: { [field]: [`The ${field} field is not allowed.`] },
+        });
       }
       // Percent-encoded names are the same names.
-      const encoded = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: FORM, payload: `${booking}&%63onstructor=1` });
+      const encoded = await ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token: edit,
+        headers: FORM,
+        payload: `${booking}&%63onstructor=1`,
+      });
       expect(encoded.json().errors).toEqual({ constructor: ['The constructor field is not allowed.'] });
       expect((await ctx.request({ method: 'GET', url: '/api/bookings', token: read })).json()).toHaveLength(2);
     });
 
     it('are refused on an update too', async () => {
-      const res = await ctx.request({ method: 'PATCH', url: '/api/bookings/1', token: edit, headers: FORM, payload: 'toString=x&end_at=12:30' });
+      const res = await ctx.request({
+        method: 'PATCH',
+        url: '/api/bookings/1',
+        token: edit,
+        headers: FORM,
+        payload: 'toString=x&end_at=12:30',
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors).toEqual({ toString: ['The toString field is not allowed.'] });
     });
@@ -91,7 +112,12 @@ describe('hardening of the HTTP interface', () => {
     it('is one value: include[50]=allUsers is include=allUsers', async () => {
       const plain = await ctx.request({ method: 'GET', url: '/api/users?include=allUsers', token: read });
       expect(plain.statusCode).toBe(200);
-      for (const query of ['include[50]=allUsers', 'include[999999]=allUsers', 'include%5B50%5D=allUsers', 'include[0]=allUsers&include[77]=name']) {
+      for (const query of [
+        'include[50]=allUsers',
+        'include[999999]=allUsers',
+        'include%5B50%5D=allUsers',
+        'include[0]=allUsers&include[77]=name',
+      ]) {
         const res = await ctx.request({ method: 'GET', url: `/api/users?${query}`, token: read });
         expect(res.statusCode, query).toBe(200);
         if (!query.includes('name')) expect(res.body, query).toBe(plain.body);

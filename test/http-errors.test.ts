@@ -33,25 +33,48 @@ describe('cross-cutting HTTP rules', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: '{"cid": 1,' });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"cid": 1,',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'Malformed JSON body' });
   });
 
   it('answers bodies over 64 KiB with 413', async () => {
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ position: 'x'.repeat(70_000) }) });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ position: 'x'.repeat(70_000) }),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ message: expect.stringContaining('too large') });
   });
 
   it('answers other content types with 415', async () => {
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'text/xml' }, payload: '<booking/>' });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      headers: { 'content-type': 'text/xml' },
+      payload: '<booking/>',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual({ message: expect.stringContaining('Unsupported content type') });
   });
 
   it('answers invalid fields with 422 and errors per field', async () => {
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, payload: { cid: 'abc', date: '2026-01-01' } });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      payload: { cid: 'abc', date: '2026-01-01' },
+    });
     expect(res.statusCode).toBe(422);
     const body = res.json();
     expect(body.message).toEqual(expect.any(String));
@@ -66,7 +89,11 @@ describe('cross-cutting HTTP rules', () => {
       { method: 'GET', url: '/api/positions' },
       { method: 'GET', url: '/api/bookings' },
       { method: 'GET', url: '/api/roles' },
-      { method: 'POST', url: '/api/bookings/create', payload: { cid: 1000001, date: '1/1/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' } },
+      {
+        method: 'POST',
+        url: '/api/bookings/create',
+        payload: { cid: 1000001, date: '1/1/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' },
+      },
     ] as const;
     for (const call of calls) {
       const res = await ctx.request({ ...call, token: edit, headers: { 'api-variant': 'newest' } });
@@ -126,7 +153,13 @@ describe('unexpected failures', () => {
 describe('request bodies', () => {
   it('refuses text/plain with 415 too', async () => {
     const ctx = await createTestContext();
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: await ctx.key('edit'), headers: { 'content-type': 'text/plain' }, payload: 'cid=1' });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: await ctx.key('edit'),
+      headers: { 'content-type': 'text/plain' },
+      payload: 'cid=1',
+    });
     expect(res.statusCode).toBe(415);
     await ctx.close();
   });
@@ -135,8 +168,18 @@ describe('request bodies', () => {
 describe('clients that label every request JSON', () => {
   it('may send Content-Type: application/json with an empty body on DELETE', async () => {
     const ctx = await createTestContext();
-    await ctx.load({ areas: ['Denmark'], users: [{ id: 1000001, rating: 'C1' }], positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark' }], bookings: [{ id: 5, user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 11:00:00' }] });
-    const res = await ctx.request({ method: 'DELETE', url: '/api/bookings/5', token: await ctx.key('edit'), headers: { 'content-type': 'application/json' } });
+    await ctx.load({
+      areas: ['Denmark'],
+      users: [{ id: 1000001, rating: 'C1' }],
+      positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark' }],
+      bookings: [{ id: 5, user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 11:00:00' }],
+    });
+    const res = await ctx.request({
+      method: 'DELETE',
+      url: '/api/bookings/5',
+      token: await ctx.key('edit'),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Booking deleted', booking: { id: 5, deleted: 1 } });
     await ctx.close();
@@ -149,7 +192,11 @@ describe('CORS preflight', () => {
     const res = await ctx.request({
       method: 'OPTIONS',
       url: '/api/bookings',
-      headers: { origin: 'https://division.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://division.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');

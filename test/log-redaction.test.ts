@@ -85,7 +85,12 @@ describe('redactUrl and scrubCredentials', () => {
   const token = `sector_0123456789abcdef_${'Ab9_-'.repeat(8)}xyz`;
 
   it('keep a URL without credentials as it is', () => {
-    for (const url of ['/api/positions', '/api/bookings?from=2026-01-01&limit=5&cursor=abc_def', '/api/users?include[]=allUsers&onlyAtcActive=1', '/docs/static/index.css']) {
+    for (const url of [
+      '/api/positions',
+      '/api/bookings?from=2026-01-01&limit=5&cursor=abc_def',
+      '/api/users?include[]=allUsers&onlyAtcActive=1',
+      '/docs/static/index.css',
+    ]) {
       expect(redactUrl(url)).toBe(url);
       expect(scrubCredentials(JSON.stringify({ url }))).toBe(JSON.stringify({ url }));
     }
@@ -93,14 +98,18 @@ describe('redactUrl and scrubCredentials', () => {
 
   it('replace credential parameters and token-shaped text, however written', () => {
     expect(redactUrl(`/a?api_key=${token}&x=1`)).toBe('/a?api_key=[redacted]&x=1');
-    expect(redactUrl('/a?Access_Token=abc&client_secret=def&x-api-key=ghi')).toBe('/a?Access_Token=[redacted]&client_secret=[redacted]&x-api-key=[redacted]');
+    expect(redactUrl('/a?Access_Token=abc&client_secret=def&x-api-key=ghi')).toBe(
+      '/a?Access_Token=[redacted]&client_secret=[redacted]&x-api-key=[redacted]',
+    );
     expect(redactUrl('/a?api%5Fkey=abc&token%5B%5D=def')).toBe('/a?api%5Fkey=[redacted]&token%5B%5D=[redacted]');
     expect(redactUrl(`/a/${token}/b?q=${token}`)).toBe('/a/sector_0123456789abcdef_[redacted]/b?q=sector_0123456789abcdef_[redacted]');
     expect(redactUrl(`/a?q=${token.replace(/_/g, '%5F')}`)).toBe('/a?q=sector_0123456789abcdef_[redacted]');
   });
 
   it('scrub the same from URLs quoted inside any log line', () => {
-    const line = JSON.stringify({ msg: `Reply was already sent, did you forget to "return reply" in the "/api/x?token=abc&api_key=${token}" (GET) route?` });
+    const line = JSON.stringify({
+      msg: `Reply was already sent, did you forget to "return reply" in the "/api/x?token=abc&api_key=${token}" (GET) route?`,
+    });
     const scrubbed = scrubCredentials(line);
     expect(scrubbed).not.toContain('abc&');
     expect(scrubbed).not.toContain(token.slice(24));

@@ -53,7 +53,11 @@ describe('the response cache under many distinct filters', () => {
     expect(ctx.services.responses.bytes).toBeGreaterThan(oneList);
     expect(ctx.services.responses.bytes).toBeLessThan(1.5 * oneList);
 
-    const last = await ctx.request({ method: 'GET', url: `/api/bookings?from=${new Date(Date.UTC(2020, 0, 1) + 49).toISOString()}`, token: read });
+    const last = await ctx.request({
+      method: 'GET',
+      url: `/api/bookings?from=${new Date(Date.UTC(2020, 0, 1) + 49).toISOString()}`,
+      token: read,
+    });
     expect(last.json()).toHaveLength(BOOKINGS);
   });
 });

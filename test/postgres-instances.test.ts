@@ -25,7 +25,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
       file,
       JSON.stringify({
         areas: ['Denmark'],
-        users: Array.from({ length: 60 }, (_, i) => ({ id: 1_000_100 + i, first_name: 'Controller', last_name: `No${i}`, rating: 'C1', division: 'EUD' })),
+        users: Array.from({ length: 60 }, (_, i) => ({
+          id: 1_000_100 + i,
+          first_name: 'Controller',
+          last_name: `No${i}`,
+          rating: 'C1',
+          division: 'EUD',
+        })),
         positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' }],
       }),
     );
@@ -34,6 +40,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {
+    // beforeAll may have failed before either server was assigned.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     await Promise.all([a?.stop(), b?.stop()]);
   });
 
@@ -44,7 +52,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         // Different users, overlapping periods on one position.
-        body: JSON.stringify({ cid: 1_000_100 + i, date, start_at: `${10 + (i % 3)}:00`, end_at: `${12 + (i % 3)}:30`, position: 'EKCH_TWR' }),
+        body: JSON.stringify({
+          cid: 1_000_100 + i,
+          date,
+          start_at: `${10 + (i % 3)}:00`,
+          end_at: `${12 + (i % 3)}:30`,
+          position: 'EKCH_TWR',
+        }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as { conflicts?: number[]; booking?: { id: number } } })),
     );
     const results = await Promise.all(attempts);
@@ -59,7 +73,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
   });
 
   it('shows a write acknowledged by one instance in the very next read from the other', async () => {
-    const ids = async (s: ServerProcess) => ((await (await fetch(`${s.url}/api/bookings`)).json()) as Array<{ id: number }>).map((x) => x.id);
+    const ids = async (s: ServerProcess) =>
+      ((await (await fetch(`${s.url}/api/bookings`)).json()) as Array<{ id: number }>).map((x) => x.id);
     const before = await ids(b);
     expect(await ids(b)).toEqual(before); // b now answers this list from memory
     const date = ddmmyyyy(Date.now() + 5 * DAY);
@@ -83,7 +98,11 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
     // must show it. (A change signal that moves before the commit is visible fails this often.)
     const date = ddmmyyyy(Date.now() + 9 * DAY);
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${a.url}/api/bookings/create`, { method: 'POST', headers: auth, body: JSON.stringify({ cid: 1_000_150, date, start_at: '20:00', end_at: '21:00', position: 'EKCH_TWR' }) });
+    const created = await fetch(`${a.url}/api/bookings/create`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ cid: 1_000_150, date, start_at: '20:00', end_at: '21:00', position: 'EKCH_TWR' }),
+    });
     const { booking } = (await created.json()) as { booking: { id: number } };
     const url = `${b.url}/api/bookings/${booking.id}`;
     const list = `${b.url}/api/bookings?cid=1000150`;
@@ -112,9 +131,11 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
 
   it('rejects a key revoked through the CLI on both instances at once', async () => {
     const read = JSON.parse(runCli(['create:apikey', '--name', 'bot', '--read-only', '--json'], env).stdout).token;
-    for (const s of [a, b]) expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(200);
+    for (const s of [a, b])
+      expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(200);
     expect(runCli(['apikey:revoke', 'bot'], env).code).toBe(0);
-    for (const s of [a, b]) expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(401);
+    for (const s of [a, b])
+      expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(401);
   });
 });
 
@@ -125,7 +146,11 @@ describe('start-up errors name the problem in one line', () => {
     ['postgres://root@127.0.0.1:5432/no_such_database', /^sector: database does not exist/],
     ['postgres://root@127.0.0.1:5432/test?schema=Bad-Name', /^sector: DATABASE_URL \?schema= must be/],
   ])('%s', (url, message) => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/server.js')], { env: { ...process.env, DATABASE_URL: url, PORT: '0' }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/server.js')], {
+      env: { ...process.env, DATABASE_URL: url, PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
@@ -137,7 +162,9 @@ describe.runIf(TEST_DIALECT === 'postgres')('PostgreSQL connection settings', ()
     const { openDatabase } = await import('../src/db/connection.js');
     const { sql } = await import('kysely');
     const db = openDatabase(freshDatabaseUrl(), { poolSize: 3, statementTimeoutMs: 1234 });
-    const shown = await Promise.all(Array.from({ length: 3 }, () => sql<{ statement_timeout: string }>`show statement_timeout`.execute(db.kysely)));
+    const shown = await Promise.all(
+      Array.from({ length: 3 }, () => sql<{ statement_timeout: string }>`show statement_timeout`.execute(db.kysely)),
+    );
     for (const r of shown) expect(r.rows[0]!.statement_timeout).toBe('1234ms');
     // A statement running past the timeout is cancelled instead of holding a connection.
     await expect(sql`select pg_sleep(3)`.execute(db.kysely)).rejects.toThrow(/statement timeout/);

@@ -11,9 +11,25 @@ const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 
 const division = {
   areas: ['Denmark'],
-  users: [{ id: 1000001, email: 'ada@example.org', first_name: 'Ada', last_name: 'Lind', rating: 'C1', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Denmark: true } }],
-  positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: null }],
-  bookings: [{ user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00', tag: null, source: 'CC' }],
+  users: [
+    {
+      id: 1000001,
+      email: 'ada@example.org',
+      first_name: 'Ada',
+      last_name: 'Lind',
+      rating: 'C1',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+      atc_active_areas: { Denmark: true },
+    },
+  ],
+  positions: [
+    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: null },
+  ],
+  bookings: [
+    { user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00', tag: null, source: 'CC' },
+  ],
 };
 
 type Exchange = { headers: Record<string, unknown> };
@@ -43,20 +59,32 @@ describe('security headers', () => {
       [200, { method: 'GET', url: '/openapi.json' }],
       [304, { method: 'GET', url: '/api/positions', headers: { 'if-none-match': etag } }],
       [400, { method: 'GET', url: '/api/bookings/%E0%A4%A' }],
-      [400, { method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: '{"cid":' }],
+      [
+        400,
+        { method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: '{"cid":' },
+      ],
       [401, { method: 'GET', url: '/api/users?include[]=allUsers' }],
       [403, { method: 'POST', url: '/api/bookings/create', token: read, payload: {} }],
       [404, { method: 'GET', url: '/api/nothing-here' }],
       [404, { method: 'GET', url: '/api/bookings/999999', token: read }],
       [405, { method: 'PUT', url: '/api/positions' }],
-      [413, { method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ position: 'x'.repeat(70_000) }) }],
+      [
+        413,
+        {
+          method: 'POST',
+          url: '/api/bookings/create',
+          token: edit,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({ position: 'x'.repeat(70_000) }),
+        },
+      ],
       [414, { method: 'GET', url: `/api/bookings/${'9'.repeat(300)}` }],
       [415, { method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'text/xml' }, payload: '<b/>' }],
       [422, { method: 'POST', url: '/api/bookings/create', token: edit, payload: { cid: 'x' } }],
     ];
     for (const [status, request] of cases) {
       const res = await ctx.request(request);
-      const what = `${request.method} ${String(request.url).slice(0, 60)}`;
+      const what = `${request.method} ${JSON.stringify(request.url).slice(0, 60)}`;
       expect(res.statusCode, what).toBe(status);
       expectProtected(res, what);
       if (status >= 400) expect(res.json(), what).toEqual(expect.objectContaining({ message: expect.any(String) }));
@@ -127,7 +155,12 @@ describe('CORS', () => {
       { method: 'GET' as const, url: '/api/users?include[]=allUsers' },
       { method: 'GET' as const, url: '/api/roles', token: read },
       { method: 'GET' as const, url: '/api/endorsements/visiting', token: read },
-      { method: 'POST' as const, url: '/api/bookings/create', token: edit, payload: { cid: 1000001, date: '20/3/2026', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' } },
+      {
+        method: 'POST' as const,
+        url: '/api/bookings/create',
+        token: edit,
+        payload: { cid: 1000001, date: '20/3/2026', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' },
+      },
       { method: 'POST' as const, url: '/api/bookings/create', payload: {} },
       { method: 'PATCH' as const, url: '/api/bookings/1', token: edit, payload: { tag: 1 } },
       { method: 'DELETE' as const, url: '/api/bookings/1', token: edit },
@@ -146,8 +179,12 @@ describe('CORS', () => {
       ['/api/bookings/1', 'PATCH'],
       ['/api/bookings/1', 'DELETE'],
     ] as const) {
-      const res = await ctx.request({ method: 'OPTIONS', url, headers: { ...origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });
-      const allowed = String(res.headers['access-control-allow-methods'] ?? '');
+      const res = await ctx.request({
+        method: 'OPTIONS',
+        url,
+        headers: { ...origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+      });
+      const allowed = res.headers['access-control-allow-methods'] ?? '';
       const grants = res.headers['access-control-allow-origin'] !== undefined && allowed.includes(method);
       expect(grants, `${method} ${url}: ${res.statusCode} ${JSON.stringify(res.headers)}`).toBe(false);
     }
@@ -186,7 +223,11 @@ describe('API keys', () => {
       // Half an hour later: moved by rewriting the stored expiry, as the server's clock cannot be.
       const { openDatabase } = await import('../src/db/connection.js');
       const db = openDatabase(env.DATABASE_URL);
-      await db.kysely.updateTable('api_keys').set({ expires_at: Date.now() - 1 }).where('id', '=', key.id).execute();
+      await db.kysely
+        .updateTable('api_keys')
+        .set({ expires_at: Date.now() - 1 })
+        .where('id', '=', key.id)
+        .execute();
       await db.close();
       const res = await get();
       expect(res.status).toBe(401);
@@ -233,7 +274,9 @@ describe.runIf(TEST_DIALECT === 'sqlite')('tokens in logs and error bodies', () 
       expect(await call('POST', '/api/bookings/create', read, '{}')).toBe(403);
       expect(await call('POST', '/api/bookings/create', edit, '{"cid":')).toBe(400);
       expect(await call('POST', '/api/bookings/create', edit, JSON.stringify({ cid: edit, position: read }))).toBe(422);
-      expect(await call('POST', '/api/bookings/create', edit, `cid=${encodeURIComponent(edit)}`, 'application/x-www-form-urlencoded')).toBe(422);
+      expect(await call('POST', '/api/bookings/create', edit, `cid=${encodeURIComponent(edit)}`, 'application/x-www-form-urlencoded')).toBe(
+        422,
+      );
       for (const wrong of [nearMiss, foreign, secretOf(edit), `Token ${edit}`, `Bearer ${edit} extra`, `bearer ${nearMiss}`]) {
         expect(await call('GET', '/api/users?include[]=allUsers', wrong)).toBe(401);
         expect(await call('GET', '/api/positions', wrong)).toBe(401);
@@ -243,7 +286,12 @@ describe.runIf(TEST_DIALECT === 'sqlite')('tokens in logs and error bodies', () 
       const locker = new SQLite(file);
       locker.exec('BEGIN EXCLUSIVE');
       try {
-        const status = await call('POST', '/api/bookings/create', edit, JSON.stringify({ cid: 1000001, date: '1/1/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' }));
+        const status = await call(
+          'POST',
+          '/api/bookings/create',
+          edit,
+          JSON.stringify({ cid: 1000001, date: '1/1/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' }),
+        );
         expect(status).toBe(503);
         expect(bodies.at(-1)).toMatch(/"retry-after","1"/);
       } finally {

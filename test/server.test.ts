@@ -43,7 +43,7 @@ describe('the server process', () => {
     const statuses = await Promise.allSettled(inflight);
     expect(await code).toBe(0);
     // Requests that reached the server are answered (200, or 503 once closing began), never cut off with a 500.
-    const answered = statuses.filter((s) => s.status === 'fulfilled').map((s) => (s as PromiseFulfilledResult<number>).value);
+    const answered = statuses.filter((s) => s.status === 'fulfilled').map((s) => s.value);
     expect(answered.length).toBeGreaterThan(0);
     for (const status of answered) expect([200, 503]).toContain(status);
   });
@@ -59,9 +59,15 @@ describe('the server process', () => {
     await other.close();
 
     expect(await server.stop('SIGTERM')).toBe(1);
-    const errors = server.logs().split('\n').filter((line) => line.includes('shutdown incomplete'));
+    const errors = server
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('shutdown incomplete'));
     expect(errors).toHaveLength(1);
-    expect(JSON.parse(errors[0]!)).toMatchObject({ level: 50, msg: expect.stringMatching(/^shutdown incomplete: could not record API key use: .*api_keys/) });
+    expect(JSON.parse(errors[0]!)).toMatchObject({
+      level: 50,
+      msg: expect.stringMatching(/^shutdown incomplete: could not record API key use: .*api_keys/),
+    });
     expect(server.logs()).not.toMatch(/^\s+at .*:\d+:\d+\)?$/m);
   });
 });
@@ -122,7 +128,11 @@ describe('recording API key use', () => {
       await expect(ctx.services.keys.flushLastUsed()).rejects.toThrow('disk full');
       repo.touch = touch;
       await ctx.services.keys.flushLastUsed();
-      const row = await ctx.services.db.kysely.selectFrom('api_keys').select('last_used_at').where('name', '=', 'kept').executeTakeFirstOrThrow();
+      const row = await ctx.services.db.kysely
+        .selectFrom('api_keys')
+        .select('last_used_at')
+        .where('name', '=', 'kept')
+        .executeTakeFirstOrThrow();
       expect(row.last_used_at).toEqual(expect.any(Number));
     } finally {
       await ctx.close();

@@ -16,7 +16,20 @@ async function database(url = freshDatabaseUrl(), onSql?: (sql: string) => void)
   await migrateToLatest(db);
   await db.kysely
     .insertInto('users')
-    .values([1, 2].map((id) => ({ id, rating: 1, first_name: 'User', last_name: String(id), email: null, region: null, division: null, subdivision: null, created_at: 0, updated_at: 0 })))
+    .values(
+      [1, 2].map((id) => ({
+        id,
+        rating: 1,
+        first_name: 'User',
+        last_name: String(id),
+        email: null,
+        region: null,
+        division: null,
+        subdivision: null,
+        created_at: 0,
+        updated_at: 0,
+      })),
+    )
     .execute();
   return db;
 }
@@ -58,13 +71,36 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     statements.length = 0;
     const add = (id: number, fail: boolean) =>
       writeTransaction(db, async (trx) => {
-        await trx.insertInto('users').values({ id, rating: 1, first_name: 'User', last_name: String(id), email: null, region: null, division: null, subdivision: null, created_at: 0, updated_at: 0 }).execute();
+        await trx
+          .insertInto('users')
+          .values({
+            id,
+            rating: 1,
+            first_name: 'User',
+            last_name: String(id),
+            email: null,
+            region: null,
+            division: null,
+            subdivision: null,
+            created_at: 0,
+            updated_at: 0,
+          })
+          .execute();
         if (fail) throw new Error(`write ${id} refused`);
         return id;
       });
     const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => add(100 + i, i === 4)));
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual([
-      100, 101, 102, 103, 'write 104 refused', 105, 106, 107, 108, 109,
+      100,
+      101,
+      102,
+      103,
+      'write 104 refused',
+      105,
+      106,
+      107,
+      108,
+      109,
     ]);
     expect(statements.filter((sql) => /^commit$/i.test(sql.trim()))).toHaveLength(1);
     const ids = (await db.kysely.selectFrom('users').select('id').where('id', '>=', 100).orderBy('id').execute()).map((u) => u.id);
@@ -77,9 +113,11 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     const other = new SQLite(file);
     other.exec('BEGIN IMMEDIATE');
     const order: string[] = [];
-    const write = writeTransaction(db, (trx) => trx.updateTable('users').set({ last_name: 'written' }).where('id', '=', 1).execute()).then(() => {
-      order.push('write');
-    });
+    const write = writeTransaction(db, (trx) => trx.updateTable('users').set({ last_name: 'written' }).where('id', '=', 1).execute()).then(
+      () => {
+        order.push('write');
+      },
+    );
     // Reads go on while the write waits for the lock, instead of queueing behind a blocked thread.
     for (let i = 0; i < 3; i++) {
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -90,6 +128,8 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     other.close();
     await write;
     expect(order).toEqual(['read', 'read', 'read', 'write']);
-    expect((await db.kysely.selectFrom('users').select('last_name').where('id', '=', 1).executeTakeFirstOrThrow()).last_name).toBe('written');
+    expect((await db.kysely.selectFrom('users').select('last_name').where('id', '=', 1).executeTakeFirstOrThrow()).last_name).toBe(
+      'written',
+    );
   });
 });

@@ -13,26 +13,132 @@ const DIVISION_DATA = {
   ],
   // Deliberately not in id order: the answer must be sorted anyway.
   users: [
-    { id: 1009, email: 'nine@example.org', first_name: 'Nina', last_name: 'Ek', rating: 'OBS', region: 'EMEA', division: 'EUR', subdivision: null },
-    { id: 1003, email: 'three@example.org', first_name: 'Tove', last_name: 'Aho', rating: 'C1', region: 'EMEA', division: 'EUD', subdivision: 'FIN', atc_active_areas: { Finland: true } },
-    { id: 1001, email: 'one@example.org', first_name: 'Ada', last_name: 'Lind', rating: 'S3', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Denmark: true, Sweden: false } },
-    { id: 1002, email: 'two@example.org', first_name: 'Bo', last_name: 'Berg', rating: 'S2', region: 'EMEA', division: 'EUD', subdivision: 'SCA', atc_active_areas: { Denmark: false } },
-    { id: 1004, email: 'four@example.org', first_name: 'Cai', last_name: 'Dahl', rating: 'C1', region: 'EMEA', division: 'EUR', subdivision: null, atc_active_areas: { Finland: true } },
-    { id: 1005, email: 'five@example.org', first_name: 'Dag', last_name: 'Falk', rating: 'I1', region: 'EMEA', division: 'EUR', subdivision: 'SCA' },
-    { id: 1006, email: 'six@example.org', first_name: 'Eva', last_name: 'Gran', rating: 'S1', region: 'EMEA', division: 'EUR', subdivision: null },
-    { id: 1007, email: 'seven@example.org', first_name: 'Finn', last_name: 'Holm', rating: 'S1', region: 'EMEA', division: 'EUR', subdivision: null },
-    { id: 1008, email: 'eight@example.org', first_name: 'Gro', last_name: 'Isak', rating: 'S3', region: 'EMEA', division: 'EUR', subdivision: null, atc_active_areas: { Sweden: true } },
+    {
+      id: 1009,
+      email: 'nine@example.org',
+      first_name: 'Nina',
+      last_name: 'Ek',
+      rating: 'OBS',
+      region: 'EMEA',
+      division: 'EUR',
+      subdivision: null,
+    },
+    {
+      id: 1003,
+      email: 'three@example.org',
+      first_name: 'Tove',
+      last_name: 'Aho',
+      rating: 'C1',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'FIN',
+      atc_active_areas: { Finland: true },
+    },
+    {
+      id: 1001,
+      email: 'one@example.org',
+      first_name: 'Ada',
+      last_name: 'Lind',
+      rating: 'S3',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+      atc_active_areas: { Denmark: true, Sweden: false },
+    },
+    {
+      id: 1002,
+      email: 'two@example.org',
+      first_name: 'Bo',
+      last_name: 'Berg',
+      rating: 'S2',
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: 'SCA',
+      atc_active_areas: { Denmark: false },
+    },
+    {
+      id: 1004,
+      email: 'four@example.org',
+      first_name: 'Cai',
+      last_name: 'Dahl',
+      rating: 'C1',
+      region: 'EMEA',
+      division: 'EUR',
+      subdivision: null,
+      atc_active_areas: { Finland: true },
+    },
+    {
+      id: 1005,
+      email: 'five@example.org',
+      first_name: 'Dag',
+      last_name: 'Falk',
+      rating: 'I1',
+      region: 'EMEA',
+      division: 'EUR',
+      subdivision: 'SCA',
+    },
+    {
+      id: 1006,
+      email: 'six@example.org',
+      first_name: 'Eva',
+      last_name: 'Gran',
+      rating: 'S1',
+      region: 'EMEA',
+      division: 'EUR',
+      subdivision: null,
+    },
+    {
+      id: 1007,
+      email: 'seven@example.org',
+      first_name: 'Finn',
+      last_name: 'Holm',
+      rating: 'S1',
+      region: 'EMEA',
+      division: 'EUR',
+      subdivision: null,
+    },
+    {
+      id: 1008,
+      email: 'eight@example.org',
+      first_name: 'Gro',
+      last_name: 'Isak',
+      rating: 'S3',
+      region: 'EMEA',
+      division: 'EUR',
+      subdivision: null,
+      atc_active_areas: { Sweden: true },
+    },
   ],
   endorsements: [
     { user_id: 1001, type: 'facility', rating: 'T1 EKCH TWR', valid_from: '2024-02-04T15:18:44Z', valid_to: null },
     { user_id: 1001, type: 'examiner', rating: 'S3', areas: ['Sweden', 'Denmark'], valid_from: '2024-01-01T00:00:00Z', valid_to: null },
     { user_id: 1001, type: 'solo', positions: ['EKCH_APP'], valid_from: '2025-05-20T00:00:00Z', valid_to: '2025-06-20T00:00:00Z' },
     { user_id: 1004, type: 'visiting', rating: 'C1', areas: ['Finland'], valid_from: '2025-01-01T00:00:00Z', valid_to: null },
-    { user_id: 1004, type: 's1', positions: ['EFHK_TWR', 'EKCH_TWR'], valid_from: '2025-05-01T08:30:00.250Z', valid_to: '2025-07-01T00:00:00Z' },
+    {
+      user_id: 1004,
+      type: 's1',
+      positions: ['EFHK_TWR', 'EKCH_TWR'],
+      valid_from: '2025-05-01T08:30:00.250Z',
+      valid_to: '2025-07-01T00:00:00Z',
+    },
     // Revoked: never active.
-    { user_id: 1002, type: 'solo', positions: ['EKCH_TWR'], valid_from: '2025-05-01T00:00:00Z', valid_to: '2025-08-01T00:00:00Z', revoked: true },
+    {
+      user_id: 1002,
+      type: 'solo',
+      positions: ['EKCH_TWR'],
+      valid_from: '2025-05-01T00:00:00Z',
+      valid_to: '2025-08-01T00:00:00Z',
+      revoked: true,
+    },
     // Expired an hour ago, starts tomorrow, revoked: none active now.
-    { user_id: 1008, type: 'visiting', rating: 'S3', areas: ['Denmark'], valid_from: '2024-01-01T00:00:00Z', valid_to: '2025-06-01T11:00:00Z' },
+    {
+      user_id: 1008,
+      type: 'visiting',
+      rating: 'S3',
+      areas: ['Denmark'],
+      valid_from: '2024-01-01T00:00:00Z',
+      valid_to: '2025-06-01T11:00:00Z',
+    },
     { user_id: 1008, type: 'examiner', rating: 'S3', areas: ['Finland'], valid_from: '2025-06-02T12:00:00Z', valid_to: null },
     { user_id: 1008, type: 'facility', rating: 'T1 EKCH TWR', valid_from: '2024-01-01T00:00:00Z', valid_to: null, revoked: true },
   ],
@@ -44,10 +150,42 @@ const DIVISION_DATA = {
   ],
   trainings: [
     { user_id: 1006, area: 'Denmark', type: 'Standard', status: 0, created_at: '2025-03-01T10:00:00Z', started_at: null, ratings: ['S2'] },
-    { user_id: 1006, area: 'Sweden', type: 'Refresh', status: -2, created_at: '2024-03-01T10:00:00Z', started_at: '2024-03-02T10:00:00Z', ratings: ['S2'] },
-    { user_id: 1007, area: 'Sweden', type: 'Standard', status: -1, created_at: '2024-05-01T10:00:00Z', started_at: '2024-05-02T10:00:00Z', ratings: ['S2'] },
-    { user_id: 1001, area: 'Sweden', type: 'Fast-track', status: 3, created_at: '2025-02-01T09:00:00Z', started_at: '2025-02-10T09:30:00Z', ratings: ['C1', 'S3'] },
-    { user_id: 1001, area: 'Denmark', type: 'Transfer', status: 2, created_at: '2025-04-01T09:00:00Z', started_at: '2025-04-02T09:00:00Z', ratings: [] },
+    {
+      user_id: 1006,
+      area: 'Sweden',
+      type: 'Refresh',
+      status: -2,
+      created_at: '2024-03-01T10:00:00Z',
+      started_at: '2024-03-02T10:00:00Z',
+      ratings: ['S2'],
+    },
+    {
+      user_id: 1007,
+      area: 'Sweden',
+      type: 'Standard',
+      status: -1,
+      created_at: '2024-05-01T10:00:00Z',
+      started_at: '2024-05-02T10:00:00Z',
+      ratings: ['S2'],
+    },
+    {
+      user_id: 1001,
+      area: 'Sweden',
+      type: 'Fast-track',
+      status: 3,
+      created_at: '2025-02-01T09:00:00Z',
+      started_at: '2025-02-10T09:30:00Z',
+      ratings: ['C1', 'S3'],
+    },
+    {
+      user_id: 1001,
+      area: 'Denmark',
+      type: 'Transfer',
+      status: 2,
+      created_at: '2025-04-01T09:00:00Z',
+      started_at: '2025-04-02T09:00:00Z',
+      ratings: [],
+    },
   ],
 };
 
@@ -93,7 +231,15 @@ const TRAINING_1001 = [
   },
 ];
 const TRAINING_1006 = [
-  { area: 'Denmark', type: 'Standard', status: 0, status_description: 'In queue', created_at: '2025-03-01T10:00:00.000000Z', started_at: null, ratings: ['S2'] },
+  {
+    area: 'Denmark',
+    type: 'Standard',
+    status: 0,
+    status_description: 'In queue',
+    created_at: '2025-03-01T10:00:00.000000Z',
+    started_at: null,
+    ratings: ['S2'],
+  },
 ];
 
 async function division(env: Record<string, string> = { DIVISION: 'EUD' }): Promise<TestContext> {
@@ -170,7 +316,14 @@ describe('GET /api/users', () => {
       const body = all.json() as Array<Record<string, unknown>>;
       expect(body.map((u) => u.id)).toEqual([1001, 1002, 1003, 1004, 1005, 1006]);
       for (const u of body) expect(Object.keys(u)).toEqual(['id', 'rating', 'atc_active', 'endorsements', 'roles', 'training']);
-      expect(body[1]).toEqual({ id: 1002, rating: 'S2', atc_active: false, endorsements: EMPTY_ENDORSEMENTS, roles: NO_ROLES, training: [] });
+      expect(body[1]).toEqual({
+        id: 1002,
+        rating: 'S2',
+        atc_active: false,
+        endorsements: EMPTY_ENDORSEMENTS,
+        roles: NO_ROLES,
+        training: [],
+      });
       expect(body[3]!.roles).toEqual(NO_ROLES);
       expect(body[4]!.endorsements).toEqual(EMPTY_ENDORSEMENTS);
     });
@@ -199,7 +352,10 @@ describe('GET /api/users', () => {
       for (const v of ['yes', 'TRUE', '2', '', 'on']) {
         const res = await get(`?include=allUsers&onlyAtcActive=${v}`);
         expect(res.statusCode).toBe(422);
-        expect(res.json()).toEqual({ message: expect.any(String), errors: { onlyAtcActive: [expect.stringMatching(/true, false, 1, 0/)] } });
+        expect(res.json()).toEqual({
+          message: expect.any(String),
+          errors: { onlyAtcActive: [expect.stringMatching(/true, false, 1, 0/)] },
+        });
       }
     });
   });
@@ -260,8 +416,24 @@ describe('GET /api/users', () => {
         subdivision: 'SCA',
         atc_active: true,
       });
-      expect(Object.keys(body[0])).toEqual(['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision', 'atc_active']);
-      expect(Object.keys((await get('?include=allUsers,name')).json()[0])).toEqual(['id', 'first_name', 'last_name', 'rating', 'atc_active']);
+      expect(Object.keys(body[0])).toEqual([
+        'id',
+        'email',
+        'first_name',
+        'last_name',
+        'rating',
+        'region',
+        'division',
+        'subdivision',
+        'atc_active',
+      ]);
+      expect(Object.keys((await get('?include=allUsers,name')).json()[0])).toEqual([
+        'id',
+        'first_name',
+        'last_name',
+        'rating',
+        'atc_active',
+      ]);
       expect(Object.keys((await get('?include=allUsers,email')).json()[0])).toEqual(['id', 'email', 'rating', 'atc_active']);
       expect((await get('?include=allUsers,divisions')).json()[2]).toEqual({
         id: 1003,
@@ -302,8 +474,19 @@ describe('GET /api/users', () => {
         training: TRAINING_1001,
       });
       expect(Object.keys(body[5])).toEqual([
-        'id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision',
-        'atc_active', 'atc_active_areas', 'endorsements', 'roles', 'training',
+        'id',
+        'email',
+        'first_name',
+        'last_name',
+        'rating',
+        'region',
+        'division',
+        'subdivision',
+        'atc_active',
+        'atc_active_areas',
+        'endorsements',
+        'roles',
+        'training',
       ]);
     });
   });
@@ -316,7 +499,12 @@ describe('GET /api/users', () => {
       const { facility, ...rest } = ENDORSEMENTS_1001;
       expect(first.endorsements).toEqual({ ...rest, masc: facility });
       expect(Object.keys(first.endorsements)).toEqual(['visiting', 'examiner', 'training', 'masc']);
-      expect(Object.keys((await get('?include=endorsements')).json()[0].endorsements)).toEqual(['visiting', 'examiner', 'training', 'facility']);
+      expect(Object.keys((await get('?include=endorsements')).json()[0].endorsements)).toEqual([
+        'visiting',
+        'examiner',
+        'training',
+        'facility',
+      ]);
     });
 
     it('older variant: activeAreas is not a relation (422, listing the valid ones without it)', async () => {
@@ -367,7 +555,10 @@ describe('GET /api/users over time', () => {
     const ctx = await division();
     const token = await ctx.key('read');
     const endorsed = async () =>
-      (await ctx.request({ method: 'GET', url: '/api/users?include=endorsements', token })).json() as Array<{ id: number; endorsements: any }>;
+      (await ctx.request({ method: 'GET', url: '/api/users?include=endorsements', token })).json() as Array<{
+        id: number;
+        endorsements: any;
+      }>;
 
     let body = await endorsed();
     expect(body.map((u) => u.id)).toEqual([1001, 1004]);
@@ -391,7 +582,9 @@ describe('GET /api/users over time', () => {
     ctx.setNow(Date.UTC(2025, 5, 2, 12));
     body = await endorsed();
     expect(body.map((u) => u.id)).toEqual([1001, 1004, 1008]);
-    expect(body[2]!.endorsements.examiner).toEqual([{ valid_from: '2025-06-02T12:00:00.000000Z', valid_to: null, rating: 'S3', areas: ['Finland'] }]);
+    expect(body[2]!.endorsements.examiner).toEqual([
+      { valid_from: '2025-06-02T12:00:00.000000Z', valid_to: null, rating: 'S3', areas: ['Finland'] },
+    ]);
     expect(body[2]!.endorsements.visiting).toEqual([]);
 
     // After 1001's solo ends, its value is null again.
@@ -414,7 +607,12 @@ describe('GET /api/users over time', () => {
     expect((after.json() as Array<{ id: number }>).map((u) => u.id)).toEqual([1001, 1003, 1005, 1009]);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     // The unchanged list answers If-None-Match with 304.
-    const again = await ctx.request({ method: 'GET', url: '/api/users?include=roles', token, headers: { 'if-none-match': after.headers.etag as string } });
+    const again = await ctx.request({
+      method: 'GET',
+      url: '/api/users?include=roles',
+      token,
+      headers: { 'if-none-match': after.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     await ctx.close();
   });
@@ -454,19 +652,48 @@ describe('GET /api/users membership (allUsers)', () => {
 describe('GET /api/users is set-based', () => {
   function generated(count: number) {
     const areas = ['Denmark', 'Finland', 'Sweden'];
-    const positions = areas.map((area, i) => ({ callsign: `EK${'ABC'[i]}_TWR`, name: `${area} Tower`, frequency: '118.100', area, required_facility: `F${i}` }));
+    const positions = areas.map((area, i) => ({
+      callsign: `EK${'ABC'[i]}_TWR`,
+      name: `${area} Tower`,
+      frequency: '118.100',
+      area,
+      required_facility: `F${i}`,
+    }));
     const users = [];
     const endorsements = [];
     const roles = [];
     const trainings = [];
     for (let i = 0; i < count; i++) {
       const id = 100_000 + i;
-      users.push({ id, email: `u${i}@example.org`, first_name: `F${i}`, last_name: `L${i}`, rating: 'S2', division: 'EUD', subdivision: 'SCA', atc_active_areas: { [areas[i % 3]!]: i % 2 === 0 } });
+      users.push({
+        id,
+        email: `u${i}@example.org`,
+        first_name: `F${i}`,
+        last_name: `L${i}`,
+        rating: 'S2',
+        division: 'EUD',
+        subdivision: 'SCA',
+        atc_active_areas: { [areas[i % 3]!]: i % 2 === 0 },
+      });
       endorsements.push({ user_id: id, type: 'visiting', rating: 'S3', areas: [areas[i % 3]], valid_from: '2025-01-01T00:00:00Z' });
       endorsements.push({ user_id: id, type: 'facility', rating: `F${i % 3}`, valid_from: '2025-01-02T00:00:00Z' });
-      endorsements.push({ user_id: id, type: 'solo', positions: [positions[i % 3]!.callsign], valid_from: '2025-01-03T00:00:00Z', valid_to: '2025-12-01T00:00:00Z' });
+      endorsements.push({
+        user_id: id,
+        type: 'solo',
+        positions: [positions[i % 3]!.callsign],
+        valid_from: '2025-01-03T00:00:00Z',
+        valid_to: '2025-12-01T00:00:00Z',
+      });
       if (i % 3 === 0) roles.push({ user_id: id, area: areas[i % 3], role: 'Mentor' });
-      if (i % 4 === 0) trainings.push({ user_id: id, area: areas[i % 3], type: 'Standard', status: i % 8 === 0 ? 1 : -1, created_at: '2025-02-01T00:00:00Z', ratings: ['S2', 'S3'] });
+      if (i % 4 === 0)
+        trainings.push({
+          user_id: id,
+          area: areas[i % 3],
+          type: 'Standard',
+          status: i % 8 === 0 ? 1 : -1,
+          created_at: '2025-02-01T00:00:00Z',
+          ratings: ['S2', 'S3'],
+        });
     }
     return { areas, positions, users, endorsements, roles, trainings };
   }

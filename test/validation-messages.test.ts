@@ -49,10 +49,25 @@ describe('messages of refused input', () => {
       method: 'POST',
       url: '/api/bookings/create',
       token: edit,
-      payload: { cid: ` ${ADA} `, date: ' 20/3/2026 ', start_at: '\t10:00', end_at: '11:00 ', position: ' ekch_del ', tag: ' 3 ', source: ' discord ' },
+      payload: {
+        cid: ` ${ADA} `,
+        date: ' 20/3/2026 ',
+        start_at: '\t10:00',
+        end_at: '11:00 ',
+        position: ' ekch_del ',
+        tag: ' 3 ',
+        source: ' discord ',
+      },
     });
     expect(json.statusCode, json.body).toBe(201);
-    expect(json.json().booking).toMatchObject({ user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-03-20 10:00:00', time_end: '2026-03-20 11:00:00', event: 1, source: 'DISCORD' });
+    expect(json.json().booking).toMatchObject({
+      user_id: ADA,
+      callsign: 'EKCH_DEL',
+      time_start: '2026-03-20 10:00:00',
+      time_end: '2026-03-20 11:00:00',
+      event: 1,
+      source: 'DISCORD',
+    });
 
     const form = await ctx.request({
       method: 'POST',
@@ -64,19 +79,34 @@ describe('messages of refused input', () => {
     expect(form.statusCode, form.body).toBe(201);
     expect(form.json().booking).toMatchObject({ time_start: '2026-03-21 10:00:00', source: 'WEB' });
 
-    const patched = await ctx.request({ method: 'PATCH', url: `/api/bookings/${form.json().booking.id}`, token: edit, payload: { end_at: ' 12:15 ', tag: ' 1' } });
+    const patched = await ctx.request({
+      method: 'PATCH',
+      url: `/api/bookings/${form.json().booking.id}`,
+      token: edit,
+      payload: { end_at: ' 12:15 ', tag: ' 1' },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json().booking).toMatchObject({ time_end: '2026-03-21 12:15:00', training: 1 });
   });
 
   it('counts a value of only spaces as not given, as it does an empty one', async () => {
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, payload: { cid: ADA, date: '   ', start_at: '10:00', end_at: '11:00', position: '  ' } });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      payload: { cid: ADA, date: '   ', start_at: '10:00', end_at: '11:00', position: '  ' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ date: ['The date field is required.'], position: ['The position field is required.'] });
   });
 
   it('reports a value that is still wrong once trimmed in the field’s own words, once', async () => {
-    const res = await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, payload: { cid: ADA, date: ' 2026-03-20 ', start_at: ' 25:00', end_at: '11:00', position: 'EKCH_DEL', source: ' not valid ' } });
+    const res = await ctx.request({
+      method: 'POST',
+      url: '/api/bookings/create',
+      token: edit,
+      payload: { cid: ADA, date: ' 2026-03-20 ', start_at: ' 25:00', end_at: '11:00', position: 'EKCH_DEL', source: ' not valid ' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       date: ['The date field must be a real date in the format d/m/Y, e.g. 24/12/2026.'],
@@ -85,7 +115,27 @@ describe('messages of refused input', () => {
     });
   });
 
-  const values: unknown[] = ['', ' ', 'x', ' 1 ', '1/1/2030 ', '10:00 ', -1, 0, 1.5, 1e400, 99_999_999_999, true, null, [], ['10:00'], {}, { a: 1 }, 'a'.repeat(100), '\u0000'];
+  const values: unknown[] = [
+    '',
+    ' ',
+    'x',
+    ' 1 ',
+    '1/1/2030 ',
+    '10:00 ',
+    -1,
+    0,
+    1.5,
+    Number.POSITIVE_INFINITY, // 1e400 in JavaScript: sent as JSON null
+    99_999_999_999,
+    true,
+    null,
+    [],
+    ['10:00'],
+    {},
+    { a: 1 },
+    'a'.repeat(100),
+    '\u0000',
+  ];
   const fields = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source', 'extra', 'constructor'];
 
   it('words every refusal of a booking body plainly, field by field, on create and update', async () => {
@@ -104,11 +154,26 @@ describe('messages of refused input', () => {
       }
     }
     for (const payload of ['[1]', '"x"', '5', 'null', '{"cid": {"a": [1]}}']) {
-      expectPlainMessages(await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/json' }, payload }), payload);
+      expectPlainMessages(
+        await ctx.request({
+          method: 'POST',
+          url: '/api/bookings/create',
+          token: edit,
+          headers: { 'content-type': 'application/json' },
+          payload,
+        }),
+        payload,
+      );
     }
     for (const payload of ['cid[a]=1', 'date[]=1&date[]=2', 'tag[0]=1', 'position[x][y]=1']) {
       expectPlainMessages(
-        await ctx.request({ method: 'POST', url: '/api/bookings/create', token: edit, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload }),
+        await ctx.request({
+          method: 'POST',
+          url: '/api/bookings/create',
+          token: edit,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload,
+        }),
         payload,
       );
     }
@@ -151,7 +216,10 @@ describe('messages of refused input', () => {
 
   it('says which query parameter is wrong and why, in the schema’s place', async () => {
     const limit = await ctx.request({ method: 'GET', url: '/api/bookings?limit=abc' });
-    expect(limit.json()).toEqual({ message: 'The limit field must be a whole number.', errors: { limit: ['The limit field must be a whole number.'] } });
+    expect(limit.json()).toEqual({
+      message: 'The limit field must be a whole number.',
+      errors: { limit: ['The limit field must be a whole number.'] },
+    });
     const big = await ctx.request({ method: 'GET', url: '/api/bookings?limit=5000' });
     expect(big.json().errors).toEqual({ limit: ['The limit field must be at most 1000.'] });
     const callsign = await ctx.request({ method: 'GET', url: '/api/bookings?callsign=%01' });

@@ -8,4 +8,5 @@ process.stdin.on('end', () => {
 process.stdin.on('error', () => {});
 process.stdin.resume();
 // Waiting for the pipe must not by itself keep a finished process alive.
-process.stdin.unref?.();
+// stdin is a socket or pipe with unref() only when the parent gave us one.
+(process.stdin as { unref?: () => void }).unref?.();

@@ -84,7 +84,9 @@ export function plainNodeScript(source: PlainNodeSource): string {
     const sources = PLAIN_NODE_SOURCES.map((s) => path.join(BENCH, s));
     const run = spawnSync(process.execPath, [tsc, ...options, ...sources], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     if (run.status !== 0) {
-      throw new Error(`tsc could not transpile ${PLAIN_NODE_SOURCES.join(', ')} (${run.signal ?? `exit ${run.status}`}): ${`${run.stdout}${run.stderr}`.trim() || run.error?.message}`);
+      throw new Error(
+        `tsc could not transpile ${PLAIN_NODE_SOURCES.join(', ')} (${run.signal ?? `exit ${run.status}`}): ${`${run.stdout}${run.stderr}`.trim() || run.error?.message}`,
+      );
     }
     plainNodeDir = dir;
   }
@@ -114,7 +116,10 @@ export interface StartOptions {
  * Starts `node [nodeArgs] script [args]`. Its stdin is a pipe held by this process: the orphan
  * guard loaded into the child stops it when the pipe closes, i.e. when the benchmark dies.
  */
-export function startNode(script: string, { args = [], nodeArgs = [], env = {}, name = path.basename(script) }: StartOptions = {}): NodeProcess {
+export function startNode(
+  script: string,
+  { args = [], nodeArgs = [], env = {}, name = path.basename(script) }: StartOptions = {},
+): NodeProcess {
   const orphanGuard = pathToFileURL(plainNodeScript('lib/orphan-guard.ts')).href;
   const child = spawn(process.execPath, ['--import', orphanGuard, ...nodeArgs, script, ...args], {
     cwd: ROOT,
@@ -160,18 +165,25 @@ export function runNode(
   { env = {}, timeoutMs = 120_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     live.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c));
-    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       live.delete(child);
       if (code === 0) resolve({ stdout, stderr });
-      else reject(new Error(`${path.basename(script)} ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stderr.trim() || stdout.trim()}`));
+      else
+        reject(
+          new Error(`${path.basename(script)} ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stderr.trim() || stdout.trim()}`),
+        );
     });
   });
 }
@@ -198,6 +210,8 @@ export async function waitUntil<T>(
   void proc?.exited.then(() => (gone = true));
   let last: unknown;
   while (Date.now() < deadline) {
+    // `gone` is set by the exit callback above, which the checker cannot see.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (proc && gone) throw new Error(`${proc.name} exited during start-up:\n${proc.output()}`);
     try {
       return await probe();
@@ -206,5 +220,7 @@ export async function waitUntil<T>(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${proc?.name ?? 'process'} not ready after ${timeoutMs} ms: ${last instanceof Error ? last.message : ''}\n${proc?.output() ?? ''}`);
+  throw new Error(
+    `${proc?.name ?? 'process'} not ready after ${timeoutMs} ms: ${last instanceof Error ? last.message : ''}\n${proc?.output() ?? ''}`,
+  );
 }

@@ -88,8 +88,10 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[]): s
   ratio('bookings (key)', TARGETS.bookingsRatio);
   ratio('schedule', TARGETS.scheduleRatio);
   const users = byName.get('users');
-  if (users && users.p50_ms !== null && users.p50_ms > TARGETS.usersP50Ms) missed.push(`users: p50 ${users.p50_ms} ms > ${TARGETS.usersP50Ms} ms`);
-  if (users && users.p99_ms !== null && users.p99_ms > TARGETS.usersP99Ms) missed.push(`users: p99 ${users.p99_ms} ms > ${TARGETS.usersP99Ms} ms`);
+  if (users && users.p50_ms !== null && users.p50_ms > TARGETS.usersP50Ms)
+    missed.push(`users: p50 ${users.p50_ms} ms > ${TARGETS.usersP50Ms} ms`);
+  if (users && users.p99_ms !== null && users.p99_ms > TARGETS.usersP99Ms)
+    missed.push(`users: p99 ${users.p99_ms} ms > ${TARGETS.usersP99Ms} ms`);
   const create = byName.get('create');
   if (create && create.sector_rps !== null && create.sector_rps < TARGETS.createsPerSecond) {
     missed.push(`create: ${create.sector_rps} creates/s < ${TARGETS.createsPerSecond}`);

@@ -18,7 +18,15 @@ export interface SlotSequence {
   next(): string;
 }
 
-export function slotSequence({ now, callsigns, userIds }: { now: number; callsigns: readonly string[]; userIds: readonly number[] }): SlotSequence {
+export function slotSequence({
+  now,
+  callsigns,
+  userIds,
+}: {
+  now: number;
+  callsigns: readonly string[];
+  userIds: readonly number[];
+}): SlotSequence {
   const first = Math.floor(now / DAY) * DAY + FIRST_DAY_OFFSET * DAY;
   let n = 0;
   return {

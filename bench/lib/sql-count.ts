@@ -32,7 +32,11 @@ export async function countUsersStatements({
 }): Promise<UsersCount> {
   let statements = 0;
   // Statements that read data; the BEGIN and COMMIT around the build's snapshot are not counted.
-  const db = openDatabase(databaseUrl, { onQuery: (e) => void (/^\s*(begin|commit|start transaction)\b/i.test(e.query.sql) || statements++) });
+  const db = openDatabase(databaseUrl, {
+    onQuery: (e) => {
+      if (!/^\s*(begin|commit|start transaction)\b/i.test(e.query.sql)) statements++;
+    },
+  });
   const app = await buildApp(createServices(loadConfig({ ...env, DATABASE_URL: databaseUrl }), db), { logger: false });
   try {
     await app.ready();

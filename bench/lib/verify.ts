@@ -17,7 +17,9 @@ export function checkBookings(databaseFile: string, { from }: { from: number }):
   const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
   try {
     const rows = db
-      .prepare<[], BookingRow>('SELECT id, position_id, time_start, time_end FROM bookings WHERE deleted = 0 ORDER BY position_id, time_start, id')
+      .prepare<[], BookingRow>(
+        'SELECT id, position_id, time_start, time_end FROM bookings WHERE deleted = 0 ORDER BY position_id, time_start, id',
+      )
       .all();
     const overlaps: Array<[number, number]> = [];
     let previous: { position_id: number; id: number; maxEnd: number } | null = null;
@@ -26,10 +28,13 @@ export function checkBookings(databaseFile: string, { from }: { from: number }):
       if (previous && previous.position_id === row.position_id && row.time_start < previous.maxEnd) {
         overlaps.push([previous.id, row.id]);
       }
-      if (!previous || previous.position_id !== row.position_id) previous = { position_id: row.position_id, id: row.id, maxEnd: row.time_end };
+      if (!previous || previous.position_id !== row.position_id)
+        previous = { position_id: row.position_id, id: row.id, maxEnd: row.time_end };
       else if (row.time_end > previous.maxEnd) previous = { position_id: row.position_id, id: row.id, maxEnd: row.time_end };
     }
-    const counted = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM bookings WHERE deleted = 0 AND time_start >= ?').get(from);
+    const counted = db
+      .prepare<[number], { n: number }>('SELECT count(*) AS n FROM bookings WHERE deleted = 0 AND time_start >= ?')
+      .get(from);
     return { liveBookings: rows.length, overlaps, created: counted?.n ?? 0 };
   } finally {
     db.close();

@@ -48,7 +48,7 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
       '2xx': number;
-      statusCodeStats: Record<string, { count: number }>;
+      statusCodeStats?: Record<string, { count: number }>;
       latency: Histogram;
       requests: Histogram;
       throughput: Histogram;

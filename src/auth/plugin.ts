@@ -37,9 +37,14 @@ const CHALLENGE = 'Bearer realm="sector"';
 
 /** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
 export function unauthorized(message: string, error?: string): ApiError {
-  return new ApiError(401, message, {}, {
-    'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE,
-  });
+  return new ApiError(
+    401,
+    message,
+    {},
+    {
+      'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE,
+    },
+  );
 }
 
 const invalidKey = () => unauthorized('Invalid API key', 'invalid_token');

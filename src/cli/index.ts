@@ -6,6 +6,8 @@ import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
 import { registerDataCommands } from './commands/data.js';
+import { registerWebhookCommands } from './commands/webhooks.js';
+import { registerNetworkCommands } from './commands/network.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')
@@ -16,6 +18,8 @@ const program = new Command('sector')
 
 registerApiKeyCommands(program);
 registerDataCommands(program);
+registerWebhookCommands(program);
+registerNetworkCommands(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node
@@ -49,6 +53,6 @@ try {
   }
   if (err instanceof CliError) fail(err.message);
   if (err instanceof ConfigError) fail(err.message.replace(/\n\s*/g, ' '));
-  if ((err as Error)?.name === 'ExitPromptError') fail('cancelled; nothing was created');
+  if ((err as Error | null | undefined)?.name === 'ExitPromptError') fail('cancelled; nothing was created');
   fail(describeStartupError(err));
 }

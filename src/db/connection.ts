@@ -177,7 +177,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       schema,
       externalVersion: () => null,
       setLockWait: () => {},
-      currentSnapshot: async () => (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
+      currentSnapshot: async () =>
+        (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
       close: () => kysely.destroy(),
     };
   }

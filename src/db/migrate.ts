@@ -4,7 +4,9 @@ import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_booking_overlap_index.js';
 import * as m0003 from './migrations/0003_endorsements_user_order_index.js';
 import * as m0004 from './migrations/0004_booking_forced_training.js';
+import * as m0005 from './migrations/0005_events.js';
 import * as m0006 from './migrations/0006_booking_revision.js';
+import * as m0008 from './migrations/0008_network_pushes.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -13,7 +15,9 @@ const MIGRATIONS = {
   '0002_booking_overlap_index': m0002,
   '0003_endorsements_user_order_index': m0003,
   '0004_booking_forced_training': m0004,
+  '0005_events': m0005,
   '0006_booking_revision': m0006,
+  '0008_network_pushes': m0008,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
@@ -40,11 +44,14 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
+  // A migration that throws a non-Error throws a string in practice.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 // CREATE … IF NOT EXISTS can still fail with a unique violation when two sessions race.
-function ignoreDuplicate(err: { code?: string }): void {
-  if (err?.code !== '23505' && err?.code !== '42P06' && err?.code !== '42710') throw err;
+function ignoreDuplicate(err: unknown): void {
+  const code = (err as { code?: string } | null | undefined)?.code;
+  if (code !== '23505' && code !== '42P06' && code !== '42710') throw err;
 }

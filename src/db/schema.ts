@@ -129,6 +129,80 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+export interface EventsTable {
+  /** Commit order: a reader that sees seq N has seen every lower seq (see repositories/events.ts). */
+  seq: Generated<number>;
+  /** evt_ + 26 sortable characters; the webhook-id of every delivery of the event. */
+  id: string;
+  type: string;
+  booking_id: number | null;
+  /** The exact JSON delivered and streamed. */
+  body: string;
+  created_at: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  url: string;
+  /** ",type,type," for a filter, null for every type. */
+  events: string | null;
+  /** whsec_…: needed in clear to sign; never listed or logged. */
+  secret: string;
+  created_at: number;
+  removed_at: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_seq: number;
+  event_id: string;
+  webhook_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: number;
+  duration_ms: number;
+}
+
+export type NetworkPushStatus = 'pending' | 'done' | 'refused';
+
+/** What one booking owes the network's bookings service (see migration 0008). */
+export interface NetworkPushesTable {
+  booking_id: number;
+  status: NetworkPushStatus;
+  /** Bumped by every change of the booking; a push marks done only the version it sent. */
+  version: number;
+  attempts: number;
+  next_attempt_at: number;
+  /** While a push is under way: until when its claimant holds the row, and who that is. */
+  lease_until: number | null;
+  lease_owner: string | null;
+  /** JSON body of a POST whose answer was not seen (it may have reached the network). */
+  posted: string | null;
+  /** HTTP status of the last answer (null: none, e.g. a connection error). */
+  last_status: number | null;
+  last_error: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -142,6 +216,11 @@ export interface Database {
   training_ratings: TrainingRatingsTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  network_pushes: NetworkPushesTable;
 }
 
 export type Booking = Selectable<BookingsTable>;
@@ -150,4 +229,7 @@ export type BookingUpdate = Updateable<BookingsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;
 export type PositionRow = Selectable<PositionsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type { ColumnType };

@@ -21,7 +21,7 @@ export class DatabaseBusyError extends Error {
   readonly code: string | undefined;
   constructor(cause: unknown) {
     super('the database is busy: another process is writing to it; try again shortly', { cause });
-    const code = (cause as { code?: unknown })?.code;
+    const code = (cause as { code?: unknown } | null | undefined)?.code;
     this.code = typeof code === 'string' ? code : undefined;
   }
 }
@@ -187,18 +187,18 @@ export async function readSnapshot<T>(db: Db, fn: (trx: Kysely<Database>) => Pro
 
 /** SQLITE_BUSY and its extended codes: another connection holds the lock. */
 export function isSqliteBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
+  const code = (err as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 /** Deadlock (40P01) or serialization failure (40001): PostgreSQL asks for the transaction to be run again. */
 export function isPgRetryable(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
+  const code = (err as { code?: unknown } | null | undefined)?.code;
   return code === '40P01' || code === '40001';
 }
 
 /** True when err is the database refusing two live bookings that overlap on one position. */
 export function isBookingOverlap(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; message?: string };
+  const e = err as { code?: string; constraint?: string; message?: string } | null | undefined;
   return e?.code === '23P01' || (typeof e?.message === 'string' && e.message.includes('bookings_no_overlap'));
 }

@@ -13,18 +13,49 @@ const WINDOW_DAYS = 14;
 const ATTEMPTS = 30;
 
 type Kind = 'normal' | 'training' | 'exam' | 'event';
-const kind = weighted<Kind>([['normal', 77], ['training', 12], ['exam', 3], ['event', 8]]);
+const kind = weighted<Kind>([
+  ['normal', 77],
+  ['training', 12],
+  ['exam', 3],
+  ['event', 8],
+]);
 const TAG: Record<Kind, DemoBooking['tag']> = { normal: null, training: 1, exam: 2, event: 3 };
 // Hours (UTC) people book: busiest in the European evening.
 const startHour = weighted(
   [1, 0.5, 0.3, 0.3, 0.5, 1, 2, 3, 3, 3, 3, 3, 3, 4, 5, 7, 9, 10, 10, 9, 7, 4, 2.5, 1.5].map((w, h) => [h, w] as const),
 );
-const startMinute = weighted([[0, 6], [15, 1], [30, 4], [45, 1]] as const);
+const startMinute = weighted([
+  [0, 6],
+  [15, 1],
+  [30, 4],
+  [45, 1],
+] as const);
 const DURATIONS: Record<Kind, (rng: Rng) => number> = {
-  normal: weighted([[45, 1], [60, 4], [90, 5], [120, 8], [150, 4], [180, 5], [240, 2]] as const),
-  training: weighted([[90, 3], [120, 4], [150, 2], [180, 2]] as const),
-  exam: weighted([[90, 2], [120, 3], [150, 1]] as const),
-  event: weighted([[180, 3], [210, 1], [240, 2]] as const),
+  normal: weighted([
+    [45, 1],
+    [60, 4],
+    [90, 5],
+    [120, 8],
+    [150, 4],
+    [180, 5],
+    [240, 2],
+  ] as const),
+  training: weighted([
+    [90, 3],
+    [120, 4],
+    [150, 2],
+    [180, 2],
+  ] as const),
+  exam: weighted([
+    [90, 2],
+    [120, 3],
+    [150, 1],
+  ] as const),
+  event: weighted([
+    [180, 3],
+    [210, 1],
+    [240, 2],
+  ] as const),
 };
 const POSITION_WEIGHT: Record<string, number> = { DEL: 1, GND: 1.5, TWR: 3, APP: 3, DEP: 1.5, CTR: 2.5 };
 

@@ -18,13 +18,15 @@ const MAX_USERS = 500_000;
 function checkScale(scale: DemoScale): void {
   const whole = (name: keyof DemoScale, max: number): void => {
     const v = scale[name];
-    if (!Number.isInteger(v) || v < 0 || v > max) throw new RangeError(`demo scale: ${name} must be a whole number from 0 to ${max} (got ${v})`);
+    if (!Number.isInteger(v) || v < 0 || v > max)
+      throw new RangeError(`demo scale: ${name} must be a whole number from 0 to ${max} (got ${v})`);
   };
   whole('users', MAX_USERS);
   whole('openTrainings', 1_000_000);
   whole('bookings', 1_000_000);
   const per = scale.endorsementsPerUser;
-  if (!Number.isFinite(per) || per < 0 || per > 50) throw new RangeError(`demo scale: endorsementsPerUser must be from 0 to 50 (got ${per})`);
+  if (!Number.isFinite(per) || per < 0 || per > 50)
+    throw new RangeError(`demo scale: endorsementsPerUser must be from 0 to 50 (got ${per})`);
 }
 
 /** One PRNG stream per section, so changing one count does not reshuffle the others. */

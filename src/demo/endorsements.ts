@@ -8,7 +8,13 @@ import type { TrainingRecord } from './trainings.js';
 import type { DemoEndorsement, DemoEndorsementType, DemoPosition } from './types.js';
 
 const TYPES: DemoEndorsementType[] = ['facility', 'visiting', 'examiner', 'solo', 's1'];
-const endorsementType = weighted<DemoEndorsementType>([['facility', 40], ['visiting', 15], ['examiner', 10], ['solo', 20], ['s1', 15]]);
+const endorsementType = weighted<DemoEndorsementType>([
+  ['facility', 40],
+  ['visiting', 15],
+  ['examiner', 10],
+  ['solo', 20],
+  ['s1', 15],
+]);
 const MAJORS = Object.keys(MAJOR_AIRPORTS);
 const EXAMINED: RatingCode[] = ['S2', 'S3', 'C1'];
 const capped = (p: Person): RatingCode => (p.value > RATINGS.C1 ? 'C1' : p.rating);
@@ -105,18 +111,29 @@ export function generateEndorsements(
     solo: members.filter((p) => p.value >= RATINGS.S1 && p.value <= RATINGS.S3),
     s1: members.filter((p) => p.value === RATINGS.OBS),
   };
-  const available = TYPES.filter((t) => pools[t].length > 0 || (t === 'solo' && soloTrainings.length > 0) || (t === 's1' && s1Trainings.length > 0));
+  const available = TYPES.filter(
+    (t) => pools[t].length > 0 || (t === 'solo' && soloTrainings.length > 0) || (t === 's1' && s1Trainings.length > 0),
+  );
   if (available.length === 0) return [];
 
   // Each student in training gets one current endorsement before anyone gets a second.
-  const shuffled = (list: TrainingRecord[]): TrainingRecord[] => list.map((t) => [rng.next(), t] as const).sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+  const shuffled = (list: TrainingRecord[]): TrainingRecord[] =>
+    list
+      .map((t) => [rng.next(), t] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, t]) => t);
   const unusedSolo = shuffled(soloTrainings);
   const unusedS1 = shuffled(s1Trainings);
 
   const current = new Set<string>();
   const out: DemoEndorsement[] = [];
   const keys = new Set<string>();
-  const add = (person: Person, type: DemoEndorsementType, v: Validity, rest: Pick<DemoEndorsement, 'rating' | 'areas' | 'positions'>): void => {
+  const add = (
+    person: Person,
+    type: DemoEndorsementType,
+    v: Validity,
+    rest: Pick<DemoEndorsement, 'rating' | 'areas' | 'positions'>,
+  ): void => {
     // Natural key (user, type, valid_from): nudge the rare collision back by a minute.
     let from = v.from;
     while (keys.has(`${person.id}|${type}|${from}`)) from -= 60_000;
@@ -157,7 +174,11 @@ export function generateEndorsements(
       const count = rng.int(1, Math.min(type === 's1' ? 3 : 2, candidates.length));
       const start = rng.int(0, candidates.length - 1);
       const chosen = Array.from({ length: count }, (_, k) => candidates[(start + k) % candidates.length]!);
-      add(person, type, shortLived(rng, now, type === 'solo' ? 30 : 60, source !== undefined), { rating: null, areas: [], positions: chosen });
+      add(person, type, shortLived(rng, now, type === 'solo' ? 30 : 60, source !== undefined), {
+        rating: null,
+        areas: [],
+        positions: chosen,
+      });
       continue;
     }
 

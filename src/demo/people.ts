@@ -24,11 +24,34 @@ const FIRST_CID = 1_000_000;
 const LAST_CID = 1_999_999;
 const VISITOR_SHARE = 0.12;
 
-const homeArea = weighted<AreaName>([['Sweden', 35], ['Denmark', 22], ['Norway', 22], ['Finland', 15], ['Iceland', 6]]);
+const homeArea = weighted<AreaName>([
+  ['Sweden', 35],
+  ['Denmark', 22],
+  ['Norway', 22],
+  ['Finland', 15],
+  ['Iceland', 6],
+]);
 // Shaped like a real division: a queue of observers, many S1-S3, fewer centre and instructor ratings.
-const memberRating = weighted<RatingCode>([['OBS', 14], ['S1', 22], ['S2', 20], ['S3', 17], ['C1', 15], ['C3', 4], ['I1', 5], ['I3', 2], ['SUP', 1]]);
+const memberRating = weighted<RatingCode>([
+  ['OBS', 14],
+  ['S1', 22],
+  ['S2', 20],
+  ['S3', 17],
+  ['C1', 15],
+  ['C3', 4],
+  ['I1', 5],
+  ['I3', 2],
+  ['SUP', 1],
+]);
 // Visiting controllers arrive already rated elsewhere.
-const visitorRating = weighted<RatingCode>([['S2', 10], ['S3', 28], ['C1', 40], ['C3', 10], ['I1', 9], ['I3', 3]]);
+const visitorRating = weighted<RatingCode>([
+  ['S2', 10],
+  ['S3', 28],
+  ['C1', 40],
+  ['C3', 10],
+  ['I1', 9],
+  ['I3', 3],
+]);
 const visitorOrigin = weighted<readonly [region: string, division: string, subdivision: string | null]>([
   [['EMEA', 'EUD', 'GER'], 6],
   [['EMEA', 'EUD', 'NL'], 3],

@@ -20,18 +20,39 @@ const capped = (p: Person): RatingCode => (p.value > RATINGS.C1 ? 'C1' : p.ratin
 
 type TrainingType = 'Standard' | 'Refresh' | 'Transfer' | 'Fast-track' | 'Familiarisation';
 const TYPES: TrainingType[] = ['Standard', 'Refresh', 'Transfer', 'Fast-track', 'Familiarisation'];
-const openType = weighted<TrainingType>([['Standard', 70], ['Refresh', 8], ['Transfer', 7], ['Fast-track', 5], ['Familiarisation', 10]]);
+const openType = weighted<TrainingType>([
+  ['Standard', 70],
+  ['Refresh', 8],
+  ['Transfer', 7],
+  ['Fast-track', 5],
+  ['Familiarisation', 10],
+]);
 const OPEN_STATUSES = [0, 1, 2, 3];
-const openStatus = weighted([[0, 45], [1, 15], [2, 30], [3, 10]] as const);
+const openStatus = weighted([
+  [0, 45],
+  [1, 15],
+  [2, 30],
+  [3, 10],
+] as const);
 const CLOSED_STATUSES = [-1, -2, -3, -4];
-const closedStatus = weighted([[-1, 55], [-2, 15], [-3, 20], [-4, 10]] as const);
+const closedStatus = weighted([
+  [-1, 55],
+  [-2, 15],
+  [-3, 20],
+  [-4, 10],
+] as const);
 
 /** The i-th value: the listed ones first (so every kind appears in a small division), then weighted. */
 function covering<T>(rng: Rng, i: number, first: readonly T[], pick: (rng: Rng) => T): T {
   return i < first.length ? first[i]! : pick(rng);
 }
 
-export function generateTrainings(rng: Rng, people: Person[], now: number, open: number): { trainings: DemoTraining[]; records: TrainingRecord[] } {
+export function generateTrainings(
+  rng: Rng,
+  people: Person[],
+  now: number,
+  open: number,
+): { trainings: DemoTraining[]; records: TrainingRecord[] } {
   const students = people.filter((p) => p.member && p.value <= RATINGS.S3 && p.value >= RATINGS.OBS);
   const pools: Record<TrainingType, Person[]> = {
     Standard: students,
@@ -48,11 +69,26 @@ export function generateTrainings(rng: Rng, people: Person[], now: number, open:
   const keys = new Set<string>();
   const openFor = new Set<string>();
 
-  const add = (person: Person, type: TrainingType, status: number, ratings: RatingCode[], created: number, started: number | null): void => {
+  const add = (
+    person: Person,
+    type: TrainingType,
+    status: number,
+    ratings: RatingCode[],
+    created: number,
+    started: number | null,
+  ): void => {
     // Natural key (user, area, created_at): nudge the rare collision by a minute.
     while (keys.has(`${person.id}|${person.area}|${created}`)) created -= 60_000;
     keys.add(`${person.id}|${person.area}|${created}`);
-    trainings.push({ user_id: person.id, area: person.area, type, status, created_at: iso(created), started_at: started === null ? null : iso(started), ratings });
+    trainings.push({
+      user_id: person.id,
+      area: person.area,
+      type,
+      status,
+      created_at: iso(created),
+      started_at: started === null ? null : iso(started),
+      ratings,
+    });
     records.push({ person, area: person.area, status, target: ratings[0]! });
   };
 

@@ -16,9 +16,7 @@ export const RATINGS = {
 
 export type RatingCode = keyof typeof RATINGS;
 
-const BY_VALUE = new Map<number, RatingCode>(
-  Object.entries(RATINGS).map(([code, value]) => [value, code as RatingCode]),
-);
+const BY_VALUE = new Map<number, RatingCode>(Object.entries(RATINGS).map(([code, value]) => [value, code as RatingCode]));
 
 export const RATING_CODES = Object.keys(RATINGS) as RatingCode[];
 

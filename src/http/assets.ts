@@ -14,7 +14,10 @@ export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url
 export const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
 const versioned = (file: string): string => {
-  const hash = createHash('sha256').update(fs.readFileSync(`${PUBLIC_DIR}${file}`)).digest('base64url').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(fs.readFileSync(`${PUBLIC_DIR}${file}`))
+    .digest('base64url')
+    .slice(0, 16);
   return `/assets/${file}?v=${hash}`;
 };
 

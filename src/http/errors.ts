@@ -27,7 +27,7 @@ export function validationError(errors: FieldErrors): ApiError {
 export const notFound = (what = 'Resource') => new ApiError(404, `${what} not found`);
 
 function fieldOf(e: FastifySchemaValidationError, part: string | undefined): string {
-  const params = e.params as Record<string, unknown>;
+  const params = e.params;
   if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
     return params.missingProperty;
   }
@@ -53,7 +53,7 @@ const TYPE_NAMES: Record<string, string> = {
  * keyword is put in words here, and anything else is simply "invalid".
  */
 function messageOf(e: FastifySchemaValidationError, field: string): string {
-  const params = e.params as Record<string, unknown>;
+  const params = e.params;
   const the = `The ${field} field`;
   switch (e.keyword) {
     case 'required':
@@ -63,7 +63,9 @@ function messageOf(e: FastifySchemaValidationError, field: string): string {
     case 'enum':
       return `${the} must be one of: ${(params.allowedValues as unknown[]).join(', ')}.`;
     case 'type': {
-      const types = String(params.type).split(',').filter((t) => t !== 'null');
+      const types = String(params.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       return `${the} must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}.`;
     }
     case 'minimum':
@@ -142,7 +144,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       return reply.code(error.statusCode).send({ message: error.message, ...error.extra });
     }
-    const fe = error as FastifyError;
+    const fe = error;
     if (fe.validation) {
       const invalid = validationError(fieldErrorsFromValidation(fe.validation, fe.validationContext));
       return reply.code(422).send({ message: invalid.message, ...invalid.extra });

@@ -32,7 +32,8 @@ function withoutLargeIndices(s: string, arrayLimit: number): string {
     .map((part) => {
       const eq = part.indexOf('=');
       const name = eq === -1 ? part : part.slice(0, eq);
-      const index = (match: string, open: string, digits: string, close: string) => (Number(digits) >= arrayLimit ? `${open}${close}` : match);
+      const index = (match: string, open: string, digits: string, close: string) =>
+        Number(digits) >= arrayLimit ? `${open}${close}` : match;
       return name.replace(ARRAY_INDEX, index) + (eq === -1 ? '' : part.slice(eq));
     })
     .join('&');

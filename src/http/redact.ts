@@ -5,7 +5,8 @@
 const REDACTED = '[redacted]';
 
 /** A query parameter whose name says it holds a credential: api_key, apikey, key, token, access_token, client_secret, password… */
-const CREDENTIAL_NAME = /(?:key|token|secret|passw(?:or)?d|pwd|auth|authorization|bearer|credentials?|session|sessionid|jwt|signature|sig)s?$/i;
+const CREDENTIAL_NAME =
+  /(?:key|token|secret|passw(?:or)?d|pwd|auth|authorization|bearer|credentials?|session|sessionid|jwt|signature|sig)s?$/i;
 
 /** A Sector token: its id is kept (it tells an operator whose key leaked), its secret is not. */
 const TOKEN = /sector_([0-9a-f]{16})_[A-Za-z0-9_-]*/gi;

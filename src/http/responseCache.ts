@@ -28,7 +28,8 @@ const RESPONSE_CACHE_ENTRIES = 512;
 /** What an entry costs besides its body: the key (UTF-16) and the entry's objects and ETag. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-const sizeOf = (key: string, cached: CachedBody): number => cached.body.byteLength + (cached.extraBytes ?? 0) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+const sizeOf = (key: string, cached: CachedBody): number =>
+  cached.body.byteLength + (cached.extraBytes ?? 0) + key.length * 2 + ENTRY_OVERHEAD_BYTES;
 
 /** A body and its strong ETag (a hash of its bytes). */
 export function withEtag(body: Buffer): CachedBody {

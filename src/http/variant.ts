@@ -20,7 +20,13 @@ export function requestVariant(request: FastifyRequest, fallback: ApiVariant): A
  */
 export function rejectBadVariant(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const header = request.headers['api-variant'];
-  if (header === undefined || header === 'newer' || header === 'older' || !request.routeOptions.config?.auth) return done();
+  if (
+    header === undefined ||
+    header === 'newer' ||
+    header === 'older' ||
+    !(request.routeOptions.config as Partial<typeof request.routeOptions.config> | undefined)?.auth
+  )
+    return done();
   done(badVariant());
 }
 

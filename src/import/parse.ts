@@ -135,7 +135,8 @@ function obj(v: unknown, path: string): Obj {
 /** A record: an object with only the fields its section knows. */
 function record(v: unknown, path: string, fields: readonly string[]): Obj {
   const o = obj(v, path);
-  for (const key of Object.keys(o)) if (!fields.includes(key)) fail(`${path}.${pathKey(key)}`, `unknown field; expected one of ${fields.join(', ')}`);
+  for (const key of Object.keys(o))
+    if (!fields.includes(key)) fail(`${path}.${pathKey(key)}`, `unknown field; expected one of ${fields.join(', ')}`);
   return o;
 }
 /** Whether the record gives the field at all (null included). */
@@ -201,7 +202,10 @@ function bookingId(o: Obj, path: string): number | null {
   const v = o.id;
   if (v === undefined || v === null) return null;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_IMPORTED_BOOKING_ID) {
-    return fail(`${path}.id`, `must be an integer from 1 to ${MAX_IMPORTED_BOOKING_ID} (higher ids are left for bookings made after the import)`);
+    return fail(
+      `${path}.id`,
+      `must be an integer from 1 to ${MAX_IMPORTED_BOOKING_ID} (higher ids are left for bookings made after the import)`,
+    );
   }
   return v;
 }
@@ -275,7 +279,8 @@ function parsePosition(p: unknown, path: string): ImportPosition {
   if (gives(o, 'frequency')) {
     notNull(o, 'frequency', path);
     const frequency = normaliseFrequency(o.frequency);
-    if (frequency === null) fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${preview(o.frequency)})`);
+    if (frequency === null)
+      fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${preview(o.frequency)})`);
     set.frequency = frequency!;
   }
   if (gives(o, 'area')) set.area = nullableStr(o, 'area', path);
@@ -358,11 +363,12 @@ function parseBooking(b: unknown, path: string): ImportBooking {
   for (const key of ['time_start', 'time_end'] as const) {
     if (!gives(o, key)) continue;
     notNull(o, key, path);
-    const ms = typeof o[key] === 'string' ? parseYmdHis(o[key] as string) : null;
+    const ms = typeof o[key] === 'string' ? parseYmdHis(o[key]) : null;
     if (ms === null) fail(`${path}.${key}`, `must be "Y-m-d H:i:s" such as "2026-12-01 10:00:00" (got ${preview(o[key])})`);
     set[key] = ms!;
   }
-  if (set.time_start !== undefined && set.time_end !== undefined && set.time_end <= set.time_start) fail(`${path}.time_end`, 'must be after time_start');
+  if (set.time_start !== undefined && set.time_end !== undefined && set.time_end <= set.time_start)
+    fail(`${path}.time_end`, 'must be after time_start');
   if (gives(o, 'tag')) {
     const tag = o.tag;
     if (tag !== null && tag !== 1 && tag !== 2 && tag !== 3) fail(`${path}.tag`, 'must be 1 (training), 2 (exam), 3 (event) or null');

@@ -40,6 +40,8 @@ export function preview(value: unknown): string {
 function compact(value: unknown, depth: number): string {
   if (typeof value === 'string') return quote(value);
   if (value === undefined) return 'nothing';
+  // Parsed JSON: what is left here is a number, a boolean or null.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   if (typeof value !== 'object' || value === null) return String(value);
   const isArray = Array.isArray(value);
   if (depth >= 3) return isArray ? '[…]' : '{…}';

@@ -46,7 +46,10 @@ export function escapeText(value: string): string {
 
 /** A UTC DATE-TIME (§3.3.5, form 2): 20261201T100000Z. */
 export function utcDateTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 export interface FeedOptions {
@@ -64,7 +67,9 @@ export function summaryOf(b: Pick<CalendarBooking, 'callsign' | 'training' | 'ex
 }
 
 function eventLines(b: CalendarBooking, options: FeedOptions): string[] {
-  const description = [`Position: ${b.position_name}`, `Frequency: ${b.frequency}`, ...(b.area === null ? [] : [`Area: ${b.area}`])].join('\n');
+  const description = [`Position: ${b.position_name}`, `Frequency: ${b.frequency}`, ...(b.area === null ? [] : [`Area: ${b.area}`])].join(
+    '\n',
+  );
   return [
     'BEGIN:VEVENT',
     `UID:${bookingUid(b.id, options.siteHost)}`,

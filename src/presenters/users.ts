@@ -111,9 +111,22 @@ function emptyEndorsements(variant: ApiVariant): EndorsementsJson {
 
 type Format = (ms: number) => string;
 
-function endorsementsByUser(data: UsersData, areaName: Map<number, string>, variant: ApiVariant, iso: Format): Map<number, EndorsementsJson> {
-  const areasOf = groupBy(data.endorsementAreas, (r) => r.endorsement_id, (r) => areaName.get(r.area_id)!);
-  const positionsOf = groupBy(data.endorsementPositions, (r) => r.endorsement_id, (r) => r.callsign);
+function endorsementsByUser(
+  data: UsersData,
+  areaName: Map<number, string>,
+  variant: ApiVariant,
+  iso: Format,
+): Map<number, EndorsementsJson> {
+  const areasOf = groupBy(
+    data.endorsementAreas,
+    (r) => r.endorsement_id,
+    (r) => areaName.get(r.area_id)!,
+  );
+  const positionsOf = groupBy(
+    data.endorsementPositions,
+    (r) => r.endorsement_id,
+    (r) => r.callsign,
+  );
   const out = new Map<number, EndorsementsJson>();
   for (const e of data.endorsements) {
     let json = out.get(e.user_id);
@@ -173,8 +186,9 @@ function trainingsByUser(data: UsersData, areaName: Map<number, string>, iso: Fo
  * users, which JSON.stringify walks far faster than the dictionary a null-prototype object is;
  * only a key named __proto__ would misbehave on it.
  */
-function keyedObjectFactory(keys: readonly string[]): () => Record<string, any> {
-  return keys.includes('__proto__') ? () => Object.create(null) : () => ({});
+// An empty record of no values yet is assignable to a record of any value type.
+function keyedObjectFactory(keys: readonly string[]): () => Record<string, never> {
+  return keys.includes('__proto__') ? () => Object.create(null) as Record<string, never> : () => ({});
 }
 
 /**
@@ -314,9 +328,7 @@ export function presentLegacyRoles(rows: ReadonlyArray<{ user_id: number; role: 
   const out: LegacyRolesJson = { mentors: [], moderators: [], admins: [] };
   for (const role of LEGACY_ROLES) {
     const byUser = groupSets(rows.filter((r) => r.role === role).map((r) => [r.user_id, r.area] as [number, string]));
-    out[LEGACY_ROLE_LISTS[role]] = [...byUser]
-      .sort(([a], [b]) => a - b)
-      .map(([id, areas]) => ({ id, fir: sortedList(areas) }));
+    out[LEGACY_ROLE_LISTS[role]] = [...byUser].sort(([a], [b]) => a - b).map(([id, areas]) => ({ id, fir: sortedList(areas) }));
   }
   return out;
 }
@@ -327,7 +339,9 @@ export interface FacilityHolderJson {
   ratings: string[];
 }
 
-export function presentFacilityHolders(rows: ReadonlyArray<{ user_id: number; facility: string; atc_active: boolean }>): FacilityHolderJson[] {
+export function presentFacilityHolders(
+  rows: ReadonlyArray<{ user_id: number; facility: string; atc_active: boolean }>,
+): FacilityHolderJson[] {
   const active = new Map(rows.map((r) => [r.user_id, r.atc_active]));
   const byUser = groupSets(rows.map((r) => [r.user_id, r.facility] as [number, string]));
   return [...byUser]
@@ -350,7 +364,11 @@ export function presentTrainingEndorsements(
   data: { endorsements: readonly TrainingEndorsementCandidate[]; positions: ReadonlyArray<{ endorsement_id: number; callsign: string }> },
   now: number,
 ): LegacyTrainingEndorsementJson[] {
-  const positionsOf = groupBy(data.positions, (p) => p.endorsement_id, (p) => p.callsign);
+  const positionsOf = groupBy(
+    data.positions,
+    (p) => p.endorsement_id,
+    (p) => p.callsign,
+  );
   return data.endorsements
     .filter((e) => isListedAsRecent(e, now))
     .map((e) => ({
@@ -387,9 +405,7 @@ export function presentExaminers(data: {
     if (list) list.push(item);
     else byArea.set(x.area_id, [item]);
   }
-  return [...data.areas]
-    .sort((a, b) => byteOrder(a.name, b.name))
-    .map((a) => ({ area: a.name, examiners: byArea.get(a.id) ?? [] }));
+  return [...data.areas].sort((a, b) => byteOrder(a.name, b.name)).map((a) => ({ area: a.name, examiners: byArea.get(a.id) ?? [] }));
 }
 
 export interface VisitingJson {

@@ -12,7 +12,10 @@ export function apiKeysRepository(database: Db) {
   const db = database.kysely;
   return {
     async insert(key: NewApiKey): Promise<void> {
-      await db.insertInto('api_keys').values({ ...key, last_used_at: null, revoked_at: null }).execute();
+      await db
+        .insertInto('api_keys')
+        .values({ ...key, last_used_at: null, revoked_at: null })
+        .execute();
     },
     findById(id: string): Promise<ApiKeyRow | undefined> {
       return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
@@ -62,7 +65,7 @@ export function apiKeysRepository(database: Db) {
 
 /** True when err is the database refusing a second key with the same name (not an id collision). */
 export function isDuplicateKeyName(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; detail?: string; message?: string };
+  const e = err as { code?: string; constraint?: string; detail?: string; message?: string } | null | undefined;
   if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE') return /\bapi_keys\.name\b/.test(e.message ?? '');
   if (e?.code === '23505') return e.constraint === 'api_keys_name_key' || /^Key \(name\)=/.test(e.detail ?? '');
   return false;

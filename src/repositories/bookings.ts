@@ -68,12 +68,28 @@ export function bookingsRepository(db: Kysely<Database>) {
       const after = f.after;
       if (after !== undefined) {
         q = q.where((eb) =>
-          eb.or([eb('b.time_start', '>', after.time_start), eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)])]),
+          eb.or([
+            eb('b.time_start', '>', after.time_start),
+            eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)]),
+          ]),
         );
       }
       q = q.orderBy('b.time_start').orderBy('b.id');
       if (f.limit !== undefined) q = q.limit(f.limit);
       return q.execute();
+    },
+
+    /** Bookings by id, deleted ones included, in id order: one statement per chunk of ids. */
+    async viewsByIds(ids: number[]): Promise<BookingView[]> {
+      const out: BookingView[] = [];
+      for (let i = 0; i < ids.length; i += 400)
+        out.push(
+          ...(await view()
+            .where('b.id', 'in', ids.slice(i, i + 400))
+            .orderBy('b.id')
+            .execute()),
+        );
+      return out;
     },
 
     /** Any booking by id, deleted ones included. */
@@ -147,13 +163,23 @@ export function bookingsRepository(db: Kysely<Database>) {
 
     /** Updates a live booking; false when it is (by now) deleted. */
     async update(id: number, values: BookingValues, now: number): Promise<boolean> {
-      const r = await db.updateTable('bookings').set({ ...values, updated_at: now, revision: nextRevision }).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+      const r = await db
+        .updateTable('bookings')
+        .set({ ...values, updated_at: now, revision: nextRevision })
+        .where('id', '=', id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       return r.numUpdatedRows > 0n;
     },
 
     /** Soft-deletes a live booking; false when it was already deleted. */
     async softDelete(id: number, now: number): Promise<boolean> {
-      const r = await db.updateTable('bookings').set({ deleted: 1, updated_at: now, revision: nextRevision }).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
+      const r = await db
+        .updateTable('bookings')
+        .set({ deleted: 1, updated_at: now, revision: nextRevision })
+        .where('id', '=', id)
+        .where('deleted', '=', 0)
+        .executeTakeFirst();
       return r.numUpdatedRows > 0n;
     },
   };

@@ -34,7 +34,17 @@ export function calendarRepository(db: Kysely<Database>) {
         .innerJoin('positions as p', 'p.id', 'b.position_id')
         .leftJoin('areas as a', 'a.id', 'p.area_id')
         .select(['b.id', 'p.callsign', 'p.name as position_name', 'p.frequency', 'a.name as area'])
-        .select(['b.time_start', 'b.time_end', 'b.training', 'b.exam', 'b.event', 'b.deleted', 'b.created_at', 'b.updated_at', 'b.revision'])
+        .select([
+          'b.time_start',
+          'b.time_end',
+          'b.training',
+          'b.exam',
+          'b.event',
+          'b.deleted',
+          'b.created_at',
+          'b.updated_at',
+          'b.revision',
+        ])
         .where('b.time_end', '>', w.from)
         .where('b.time_start', '<', w.to)
         .where((eb) => (since === null ? eb('b.deleted', '=', 0) : eb.or([eb('b.deleted', '=', 0), eb('b.updated_at', '>=', since)])))

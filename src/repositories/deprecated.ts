@@ -4,6 +4,8 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../domain/users/index.js';
 
+// Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Eb = ExpressionBuilder<Database, any>;
 
 /** Active at `now` (contract §8), for `endorsements` or an alias of it. */
@@ -70,7 +72,10 @@ export function deprecatedRepository(db: Kysely<Database>) {
         eb.and([
           eb('endorsements.type', '=', type),
           eb.or([
-            eb.and([eb('endorsements.revoked', '=', 0), eb.or([eb('endorsements.valid_to', 'is', null), eb('endorsements.valid_to', '>', cutoff)])]),
+            eb.and([
+              eb('endorsements.revoked', '=', 0),
+              eb.or([eb('endorsements.valid_to', 'is', null), eb('endorsements.valid_to', '>', cutoff)]),
+            ]),
             eb.and([eb('endorsements.revoked', '=', 1), eb('endorsements.revoked_at', '>', cutoff)]),
           ]),
         ]);

@@ -5,6 +5,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { isBookingOverlap } from '../db/transaction.js';
 import { ImportError, type ImportBooking } from '../import/parse.js';
+import { bookingsRepository, type BookingView } from './bookings.js';
 import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './importRows.js';
 
 export interface BookingRefs {
@@ -26,10 +27,37 @@ interface Planned {
 
 const REQUIRED = ['user_id', 'callsign', 'time_start', 'time_end'] as const;
 
-/** Applies the bookings; throws ImportError naming the record at fault. */
-export async function importBookings(db: Kysely<Database>, dialect: Dialect, records: ImportBooking[], refs: BookingRefs, now: number): Promise<void> {
-  if (records.length === 0) return;
-  const stored = new Map((await rowsWhereIn(db, 'bookings', 'id', records.flatMap((b) => (b.id === null ? [] : [b.id])))).map((r) => [r.id as number, r]));
+/** A booking the import created (before null) or changed, as it was and as the import leaves it. */
+export interface ImportedBooking {
+  before: BookingView | null;
+  after: BookingView;
+}
+
+/**
+ * Applies the bookings; throws ImportError naming the record at fault. Returns each booking as
+ * it was and as it is now (for the events of the import), read set-based.
+ */
+export async function importBookings(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  records: ImportBooking[],
+  refs: BookingRefs,
+  now: number,
+): Promise<ImportedBooking[]> {
+  if (records.length === 0) return [];
+  const stored = new Map(
+    (
+      await rowsWhereIn(
+        db,
+        'bookings',
+        'id',
+        records.flatMap((b) => (b.id === null ? [] : [b.id])),
+      )
+    ).map((r) => [r.id as number, r]),
+  );
+  const views = bookingsRepository(db);
+  const before = new Map((await views.viewsByIds([...stored.keys()])).map((b) => [b.id, b]));
+  const createdIds: number[] = [];
   const planned = records.map((record, index) => plan(record, index, stored.get(record.id ?? -1), refs, now));
   refuseOverlapsWithin(planned, refs);
 
@@ -50,15 +78,32 @@ export async function importBookings(db: Kysely<Database>, dialect: Dialect, rec
         .where('id', 'in', part)
         .execute();
     }
-    await writeRows(db, 'bookings', ['id'], [], existing.map((p): RowUpdate => ({ row: p.row, columns: p.columns })));
-    await writeRows(db, 'bookings', ['id'], created.filter((p) => p.record.id !== null).map((p) => p.row), []);
+    await writeRows(
+      db,
+      'bookings',
+      ['id'],
+      [],
+      existing.map((p): RowUpdate => ({ row: p.row, columns: p.columns })),
+    );
+    await writeRows(
+      db,
+      'bookings',
+      ['id'],
+      created.filter((p) => p.record.id !== null).map((p) => p.row),
+      [],
+    );
     if (dialect === 'postgres' && records.some((b) => b.id !== null)) {
       // Explicit ids do not advance the identity sequence: move it past them, so that the new
       // bookings below, and later ones, are not numbered into them.
       await sql`SELECT setval(pg_get_serial_sequence('bookings', 'id'), GREATEST((SELECT max(id) FROM bookings), 1))`.execute(db);
     }
     for (const part of chunks(created.filter((p) => p.record.id === null))) {
-      await db.insertInto('bookings').values(part.map((p) => p.row as never)).execute();
+      const inserted = await db
+        .insertInto('bookings')
+        .values(part.map((p) => p.row as never))
+        .returning('id')
+        .execute();
+      createdIds.push(...inserted.map((r) => r.id));
     }
     await sql`RELEASE SAVEPOINT import_bookings`.execute(db);
   } catch (err) {
@@ -68,6 +113,9 @@ export async function importBookings(db: Kysely<Database>, dialect: Dialect, rec
     if (culprit) throw new ImportError(`${culprit.record.path}: overlaps another booking of ${refs.callsignOf(culprit.row.position_id)}`);
     throw new ImportError('bookings: a booking overlaps one written while the import ran');
   }
+  createdIds.push(...created.flatMap((p) => (p.record.id === null ? [] : [p.record.id])));
+  const after = await views.viewsByIds([...new Set([...before.keys(), ...createdIds])]);
+  return after.map((b) => ({ before: before.get(b.id) ?? null, after: b }));
 }
 
 /** The booking a record will leave (merged with the stored one), and the columns it changes. */
@@ -76,7 +124,9 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   if (!stored) {
     for (const field of REQUIRED) {
       if (set[field] === undefined) {
-        throw new ImportError(`${path}.${field}: is required${record.id === null ? ' (a booking without an id is always new)' : `, as booking ${record.id} does not exist yet`}`);
+        throw new ImportError(
+          `${path}.${field}: is required${record.id === null ? ' (a booking without an id is always new)' : `, as booking ${record.id} does not exist yet`}`,
+        );
       }
     }
   }
@@ -87,14 +137,23 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   if (set.time_end !== undefined) changes.time_end = set.time_end;
   if (set.tag !== undefined) {
     // An imported tag is the division's choice, never a forced one.
-    Object.assign(changes, { training: set.tag === 1 ? 1 : 0, exam: set.tag === 2 ? 1 : 0, event: set.tag === 3 ? 1 : 0, training_forced: 0 });
+    Object.assign(changes, {
+      training: set.tag === 1 ? 1 : 0,
+      exam: set.tag === 2 ? 1 : 0,
+      event: set.tag === 3 ? 1 : 0,
+      training_forced: 0,
+    });
   }
   if (set.deleted !== undefined) changes.deleted = set.deleted ? 1 : 0;
   if (set.source !== undefined) changes.source = set.source;
   if (set.network_booking !== undefined) changes.network_booking = set.network_booking;
 
   const defaults = { training: 0, exam: 0, event: 0, training_forced: 0, deleted: 0, source: 'CC', network_booking: null, created_at: now };
-  const row = { ...(stored ?? { ...defaults, ...(record.id === null ? {} : { id: record.id }) }), ...changes, updated_at: now } as unknown as Planned['row'];
+  const row = {
+    ...(stored ?? { ...defaults, ...(record.id === null ? {} : { id: record.id }) }),
+    ...changes,
+    updated_at: now,
+  } as unknown as Planned['row'];
   if (!(row.time_end > row.time_start)) throw new ImportError(`${path}.time_end: must be after time_start`);
   // deleted is always written back: the booking left its slot before the write (above).
   const columns = [...new Set([...Object.keys(changes), 'deleted', 'updated_at'])];
@@ -133,7 +192,17 @@ async function overlappingStored(db: Kysely<Database>, planned: Planned[]): Prom
       .selectFrom('bookings')
       .select(['id', 'position_id', 'time_start', 'time_end'])
       .where('deleted', '=', 0)
-      .where((eb) => eb.or(part.map((p) => eb.and([eb('position_id', '=', p.row.position_id), eb('time_start', '<', p.row.time_end), eb('time_end', '>', p.row.time_start)]))))
+      .where((eb) =>
+        eb.or(
+          part.map((p) =>
+            eb.and([
+              eb('position_id', '=', p.row.position_id),
+              eb('time_start', '<', p.row.time_end),
+              eb('time_end', '>', p.row.time_start),
+            ]),
+          ),
+        ),
+      )
       .execute();
     for (const r of rows) {
       if (inFile.has(r.id)) continue;

@@ -61,12 +61,15 @@ export async function writeRows(
     const q = loose(db)
       .insertInto(table)
       .values(rows)
-      .onConflict((oc) => oc.columns(key as never).doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))));
+      .onConflict((oc) => oc.columns(key).doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))));
     if (returning.length === 0) await q.execute();
     else out.push(...((await q.returning(returning as never).execute()) as Row[]));
   };
   for (const part of chunks(created)) {
-    await upsert(part, Object.keys(part[0]!).filter((c) => !key.includes(c) && c !== 'created_at'));
+    await upsert(
+      part,
+      Object.keys(part[0]!).filter((c) => !key.includes(c) && c !== 'created_at'),
+    );
   }
   const shapes = new Map<string, RowUpdate[]>();
   for (const u of updated) {
@@ -75,7 +78,11 @@ export async function writeRows(
     shapes.set(shape, [...(shapes.get(shape) ?? []), u]);
   }
   for (const group of shapes.values()) {
-    for (const part of chunks(group)) await upsert(part.map((u) => u.row), part[0]!.columns);
+    for (const part of chunks(group))
+      await upsert(
+        part.map((u) => u.row),
+        part[0]!.columns,
+      );
   }
   return out;
 }

@@ -3,9 +3,16 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { RATINGS } from '../domain/ratings.js';
 import { isoMicros } from '../domain/time.js';
-import { ImportError, type ImportEndorsement, type ImportPlan, type ImportPosition, type ImportTraining, type ImportUser } from '../import/parse.js';
+import {
+  ImportError,
+  type ImportEndorsement,
+  type ImportPlan,
+  type ImportPosition,
+  type ImportTraining,
+  type ImportUser,
+} from '../import/parse.js';
 import { pathKey, quote } from '../import/quote.js';
-import { importBookings } from './importBookings.js';
+import { type ImportedBooking, importBookings } from './importBookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './importRows.js';
 
 export interface ImportSummary {
@@ -25,7 +32,8 @@ interface Refs {
   positionId(callsign: string, path: string): number;
 }
 
-const required = (path: string, field: string, what: string) => new ImportError(`${path}.${field}: is required, as ${what} does not exist yet`);
+const required = (path: string, field: string, what: string) =>
+  new ImportError(`${path}.${field}: is required, as ${what} does not exist yet`);
 
 /**
  * Applies a parsed import inside the caller's transaction; throws ImportError naming a path.
@@ -34,10 +42,20 @@ const required = (path: string, field: string, what: string) => new ImportError(
  * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
  * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
-export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportSummary> {
+export interface ImportOutcome {
+  summary: ImportSummary;
+  /** The bookings created or changed, before and after. */
+  bookings: ImportedBooking[];
+}
+
+export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
   // Areas: every name referenced must exist after this step (from the file or the database).
   for (const part of chunks([...new Set(plan.areas)])) {
-    await db.insertInto('areas').values(part.map((name) => ({ name }))).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('areas')
+      .values(part.map((name) => ({ name })))
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
   }
   const areaIds = new Map((await db.selectFrom('areas').select(['id', 'name']).execute()).map((a) => [a.name, a.id]));
   const areaId = (name: string, path: string): number => {
@@ -76,9 +94,9 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
       .execute();
   }
   await importTrainings(db, plan.trainings, refs);
-  await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
+  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
 
-  return {
+  const summary = {
     areas: plan.areas.length,
     users: plan.users.length,
     positions: plan.positions.length,
@@ -87,11 +105,21 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
   };
+  return { summary, bookings };
 }
 
 /** Users, by id: a new one needs a rating; its other fields may be null. */
 async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Refs['areaId'], now: number): Promise<void> {
-  const stored = new Map((await rowsWhereIn(db, 'users', 'id', users.map((u) => u.id))).map((r) => [r.id as number, r]));
+  const stored = new Map(
+    (
+      await rowsWhereIn(
+        db,
+        'users',
+        'id',
+        users.map((u) => u.id),
+      )
+    ).map((r) => [r.id as number, r]),
+  );
   const items = users.map((u): Keyed => {
     const row = stored.get(u.id);
     const changes = { ...u.set, updated_at: now };
@@ -103,7 +131,11 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
   await writeKeyed(db, 'users', ['id'], items);
   // atc_active_areas: the areas listed are set; the others (all, when it is omitted) keep theirs.
   const activity = users.flatMap((u) =>
-    u.atc_active_areas.map(([area, active]) => ({ user_id: u.id, area_id: areaId(area, `${u.path}.atc_active_areas.${pathKey(area)}`), active: active ? 1 : 0 })),
+    u.atc_active_areas.map(([area, active]) => ({
+      user_id: u.id,
+      area_id: areaId(area, `${u.path}.atc_active_areas.${pathKey(area)}`),
+      active: active ? 1 : 0,
+    })),
   );
   for (const part of chunks(activity)) {
     await db
@@ -116,13 +148,23 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
 
 /** Positions, by callsign: a new one needs a name and a frequency, and is S1 without a rating. */
 async function importPositions(db: Kysely<Database>, positions: ImportPosition[], areaId: Refs['areaId']): Promise<void> {
-  const stored = new Map((await rowsWhereIn(db, 'positions', 'callsign', positions.map((p) => p.callsign))).map((r) => [r.callsign as string, r]));
+  const stored = new Map(
+    (
+      await rowsWhereIn(
+        db,
+        'positions',
+        'callsign',
+        positions.map((p) => p.callsign),
+      )
+    ).map((r) => [r.callsign as string, r]),
+  );
   const items = positions.map((p): Keyed => {
     const { area, ...set } = p.set;
     const changes: Row = { ...set, ...(area === undefined ? {} : { area_id: area === null ? null : areaId(area, `${p.path}.area`) }) };
     const row = stored.get(p.callsign);
     if (row) return { stored: row, changes };
-    for (const field of ['name', 'frequency'] as const) if (p.set[field] === undefined) throw required(p.path, field, `position ${p.callsign}`);
+    for (const field of ['name', 'frequency'] as const)
+      if (p.set[field] === undefined) throw required(p.path, field, `position ${p.callsign}`);
     return { stored: undefined, created: { callsign: p.callsign, area_id: null, rating: RATINGS.S1, required_facility: null, ...changes } };
   });
   await writeKeyed(db, 'positions', ['callsign'], items, true);
@@ -136,7 +178,16 @@ async function importPositions(db: Kysely<Database>, positions: ImportPosition[]
 async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndorsement[], refs: Refs, now: number): Promise<void> {
   const KEY = ['user_id', 'type', 'valid_from'];
   const keyOfRow = (r: Row) => keyOf(KEY.map((k) => r[k]));
-  const stored = new Map((await rowsWhereIn(db, 'endorsements', 'user_id', endorsements.map((e) => e.user_id))).map((r) => [keyOfRow(r), r]));
+  const stored = new Map(
+    (
+      await rowsWhereIn(
+        db,
+        'endorsements',
+        'user_id',
+        endorsements.map((e) => e.user_id),
+      )
+    ).map((r) => [keyOfRow(r), r]),
+  );
   const links = endorsements.map((e) => ({
     areas: e.areas?.map((a, j) => ({ area_id: refs.areaId(a, `${e.path}.areas[${j}]`) })),
     positions: e.positions?.map((c, j) => ({ position_id: refs.positionId(c, `${e.path}.positions[${j}]`) })),
@@ -157,10 +208,14 @@ async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndo
     if (e.set.rating === undefined && e.type !== 'solo' && e.type !== 's1') {
       throw required(e.path, 'rating', `${e.type} endorsement of user ${e.user_id} from ${isoMicros(e.valid_from)}`);
     }
-    return { stored: undefined, created: { ...key, rating: null, valid_to: null, revoked: 0, revoked_at: null, ...changes, created_at: now } };
+    return {
+      stored: undefined,
+      created: { ...key, rating: null, valid_to: null, revoked: 0, revoked_at: null, ...changes, created_at: now },
+    };
   });
   const ids = await writeKeyed(db, 'endorsements', KEY, items, true);
-  const given = (pick: 'areas' | 'positions') => links.flatMap((l, i) => (l[pick] === undefined ? [] : [{ id: ids[i]!, links: dedupe(l[pick]) }]));
+  const given = (pick: 'areas' | 'positions') =>
+    links.flatMap((l, i) => (l[pick] === undefined ? [] : [{ id: ids[i]!, links: dedupe(l[pick]) }]));
   await replaceLinks(db, 'endorsement_areas', 'endorsement_id', given('areas'));
   await replaceLinks(db, 'endorsement_positions', 'endorsement_id', given('positions'));
 }
@@ -172,19 +227,31 @@ async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndo
 async function importTrainings(db: Kysely<Database>, trainings: ImportTraining[], refs: Refs): Promise<void> {
   const KEY = ['user_id', 'area_id', 'created_at'];
   const keyOfRow = (r: Row) => keyOf(KEY.map((k) => r[k]));
-  const stored = new Map((await rowsWhereIn(db, 'trainings', 'user_id', trainings.map((t) => t.user_id))).map((r) => [keyOfRow(r), r]));
+  const stored = new Map(
+    (
+      await rowsWhereIn(
+        db,
+        'trainings',
+        'user_id',
+        trainings.map((t) => t.user_id),
+      )
+    ).map((r) => [keyOfRow(r), r]),
+  );
   const items = trainings.map((t): Keyed => {
     const key = { user_id: t.user_id, area_id: refs.areaId(t.area, `${t.path}.area`), created_at: t.created_at };
     refs.userId(t.user_id, t.path);
     const row = stored.get(keyOfRow(key));
     if (row) return { stored: row, changes: t.set };
     for (const field of ['type', 'status'] as const) {
-      if (t.set[field] === undefined) throw required(t.path, field, `training of user ${t.user_id} in ${t.area} from ${isoMicros(t.created_at)}`);
+      if (t.set[field] === undefined)
+        throw required(t.path, field, `training of user ${t.user_id} in ${t.area} from ${isoMicros(t.created_at)}`);
     }
     return { stored: undefined, created: { ...key, started_at: null, ...t.set } };
   });
   const ids = await writeKeyed(db, 'trainings', KEY, items, true);
-  const ratings = trainings.flatMap((t, i) => (t.ratings === undefined ? [] : [{ id: ids[i]!, links: dedupe(t.ratings.map((rating) => ({ rating }))) }]));
+  const ratings = trainings.flatMap((t, i) =>
+    t.ratings === undefined ? [] : [{ id: ids[i]!, links: dedupe(t.ratings.map((rating) => ({ rating }))) }],
+  );
   await replaceLinks(db, 'training_ratings', 'training_id', ratings);
 }
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/connection.js';
 import { apiKeysRepository } from './apiKeys.js';
 import { bookingsRepository } from './bookings.js';
 import { calendarRepository } from './calendar.js';
+import { networkPushesRepository } from './networkPushes.js';
 import { positionsRepository } from './positions.js';
 import { usersRepository } from './users.js';
 
@@ -10,6 +11,7 @@ export function createRepositories(db: Db) {
     apiKeys: apiKeysRepository(db),
     bookings: bookingsRepository(db.kysely),
     calendar: calendarRepository(db.kysely),
+    networkPushes: networkPushesRepository(db.kysely, db.dialect),
     positions: positionsRepository(db.kysely),
     users: usersRepository(db.kysely),
   };

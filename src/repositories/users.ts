@@ -58,6 +58,8 @@ export interface UsersData {
 }
 
 type Eb<T extends keyof Database> = ExpressionBuilder<Database, T>;
+// A subquery of user ids from any tables: only its one selected column matters to its users.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type IdSubquery = SelectQueryBuilder<Database, any, { user_id: number }>;
 
 export function usersRepository(db: Kysely<Database>) {
@@ -80,7 +82,13 @@ export function usersRepository(db: Kysely<Database>) {
     if (includes.endorsements) out.push(eb('users.id', 'in', activeEndorsementUsers(q.now)));
     if (includes.roles) out.push(eb('users.id', 'in', eb.selectFrom('roles').select('roles.user_id')));
     if (includes.training) {
-      out.push(eb('users.id', 'in', eb.selectFrom('trainings').select('trainings.user_id').where('trainings.status', '>=', OPEN_TRAINING_MIN_STATUS)));
+      out.push(
+        eb(
+          'users.id',
+          'in',
+          eb.selectFrom('trainings').select('trainings.user_id').where('trainings.status', '>=', OPEN_TRAINING_MIN_STATUS),
+        ),
+      );
     }
     return out;
   }
@@ -114,7 +122,7 @@ export function usersRepository(db: Kysely<Database>) {
    * work in every statement.
    */
   function ownRowsOf(q: UsersQuery): IdSubquery | null {
-    return q.onlyAtcActive ? (atcActiveUsers() as unknown as IdSubquery) : null;
+    return q.onlyAtcActive ? atcActiveUsers() : null;
   }
 
   /**
@@ -125,27 +133,25 @@ export function usersRepository(db: Kysely<Database>) {
    */
   function activityRowsOf(q: UsersQuery): IdSubquery | null {
     if (q.includes.allUsers) return null;
-    return db.selectFrom('users').select('users.id as user_id').where((eb) => eb.or(pickers(eb, q))) as unknown as IdSubquery;
+    return db
+      .selectFrom('users')
+      .select('users.id as user_id')
+      .where((eb) => eb.or(pickers(eb, q)));
   }
 
   async function baseUsers(q: UsersQuery): Promise<UserBaseRow[]> {
     const { includes } = q;
     let query = db
       .selectFrom('users')
-      .select((eb) => [
-        'users.id',
-        'users.rating',
-        eb('users.id', 'in', atcActiveUsers()).as('atc_active'),
-      ]);
-    if (includes.email) query = query.select('users.email') as typeof query;
-    if (includes.name) query = query.select(['users.first_name', 'users.last_name']) as typeof query;
-    if (includes.divisions) query = query.select(['users.region', 'users.division', 'users.subdivision']) as typeof query;
+      .select((eb) => ['users.id', 'users.rating', eb('users.id', 'in', atcActiveUsers()).as('atc_active')]);
+    if (includes.email) query = query.select('users.email');
+    if (includes.name) query = query.select(['users.first_name', 'users.last_name']);
+    if (includes.divisions) query = query.select(['users.region', 'users.division', 'users.subdivision']);
     const predicate = selectionPredicate(q);
     if (predicate !== null) query = query.where(predicate);
-    const rows = (await query.orderBy('users.id').execute()) as Array<UserBaseRow & { atc_active: unknown }>;
+    const rows = (await query.orderBy('users.id').execute()) as Array<Omit<UserBaseRow, 'atc_active'> & { atc_active: unknown }>;
     // SQLite answers IN with 0/1, PostgreSQL with a boolean.
-    for (const r of rows) r.atc_active = Boolean(r.atc_active);
-    return rows;
+    return rows.map((r) => ({ ...r, atc_active: Boolean(r.atc_active) }));
   }
 
   return {
@@ -161,8 +167,18 @@ export function usersRepository(db: Kysely<Database>) {
       const row = await db
         .selectFrom('endorsements')
         .select((eb) => {
-          const upTo = (col: 'valid_from' | 'valid_to') => eb.case().when(`endorsements.${col}`, '<=', now).then(eb.ref(`endorsements.${col}`)).end();
-          const after = (col: 'valid_from' | 'valid_to') => eb.case().when(`endorsements.${col}`, '>', now).then(eb.ref(`endorsements.${col}`)).end();
+          const upTo = (col: 'valid_from' | 'valid_to') =>
+            eb
+              .case()
+              .when(`endorsements.${col}`, '<=', now)
+              .then(eb.ref(`endorsements.${col}`))
+              .end();
+          const after = (col: 'valid_from' | 'valid_to') =>
+            eb
+              .case()
+              .when(`endorsements.${col}`, '>', now)
+              .then(eb.ref(`endorsements.${col}`))
+              .end();
           return [
             eb.fn.max(upTo('valid_from')).as('started'),
             eb.fn.max(upTo('valid_to')).as('ended'),
@@ -210,7 +226,7 @@ export function usersRepository(db: Kysely<Database>) {
 
       if (includes.endorsements) {
         // Shared by queries rooted at endorsements and at its link tables (joined to it).
-        const activeFor = (eb: Eb<any>) =>
+        const activeFor = (eb: Eb<'endorsements'>) =>
           eb.and([
             eb('endorsements.revoked', '=', 0),
             eb('endorsements.valid_from', '<=', now),

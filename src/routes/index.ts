@@ -6,6 +6,7 @@ import healthRoutes from './health/index.js';
 import positionsRoutes from './positions/index.js';
 import usersRoutes from './users/index.js';
 import deprecatedRoutes from './deprecated/index.js';
+import eventsRoutes from './events/index.js';
 
 /** Every resource's routes. Each module owns its handlers and schemas. */
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
@@ -15,4 +16,5 @@ export async function registerRoutes(app: FastifyInstance, services: AppServices
   await app.register(usersRoutes, { services });
   await app.register(deprecatedRoutes, { services });
   await app.register(calendarRoutes, { services });
+  await app.register(eventsRoutes, { services });
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { BookingView } from '../repositories/bookings.js';
+import type { ImportedBooking } from '../repositories/importBookings.js';
 
 /** Who made a change: an API key, or an operator at the command line. */
 export type Actor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' };
@@ -46,4 +47,25 @@ export async function recordChanges(
 /** After the commit: lets each recorder wake its deliverer. */
 export function notifyCommitted(recorders: readonly BookingChangeRecorder[]): void {
   for (const recorder of recorders) recorder.committed?.();
+}
+
+/** Created, or changed: deleted when the import deletes a live booking. */
+export function importChanges(bookings: ImportedBooking[]): BookingChange[] {
+  return bookings.map(({ before, after }) => ({
+    kind: before === null ? 'created' : after.deleted === 1 && before.deleted === 0 ? 'deleted' : 'updated',
+    before,
+    after,
+  }));
+}
+
+/**
+ * What an import (runImport's options) does with the bookings it creates or changes: records them
+ * in its transaction as changes by the command line, set-based, and wakes the deliverers after.
+ */
+export function importRecording(recorders: readonly BookingChangeRecorder[], at: number) {
+  return {
+    onBookings: (trx: Kysely<Database>, bookings: ImportedBooking[]) =>
+      recordChanges(recorders, trx, importChanges(bookings), { actor: { kind: 'cli' }, origin: 'import', at }),
+    onCommitted: () => notifyCommitted(recorders),
+  };
 }

@@ -47,7 +47,13 @@ const DIVISION = {
     { callsign: 'ENGM_TWR', name: 'Gardermoen Tower', frequency: '118.305', area: 'Norway', rating: 'S1' },
     { callsign: 'ENBR_APP', name: 'Bergen Approach', frequency: '121.000', area: 'Norway', rating: 'S1' },
   ],
-  bookings: BOOKINGS.map((b) => ({ user_id: USER, callsign: b.callsign, time_start: ymdHis(b.start), time_end: ymdHis(b.end), tag: b.tag })),
+  bookings: BOOKINGS.map((b) => ({
+    user_id: USER,
+    callsign: b.callsign,
+    time_start: ymdHis(b.start),
+    time_end: ymdHis(b.end),
+    tag: b.tag,
+  })),
 };
 
 const ZONE = 'America/New_York';
@@ -58,7 +64,11 @@ interface Trouble {
   problems: string[];
 }
 
-async function open(browser: Browser, url: string, options: BrowserContextOptions = {}): Promise<{ page: Page; trouble: Trouble; close: () => Promise<void> }> {
+async function open(
+  browser: Browser,
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; trouble: Trouble; close: () => Promise<void> }> {
   const context = await browser.newContext({ locale: 'en-GB', timezoneId: ZONE, ...options });
   const page = await context.newPage();
   const trouble: Trouble = { problems: [] };
@@ -96,8 +106,8 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await browser.close();
+    await server.stop();
   });
 
   it('shows the bookings by UTC day, and each one in local time when JavaScript runs', async () => {
@@ -175,7 +185,10 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
           expect(background).toBe(colorScheme === 'dark' ? 'rgb(18, 21, 25)' : 'rgb(255, 255, 255)');
           // Responsive: nothing wider than the screen.
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
-          await page.screenshot({ path: path.join(SCREENSHOTS, `schedule-${viewport.width}x${viewport.height}-${colorScheme}.png`), fullPage: true });
+          await page.screenshot({
+            path: path.join(SCREENSHOTS, `schedule-${viewport.width}x${viewport.height}-${colorScheme}.png`),
+            fullPage: true,
+          });
           await page.addScriptTag({ path: AXE });
           const violations = (await page.evaluate(
             `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,

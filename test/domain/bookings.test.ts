@@ -36,7 +36,20 @@ describe('parseDayMonthYear', () => {
   });
 
   it('rejects impossible dates and other formats', () => {
-    for (const text of ['30/02/2026', '31/04/2026', '0/1/2026', '1/0/2026', '1/13/2026', '32/1/2026', '2026-02-01', '01/02/26', '1.2.2026', '001/02/2026', ' 1/2/2026', '']) {
+    for (const text of [
+      '30/02/2026',
+      '31/04/2026',
+      '0/1/2026',
+      '1/0/2026',
+      '1/13/2026',
+      '32/1/2026',
+      '2026-02-01',
+      '01/02/26',
+      '1.2.2026',
+      '001/02/2026',
+      ' 1/2/2026',
+      '',
+    ]) {
       expect(parseDayMonthYear(text), text).toBeNull();
     }
   });
@@ -75,7 +88,10 @@ describe('periodOn', () => {
   });
 
   it('crosses 31 December into the next year', () => {
-    expect(periodOn({ year: 2026, month: 12, day: 31 }, 23 * 60, 1 * 60)).toEqual({ start: utc(2026, 12, 31, 23), end: utc(2027, 1, 1, 1) });
+    expect(periodOn({ year: 2026, month: 12, day: 31 }, 23 * 60, 1 * 60)).toEqual({
+      start: utc(2026, 12, 31, 23),
+      end: utc(2027, 1, 1, 1),
+    });
   });
 
   it('crosses 28 February into 29 February in a leap year and into 1 March otherwise', () => {
@@ -118,13 +134,19 @@ describe('overlaps (half-open)', () => {
 
   it('is symmetric and agrees with a minute-by-minute check', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 20 }), (a, la, b, lb) => {
-        const x = p(a, a + la);
-        const y = p(b, b + lb);
-        let shared = false;
-        for (let t = 0; t < 80; t++) if (t >= x.start && t < x.end && t >= y.start && t < y.end) shared = true;
-        return overlaps(x, y) === shared && overlaps(y, x) === shared;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 1, max: 20 }),
+        (a, la, b, lb) => {
+          const x = p(a, a + la);
+          const y = p(b, b + lb);
+          let shared = false;
+          for (let t = 0; t < 80; t++) if (t >= x.start && t < x.end && t >= y.start && t < y.end) shared = true;
+          return overlaps(x, y) === shared && overlaps(y, x) === shared;
+        },
+      ),
     );
   });
 });
@@ -176,7 +198,15 @@ describe('parseBookingBody', () => {
   it('parses a create body, upper-casing the position and defaulting tag and source', () => {
     expect(parseBookingBody(valid, 'create')).toEqual({
       ok: true,
-      fields: { cid: 1000001, date: { year: 2026, month: 2, day: 1 }, start_at: 540, end_at: 690, position: 'EKCH_TWR', tag: null, source: 'CC' },
+      fields: {
+        cid: 1000001,
+        date: { year: 2026, month: 2, day: 1 },
+        start_at: 540,
+        end_at: 690,
+        position: 'EKCH_TWR',
+        tag: null,
+        source: 'CC',
+      },
     });
   });
 
@@ -233,7 +263,10 @@ describe('parseBookingBody', () => {
   });
 
   it('rejects unknown fields, and source on update', () => {
-    expect(parseBookingBody({ ...valid, start: '10:00' }, 'create')).toEqual({ ok: false, errors: { start: [MESSAGES.notAllowed('start')] } });
+    expect(parseBookingBody({ ...valid, start: '10:00' }, 'create')).toEqual({
+      ok: false,
+      errors: { start: [MESSAGES.notAllowed('start')] },
+    });
     expect(parseBookingBody({ source: 'CC' }, 'update')).toEqual({ ok: false, errors: { source: [MESSAGES.sourceFixed] } });
   });
 
@@ -264,13 +297,25 @@ describe('planBooking', () => {
     expect(planBooking(base)).toEqual({
       ok: true,
       forcedTraining: false,
-      booking: { user_id: 1, position_id: 7, time_start: utc(2026, 2, 1, 10), time_end: utc(2026, 2, 1, 12), training: 0, training_forced: 0, exam: 0, event: 0 },
+      booking: {
+        user_id: 1,
+        position_id: 7,
+        time_start: utc(2026, 2, 1, 10),
+        time_end: utc(2026, 2, 1, 12),
+        training: 0,
+        training_forced: 0,
+        exam: 0,
+        event: 0,
+      },
     });
   });
 
   it('reports an unknown user and an unknown position together, before any other rule', () => {
     const r = planBooking({ ...base, user: null, position: null, fields: { ...base.fields, end_at: 600 } });
-    expect(r).toEqual({ ok: false, errors: { cid: [RULE_MESSAGES.unknownUser(1)], position: [RULE_MESSAGES.unknownPosition('EKCH_TWR')] } });
+    expect(r).toEqual({
+      ok: false,
+      errors: { cid: [RULE_MESSAGES.unknownUser(1)], position: [RULE_MESSAGES.unknownPosition('EKCH_TWR')] },
+    });
   });
 
   it('refuses equal start and end under end_at before checking the past', () => {
@@ -298,7 +343,16 @@ describe('planBooking', () => {
   });
 
   describe('on update', () => {
-    const existing = { user_id: 1, position_id: 7, time_start: utc(2026, 1, 15, 11), time_end: utc(2026, 1, 15, 13), training: 0, training_forced: 0, exam: 1, event: 0 };
+    const existing = {
+      user_id: 1,
+      position_id: 7,
+      time_start: utc(2026, 1, 15, 11),
+      time_end: utc(2026, 1, 15, 13),
+      training: 0,
+      training_forced: 0,
+      exam: 1,
+      event: 0,
+    };
 
     it('extends an ongoing booking (the start does not change)', () => {
       const r = planBooking({ ...base, existing, fields: { end_at: 14 * 60 } });
@@ -306,12 +360,18 @@ describe('planBooking', () => {
     });
 
     it('refuses moving the start into the past', () => {
-      expect(planBooking({ ...base, existing, fields: { start_at: 11 * 60 + 30 } })).toEqual({ ok: false, errors: { start_at: [RULE_MESSAGES.startInPast] } });
+      expect(planBooking({ ...base, existing, fields: { start_at: 11 * 60 + 30 } })).toEqual({
+        ok: false,
+        errors: { start_at: [RULE_MESSAGES.startInPast] },
+      });
     });
 
     it('keeps the stored period exactly when no date or time is given, and the flags when no tag is given', () => {
       const odd = { ...existing, time_start: utc(2026, 3, 1, 10) + 30_000, time_end: utc(2026, 3, 3, 10) };
-      expect(planBooking({ ...base, existing: odd, fields: {} })).toMatchObject({ ok: true, booking: { time_start: odd.time_start, time_end: odd.time_end, exam: 1 } });
+      expect(planBooking({ ...base, existing: odd, fields: {} })).toMatchObject({
+        ok: true,
+        booking: { time_start: odd.time_start, time_end: odd.time_end, exam: 1 },
+      });
     });
 
     it('removes the tag with an explicit null', () => {
@@ -324,7 +384,11 @@ describe('planBooking', () => {
     it('lifts forced training when the booker becomes qualified, keeping the chosen tag', () => {
       const forced = { ...existing, training: 1, training_forced: 1, exam: 0, event: 1 };
       const qualified = planBooking({ ...base, existing: forced, fields: { cid: 2 }, user: { id: 2, rating: 4 } });
-      expect(qualified).toMatchObject({ ok: true, forcedTraining: false, booking: { user_id: 2, training: 0, training_forced: 0, event: 1 } });
+      expect(qualified).toMatchObject({
+        ok: true,
+        forcedTraining: false,
+        booking: { user_id: 2, training: 0, training_forced: 0, event: 1 },
+      });
       const stillNot = planBooking({ ...base, existing: forced, fields: { end_at: 14 * 60 }, user: { id: 1, rating: 2 } });
       expect(stillNot).toMatchObject({ ok: true, forcedTraining: true, booking: { training: 1, training_forced: 1, event: 1 } });
     });
@@ -368,7 +432,13 @@ describe('list query helpers', () => {
     const c = encodeCursor({ time_start: utc(2026, 2, 1, 10), id: 42 });
     expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(c)).toEqual({ time_start: utc(2026, 2, 1, 10), id: 42 });
-    for (const bad of ['', 'not a cursor', Buffer.from('[1]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1.5,2]').toString('base64url')]) {
+    for (const bad of [
+      '',
+      'not a cursor',
+      Buffer.from('[1]').toString('base64url'),
+      Buffer.from('{"a":1}').toString('base64url'),
+      Buffer.from('[1.5,2]').toString('base64url'),
+    ]) {
       expect(decodeCursor(bad), bad).toBeNull();
     }
   });

@@ -22,7 +22,16 @@ describe('parseIncludes', () => {
     const r = parseIncludes(['allUsers', 'name', 'name', '', ' '], 'newer');
     expect(r).toEqual({
       ok: true,
-      includes: { allUsers: true, endorsements: false, roles: false, training: false, name: true, email: false, divisions: false, activeAreas: false },
+      includes: {
+        allUsers: true,
+        endorsements: false,
+        roles: false,
+        training: false,
+        name: true,
+        email: false,
+        divisions: false,
+        activeAreas: false,
+      },
     });
   });
 
@@ -101,7 +110,12 @@ describe('training statuses', () => {
 });
 
 describe('endorsement activity', () => {
-  const e = (valid_from: number, valid_to: number | null, revoked = false, revoked_at: number | null = null) => ({ valid_from, valid_to, revoked, revoked_at });
+  const e = (valid_from: number, valid_to: number | null, revoked = false, revoked_at: number | null = null) => ({
+    valid_from,
+    valid_to,
+    revoked,
+    revoked_at,
+  });
 
   it('is active from valid_from (inclusive) to valid_to (exclusive), unless revoked', () => {
     expect(isActiveEndorsement(e(100, 200), 99)).toBe(false);
@@ -139,18 +153,27 @@ describe('endorsement activity', () => {
       revoked: fc.boolean(),
     });
     fc.assert(
-      fc.property(fc.array(endorsement, { maxLength: 20 }), fc.integer({ min: -10, max: 2100 }), fc.integer({ min: -10, max: 2100 }), (list, t1, t2) => {
-        const rows = list.map((x) => e(x.valid_from, x.length === null ? null : x.valid_from + x.length, x.revoked, x.revoked ? 0 : null));
-        const boundaries = rows.filter((r) => !r.revoked).flatMap((r) => (r.valid_to === null ? [r.valid_from] : [r.valid_from, r.valid_to]));
-        // The stretch around t1, as the repository works it out: last boundary at or before it, first after it.
-        const stretch = {
-          from: Math.max(-Infinity, ...boundaries.filter((b) => b <= t1)),
-          to: Math.min(Infinity, ...boundaries.filter((b) => b > t1)),
-        };
-        expect(isWithinStretch(stretch, t1)).toBe(true);
-        const active = (t: number) => rows.map((r) => isActiveEndorsement(r, t)).join();
-        if (isWithinStretch(stretch, t2)) expect(active(t2)).toBe(active(t1));
-      }),
+      fc.property(
+        fc.array(endorsement, { maxLength: 20 }),
+        fc.integer({ min: -10, max: 2100 }),
+        fc.integer({ min: -10, max: 2100 }),
+        (list, t1, t2) => {
+          const rows = list.map((x) =>
+            e(x.valid_from, x.length === null ? null : x.valid_from + x.length, x.revoked, x.revoked ? 0 : null),
+          );
+          const boundaries = rows
+            .filter((r) => !r.revoked)
+            .flatMap((r) => (r.valid_to === null ? [r.valid_from] : [r.valid_from, r.valid_to]));
+          // The stretch around t1, as the repository works it out: last boundary at or before it, first after it.
+          const stretch = {
+            from: Math.max(-Infinity, ...boundaries.filter((b) => b <= t1)),
+            to: Math.min(Infinity, ...boundaries.filter((b) => b > t1)),
+          };
+          expect(isWithinStretch(stretch, t1)).toBe(true);
+          const active = (t: number) => rows.map((r) => isActiveEndorsement(r, t)).join();
+          if (isWithinStretch(stretch, t2)) expect(active(t2)).toBe(active(t1));
+        },
+      ),
     );
   });
 

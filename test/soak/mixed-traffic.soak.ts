@@ -82,11 +82,15 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
   const url = `http://127.0.0.1:${port}`;
   const pool = new Pool(url, { connections: CONCURRENCY, pipelining: 1 });
 
-  const request = async (method: string, p: string, opts: { token?: string; body?: string; type?: string; headers?: Record<string, string> } = {}): Promise<Answer> => {
+  const request = async (
+    method: string,
+    p: string,
+    opts: { token?: string; body?: string; type?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = opts.type ?? 'application/json';
-    const res = await pool.request({ method: method as 'GET', path: p, headers, ...(opts.body === undefined ? {} : { body: opts.body }) });
+    const res = await pool.request({ method: method, path: p, headers, ...(opts.body === undefined ? {} : { body: opts.body }) });
     return { status: res.statusCode, body: await res.body.text(), headers: res.headers };
   };
 
@@ -101,7 +105,9 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    const users = (JSON.parse((await request('GET', '/api/users?include[]=allUsers', { token: readToken })).body) as Json[]).map((u) => u.id as number);
+    const users = (JSON.parse((await request('GET', '/api/users?include[]=allUsers', { token: readToken })).body) as Json[]).map(
+      (u) => u.id as number,
+    );
     const callsigns = (JSON.parse((await request('GET', '/api/positions')).body).data as Json[]).map((p) => p.callsign as string);
     const positionsEtag = (await request('GET', '/api/positions')).headers.etag as string;
     expect(users.length).toBeGreaterThan(100);
@@ -119,7 +125,11 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
     const firstDay = Date.UTC(new Date().getUTCFullYear() + 1, 0, 1);
     const slot = (i: number) => {
       const day = new Date(firstDay + Math.floor(i / callsigns.length / 8) * DAY);
-      return { position: callsigns[i % callsigns.length]!, date: `${day.getUTCDate()}/${day.getUTCMonth() + 1}/${day.getUTCFullYear()}`, start: (Math.floor(i / callsigns.length) % 8) * 3 };
+      return {
+        position: callsigns[i % callsigns.length]!,
+        date: `${day.getUTCDate()}/${day.getUTCMonth() + 1}/${day.getUTCFullYear()}`,
+        start: (Math.floor(i / callsigns.length) % 8) * 3,
+      };
     };
 
     const started = Date.now();
@@ -144,13 +154,26 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
           const id = live.length > 0 && random() < 0.7 ? pick(live) : 1 + Math.floor(random() * 200);
           count('get', await request('GET', `/api/bookings/${id}`, token ? { token } : {}), `id ${id}`);
         } else if (r < 0.44) {
-          count('positions', await request('GET', '/api/positions', random() < 0.5 ? { headers: { 'if-none-match': positionsEtag } } : {}), 'positions');
+          count(
+            'positions',
+            await request('GET', '/api/positions', random() < 0.5 ? { headers: { 'if-none-match': positionsEtag } } : {}),
+            'positions',
+          );
         } else if (r < 0.52) {
-          const include = ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'].filter(() => random() < 0.4);
+          const include = ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'].filter(
+            () => random() < 0.4,
+          );
           const q = include.map((i) => `include[]=${i}`).join('&') + (random() < 0.3 ? '&onlyAtcActive=true' : '');
           count('users', await request('GET', `/api/users?${q}`, { token: readToken }), q);
         } else if (r < 0.56) {
-          const p = pick(['/api/roles', '/api/endorsements/masc', '/api/endorsements/training/solo', '/api/endorsements/training/s1', '/api/endorsements/examiner', '/api/endorsements/visiting']);
+          const p = pick([
+            '/api/roles',
+            '/api/endorsements/masc',
+            '/api/endorsements/training/solo',
+            '/api/endorsements/training/s1',
+            '/api/endorsements/examiner',
+            '/api/endorsements/visiting',
+          ]);
           count('deprecated', await request('GET', p, { token: readToken }), p);
         } else if (r < 0.72) {
           if (live.length >= LIVE_PER_CLIENT) {
@@ -162,11 +185,20 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
             continue;
           }
           const s = slot(nextSlot++);
-          const body = { cid: pick(users), date: s.date, start_at: `${s.start}:00`, end_at: `${s.start + 1}:30`, position: s.position, ...(random() < 0.3 ? { tag: pick([1, 2, 3]) } : {}) };
+          const body = {
+            cid: pick(users),
+            date: s.date,
+            start_at: `${s.start}:00`,
+            end_at: `${s.start + 1}:30`,
+            position: s.position,
+            ...(random() < 0.3 ? { tag: pick([1, 2, 3]) } : {}),
+          };
           const form = random() < 0.3;
           const a = await request('POST', '/api/bookings/create', {
             token: editToken,
-            body: form ? new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString() : JSON.stringify(body),
+            body: form
+              ? new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString()
+              : JSON.stringify(body),
             type: form ? 'application/x-www-form-urlencoded' : 'application/json',
           });
           count('create', a, JSON.stringify(body));
@@ -179,7 +211,10 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
           if (live.length === 0) continue;
           const id = pick(live);
           const start = Number(String(ledger.get(id)!.time_start).slice(11, 13));
-          const patch = { end_at: `${start + 1 + Math.floor(random() * 2)}:${String(Math.floor(random() * 4) * 15).padStart(2, '0')}`, tag: pick([1, 2, 3, null]) };
+          const patch = {
+            end_at: `${start + 1 + Math.floor(random() * 2)}:${String(Math.floor(random() * 4) * 15).padStart(2, '0')}`,
+            tag: pick([1, 2, 3, null]),
+          };
           const a = await request('PATCH', `/api/bookings/${id}`, { token: editToken, body: JSON.stringify(patch) });
           count('update', a, `${id} ${JSON.stringify(patch)}`);
           if (a.status === 200) ledger.set(id, JSON.parse(a.body).booking);
@@ -192,7 +227,11 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
         } else {
           const bad = pick([
             () => request('POST', '/api/bookings/create', { token: editToken, body: '{"cid": 1,' }),
-            () => request('POST', '/api/bookings/create', { token: editToken, body: JSON.stringify({ cid: 'x', date: '31/02/2026', start_at: '25:00' }) }),
+            () =>
+              request('POST', '/api/bookings/create', {
+                token: editToken,
+                body: JSON.stringify({ cid: 'x', date: '31/02/2026', start_at: '25:00' }),
+              }),
             () => request('POST', '/api/bookings/create', { token: readToken, body: '{}' }),
             () => request('POST', '/api/bookings/create', { token: editToken, body: JSON.stringify({ position: 'x'.repeat(70_000) }) }),
             () => request('GET', '/api/users?include[]=allUsers', { token: `${readToken}x` }),
@@ -200,7 +239,11 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
             () => request('GET', '/api/no-such-thing'),
             () => request('DELETE', '/api/positions'),
             () => request('GET', '/api/bookings?from=yesterday'),
-            () => request('PATCH', `/api/bookings/${live[0] ?? 1}`, { token: editToken, body: JSON.stringify({ start_at: '10:00', end_at: '10:00' }) }),
+            () =>
+              request('PATCH', `/api/bookings/${live[0] ?? 1}`, {
+                token: editToken,
+                body: JSON.stringify({ start_at: '10:00', end_at: '10:00' }),
+              }),
           ]);
           count('bad', await bad(), 'bad request');
         }
@@ -218,7 +261,8 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
       await Promise.all(
         ids.slice(i, i + CONCURRENCY).map(async (id) => {
           const a = await request('GET', `/api/bookings/${id}`, { token: readToken });
-          if (a.status !== 200 || JSON.stringify(JSON.parse(a.body)) !== JSON.stringify(ledger.get(id))) lost.push(`${id}: ${a.status} ${a.body.slice(0, 200)}`);
+          if (a.status !== 200 || JSON.stringify(JSON.parse(a.body)) !== JSON.stringify(ledger.get(id)))
+            lost.push(`${id}: ${a.status} ${a.body.slice(0, 200)}`);
         }),
       );
     }
@@ -238,7 +282,13 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
       serverErrors: serverErrors.length,
       ledger: ledger.size,
       lostWrites: lost.length,
-      rssKiB: { warmupEndsAtSecond: WARMUP_SECONDS, baseline, final, max: Math.max(...samples.map((s) => s.rss)), growthPercent: Math.round(growth * 1000) / 10 },
+      rssKiB: {
+        warmupEndsAtSecond: WARMUP_SECONDS,
+        baseline,
+        final,
+        max: Math.max(...samples.map((s) => s.rss)),
+        growthPercent: Math.round(growth * 1000) / 10,
+      },
     };
     console.log(`SOAK REPORT ${JSON.stringify(report, null, 2)}`);
 

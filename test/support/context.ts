@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { runImport } from '../../src/import/index.js';
 import { createServices, type AppServices } from '../../src/services/index.js';
+import { importRecording } from '../../src/services/booking-changes.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';
 
 export interface TestContext {
@@ -75,11 +76,16 @@ export async function createTestContext(options: { env?: Record<string, string>;
       now = ms;
     },
     load: async (data) => {
-      await runImport(db, data, now);
+      await runImport(db, data, now, importRecording(services.recorders, now));
       services.freshness.bump();
     },
     key: async (scope = 'edit', extra = {}) => {
-      const { token } = await services.keys.create({ name: extra.name ?? `test-key-${++counter}`, scope, variant: extra.variant ?? null, compat: extra.compat ?? null });
+      const { token } = await services.keys.create({
+        name: extra.name ?? `test-key-${++counter}`,
+        scope,
+        variant: extra.variant ?? null,
+        compat: extra.compat ?? null,
+      });
       return token;
     },
     request: ({ token, headers, ...opts }) =>

@@ -22,7 +22,7 @@ async function dropTestSchemas(): Promise<void> {
   try {
     await client.connect();
   } catch (err) {
-    throw new Error(`TEST_DATABASE_URL=${url} is unreachable: ${(err as Error).message}`);
+    throw new Error(`TEST_DATABASE_URL=${url} is unreachable: ${(err as Error).message}`, { cause: err });
   }
   try {
     const { rows } = await client.query<{ nspname: string }>("select nspname from pg_namespace where nspname like 'sector_test_%'");

@@ -43,7 +43,15 @@ export function operationsOf(doc: { paths: Record<string, Record<string, Record<
         responses[status] = r.content?.['application/json']?.schema;
         mediaTypes[status] = Object.keys(r.content ?? {});
       }
-      ops.push({ method: method.toUpperCase(), path, parameters: op.parameters ?? [], bodies, bodyRequired: op.requestBody?.required ?? false, responses, mediaTypes });
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: op.parameters ?? [],
+        bodies,
+        bodyRequired: op.requestBody?.required ?? false,
+        responses,
+        mediaTypes,
+      });
     }
   }
   return ops;
@@ -90,7 +98,7 @@ const hostileStrings = [
   ' ',
   '\t\n',
   "' OR '1'='1",
-  "1; DROP TABLE bookings;--",
+  '1; DROP TABLE bookings;--',
   "%' UNION SELECT secret_hash FROM api_keys --",
   '" OR ""="',
   '`rm -rf /`',
@@ -179,7 +187,12 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.array(fc.oneof(fc.integer(), hostileString), { maxLength: 4 }) },
   { weight: 1, arbitrary: fc.dictionary(hostileString, fc.oneof(fc.integer(), hostileString), { maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__": {"admin": true}}'), { $gt: 0 }, [[[[[]]]]], { constructor: { prototype: { x: 1 } } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__": {"admin": true}}'), { $gt: 0 }, [[[[[]]]]], {
+      constructor: { prototype: { x: 1 } },
+    }),
+  },
 );
 
 function dmy(ms: number, leadingZeros: boolean): string {
@@ -189,7 +202,8 @@ function dmy(ms: number, leadingZeros: boolean): string {
   return leadingZeros ? `${pad(day)}/${pad(month)}/${d.getUTCFullYear()}` : `${day}/${month}/${d.getUTCFullYear()}`;
 }
 
-const clock = (minutes: number, leadingZero: boolean) => `${leadingZero ? pad(Math.floor(minutes / 60)) : Math.floor(minutes / 60)}:${pad(minutes % 60)}`;
+const clock = (minutes: number, leadingZero: boolean) =>
+  `${leadingZero ? pad(Math.floor(minutes / 60)) : Math.floor(minutes / 60)}:${pad(minutes % 60)}`;
 
 /** Field-name hints: values a real client would send, drawn from the loaded data. */
 function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | undefined {
@@ -201,10 +215,16 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
       return fc.constantFrom(...world.userIds);
     case 'position':
     case 'callsign':
-      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.callsigns) }, { weight: 1, arbitrary: fc.constantFrom(...world.callsigns).map((c) => c.toLowerCase()) });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...world.callsigns) },
+        { weight: 1, arbitrary: fc.constantFrom(...world.callsigns).map((c) => c.toLowerCase()) },
+      );
     case 'date':
       return fc.oneof(
-        { weight: 12, arbitrary: fc.tuple(fc.integer({ min: -2, max: 40 }), fc.boolean()).map(([days, zeros]) => dmy(world.now + days * DAY, zeros)) },
+        {
+          weight: 12,
+          arbitrary: fc.tuple(fc.integer({ min: -2, max: 40 }), fc.boolean()).map(([days, zeros]) => dmy(world.now + days * DAY, zeros)),
+        },
         // Real dates at the edges of the calendar and of the Y-m-d H:i:s format.
         { weight: 1, arbitrary: fc.constantFrom('31/12/9999', '30/12/9999', '29/02/2028', '1/1/2100', '31/12/2026', '28/2/2027') },
       );
@@ -216,7 +236,10 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'source':
       return fc.constantFrom('CC', 'cc', 'DISCORD', 'website-1', 'VATSIM_SYNC');
     case 'id':
-      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) },
+      );
     case 'include':
       return fc.subarray(world.relations, { minLength: 0, maxLength: 5 });
     case 'onlyAtcActive':
@@ -230,9 +253,9 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'limit':
       return fc.integer({ min: 1, max: 50 });
     case 'cursor':
-      return fc.tuple(fc.integer({ min: world.now - 10 * DAY, max: world.now + 40 * DAY }), fc.integer({ min: 1, max: world.maxBookingId })).map(([t, id]) =>
-        Buffer.from(JSON.stringify([t, id])).toString('base64url'),
-      );
+      return fc
+        .tuple(fc.integer({ min: world.now - 10 * DAY, max: world.now + 40 * DAY }), fc.integer({ min: 1, max: world.maxBookingId }))
+        .map(([t, id]) => Buffer.from(JSON.stringify([t, id])).toString('base64url'));
     case 'api-variant':
       return fc.constantFrom('newer', 'older');
     default:
@@ -244,35 +267,125 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
 function nearValidByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | undefined {
   switch (name) {
     case 'cid':
-      return fc.constantFrom(0, -1, 1.5, '0', '00', ' 1000001', '1e6', world.userIds[0]! + 0.5, `${world.userIds[0]}x`, 99_999_999, 10_000_000_000, '12345678901', true, [world.userIds[0]]);
+      return fc.constantFrom(
+        0,
+        -1,
+        1.5,
+        '0',
+        '00',
+        ' 1000001',
+        '1e6',
+        world.userIds[0]! + 0.5,
+        `${world.userIds[0]}x`,
+        99_999_999,
+        10_000_000_000,
+        '12345678901',
+        true,
+        [world.userIds[0]],
+      );
     case 'position':
     case 'callsign':
       return fc.constantFrom('XXXX_TWR', 'EKCH-TWR', `${world.callsigns[0]}_`, ` ${world.callsigns[0]} `, 'A'.repeat(33), '', '%', '_');
     case 'date':
-      return fc.constantFrom('31/02/2026', '29/02/2026', '29/02/2028', '1/13/2026', '00/01/2026', '32/1/2026', '2026-03-12', '12-03-2026', '12/03/26', '12/3/2026 ', '1/1/0000', '31/12/9999', '1/1/1970', '12.03.2026', '', 12032026);
+      return fc.constantFrom(
+        '31/02/2026',
+        '29/02/2026',
+        '29/02/2028',
+        '1/13/2026',
+        '00/01/2026',
+        '32/1/2026',
+        '2026-03-12',
+        '12-03-2026',
+        '12/03/26',
+        '12/3/2026 ',
+        '1/1/0000',
+        '31/12/9999',
+        '1/1/1970',
+        '12.03.2026',
+        '',
+        12032026,
+      );
     case 'start_at':
     case 'end_at':
-      return fc.constantFrom('24:00', '23:60', '9:5', '9', '0900', '09:00:00', '-1:00', '12:00 ', ' 12:00', '7:30am', '23:59', '00:00', '', 930, '１２:００');
+      return fc.constantFrom(
+        '24:00',
+        '23:60',
+        '9:5',
+        '9',
+        '0900',
+        '09:00:00',
+        '-1:00',
+        '12:00 ',
+        ' 12:00',
+        '7:30am',
+        '23:59',
+        '00:00',
+        '',
+        930,
+        '１２:００',
+      );
     case 'tag':
       return fc.constantFrom(0, 4, '0', '4', '12', 1.5, 'training', true, -1);
     case 'source':
       return fc.constantFrom('', 'x'.repeat(17), 'C C', 'cc!', 'é');
     case 'id':
-      return fc.constantFrom(0, -1, '01', '1e3', '1.0', ' 1', Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, '9'.repeat(30), world.maxBookingId + 1000);
+      return fc.constantFrom(
+        0,
+        -1,
+        '01',
+        '1e3',
+        '1.0',
+        ' 1',
+        Number.MAX_SAFE_INTEGER,
+        Number.MAX_SAFE_INTEGER + 1,
+        '9'.repeat(30),
+        world.maxBookingId + 1000,
+      );
     case 'include':
       return fc.oneof(
-        fc.constantFrom(['ALLUSERS'], ['allusers'], ['allUsers '], ['allUsers,name'], ['email', 'email'], ['activeAreas'], ['training', ''], ['all Users'], ['*']),
+        fc.constantFrom(
+          ['ALLUSERS'],
+          ['allusers'],
+          ['allUsers '],
+          ['allUsers,name'],
+          ['email', 'email'],
+          ['activeAreas'],
+          ['training', ''],
+          ['all Users'],
+          ['*'],
+        ),
         fc.array(fc.constantFrom(...world.relations), { minLength: 20, maxLength: 60 }),
       );
     case 'onlyAtcActive':
       return fc.constantFrom('TRUE', 'yes', '2', '', 'on', ['true', 'false']);
     case 'from':
     case 'to':
-      return fc.constantFrom('2026-02-30', '2026-13-01', '2026-03-10T25:00:00Z', '2026-03-10T10:00:00+25:00', '10/03/2026', '2026-03-10T10:00:00.123456789Z', '2026-03-10 10:00', '0000-01-01', '9999-12-31T23:59:59Z', '+275760-09-13', '');
+      return fc.constantFrom(
+        '2026-02-30',
+        '2026-13-01',
+        '2026-03-10T25:00:00Z',
+        '2026-03-10T10:00:00+25:00',
+        '10/03/2026',
+        '2026-03-10T10:00:00.123456789Z',
+        '2026-03-10 10:00',
+        '0000-01-01',
+        '9999-12-31T23:59:59Z',
+        '+275760-09-13',
+        '',
+      );
     case 'limit':
       return fc.constantFrom(0, -1, 1001, 1000, '1.5', 'ten', 1e20);
     case 'cursor':
-      return fc.constantFrom('', 'abc', 'W10', Buffer.from('[1]').toString('base64url'), Buffer.from('[1e400,1]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url'), 'a'.repeat(201), '%%%');
+      return fc.constantFrom(
+        '',
+        'abc',
+        'W10',
+        Buffer.from('[1]').toString('base64url'),
+        Buffer.from('[1e400,1]').toString('base64url'),
+        Buffer.from('{"a":1}').toString('base64url'),
+        'a'.repeat(201),
+        '%%%',
+      );
     case 'api-variant':
       return fc.constantFrom('NEWER', 'newest', '', ' older', 'older, newer');
     default:
@@ -288,7 +401,10 @@ export function fromSchema(schema: JsonSchema): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   switch (schema.type) {
     case 'integer':
-      return fc.integer({ min: Math.max((schema.minimum as number) ?? -1e6, -1e9), max: Math.min((schema.maximum as number) ?? 1e6, 1e9) });
+      return fc.integer({
+        min: Math.max((schema.minimum as number | undefined) ?? -1e6, -1e9),
+        max: Math.min((schema.maximum as number | undefined) ?? 1e6, 1e9),
+      });
     case 'number':
       return fc.double({ noNaN: true, noDefaultInfinity: true });
     case 'boolean':
@@ -303,13 +419,15 @@ export function fromSchema(schema: JsonSchema): fc.Arbitrary<unknown> {
           // a pattern fast-check cannot generate from (lookarounds): any short string
         }
       }
-      return fc.string({ maxLength: Math.min((schema.maxLength as number) ?? 20, 20) });
+      return fc.string({ maxLength: Math.min((schema.maxLength as number | undefined) ?? 20, 20) });
     case 'array':
-      return fc.array(fromSchema((schema.items as JsonSchema) ?? {}), { maxLength: Math.min((schema.maxItems as number) ?? 5, 5) });
+      return fc.array(fromSchema((schema.items as JsonSchema | undefined) ?? {}), {
+        maxLength: Math.min((schema.maxItems as number | undefined) ?? 5, 5),
+      });
     case 'object': {
       const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const shape = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, fromSchema(s)]));
-      return fc.record(shape, { requiredKeys: (schema.required as string[]) ?? [] });
+      return fc.record(shape, { requiredKeys: (schema.required as string[] | undefined) ?? [] });
     }
     default:
       return fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null));
@@ -337,7 +455,14 @@ export function percentEncode(s: string): string {
   }
 }
 
-const scalar = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const scalar = (v: unknown): string =>
+  typeof v === 'string'
+    ? v
+    : v === null || v === undefined
+      ? ''
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v as number | boolean | bigint);
 
 /** Query-string pairs for one parameter, in one of the notations clients use. */
 const arrayNotations = ['brackets', 'indices', 'repeat', 'comma', 'nested'] as const;
@@ -402,19 +527,30 @@ const querySuffixes = [
 
 function queryString(params: OpenApiParameter[], world: FuzzWorld): fc.Arbitrary<string> {
   const perParam = params.map((p) =>
-    fc.tuple(fc.integer({ min: 0, max: 9 }), fieldValue(p.name, p.schema, world), fc.constantFrom(...arrayNotations), fc.boolean(), fc.boolean()).map(
-      ([presence, value, notation, rawBrackets, twice]) => {
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: 9 }),
+        fieldValue(p.name, p.schema, world),
+        fc.constantFrom(...arrayNotations),
+        fc.boolean(),
+        fc.boolean(),
+      )
+      .map(([presence, value, notation, rawBrackets, twice]) => {
         if (presence < 4) return [];
         const pairs = queryPairs(p.name, value, notation, rawBrackets);
         // Duplicated parameter: the same name again with another value.
         return twice && presence === 9 ? [...pairs, ...queryPairs(p.name, 'again', 'repeat', rawBrackets)] : pairs;
-      },
-    ),
+      }),
   );
   const extras = fc.oneof(
     { weight: 6, arbitrary: fc.constant<string[]>([]) },
     { weight: 2, arbitrary: fc.constantFrom(...querySuffixes).map((s) => [s]) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(hostileString, hostileString), { maxLength: 3 }).map((kv) => kv.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.tuple(hostileString, hostileString), { maxLength: 3 })
+        .map((kv) => kv.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`)),
+    },
   );
   return fc.tuple(fc.tuple(...perParam), extras, fc.boolean()).map(([pairs, extra, shuffle]) => {
     const all = [...pairs.flat(), ...extra];
@@ -462,11 +598,16 @@ function authorization(world: FuzzWorld, write: boolean): fc.Arbitrary<{ header?
     `Bearer ${t.expired}`,
   ];
   // Most requests carry a key that gets them past authentication, so the rest of the route is exercised.
-  const usable = write ? (['edit', 'edit', 'edit', 'editOlder', 'read'] as const) : (['read', 'read', 'edit', 'editOlder', 'readCompat'] as const);
+  const usable = write
+    ? (['edit', 'edit', 'edit', 'editOlder', 'read'] as const)
+    : (['read', 'read', 'edit', 'editOlder', 'readCompat'] as const);
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant({ auth: 'none' as const }) },
     { weight: 7, arbitrary: fc.constantFrom(...usable).map((k) => ({ header: `Bearer ${t[k]}`, auth: k })) },
-    { weight: 1, arbitrary: fc.constantFrom(`bearer ${t.edit}`, `BEARER   ${t.edit}  `).map((header) => ({ header, auth: 'edit' as const })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(`bearer ${t.edit}`, `BEARER   ${t.edit}  `).map((header) => ({ header, auth: 'edit' as const })),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...bogus).map((header) => ({ header, auth: 'bogus' as const })) },
     { weight: 1, arbitrary: hostileString.map((s) => ({ header: `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`, auth: 'bogus' as const })) },
   );
@@ -500,7 +641,9 @@ interface Body {
 /** JSON or form encoding of an object, as real clients produce them. */
 function encodeBody(obj: Record<string, unknown>, form: boolean, charset: boolean): Body {
   if (!form) return { contentType: charset ? 'application/json; charset=utf-8' : 'application/json', payload: JSON.stringify(obj) };
-  const safe = Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\ud800-\udfff]/g, '\ufffd') : v]));
+  const safe = Object.fromEntries(
+    Object.entries(obj).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\ud800-\udfff]/g, '\ufffd') : v]),
+  );
   return { contentType: 'application/x-www-form-urlencoded', payload: qs.stringify(safe, { encodeValuesOnly: charset }) };
 }
 
@@ -551,11 +694,17 @@ function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Bod
     // Operations without a body still get the occasional unexpected one.
     return fc.oneof(
       { weight: 12, arbitrary: fc.constant<Body>({}) },
-      { weight: 1, arbitrary: fc.record({ contentType: fc.constantFrom(...contentTypes), payload: fc.constantFrom('{"a":1}', 'a=1', '', 'x'.repeat(70_000)) }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          contentType: fc.constantFrom(...contentTypes),
+          payload: fc.constantFrom('{"a":1}', 'a=1', '', 'x'.repeat(70_000)),
+        }),
+      },
     );
   }
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((schema.required as string[]) ?? []);
+  const required = new Set((schema.required as string[] | undefined) ?? []);
   const names = Object.keys(props);
 
   // Every field present and meant to be valid: the requests that reach the business rules.
@@ -566,7 +715,11 @@ function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Bod
   const mixed = fc
     .tuple(
       fc.record(Object.fromEntries(names.map((n) => [n, fieldValue(n, props[n]!, world)])), { requiredKeys: [] }),
-      fc.dictionary(fc.oneof(hostileString, fc.constantFrom('id', 'deleted', 'user_id', 'source', 'position_id', 'created_at', '__proto__')), hostileValue, { maxKeys: 2 }),
+      fc.dictionary(
+        fc.oneof(hostileString, fc.constantFrom('id', 'deleted', 'user_id', 'source', 'position_id', 'created_at', '__proto__')),
+        hostileValue,
+        { maxKeys: 2 },
+      ),
       fc.boolean(),
     )
     .map(([fields, extra, addExtra]) => (addExtra ? { ...fields, ...extra } : fields));
@@ -575,7 +728,10 @@ function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Bod
     .tuple(fc.oneof({ weight: 3, arbitrary: coherent }, { weight: 5, arbitrary: mixed }), fc.integer({ min: 0, max: 9 }), fc.boolean())
     .map(([obj, enc, charset]) => encodeBody(obj as Record<string, unknown>, enc >= 6, charset));
 
-  const raw = fc.record({ payload: fc.constantFrom(...rawBodies(world)), contentType: fc.constantFrom('application/json', 'application/x-www-form-urlencoded') });
+  const raw = fc.record({
+    payload: fc.constantFrom(...rawBodies(world)),
+    contentType: fc.constantFrom('application/json', 'application/x-www-form-urlencoded'),
+  });
 
   const wrongType = fc.tuple(encoded, fc.constantFrom(...contentTypes)).map(([b, contentType]) => ({ ...b, contentType }));
 
@@ -598,7 +754,8 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const headerParams = op.parameters.filter((p) => p.in === 'header');
   // Api-Variant is understood by several routes even where it is not documented.
-  if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant')) headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
+  if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant'))
+    headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
 
   const path = fc.tuple(...pathParams.map((p) => pathValue(p.name, p.schema, world))).map((values) => {
     let url = op.path;
@@ -621,7 +778,7 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
         // Header values are Latin-1 on the wire; anything else cannot be sent at all.
         if (v !== null) out[p.name] = v.replace(/[^\x20-\x7e]/g, '?');
       });
-      const [inm, origin, xff, accept] = values.slice(headerParams.length) as Array<string | null>;
+      const [inm, origin, xff, accept] = values.slice(headerParams.length);
       if (inm) out['if-none-match'] = inm;
       if (origin) out.origin = origin;
       if (xff) out['x-forwarded-for'] = xff;
@@ -629,7 +786,10 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
       return out;
     });
 
-  const method = fc.oneof({ weight: 30, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: fc.constantFrom(...otherMethods.filter((m) => m !== op.method)) });
+  const method = fc.oneof(
+    { weight: 30, arbitrary: fc.constant(op.method) },
+    { weight: 1, arbitrary: fc.constantFrom(...otherMethods.filter((m) => m !== op.method)) },
+  );
 
   return fc
     .tuple(method, path, queryString(queryParams, world), headers, authorization(world, op.method !== 'GET'), bodyArbitrary(op, world))
@@ -641,7 +801,8 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
       // Counterexamples print short: a 70 KiB payload is described, not dumped.
       const short = (v: string) => (v.length > 300 ? `${v.slice(0, 300)}…(${v.length} chars)` : v);
       Object.defineProperty(req, fc.toStringMethod, {
-        value: () => `${req.method} ${short(req.url)} headers=${short(JSON.stringify(req.headers))} payload=${req.payload === undefined ? '<none>' : short(req.payload)}`,
+        value: () =>
+          `${req.method} ${short(req.url)} headers=${short(JSON.stringify(req.headers))} payload=${req.payload === undefined ? '<none>' : short(req.payload)}`,
       });
       return req;
     });

@@ -25,7 +25,11 @@ export function runCli(args: string[], env: Record<string, string>, input = ''):
 }
 
 /** Runs the CLI on a pseudo-terminal (via script(1)), answering prompts as they appear. */
-export function runCliInteractive(args: string[], env: Record<string, string>, answers: Array<[prompt: RegExp, keys: string]>): Promise<CliResult> {
+export function runCliInteractive(
+  args: string[],
+  env: Record<string, string>,
+  answers: Array<[prompt: RegExp, keys: string]>,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });

@@ -15,7 +15,7 @@ describe('the schedule of the demo division', () => {
     expect(seeded.code, seeded.stderr).toBe(0);
   }, 120_000);
   afterAll(async () => {
-    await server?.stop();
+    await server.stop();
   });
 
   it('shows upcoming bookings on several days, and the feed has them', async () => {

@@ -12,7 +12,11 @@ describe('html`…`', () => {
 
   it('keeps fragments it made, and lists of them, as markup', () => {
     const items = ['a<b', 'c'].map((s) => html`<li>${s}</li>`);
-    expect(html`<ul>${items}</ul>`.toString()).toBe('<ul><li>a&lt;b</li><li>c</li></ul>');
+    expect(
+      html`<ul>
+        ${items}
+      </ul>`.toString(),
+    ).toBe('<ul><li>a&lt;b</li><li>c</li></ul>');
     expect(html`${null}${undefined}${false}${0}`.toString()).toBe('0');
   });
 
@@ -22,7 +26,7 @@ describe('html`…`', () => {
 
   it('leaves no markup character unescaped in any string', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (s) => {
+      fc.property(fc.string({ unit: 'binary', maxLength: 100 }), (s) => {
         expect(escapeHtml(s)).not.toMatch(/[<>"']/);
         expect(html`${s}`.toString()).toBe(escapeHtml(s));
       }),

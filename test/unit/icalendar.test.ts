@@ -7,7 +7,13 @@ import { escapeText, foldLine, utcDateTime } from '../../src/presenters/icalenda
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 // Any text, with emphasis on what is hard: multi-byte characters, escapes, line breaks.
-const text = fc.string({ unit: fc.oneof(fc.constantFrom('ø', '😀', '✈', ',', ';', '\\', '\n', '\r\n', 'a', ' '), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 200 });
+const text = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('ø', '😀', '✈', ',', ';', '\\', '\n', '\r\n', 'a', ' '),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 200,
+});
 
 describe('foldLine', () => {
   it('keeps every line within 75 octets, never splits a character, and unfolds to the original', () => {
@@ -38,7 +44,15 @@ describe('escapeText', () => {
     expect(escapeText('a,b;c\\d\ne\r\nf')).toBe('a\\,b\\;c\\\\d\\ne\\nf');
     fc.assert(
       fc.property(text, (value) => {
-        const body = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', foldLine(`LOCATION:${escapeText(value)}`), 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+        const body = [
+          'BEGIN:VCALENDAR',
+          'VERSION:2.0',
+          'BEGIN:VEVENT',
+          foldLine(`LOCATION:${escapeText(value)}`),
+          'END:VEVENT',
+          'END:VCALENDAR',
+          '',
+        ].join('\r\n');
         const event = new ICAL.Component(ICAL.parse(body) as unknown[]).getFirstSubcomponent('vevent');
         const expected = value.replace(/\r\n|\r/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
         expect(event?.getFirstPropertyValue('location') ?? '').toBe(expected);

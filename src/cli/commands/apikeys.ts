@@ -67,7 +67,9 @@ async function create(opts: CreateOptions): Promise<void> {
     const edit =
       opts.edit ?? (opts.readOnly ? false : await confirm({ message: 'Should the API key have edit rights?', default: false }, io));
     scope = edit ? 'edit' : 'read';
-    name = checkName(await input({ message: 'Name of the API key (who or what uses it):', validate: (v) => nameProblem(v.trim()) ?? true }, io));
+    name = checkName(
+      await input({ message: 'Name of the API key (who or what uses it):', validate: (v) => nameProblem(v.trim()) ?? true }, io),
+    );
   }
 
   await withServices(async (services) => {
@@ -117,10 +119,26 @@ async function list(opts: { json?: boolean }): Promise<void> {
     }
     const rows = [
       ['ID', 'NAME', 'SCOPE', 'VARIANT', 'COMPAT', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES'],
-      ...keys.map((k) => [k.id, k.name, k.scope, k.variant, k.compat, k.status, k.created_at.slice(0, 16), k.last_used_at?.slice(0, 16) ?? '-', k.expires_at?.slice(0, 16) ?? '-']),
+      ...keys.map((k) => [
+        k.id,
+        k.name,
+        k.scope,
+        k.variant,
+        k.compat,
+        k.status,
+        k.created_at.slice(0, 16),
+        k.last_used_at?.slice(0, 16) ?? '-',
+        k.expires_at?.slice(0, 16) ?? '-',
+      ]),
     ];
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+    for (const r of rows)
+      process.stdout.write(
+        `${r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd()}\n`,
+      );
   });
 }
 
@@ -163,5 +181,9 @@ export function registerApiKeyCommands(program: Command): void {
     .option('--json', 'print one JSON line {"id","name","scope","token"} on stdout')
     .action(create);
   program.command('apikey:list').description('List API keys (tokens are never shown).').option('--json', 'print JSON').action(list);
-  program.command('apikey:revoke').description('Revoke an API key by id or name; takes effect on the next request.').argument('<id-or-name>').action(revoke);
+  program
+    .command('apikey:revoke')
+    .description('Revoke an API key by id or name; takes effect on the next request.')
+    .argument('<id-or-name>')
+    .action(revoke);
 }

@@ -5,6 +5,7 @@ import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { DatabaseNotEmptyError, ImportError, runImport, type ImportSummary } from '../../import/index.js';
 import { hasDivisionData } from '../../repositories/importer.js';
+import { importRecording } from '../../services/booking-changes.js';
 import { CliError, withServices } from '../context.js';
 
 function describe(summary: ImportSummary): string {
@@ -30,7 +31,8 @@ async function importFile(file: string): Promise<void> {
   }
   await withServices(async (services) => {
     try {
-      const summary = await runImport(services.db, data, services.clock());
+      const now = services.clock();
+      const summary = await runImport(services.db, data, now, importRecording(services.recorders, now));
       process.stderr.write(`Imported ${describe(summary) || 'nothing'} from ${file}.\n`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -53,7 +55,8 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
     try {
-      const summary = await runImport(services.db, data, services.clock(), { intoEmptyDatabase: true });
+      const now = services.clock();
+      const summary = await runImport(services.db, data, now, { intoEmptyDatabase: true, ...importRecording(services.recorders, now) });
       process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
@@ -86,5 +89,3 @@ export function registerDataCommands(program: Command): void {
     .action(seedDemo);
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }
-
-

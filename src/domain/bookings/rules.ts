@@ -103,4 +103,3 @@ export function planBooking(c: PlanContext): Plan {
     },
   };
 }
-

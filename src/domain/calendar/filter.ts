@@ -40,7 +40,8 @@ export type FilterMode = 'feed' | 'page';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-const valuesOf = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean);
+const valuesOf = (v: string | string[] | undefined): string[] =>
+  (v === undefined ? [] : Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean);
 const normalised = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 export function parseCalendarFilter(query: FilterQuery, mode: FilterMode): ParsedFilter {
@@ -60,14 +61,19 @@ export function parseCalendarFilter(query: FilterQuery, mode: FilterMode): Parse
       const star = value.endsWith('*');
       const stem = star ? value.slice(0, -1) : value;
       if (stem === '' || stem.length > MAX_CALLSIGN_LENGTH || stem.includes('*') || CONTROL.test(stem)) {
-        errors.callsign = [`The callsign field must be a callsign (EKCH_TWR) or its start followed by * (EKCH_*), at most ${MAX_CALLSIGN_LENGTH} characters.`];
+        errors.callsign = [
+          `The callsign field must be a callsign (EKCH_TWR) or its start followed by * (EKCH_*), at most ${MAX_CALLSIGN_LENGTH} characters.`,
+        ];
         break;
       }
       (star || mode === 'page' ? prefixes : exact).push(stem);
     }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, filter: { areas: normalised(areas.map((a) => a.toLowerCase())), callsigns: normalised(exact), prefixes: normalised(prefixes) } };
+  return {
+    ok: true,
+    filter: { areas: normalised(areas.map((a) => a.toLowerCase())), callsigns: normalised(exact), prefixes: normalised(prefixes) },
+  };
 }
 
 export const isUnfiltered = (f: CalendarFilter): boolean => f.areas.length === 0 && f.callsigns.length === 0 && f.prefixes.length === 0;
@@ -106,7 +112,11 @@ export interface Window {
   cancelledSince: number | null;
 }
 
-export const feedWindow = (now: number): Window => ({ from: now - FEED_PAST_MS, to: now + FEED_AHEAD_MS, cancelledSince: now - CANCELLED_FOR_MS });
+export const feedWindow = (now: number): Window => ({
+  from: now - FEED_PAST_MS,
+  to: now + FEED_AHEAD_MS,
+  cancelledSince: now - CANCELLED_FOR_MS,
+});
 export const pageWindow = (now: number): Window => ({ from: now, to: now + PAGE_AHEAD_MS, cancelledSince: null });
 
 /** A booking's SUMMARY: its callsign, and what it is flagged as. */

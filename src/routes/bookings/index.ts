@@ -86,7 +86,7 @@ function nextPageUrl(q: ListQuery, cursor: string): string {
     if (q[key] !== undefined) params.set(key, String(q[key]));
   }
   params.set('cursor', cursor);
-  return `/api/bookings?${params}`;
+  return `/api/bookings?${params.toString()}`;
 }
 
 /**

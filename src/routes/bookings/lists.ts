@@ -129,7 +129,9 @@ function cut(s: Snapshot, picked: number[], envelope: boolean): { body: Buffer; 
     if (run && run[1] === i - 1) run[1] = i;
     else runs.push([i, i]);
   }
-  const hash = createHash('sha1').update(s.etag).update(envelope ? '|data|' : '|array|');
+  const hash = createHash('sha1')
+    .update(s.etag)
+    .update(envelope ? '|data|' : '|array|');
   let length = 2 + Math.max(0, runs.length - 1) + (envelope ? DATA_OPEN.length + DATA_CLOSE.length : 0);
   for (const [first, last] of runs) {
     length += s.ends[last]! - s.starts[first]!;
@@ -140,7 +142,7 @@ function cut(s: Snapshot, picked: number[], envelope: boolean): { body: Buffer; 
   body[at++] = 0x5b; // [
   runs.forEach(([first, last], r) => {
     if (r > 0) body[at++] = COMMA;
-    at += s.body.copy(body, at, s.starts[first]!, s.ends[last]!);
+    at += s.body.copy(body, at, s.starts[first], s.ends[last]);
   });
   body[at++] = 0x5d; // ]
   if (envelope) DATA_CLOSE.copy(body, at);
@@ -148,7 +150,12 @@ function cut(s: Snapshot, picked: number[], envelope: boolean): { body: Buffer; 
 }
 
 const isUnfiltered = (f: BookingListFilter) =>
-  f.from === undefined && f.to === undefined && f.callsign === undefined && f.cid === undefined && f.after === undefined && f.limit === undefined;
+  f.from === undefined &&
+  f.to === undefined &&
+  f.callsign === undefined &&
+  f.cid === undefined &&
+  f.after === undefined &&
+  f.limit === undefined;
 
 export class BookingLists {
   /** Forms whose full list was, when last built, too large to keep. */
@@ -170,7 +177,11 @@ export class BookingLists {
 
     if (unfiltered) {
       if (!envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-      const wrapped = await responses.entry(`${key}:data`, async () => withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])), stamp);
+      const wrapped = await responses.entry(
+        `${key}:data`,
+        async () => withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])),
+        stamp,
+      );
       return { ...wrapped, next: null };
     }
     const picked = select(snapshot, filter);

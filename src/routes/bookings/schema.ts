@@ -4,15 +4,25 @@ import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../../domain/bookings/query.js';
 import { ErrorBody, ValidationErrorBody } from '../common.js';
 
 const ymdHis = (description: string) =>
-  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', examples: ['2026-02-01 10:00:00'], description: `${description} (UTC, Y-m-d H:i:s)` });
+  Type.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+    examples: ['2026-02-01 10:00:00'],
+    description: `${description} (UTC, Y-m-d H:i:s)`,
+  });
 const isoMicros = (description: string) =>
-  Type.String({ format: 'date-time', examples: ['2026-01-15T12:00:00.000000Z'], description: `${description} (ISO 8601 UTC with microseconds)` });
+  Type.String({
+    format: 'date-time',
+    examples: ['2026-01-15T12:00:00.000000Z'],
+    description: `${description} (ISO 8601 UTC with microseconds)`,
+  });
 const flag = (description: string) => Type.Integer({ enum: [0, 1], description });
 
 const fields = {
   id: Type.Integer({ description: 'Booking ID', examples: [42] }),
   source: Type.String({ description: 'Origin of the booking; CC for bookings made in this service', examples: ['CC'] }),
-  network_booking: Type.Union([Type.String(), Type.Null()], { description: 'Reference to the booking on an external network; null until synced' }),
+  network_booking: Type.Union([Type.String(), Type.Null()], {
+    description: 'Reference to the booking on an external network; null until synced',
+  }),
   callsign: Type.String({ description: 'Position callsign', examples: ['EKCH_TWR'] }),
   position_id: Type.Integer({ description: 'ID of the position' }),
   name: Type.String({ description: "Booker's first and last name", examples: ['Ada Lind'] }),
@@ -84,7 +94,8 @@ const WriteResult = (message: string, description: string) =>
       booking: BookingFull,
       tag: Type.Optional(
         Type.Literal('Training', {
-          description: "Present only when training was forced: the user's rating is below the position's, or the user lacks an active endorsement for the facility the position requires",
+          description:
+            "Present only when training was forced: the user's rating is below the position's, or the user lacks an active endorsement for the facility the position requires",
         }),
       ),
     },
@@ -112,7 +123,11 @@ const body = {
     "The booker's user ID (CID); a digit string is accepted",
     [1000001],
   ),
-  date: nullable([Type.String({ pattern: '^(\\d{1,2}/\\d{1,2}/\\d{4})?$' })], 'Date of the start, d/m/Y (1/2/2026 and 01/02/2026 alike), UTC', ['24/12/2026']),
+  date: nullable(
+    [Type.String({ pattern: '^(\\d{1,2}/\\d{1,2}/\\d{4})?$' })],
+    'Date of the start, d/m/Y (1/2/2026 and 01/02/2026 alike), UTC',
+    ['24/12/2026'],
+  ),
   start_at: nullable([Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d)?$' })], 'Start, 24-hour H:i (00:00–23:59), UTC', ['09:00']),
   end_at: nullable(
     [Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d)?$' })],
@@ -121,13 +136,18 @@ const body = {
   ),
   position: nullable([Type.String({ maxLength: MAX_CALLSIGN_LENGTH })], 'Position callsign, case-insensitive', ['EKCH_TWR']),
   tag: nullable([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })], TAG_DESCRIPTION, [1]),
-  source: nullable([Type.String({ pattern: '^([A-Za-z0-9_-]{1,16})?$' })], 'Origin of the booking, 1–16 of A-Z 0-9 _ - (upper-cased); default CC', ['CC']),
+  source: nullable(
+    [Type.String({ pattern: '^([A-Za-z0-9_-]{1,16})?$' })],
+    'Origin of the booking, 1–16 of A-Z 0-9 _ - (upper-cased); default CC',
+    ['CC'],
+  ),
 };
 
 const CreateBody = Type.Object(body, {
   required: ['cid', 'date', 'start_at', 'end_at', 'position'],
   additionalProperties: false,
-  description: 'JSON or application/x-www-form-urlencoded. Spaces around a value are ignored; an empty value (or one of spaces only) counts as not given',
+  description:
+    'JSON or application/x-www-form-urlencoded. Spaces around a value are ignored; an empty value (or one of spaces only) counts as not given',
 });
 const UpdateBody = Type.Object(
   {
@@ -137,7 +157,11 @@ const UpdateBody = Type.Object(
     end_at: Type.Optional(body.end_at),
     position: Type.Optional(body.position),
     tag: Type.Optional(
-      nullable([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })], `${TAG_DESCRIPTION}. Not given: the chosen tag stays (forced training is decided again for the new booker or position); null or empty: the tag is removed`, [1]),
+      nullable(
+        [Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })],
+        `${TAG_DESCRIPTION}. Not given: the chosen tag stays (forced training is decided again for the new booker or position); null or empty: the tag is removed`,
+        [1],
+      ),
     ),
   },
   {
@@ -169,13 +193,15 @@ export const listBookings = {
   querystring: Type.Object({
     from: Type.Optional(
       Type.String({
-        description: 'Only bookings that end after this time: an ISO date (2026-02-01, meaning its 00:00 UTC) or date-time (2026-02-01T10:00:00Z; no offset means UTC)',
+        description:
+          'Only bookings that end after this time: an ISO date (2026-02-01, meaning its 00:00 UTC) or date-time (2026-02-01T10:00:00Z; no offset means UTC)',
         examples: ['2026-02-01'],
       }),
     ),
     to: Type.Optional(
       Type.String({
-        description: 'Only bookings that start before this time: an ISO date-time, or an ISO date meaning the end of that day (from=2026-02-01&to=2026-02-01 is that whole day)',
+        description:
+          'Only bookings that start before this time: an ISO date-time, or an ISO date meaning the end of that day (from=2026-02-01&to=2026-02-01 is that whole day)',
         examples: ['2026-02-07'],
       }),
     ),
@@ -196,7 +222,9 @@ export const listBookings = {
         description: "Only this user's bookings. Needs an API key (401 without one): on the public list it would tie bookings to a person",
       }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` }),
+    ),
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),
   }),
   response: {
@@ -264,7 +292,16 @@ export const updateBooking = {
 export const deleteBooking = {
   tags: ['bookings'],
   summary: 'Delete a booking',
-  description: 'Soft delete: the booking leaves the list and frees its slot; with a key it can still be fetched by id. Deleting it again is 409.',
+  description:
+    'Soft delete: the booking leaves the list and frees its slot; with a key it can still be fetched by id. Deleting it again is 409.',
   params: IdParams,
-  response: { 200: WriteResult('Booking deleted', 'Deleted'), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: Conflict, 422: ValidationErrorBody, 429: ErrorBody },
+  response: {
+    200: WriteResult('Booking deleted', 'Deleted'),
+    401: ErrorBody,
+    403: ErrorBody,
+    404: ErrorBody,
+    409: Conflict,
+    422: ValidationErrorBody,
+    429: ErrorBody,
+  },
 };

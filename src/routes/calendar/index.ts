@@ -5,9 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from '../../domain/calendar/filter.js';
 import { pageAssets, registerAssets } from '../../http/assets.js';
 import { validationError } from '../../http/errors.js';
-import type { CachedBody } from '../../http/responseCache.js';
-import { getCalendarFeed, getSchedulePage } from '../../schemas/calendar.js';
-import { CalendarAnswers } from '../../services/calendar.js';
+import { getCalendarFeed, getSchedulePage } from './schema.js';
+import { type CachedBody, CalendarAnswers } from '../../services/calendar.js';
 import type { AppServices } from '../../services/index.js';
 import { VERSION } from '../../version.js';
 
@@ -24,7 +23,8 @@ function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
   return parsed.filter;
 }
 
-const send = (reply: FastifyReply, answer: CachedBody, contentType: string) => reply.header('etag', answer.etag).type(contentType).send(answer.body);
+const send = (reply: FastifyReply, answer: CachedBody, contentType: string) =>
+  reply.header('etag', answer.etag).type(contentType).send(answer.body);
 
 export default async function calendarRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();

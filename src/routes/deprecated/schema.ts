@@ -1,12 +1,15 @@
 import { Type, type TSchema } from 'typebox';
 import { ErrorBody } from '../common.js';
 
-const Timestamp = Type.String({ format: 'date-time', examples: ['2024-02-04T15:18:44.000000Z'], description: 'ISO 8601 UTC with microseconds' });
+const Timestamp = Type.String({
+  format: 'date-time',
+  examples: ['2024-02-04T15:18:44.000000Z'],
+  description: 'ISO 8601 UTC with microseconds',
+});
 const Areas = Type.Array(Type.String(), { description: 'Area names' });
 
 export const DEPRECATION_NOTE =
-  'Deprecated: use GET /api/users instead. Answers carry `Deprecation: true` and ' +
-  '`Link: </api/users>; rel="successor-version"`.';
+  'Deprecated: use GET /api/users instead. Answers carry `Deprecation: true` and ' + '`Link: </api/users>; rel="successor-version"`.';
 
 function deprecatedRoute(summary: string, description: string, data: TSchema) {
   return {
@@ -29,7 +32,10 @@ export const listRoles = deprecatedRoute(
   'Users with roles (deprecated)',
   'Mentors, moderators and administrators with the areas they hold the role in, each list sorted by user ID. ' +
     'Replaced by `GET /api/users?include=roles`.',
-  Type.Object({ mentors: Type.Array(RoleHolder), moderators: Type.Array(RoleHolder), admins: Type.Array(RoleHolder) }, { additionalProperties: false }),
+  Type.Object(
+    { mentors: Type.Array(RoleHolder), moderators: Type.Array(RoleHolder), admins: Type.Array(RoleHolder) },
+    { additionalProperties: false },
+  ),
 );
 
 export const listMasc = deprecatedRoute(
@@ -74,13 +80,16 @@ export const listS1 = deprecatedRoute('S1 training endorsements (deprecated)', r
 export const listExaminers = deprecatedRoute(
   'Examiners per area (deprecated)',
   'Every area (sorted by name) with the holders of an active examiner endorsement for it, sorted by user ID; ' +
-    '`rating` is the endorsement\'s rating. Replaced by `GET /api/users?include=endorsements` (`endorsements.examiner`).',
+    "`rating` is the endorsement's rating. Replaced by `GET /api/users?include=endorsements` (`endorsements.examiner`).",
   Type.Array(
     Type.Object(
       {
         area: Type.String(),
         examiners: Type.Array(
-          Type.Object({ user_id: Type.Integer(), first_name: Type.Union([Type.String(), Type.Null()]), rating: Type.String() }, { additionalProperties: false }),
+          Type.Object(
+            { user_id: Type.Integer(), first_name: Type.Union([Type.String(), Type.Null()]), rating: Type.String() },
+            { additionalProperties: false },
+          ),
         ),
       },
       { additionalProperties: false },
@@ -90,8 +99,8 @@ export const listExaminers = deprecatedRoute(
 
 export const listVisiting = deprecatedRoute(
   'Visiting controllers (deprecated)',
-  'One entry per active visiting endorsement, sorted by user ID and valid_from; `rating` is the endorsement\'s rating. ' +
-    'For each endorsed area, `maes` lists the user\'s active facility endorsements that positions of that area require. ' +
+  "One entry per active visiting endorsement, sorted by user ID and valid_from; `rating` is the endorsement's rating. " +
+    "For each endorsed area, `maes` lists the user's active facility endorsements that positions of that area require. " +
     'Replaced by `GET /api/users?include=endorsements` (`endorsements.visiting`).',
   Type.Array(
     Type.Object(

@@ -3,7 +3,11 @@ import { ErrorBody, ValidationErrorBody } from '../common.js';
 import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS, TRAINING_STATUS_DESCRIPTIONS } from '../../domain/users/index.js';
 import { RATING_CODES } from '../../domain/ratings.js';
 
-const Timestamp = Type.String({ format: 'date-time', examples: ['2024-02-04T15:18:44.000000Z'], description: 'ISO 8601 UTC with microseconds' });
+const Timestamp = Type.String({
+  format: 'date-time',
+  examples: ['2024-02-04T15:18:44.000000Z'],
+  description: 'ISO 8601 UTC with microseconds',
+});
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 const RatingCode = Type.String({ enum: RATING_CODES, description: 'Rating code' });
 
@@ -22,7 +26,9 @@ const FacilityEndorsement = Type.Object(
 );
 const TrainingEndorsements = Type.Union(
   [
-    Type.Array(Type.Object({ ...Dated, positions: Type.Array(Type.String(), { description: 'Callsigns' }) }, { additionalProperties: false })),
+    Type.Array(
+      Type.Object({ ...Dated, positions: Type.Array(Type.String(), { description: 'Callsigns' }) }, { additionalProperties: false }),
+    ),
     Type.Null(),
   ],
   { description: 'Null when the user holds no such active endorsement' },
@@ -71,7 +77,9 @@ export const User = Type.Object(
     subdivision: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'With include=divisions' })),
     atc_active: Type.Boolean({ description: 'Active in at least one area' }),
     atc_active_areas: Type.Optional(
-      Type.Record(Type.String(), Type.Boolean(), { description: 'With include=activeAreas (newer variant only): every area, lower-case name -> active' }),
+      Type.Record(Type.String(), Type.Boolean(), {
+        description: 'With include=activeAreas (newer variant only): every area, lower-case name -> active',
+      }),
     ),
     endorsements: Type.Optional(Endorsements),
     roles: Type.Optional(
@@ -92,7 +100,7 @@ export const listUsers = {
     '`endorsements` = users with an active endorsement, `roles` = users with a role, `training` = users with an open ' +
     'training), optionally only ATC-active ones, sorted by id. Without a selecting relation the list is empty. ' +
     'Field relations (`name`, `email`, `divisions`, `activeAreas`) add fields; `endorsements`, `roles` and `training` ' +
-    'also add their field to every returned user. The `Api-Variant: older|newer` header (or the key\'s pinned variant) ' +
+    "also add their field to every returned user. The `Api-Variant: older|newer` header (or the key's pinned variant) " +
     'selects the variant; in the older one `activeAreas` is not a relation and `masc` replaces `facility`.',
   querystring: Type.Object({
     include: Type.Optional(
@@ -110,7 +118,9 @@ export const listUsers = {
   }),
   headers: Type.Object({
     // Not an enum here: a bad value is 400 (contract §8), answered by the handler, not 422.
-    'api-variant': Type.Optional(Type.String({ description: '`newer` or `older` (anything else is 400); overrides the key\'s and the server\'s variant' })),
+    'api-variant': Type.Optional(
+      Type.String({ description: "`newer` or `older` (anything else is 400); overrides the key's and the server's variant" }),
+    ),
   }),
   response: {
     200: Type.Union([Type.Array(User), Type.Object({ data: Type.Array(User) }, { additionalProperties: false })], {

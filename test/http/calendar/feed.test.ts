@@ -61,7 +61,8 @@ const uids = (body: string) => [...parse(body).events.keys()].sort();
 describe('GET /calendar/bookings.ics', () => {
   let ctx: TestContext;
   let edit: string;
-  const feed = (query = '', headers: Record<string, string> = {}) => ctx.request({ method: 'GET', url: `/calendar/bookings.ics${query}`, headers });
+  const feed = (query = '', headers: Record<string, string> = {}) =>
+    ctx.request({ method: 'GET', url: `/calendar/bookings.ics${query}`, headers });
 
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW, env: { SITE_NAME: 'Danish vACC', SITE_HOST: 'vacc.example.org' } });
@@ -69,7 +70,7 @@ describe('GET /calendar/bookings.ics', () => {
     edit = await ctx.key('edit');
   });
   afterAll(async () => {
-    await ctx?.close();
+    await ctx.close();
   });
 
   it('is an iCalendar file: content type, VERSION, PRODID, X-WR-CALNAME', async () => {
@@ -181,7 +182,11 @@ describe('GET /calendar/bookings.ics', () => {
     expect(uids((await feed('?callsign=ekch_twr')).body)).toEqual(['booking-1@vacc.example.org', 'booking-5@vacc.example.org']);
     expect(uids((await feed('?callsign=EKCH')).body)).toEqual([]);
     // Booking 2 (EKCH_APP) was deleted above: still published, as cancelled.
-    expect(uids((await feed('?callsign=EKCH_*')).body)).toEqual(['booking-1@vacc.example.org', 'booking-2@vacc.example.org', 'booking-5@vacc.example.org']);
+    expect(uids((await feed('?callsign=EKCH_*')).body)).toEqual([
+      'booking-1@vacc.example.org',
+      'booking-2@vacc.example.org',
+      'booking-5@vacc.example.org',
+    ]);
     expect(uids((await feed('?callsign=EKCH_TWR&callsign=engm_twr')).body)).toEqual(
       ['booking-1@vacc.example.org', 'booking-3@vacc.example.org', 'booking-5@vacc.example.org'].sort(),
     );

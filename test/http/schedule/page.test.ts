@@ -30,7 +30,8 @@ const DIVISION = {
   ],
 };
 
-const EXPECTED_CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const EXPECTED_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** The callsigns of the page's rows, in order. */
 const callsigns = (html: string) => [...html.matchAll(/<th scope="row"[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
@@ -46,7 +47,7 @@ describe('GET / (schedule page)', () => {
     edit = await ctx.key('edit');
   });
   afterAll(async () => {
-    await ctx?.close();
+    await ctx.close();
   });
 
   it('is an HTML page titled SITE_NAME (escaped), with a CSP that allows no inline script', async () => {
@@ -71,7 +72,9 @@ describe('GET / (schedule page)', () => {
     expect(body).not.toContain('<script>alert');
     expect(body).not.toContain('<img');
     expect(body).toContain('&lt;script&gt;alert(&quot;pos&quot;)&lt;/script&gt; Tower &amp; &quot;Apron&quot;');
-    expect(body).toContain('<option value="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</option>');
+    expect(body).toContain(
+      '<option value="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</option>',
+    );
   });
 
   it('lists the bookings of now and the next 30 days, grouped under a heading per UTC day, with flags', async () => {

@@ -1,8 +1,8 @@
 // Schemas of the calendar feed and the schedule page: their query strings, and their answers
 // for the OpenAPI document (the bodies are iCalendar and HTML, sent as bytes).
 import { type Static, Type } from 'typebox';
-import { MAX_AREA_LENGTH, MAX_FILTER_VALUES } from '../domain/calendar/filter.js';
-import { ErrorBody, ValidationErrorBody } from '../routes/common.js';
+import { MAX_AREA_LENGTH, MAX_FILTER_VALUES } from '../../domain/calendar/filter.js';
+import { ErrorBody, ValidationErrorBody } from '../common.js';
 
 const repeatable = (description: string, example: string, maxLength: number) =>
   Type.Optional(
@@ -13,7 +13,11 @@ const repeatable = (description: string, example: string, maxLength: number) =>
   );
 
 export const CalendarQuery = Type.Object({
-  callsign: repeatable('Only these positions: a callsign matches exactly, case-insensitive; `EKCH_*` matches every callsign starting EKCH_.', 'EKCH_*', 64),
+  callsign: repeatable(
+    'Only these positions: a callsign matches exactly, case-insensitive; `EKCH_*` matches every callsign starting EKCH_.',
+    'EKCH_*',
+    64,
+  ),
   area: repeatable("Only positions of these areas (the area's name, case-insensitive).", 'Denmark', MAX_AREA_LENGTH + 1),
 });
 export type CalendarQuery = Static<typeof CalendarQuery>;

@@ -1,0 +1,72 @@
+// Events and webhook deliveries: the rules, without I/O (contract §10).
+
+export const EVENT_TYPES = ['booking.created', 'booking.updated', 'booking.deleted'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isEventType = (text: string): text is EventType => (EVENT_TYPES as readonly string[]).includes(text);
+
+/** Longest gap between two attempts, whatever the base. */
+export const MAX_RETRY_DELAY_MS = 3_600_000;
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** ULID-like: 10 characters of time, then 16 from the 16 random bytes given; sorts by creation time. */
+export function eventId(at: number, random: Uint8Array): string {
+  let time = '';
+  for (let t = Math.max(0, Math.floor(at)), i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32]! + time;
+  let tail = '';
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i]! % 32]!;
+  return `evt_${time}${tail}`;
+}
+
+export const isEventId = (text: string): boolean => /^evt_[0-9A-Z]{26}$/.test(text);
+
+/**
+ * When attempt `attempts + 1` is due after `attempts` failures, or null when none is left:
+ * base, doubling, capped at an hour.
+ */
+export function retryDelay(attempts: number, baseMs: number, maxAttempts: number): number | null {
+  if (attempts >= maxAttempts) return null;
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(attempts - 1, 40));
+}
+
+/** The stored filter: ",a,b," (so one LIKE '%,type,%' matches), or null for every type. */
+export function encodeEventFilter(types: readonly EventType[] | null): string | null {
+  return types === null ? null : `,${[...new Set(types)].join(',')},`;
+}
+
+export function decodeEventFilter(stored: string | null): EventType[] | null {
+  return stored === null ? null : (stored.split(',').filter(Boolean) as EventType[]);
+}
+
+/** Parses `--events a,b`; throws with a message naming the unknown type. */
+export function parseEventFilter(text: string): EventType[] {
+  const types = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (types.length === 0) throw new Error(`--events needs at least one of ${EVENT_TYPES.join(', ')}`);
+  for (const t of types) if (!isEventType(t)) throw new Error(`unknown event type "${t}"; known: ${EVENT_TYPES.join(', ')}`);
+  return types as EventType[];
+}
+
+/** An http: or https: URL with a host, or a message why not. */
+export function webhookUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `not a URL: "${text}"`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the URL must be http: or https: (got "${url.protocol}")`;
+  if (!url.hostname) return 'the URL has no host';
+  if (url.username || url.password) return 'the URL must not carry a user name or password';
+  return null;
+}
+
+export interface EventEnvelope<T> {
+  id: string;
+  type: EventType;
+  timestamp: string;
+  data: T;
+}

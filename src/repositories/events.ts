@@ -1,0 +1,78 @@
+// The outbox: events in commit order, their fan-out to subscriptions, reads by seq, retention.
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../db/connection.js';
+import type { Database, EventRow } from '../db/schema.js';
+import { chunks } from './importRows.js';
+
+/**
+ * Advisory-lock key (single 64-bit form, apart from the two-key position locks) taken before an
+ * event is numbered. Held to the commit, it makes commit order equal seq order: without it a
+ * transaction could take seq 5, commit after seq 6, and a tailer that had read 6 would skip 5.
+ */
+const COMMIT_ORDER_LOCK = 0x5345565453455654n;
+
+export type NewEvent = Pick<EventRow, 'id' | 'type' | 'booking_id' | 'body' | 'created_at'>;
+
+export type StreamEvent = Pick<EventRow, 'seq' | 'id' | 'type' | 'body'>;
+
+export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    /** PostgreSQL: queue behind other writers of events until this transaction ends (SQLite has one writer). */
+    async lockCommitOrder(): Promise<void> {
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${COMMIT_ORDER_LOCK.toString()}::bigint)`.execute(db);
+    },
+
+    /**
+     * Writes the events and, in the same statement per chunk, nothing else; then one delivery per
+     * event and active subscription whose filter takes its type, set-based.
+     */
+    async insertWithDeliveries(events: NewEvent[], now: number): Promise<void> {
+      for (const part of chunks(events)) {
+        await db.insertInto('events').values(part).execute();
+        await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+          SELECT e.seq, e.id, w.id, 'pending', 0, ${now}, ${now}, ${now}
+          FROM events e JOIN webhooks w ON w.removed_at IS NULL AND (w.events IS NULL OR w.events LIKE '%,' || e.type || ',%')
+          WHERE e.id IN (${sql.join(part.map((e) => e.id))})
+          ORDER BY e.seq, w.id`.execute(db);
+      }
+    },
+
+    /** Events after seq, in order. */
+    after(seq: number, limit: number): Promise<StreamEvent[]> {
+      return db.selectFrom('events').select(['seq', 'id', 'type', 'body']).where('seq', '>', seq).orderBy('seq').limit(limit).execute();
+    },
+
+    async seqOf(id: string): Promise<number | null> {
+      return (await db.selectFrom('events').select('seq').where('id', '=', id).executeTakeFirst())?.seq ?? null;
+    },
+
+    async findById(id: string): Promise<EventRow | undefined> {
+      return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async lastSeq(): Promise<number> {
+      const row = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
+      return row?.seq ?? 0;
+    },
+
+    /**
+     * Retention: events older than `before` that no delivery still waits for, finished deliveries
+     * of events that are gone, and attempts older than `before`. Three statements, whatever the count.
+     */
+    async prune(before: number): Promise<{ events: number; attempts: number }> {
+      const events = await sql`DELETE FROM events WHERE created_at < ${before}
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))`.execute(
+        db,
+      );
+      await sql`DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
+        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.seq = webhook_deliveries.event_seq)`.execute(db);
+      const attempts = await db.deleteFrom('webhook_attempts').where('at', '<', before).executeTakeFirst();
+      return { events: Number(events.numAffectedRows ?? 0), attempts: Number(attempts.numDeletedRows) };
+    },
+  };
+}
+
+export type EventsRepository = ReturnType<typeof eventsRepository>;

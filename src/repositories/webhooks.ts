@@ -1,0 +1,192 @@
+// Webhook subscriptions and their delivery queue: one row per event and subscription, claimed
+// head-first per subscription under a lease, so no two processes deliver the same one at once.
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../db/connection.js';
+import type { Database, DeliveryStatus, WebhookRow } from '../db/schema.js';
+
+export type WebhookListing = Omit<WebhookRow, 'secret'>;
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  id: number;
+  event_id: string;
+  event_type: string;
+  body: string;
+  webhook_id: string;
+  url: string;
+  secret: string;
+  attempts: number;
+  lease_until: number;
+}
+
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: number;
+  statusCode: number | null;
+  error: string | null;
+  at: number;
+  durationMs: number;
+}
+
+export interface AttemptListing {
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  at: number;
+  duration_ms: number;
+}
+
+export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    async add(row: WebhookRow): Promise<void> {
+      await db.insertInto('webhooks').values(row).execute();
+    },
+
+    /** Subscriptions without their secrets. */
+    list(): Promise<WebhookListing[]> {
+      return db
+        .selectFrom('webhooks')
+        .select(['id', 'url', 'events', 'created_at', 'removed_at'])
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+
+    find(id: string): Promise<WebhookListing | undefined> {
+      return db.selectFrom('webhooks').select(['id', 'url', 'events', 'created_at', 'removed_at']).where('id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Ends a subscription: events committed later are not fanned out to it, and its open
+     * deliveries are closed as failed. One being sent right now may still reach the receiver.
+     */
+    async remove(id: string, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('webhooks')
+        .set({ removed_at: now })
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', lease_until: null, last_error: 'subscription removed', updated_at: now })
+        .where('webhook_id', '=', id)
+        .where('status', 'in', ['pending', 'delivering'])
+        .execute();
+      return true;
+    },
+
+    /** Queues the event again for one active subscription, or for every active one whose filter takes it. */
+    async redeliver(event: { seq: number; id: string; type: string }, to: string | null, now: number): Promise<number> {
+      const r =
+        await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+        SELECT ${event.seq}, ${event.id}, w.id, 'pending', 0, ${now}, ${now}, ${now} FROM webhooks w
+        WHERE w.removed_at IS NULL AND ${to === null ? sql`(w.events IS NULL OR w.events LIKE ${`%,${event.type},%`})` : sql`w.id = ${to}`}
+        ORDER BY w.id`.execute(db);
+      return Number(r.numAffectedRows ?? 0);
+    },
+
+    /** The most recent attempts of a subscription, newest first. */
+    attempts(webhookId: string, limit: number): Promise<AttemptListing[]> {
+      return db
+        .selectFrom('webhook_attempts')
+        .select(['event_id', 'event_type', 'attempt', 'status_code', 'error', 'at', 'duration_ms'])
+        .where('webhook_id', '=', webhookId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    /** Whether any delivery may be due: a read, so an idle poll takes no write lock. */
+    async anyDue(now: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', 'in', ['pending', 'delivering'])
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /**
+     * Claims up to `limit` due deliveries, each the head (lowest id still open) of its
+     * subscription, leasing them until `leaseUntil`. A later delivery of a subscription waits
+     * while its head is retried. PostgreSQL skips rows another instance is claiming; an expired
+     * lease (a process that died mid-attempt) makes the head claimable again.
+     */
+    async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+      if (limit <= 0) return [];
+      const due = sql`SELECT c.id FROM webhook_deliveries c
+        WHERE c.id IN (SELECT min(h.id) FROM webhook_deliveries h WHERE h.status IN ('pending', 'delivering') GROUP BY h.webhook_id)
+          AND c.status IN ('pending', 'delivering') AND c.next_attempt_at <= ${now} AND (c.lease_until IS NULL OR c.lease_until < ${now})
+        ORDER BY c.next_attempt_at, c.id LIMIT ${limit}${dialect === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql``}`;
+      const claimed = await sql<{ id: number }>`UPDATE webhook_deliveries
+        SET status = 'delivering', attempts = attempts + 1, lease_until = ${leaseUntil}, updated_at = ${now}
+        WHERE id IN (${due}) RETURNING id`.execute(db);
+      const ids = claimed.rows.map((r) => r.id);
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('events as e', 'e.seq', 'd.event_seq')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .select([
+          'd.id',
+          'd.event_id',
+          'e.type as event_type',
+          'e.body',
+          'd.webhook_id',
+          'w.url',
+          'w.secret',
+          'd.attempts',
+          'd.lease_until',
+        ])
+        .where('d.id', 'in', ids)
+        .orderBy('d.id')
+        .execute();
+      return rows.map((r) => ({ ...r, lease_until: Number(r.lease_until) }));
+    },
+
+    /**
+     * Records an attempt and moves the delivery on, only while this claim still holds its lease
+     * (an expired one may have been claimed again meanwhile). Returns whether it did.
+     */
+    async complete(d: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
+      const r = await db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: outcome.status,
+          next_attempt_at: outcome.nextAttemptAt,
+          lease_until: null,
+          last_status: outcome.statusCode,
+          last_error: outcome.error,
+          updated_at: outcome.at,
+        })
+        .where('id', '=', d.id)
+        .where('status', '=', 'delivering')
+        .where('lease_until', '=', d.lease_until)
+        .executeTakeFirst();
+      await db
+        .insertInto('webhook_attempts')
+        .values({
+          delivery_id: d.id,
+          webhook_id: d.webhook_id,
+          event_id: d.event_id,
+          event_type: d.event_type,
+          attempt: d.attempts,
+          status_code: outcome.statusCode,
+          error: outcome.error,
+          at: outcome.at,
+          duration_ms: outcome.durationMs,
+        })
+        .execute();
+      return Number(r.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export type WebhooksRepository = ReturnType<typeof webhooksRepository>;

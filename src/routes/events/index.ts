@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { PROTECTIVE_HEADERS } from '../../http/clientErrors.js';
+import type { AppServices } from '../../services/index.js';
+import type { StreamSink } from '../../services/events/stream.js';
+import { streamEvents } from './schema.js';
+
+/** The reset a client with an unknown or expired Last-Event-ID receives: it re-reads the lists. */
+const RESET = `event: reset\ndata: {"message":"Last-Event-ID is unknown or past the retention; re-read the lists"}\n\n`;
+
+export default async function eventsRoutes(app: FastifyInstance, { services }: { services: AppServices }) {
+  const stream = services.eventStream;
+  const bound = services.config.eventStreamBufferBytes;
+  // Streams end at shutdown, before the server waits for its connections to close.
+  app.addHook('preClose', (done) => {
+    stream.close();
+    done();
+  });
+
+  app.get('/api/events', { schema: streamEvents, config: { auth: 'read' }, exposeHeadRoute: false }, async (request, reply) => {
+    const lastEventId = request.headers['last-event-id'];
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...PROTECTIVE_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      // Proxies that buffer responses would hold the events back.
+      'x-accel-buffering': 'no',
+      connection: 'close',
+    });
+    res.flushHeaders();
+    let ended = false;
+    const sink: StreamSink = {
+      write: (text) => {
+        if (ended) return false;
+        res.write(text);
+        // Bounded per client: one that stops reading is let go, and resumes with Last-Event-ID.
+        if (res.writableLength > bound) {
+          request.log.info({ buffered: res.writableLength }, 'event stream client fell too far behind; disconnected');
+          ended = true;
+          res.destroy();
+          return false;
+        }
+        return true;
+      },
+      backedUp: () => res.writableLength > bound / 2,
+      drained: () =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        }),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        res.end();
+      },
+      closed: () => ended,
+    };
+    res.on('close', () => {
+      ended = true;
+      stream.detach(sink);
+    });
+    try {
+      await stream.attach(sink, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined, RESET);
+    } catch (err) {
+      request.log.warn({ err }, 'event stream failed');
+      res.destroy();
+    }
+  });
+}

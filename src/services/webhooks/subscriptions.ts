@@ -1,0 +1,84 @@
+// Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
+import type { Db } from '../../db/connection.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
+import type { Clock } from '../../domain/time.js';
+import { eventsRepository } from '../../repositories/events.js';
+import { type AttemptListing, webhooksRepository } from '../../repositories/webhooks.js';
+import { newWebhookId, newWebhookSecret } from './signing.js';
+
+/** A request the operator must change: printed as one line. */
+export class WebhookError extends Error {}
+
+export interface Subscription {
+  id: string;
+  url: string;
+  /** null: every type. */
+  events: EventType[] | null;
+  created_at: number;
+  removed_at: number | null;
+}
+
+export class WebhookSubscriptions {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private repo(db = this.db.kysely) {
+    return webhooksRepository(db, this.db.dialect);
+  }
+
+  /** Adds a subscription; the secret is returned here once and never again. */
+  async add(url: string, events: EventType[] | null): Promise<Subscription & { secret: string }> {
+    const problem = webhookUrlProblem(url);
+    if (problem !== null) throw new WebhookError(problem);
+    const row = {
+      id: newWebhookId(),
+      url,
+      events: encodeEventFilter(events),
+      secret: newWebhookSecret(),
+      created_at: this.clock(),
+      removed_at: null,
+    };
+    await writeTransaction(this.db, (trx) => this.repo(trx).add(row));
+    return { ...row, events };
+  }
+
+  async list(): Promise<Subscription[]> {
+    return (await this.repo().list()).map((w) => ({ ...w, events: decodeEventFilter(w.events) }));
+  }
+
+  async remove(id: string): Promise<Subscription> {
+    const now = this.clock();
+    const found = await this.repo().find(id);
+    if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
+    const removed = await writeTransaction(this.db, (trx) => this.repo(trx).remove(id, now));
+    if (!removed) throw new WebhookError(`webhook subscription ${id} is already removed`);
+    return { ...found, events: decodeEventFilter(found.events), removed_at: now };
+  }
+
+  async deliveries(id: string, limit = 50): Promise<AttemptListing[]> {
+    if (!(await this.repo().find(id))) throw new WebhookError(`no webhook subscription with id "${id}"`);
+    return this.repo().attempts(id, limit);
+  }
+
+  /** Queues an event again (to one subscription, or every active one taking its type); returns how many. */
+  async redeliver(eventId: string, to: string | null): Promise<number> {
+    if (!isEventId(eventId)) throw new WebhookError(`"${eventId}" is not an event id (evt_…)`);
+    if (to !== null) {
+      const target = await this.repo().find(to);
+      if (!target) throw new WebhookError(`no webhook subscription with id "${to}"`);
+      if (target.removed_at !== null) throw new WebhookError(`webhook subscription ${to} is removed`);
+    }
+    const now = this.clock();
+    return writeTransaction(this.db, async (trx) => {
+      const events = eventsRepository(trx, this.db.dialect);
+      const event = await events.findById(eventId);
+      if (!event) throw new WebhookError(`no event ${eventId} (unknown, or older than the retention)`);
+      // Queued in commit order like a new event, behind what each subscription already waits for.
+      await events.lockCommitOrder();
+      return this.repo(trx).redeliver(event, to, now);
+    });
+  }
+}

@@ -1,0 +1,79 @@
+// Retention (contract §10): events and delivery attempts older than EVENT_RETENTION_DAYS are
+// pruned by the server (at start, then hourly), except events a delivery still waits for.
+import { describe, expect, it } from 'vitest';
+import { createTestContext } from '../support/context.js';
+import { startServer } from '../support/processes.js';
+import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+import { WebhookDispatcher } from '../../src/services/webhooks/dispatcher.js';
+import { openDatabase } from '../../src/db/connection.js';
+import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
+
+const DAY = 86_400_000;
+
+describe('event retention', () => {
+  it('prunes old events and attempts at start, keeping recent events and ones still pending', async () => {
+    const receiver = await startReceiver();
+    const old = Date.now() - 3 * DAY;
+    const ctx = await createTestContext({ now: old });
+    await ctx.load({
+      areas: ['Denmark'],
+      users: [{ id: 1_300_000, first_name: 'Old', last_name: 'Timer', rating: 'C1' }],
+      positions: [{ callsign: 'EKEV0_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
+    });
+    const subs = new WebhookSubscriptions(ctx.services.db, () => old);
+    await subs.add(receiver.url, null);
+    // Nobody listens there: its delete event stays pending.
+    await subs.add('http://127.0.0.1:9/closed', ['booking.deleted']);
+    const token = await ctx.key('edit');
+    const create = (i: number) =>
+      ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token,
+        payload: { ...bookingBody(i), cid: 1_300_000, position: 'EKEV0_TWR' },
+      });
+    const a = (await create(0)).json().booking.id;
+    expect((await create(10)).statusCode).toBe(201);
+    expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${a}`, token })).statusCode).toBe(200);
+
+    // Deliver (and record attempts) as of three days ago.
+    const dispatcher = new WebhookDispatcher(ctx.services.db, { timeoutMs: 1000, retryBaseMs: 10 * DAY, maxAttempts: 5 }, () => old, {
+      warn: () => {},
+    });
+    dispatcher.start();
+    await receiver.waitFor(3);
+    await sleep(1500);
+    await dispatcher.stop();
+
+    ctx.setNow(Date.now());
+    expect((await create(20)).statusCode).toBe(201);
+    const url = ctx.databaseUrl;
+    await ctx.close();
+
+    const server = await startServer({ DATABASE_URL: url, EVENT_RETENTION_DAYS: '1', WEBHOOK_RETRY_BASE_MS: '600000' });
+    const db = openDatabase(url);
+    try {
+      const deadline = Date.now() + 15_000;
+      let events = await db.kysely.selectFrom('events').select(['type', 'created_at']).orderBy('seq').execute();
+      while (events.length > 2 && Date.now() < deadline) {
+        await sleep(200);
+        events = await db.kysely.selectFrom('events').select(['type', 'created_at']).orderBy('seq').execute();
+      }
+      // The old delete still waits for its delivery; the recent create stays; the rest is gone.
+      expect(events.map((e) => [e.type, e.created_at < Date.now() - DAY])).toEqual([
+        ['booking.deleted', true],
+        ['booking.created', false],
+      ]);
+      const oldAttempts = await db.kysely
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('at', '<', Date.now() - DAY)
+        .execute();
+      expect(oldAttempts).toEqual([]);
+    } finally {
+      await db.close();
+      await server.stop();
+      await receiver.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,117 @@
+// The webhook commands (contract §10), as an operator runs them against a running server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../support/context.js';
+import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { createBooking, prepareDivision, type Receiver, sleep, startReceiver } from '../support/webhooks.js';
+
+const oneLine = (text: string) => text.trim().split('\n').length === 1 && text.startsWith('sector: ');
+
+// Each CLI run starts a Node process and opens the database: a few seconds each on a busy machine.
+describe('webhook commands', { timeout: 120_000 }, () => {
+  const env = { DATABASE_URL: freshDatabaseUrl() };
+  let server: ServerProcess;
+  let token: string;
+  let receiver: Receiver;
+  let kept: { id: string; secret: string };
+  let removed: { id: string; secret: string };
+  let plainSecret: string;
+
+  beforeAll(async () => {
+    ({ token } = prepareDivision(env));
+    receiver = await startReceiver();
+    server = await startServer(env);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  it('adds a subscription, showing its secret once; --json prints one line', () => {
+    const json = runCli(['webhook:add', '--url', receiver.url, '--json'], env);
+    expect(json.code).toBe(0);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    const parsed = JSON.parse(json.stdout);
+    expect(Object.keys(parsed)).toEqual(['id', 'url', 'events', 'secret']);
+    expect(parsed).toMatchObject({ url: receiver.url, events: null });
+    expect(parsed.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(parsed.secret.slice(6), 'base64')).toHaveLength(32);
+    kept = parsed;
+
+    const plain = runCli(['webhook:add', '--url', `${receiver.url}?second`, '--events', 'booking.created,booking.deleted'], env);
+    expect(plain.code).toBe(0);
+    plainSecret = plain.stdout.trim();
+    expect(plainSecret).toMatch(/^whsec_/);
+    expect(plain.stderr).toContain('booking.created, booking.deleted');
+    removed = { id: /webhook (wh_[0-9a-f]+)/.exec(plain.stderr)![1]!, secret: plainSecret };
+  });
+
+  it('lists subscriptions without their secrets', () => {
+    const json = runCli(['webhook:list', '--json'], env);
+    expect(json.code).toBe(0);
+    const list = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(list.map((w) => w.id)).toEqual([kept.id, removed.id]);
+    expect(list[1]).toMatchObject({ events: ['booking.created', 'booking.deleted'], status: 'active' });
+    for (const w of list) expect(w).not.toHaveProperty('secret');
+    const text = runCli(['webhook:list'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(kept.id);
+    for (const out of [json.stdout, text.stdout, text.stderr]) {
+      expect(out).not.toContain(kept.secret);
+      expect(out).not.toContain(plainSecret);
+      expect(out).not.toContain('whsec_');
+    }
+  });
+
+  it('refuses bad input with one line on stderr, changing nothing', () => {
+    const cases = [
+      ['webhook:add', '--url', 'ftp://example.org/hook'],
+      ['webhook:add', '--url', 'not a url'],
+      ['webhook:add', '--url', receiver.url, '--events', 'booking.created,booking.exploded'],
+      ['webhook:remove', 'wh_0000000000000000'],
+      ['webhook:deliveries', 'wh_0000000000000000'],
+      ['webhook:redeliver', 'not-an-event'],
+      ['webhook:redeliver', 'evt_00000000000000000000000000'],
+    ];
+    for (const args of cases) {
+      const r = runCli(args, env);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(oneLine(r.stderr), r.stderr).toBe(true);
+    }
+    expect(JSON.parse(runCli(['webhook:list', '--json'], env).stdout)).toHaveLength(2);
+  });
+
+  it('removes a subscription on a running server: later events are not delivered to it', async () => {
+    const r = runCli(['webhook:remove', removed.id], env);
+    expect(r.code).toBe(0);
+    const again = runCli(['webhook:remove', removed.id], env);
+    expect(again.code).not.toBe(0);
+    expect(oneLine(again.stderr)).toBe(true);
+
+    const created = await createBooking(server.url, token, 0);
+    expect(created.status).toBe(201);
+    await receiver.waitFor(1);
+    await sleep(1000);
+    expect(receiver.received.map((x) => x.headers.host && x.body)).toHaveLength(1);
+    const list = JSON.parse(runCli(['webhook:list', '--json'], env).stdout) as Array<{ id: string; status: string }>;
+    expect(list.find((w) => w.id === removed.id)!.status).toBe('removed');
+  });
+
+  it('shows the attempts of a subscription, and delivers an event again on request', async () => {
+    const listed = runCli(['webhook:deliveries', kept.id, '--json'], env);
+    expect(listed.code).toBe(0);
+    const [attempt] = JSON.parse(listed.stdout) as Array<{ event_id: string; type: string; attempt: number; status: number; at: string }>;
+    expect(attempt).toMatchObject({ type: 'booking.created', attempt: 1, status: 200 });
+    expect(attempt!.event_id).toBe(receiver.received[0]!.headers['webhook-id']);
+    const text = runCli(['webhook:deliveries', kept.id], env);
+    expect(text.stdout).toContain(attempt!.event_id);
+
+    expect(runCli(['webhook:redeliver', attempt!.event_id, '--to', removed.id], env).code).not.toBe(0);
+    const again = runCli(['webhook:redeliver', attempt!.event_id, '--to', kept.id], env);
+    expect(again.code).toBe(0);
+    const got = await receiver.waitFor(2);
+    expect(got[1]!.headers['webhook-id']).toBe(attempt!.event_id);
+    expect(got[1]!.body).toBe(got[0]!.body);
+    // The secret never reaches the server's logs.
+    expect(server.logs()).not.toContain(kept.secret);
+  });
+});
