@@ -12,11 +12,7 @@ describe('html`…`', () => {
 
   it('keeps fragments it made, and lists of them, as markup', () => {
     const items = ['a<b', 'c'].map((s) => html`<li>${s}</li>`);
-    expect(
-      html`<ul>
-        ${items}
-      </ul>`.toString(),
-    ).toBe('<ul><li>a&lt;b</li><li>c</li></ul>');
+    expect(html`<ul>${items}</ul>`.toString()).toBe('<ul><li>a&lt;b</li><li>c</li></ul>');
     expect(html`${null}${undefined}${false}${0}`.toString()).toBe('0');
   });
 
