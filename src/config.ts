@@ -25,6 +25,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** SQLite commit durability: FULL survives power loss, NORMAL a process crash. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** The division's name as the schedule page and calendar feeds title it. */
+  siteName: string;
+  /** The domain of calendar event UIDs (booking-<id>@<siteHost>): changing it makes every event new. */
+  siteHost: string;
   /** Events and delivery attempts older than this many days are pruned (contract §10). */
   eventRetentionDays: number;
   /** One webhook attempt, connecting and answering, must end within this. */
@@ -123,8 +127,16 @@ export function loadConfig(env: Env = process.env): Config {
     network: null,
     auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),
     metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
+    siteName: str('SITE_NAME', 'Sector'),
+    siteHost: str('SITE_HOST', 'sector'),
   };
   config.network = networkConfig(env, str, int, problems);
+  if (config.siteName.length > 100 || /[\u0000-\u001f\u007f]/.test(config.siteName)) {
+    problems.push('SITE_NAME must be at most 100 characters, without control characters');
+  }
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(config.siteHost)) {
+    problems.push(`SITE_HOST must be a domain name such as sector.example.org (got "${config.siteHost}")`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

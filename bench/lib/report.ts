@@ -86,6 +86,7 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[]): s
   ratio('positions', TARGETS.positionsRatio);
   ratio('bookings', TARGETS.bookingsRatio);
   ratio('bookings (key)', TARGETS.bookingsRatio);
+  ratio('schedule', TARGETS.scheduleRatio);
   const users = byName.get('users');
   if (users && users.p50_ms !== null && users.p50_ms > TARGETS.usersP50Ms)
     missed.push(`users: p50 ${users.p50_ms} ms > ${TARGETS.usersP50Ms} ms`);

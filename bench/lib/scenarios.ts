@@ -5,6 +5,8 @@ export const USERS_PATH = `/api/users?include=${USERS_RELATIONS.join(',')}`;
 export const TARGETS = {
   positionsRatio: 0.8,
   bookingsRatio: 0.7,
+  /** The schedule page (GET /) as the bare server sending its bytes. */
+  scheduleRatio: 0.8,
   usersP50Ms: 100,
   usersP99Ms: 250,
   createsPerSecond: 2000,
@@ -29,5 +31,6 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'bookings', method: 'GET', path: '/api/bookings', connections: 10, key: false, expect: 200 },
   { name: 'bookings (key)', method: 'GET', path: '/api/bookings', connections: 10, key: true, expect: 200 },
   { name: 'users', method: 'GET', path: USERS_PATH, connections: 4, key: true, expect: 200 },
+  { name: 'schedule', method: 'GET', path: '/', connections: 10, key: false, expect: 200 },
   { name: 'create', method: 'POST', path: '/api/bookings/create', connections: 32, key: true, expect: 201, body: 'slots' },
 ];

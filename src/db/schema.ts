@@ -108,6 +108,8 @@ export interface BookingsTable {
   deleted: number;
   created_at: number;
   updated_at: number;
+  /** 0 at creation, one more with every update and the soft delete (the calendar's SEQUENCE). */
+  revision: Generated<number>;
 }
 
 export type ApiKeyScope = 'read' | 'edit';

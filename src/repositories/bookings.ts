@@ -41,6 +41,9 @@ export interface Slot {
   exceptId?: number;
 }
 
+/** Every write of a booking adds one to its revision, in the write's own statement. */
+const nextRevision = sql<number>`revision + 1`;
+
 /** The advisory-lock namespace (first key) of per-position booking locks: "SECT" in ASCII. */
 const POSITION_LOCKS = 0x53454354;
 
@@ -172,7 +175,7 @@ export function bookingsRepository(db: Kysely<Database>) {
     async update(id: number, values: BookingValues, now: number): Promise<boolean> {
       const r = await db
         .updateTable('bookings')
-        .set({ ...values, updated_at: now })
+        .set({ ...values, updated_at: now, revision: nextRevision })
         .where('id', '=', id)
         .where('deleted', '=', 0)
         .executeTakeFirst();
@@ -183,7 +186,7 @@ export function bookingsRepository(db: Kysely<Database>) {
     async softDelete(id: number, now: number): Promise<boolean> {
       const r = await db
         .updateTable('bookings')
-        .set({ deleted: 1, updated_at: now })
+        .set({ deleted: 1, updated_at: now, revision: nextRevision })
         .where('id', '=', id)
         .where('deleted', '=', 0)
         .executeTakeFirst();

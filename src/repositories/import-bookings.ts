@@ -69,8 +69,14 @@ export async function importBookings(
   try {
     // Existing bookings of the file leave their slots first, so moves within the file (two
     // bookings trading places) never meet on the way: only the outcome must be free of overlaps.
+    // The same statement counts the change in their revision (calendar feeds' SEQUENCE); the
+    // write below leaves it alone.
     for (const part of chunks(existing.map((p) => p.row.id as number))) {
-      await db.updateTable('bookings').set({ deleted: 1 }).where('id', 'in', part).where('deleted', '=', 0).execute();
+      await db
+        .updateTable('bookings')
+        .set({ deleted: 1, revision: sql<number>`revision + 1` })
+        .where('id', 'in', part)
+        .execute();
     }
     await writeRows(
       db,

@@ -4,6 +4,7 @@ import { bookingsRepository } from './bookings.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { healthRepository } from './health.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
+import { calendarRepository } from './calendar.js';
 import { positionsRepository } from './positions.js';
 import { usersRepository } from './users.js';
 
@@ -11,6 +12,7 @@ export function createRepositories(db: Db) {
   return {
     apiKeys: apiKeysRepository(db),
     bookings: bookingsRepository(db.kysely),
+    calendar: calendarRepository(db.kysely),
     networkPushes: networkPushesRepository(db.kysely, db.dialect),
     health: healthRepository(db.kysely),
     outboxFigures: outboxFiguresRepository(db.kysely),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../services/index.js';
 import bookingsRoutes from './bookings/index.js';
+import calendarRoutes from './calendar/index.js';
 import healthRoutes from './health/index.js';
 import metricsRoutes from './metrics/index.js';
 import positionsRoutes from './positions/index.js';
@@ -16,5 +17,6 @@ export async function registerRoutes(app: FastifyInstance, services: AppServices
   await app.register(bookingsRoutes, { services });
   await app.register(usersRoutes, { services });
   await app.register(deprecatedRoutes, { services });
+  await app.register(calendarRoutes, { services });
   await app.register(eventsRoutes, { services });
 }

@@ -21,6 +21,8 @@ export interface OpenApiOperation {
   bodyRequired: boolean;
   /** Status -> JSON schema of the response body (undefined when the status has no JSON body). */
   responses: Record<string, JsonSchema | undefined>;
+  /** Status -> the media types documented for its body (text/calendar and text/html for the calendar routes). */
+  mediaTypes: Record<string, string[]>;
 }
 
 export function operationsOf(doc: { paths: Record<string, Record<string, Record<string, unknown>>> }): OpenApiOperation[] {
@@ -36,7 +38,11 @@ export function operationsOf(doc: { paths: Record<string, Record<string, Record<
       const bodies: Record<string, JsonSchema> = {};
       for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) bodies[type] = media.schema;
       const responses: Record<string, JsonSchema | undefined> = {};
-      for (const [status, r] of Object.entries(op.responses ?? {})) responses[status] = r.content?.['application/json']?.schema;
+      const mediaTypes: Record<string, string[]> = {};
+      for (const [status, r] of Object.entries(op.responses ?? {})) {
+        responses[status] = r.content?.['application/json']?.schema;
+        mediaTypes[status] = Object.keys(r.content ?? {});
+      }
       ops.push({
         method: method.toUpperCase(),
         path,
@@ -44,6 +50,7 @@ export function operationsOf(doc: { paths: Record<string, Record<string, Record<
         bodies,
         bodyRequired: op.requestBody?.required ?? false,
         responses,
+        mediaTypes,
       });
     }
   }

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Window } from '../domain/calendar/filter.js';
+
+/** A booking as calendars and the schedule page show it: the public (reduced) fields and its position's. */
+export interface CalendarBooking {
+  id: number;
+  callsign: string;
+  position_name: string;
+  frequency: string;
+  area: string | null;
+  time_start: number;
+  time_end: number;
+  training: number;
+  exam: number;
+  event: number;
+  deleted: number;
+  created_at: number;
+  updated_at: number;
+  revision: number;
+}
+
+export function calendarRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Bookings overlapping the window, in list order (time_start, then id): live ones, and
+     * deleted ones when the window asks for cancellations and they were deleted since then
+     * (a soft delete sets updated_at).
+     */
+    bookings(w: Window): Promise<CalendarBooking[]> {
+      const since = w.cancelledSince;
+      return db
+        .selectFrom('bookings as b')
+        .innerJoin('positions as p', 'p.id', 'b.position_id')
+        .leftJoin('areas as a', 'a.id', 'p.area_id')
+        .select(['b.id', 'p.callsign', 'p.name as position_name', 'p.frequency', 'a.name as area'])
+        .select([
+          'b.time_start',
+          'b.time_end',
+          'b.training',
+          'b.exam',
+          'b.event',
+          'b.deleted',
+          'b.created_at',
+          'b.updated_at',
+          'b.revision',
+        ])
+        .where('b.time_end', '>', w.from)
+        .where('b.time_start', '<', w.to)
+        .where((eb) => (since === null ? eb('b.deleted', '=', 0) : eb.or([eb('b.deleted', '=', 0), eb('b.updated_at', '>=', since)])))
+        .orderBy('b.time_start')
+        .orderBy('b.id')
+        .execute();
+    },
+
+    /** Every area's name, for the page's filter. */
+    async areaNames(): Promise<string[]> {
+      const rows = await db.selectFrom('areas').select('name').execute();
+      return rows.map((r) => r.name).sort((x, y) => x.localeCompare(y, 'en'));
+    },
+  };
+}
+
+export type CalendarRepository = ReturnType<typeof calendarRepository>;

@@ -1,0 +1,50 @@
+// GET /calendar/bookings.ics and GET / (the schedule page): public, cached like the other public
+// GETs (bytes kept until bookings change, ETag/304), CORS like them.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from '../../domain/calendar/filter.js';
+import { pageAssets, registerAssets } from '../../http/assets.js';
+import { ValidationError } from '../../domain/errors.js';
+import { getCalendarFeed, getSchedulePage } from '../../schemas/calendar.js';
+import { type CachedBody, CalendarAnswers } from '../../services/calendar.js';
+import type { AppServices } from '../../services/index.js';
+import { VERSION } from '../../version.js';
+
+/**
+ * The page loads its stylesheet and script from this origin and nothing else; no inline script
+ * or style runs, and no other site may frame it.
+ */
+export const SCHEDULE_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
+  const parsed = parseCalendarFilter(query, mode);
+  if (!parsed.ok) throw new ValidationError(parsed.errors);
+  return parsed.filter;
+}
+
+const send = (reply: FastifyReply, answer: CachedBody, contentType: string) =>
+  reply.header('etag', answer.etag).type(contentType).send(answer.body);
+
+export default async function calendarRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  await registerAssets(app);
+  const answers = new CalendarAnswers(services.repos.calendar, services.freshness, services.clock, {
+    config: services.config,
+    version: VERSION,
+    assets: pageAssets(),
+  });
+
+  app.get('/calendar/bookings.ics', { schema: getCalendarFeed, config: { auth: 'public' } }, async (request, reply) => {
+    const answer = await answers.answer('feed', filterOf(request.query, 'feed'));
+    // Calendar apps save the feed under this name when it is opened rather than subscribed to.
+    reply.header('content-disposition', 'inline; filename="bookings.ics"');
+    return send(reply, answer, 'text/calendar; charset=utf-8');
+  });
+
+  app.get('/', { schema: getSchedulePage, config: { auth: 'public' } }, async (request, reply) => {
+    const answer = await answers.answer('page', filterOf(request.query, 'page'));
+    reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
+    return send(reply, answer, 'text/html; charset=utf-8');
+  });
+}
