@@ -26,6 +26,7 @@ bookings.exam integer not null default 0
 bookings.id integer not null
 bookings.network_booking text
 bookings.position_id integer not null
+bookings.revision integer not null default 0
 bookings.source text not null
 bookings.time_end bigint not null
 bookings.time_start bigint not null
