@@ -158,6 +158,24 @@ describe('audit log', () => {
     expect(audit()).toHaveLength(lines.length);
   });
 
+  it('records webhook administration with the command line as actor, never the secret', { timeout: SLOW_MS }, () => {
+    const added = runCli(['webhook:add', '--url', 'https://hooks.example.org/sector', '--events', 'booking.created', '--json'], env);
+    expect(added.code, added.stderr).toBe(0);
+    const hook = JSON.parse(added.stdout) as { id: string; secret: string };
+    expect(runCli(['webhook:remove', hook.id], env).code).toBe(0);
+    const lines = audit().filter((l) => l.target === `webhook:${hook.id}`);
+    expect(lines.map((l) => [l.action, l.actor])).toEqual([
+      ['webhook.removed', 'cli'],
+      ['webhook.added', 'cli'],
+    ]);
+    expect(lines[1]!.after).toEqual({ url: 'https://hooks.example.org/sector', events: ['booking.created'] });
+    expect(lines[0]!.before).toMatchObject({ url: 'https://hooks.example.org/sector', removed_at: null });
+    expect(JSON.stringify(lines)).not.toContain(hook.secret);
+    // Removing it again is refused and records nothing more.
+    expect(runCli(['webhook:remove', hook.id], env).code).not.toBe(0);
+    expect(audit().filter((l) => l.target === `webhook:${hook.id}`)).toHaveLength(2);
+  });
+
   it('filters by --since and --limit, and refuses bad filters with one line', { timeout: SLOW_MS }, () => {
     const all = audit();
     expect(audit('--since', '2026-01-15T12:00:00Z').length).toBeGreaterThan(0);

@@ -23,6 +23,7 @@ export function actorColumns(actor: AuditActor): { actor: string; actor_name: st
 
 export const bookingTarget = (id: number): string => `booking:${id}`;
 export const apiKeyTarget = (id: string): string => `apikey:${id}`;
+export const webhookTarget = (id: string): string => `webhook:${id}`;
 
 /** A booking's stored columns an audit entry shows (bookkeeping columns id/created_at/updated_at left out). */
 export interface AuditedBooking {

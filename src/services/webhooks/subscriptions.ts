@@ -2,7 +2,9 @@
 import type { Db } from '../../db/connection.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
-import type { Clock } from '../../domain/time.js';
+import { webhookTarget } from '../../domain/audit/index.js';
+import { type Clock, isoMicros } from '../../domain/time.js';
+import { appendAudit } from '../../repositories/audit.js';
 import { eventsRepository } from '../../repositories/events.js';
 import { type AttemptListing, webhooksRepository } from '../../repositories/webhooks.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
@@ -41,7 +43,20 @@ export class WebhookSubscriptions {
       created_at: this.clock(),
       removed_at: null,
     };
-    await writeTransaction(this.db, (trx) => this.repo(trx).add(row));
+    // The secret is never audited: the entry names the URL and the event types only.
+    await writeTransaction(this.db, async (trx) => {
+      await this.repo(trx).add(row);
+      await appendAudit(trx, [
+        {
+          at: row.created_at,
+          actor: { kind: 'cli' },
+          action: 'webhook.added',
+          target: webhookTarget(row.id),
+          before: null,
+          after: { url, events },
+        },
+      ]);
+    });
     return { ...row, events };
   }
 
@@ -53,7 +68,21 @@ export class WebhookSubscriptions {
     const now = this.clock();
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
-    const removed = await writeTransaction(this.db, (trx) => this.repo(trx).remove(id, now));
+    const removed = await writeTransaction(this.db, async (trx) => {
+      if (!(await this.repo(trx).remove(id, now))) return false;
+      const entry = { url: found.url, events: decodeEventFilter(found.events), removed_at: null };
+      await appendAudit(trx, [
+        {
+          at: now,
+          actor: { kind: 'cli' },
+          action: 'webhook.removed',
+          target: webhookTarget(id),
+          before: entry,
+          after: { removed_at: isoMicros(now) },
+        },
+      ]);
+      return true;
+    });
     if (!removed) throw new WebhookError(`webhook subscription ${id} is already removed`);
     return { ...found, events: decodeEventFilter(found.events), removed_at: now };
   }
