@@ -29,7 +29,7 @@ export interface Config {
   siteName: string;
   /** The domain of calendar event UIDs (booking-<id>@<siteHost>): changing it makes every event new. */
   siteHost: string;
-  /** Events and delivery attempts older than this many days are pruned (contract §10). */
+  /** Events and delivery attempts older than this many days are pruned (docs/events.md). */
   eventRetentionDays: number;
   /** One webhook attempt, connecting and answering, must end within this. */
   webhookTimeoutMs: number;

@@ -1,4 +1,4 @@
-// The contract's authentication matrix (§3), for every /api operation the OpenAPI document lists.
+// The authentication matrix (docs/api.md), for every /api operation the OpenAPI document lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './support/context.js';
 
@@ -33,7 +33,7 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
 /** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
 const STREAMS = new Set(['GET /api/events']);
 
-describe('authentication matrix (contract §3)', () => {
+describe('authentication matrix (docs/api.md)', () => {
   let ctx: TestContext;
   const tokens: Partial<Record<Caller, string>> = {};
   beforeAll(async () => {

@@ -160,7 +160,7 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
 
   it('filters by callsign (case-insensitive) and cid, combined with the window', async () => {
     expect(await ids('/api/bookings?callsign=ekch_app')).toEqual(expectedOrder(live.filter((b) => b.callsign === 'EKCH_APP')));
-    // cid needs a key (contract §5).
+    // cid needs a key (docs/api.md).
     expect(await ids(`/api/bookings?cid=${BO}`, read)).toEqual(expectedOrder(live.filter((b) => b.user_id === BO)));
     expect(await ids(`/api/bookings?cid=${ADA}&callsign=EKCH_TWR&from=2026-02-02&to=2026-02-03`, read)).toEqual(
       expectedOrder(
@@ -184,7 +184,7 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
       ['callsign=%1F', ['callsign']],
     ];
     for (const [query, fields] of cases) {
-      // With a key: cid needs one (contract §5), and 401 would come before the 422.
+      // With a key: cid needs one (docs/api.md), and 401 would come before the 422.
       const res = await list(`/api/bookings?${query}`, read);
       expect(res.statusCode, query).toBe(422);
       expect(Object.keys(res.json().errors).sort(), query).toEqual(fields);

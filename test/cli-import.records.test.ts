@@ -1,4 +1,4 @@
-// Fields within import records (contract §7): an unknown field is an error naming its path; a
+// Fields within import records (docs/import-format.md): an unknown field is an error naming its path; a
 // field omitted from a record that updates a row keeps its stored value; an explicit null clears
 // a field that may be null; a record that creates a row needs that row's required fields.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // A realistic, deterministic demo division (for `npx sector seed:demo` and the benchmarks).
-// The output is the import format of contract §7: parseImport accepts it and runImport loads it.
+// The output is the import format of docs/import-format.md: parseImport accepts it and runImport loads it.
 import { generateBookings } from './bookings.js';
 import { AREAS, DEMO_POSITIONS } from './catalog.js';
 import { generateEndorsements } from './endorsements.js';

@@ -1,4 +1,4 @@
-// The demo generator's output: exactly the import format of the contract (§7), as plain JSON data.
+// The demo generator's output: exactly the import format of docs/import-format.md, as plain JSON data.
 import type { RatingCode } from '../domain/ratings.js';
 
 export interface DemoUser {

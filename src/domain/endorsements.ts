@@ -8,7 +8,7 @@ export interface EndorsementPeriod {
   revoked: number | boolean;
 }
 
-/** Active: not revoked, already started, and open-ended or not yet ended (contract §8). */
+/** Active: not revoked, already started, and open-ended or not yet ended (docs/api.md). */
 export function isActiveEndorsement(e: EndorsementPeriod, now: number): boolean {
   return !e.revoked && e.valid_from <= now && (e.valid_to === null || e.valid_to > now);
 }

@@ -1,4 +1,4 @@
-// Events and webhook deliveries: the rules, without I/O (contract §10).
+// Events and webhook deliveries: the rules, without I/O (docs/events.md).
 
 export const EVENT_TYPES = ['booking.created', 'booking.updated', 'booking.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

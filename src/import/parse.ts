@@ -1,4 +1,4 @@
-// Shape validation of an import file (contract §7). Pure: no database access.
+// Shape validation of an import file (docs/import-format.md). Pure: no database access.
 // Every error names the JSON path of the offending value.
 import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_SOURCE_LENGTH, MIN_SOURCE_LENGTH, SOURCE_PATTERN } from '../domain/limits.js';
 import { isRatingCode, RATINGS } from '../domain/ratings.js';

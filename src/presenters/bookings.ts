@@ -1,7 +1,7 @@
 import { isoMicros, ymdHis } from '../domain/time.js';
 import type { BookingView } from '../repositories/bookings.js';
 
-/** Seed §2.2, full form (with an API key); property order is the seed's. */
+/** The full form (with an API key), in the documented property order (docs/api.md). */
 export interface BookingFullJson {
   id: number;
   source: string;
@@ -20,7 +20,7 @@ export interface BookingFullJson {
   updated_at: string;
 }
 
-/** Seed §2.2, reduced form (without a key): nothing that identifies the booker. */
+/** The reduced form (without a key): nothing that identifies the booker. */
 export type BookingReducedJson = Pick<
   BookingFullJson,
   'id' | 'callsign' | 'time_start' | 'time_end' | 'training' | 'event' | 'exam' | 'created_at' | 'updated_at'

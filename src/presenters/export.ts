@@ -1,4 +1,4 @@
-// The export document (contract §13): the import format (§7) with the fields a lossless copy
+// The export document (docs/operations.md): the import format (docs/import-format.md) with the fields a lossless copy
 // needs, in a fixed order with fixed formatting, so that the same data always gives the same bytes.
 import { ratingCode } from '../domain/ratings.js';
 import { isoMicros, isoMicrosOrNull, ymdHis } from '../domain/time.js';

@@ -103,7 +103,7 @@ function groupBy<T, K>(rows: readonly T[], key: (row: T) => K, value: (row: T) =
 
 function emptyEndorsements(variant: ApiVariant): EndorsementsJson {
   const base: EndorsementsJson = { visiting: [], examiner: [], training: { solo: null, s1: null } };
-  // The older variant calls facility endorsements "masc" (seed §2.1.1).
+  // The older variant calls facility endorsements "masc" (docs/api.md, variants).
   if (variant === 'older') base.masc = [];
   else base.facility = [];
   return base;
@@ -303,7 +303,7 @@ export function presentUsers(data: UsersData, includes: Includes, variant: ApiVa
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deprecated endpoints (seed §4.8, contract §6): the lists older integrations still read.
+// Deprecated endpoints (docs/api.md, deprecated endpoints): the lists older integrations still read.
 
 export interface LegacyRolesJson {
   mentors: Array<{ id: number; fir: string[] }>;

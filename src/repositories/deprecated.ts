@@ -1,4 +1,4 @@
-// Rows behind the deprecated endpoints of seed §4.8. Each list is a fixed number of set-based
+// Rows behind the deprecated endpoints of the deprecated endpoints (docs/api.md). Each list is a fixed number of set-based
 // queries over the whole division, whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';

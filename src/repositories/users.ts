@@ -151,7 +151,7 @@ export function usersRepository(db: Kysely<Database>) {
   }
 
   return {
-    /** Rows of the deprecated endpoints (seed §4.8). */
+    /** Rows of the deprecated endpoints (docs/api.md, deprecated endpoints). */
     deprecated: deprecatedRepository(db),
 
     /**

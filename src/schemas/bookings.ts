@@ -37,7 +37,7 @@ const fields = {
   updated_at: isoMicros('Last change'),
 };
 
-/** Seed §2.2 full form, in the seed's order. */
+/** The full form, in the documented property order (docs/api.md). */
 export const BookingFull = Type.Object(
   {
     id: fields.id,
@@ -59,7 +59,7 @@ export const BookingFull = Type.Object(
   { additionalProperties: false, title: 'Booking (full form)', description: 'A booking as seen with an API key' },
 );
 
-/** Seed §2.2 reduced form: nothing that identifies the booker. */
+/** The reduced form: nothing that identifies the booker. */
 export const BookingReduced = Type.Object(
   {
     id: fields.id,

@@ -117,7 +117,7 @@ export const listUsers = {
     ),
   }),
   headers: Type.Object({
-    // Not an enum here: a bad value is 400 (contract §8), answered by the handler, not 422.
+    // Not an enum here: a bad value is 400 (docs/api.md), answered by the handler, not 422.
     'api-variant': Type.Optional(
       Type.String({ description: "`newer` or `older` (anything else is 400); overrides the key's and the server's variant" }),
     ),

@@ -1,4 +1,4 @@
-// Prometheus metrics (contract §13), in a registry of this instance's own: several apps in one
+// Prometheus metrics (docs/operations.md), in a registry of this instance's own: several apps in one
 // process (tests) never share or clash. Labels are bounded: route templates, never raw URLs.
 import type { QueryTiming } from '../db/connection.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -1,4 +1,4 @@
-// The outbox figures of the events (§10) and the network sync (§11) as Prometheus metrics:
+// The outbox figures of the events (docs/events.md) and the network sync (docs/network-sync.md) as Prometheus metrics:
 // backlogs read from the tables on scrape (true across instances), push outcomes counted here.
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { OutboxFigures, OutboxFiguresRepository } from '../repositories/outbox-figures.js';

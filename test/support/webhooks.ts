@@ -1,4 +1,4 @@
-// Receivers of webhook deliveries and readers of the event stream, for tests of contract §10.
+// Receivers of webhook deliveries and readers of the event stream, for tests of docs/events.md.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The outbox (contract §10): an event is written in the transaction of the change it describes.
+// The outbox (docs/events.md): an event is written in the transaction of the change it describes.
 // A refused write publishes nothing; an acknowledged one survives a SIGKILL and is delivered after a restart.
 import fs from 'node:fs';
 import path from 'node:path';

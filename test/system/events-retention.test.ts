@@ -1,4 +1,4 @@
-// Retention (contract §10): events and delivery attempts older than EVENT_RETENTION_DAYS are
+// Retention (docs/events.md): events and delivery attempts older than EVENT_RETENTION_DAYS are
 // pruned by the server (at start, then hourly), except events a delivery still waits for.
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/context.js';

@@ -1,4 +1,4 @@
-// Network booking sync (contract §11) against a stand-in of the network's bookings service:
+// Network booking sync (docs/network-sync.md) against a stand-in of the network's bookings service:
 // what is pushed for each change, what is stored back, and what the network refuses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startNetworkStandIn, type NetworkStandIn } from '../support/network-stand-in.js';

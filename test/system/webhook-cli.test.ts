@@ -1,4 +1,4 @@
-// The webhook commands (contract §10), as an operator runs them against a running server.
+// The webhook commands (docs/events.md), as an operator runs them against a running server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { runCli, startServer, type ServerProcess } from '../support/processes.js';

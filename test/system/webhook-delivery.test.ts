@@ -1,4 +1,4 @@
-// Webhook delivery (contract §10): Standard Webhooks signatures, retries with the same id and
+// Webhook delivery (docs/events.md): Standard Webhooks signatures, retries with the same id and
 // growing gaps, commit order per subscription, failure after the last attempt, prompt delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';

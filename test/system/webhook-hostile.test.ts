@@ -1,4 +1,4 @@
-// Hostile receivers (contract §10, issue 12): ones that hang, answer slowly, redirect or send a
+// Hostile receivers (docs/events.md): ones that hang, answer slowly, redirect or send a
 // huge body cannot slow the API or exhaust memory or sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';

@@ -1,4 +1,4 @@
-// Several instances on one PostgreSQL (contract §10): whichever instance delivers, every event
+// Several instances on one PostgreSQL (docs/events.md): whichever instance delivers, every event
 // reaches a subscription once per successful attempt, and pending deliveries survive restarts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';

@@ -1,4 +1,4 @@
-// The pure rules of events and deliveries (contract §10).
+// The pure rules of events and deliveries (docs/events.md).
 import { describe, expect, it } from 'vitest';
 import { eventId, isEventId, parseEventFilter, retryDelay, webhookUrlProblem } from '../../src/domain/events.js';
 

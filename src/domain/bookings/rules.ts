@@ -1,4 +1,4 @@
-// The booking rules that follow the field formats (contract §5, rules 1–4, 6 and 7), decided
+// The booking rules that follow the field formats (docs/api.md, booking rules), decided
 // from data the caller loaded. Overlap (rule 5) needs the other bookings and is checked by
 // the caller in the same transaction as the write.
 import { chosenFlags, type EndorsementPeriod, flagsForTag, mustForceTraining, resolveFlags, type StoredFlags } from './flags.js';
@@ -49,7 +49,7 @@ export interface PlannedBooking extends StoredFlags {
 export type Plan = { ok: true; booking: PlannedBooking; forcedTraining: boolean } | { ok: false; errors: FieldErrors };
 
 /**
- * The period after applying the given date and times to the stored ones (contract §5, PATCH).
+ * The period after applying the given date and times to the stored ones (docs/api.md, PATCH).
  * The stored start is kept exactly (imported bookings may carry seconds) unless date or
  * start_at is given: a new date keeps the start's time of day, a new start_at sets it. The end
  * keeps its time of day unless end_at is given, and is placed after the start as rule 3 says:

@@ -14,7 +14,7 @@ export type Includes = Record<Relation, boolean>;
 /** Relation names valid in a variant, in documentation order (case-sensitive). */
 export function validRelations(variant: ApiVariant): Relation[] {
   const all: Relation[] = [...SELECTING_RELATIONS, ...FIELD_RELATIONS];
-  // The older variant predates per-area activity (seed §9).
+  // The older variant predates per-area activity (docs/api.md, variants).
   return variant === 'older' ? all.filter((r) => r !== 'activeAreas') : all;
 }
 

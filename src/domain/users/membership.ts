@@ -1,4 +1,4 @@
-// Who counts as a member of the division for the allUsers relation (contract §8).
+// Who counts as a member of the division for the allUsers relation (docs/api.md).
 
 export type Membership = { kind: 'subdivisions'; subdivisions: string[] } | { kind: 'division'; division: string } | { kind: 'everyone' };
 

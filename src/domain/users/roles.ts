@@ -1,4 +1,4 @@
-// Role names (contract §7) and how the deprecated /api/roles list groups them.
+// Role names (docs/import-format.md) and how the deprecated /api/roles list groups them.
 
 /** Role -> its list in /api/roles. Other roles (Buddy, custom ones) are not listed there. */
 export const LEGACY_ROLE_LISTS = { Mentor: 'mentors', Moderator: 'moderators', Administrator: 'admins' } as const;

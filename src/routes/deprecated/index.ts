@@ -9,7 +9,7 @@ import {
 } from '../../presenters/users.js';
 import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from '../../schemas/deprecated.js';
 
-/** The endpoints of seed §4.8, kept for existing integrations; GET /api/users replaces them. */
+/** The endpoints of the deprecated endpoints (docs/api.md), kept for existing integrations; GET /api/users replaces them. */
 export default async function deprecatedRoutes(app: FastifyInstance, { services }: { services: AppServices }) {
   const repo = services.repos.users.deprecated;
 

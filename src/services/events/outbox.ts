@@ -1,4 +1,4 @@
-// Booking changes become events in the change's own transaction (the outbox, contract §10).
+// Booking changes become events in the change's own transaction (the outbox, docs/events.md).
 import type { Dialect } from '../../db/connection.js';
 import type { EventEnvelope, EventType } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';

@@ -1,4 +1,4 @@
-// GET /api/events (contract §10): live events, Last-Event-ID resume, reset for an unknown id,
+// GET /api/events (docs/events.md): live events, Last-Event-ID resume, reset for an unknown id,
 // heartbeats, a bounded buffer per client, and a clean end at SIGTERM. Against a real server.
 import fs from 'node:fs';
 import path from 'node:path';
