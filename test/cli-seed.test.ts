@@ -47,28 +47,34 @@ async function snapshot(url: string) {
 }
 
 describe('npx sector seed:demo', () => {
-  it('run twice at once: one fills the database, the other says it holds data, exits 1 and changes nothing', async () => {
-    for (let round = 0; round < 3; round++) {
-      const env = { DATABASE_URL: freshDatabaseUrl() };
-      expect(runCli(['migrate'], env).code).toBe(0);
-      // Different seeds: a loser that got through would add a second division to the first.
-      const results = await Promise.all([runCliAsync(['seed:demo', '--seed', '1'], env), runCliAsync(['seed:demo', '--seed', '2'], env)]);
-      const winners = results.filter((r) => r.code === 0);
-      const losers = results.filter((r) => r.code !== 0);
-      expect(winners, JSON.stringify(results)).toHaveLength(1);
-      expect(losers).toHaveLength(1);
-      const loser = losers[0]!;
-      expect(loser.code).toBe(1);
-      expect(loser.stderr.trim().split('\n')).toHaveLength(1);
-      expect(loser.stderr.trim()).toMatch(/^sector: the database already holds users or bookings/);
+  // Three rounds of four CLI processes (each migrating, the winner loading a whole division with its
+  // events and audit entries): a budget for a busy machine, not a speed target.
+  it(
+    'run twice at once: one fills the database, the other says it holds data, exits 1 and changes nothing',
+    { timeout: 120_000 },
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const env = { DATABASE_URL: freshDatabaseUrl() };
+        expect(runCli(['migrate'], env).code).toBe(0);
+        // Different seeds: a loser that got through would add a second division to the first.
+        const results = await Promise.all([runCliAsync(['seed:demo', '--seed', '1'], env), runCliAsync(['seed:demo', '--seed', '2'], env)]);
+        const winners = results.filter((r) => r.code === 0);
+        const losers = results.filter((r) => r.code !== 0);
+        expect(winners, JSON.stringify(results)).toHaveLength(1);
+        expect(losers).toHaveLength(1);
+        const loser = losers[0]!;
+        expect(loser.code).toBe(1);
+        expect(loser.stderr.trim().split('\n')).toHaveLength(1);
+        expect(loser.stderr.trim()).toMatch(/^sector: the database already holds users or bookings/);
 
-      // The database holds exactly the winner's division: the same as that seed alone gives.
-      const alone = { DATABASE_URL: freshDatabaseUrl() };
-      const seed = results[0].code === 0 ? '1' : '2';
-      expect(runCli(['seed:demo', '--seed', seed], alone).code).toBe(0);
-      expect(await snapshot(env.DATABASE_URL)).toEqual(await snapshot(alone.DATABASE_URL));
-    }
-  });
+        // The database holds exactly the winner's division: the same as that seed alone gives.
+        const alone = { DATABASE_URL: freshDatabaseUrl() };
+        const seed = results[0].code === 0 ? '1' : '2';
+        expect(runCli(['seed:demo', '--seed', seed], alone).code).toBe(0);
+        expect(await snapshot(env.DATABASE_URL)).toEqual(await snapshot(alone.DATABASE_URL));
+      }
+    },
+  );
 
   it.each([
     ['-1', '--seed must be a whole number from 0 to 999999999 (got "-1")'],

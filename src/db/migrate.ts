@@ -6,8 +6,8 @@ import * as m0003 from './migrations/0003_endorsements_user_order_index.js';
 import * as m0004 from './migrations/0004_booking_forced_training.js';
 import * as m0005 from './migrations/0005_events.js';
 import * as m0006 from './migrations/0006_booking_revision.js';
-import * as m0008 from './migrations/0008_network_pushes.js';
 import * as m0007 from './migrations/0007_audit_log.js';
+import * as m0008 from './migrations/0008_network_pushes.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -18,8 +18,8 @@ const MIGRATIONS = {
   '0004_booking_forced_training': m0004,
   '0005_events': m0005,
   '0006_booking_revision': m0006,
-  '0008_network_pushes': m0008,
   '0007_audit_log': m0007,
+  '0008_network_pushes': m0008,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */
