@@ -1,7 +1,7 @@
 // Cold builds of GET /api/users with every relation, on SQLite and PostgreSQL, timed per phase:
 // each SQL statement (as the driver reports it), the whole fetch, presenting, JSON.stringify.
 //
-//   npx tsx bench/users-cold.ts [--runs 30] [--db sqlite,postgres] [--variant newer|older] [--explain]
+//   npx tsx bench/users-cold.ts [--runs 30] [--db sqlite,postgres] [--variant newer|older] [--users 10000] [--explain]
 //
 // PostgreSQL: PG_URL (default postgres://root@127.0.0.1:5432/test); the data goes into its own
 // schema, dropped at the end.
@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '30' },
     db: { type: 'string', default: 'sqlite,postgres' },
     variant: { type: 'string', default: 'newer' },
+    users: { type: 'string', default: '10000' },
     explain: { type: 'boolean', default: false },
   },
 });
@@ -41,8 +42,10 @@ const VARIANT = variantOf(args.variant);
 const PG_URL = process.env.PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const SCHEMA = 'sector_users_cold';
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
-// The benchmark's division (bench/lib/dataset.ts).
-const SCALE: DemoScale = { users: 10_000, endorsementsPerUser: 3, openTrainings: 2_000, bookings: 2_000 };
+const USERS = Number(args.users);
+if (!Number.isInteger(USERS) || USERS < 1) throw new Error(`--users must be a whole number from 1 (got ${args.users})`);
+// The benchmark's division (bench/lib/dataset.ts), or as many users as asked with as many of the rest per user.
+const SCALE: DemoScale = { users: USERS, endorsementsPerUser: 3, openTrainings: USERS / 5, bookings: 2_000 };
 
 /** A statement as the query hook reports it: SQL text, milliseconds, parameters. */
 type Statement = [sql: string, ms: number, parameters: readonly unknown[]];

@@ -15,6 +15,13 @@ export interface LoadSettings {
   connections: number;
   /** Seconds. */
   duration: number;
+  /**
+   * Keep the latency of every 2xx answer (RoundResult.latencies), for percentiles pooled over
+   * rounds. It costs the load generator a callback per answer: only for scenarios of few answers.
+   */
+  keepLatencies?: boolean;
+  /** Requests per second over all connections; unset: as fast as the server answers. */
+  overallRate?: number;
 }
 
 export interface RoundResult {
@@ -29,15 +36,22 @@ export interface RoundResult {
   timeouts: number;
   statusCodes: Record<string, number>;
   duration: number;
+  /** Milliseconds of every 2xx answer, in order (only with keepLatencies). */
+  latencies?: number[];
 }
 
-function once(options: autocannon.Options & { duration: number }): Promise<autocannon.Result> {
+function once(options: autocannon.Options & { duration: number }, latencies: number[] | null): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon({ ...options, timeout: 10 }, (err, result) => {
       clearTimeout(hardStop);
       if (err) reject(err);
       else resolve(result);
     });
+    if (latencies) {
+      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+        if (status >= 200 && status < 300) latencies.push(ms);
+      });
+    }
     // autocannon stops itself after `duration`; this only guards against a hang.
     const hardStop = setTimeout(() => instance.stop(), (options.duration + 30) * 1000);
   });
@@ -59,8 +73,9 @@ function summarise(result: autocannon.Result): RoundResult {
 }
 
 /** One bounded autocannon run. */
-export async function load(target: LoadTarget, { connections, duration }: LoadSettings): Promise<RoundResult> {
+export async function load(target: LoadTarget, { connections, duration, keepLatencies, overallRate }: LoadSettings): Promise<RoundResult> {
   const options = {
+    ...(overallRate ? { overallRate } : {}),
     url: `http://127.0.0.1:${target.port}${target.path}`,
     method: target.method ?? 'GET',
     headers: target.headers ?? {},
@@ -69,7 +84,15 @@ export async function load(target: LoadTarget, { connections, duration }: LoadSe
     duration,
     ...(target.setupRequest ? { requests: [{ setupRequest: target.setupRequest }] } : {}),
   };
-  return summarise(await once(options));
+  const latencies = keepLatencies ? [] : null;
+  const result = summarise(await once(options, latencies));
+  return latencies ? { ...result, latencies } : result;
+}
+
+/** The p-th percentile (0–100) of ascending values, nearest rank. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) throw new Error('percentile: no values');
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 /** The round with the median rate (its latencies come with it): one burst of outside load does not decide. */

@@ -4,7 +4,6 @@ import { spawn, spawnSync, type ChildProcess, type ChildProcessWithoutNullStream
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -65,18 +64,21 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 // The scripts of the benchmark that run in processes of their own — the orphan guard (loaded into
-// Sector) and the baseline server — are TypeScript like the rest, but run on bare node, with no
-// TypeScript loader in those processes. tsc transpiles them (`npm run typecheck` checks their
-// types), once per run, in a process of its own, so the compiler does not stay in the memory of
-// the load generator.
-const PLAIN_NODE_SOURCES = ['lib/orphan-guard.ts', 'baseline-server.ts'] as const;
+// Sector), the baseline server and the plain Fastify server — are TypeScript like the rest, but run
+// on bare node, with no TypeScript loader in those processes. tsc transpiles them (`npm run
+// typecheck` checks their types), once per run, in a process of its own, so the compiler does not
+// stay in the memory of the load generator. The output goes below node_modules/, so that the
+// packages they import (Fastify) resolve from the repository's own node_modules.
+const PLAIN_NODE_SOURCES = ['lib/orphan-guard.ts', 'baseline-server.ts', 'fastify-server.ts'] as const;
 export type PlainNodeSource = (typeof PLAIN_NODE_SOURCES)[number];
 let plainNodeDir: string | null = null;
 
 /** The plain JavaScript of a script of the benchmark (`source` relative to bench/), for node to run as it is. */
 export function plainNodeScript(source: PlainNodeSource): string {
   if (plainNodeDir === null) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sector-bench-js-'));
+    const cache = path.join(ROOT, 'node_modules/.cache');
+    fs.mkdirSync(cache, { recursive: true });
+    const dir = fs.mkdtempSync(path.join(cache, 'sector-bench-js-'));
     atExit(() => fs.rmSync(dir, { recursive: true, force: true }));
     fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -6,57 +6,131 @@ export interface ScenarioRow {
   name: string;
   connections: number;
   sectorRps: number | null;
+  fastifyRps: number | null;
   baselineRps: number | null;
+  /** Sector's latencies: of its median round, or pooled over its rounds (users). */
   p50: number | null;
   p99: number | null;
+  /** The baseline's p99, measured the same way in the same rounds. */
+  baselineP99: number | null;
+  /** 2xx answers behind the pooled percentiles of Sector and of the baseline (users), else null. */
+  responses?: number | null;
+  baselineResponses?: number | null;
   /** Sector's peak RSS (MB) after the scenario. */
   rssAfter?: number | null;
   failure?: string;
 }
+
+/** Runs beside the scenarios: users read while bookings are written, creates with everything configured. */
+export interface Extras {
+  usersWithWritesP50: number | null;
+  usersReadOnlyP50: number | null;
+  /** Bookings created per second during the users-with-writes rounds. */
+  usersWithWritesCreateRate: number | null;
+  createNoneConfiguredRps: number | null;
+  createAllConfiguredRps: number | null;
+  failures: string[];
+}
+
+export const noExtras = (): Extras => ({
+  usersWithWritesP50: null,
+  usersReadOnlyP50: null,
+  usersWithWritesCreateRate: null,
+  createNoneConfiguredRps: null,
+  createAllConfiguredRps: null,
+  failures: [],
+});
 
 /** bench/results.json. */
 export interface Results {
   scenarios: Array<{
     name: string;
     sector_rps: number | null;
+    fastify_rps: number | null;
     baseline_rps: number | null;
+    /** sector_rps / baseline_rps. */
     ratio: number | null;
+    /** fastify_rps / baseline_rps: what the framework alone keeps. */
+    fastify_ratio: number | null;
+    /** Microseconds per request at each side's rate (1e6 / rps). */
+    sector_us: number | null;
+    fastify_us: number | null;
+    baseline_us: number | null;
     p50_ms: number | null;
     p99_ms: number | null;
+    baseline_p99_ms: number | null;
+    /** Answers behind pooled percentiles (users), else null. */
+    responses: number | null;
+    baseline_responses: number | null;
   }>;
+  users_read_only_p50_ms: number | null;
+  users_with_writes_p50_ms: number | null;
+  users_with_writes_create_rps: number | null;
+  create_none_configured_rps: number | null;
+  create_all_configured_rps: number | null;
   peak_rss_mb: number | null;
   sql_statements_per_users_request: number | null;
 }
 
 const round = (n: number | null | undefined, digits: number): number | null =>
   n === null || n === undefined || !Number.isFinite(n) ? null : Number(n.toFixed(digits));
+const ratioOf = (a: number | null, b: number | null): number | null => (a !== null && b ? a / b : null);
+const micros = (rps: number | null): number | null => (rps ? 1e6 / rps : null);
 
-export function resultsJson(rows: readonly ScenarioRow[], peakRss: number | null, sqlStatements: number | null): Results {
+export function resultsJson(rows: readonly ScenarioRow[], extras: Extras, peakRss: number | null, sqlStatements: number | null): Results {
   return {
     scenarios: rows.map((r) => ({
       name: r.name,
       sector_rps: round(r.sectorRps, 1),
+      fastify_rps: round(r.fastifyRps, 1),
       baseline_rps: round(r.baselineRps, 1),
-      ratio: round(r.sectorRps !== null && r.baselineRps ? r.sectorRps / r.baselineRps : null, 3),
+      ratio: round(ratioOf(r.sectorRps, r.baselineRps), 3),
+      fastify_ratio: round(ratioOf(r.fastifyRps, r.baselineRps), 3),
+      sector_us: round(micros(r.sectorRps), 1),
+      fastify_us: round(micros(r.fastifyRps), 1),
+      baseline_us: round(micros(r.baselineRps), 1),
       p50_ms: round(r.p50, 2),
       p99_ms: round(r.p99, 2),
+      baseline_p99_ms: round(r.baselineP99, 2),
+      responses: r.responses ?? null,
+      baseline_responses: r.baselineResponses ?? null,
     })),
+    users_read_only_p50_ms: round(extras.usersReadOnlyP50, 2),
+    users_with_writes_p50_ms: round(extras.usersWithWritesP50, 2),
+    users_with_writes_create_rps: round(extras.usersWithWritesCreateRate, 1),
+    create_none_configured_rps: round(extras.createNoneConfiguredRps, 1),
+    create_all_configured_rps: round(extras.createAllConfiguredRps, 1),
     peak_rss_mb: round(peakRss, 1),
     sql_statements_per_users_request: sqlStatements,
   };
 }
 
 export function formatTable(results: Results, rows: readonly ScenarioRow[]): string {
-  const header = ['scenario', 'conns', 'Sector req/s', 'baseline req/s', 'ratio', 'p50 ms', 'p99 ms', 'RSS peak MB'];
+  const header = [
+    'scenario',
+    'conns',
+    'Sector req/s',
+    'Fastify req/s',
+    'baseline req/s',
+    'ratio',
+    'µs S/F/B',
+    'p50 ms',
+    'p99 ms',
+    'base p99',
+    'RSS MB',
+  ];
   const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '—' : String(v));
   const lines = results.scenarios.map((s, i) => [
     s.name,
     String(rows[i]?.connections),
     show(s.sector_rps),
+    show(s.fastify_rps),
     show(s.baseline_rps),
     show(s.ratio),
+    `${show(s.sector_us)}/${show(s.fastify_us)}/${show(s.baseline_us)}`,
     show(s.p50_ms),
     show(s.p99_ms),
+    show(s.baseline_p99_ms),
     show(round(rows[i]?.rssAfter, 1)),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
@@ -67,17 +141,20 @@ export function formatTable(results: Results, rows: readonly ScenarioRow[]): str
     `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
     ...lines.map(fmt),
     '',
+    `users p50 read-only ${show(results.users_read_only_p50_ms)} ms, with bookings created at ${show(results.users_with_writes_create_rps)}/s ${show(results.users_with_writes_p50_ms)} ms`,
+    `create: ${show(results.create_none_configured_rps)}/s with nothing configured, ${show(results.create_all_configured_rps)}/s with webhooks, audit and network sync`,
     `peak RSS of the Sector process (VmHWM): ${show(results.peak_rss_mb)} MB`,
     `SQL statements per GET /api/users with every relation (cold): ${show(results.sql_statements_per_users_request)}`,
   ].join('\n');
 }
 
 /** Every missed target, as one line each (empty: all met). */
-export function missedTargets(results: Results, rows: readonly ScenarioRow[]): string[] {
+export function missedTargets(results: Results, rows: readonly ScenarioRow[], extras: Extras): string[] {
   const missed: string[] = [];
   for (const row of rows) {
     if (row.failure) missed.push(`${row.name}: ${row.failure}`);
   }
+  missed.push(...extras.failures);
   const byName = new Map(results.scenarios.map((s) => [s.name, s]));
   const ratio = (name: string, min: number): void => {
     const s = byName.get(name);
@@ -88,13 +165,39 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[]): s
   ratio('bookings (key)', TARGETS.bookingsRatio);
   ratio('schedule', TARGETS.scheduleRatio);
   const users = byName.get('users');
-  if (users && users.p50_ms !== null && users.p50_ms > TARGETS.usersP50Ms)
-    missed.push(`users: p50 ${users.p50_ms} ms > ${TARGETS.usersP50Ms} ms`);
-  if (users && users.p99_ms !== null && users.p99_ms > TARGETS.usersP99Ms)
-    missed.push(`users: p99 ${users.p99_ms} ms > ${TARGETS.usersP99Ms} ms`);
+  if (users) {
+    if (users.p50_ms !== null && users.p50_ms > TARGETS.usersP50Ms) missed.push(`users: p50 ${users.p50_ms} ms > ${TARGETS.usersP50Ms} ms`);
+    for (const [who, n] of [
+      ['Sector', users.responses],
+      ['baseline', users.baseline_responses],
+    ] as const) {
+      if (n === null || n < TARGETS.usersMinResponses)
+        missed.push(`users: p99 from ${n ?? 0} answers of ${who} (< ${TARGETS.usersMinResponses})`);
+    }
+    if (users.p99_ms !== null && users.baseline_p99_ms !== null && users.p99_ms > TARGETS.usersP99OverBaseline * users.baseline_p99_ms) {
+      missed.push(`users: p99 ${users.p99_ms} ms > ${TARGETS.usersP99OverBaseline} × the baseline's ${users.baseline_p99_ms} ms`);
+    }
+  }
+  const withWrites = results.users_with_writes_p50_ms;
+  const readOnly = results.users_read_only_p50_ms;
+  if (users && (withWrites === null || readOnly === null)) missed.push('users with writes: not measured');
+  else if (withWrites !== null && readOnly !== null && withWrites > TARGETS.usersWithWritesOverReadOnly * Math.max(readOnly, 1)) {
+    missed.push(`users with writes: p50 ${withWrites} ms > ${TARGETS.usersWithWritesOverReadOnly} × read-only ${readOnly} ms`);
+  }
   const create = byName.get('create');
   if (create && create.sector_rps !== null && create.sector_rps < TARGETS.createsPerSecond) {
     missed.push(`create: ${create.sector_rps} creates/s < ${TARGETS.createsPerSecond}`);
+  }
+  if (create) {
+    const all = results.create_all_configured_rps;
+    const none = results.create_none_configured_rps;
+    if (all === null || none === null) missed.push('create with everything configured: not measured');
+    else {
+      if (all < TARGETS.createsPerSecond) missed.push(`create with everything configured: ${all}/s < ${TARGETS.createsPerSecond}`);
+      if (all < TARGETS.configuredCreateShare * none) {
+        missed.push(`create with everything configured: ${all}/s < ${TARGETS.configuredCreateShare} × ${none}/s with nothing configured`);
+      }
+    }
   }
   if (results.peak_rss_mb === null) missed.push('peak RSS: not measured');
   else if (results.peak_rss_mb > TARGETS.peakRssMb) missed.push(`peak RSS: ${results.peak_rss_mb} MB > ${TARGETS.peakRssMb} MB`);

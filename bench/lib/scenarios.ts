@@ -2,15 +2,34 @@
 export const USERS_RELATIONS = ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'];
 export const USERS_PATH = `/api/users?include=${USERS_RELATIONS.join(',')}`;
 
+/** Every target but two absolute floors (users p50, creates per second) is a ratio within one run. */
 export const TARGETS = {
-  positionsRatio: 0.8,
-  bookingsRatio: 0.7,
+  /** Sector's rate over the bare node:http server's, same bytes, same rounds. */
+  positionsRatio: 0.85,
+  bookingsRatio: 0.9,
   /** The schedule page (GET /) as the bare server sending its bytes. */
   scheduleRatio: 0.8,
   usersP50Ms: 100,
-  usersP99Ms: 250,
+  /** Sector's users p99 over the baseline's, both pooled over the same rounds. */
+  usersP99OverBaseline: 1.5,
+  /** Answers per side behind each users p99. */
+  usersMinResponses: 1000,
+  /** Users p50 while bookings are created, over users p50 read-only. */
+  usersWithWritesOverReadOnly: 1.5,
+  /** Bookings created per second while users are read (users with writes). */
+  usersWithWritesCreateRate: 50,
   createsPerSecond: 2000,
+  /** Creates per second with events, audit and network sync all configured, over none configured. */
+  configuredCreateShare: 0.8,
   peakRssMb: 200,
+};
+
+/** Targets of `--scale` (bench/scale.ts). */
+export const SCALE_TARGETS = {
+  /** Uncached users build at 100k users over 10k: no worse than linear (10×) with some slack. */
+  usersBuild100kOver10k: 12,
+  /** Create p50 and public bookings list p50 with 1M past bookings over 10k. */
+  pastBookings1mOver10k: 1.5,
 };
 
 export interface Scenario {

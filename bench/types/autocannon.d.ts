@@ -26,6 +26,8 @@ declare module 'autocannon' {
       /** Seconds without an answer before a request counts as a timeout. */
       timeout?: number;
       requests?: RequestOptions[];
+      /** Requests per second over all connections. */
+      overallRate?: number;
     }
 
     /** A histogram summary; latencies in ms, request rates per second. */
@@ -56,6 +58,8 @@ declare module 'autocannon' {
 
     interface Instance {
       stop(): void;
+      /** Every answer: the client, its status, its size in bytes and its latency in ms. */
+      on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): this;
     }
   }
 

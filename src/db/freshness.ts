@@ -4,20 +4,34 @@ import type { Db } from './connection.js';
 export type Stamp = () => string | null | Promise<string | null>;
 
 /**
+ * What cached answers are built from, so that a local write invalidates only what shows it:
+ * - users: users, their areas, activity, endorsements, roles and trainings (the users lists);
+ * - names: users' names, which the full form of a booking shows;
+ * - positions: the positions (their callsigns appear in bookings and in training endorsements);
+ * - bookings: the bookings.
+ */
+export type Topic = 'users' | 'names' | 'positions' | 'bookings';
+export const TOPICS: readonly Topic[] = ['users', 'names', 'positions', 'bookings'];
+
+/**
  * Tells in-process caches whether the data they were built from may have changed.
- * A stamp changes after every local write (bump) and after any commit by another connection
- * (another process, another instance, the CLI): on SQLite from PRAGMA data_version, on
- * PostgreSQL from the server's current snapshot (one round trip per event-loop turn).
- * The stamp is read before the data it guards: a commit after the read changes the next stamp.
+ * A stamp changes after a local write of a topic it depends on (bump) and after any commit by
+ * another connection (another process, another instance, the CLI): on SQLite from PRAGMA
+ * data_version, on PostgreSQL from the server's current snapshot (one round trip per event-loop
+ * turn). The stamp is read before the data it guards: a commit after the read changes the next
+ * stamp. Local writes bump after their commit, so data read between the commit and the bump is
+ * kept under the old stamp and rebuilt at the next request, never the other way round.
  */
 export class Freshness {
-  private local = 0;
+  private readonly versions = new Map<Topic, number>(TOPICS.map((t) => [t, 0]));
+  private readonly stamps = new Map<string, Stamp>();
   private externalMemo: number | null | undefined;
   private snapshotMemo: Promise<string | null> | undefined;
   constructor(private readonly db: Db) {}
 
-  bump(): void {
-    this.local++;
+  /** After a local commit that changed these topics (none named: everything). */
+  bump(...topics: Topic[]): void {
+    for (const topic of topics.length > 0 ? topics : TOPICS) this.versions.set(topic, this.versions.get(topic)! + 1);
   }
 
   /**
@@ -51,19 +65,33 @@ export class Freshness {
     return this.snapshotMemo;
   }
 
-  /** The stamp, awaited. Hot paths call stamp() and await only a promise (PostgreSQL). */
+  /** The stamp of data built from every topic, awaited. */
   async current(): Promise<string | null> {
     return this.stamp();
   }
 
-  readonly stamp: Stamp = () => {
-    const local = this.local;
-    const external = this.external();
-    if (external !== null) return `${external}:${local}`;
-    const read = this.db.currentSnapshot;
-    if (read === null) return null;
-    return this.snapshot(read).then((p) => (p === null ? null : `${p}:${local}`));
-  };
+  /** The stamp of data built from every topic. */
+  readonly stamp: Stamp = () => this.stampOf(TOPICS)();
+
+  /** The stamp of data built from these topics only: writes of other topics leave it as it is. */
+  stampOf(topics: readonly Topic[]): Stamp {
+    const name = [...new Set(topics)].sort().join(',');
+    let stamp = this.stamps.get(name);
+    if (stamp === undefined) {
+      const watched = TOPICS.filter((t) => topics.includes(t));
+      stamp = () => {
+        let local = '';
+        for (const topic of watched) local += `:${this.versions.get(topic)!}`;
+        const external = this.external();
+        if (external !== null) return `${external}${local}`;
+        const read = this.db.currentSnapshot;
+        if (read === null) return null;
+        return this.snapshot(read).then((p) => (p === null ? null : `${p}${local}`));
+      };
+      this.stamps.set(name, stamp);
+    }
+    return stamp;
+  }
 }
 
 /** A limit on the bytes a cache holds, for values whose size the caller can tell. */
