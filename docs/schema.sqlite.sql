@@ -2,6 +2,8 @@ CREATE INDEX "audit_log_at_idx" on "audit_log" ("at", "id");
 
 CREATE INDEX "audit_log_target_idx" on "audit_log" ("target", "id");
 
+CREATE INDEX bookings_end_idx ON bookings (deleted, time_end);
+
 CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
 
 CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
