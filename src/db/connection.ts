@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database } from './schema.js';
+import { SnapshotEpochs } from './snapshot-epochs.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -46,6 +47,12 @@ export interface Db {
    * transactions on the same server change it too: that only costs a rebuild. Null on SQLite.
    */
   currentSnapshot: (() => Promise<string>) | null;
+  /**
+   * PostgreSQL: tells this process's own write transactions from everyone else's between two
+   * snapshots (writeTransaction registers each), so that its own commits do not invalidate every
+   * cache. Null on SQLite, where PRAGMA data_version already ignores the connection's own commits.
+   */
+  snapshotEpochs: SnapshotEpochs | null;
   /** Calls listener after every statement with its duration (metrics); cheap when none is added. */
   addQueryListener(listener: (event: QueryTiming) => void): void;
   close(): Promise<void>;
@@ -158,6 +165,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       externalVersion: () => dataVersion.get() as number,
       setLockWait: (ms) => lockWait(ms).get(),
       currentSnapshot: null,
+      snapshotEpochs: null,
       addQueryListener,
       close: () => kysely.destroy(),
     };
@@ -195,6 +203,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       setLockWait: () => {},
       currentSnapshot: async () =>
         (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
+      snapshotEpochs: new SnapshotEpochs(),
       addQueryListener,
       close: () => kysely.destroy(),
     };

@@ -18,7 +18,8 @@ export const TOPICS: readonly Topic[] = ['users', 'names', 'positions', 'booking
  * A stamp changes after a local write of a topic it depends on (bump) and after any commit by
  * another connection (another process, another instance, the CLI): on SQLite from PRAGMA
  * data_version, on PostgreSQL from the server's current snapshot (one round trip per event-loop
- * turn). The stamp is read before the data it guards: a commit after the read changes the next
+ * turn; this process's own commits there are told apart, see SnapshotEpochs). The stamp is read
+ * before the data it guards: a commit after the read changes the next
  * stamp. Local writes bump after their commit, so data read between the commit and the bump is
  * kept under the old stamp and rebuilt at the next request, never the other way round.
  */
@@ -57,7 +58,11 @@ export class Freshness {
    */
   private snapshot(read: () => Promise<string>): Promise<string | null> {
     if (this.snapshotMemo === undefined) {
-      this.snapshotMemo = read().catch(() => null);
+      const epochs = this.db.snapshotEpochs;
+      this.snapshotMemo = read().then(
+        (text) => (epochs ? String(epochs.epochOf(text)) : text),
+        () => null,
+      );
       setImmediate(() => {
         this.snapshotMemo = undefined;
       });

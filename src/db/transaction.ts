@@ -43,12 +43,35 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) =>
   if (db.dialect !== 'postgres') return sqliteWrites(db).run(fn);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.kysely.transaction().execute(fn);
+      return await pgOwnTransaction(db, fn);
     } catch (err) {
       if (!isPgRetryable(err)) throw err;
       if (attempt >= MAX_PG_ATTEMPTS) throw new DatabaseBusyError(err);
       await backOff(attempt);
     }
+  }
+}
+
+/**
+ * A PostgreSQL transaction registered as this process's own before it can end (see
+ * SnapshotEpochs): its commit invalidates only the caches its caller bumps. If its outcome is
+ * unknown (it failed, possibly in COMMIT), it is disowned, so that its end counts as anyone's.
+ */
+async function pgOwnTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  const epochs = db.snapshotEpochs;
+  const registered: number[] = [];
+  try {
+    return await db.kysely.transaction().execute(async (trx) => {
+      if (epochs) {
+        const row = (await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(trx)).rows[0]!;
+        registered.push(Number(row.xid));
+        epochs.registerOwn(Number(row.xid));
+      }
+      return fn(trx);
+    });
+  } catch (err) {
+    for (const xid of registered) epochs?.disown(xid);
+    throw err;
   }
 }
 
