@@ -48,6 +48,13 @@ export class Metrics {
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
   private readonly queries: Histogram<'statement' | 'outcome'>;
+  /**
+   * The labelled series of each method, route and status seen: prom-client hashes a label set on
+   * every call, which costs more than the rest of a cached answer; the set is bounded (methods,
+   * route templates, statuses).
+   */
+  private readonly requestSeries = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  private readonly querySeries = new Map<string, { observe: (seconds: number) => void }>();
   private processMetrics = false;
 
   constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
@@ -94,13 +101,22 @@ export class Metrics {
   }
 
   observeRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-    const labels = {
-      method: METHODS.has(method) ? method : 'OTHER',
-      route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
-      status: String(status),
-    };
-    this.requests.inc(labels);
-    this.durations.observe(labels, seconds);
+    const key = `${method} ${status} ${route ?? ''}`;
+    let series = this.requestSeries.get(key);
+    if (series === undefined) {
+      const labels = {
+        method: METHODS.has(method) ? method : 'OTHER',
+        route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
+        status: String(status),
+      };
+      const counter = this.requests.labels(labels);
+      const histogram = this.durations.labels(labels);
+      series = { count: () => counter.inc(), time: (v) => histogram.observe(v) };
+      // Unknown methods all count as OTHER, but each would be a key here: keep the map bounded.
+      if (METHODS.has(method)) this.requestSeries.set(key, series);
+    }
+    series.count();
+    series.time(seconds);
   }
 
   observeCache(hit: boolean): void {
@@ -110,10 +126,14 @@ export class Metrics {
   /** For the database's query listener. */
   readonly observeQuery = (event: QueryTiming): void => {
     const word = /^\s*(\w+)/.exec(event.sql)?.[1]?.toLowerCase() ?? '';
-    this.queries.observe(
-      { statement: STATEMENTS.has(word) ? word : 'other', outcome: event.failed ? 'error' : 'ok' },
-      event.durationMs / 1000,
-    );
+    const statement = STATEMENTS.has(word) ? word : 'other';
+    const key = `${statement} ${event.failed}`;
+    let series = this.querySeries.get(key);
+    if (series === undefined) {
+      series = this.queries.labels({ statement, outcome: event.failed ? 'error' : 'ok' });
+      this.querySeries.set(key, series);
+    }
+    series.observe(event.durationMs / 1000);
   };
 
   /** The text exposition; process metrics join at the first scrape (no timers in processes never scraped). */
