@@ -11,7 +11,7 @@ import {
   type ImportRole,
   type ImportTraining,
   type ImportUser,
-} from '../import/parse.js';
+} from '../import/plan.js';
 import { pathKey, quote } from '../import/quote.js';
 import { type ImportedBooking, importBookings } from './import-bookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';

@@ -7,7 +7,7 @@ import { hasDivisionData, holdsDivisionDataLocked } from '../repositories/divisi
 import { applyImport, type ImportSummary } from '../repositories/importer.js';
 import type { ImportedBooking } from '../repositories/import-bookings.js';
 
-export { ImportError } from '../import/parse.js';
+export { ImportError } from '../import/plan.js';
 export type { ImportSummary };
 
 /** The database was to be filled empty, and it holds users or bookings: nothing was imported. */
