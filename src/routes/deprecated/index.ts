@@ -6,7 +6,7 @@ import {
   presentLegacyRoles,
   presentTrainingEndorsements,
   presentVisiting,
-} from '../../presenters/users.js';
+} from '../../presenters/deprecated.js';
 import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from '../../schemas/deprecated.js';
 
 /** The endpoints of the deprecated endpoints (docs/api.md), kept for existing integrations; GET /api/users replaces them. */
