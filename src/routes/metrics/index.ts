@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Metrics } from '../../services/metrics.js';
 
 /**
@@ -17,7 +18,7 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
  * timings, no personal data): restrict it at the proxy where that matters. Not rate limited (no
  * auth config: see app.ts), never cached.
  */
-export default async function metricsRoutes(app: FastifyInstance, { metrics }: { metrics: Metrics }) {
+const metricsRoutes: FastifyPluginAsyncTypebox<{ metrics: Metrics }> = async (app, { metrics }) => {
   app.get(
     '/metrics',
     {
@@ -36,4 +37,6 @@ export default async function metricsRoutes(app: FastifyInstance, { metrics }: {
       return reply.header('cache-control', 'no-store').type(contentType).send(body);
     },
   );
-}
+};
+
+export default metricsRoutes;
