@@ -166,7 +166,7 @@ export class BookingLists {
   constructor(
     private readonly bookings: BookingsRepository,
     private readonly freshness: Freshness,
-    /** The response cache, looked up on every request rather than kept: the services' cache may be replaced. */
+    /** The services' response cache as it is at each request (see createServices). */
     private readonly responses: () => ResponseCache,
   ) {}
 

@@ -82,7 +82,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
-  // The response cache is looked up through the services on every request: it may be replaced.
+  // Answers look the response cache up through the services at each request, not once: the
+  // services' cache may be replaced (tests give it a smaller budget).
   const responses = () => services.responses;
   const services: AppServices = {
     config,

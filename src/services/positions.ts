@@ -7,7 +7,7 @@ import type { CachedBody, ResponseCache } from './response-cache.js';
 export class PositionsList {
   constructor(
     private readonly positions: PositionsRepository,
-    /** Looked up on every request, like the bookings lists' (src/services/bookings-lists.ts). */
+    /** The services' response cache as it is at each request (see createServices). */
     private readonly responses: () => ResponseCache,
   ) {}
 
