@@ -2,7 +2,7 @@
 // transaction, and the database refuses overlaps on its own, so exactly one writer wins.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { isBookingOverlap } from '../src/db/transaction.js';
+import { isBookingOverlap } from '../src/repositories/booking-overlap.js';
 import { createTestContext, type TestContext } from './support/context.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoMicros } from '../src/domain/time.js';
-import { timestampFormatter } from '../src/presenters/users.js';
+import { timestampFormatter } from '../src/presenters/timestamps.js';
 
 describe('timestampFormatter', () => {
   it('formats exactly like isoMicros', () => {

@@ -1,4 +1,25 @@
-import { DatabaseBusyError, isPgRetryable, isSqliteBusy } from './transaction.js';
+/** The database could not take the write in time (another process holds it); the request changed nothing. */
+export class DatabaseBusyError extends Error {
+  /** The database's own code for the last refusal (SQLITE_BUSY, 40P01, …), for the logs. */
+  readonly code: string | undefined;
+  constructor(cause: unknown) {
+    super('the database is busy: another process is writing to it; try again shortly', { cause });
+    const code = (cause as { code?: unknown } | null | undefined)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/** SQLITE_BUSY and its extended codes: another connection holds the lock. */
+export function isSqliteBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** Deadlock (40P01) or serialization failure (40001): PostgreSQL asks for the transaction to be run again. */
+export function isPgRetryable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return code === '40P01' || code === '40001';
+}
 
 /**
  * What a database error means for the caller, when it is not a bug:

@@ -60,6 +60,11 @@ function repeatsAuthorization(rawHeaders: string[]): boolean {
   return false;
 }
 
+/**
+ * API keys (Authorization: Bearer): finds the request's key and refuses what its route's
+ * `config.auth` level does not allow, with the RFC 6750 challenge. A plugin at the root, so every
+ * route's hooks see `request.apiKey`; registered after the rate limiter (src/plugins/rate-limit.ts).
+ */
 async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
   const { keys, ipLimited } = opts;
   app.decorateRequest('apiKey', null);

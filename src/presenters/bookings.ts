@@ -1,34 +1,18 @@
 import { isoMicros, ymdHis } from '../domain/time.js';
 import type { BookingView } from '../repositories/bookings.js';
-
-/** The full form (with an API key), in the documented property order (docs/api.md). */
-export interface BookingFullJson {
-  id: number;
-  source: string;
-  network_booking: string | null;
-  callsign: string;
-  position_id: number;
-  name: string;
-  time_start: string;
-  time_end: string;
-  user_id: number;
-  training: number;
-  event: number;
-  exam: number;
-  deleted: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The reduced form (without a key): nothing that identifies the booker. */
-export type BookingReducedJson = Pick<
-  BookingFullJson,
-  'id' | 'callsign' | 'time_start' | 'time_end' | 'training' | 'event' | 'exam' | 'created_at' | 'updated_at'
->;
+import type {
+  BookingCreated,
+  BookingCreatedControlCenter,
+  BookingDeleted,
+  BookingFull,
+  BookingReduced,
+  BookingUpdated,
+} from '../schemas/bookings.js';
 
 export type BookingForm = 'full' | 'reduced';
 
-export function presentBookingFull(b: BookingView): BookingFullJson {
+/** The full form (with an API key), in the documented property order (docs/api.md). */
+export function presentBookingFull(b: BookingView): BookingFull {
   return {
     id: b.id,
     source: b.source,
@@ -48,7 +32,8 @@ export function presentBookingFull(b: BookingView): BookingFullJson {
   };
 }
 
-export function presentBookingReduced(b: BookingView): BookingReducedJson {
+/** The reduced form (without a key): nothing that identifies the booker. */
+export function presentBookingReduced(b: BookingView): BookingReduced {
   return {
     id: b.id,
     callsign: b.callsign,
@@ -62,45 +47,38 @@ export function presentBookingReduced(b: BookingView): BookingReducedJson {
   };
 }
 
-export function presentBooking(b: BookingView, form: BookingForm): BookingFullJson | BookingReducedJson {
+export function presentBooking(b: BookingView, form: BookingForm): BookingFull | BookingReduced {
   return form === 'full' ? presentBookingFull(b) : presentBookingReduced(b);
 }
 
 /** The body of GET /api/bookings. */
-export function bookingListBody(rows: BookingView[], form: BookingForm): Array<BookingFullJson | BookingReducedJson> {
+export function bookingListBody(rows: BookingView[], form: BookingForm): Array<BookingFull | BookingReduced> {
   return rows.map((b) => presentBooking(b, form));
 }
 
 /** The body of GET /api/bookings/{id}. */
-export function bookingBody(b: BookingView, form: BookingForm): BookingFullJson | BookingReducedJson {
+export function bookingBody(b: BookingView, form: BookingForm): BookingFull | BookingReduced {
   return presentBooking(b, form);
 }
 
-export interface BookingWriteJson {
-  message: string;
-  booking: BookingFullJson;
-  /** Present only when training was forced by the user's rating or a missing facility endorsement. */
-  tag?: 'Training';
+/** What every write answers after its message: the booking, and the tag only when training was forced. */
+function written(b: BookingView, forcedTraining: boolean): Pick<BookingCreated, 'booking' | 'tag'> {
+  return { booking: presentBookingFull(b), ...(forcedTraining ? { tag: 'Training' as const } : {}) };
 }
 
-function writeBody(message: string, b: BookingView, forcedTraining: boolean): BookingWriteJson {
-  return { message, booking: presentBookingFull(b), ...(forcedTraining ? { tag: 'Training' as const } : {}) };
-}
-
-export function bookingCreatedBody(b: BookingView, forcedTraining: boolean): BookingWriteJson {
-  return writeBody('Booking created', b, forcedTraining);
+export function bookingCreatedBody(b: BookingView, forcedTraining: boolean): BookingCreated {
+  return { message: 'Booking created', ...written(b, forcedTraining) };
 }
 
 /** Control Center's create answer (compatibility profile): `success` instead of `message`, status 200. */
-export function bookingCreatedControlCenterBody(b: BookingView, forcedTraining: boolean) {
-  const { message: _message, ...rest } = bookingCreatedBody(b, forcedTraining);
-  return { success: 'Booking created' as const, ...rest };
+export function bookingCreatedControlCenterBody(b: BookingView, forcedTraining: boolean): BookingCreatedControlCenter {
+  return { success: 'Booking created', ...written(b, forcedTraining) };
 }
 
-export function bookingUpdatedBody(b: BookingView, forcedTraining: boolean): BookingWriteJson {
-  return writeBody('Booking updated', b, forcedTraining);
+export function bookingUpdatedBody(b: BookingView, forcedTraining: boolean): BookingUpdated {
+  return { message: 'Booking updated', ...written(b, forcedTraining) };
 }
 
-export function bookingDeletedBody(b: BookingView): BookingWriteJson {
-  return writeBody('Booking deleted', b, false);
+export function bookingDeletedBody(b: BookingView): BookingDeleted {
+  return { message: 'Booking deleted', ...written(b, false) };
 }

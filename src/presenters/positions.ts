@@ -1,11 +1,6 @@
 import type { PositionRow } from '../db/schema.js';
+import type { Position } from '../schemas/positions.js';
 
-export interface PositionJson {
-  callsign: string;
-  name: string;
-  frequency: string;
-}
-
-export function presentPosition(p: PositionRow): PositionJson {
+export function presentPosition(p: PositionRow): Position {
   return { callsign: p.callsign, name: p.name, frequency: Number(p.frequency).toFixed(3) };
 }

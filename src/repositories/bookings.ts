@@ -1,25 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { Booking, Database } from '../db/schema.js';
-import type { ListPosition } from '../domain/bookings/query.js';
+import type { BookingListFilter } from '../domain/bookings/query.js';
+
+// The filter list() takes, for its callers.
+export type { BookingListFilter } from '../domain/bookings/query.js';
 
 /** A booking with what its JSON forms show from other tables. */
 export interface BookingView extends Booking {
   callsign: string;
   first_name: string | null;
   last_name: string | null;
-}
-
-export interface BookingListFilter {
-  /** Only bookings ending after this instant. */
-  from?: number;
-  /** Only bookings starting before this instant. */
-  to?: number;
-  /** Upper-case callsign. */
-  callsign?: string;
-  cid?: number;
-  /** Only bookings after this position in the list order. */
-  after?: ListPosition;
-  limit?: number;
 }
 
 export interface BookingValues {

@@ -31,15 +31,16 @@ export function deprecatedRepository(db: Kysely<Database>) {
       .as('atc_active');
 
   return {
-    /** Mentor, moderator and administrator assignments with their area names. */
+    /** Mentor, moderator and administrator assignments with their area names (only legacy roles pass the filter). */
     roleAssignments(): Promise<Array<{ user_id: number; role: LegacyRole; area: string }>> {
       return db
         .selectFrom('roles')
         .innerJoin('areas', 'areas.id', 'roles.area_id')
         .select(['roles.user_id', 'roles.role', 'areas.name as area'])
         .where('roles.role', 'in', LEGACY_ROLES)
+        .$narrowType<{ role: LegacyRole }>()
         .orderBy('roles.user_id')
-        .execute() as Promise<Array<{ user_id: number; role: LegacyRole; area: string }>>;
+        .execute();
     },
 
     /** Active facility endorsements with whether their holder is ATC-active. */

@@ -9,3 +9,5 @@ export function healthRepository(db: Kysely<Database>) {
     },
   };
 }
+
+export type HealthRepository = ReturnType<typeof healthRepository>;

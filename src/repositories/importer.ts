@@ -1,32 +1,20 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { RATINGS } from '../domain/ratings.js';
-import type { AuditedBooking } from '../domain/audit/index.js';
 import { isoMicros } from '../domain/time.js';
 import {
   ImportError,
   type ImportEndorsement,
   type ImportPlan,
   type ImportPosition,
+  type ImportRole,
   type ImportTraining,
   type ImportUser,
-} from '../import/parse.js';
+} from '../import/plan.js';
 import { pathKey, quote } from '../import/quote.js';
 import { type ImportedBooking, importBookings } from './import-bookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
-
-/** A booking the import changed, in the form audit entries show. */
-export interface ImportedBookingChange {
-  id: number;
-  before: AuditedBooking | null;
-  after: AuditedBooking;
-}
-
-export interface ImportResult {
-  summary: ImportSummary;
-  bookings: ImportedBookingChange[];
-}
 
 export interface ImportSummary {
   areas: number;
@@ -48,6 +36,12 @@ interface Refs {
 const required = (path: string, field: string, what: string) =>
   new ImportError(`${path}.${field}: is required, as ${what} does not exist yet`);
 
+export interface ImportOutcome {
+  summary: ImportSummary;
+  /** The bookings created or changed, before and after. */
+  bookings: ImportedBooking[];
+}
+
 /**
  * Applies a parsed import inside the caller's transaction; throws ImportError naming a path.
  * A record changes only the fields it gives; one that creates a row needs the row's required
@@ -55,59 +49,17 @@ const required = (path: string, field: string, what: string) =>
  * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
  * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
-export interface ImportOutcome {
-  summary: ImportSummary;
-  /** The bookings created or changed, before and after. */
-  bookings: ImportedBooking[];
-}
-
 export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
-  // Areas: every name referenced must exist after this step (from the file or the database).
-  for (const part of chunks([...new Set(plan.areas)])) {
-    await db
-      .insertInto('areas')
-      .values(part.map((name) => ({ name })))
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-  }
-  const areaIds = new Map((await db.selectFrom('areas').select(['id', 'name']).execute()).map((a) => [a.name, a.id]));
-  const areaId = (name: string, path: string): number => {
-    const id = areaIds.get(name);
-    if (id === undefined) throw new ImportError(`${path}: unknown area ${quote(name)}`);
-    return id;
-  };
-
+  const areaId = await importAreas(db, plan.areas);
   await importUsers(db, plan.users, areaId, now);
-
-  // Users referenced by other sections must exist (in the file or already in the database).
-  const referenced = [...plan.endorsements, ...plan.roles, ...plan.trainings].map((r) => r.user_id);
-  for (const b of plan.bookings) if (b.set.user_id !== undefined) referenced.push(b.set.user_id);
-  const knownUsers = new Set((await rowsWhereIn(db, 'users', 'id', referenced)).map((r) => r.id as number));
-  const userId = (id: number, path: string): number => {
-    if (!knownUsers.has(id)) throw new ImportError(`${path}.user_id: unknown user ${id}`);
-    return id;
-  };
-
+  const userId = await referencedUsers(db, plan);
   await importPositions(db, plan.positions, areaId);
-  const positionIds = new Map((await db.selectFrom('positions').select(['id', 'callsign']).execute()).map((p) => [p.callsign, p.id]));
-  const callsigns = new Map([...positionIds].map(([callsign, id]) => [id, callsign]));
-  const positionId = (callsign: string, path: string): number => {
-    const id = positionIds.get(callsign);
-    if (id === undefined) throw new ImportError(`${path}: unknown position ${quote(callsign)}`);
-    return id;
-  };
+  const { positionId, callsignOf } = await positionRefs(db);
   const refs: Refs = { areaId, userId, positionId };
-
   await importEndorsements(db, plan.endorsements, refs, now);
-  for (const part of chunks(plan.roles)) {
-    await db
-      .insertInto('roles')
-      .values(part.map((r) => ({ user_id: userId(r.user_id, r.path), area_id: areaId(r.area, `${r.path}.area`), role: r.role })))
-      .onConflict((oc) => oc.columns(['user_id', 'area_id', 'role']).doNothing())
-      .execute();
-  }
+  await importRoles(db, plan.roles, refs);
   await importTrainings(db, plan.trainings, refs);
-  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf: (id) => callsigns.get(id)! }, now);
+  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now);
 
   const summary = {
     areas: plan.areas.length,
@@ -119,6 +71,48 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     bookings: plan.bookings.length,
   };
   return { summary, bookings };
+}
+
+/** Areas, by name: every name referenced must exist after this step (from the file or the database). */
+async function importAreas(db: Kysely<Database>, areas: string[]): Promise<Refs['areaId']> {
+  for (const part of chunks([...new Set(areas)])) {
+    await db
+      .insertInto('areas')
+      .values(part.map((name) => ({ name })))
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+  }
+  const areaIds = new Map((await db.selectFrom('areas').select(['id', 'name']).execute()).map((a) => [a.name, a.id]));
+  return (name, path) => {
+    const id = areaIds.get(name);
+    if (id === undefined) throw new ImportError(`${path}: unknown area ${quote(name)}`);
+    return id;
+  };
+}
+
+/** Users referenced by other sections must exist (in the file, imported by now, or already in the database). */
+async function referencedUsers(db: Kysely<Database>, plan: ImportPlan): Promise<Refs['userId']> {
+  const referenced = [...plan.endorsements, ...plan.roles, ...plan.trainings].map((r) => r.user_id);
+  for (const b of plan.bookings) if (b.set.user_id !== undefined) referenced.push(b.set.user_id);
+  const knownUsers = new Set((await rowsWhereIn(db, 'users', 'id', referenced)).map((r) => r.id as number));
+  return (id, path) => {
+    if (!knownUsers.has(id)) throw new ImportError(`${path}.user_id: unknown user ${id}`);
+    return id;
+  };
+}
+
+/** Every position by callsign (the file's, imported by now, and the stored ones), both ways. */
+async function positionRefs(db: Kysely<Database>): Promise<{ positionId: Refs['positionId']; callsignOf: (id: number) => string }> {
+  const positionIds = new Map((await db.selectFrom('positions').select(['id', 'callsign']).execute()).map((p) => [p.callsign, p.id]));
+  const callsigns = new Map([...positionIds].map(([callsign, id]) => [id, callsign]));
+  return {
+    positionId: (callsign, path) => {
+      const id = positionIds.get(callsign);
+      if (id === undefined) throw new ImportError(`${path}: unknown position ${quote(callsign)}`);
+      return id;
+    },
+    callsignOf: (id) => callsigns.get(id)!,
+  };
 }
 
 /** Users, by id: a new one needs a rating; its other fields may be null. */
@@ -233,6 +227,17 @@ async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndo
   await replaceLinks(db, 'endorsement_positions', 'endorsement_id', given('positions'));
 }
 
+/** Roles, by (user, area, role): a role is nothing but its key, so one already held stays as it is. */
+async function importRoles(db: Kysely<Database>, roles: ImportRole[], refs: Refs): Promise<void> {
+  for (const part of chunks(roles)) {
+    await db
+      .insertInto('roles')
+      .values(part.map((r) => ({ user_id: refs.userId(r.user_id, r.path), area_id: refs.areaId(r.area, `${r.path}.area`), role: r.role })))
+      .onConflict((oc) => oc.columns(['user_id', 'area_id', 'role']).doNothing())
+      .execute();
+  }
+}
+
 /**
  * Trainings, by (user, area, created_at): a new one needs a type and a status. A list of
  * ratings given (empty for null) replaces the stored ones; an omitted one keeps them.
@@ -271,22 +276,4 @@ async function importTrainings(db: Kysely<Database>, trainings: ImportTraining[]
 /** A link listed twice is one link. */
 function dedupe(links: Row[]): Row[] {
   return [...new Map(links.map((l) => [keyOf(Object.values(l)), l])).values()];
-}
-
-/**
- * Inside a write transaction: true when the database already holds users or bookings, the
- * answer holding until the transaction ends. On PostgreSQL the users table is locked against
- * other writers first (readers go on), so two transactions cannot both find it empty and both
- * fill it: the second waits, then sees the first one's rows. (SQLite writes one at a time.)
- */
-export async function holdsDivisionDataLocked(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
-  if (dialect === 'postgres') await sql`LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`.execute(db);
-  return hasDivisionData(db);
-}
-
-/** True when the database already holds users or bookings (a demo must not be mixed into real data). */
-export async function hasDivisionData(db: Kysely<Database>): Promise<boolean> {
-  const user = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  const booking = await db.selectFrom('bookings').select('id').limit(1).executeTakeFirst();
-  return user !== undefined || booking !== undefined;
 }

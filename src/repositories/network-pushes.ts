@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, NetworkPushesTable } from '../db/schema.js';
+import { claimable } from './leased-claim.js';
+import { dueAndUnleased } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {
@@ -73,8 +75,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
         .selectFrom('network_pushes')
         .select('booking_id')
         .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where(dueAndUnleased(now, 'network_pushes'))
         .limit(1)
         .executeTakeFirst();
       return row !== undefined;
@@ -82,23 +83,19 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
 
     /**
      * Claims up to `limit` due pushes for `owner` until `leaseUntil`, counting an attempt for each.
-     * On PostgreSQL, rows another instance is claiming are skipped (FOR UPDATE SKIP LOCKED); on
-     * SQLite the caller runs this in a write transaction, which no other writer can interleave.
+     * The caller runs this in a write transaction (see claimable).
      */
     async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedPush[]> {
-      let due = db
+      const due = db
         .selectFrom('network_pushes')
         .select('booking_id')
         .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+        .where(dueAndUnleased(now, 'network_pushes'))
+        .orderBy('next_attempt_at');
       return db
         .updateTable('network_pushes')
         .set((eb) => ({ lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-        .where('booking_id', 'in', due)
+        .where('booking_id', 'in', claimable(due, dialect, limit))
         .returning(['booking_id', 'version', 'attempts', 'posted'])
         .execute();
     },

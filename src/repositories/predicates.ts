@@ -1,5 +1,7 @@
 // Conditions shared by several queries, written once. Each mirrors a rule of src/domain/.
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { OPEN_TRAINING_MIN_STATUS } from '../domain/users/index.js';
 
 /**
  * The endorsement is active at `now` (isActiveEndorsement in src/domain/endorsements.ts), for the
@@ -8,4 +10,21 @@ import { type RawBuilder, sql } from 'kysely';
 export function activeEndorsement(now: number, table = 'endorsements'): RawBuilder<boolean> {
   const col = (name: string) => sql.ref(`${table}.${name}`);
   return sql<boolean>`(${col('revoked')} = 0 and ${col('valid_from')} <= ${now} and (${col('valid_to')} is null or ${col('valid_to')} > ${now}))`;
+}
+
+/** The training is open (isOpenTraining in src/domain/users/training.ts). */
+export const openTraining: RawBuilder<boolean> = sql<boolean>`${sql.ref('trainings.status')} >= ${OPEN_TRAINING_MIN_STATUS}`;
+
+/** Users active in some area, as a subquery: hashed once per statement, never probed per row. */
+export const atcActiveUsers = (db: Kysely<Database>) =>
+  db.selectFrom('user_area_activity').select('user_area_activity.user_id').where('user_area_activity.active', '=', 1);
+
+/**
+ * An outbox row (a webhook delivery, a network push) is due for an attempt at `now` and no live
+ * lease holds it: a claim whose process died mid-attempt lapses and the row is due again. `table`
+ * is the outbox table or its alias in the query.
+ */
+export function dueAndUnleased(now: number, table: string): RawBuilder<boolean> {
+  const col = (name: string) => sql.ref(`${table}.${name}`);
+  return sql<boolean>`${col('next_attempt_at')} <= ${now} and (${col('lease_until')} is null or ${col('lease_until')} < ${now})`;
 }

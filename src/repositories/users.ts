@@ -1,8 +1,10 @@
+// Rows behind GET /api/users: the selected users, then one set-based query per relation asked
+// for (never one per user), each restricted to the users it can concern.
 import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database, EndorsementType, TrainingsTable } from '../db/schema.js';
 import { deprecatedRepository } from './deprecated.js';
-import { activeEndorsement } from './predicates.js';
-import { OPEN_TRAINING_MIN_STATUS, selectsUsers, type ActivityStretch, type Includes, type Membership } from '../domain/users/index.js';
+import { activeEndorsement, atcActiveUsers, openTraining } from './predicates.js';
+import { selectsUsers, type ActivityStretch, type Includes, type Membership } from '../domain/users/index.js';
 
 export interface UsersQuery {
   includes: Includes;
@@ -58,233 +60,240 @@ export interface UsersData {
   trainings: TrainingRow[];
 }
 
+type Db = Kysely<Database>;
 type Eb<T extends keyof Database> = ExpressionBuilder<Database, T>;
 // A subquery of user ids from any tables: only its one selected column matters to its users.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type IdSubquery = SelectQueryBuilder<Database, any, { user_id: number }>;
 
-export function usersRepository(db: Kysely<Database>) {
-  const activeEndorsementUsers = (now: number) =>
-    db.selectFrom('endorsements').select('endorsements.user_id').where(activeEndorsement(now));
+// ---------------------------------------------------------------------------------------------
+// Which users: the selection, and which users' rows each relation must fetch.
 
-  /** One condition per selecting relation; a user matching any of them is selected. */
-  function pickers(eb: Eb<'users'>, q: UsersQuery) {
-    const { includes, membership } = q;
-    const out = [];
-    if (includes.allUsers) {
-      if (membership.kind === 'subdivisions') out.push(eb('users.subdivision', 'in', membership.subdivisions));
-      else if (membership.kind === 'division') out.push(eb('users.division', '=', membership.division));
-    }
-    if (includes.endorsements) out.push(eb('users.id', 'in', activeEndorsementUsers(q.now)));
-    if (includes.roles) out.push(eb('users.id', 'in', eb.selectFrom('roles').select('roles.user_id')));
-    if (includes.training) {
-      out.push(
-        eb(
-          'users.id',
-          'in',
-          eb.selectFrom('trainings').select('trainings.user_id').where('trainings.status', '>=', OPEN_TRAINING_MIN_STATUS),
-        ),
-      );
-    }
-    return out;
+/** One condition per selecting relation; a user matching any of them is selected. */
+function pickers(eb: Eb<'users'>, q: UsersQuery) {
+  const { includes, membership } = q;
+  const out = [];
+  if (includes.allUsers) {
+    if (membership.kind === 'subdivisions') out.push(eb('users.subdivision', 'in', membership.subdivisions));
+    else if (membership.kind === 'division') out.push(eb('users.division', '=', membership.division));
   }
-
-  /**
-   * The selection as a predicate on `users`: the union of what the selecting relations pick,
-   * then the onlyAtcActive filter. Null means "every user" (nothing to filter).
-   * Each picker is an uncorrelated IN subquery, which the database evaluates once per statement.
-   */
-  function selectionPredicate(q: UsersQuery) {
-    const everyone = q.includes.allUsers && q.membership.kind === 'everyone';
-    if (everyone && !q.onlyAtcActive) return null;
-    return (eb: Eb<'users'>) => {
-      const conditions = [];
-      if (!everyone) conditions.push(eb.or(pickers(eb, q)));
-      if (q.onlyAtcActive) {
-        conditions.push(eb('users.id', 'in', atcActiveUsers()));
-      }
-      return eb.and(conditions);
-    };
+  if (includes.endorsements) {
+    out.push(eb('users.id', 'in', eb.selectFrom('endorsements').select('endorsements.user_id').where(activeEndorsement(q.now))));
   }
+  if (includes.roles) out.push(eb('users.id', 'in', eb.selectFrom('roles').select('roles.user_id')));
+  if (includes.training) out.push(eb('users.id', 'in', eb.selectFrom('trainings').select('trainings.user_id').where(openTraining)));
+  return out;
+}
 
-  /** Users active in some area, as a subquery: hashed once per statement, never probed per row. */
-  const atcActiveUsers = () =>
-    db.selectFrom('user_area_activity').select('user_area_activity.user_id').where('user_area_activity.active', '=', 1);
+/**
+ * The selection as a predicate on `users`: the union of what the selecting relations pick,
+ * then the onlyAtcActive filter. Null means "every user" (nothing to filter).
+ * Each picker is an uncorrelated IN subquery, which the database evaluates once per statement.
+ */
+function selectionPredicate(db: Db, q: UsersQuery) {
+  const everyone = q.includes.allUsers && q.membership.kind === 'everyone';
+  if (everyone && !q.onlyAtcActive) return null;
+  return (eb: Eb<'users'>) => {
+    const conditions = [];
+    if (!everyone) conditions.push(eb.or(pickers(eb, q)));
+    if (q.onlyAtcActive) conditions.push(eb('users.id', 'in', atcActiveUsers(db)));
+    return eb.and(conditions);
+  };
+}
 
-  /**
-   * Which users' rows a relation query must fetch, as a subquery (null: every user's).
-   * A selecting relation picks every user it has rows for, so its own rows need no selection
-   * beyond onlyAtcActive; restricting them to the selection would only repeat the selection's
-   * work in every statement.
-   */
-  function ownRowsOf(q: UsersQuery): IdSubquery | null {
-    return q.onlyAtcActive ? atcActiveUsers() : null;
-  }
+/**
+ * Which users' rows a relation query must fetch, as a subquery (null: every user's).
+ * A selecting relation picks every user it has rows for, so its own rows need no selection
+ * beyond onlyAtcActive; restricting them to the selection would only repeat the selection's
+ * work in every statement.
+ */
+function ownRowsOf(db: Db, q: UsersQuery): IdSubquery | null {
+  return q.onlyAtcActive ? atcActiveUsers(db) : null;
+}
 
-  /**
-   * Which users' activity rows to fetch. Active rows already belong to ATC-active users, so
-   * onlyAtcActive adds nothing. With allUsers the selection is nearly the whole table: fetching
-   * every row is cheaper than working the selection out again, and rows of users not in the
-   * answer are never read.
-   */
-  function activityRowsOf(q: UsersQuery): IdSubquery | null {
-    if (q.includes.allUsers) return null;
-    return db
-      .selectFrom('users')
-      .select('users.id as user_id')
-      .where((eb) => eb.or(pickers(eb, q)));
-  }
+/**
+ * Which users' activity rows to fetch. Active rows already belong to ATC-active users, so
+ * onlyAtcActive adds nothing. With allUsers the selection is nearly the whole table: fetching
+ * every row is cheaper than working the selection out again, and rows of users not in the
+ * answer are never read.
+ */
+function activityRowsOf(db: Db, q: UsersQuery): IdSubquery | null {
+  if (q.includes.allUsers) return null;
+  return db
+    .selectFrom('users')
+    .select('users.id as user_id')
+    .where((eb) => eb.or(pickers(eb, q)));
+}
 
-  async function baseUsers(q: UsersQuery): Promise<UserBaseRow[]> {
-    const { includes } = q;
-    let query = db
-      .selectFrom('users')
-      .select((eb) => ['users.id', 'users.rating', eb('users.id', 'in', atcActiveUsers()).as('atc_active')]);
-    if (includes.email) query = query.select('users.email');
-    if (includes.name) query = query.select(['users.first_name', 'users.last_name']);
-    if (includes.divisions) query = query.select(['users.region', 'users.division', 'users.subdivision']);
-    const predicate = selectionPredicate(q);
-    if (predicate !== null) query = query.where(predicate);
-    const rows = (await query.orderBy('users.id').execute()) as Array<Omit<UserBaseRow, 'atc_active'> & { atc_active: unknown }>;
-    // SQLite answers IN with 0/1, PostgreSQL with a boolean.
-    return rows.map((r) => ({ ...r, atc_active: Boolean(r.atc_active) }));
-  }
+// ---------------------------------------------------------------------------------------------
+// One fetcher per relation.
 
+async function fetchUsers(db: Db, q: UsersQuery): Promise<UserBaseRow[]> {
+  const { includes } = q;
+  const predicate = selectionPredicate(db, q);
+  const rows = await db
+    .selectFrom('users')
+    .select((eb) => ['users.id', 'users.rating', eb('users.id', 'in', atcActiveUsers(db)).as('atc_active')])
+    .$if(includes.email, (qb) => qb.select('users.email'))
+    .$if(includes.name, (qb) => qb.select(['users.first_name', 'users.last_name']))
+    .$if(includes.divisions, (qb) => qb.select(['users.region', 'users.division', 'users.subdivision']))
+    .$if(predicate !== null, (qb) => qb.where(predicate!))
+    .orderBy('users.id')
+    .execute();
+  // SQLite answers IN with 0/1, PostgreSQL with a boolean.
+  return rows.map((r) => ({ ...r, atc_active: Boolean(r.atc_active) }));
+}
+
+function fetchAreas(db: Db): Promise<AreaRow[]> {
+  return db.selectFrom('areas').select(['areas.id', 'areas.name']).execute();
+}
+
+function fetchActivity(db: Db, q: UsersQuery): Promise<UsersData['activity']> {
+  const users = activityRowsOf(db, q);
+  return db
+    .selectFrom('user_area_activity')
+    .select(['user_area_activity.user_id', 'user_area_activity.area_id'])
+    .where('user_area_activity.active', '=', 1)
+    .$if(users !== null, (qb) => qb.where('user_area_activity.user_id', 'in', users!))
+    .execute();
+}
+
+async function fetchEndorsements(
+  db: Db,
+  now: number,
+  ownRows: IdSubquery | null,
+): Promise<Pick<UsersData, 'endorsements' | 'endorsementAreas' | 'endorsementPositions'>> {
+  // Shared by queries rooted at endorsements and at its link tables (joined to it).
+  const activeFor = (eb: Eb<'endorsements'>) =>
+    eb.and([activeEndorsement(now), ...(ownRows ? [eb('endorsements.user_id', 'in', ownRows)] : [])]);
+  const endorsements = await db
+    .selectFrom('endorsements')
+    .select([
+      'endorsements.id',
+      'endorsements.user_id',
+      'endorsements.type',
+      'endorsements.rating',
+      'endorsements.valid_from',
+      'endorsements.valid_to',
+    ])
+    .where(activeFor)
+    .orderBy('endorsements.user_id')
+    .orderBy('endorsements.valid_from')
+    .orderBy('endorsements.id')
+    .execute();
+  const endorsementAreas = await db
+    .selectFrom('endorsement_areas')
+    .innerJoin('endorsements', 'endorsements.id', 'endorsement_areas.endorsement_id')
+    .select(['endorsement_areas.endorsement_id', 'endorsement_areas.area_id'])
+    .where(activeFor)
+    .execute();
+  const endorsementPositions = await db
+    .selectFrom('endorsement_positions')
+    .innerJoin('endorsements', 'endorsements.id', 'endorsement_positions.endorsement_id')
+    .innerJoin('positions', 'positions.id', 'endorsement_positions.position_id')
+    .select(['endorsement_positions.endorsement_id', 'positions.callsign'])
+    .where(activeFor)
+    .execute();
+  return { endorsements, endorsementAreas, endorsementPositions };
+}
+
+function fetchRoles(db: Db, ownRows: IdSubquery | null): Promise<UsersData['roles']> {
+  return db
+    .selectFrom('roles')
+    .select(['roles.user_id', 'roles.area_id', 'roles.role'])
+    .$if(ownRows !== null, (qb) => qb.where('roles.user_id', 'in', ownRows!))
+    .execute();
+}
+
+function fetchTrainings(db: Db, ownRows: IdSubquery | null): Promise<TrainingRow[]> {
+  return db
+    .selectFrom('trainings')
+    .leftJoin('training_ratings', 'training_ratings.training_id', 'trainings.id')
+    .select([
+      'trainings.id',
+      'trainings.user_id',
+      'trainings.area_id',
+      'trainings.type',
+      'trainings.status',
+      'trainings.created_at',
+      'trainings.started_at',
+      'training_ratings.rating',
+    ])
+    .where(openTraining)
+    .$if(ownRows !== null, (qb) => qb.where('trainings.user_id', 'in', ownRows!))
+    .orderBy('trainings.user_id')
+    .orderBy('trainings.created_at')
+    .orderBy('trainings.id')
+    .orderBy('training_ratings.rating')
+    .execute();
+}
+
+/**
+ * The stretch around `now` in which no non-revoked endorsement starts or ends: from the latest
+ * such instant at or before `now` to the earliest one after it. One pass over endorsements,
+ * returning one row however many there are.
+ */
+async function endorsementStretch(db: Db, now: number): Promise<ActivityStretch> {
+  const row = await db
+    .selectFrom('endorsements')
+    .select((eb) => {
+      const upTo = (col: 'valid_from' | 'valid_to') =>
+        eb
+          .case()
+          .when(`endorsements.${col}`, '<=', now)
+          .then(eb.ref(`endorsements.${col}`))
+          .end();
+      const after = (col: 'valid_from' | 'valid_to') =>
+        eb
+          .case()
+          .when(`endorsements.${col}`, '>', now)
+          .then(eb.ref(`endorsements.${col}`))
+          .end();
+      return [
+        eb.fn.max(upTo('valid_from')).as('started'),
+        eb.fn.max(upTo('valid_to')).as('ended'),
+        eb.fn.min(after('valid_from')).as('next_start'),
+        eb.fn.min(after('valid_to')).as('next_end'),
+      ];
+    })
+    .where('endorsements.revoked', '=', 0)
+    .executeTakeFirstOrThrow();
+  const instant = (v: unknown, none: number) => (v === null || v === undefined ? none : Number(v));
+  return {
+    from: Math.max(instant(row.started, -Infinity), instant(row.ended, -Infinity)),
+    to: Math.min(instant(row.next_start, Infinity), instant(row.next_end, Infinity)),
+  };
+}
+
+/** Every relation the query includes, for the users it selects; nothing more when none is selected. */
+async function listForApi(db: Db, q: UsersQuery): Promise<UsersData> {
+  const { includes } = q;
+  const data: UsersData = {
+    users: selectsUsers(includes) ? await fetchUsers(db, q) : [],
+    areas: [],
+    activity: [],
+    endorsements: [],
+    endorsementAreas: [],
+    endorsementPositions: [],
+    roles: [],
+    trainings: [],
+  };
+  if (data.users.length === 0) return data;
+  const ownRows = ownRowsOf(db, q);
+  if (includes.roles || includes.activeAreas || includes.endorsements || includes.training) data.areas = await fetchAreas(db);
+  if (includes.activeAreas) data.activity = await fetchActivity(db, q);
+  if (includes.endorsements) Object.assign(data, await fetchEndorsements(db, q.now, ownRows));
+  if (includes.roles) data.roles = await fetchRoles(db, ownRows);
+  if (includes.training) data.trainings = await fetchTrainings(db, ownRows);
+  return data;
+}
+
+export function usersRepository(db: Db) {
   return {
     /** Rows of the deprecated endpoints (docs/api.md, deprecated endpoints). */
     deprecated: deprecatedRepository(db),
-
-    /**
-     * The stretch around `now` in which no non-revoked endorsement starts or ends: from the
-     * latest such instant at or before `now` to the earliest one after it. One pass over
-     * endorsements, returning one row however many there are.
-     */
-    async endorsementStretch(now: number): Promise<ActivityStretch> {
-      const row = await db
-        .selectFrom('endorsements')
-        .select((eb) => {
-          const upTo = (col: 'valid_from' | 'valid_to') =>
-            eb
-              .case()
-              .when(`endorsements.${col}`, '<=', now)
-              .then(eb.ref(`endorsements.${col}`))
-              .end();
-          const after = (col: 'valid_from' | 'valid_to') =>
-            eb
-              .case()
-              .when(`endorsements.${col}`, '>', now)
-              .then(eb.ref(`endorsements.${col}`))
-              .end();
-          return [
-            eb.fn.max(upTo('valid_from')).as('started'),
-            eb.fn.max(upTo('valid_to')).as('ended'),
-            eb.fn.min(after('valid_from')).as('next_start'),
-            eb.fn.min(after('valid_to')).as('next_end'),
-          ];
-        })
-        .where('endorsements.revoked', '=', 0)
-        .executeTakeFirstOrThrow();
-      const instant = (v: unknown, none: number) => (v === null || v === undefined ? none : Number(v));
-      return {
-        from: Math.max(instant(row.started, -Infinity), instant(row.ended, -Infinity)),
-        to: Math.min(instant(row.next_start, Infinity), instant(row.next_end, Infinity)),
-      };
-    },
-
-    async listForApi(q: UsersQuery): Promise<UsersData> {
-      const { includes, now } = q;
-      const ownRows = ownRowsOf(q);
-      const data: UsersData = {
-        users: selectsUsers(includes) ? await baseUsers(q) : [],
-        areas: [],
-        activity: [],
-        endorsements: [],
-        endorsementAreas: [],
-        endorsementPositions: [],
-        roles: [],
-        trainings: [],
-      };
-      if (data.users.length === 0) return data;
-
-      if (includes.roles || includes.activeAreas || includes.endorsements || includes.training) {
-        data.areas = await db.selectFrom('areas').select(['areas.id', 'areas.name']).execute();
-      }
-
-      if (includes.activeAreas) {
-        let query = db
-          .selectFrom('user_area_activity')
-          .select(['user_area_activity.user_id', 'user_area_activity.area_id'])
-          .where('user_area_activity.active', '=', 1);
-        const users = activityRowsOf(q);
-        if (users) query = query.where('user_area_activity.user_id', 'in', users);
-        data.activity = await query.execute();
-      }
-
-      if (includes.endorsements) {
-        // Shared by queries rooted at endorsements and at its link tables (joined to it).
-        const activeFor = (eb: Eb<'endorsements'>) =>
-          eb.and([activeEndorsement(now), ...(ownRows ? [eb('endorsements.user_id', 'in', ownRows)] : [])]);
-        data.endorsements = await db
-          .selectFrom('endorsements')
-          .select([
-            'endorsements.id',
-            'endorsements.user_id',
-            'endorsements.type',
-            'endorsements.rating',
-            'endorsements.valid_from',
-            'endorsements.valid_to',
-          ])
-          .where(activeFor)
-          .orderBy('endorsements.user_id')
-          .orderBy('endorsements.valid_from')
-          .orderBy('endorsements.id')
-          .execute();
-        data.endorsementAreas = await db
-          .selectFrom('endorsement_areas')
-          .innerJoin('endorsements', 'endorsements.id', 'endorsement_areas.endorsement_id')
-          .select(['endorsement_areas.endorsement_id', 'endorsement_areas.area_id'])
-          .where(activeFor)
-          .execute();
-        data.endorsementPositions = await db
-          .selectFrom('endorsement_positions')
-          .innerJoin('endorsements', 'endorsements.id', 'endorsement_positions.endorsement_id')
-          .innerJoin('positions', 'positions.id', 'endorsement_positions.position_id')
-          .select(['endorsement_positions.endorsement_id', 'positions.callsign'])
-          .where(activeFor)
-          .execute();
-      }
-
-      if (includes.roles) {
-        let query = db.selectFrom('roles').select(['roles.user_id', 'roles.area_id', 'roles.role']);
-        if (ownRows) query = query.where('roles.user_id', 'in', ownRows);
-        data.roles = await query.execute();
-      }
-
-      if (includes.training) {
-        let query = db
-          .selectFrom('trainings')
-          .leftJoin('training_ratings', 'training_ratings.training_id', 'trainings.id')
-          .select([
-            'trainings.id',
-            'trainings.user_id',
-            'trainings.area_id',
-            'trainings.type',
-            'trainings.status',
-            'trainings.created_at',
-            'trainings.started_at',
-            'training_ratings.rating',
-          ])
-          .where('trainings.status', '>=', OPEN_TRAINING_MIN_STATUS);
-        if (ownRows) query = query.where('trainings.user_id', 'in', ownRows);
-        data.trainings = await query
-          .orderBy('trainings.user_id')
-          .orderBy('trainings.created_at')
-          .orderBy('trainings.id')
-          .orderBy('training_ratings.rating')
-          .execute();
-      }
-      return data;
-    },
+    endorsementStretch: (now: number) => endorsementStretch(db, now),
+    listForApi: (q: UsersQuery) => listForApi(db, q),
   };
 }
 

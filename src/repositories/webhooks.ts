@@ -3,6 +3,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, DeliveryStatus, WebhookRow } from '../db/schema.js';
+import { claimable } from './leased-claim.js';
+import { dueAndUnleased } from './predicates.js';
+
+/**
+ * The delivery is still to be made: waiting for its attempt, or being attempted under a lease.
+ * The statuses are written out, not bound: SQLite uses the partial index of open deliveries
+ * (webhook_deliveries_open_idx, migration 0005) only for a query that names them.
+ */
+const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
 
 export type WebhookListing = Omit<WebhookRow, 'secret'>;
 
@@ -105,9 +114,8 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
       const row = await db
         .selectFrom('webhook_deliveries')
         .select('id')
-        .where('status', 'in', ['pending', 'delivering'])
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where(isOpen('webhook_deliveries'))
+        .where(dueAndUnleased(now, 'webhook_deliveries'))
         .limit(1)
         .executeTakeFirst();
       return row !== undefined;
@@ -116,19 +124,30 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
     /**
      * Claims up to `limit` due deliveries, each the head (lowest id still open) of its
      * subscription, leasing them until `leaseUntil`. A later delivery of a subscription waits
-     * while its head is retried. PostgreSQL skips rows another instance is claiming; an expired
-     * lease (a process that died mid-attempt) makes the head claimable again.
+     * while its head is retried. The caller runs this in a write transaction (see claimable).
      */
     async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
       if (limit <= 0) return [];
-      const due = sql`SELECT c.id FROM webhook_deliveries c
-        WHERE c.id IN (SELECT min(h.id) FROM webhook_deliveries h WHERE h.status IN ('pending', 'delivering') GROUP BY h.webhook_id)
-          AND c.status IN ('pending', 'delivering') AND c.next_attempt_at <= ${now} AND (c.lease_until IS NULL OR c.lease_until < ${now})
-        ORDER BY c.next_attempt_at, c.id LIMIT ${limit}${dialect === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql``}`;
-      const claimed = await sql<{ id: number }>`UPDATE webhook_deliveries
-        SET status = 'delivering', attempts = attempts + 1, lease_until = ${leaseUntil}, updated_at = ${now}
-        WHERE id IN (${due}) RETURNING id`.execute(db);
-      const ids = claimed.rows.map((r) => r.id);
+      const heads = db
+        .selectFrom('webhook_deliveries as h')
+        .select((eb) => eb.fn.min('h.id').as('id'))
+        .where(isOpen('h'))
+        .groupBy('h.webhook_id');
+      const due = db
+        .selectFrom('webhook_deliveries as c')
+        .select('c.id')
+        .where('c.id', 'in', heads)
+        .where(isOpen('c'))
+        .where(dueAndUnleased(now, 'c'))
+        .orderBy('c.next_attempt_at')
+        .orderBy('c.id');
+      const claimed = await db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ status: 'delivering', attempts: eb('attempts', '+', 1), lease_until: leaseUntil, updated_at: now }))
+        .where('id', 'in', claimable(due, dialect, limit))
+        .returning('id')
+        .execute();
+      const ids = claimed.map((r) => r.id);
       if (ids.length === 0) return [];
       const rows = await db
         .selectFrom('webhook_deliveries as d')

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppServices } from '../services/index.js';
+import type { RouteServices } from '../services/index.js';
 import bookingsRoutes from './bookings/index.js';
 import calendarRoutes from './calendar/index.js';
 import healthRoutes from './health/index.js';
@@ -9,8 +9,11 @@ import usersRoutes from './users/index.js';
 import deprecatedRoutes from './deprecated/index.js';
 import eventsRoutes from './events/index.js';
 
-/** Every resource's routes. Each module owns its handlers and schemas. */
-export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
+/**
+ * Every resource's routes. Each module owns its handlers; their schemas are in src/schemas/. They
+ * get the services routes may use, not the database.
+ */
+export async function registerRoutes(app: FastifyInstance, services: RouteServices): Promise<void> {
   await app.register(healthRoutes, { services });
   if (services.metrics) await app.register(metricsRoutes, { metrics: services.metrics });
   await app.register(positionsRoutes, { services });

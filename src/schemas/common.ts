@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchemaOptions, type TUnsafe, Type } from 'typebox';
 
 export const ErrorBody = Type.Object(
   { message: Type.String() },
@@ -12,3 +12,11 @@ export const ValidationErrorBody = Type.Object(
   },
   { description: 'Validation failed' },
 );
+
+/**
+ * A string that is one of `values`: `{"type": "string", "enum": […]}` in the document, the
+ * values' union in TypeScript. Type.Enum would drop `"type": "string"` from the document.
+ */
+export function stringEnum<T extends string>(values: readonly T[], options: TSchemaOptions = {}): TUnsafe<T> {
+  return Type.Unsafe<T>(Type.String({ enum: [...values], ...options }));
+}

@@ -1,4 +1,6 @@
-import { Type, type TSchema } from 'typebox';
+// The deprecated endpoints (docs/api.md): their answers' models, which the deprecated presenters'
+// output is typed by, and the routes' schemas.
+import { type Static, Type, type TSchema } from 'typebox';
 import { ErrorBody } from './common.js';
 
 const Timestamp = Type.String({
@@ -11,7 +13,7 @@ const Areas = Type.Array(Type.String(), { description: 'Area names' });
 export const DEPRECATION_NOTE =
   'Deprecated: use GET /api/users instead. Answers carry `Deprecation: true` and ' + '`Link: </api/users>; rel="successor-version"`.';
 
-function deprecatedRoute(summary: string, description: string, data: TSchema) {
+function deprecatedRoute<T extends TSchema>(summary: string, description: string, data: T) {
   return {
     tags: ['deprecated'],
     summary,
@@ -28,89 +30,98 @@ function deprecatedRoute(summary: string, description: string, data: TSchema) {
 
 const RoleHolder = Type.Object({ id: Type.Integer({ description: 'User ID' }), fir: Areas }, { additionalProperties: false });
 
+export const LegacyRoles = Type.Object(
+  { mentors: Type.Array(RoleHolder), moderators: Type.Array(RoleHolder), admins: Type.Array(RoleHolder) },
+  { additionalProperties: false },
+);
+export type LegacyRoles = Static<typeof LegacyRoles>;
+
 export const listRoles = deprecatedRoute(
   'Users with roles (deprecated)',
   'Mentors, moderators and administrators with the areas they hold the role in, each list sorted by user ID. ' +
     'Replaced by `GET /api/users?include=roles`.',
-  Type.Object(
-    { mentors: Type.Array(RoleHolder), moderators: Type.Array(RoleHolder), admins: Type.Array(RoleHolder) },
-    { additionalProperties: false },
-  ),
+  LegacyRoles,
 );
+
+export const FacilityHolder = Type.Object(
+  {
+    user_id: Type.Integer(),
+    user_atc_active: Type.Boolean({ description: 'Active in at least one area' }),
+    ratings: Type.Array(Type.String(), { description: 'Names of the endorsed facilities', examples: [['T1 EKCH TWR']] }),
+  },
+  { additionalProperties: false },
+);
+export type FacilityHolder = Static<typeof FacilityHolder>;
 
 export const listMasc = deprecatedRoute(
   'Facility (Major Airport / Special Center) endorsement holders (deprecated)',
   'Users holding at least one active facility endorsement, with the facility names, sorted by user ID. ' +
     'Replaced by `GET /api/users?include=endorsements` (`endorsements.facility`).',
-  Type.Array(
-    Type.Object(
-      {
-        user_id: Type.Integer(),
-        user_atc_active: Type.Boolean({ description: 'Active in at least one area' }),
-        ratings: Type.Array(Type.String(), { description: 'Names of the endorsed facilities', examples: [['T1 EKCH TWR']] }),
-      },
-      { additionalProperties: false },
-    ),
-  ),
+  Type.Array(FacilityHolder),
 );
 
-function trainingEndorsements(kind: 'SOLO' | 'S1') {
-  return Type.Array(
-    Type.Object(
-      {
-        user_id: Type.Integer(),
-        type: Type.Literal(kind),
-        valid_from: Timestamp,
-        valid_to: Type.Union([Timestamp, Type.Null()]),
-        expired: Type.Boolean({ description: 'valid_to has passed' }),
-        revoked: Type.Boolean(),
-        positions: Type.Array(Type.String(), { description: 'Callsigns' }),
-      },
-      { additionalProperties: false },
-    ),
+/** A solo or S1 endorsement, `type` named as the system that first published these lists named it. */
+export const LegacyTrainingEndorsement = <K extends 'SOLO' | 'S1'>(kind: K) =>
+  Type.Object(
+    {
+      user_id: Type.Integer(),
+      type: Type.Literal(kind),
+      valid_from: Timestamp,
+      valid_to: Type.Union([Timestamp, Type.Null()]),
+      expired: Type.Boolean({ description: 'valid_to has passed' }),
+      revoked: Type.Boolean(),
+      positions: Type.Array(Type.String(), { description: 'Callsigns' }),
+    },
+    { additionalProperties: false },
   );
-}
+export type LegacyTrainingEndorsement<K extends 'SOLO' | 'S1'> = Static<ReturnType<typeof LegacyTrainingEndorsement<K>>>;
 
 const recentNote =
   'Active endorsements plus those that expired or were revoked within the last 14 days, sorted by user ID and valid_from. ' +
   'Replaced by `GET /api/users?include=endorsements` (`endorsements.training`).';
-export const listSolo = deprecatedRoute('Solo training endorsements (deprecated)', recentNote, trainingEndorsements('SOLO'));
-export const listS1 = deprecatedRoute('S1 training endorsements (deprecated)', recentNote, trainingEndorsements('S1'));
+export const listSolo = deprecatedRoute(
+  'Solo training endorsements (deprecated)',
+  recentNote,
+  Type.Array(LegacyTrainingEndorsement('SOLO')),
+);
+export const listS1 = deprecatedRoute('S1 training endorsements (deprecated)', recentNote, Type.Array(LegacyTrainingEndorsement('S1')));
+
+export const ExaminerArea = Type.Object(
+  {
+    area: Type.String(),
+    examiners: Type.Array(
+      Type.Object(
+        { user_id: Type.Integer(), first_name: Type.Union([Type.String(), Type.Null()]), rating: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ExaminerArea = Static<typeof ExaminerArea>;
 
 export const listExaminers = deprecatedRoute(
   'Examiners per area (deprecated)',
   'Every area (sorted by name) with the holders of an active examiner endorsement for it, sorted by user ID; ' +
     "`rating` is the endorsement's rating. Replaced by `GET /api/users?include=endorsements` (`endorsements.examiner`).",
-  Type.Array(
-    Type.Object(
-      {
-        area: Type.String(),
-        examiners: Type.Array(
-          Type.Object(
-            { user_id: Type.Integer(), first_name: Type.Union([Type.String(), Type.Null()]), rating: Type.String() },
-            { additionalProperties: false },
-          ),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  ),
+  Type.Array(ExaminerArea),
 );
+
+export const VisitingEndorsement = Type.Object(
+  {
+    user_id: Type.Integer(),
+    first_name: Type.Union([Type.String(), Type.Null()]),
+    rating: Type.String(),
+    areas: Type.Array(Type.Object({ name: Type.String(), maes: Type.Array(Type.String()) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type VisitingEndorsement = Static<typeof VisitingEndorsement>;
 
 export const listVisiting = deprecatedRoute(
   'Visiting controllers (deprecated)',
   "One entry per active visiting endorsement, sorted by user ID and valid_from; `rating` is the endorsement's rating. " +
     "For each endorsed area, `maes` lists the user's active facility endorsements that positions of that area require. " +
     'Replaced by `GET /api/users?include=endorsements` (`endorsements.visiting`).',
-  Type.Array(
-    Type.Object(
-      {
-        user_id: Type.Integer(),
-        first_name: Type.Union([Type.String(), Type.Null()]),
-        rating: Type.String(),
-        areas: Type.Array(Type.Object({ name: Type.String(), maes: Type.Array(Type.String()) }, { additionalProperties: false })),
-      },
-      { additionalProperties: false },
-    ),
-  ),
+  Type.Array(VisitingEndorsement),
 );

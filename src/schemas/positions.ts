@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ErrorBody } from './common.js';
 
 export const Position = Type.Object(
@@ -9,13 +9,17 @@ export const Position = Type.Object(
   },
   { additionalProperties: false },
 );
+export type Position = Static<typeof Position>;
+
+export const PositionList = Type.Object({ data: Type.Array(Position) }, { additionalProperties: false });
+export type PositionList = Static<typeof PositionList>;
 
 export const listPositions = {
   tags: ['positions'],
   summary: 'List positions',
   description: 'Every control position of the division, sorted by callsign.',
   response: {
-    200: Type.Object({ data: Type.Array(Position) }, { additionalProperties: false }),
+    200: PositionList,
     401: ErrorBody,
     429: ErrorBody,
   },

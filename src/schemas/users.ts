@@ -1,5 +1,6 @@
-import { Type } from 'typebox';
-import { ErrorBody, ValidationErrorBody } from './common.js';
+// The users of GET /api/users: the models the presenter's output is typed by, and the route's schema.
+import { type Static, Type } from 'typebox';
+import { ErrorBody, stringEnum, ValidationErrorBody } from './common.js';
 import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS, TRAINING_STATUS_DESCRIPTIONS } from '../domain/users/index.js';
 import { RATING_CODES } from '../domain/ratings.js';
 
@@ -16,25 +17,29 @@ const Dated = {
   valid_to: Type.Union([Timestamp, Type.Null()], { description: 'Null: no end' }),
 };
 
-const AreaEndorsement = Type.Object(
+export const AreaEndorsement = Type.Object(
   { ...Dated, rating: RatingCode, areas: Type.Array(Type.String(), { description: 'Area names' }) },
   { additionalProperties: false },
 );
-const FacilityEndorsement = Type.Object(
+export type AreaEndorsement = Static<typeof AreaEndorsement>;
+
+export const FacilityEndorsement = Type.Object(
   { ...Dated, rating: Type.String({ description: 'Name of the endorsed facility/position', examples: ['T1 EKCH TWR'] }) },
   { additionalProperties: false },
 );
-const TrainingEndorsements = Type.Union(
-  [
-    Type.Array(
-      Type.Object({ ...Dated, positions: Type.Array(Type.String(), { description: 'Callsigns' }) }, { additionalProperties: false }),
-    ),
-    Type.Null(),
-  ],
-  { description: 'Null when the user holds no such active endorsement' },
-);
+export type FacilityEndorsement = Static<typeof FacilityEndorsement>;
 
-const Endorsements = Type.Object(
+export const TrainingEndorsement = Type.Object(
+  { ...Dated, positions: Type.Array(Type.String(), { description: 'Callsigns' }) },
+  { additionalProperties: false },
+);
+export type TrainingEndorsement = Static<typeof TrainingEndorsement>;
+
+const TrainingEndorsements = Type.Union([Type.Array(TrainingEndorsement), Type.Null()], {
+  description: 'Null when the user holds no such active endorsement',
+});
+
+export const Endorsements = Type.Object(
   {
     visiting: Type.Array(AreaEndorsement),
     examiner: Type.Array(AreaEndorsement),
@@ -49,10 +54,11 @@ const Endorsements = Type.Object(
       'The newer variant has `facility`, the older `masc` instead.',
   },
 );
+export type Endorsements = Static<typeof Endorsements>;
 
 const statusList = [...TRAINING_STATUS_DESCRIPTIONS].map(([code, text]) => `${code} ${text}`).join(', ');
 
-const Training = Type.Object(
+export const Training = Type.Object(
   {
     area: Type.String(),
     type: Type.String({ examples: ['Standard'], description: 'Standard, Refresh, Transfer, Fast-track or Familiarisation' }),
@@ -64,6 +70,7 @@ const Training = Type.Object(
   },
   { additionalProperties: false },
 );
+export type Training = Static<typeof Training>;
 
 export const User = Type.Object(
   {
@@ -91,6 +98,23 @@ export const User = Type.Object(
   },
   { additionalProperties: false },
 );
+export type User = Static<typeof User>;
+
+export const UsersQuery = Type.Object({
+  include: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), {
+      maxItems: 50,
+      description:
+        `Relations, case-sensitive: ${[...SELECTING_RELATIONS, ...FIELD_RELATIONS].join(', ')}. ` +
+        'Accepted as include[]=a&include[]=b, include[0]=a, include=a&include=b or include=a,b.',
+      examples: [['allUsers', 'name', 'endorsements']],
+    }),
+  ),
+  onlyAtcActive: Type.Optional(
+    stringEnum(ONLY_ATC_ACTIVE_VALUES, { default: 'false', description: 'true/1: only users active in at least one area' }),
+  ),
+});
+export type UsersQuery = Static<typeof UsersQuery>;
 
 export const listUsers = {
   tags: ['users'],
@@ -102,20 +126,7 @@ export const listUsers = {
     'Field relations (`name`, `email`, `divisions`, `activeAreas`) add fields; `endorsements`, `roles` and `training` ' +
     "also add their field to every returned user. The `Api-Variant: older|newer` header (or the key's pinned variant) " +
     'selects the variant; in the older one `activeAreas` is not a relation and `masc` replaces `facility`.',
-  querystring: Type.Object({
-    include: Type.Optional(
-      Type.Array(Type.String({ maxLength: 100 }), {
-        maxItems: 50,
-        description:
-          `Relations, case-sensitive: ${[...SELECTING_RELATIONS, ...FIELD_RELATIONS].join(', ')}. ` +
-          'Accepted as include[]=a&include[]=b, include[0]=a, include=a&include=b or include=a,b.',
-        examples: [['allUsers', 'name', 'endorsements']],
-      }),
-    ),
-    onlyAtcActive: Type.Optional(
-      Type.String({ enum: [...ONLY_ATC_ACTIVE_VALUES], default: 'false', description: 'true/1: only users active in at least one area' }),
-    ),
-  }),
+  querystring: UsersQuery,
   headers: Type.Object({
     // Not an enum here: a bad value is 400 (docs/api.md), answered by the handler, not 422.
     'api-variant': Type.Optional(

@@ -1,9 +1,10 @@
 import type { Db } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
-import { isBookingOverlap, writeTransaction } from '../db/transaction.js';
+import { writeTransaction } from '../db/transaction.js';
 import { type BookingFields, isBookingId, planBooking } from '../domain/bookings/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
+import { isBookingOverlap } from '../repositories/booking-overlap.js';
 import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
 import { type Actor, type BookingChangeRecorder, notifyCommitted, recordChanges } from './booking-changes.js';
 

@@ -7,7 +7,6 @@
 // filters that name existing areas and callsigns: one-off filters (a made-up callsign, a typo)
 // are rendered from the kept bookings each time and never kept, so they cannot grow memory or
 // push real answers out.
-import { createHash } from 'node:crypto';
 import type { Config } from '../config.js';
 import { type Freshness, StampedCache, type Stamp } from '../db/freshness.js';
 import {
@@ -23,16 +22,9 @@ import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
 import { type PageAssets, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
+import { type CachedBody, withEtag } from './cached-body.js';
 
 const MINUTE = 60_000;
-
-/** An answer's bytes and its strong ETag (a hash of them). */
-export interface CachedBody {
-  body: Buffer;
-  etag: string;
-}
-
-const withEtag = (body: Buffer): CachedBody => ({ body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` });
 
 /** Rendered answers kept: the unfiltered ones and the most used filters of real areas and callsigns. */
 const ANSWERS_KEPT = 64;

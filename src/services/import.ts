@@ -3,10 +3,11 @@ import { writeTransaction } from '../db/transaction.js';
 import { parseImport } from '../import/parse.js';
 import type { AuditActor, AuditEntry } from '../domain/audit/index.js';
 import { appendAudit } from '../repositories/audit.js';
-import { applyImport, hasDivisionData, holdsDivisionDataLocked, type ImportSummary } from '../repositories/importer.js';
+import { hasDivisionData, holdsDivisionDataLocked } from '../repositories/division-data.js';
+import { applyImport, type ImportSummary } from '../repositories/importer.js';
 import type { ImportedBooking } from '../repositories/import-bookings.js';
 
-export { ImportError } from '../import/parse.js';
+export { ImportError } from '../import/plan.js';
 export type { ImportSummary };
 
 /** The database was to be filled empty, and it holds users or bookings: nothing was imported. */

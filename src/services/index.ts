@@ -5,15 +5,23 @@ import { type Clock, systemClock } from '../domain/time.js';
 import { ApiKeyService } from '../auth/keys.js';
 import { ResponseCache } from './response-cache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
+import { VERSION } from '../version.js';
 import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
+import { BookingLookup } from './booking-lookup.js';
 import { BookingWrites } from './bookings.js';
+import { BookingLists } from './bookings-lists.js';
+import { CalendarAnswers } from './calendar.js';
+import { DeprecatedUserLists } from './deprecated-users.js';
 import { EventOutbox } from './events/outbox.js';
 import { EventStream } from './events/stream.js';
+import { Health } from './health.js';
 import { NetworkPusher } from './network/pusher.js';
 import { NetworkPushRecorder } from './network/recorder.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
+import { pageAssets } from './page-assets.js';
+import { PositionsList } from './positions.js';
 import { UsersList } from './users-list.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -25,8 +33,15 @@ export interface AppServices {
   repos: Repositories;
   keys: ApiKeyService;
   responses: ResponseCache;
+  health: Health;
+  positions: PositionsList;
+  bookingLists: BookingLists;
+  bookingLookup: BookingLookup;
   bookingWrites: BookingWrites;
   usersList: UsersList;
+  deprecatedUsers: DeprecatedUserLists;
+  /** GET /calendar/bookings.ics and the schedule page. */
+  calendar: CalendarAnswers;
   /** Every booking change passes through these in its transaction (API writes and imports). */
   recorders: readonly BookingChangeRecorder[];
   /** Booking events, written in each change's transaction. */
@@ -38,6 +53,12 @@ export interface AppServices {
   /** Null when METRICS=0. */
   metrics: Metrics | null;
 }
+
+/**
+ * What routes see: the services, never the database handle or the repositories, so a handler
+ * cannot skip the service that owns a query, its transaction and its cache.
+ */
+export type RouteServices = Omit<AppServices, 'db' | 'repos'>;
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
   const freshness = new Freshness(db);
@@ -61,7 +82,10 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
-  return {
+  // Answers look the response cache up through the services at each request, not once: the
+  // services' cache may be replaced (tests give it a smaller budget).
+  const responses = () => services.responses;
+  const services: AppServices = {
     config,
     db,
     clock,
@@ -69,12 +93,19 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     repos,
     keys: new ApiKeyService(repos.apiKeys, freshness, clock),
     responses: new ResponseCache(freshness, metrics ? { onLookup: (hit) => metrics.observeCache(hit) } : {}),
+    health: new Health(repos.health),
+    positions: new PositionsList(repos.positions, responses),
+    bookingLists: new BookingLists(repos.bookings, freshness, responses),
+    bookingLookup: new BookingLookup(repos.bookings),
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
+    deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
+    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets: pageAssets() }),
     recorders,
     outbox,
     eventStream,
     networkPusher,
     metrics,
   };
+  return services;
 }

@@ -3,7 +3,8 @@ import { type Freshness, StampedCache } from '../db/freshness.js';
 import { type ActivityStretch, type Includes, isWithinStretch, membershipOf, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
 import { serialiseWithEtag } from './cached-body.js';
-import { presentUsers, type UserJson } from '../presenters/users.js';
+import { presentUsers } from '../presenters/users.js';
+import type { User } from '../schemas/users.js';
 import type { Db } from '../db/connection.js';
 import { readSnapshot } from '../db/transaction.js';
 import { usersRepository, type UsersRepository } from '../repositories/users.js';
@@ -37,7 +38,7 @@ const usersBudget = {
   sizeOf: (key: string, list: UsersBody) => list.body.byteLength + key.length * 2,
 };
 
-const serialise = (users: UserJson[]): UsersBody => serialiseWithEtag(users);
+const serialise = (users: User[]): UsersBody => serialiseWithEtag(users);
 
 /** The GET /api/users answer: built in a constant number of queries, reused while it holds. */
 export class UsersList {
@@ -58,7 +59,7 @@ export class UsersList {
   }
 
   /** The users array at `now`, uncached; its several queries read one snapshot. */
-  async build(req: UsersRequest, now: number): Promise<UserJson[]> {
+  async build(req: UsersRequest, now: number): Promise<User[]> {
     if (!selectsUsers(req.includes)) return [];
     const query = { includes: req.includes, membership: membershipOf(this.config), onlyAtcActive: req.onlyAtcActive, now };
     const data = await readSnapshot(this.db, (trx) => usersRepository(trx).listForApi(query));

@@ -37,6 +37,20 @@ export interface ListPosition {
   id: number;
 }
 
+/** What GET /api/bookings selects: the list's filters and one page of it. */
+export interface BookingListFilter {
+  /** Only bookings ending after this instant. */
+  from?: number;
+  /** Only bookings starting before this instant. */
+  to?: number;
+  /** Upper-case callsign. */
+  callsign?: string;
+  cid?: number;
+  /** Only bookings after this position in the list order. */
+  after?: ListPosition;
+  limit?: number;
+}
+
 export function encodeCursor(p: ListPosition): string {
   return Buffer.from(JSON.stringify([p.time_start, p.id])).toString('base64url');
 }

@@ -1,17 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
 import { unauthorized } from '../../plugins/auth.js';
 import {
   type BookingFields,
   type BookingInputMode,
+  type BookingListFilter,
   decodeCursor,
   encodeCursor,
-  isBookingId,
   MESSAGES,
   parseBookingBody,
   parseWindowBound,
 } from '../../domain/bookings/index.js';
-import { type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { type FieldErrors, ValidationError } from '../../domain/errors.js';
 import {
   bookingBody,
   bookingCreatedBody,
@@ -20,12 +21,11 @@ import {
   bookingUpdatedBody,
   type BookingForm,
 } from '../../presenters/bookings.js';
-import type { BookingListFilter } from '../../repositories/bookings.js';
 import { sendBody } from '../../http/send-body.js';
 import { wantsControlCenter } from '../../http/variant.js';
-import type { AppServices } from '../../services/index.js';
 import type { Actor } from '../../services/booking-changes.js';
-import { BookingLists } from './lists.js';
+import type { RouteServices } from '../../services/index.js';
+import type { BookingListQuery } from '../../schemas/booking-input.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
 
 /** Write routes need an edit key (auth: 'edit'), so one is always there. */
@@ -45,14 +45,7 @@ function cidNeedsKey(request: FastifyRequest, _reply: FastifyReply, done: HookHa
   done();
 }
 
-interface ListQuery {
-  from?: string;
-  to?: string;
-  callsign?: string;
-  cid?: number;
-  limit?: number;
-  cursor?: string;
-}
+type ListQuery = Static<typeof BookingListQuery>;
 
 /** The list filter from the query string, or a 422 naming every bad parameter. */
 function listFilter(q: ListQuery): BookingListFilter {
@@ -104,24 +97,17 @@ function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFie
   return parsed.fields;
 }
 
-export default async function bookingsRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
-  const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const repo = services.repos.bookings;
-  const lists = new BookingLists(services);
-
+const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
     const filter = listFilter(request.query);
-    const answer = await lists.answer(formOf(request), filter, wantsControlCenter(request, services.config.apiCompat));
+    const answer = await services.bookingLists.answer(formOf(request), filter, wantsControlCenter(request, services.config.apiCompat));
     if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
     return sendBody(reply, answer);
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
     const form = formOf(request);
-    const booking = isBookingId(request.params.id) ? await repo.findById(request.params.id) : undefined;
-    // Without a key a deleted booking is gone, as in the public list.
-    if (!booking || (booking.deleted && form === 'reduced')) throw new NotFoundError('Booking');
-    const body = bookingBody(booking, form);
+    const body = bookingBody(await services.bookingLookup.find(request.params.id, form), form);
     return wantsControlCenter(request, services.config.apiCompat) ? { booking: body } : body;
   });
 
@@ -142,4 +128,6 @@ export default async function bookingsRoutes(root: FastifyInstance, { services }
   app.delete(BOOKING_ID_PATH, { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
     bookingDeletedBody(await services.bookingWrites.remove(request.params.id, actorOf(request))),
   );
-}
+};
+
+export default bookingsRoutes;

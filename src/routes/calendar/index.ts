@@ -1,14 +1,13 @@
 // GET /calendar/bookings.ics and GET / (the schedule page): public, cached like the other public
 // GETs (bytes kept until bookings change, ETag/304), CORS like them.
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from '../../domain/calendar/filter.js';
-import { pageAssets, registerAssets } from '../../http/assets.js';
+import { registerAssets } from '../../http/assets.js';
 import { ValidationError } from '../../domain/errors.js';
 import { getCalendarFeed, getSchedulePage } from '../../schemas/calendar.js';
-import { type CachedBody, CalendarAnswers } from '../../services/calendar.js';
-import type { AppServices } from '../../services/index.js';
-import { VERSION } from '../../version.js';
+import type { CachedBody } from '../../services/cached-body.js';
+import type { RouteServices } from '../../services/index.js';
 
 /**
  * The page loads its stylesheet and script from this origin and nothing else; no inline script
@@ -26,14 +25,9 @@ function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
 const send = (reply: FastifyReply, answer: CachedBody, contentType: string) =>
   reply.header('etag', answer.etag).type(contentType).send(answer.body);
 
-export default async function calendarRoutes(root: FastifyInstance, { services }: { services: AppServices }) {
-  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   await registerAssets(app);
-  const answers = new CalendarAnswers(services.repos.calendar, services.freshness, services.clock, {
-    config: services.config,
-    version: VERSION,
-    assets: pageAssets(),
-  });
+  const answers = services.calendar;
 
   app.get('/calendar/bookings.ics', { schema: getCalendarFeed, config: { auth: 'public' } }, async (request, reply) => {
     const answer = await answers.answer('feed', filterOf(request.query, 'feed'));
@@ -47,4 +41,6 @@ export default async function calendarRoutes(root: FastifyInstance, { services }
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
     return send(reply, answer, 'text/html; charset=utf-8');
   });
-}
+};
+
+export default calendarRoutes;

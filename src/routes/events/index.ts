@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PROTECTIVE_HEADERS } from '../../http/client-errors.js';
-import type { AppServices } from '../../services/index.js';
+import type { RouteServices } from '../../services/index.js';
 import type { StreamSink } from '../../services/events/stream.js';
 import { streamEvents } from '../../schemas/events.js';
 
 /** The reset a client with an unknown or expired Last-Event-ID receives: it re-reads the lists. */
 const RESET = `event: reset\ndata: {"message":"Last-Event-ID is unknown or past the retention; re-read the lists"}\n\n`;
 
-export default async function eventsRoutes(app: FastifyInstance, { services }: { services: AppServices }) {
+const eventsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const stream = services.eventStream;
   const bound = services.config.eventStreamBufferBytes;
   // Streams end at shutdown, before the server waits for its connections to close.
@@ -72,4 +72,6 @@ export default async function eventsRoutes(app: FastifyInstance, { services }: {
       res.destroy();
     }
   });
-}
+};
+
+export default eventsRoutes;

@@ -1,23 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Metrics } from '../../services/metrics.js';
-
-/**
- * Counts every answered request by route template (`unmatched` for 404/405 of unknown routes).
- * Added at the root before any route or not-found handler, so it sees them all.
- */
-export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
-}
 
 /**
  * GET /metrics in the Prometheus text format. Public, as exporters usually are (it tells counts and
  * timings, no personal data): restrict it at the proxy where that matters. Not rate limited (no
- * auth config: see app.ts), never cached.
+ * auth config: see src/plugins/route-defaults.ts), never cached.
  */
-export default async function metricsRoutes(app: FastifyInstance, { metrics }: { metrics: Metrics }) {
+const metricsRoutes: FastifyPluginAsyncTypebox<{ metrics: Metrics }> = async (app, { metrics }) => {
   app.get(
     '/metrics',
     {
@@ -36,4 +25,6 @@ export default async function metricsRoutes(app: FastifyInstance, { metrics }: {
       return reply.header('cache-control', 'no-store').type(contentType).send(body);
     },
   );
-}
+};
+
+export default metricsRoutes;

@@ -1,14 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendBody } from '../../http/send-body.js';
-import type { AppServices } from '../../services/index.js';
-import { presentPosition } from '../../presenters/positions.js';
 import { listPositions } from '../../schemas/positions.js';
+import type { RouteServices } from '../../services/index.js';
 
-export default async function positionsRoutes(app: FastifyInstance, { services }: { services: AppServices }) {
-  app.get('/api/positions', { schema: listPositions, config: { auth: 'public' } }, async (_request, reply) => {
-    const answer = await services.responses.body('positions', async () => ({
-      data: (await services.repos.positions.list()).map(presentPosition),
-    }));
-    return sendBody(reply, answer);
-  });
-}
+const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
+  // Sent as the cached bytes: the response schema documents them and serialises nothing.
+  app.get('/api/positions', { schema: listPositions, config: { auth: 'public' } }, async (_request, reply) =>
+    sendBody(reply, await services.positions.answer()),
+  );
+};
+
+export default positionsRoutes;

@@ -2,15 +2,16 @@
 import type { Dialect } from '../../db/connection.js';
 import type { EventEnvelope, EventType } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
-import { type BookingFullJson, presentBookingFull } from '../../presenters/bookings.js';
+import { presentBookingFull } from '../../presenters/bookings.js';
 import { eventsRepository, type NewEvent } from '../../repositories/events.js';
+import type { BookingFull } from '../../schemas/bookings.js';
 import type { BookingChange, BookingChangeRecorder, ChangeContext } from '../booking-changes.js';
 import { newEventId } from '../webhooks/signing.js';
 
 /** The change's transaction, as the seam hands it over. */
 type Transaction = Parameters<BookingChangeRecorder['record']>[0];
 
-export type BookingEvent = EventEnvelope<{ booking: BookingFullJson }>;
+export type BookingEvent = EventEnvelope<{ booking: BookingFull }>;
 
 const TYPES: Record<BookingChange['kind'], EventType> = {
   created: 'booking.created',

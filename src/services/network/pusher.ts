@@ -7,24 +7,11 @@ import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
 import { writeTransaction } from '../../db/transaction.js';
-import {
-  classifyAnswer,
-  decidePush,
-  describeAnswer,
-  type Division,
-  findPosted,
-  type NetworkBookingBody,
-  type NetworkListedBooking,
-  type Outcome,
-  type PushedBooking,
-  retryDelay,
-} from '../../domain/network/push.js';
+import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
-import { bookingsRepository } from '../../repositories/bookings.js';
-import { type ClaimedPush, networkPushesRepository, type PushResult } from '../../repositories/network-pushes.js';
+import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
 import { NetworkClient, type NetworkAnswer } from './client.js';
-
-export type PushMethod = 'POST' | 'PUT' | 'DELETE';
+import { type AttemptContext, type Attempted, attemptPush, type PushMethod } from './push-attempt.js';
 
 /** One finished push attempt, for metrics (counted by outcome). */
 export interface PushOutcome {
@@ -73,9 +60,21 @@ export class NetworkPusher {
   private wakeAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly outcomeListeners: Array<(outcome: PushOutcome) => void> = [];
+  /** What one push needs of the pusher: the claims' owner, and requests cut short when it stops. */
+  private readonly attempt: AttemptContext;
 
   constructor(private readonly o: NetworkPusherOptions) {
     this.client = new NetworkClient(o.config);
+    const { db, config, division, clock, freshness } = o;
+    this.attempt = {
+      db,
+      config,
+      division,
+      clock,
+      freshness,
+      owner: this.owner,
+      send: (method, path, body) => this.send(method, path, body),
+    };
     this.concurrency = o.concurrency ?? 4;
     this.leaseMs = o.config.timeoutMs + Math.min(o.config.timeoutMs, 5_000);
     if (o.onOutcome) this.outcomeListeners.push(o.onOutcome);
@@ -167,163 +166,19 @@ export class NetworkPusher {
     return networkPushesRepository(this.o.db.kysely, this.o.db.dialect);
   }
 
+  private async push(claim: ClaimedPush): Promise<void> {
+    const attempted = await attemptPush(this.attempt, claim);
+    if (attempted) this.report(claim, attempted);
+  }
+
   private async send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer> {
     const answer = await this.client.request(method, path, body, this.abort.signal);
     if (!this.running && answer.status === null) throw new Stopped();
     return answer;
   }
 
-  private async push(claim: ClaimedPush): Promise<void> {
-    const id = claim.booking_id;
-    const booking: PushedBooking | undefined = await bookingsRepository(this.o.db.kysely).findById(id);
-    if (!booking) return this.finish(claim, null, { kind: 'done' }, null, null);
-    let posted: NetworkBookingBody | null = claim.posted === null ? null : (JSON.parse(claim.posted) as NetworkBookingBody);
-    let action = decidePush(booking, posted, this.o.division);
-
-    if (action.kind === 'lookup') {
-      const found = await this.lookUp(action.posted);
-      if (typeof found === 'object' && found !== null) {
-        const why = found.status === null ? (found.error ?? 'no answer') : describeAnswer(found.status, found.body);
-        return this.finish(claim, 'POST', classifyAnswer('POST', found.status), found.status, `looking for an earlier create: ${why}`);
-      }
-      await writeTransaction(this.o.db, async (trx) => {
-        const repo = networkPushesRepository(trx, this.o.db.dialect);
-        if (found !== null) await repo.setNetworkId(id, found);
-        await repo.notePosted(id, this.owner, null);
-      });
-      if (found !== null) this.o.freshness.bump();
-      posted = null;
-      action = decidePush({ ...booking, network_booking: found }, posted, this.o.division);
-    }
-
-    switch (action.kind) {
-      case 'lookup': // decided without `posted`: cannot happen again
-      case 'nothing':
-        return this.finish(claim, null, { kind: 'done' }, null, null);
-      case 'create': {
-        // Noted before sending: if the answer is lost, the next attempt looks before posting again.
-        if (!(await this.repo().notePosted(id, this.owner, JSON.stringify(action.body)))) return;
-        const answer = await this.send('POST', 'booking', action.body);
-        return this.finishCreate(claim, answer);
-      }
-      case 'update': {
-        const answer = await this.send('PUT', `booking/${encodeURIComponent(action.id)}`, action.body);
-        return this.finishAnswer(claim, 'PUT', answer);
-      }
-      case 'delete': {
-        const answer = await this.send('DELETE', `booking/${encodeURIComponent(action.id)}`);
-        return this.finishAnswer(claim, 'DELETE', answer);
-      }
-    }
-  }
-
-  /**
-   * The network's id of an earlier POST, from its list of this key's bookings on that day (the
-   * filters its list route takes); null when it is not there; the answer when the list could not be read.
-   */
-  private async lookUp(posted: NetworkBookingBody): Promise<string | null | NetworkAnswer> {
-    const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
-    const answer = await this.send('GET', `booking?${query.toString()}`);
-    if (answer.status === 200) {
-      try {
-        const list = JSON.parse(answer.body) as unknown;
-        if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
-      } catch {
-        // fall through: an answer we cannot read is no evidence either way
-      }
-      return { status: 502, body: 'the list of bookings was not a JSON array' };
-    }
-    // The list refused the question itself (a 4xx other than 401): it cannot tell, and never will; post.
-    return classifyAnswer('POST', answer.status).kind === 'refused' ? null : answer;
-  }
-
-  private async finishCreate(claim: ClaimedPush, answer: NetworkAnswer): Promise<void> {
-    const outcome = classifyAnswer('POST', answer.status);
-    if (outcome.kind !== 'done') {
-      // An answer other than success means the network stored nothing, unless it was no answer or a 5xx.
-      if (outcome.kind === 'refused' || (outcome.kind === 'retry' && outcome.operator))
-        await this.repo().notePosted(claim.booking_id, this.owner, null);
-      return this.finishAnswer(claim, 'POST', answer);
-    }
-    const networkId = idOf(answer.body);
-    if (networkId === null) {
-      // Stored, probably, but without its id we cannot update it: look it up on the next attempt.
-      return this.finish(
-        claim,
-        'POST',
-        { kind: 'retry', operator: false },
-        answer.status,
-        describeAnswer(answer.status!, 'the answer carried no booking id'),
-      );
-    }
-    const now = this.o.clock();
-    await writeTransaction(this.o.db, async (trx) => {
-      const repo = networkPushesRepository(trx, this.o.db.dialect);
-      await repo.setNetworkId(claim.booking_id, networkId);
-      await repo.notePosted(claim.booking_id, this.owner, null);
-      await repo.finish(claim.booking_id, this.owner, claim.version, this.result({ kind: 'done' }, claim, answer.status, null, now), now);
-    });
-    this.o.freshness.bump();
-    this.report(claim, 'POST', { kind: 'done' }, answer.status);
-  }
-
-  private async finishAnswer(claim: ClaimedPush, method: PushMethod, answer: NetworkAnswer): Promise<void> {
-    const outcome = classifyAnswer(method, answer.status);
-    const error =
-      answer.status === null ? (answer.error ?? 'no answer') : outcome.kind === 'done' ? null : describeAnswer(answer.status, answer.body);
-    if (outcome.kind === 'lost') {
-      // The network no longer has the booking (removed there): send it as new.
-      const now = this.o.clock();
-      await writeTransaction(this.o.db, async (trx) => {
-        const repo = networkPushesRepository(trx, this.o.db.dialect);
-        await repo.setNetworkId(claim.booking_id, null);
-        await repo.finish(claim.booking_id, this.owner, claim.version, this.result(outcome, claim, answer.status, error, now), now);
-      });
-      this.o.freshness.bump();
-      this.report(claim, method, outcome, answer.status);
-      return;
-    }
-    return this.finish(claim, method, outcome, answer.status, error);
-  }
-
-  private async finish(
-    claim: ClaimedPush,
-    method: PushMethod | null,
-    outcome: Outcome,
-    status: number | null,
-    error: string | null,
-  ): Promise<void> {
-    const now = this.o.clock();
-    await this.repo().finish(claim.booking_id, this.owner, claim.version, this.result(outcome, claim, status, error, now), now);
-    this.report(claim, method, outcome, status, error);
-  }
-
-  private result(outcome: Outcome, claim: ClaimedPush, status: number | null, error: string | null, now: number): PushResult {
-    switch (outcome.kind) {
-      case 'done':
-        return { status: 'done', next_attempt_at: now, last_status: status, last_error: null, resetAttempts: true };
-      case 'refused':
-        return { status: 'refused', next_attempt_at: now, last_status: status, last_error: error, resetAttempts: false };
-      case 'lost':
-        return { status: 'pending', next_attempt_at: now, last_status: status, last_error: error, resetAttempts: true };
-      case 'retry':
-        return {
-          status: 'pending',
-          next_attempt_at: now + retryDelay(claim.attempts, this.o.config.retryBaseMs),
-          last_status: status,
-          last_error: error,
-          resetAttempts: false,
-        };
-    }
-  }
-
-  private report(
-    claim: ClaimedPush,
-    method: PushMethod | null,
-    outcome: Outcome,
-    status: number | null,
-    error: string | null = null,
-  ): void {
+  /** Logs what needs an operator's eye and tells the outcome listeners. */
+  private report(claim: ClaimedPush, { method, outcome, status, error }: Attempted): void {
     const booking = claim.booking_id;
     const kind = outcome.kind === 'retry' && outcome.operator && status === 401 ? 'rejected_key' : outcome.kind;
     if (outcome.kind === 'refused') {
@@ -344,16 +199,5 @@ export class NetworkPusher {
         // a metrics callback must not break pushing
       }
     }
-  }
-}
-
-/** The booking id in the network's 201 answer. */
-function idOf(body: string): string | null {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    const id = parsed !== null && typeof parsed === 'object' ? (parsed as { id?: unknown }).id : undefined;
-    return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
-  } catch {
-    return null;
   }
 }

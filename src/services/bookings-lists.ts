@@ -5,11 +5,12 @@
 // little and cannot crowd the response cache. A list too large to keep is answered per request
 // from a query of the filter's own window instead.
 import { createHash } from 'node:crypto';
-import type { ListPosition } from '../../domain/bookings/index.js';
-import { bookingListBody, type BookingForm, presentBooking } from '../../presenters/bookings.js';
-import type { BookingListFilter, BookingView } from '../../repositories/bookings.js';
-import { type CachedBody, withEtag } from '../../services/cached-body.js';
-import type { AppServices } from '../../services/index.js';
+import type { Freshness } from '../db/freshness.js';
+import type { BookingListFilter, ListPosition } from '../domain/bookings/index.js';
+import { bookingListBody, type BookingForm, presentBooking } from '../presenters/bookings.js';
+import type { BookingsRepository, BookingView } from '../repositories/bookings.js';
+import { type CachedBody, withEtag } from './cached-body.js';
+import type { ResponseCache } from './response-cache.js';
 
 export interface ListAnswer {
   body: Buffer;
@@ -157,21 +158,26 @@ const isUnfiltered = (f: BookingListFilter) =>
   f.after === undefined &&
   f.limit === undefined;
 
+/** GET /api/bookings: every filter and page cut from the cached full list of its form. */
 export class BookingLists {
   /** Forms whose full list was, when last built, too large to keep. */
   private readonly tooLarge = new Set<BookingForm>();
 
-  // The services, not their members: the response cache is read on every request.
-  constructor(private readonly services: Pick<AppServices, 'repos' | 'responses' | 'freshness'>) {}
+  constructor(
+    private readonly bookings: BookingsRepository,
+    private readonly freshness: Freshness,
+    /** The services' response cache as it is at each request (see createServices). */
+    private readonly responses: () => ResponseCache,
+  ) {}
 
   async answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): Promise<ListAnswer> {
     const unfiltered = isUnfiltered(filter);
     if (!unfiltered && this.tooLarge.has(form)) return this.fromQuery(form, filter, envelope);
-    const { responses } = this.services;
+    const responses = this.responses();
     const key = `bookings:${form}`;
     // Two entries are read for a wrapped list: under one stamp, so they always agree.
-    const stamp = unfiltered && envelope ? await this.services.freshness.current() : undefined;
-    const snapshot = await responses.entry(key, async () => snapshotOf(await this.services.repos.bookings.list(), form), stamp);
+    const stamp = unfiltered && envelope ? await this.freshness.current() : undefined;
+    const snapshot = await responses.entry(key, async () => snapshotOf(await this.bookings.list(), form), stamp);
     if (responses.keeps(key, snapshot)) this.tooLarge.delete(form);
     else this.tooLarge.add(form);
 
@@ -196,7 +202,7 @@ export class BookingLists {
   /** The list too large to keep: the filter's window from the database, serialised, not kept. */
   private async fromQuery(form: BookingForm, filter: BookingListFilter, envelope: boolean): Promise<ListAnswer> {
     const limit = filter.limit;
-    const rows = await this.services.repos.bookings.list(limit === undefined ? filter : { ...filter, limit: limit + 1 });
+    const rows = await this.bookings.list(limit === undefined ? filter : { ...filter, limit: limit + 1 });
     const more = limit !== undefined && rows.length > limit;
     const page = more ? rows.slice(0, limit) : rows;
     const list = bookingListBody(page, form);

@@ -1,0 +1,85 @@
+// What an import file asks for, once its shape is checked (docs/import-format.md): one list of
+// records per section, each carrying its natural key and the fields it gives.
+
+import type { EndorsementType, UsersTable } from '../db/schema.js';
+
+export class ImportError extends Error {}
+
+/*
+ * A record carries its natural key and `set`: the fields it gives, as column values. A field
+ * the record omits is absent from `set`, so an update keeps the stored value; an explicit null
+ * is present (null, or the default of a field that has one). Whether a record creates or
+ * updates a row is known only against the database: the importer checks required fields there.
+ */
+
+export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at'>>;
+export interface ImportUser {
+  id: number;
+  set: UserFields;
+  /** Areas whose activity the record sets; the others keep theirs. */
+  atc_active_areas: Array<[area: string, active: boolean]>;
+  path: string;
+}
+export interface ImportPosition {
+  callsign: string;
+  set: Partial<{ name: string; frequency: string; area: string | null; rating: number; required_facility: string | null }>;
+  path: string;
+}
+export interface ImportEndorsement {
+  user_id: number;
+  type: EndorsementType;
+  valid_from: number;
+  /** revoked_at only ever comes with revoked (a null revoked_at: the time is not known). */
+  set: Partial<{ rating: string; valid_to: number | null; revoked: boolean; revoked_at: number | null }>;
+  /** Undefined: omitted, the stored links stay; a list (empty for null) replaces them. */
+  areas?: string[];
+  positions?: string[];
+  path: string;
+}
+export interface ImportRole {
+  user_id: number;
+  area: string;
+  role: string;
+  path: string;
+}
+export interface ImportTraining {
+  user_id: number;
+  area: string;
+  created_at: number;
+  set: Partial<{ type: string; status: number; started_at: number | null }>;
+  /** Undefined: omitted, the stored ratings stay; a list (empty for null) replaces them. */
+  ratings?: number[];
+  path: string;
+}
+export type BookingTag = 1 | 2 | 3;
+export interface ImportBooking {
+  /** Null: a new booking, numbered by the database. */
+  id: number | null;
+  set: Partial<{
+    user_id: number;
+    callsign: string;
+    time_start: number;
+    time_end: number;
+    tag: BookingTag | null;
+    source: string;
+    deleted: boolean;
+    network_booking: string | null;
+    /** The flags as stored (an export gives them); they win over tag. */
+    training: boolean;
+    exam: boolean;
+    event: boolean;
+    training_forced: boolean;
+    created_at: number;
+    updated_at: number;
+  }>;
+  path: string;
+}
+export interface ImportPlan {
+  areas: string[];
+  users: ImportUser[];
+  positions: ImportPosition[];
+  endorsements: ImportEndorsement[];
+  roles: ImportRole[];
+  trainings: ImportTraining[];
+  bookings: ImportBooking[];
+}

@@ -1,0 +1,36 @@
+// The users section of an import file.
+import { MAX_CID } from '../domain/limits.js';
+import { type Obj, fail, gives, int, isObj, notNull, nullableStr, rating, record, refuseNul } from './fields.js';
+import type { ImportUser, UserFields } from './plan.js';
+import { pathKey } from './quote.js';
+
+const USER_FIELDS = ['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision', 'atc_active_areas'] as const;
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
+
+export function parseUser(u: unknown, path: string): ImportUser {
+  const o = record(u, path, USER_FIELDS);
+  const id = int(o, 'id', path, 1, MAX_CID);
+  const set: UserFields = {};
+  if (gives(o, 'email')) {
+    const email = nullableStr(o, 'email', path);
+    if (email !== null && !EMAIL_RE.test(email)) fail(`${path}.email`, 'is not an e-mail address');
+    set.email = email;
+  }
+  for (const key of ['first_name', 'last_name', 'region', 'division', 'subdivision'] as const) {
+    if (gives(o, key)) set[key] = nullableStr(o, key, path);
+  }
+  if (gives(o, 'rating')) {
+    notNull(o, 'rating', path);
+    set.rating = rating(o, 'rating', path);
+  }
+  // A map of area name -> active, merged into the stored activity (null: nothing to merge).
+  const activity = o.atc_active_areas ?? {};
+  if (!isObj(activity)) fail(`${path}.atc_active_areas`, 'must be an object of area name -> true/false');
+  const atc_active_areas = Object.entries(activity as Obj).map(([area, active]): [string, boolean] => {
+    refuseNul(area, `${path}.atc_active_areas`);
+    if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${pathKey(area)}`, 'must be true or false');
+    return [area, active as boolean];
+  });
+  return { id, set, atc_active_areas, path };
+}

@@ -1,0 +1,115 @@
+// What clients send to the bookings routes: the list's query string, the id in the path, and
+// the bodies of create and update.
+import { Type } from 'typebox';
+import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_CID_DIGITS, MIN_CID } from '../domain/limits.js';
+import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../domain/bookings/query.js';
+
+export const BookingListQuery = Type.Object({
+  from: Type.Optional(
+    Type.String({
+      description:
+        'Only bookings that end after this time: an ISO date (2026-02-01, meaning its 00:00 UTC) or date-time (2026-02-01T10:00:00Z; no offset means UTC)',
+      examples: ['2026-02-01'],
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({
+      description:
+        'Only bookings that start before this time: an ISO date-time, or an ISO date meaning the end of that day (from=2026-02-01&to=2026-02-01 is that whole day)',
+      examples: ['2026-02-07'],
+    }),
+  ),
+  callsign: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_CALLSIGN_LENGTH,
+      // No control characters: no callsign has them, and PostgreSQL refuses a NUL in text.
+      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      description: 'Only this position (case-insensitive)',
+      examples: ['EKCH_TWR'],
+    }),
+  ),
+  cid: Type.Optional(
+    Type.Integer({
+      minimum: MIN_CID,
+      maximum: MAX_CID,
+      description: "Only this user's bookings. Needs an API key (401 without one): on the public list it would tie bookings to a person",
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` }),
+  ),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),
+});
+
+/**
+ * The id segment: digits only, so /api/bookings/create is never taken for an id (a GET there is
+ * 405, not a failed id). An id outside 1..MAX_BOOKING_ID names no booking: 404, like any unknown id.
+ */
+export const BOOKING_ID_PATH = '/api/bookings/:id(^\\d{1,10}$)';
+export const BookingIdParams = Type.Object({ id: Type.Integer({ description: `Booking ID (1 to ${MAX_BOOKING_ID})` }) });
+
+const TAG_DESCRIPTION =
+  '1 training, 2 exam, 3 event; none for a normal session. Training is set anyway when the user is not qualified for the position';
+
+// Body fields accept what JSON clients and HTML forms send: numbers or digit strings, and an
+// empty value for "not given". The handler reports every format problem at once, including
+// what a pattern cannot see (30/02/2026), so these schemas document and pre-check the same rules.
+const nullable = <T extends Parameters<typeof Type.Union>[0]>(types: T, description: string, examples: unknown[]) =>
+  Type.Union([...types, Type.Null()], { description, examples });
+const body = {
+  cid: nullable(
+    [Type.Integer({ minimum: MIN_CID, maximum: MAX_CID }), Type.String({ pattern: `^(?!0+$)\\d{1,${MAX_CID_DIGITS}}$|^$` })],
+    "The booker's user ID (CID); a digit string is accepted",
+    [1000001],
+  ),
+  date: nullable(
+    [Type.String({ pattern: '^(\\d{1,2}/\\d{1,2}/\\d{4})?$' })],
+    'Date of the start, d/m/Y (1/2/2026 and 01/02/2026 alike), UTC',
+    ['24/12/2026'],
+  ),
+  start_at: nullable([Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d)?$' })], 'Start, 24-hour H:i (00:00–23:59), UTC', ['09:00']),
+  end_at: nullable(
+    [Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d)?$' })],
+    'End, 24-hour H:i, UTC. An end before the start means the booking ends on the next day; equal start and end are refused',
+    ['11:30'],
+  ),
+  position: nullable([Type.String({ maxLength: MAX_CALLSIGN_LENGTH })], 'Position callsign, case-insensitive', ['EKCH_TWR']),
+  tag: nullable([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })], TAG_DESCRIPTION, [1]),
+  source: nullable(
+    [Type.String({ pattern: '^([A-Za-z0-9_-]{1,16})?$' })],
+    'Origin of the booking, 1–16 of A-Z 0-9 _ - (upper-cased); default CC',
+    ['CC'],
+  ),
+};
+
+export const CreateBookingBody = Type.Object(body, {
+  required: ['cid', 'date', 'start_at', 'end_at', 'position'],
+  additionalProperties: false,
+  description:
+    'JSON or application/x-www-form-urlencoded. Spaces around a value are ignored; an empty value (or one of spaces only) counts as not given',
+});
+export const UpdateBookingBody = Type.Object(
+  {
+    cid: Type.Optional(body.cid),
+    date: Type.Optional(body.date),
+    start_at: Type.Optional(body.start_at),
+    end_at: Type.Optional(body.end_at),
+    position: Type.Optional(body.position),
+    tag: Type.Optional(
+      nullable(
+        [Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })],
+        `${TAG_DESCRIPTION}. Not given: the chosen tag stays (forced training is decided again for the new booker or position); null or empty: the tag is removed`,
+        [1],
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Any subset of the fields, at least one, JSON or application/x-www-form-urlencoded; fields not given (or null/empty) keep their value, ' +
+      'and a body that gives none is refused (422). Spaces around a value are ignored. The source cannot be changed',
+  },
+);
+
+export const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];

@@ -1,0 +1,212 @@
+// One push of one claimed booking: decide what the network must be told, send it, and record
+// what the answer means. The claim stays the pusher's throughout: every write below is made only
+// while this process still holds the row's lease.
+import type { NetworkConfig } from '../../config.js';
+import type { Db } from '../../db/connection.js';
+import type { Freshness } from '../../db/freshness.js';
+import { writeTransaction } from '../../db/transaction.js';
+import {
+  classifyAnswer,
+  decidePush,
+  describeAnswer,
+  type Division,
+  findPosted,
+  type NetworkBookingBody,
+  type NetworkListedBooking,
+  type Outcome,
+  type PushedBooking,
+  retryDelay,
+} from '../../domain/network/push.js';
+import type { Clock } from '../../domain/time.js';
+import { bookingsRepository } from '../../repositories/bookings.js';
+import { type ClaimedPush, networkPushesRepository, type PushResult } from '../../repositories/network-pushes.js';
+import type { NetworkAnswer } from './client.js';
+
+export type PushMethod = 'POST' | 'PUT' | 'DELETE';
+
+/** What an attempt came to, for the pusher to log and count. */
+export interface Attempted {
+  /** null when nothing had to be sent (a booking deleted before it was ever pushed). */
+  method: PushMethod | null;
+  outcome: Outcome;
+  status: number | null;
+  error: string | null;
+}
+
+export interface AttemptContext {
+  db: Db;
+  config: Pick<NetworkConfig, 'retryBaseMs'>;
+  division: Division;
+  clock: Clock;
+  freshness: Freshness;
+  /** The pusher holding the claim. */
+  owner: string;
+  send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer>;
+}
+
+const repo = (ctx: AttemptContext) => networkPushesRepository(ctx.db.kysely, ctx.db.dialect);
+
+/** Makes the push; null when the claim was lost before anything was sent (nothing to report). */
+export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Promise<Attempted | null> {
+  const id = claim.booking_id;
+  const booking: PushedBooking | undefined = await bookingsRepository(ctx.db.kysely).findById(id);
+  if (!booking) return finish(ctx, claim, null, { kind: 'done' }, null, null);
+  let posted: NetworkBookingBody | null = claim.posted === null ? null : (JSON.parse(claim.posted) as NetworkBookingBody);
+  let action = decidePush(booking, posted, ctx.division);
+
+  if (action.kind === 'lookup') {
+    const found = await lookUp(ctx, action.posted);
+    if (typeof found === 'object' && found !== null) {
+      const why = found.status === null ? (found.error ?? 'no answer') : describeAnswer(found.status, found.body);
+      return finish(ctx, claim, 'POST', classifyAnswer('POST', found.status), found.status, `looking for an earlier create: ${why}`);
+    }
+    await writeTransaction(ctx.db, async (trx) => {
+      const pushes = networkPushesRepository(trx, ctx.db.dialect);
+      if (found !== null) await pushes.setNetworkId(id, found);
+      await pushes.notePosted(id, ctx.owner, null);
+    });
+    if (found !== null) ctx.freshness.bump();
+    posted = null;
+    action = decidePush({ ...booking, network_booking: found }, posted, ctx.division);
+  }
+
+  switch (action.kind) {
+    case 'lookup': // decided without `posted`: cannot happen again
+    case 'nothing':
+      return finish(ctx, claim, null, { kind: 'done' }, null, null);
+    case 'create': {
+      // Noted before sending: if the answer is lost, the next attempt looks before posting again.
+      if (!(await repo(ctx).notePosted(id, ctx.owner, JSON.stringify(action.body)))) return null;
+      const answer = await ctx.send('POST', 'booking', action.body);
+      return finishCreate(ctx, claim, answer);
+    }
+    case 'update': {
+      const answer = await ctx.send('PUT', `booking/${encodeURIComponent(action.id)}`, action.body);
+      return finishAnswer(ctx, claim, 'PUT', answer);
+    }
+    case 'delete': {
+      const answer = await ctx.send('DELETE', `booking/${encodeURIComponent(action.id)}`);
+      return finishAnswer(ctx, claim, 'DELETE', answer);
+    }
+  }
+}
+
+/**
+ * The network's id of an earlier POST, from its list of this key's bookings on that day (the
+ * filters its list route takes); null when it is not there; the answer when the list could not be read.
+ */
+async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | NetworkAnswer> {
+  const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
+  const answer = await ctx.send('GET', `booking?${query.toString()}`);
+  if (answer.status === 200) {
+    try {
+      const list = JSON.parse(answer.body) as unknown;
+      if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
+    } catch {
+      // fall through: an answer we cannot read is no evidence either way
+    }
+    return { status: 502, body: 'the list of bookings was not a JSON array' };
+  }
+  // The list refused the question itself (a 4xx other than 401): it cannot tell, and never will; post.
+  return classifyAnswer('POST', answer.status).kind === 'refused' ? null : answer;
+}
+
+async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: NetworkAnswer): Promise<Attempted> {
+  const outcome = classifyAnswer('POST', answer.status);
+  if (outcome.kind !== 'done') {
+    // An answer other than success means the network stored nothing, unless it was no answer or a 5xx.
+    if (outcome.kind === 'refused' || (outcome.kind === 'retry' && outcome.operator))
+      await repo(ctx).notePosted(claim.booking_id, ctx.owner, null);
+    return finishAnswer(ctx, claim, 'POST', answer);
+  }
+  const networkId = idOf(answer.body);
+  if (networkId === null) {
+    // Stored, probably, but without its id we cannot update it: look it up on the next attempt.
+    return finish(
+      ctx,
+      claim,
+      'POST',
+      { kind: 'retry', operator: false },
+      answer.status,
+      describeAnswer(answer.status!, 'the answer carried no booking id'),
+    );
+  }
+  const now = ctx.clock();
+  await writeTransaction(ctx.db, async (trx) => {
+    const pushes = networkPushesRepository(trx, ctx.db.dialect);
+    await pushes.setNetworkId(claim.booking_id, networkId);
+    await pushes.notePosted(claim.booking_id, ctx.owner, null);
+    await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, { kind: 'done' }, claim, answer.status, null, now), now);
+  });
+  ctx.freshness.bump();
+  return { method: 'POST', outcome: { kind: 'done' }, status: answer.status, error: null };
+}
+
+async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: PushMethod, answer: NetworkAnswer): Promise<Attempted> {
+  const outcome = classifyAnswer(method, answer.status);
+  const error =
+    answer.status === null ? (answer.error ?? 'no answer') : outcome.kind === 'done' ? null : describeAnswer(answer.status, answer.body);
+  if (outcome.kind === 'lost') {
+    // The network no longer has the booking (removed there): send it as new.
+    const now = ctx.clock();
+    await writeTransaction(ctx.db, async (trx) => {
+      const pushes = networkPushesRepository(trx, ctx.db.dialect);
+      await pushes.setNetworkId(claim.booking_id, null);
+      await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
+    });
+    ctx.freshness.bump();
+    return { method, outcome, status: answer.status, error: null };
+  }
+  return finish(ctx, claim, method, outcome, answer.status, error);
+}
+
+async function finish(
+  ctx: AttemptContext,
+  claim: ClaimedPush,
+  method: PushMethod | null,
+  outcome: Outcome,
+  status: number | null,
+  error: string | null,
+): Promise<Attempted> {
+  const now = ctx.clock();
+  await repo(ctx).finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now), now);
+  return { method, outcome, status, error };
+}
+
+/** The row's new state after an answer: done, refused for good, due again now, or due after a backoff. */
+function resultOf(
+  ctx: AttemptContext,
+  outcome: Outcome,
+  claim: ClaimedPush,
+  status: number | null,
+  error: string | null,
+  now: number,
+): PushResult {
+  switch (outcome.kind) {
+    case 'done':
+      return { status: 'done', next_attempt_at: now, last_status: status, last_error: null, resetAttempts: true };
+    case 'refused':
+      return { status: 'refused', next_attempt_at: now, last_status: status, last_error: error, resetAttempts: false };
+    case 'lost':
+      return { status: 'pending', next_attempt_at: now, last_status: status, last_error: error, resetAttempts: true };
+    case 'retry':
+      return {
+        status: 'pending',
+        next_attempt_at: now + retryDelay(claim.attempts, ctx.config.retryBaseMs),
+        last_status: status,
+        last_error: error,
+        resetAttempts: false,
+      };
+  }
+}
+
+/** The booking id in the network's 201 answer. */
+function idOf(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const id = parsed !== null && typeof parsed === 'object' ? (parsed as { id?: unknown }).id : undefined;
+    return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
+  } catch {
+    return null;
+  }
+}
