@@ -1,10 +1,12 @@
 // One size of the users scale curve (run by bench/scale.ts in a process of its own, so that each
 // size starts from an empty heap): a division of N users imported into a fresh SQLite file, then
-// uncached GET /api/users with every relation through the application, timed.
+// uncached GET /api/users with every relation over HTTP from the application in this process, timed.
 //   npx tsx bench/scale-users.ts USERS RUNS   (prints progress lines, then one line of JSON)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { exchange } from './lib/http.js';
 import { percentile } from './lib/load.js';
 import { USERS_PATH } from './lib/scenarios.js';
 import { buildApp } from '../src/app.js';
@@ -31,7 +33,8 @@ try {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', DIVISION: 'EUD', SUBDIVISIONS: 'SCA' });
   const services = createServices(config, db);
   const app = await buildApp(services, { logger: false });
-  await app.ready();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
   const { token } = await services.keys.create({ name: 'scale', scope: 'read', variant: null, compat: null });
   const headers = { authorization: `Bearer ${token}` };
   const samples: number[] = [];
@@ -40,10 +43,10 @@ try {
   for (let i = 0; i < runs + 2; i++) {
     services.freshness.bump();
     const a = performance.now();
-    const res = await app.inject({ method: 'GET', url: USERS_PATH, headers });
+    const res = await exchange({ port, path: USERS_PATH, headers });
     const ms = performance.now() - a;
-    if (res.statusCode !== 200) throw new Error(`GET /api/users answered ${res.statusCode}`);
-    bytes = res.rawPayload.length;
+    if (res.status !== 200) throw new Error(`GET /api/users answered ${res.status}`);
+    bytes = res.body.length;
     if (i >= 2) samples.push(ms);
   }
   await app.close();

@@ -11,14 +11,15 @@ import authPlugin from './plugins/auth.js';
 import bodyParsers from './plugins/body-parsers.js';
 import cors from './plugins/cors.js';
 import rateLimit from './plugins/rate-limit.js';
-import requestMetrics from './plugins/request-metrics.js';
+import notFound from './plugins/not-found.js';
+import requestMetrics, { unmatchedObserver } from './plugins/request-metrics.js';
 import responseHeaders from './plugins/response-headers.js';
 import routeDefaults from './plugins/route-defaults.js';
 import shutdown from './plugins/shutdown.js';
 import { registerErrorHandling } from './http/errors.js';
 import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/client-errors.js';
-import { loggerOptions } from './http/logging.js';
-import { parseQuery, rejectMalformedRequest } from './http/parameters.js';
+import { lazyChildLogger, loggerOptions } from './http/logging.js';
+import { parseQuery } from './http/parameters.js';
 import openapi from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
@@ -44,6 +45,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   const { config } = services;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     // A slow client cannot hold a connection open forever: the whole request, and its headers
@@ -79,13 +81,13 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   app.setValidatorCompiler(validatorCompiler);
   await app.register(bodyParsers, { bodyLimit: BODY_LIMIT });
   registerErrorHandling(app);
+  await app.register(notFound, services.metrics ? { onUnmatched: unmatchedObserver(services.metrics) } : {});
   if (services.metrics) await app.register(requestMetrics, { metrics: services.metrics });
   await app.register(shutdown);
   await app.register(routeDefaults);
   await app.register(responseHeaders, { rateLimited: config.rateLimit > 0 });
   await app.register(rateLimit, { max: config.rateLimit });
   await app.register(authPlugin, { keys: services.keys, ...(app.ipLimited ? { ipLimited: app.ipLimited } : {}) });
-  app.addHook('preValidation', rejectMalformedRequest);
   await app.register(cors);
   await app.register(etag);
   await app.register(openapi, { version: VERSION });

@@ -76,7 +76,8 @@ export class Freshness {
   }
 
   /** The stamp of data built from every topic. */
-  readonly stamp: Stamp = () => this.stampOf(TOPICS)();
+  readonly stamp: Stamp = () => (this.everything ??= this.stampOf(TOPICS))();
+  private everything: Stamp | undefined;
 
   /** The stamp of data built from these topics only: writes of other topics leave it as it is. */
   stampOf(topics: readonly Topic[]): Stamp {
@@ -84,14 +85,27 @@ export class Freshness {
     let stamp = this.stamps.get(name);
     if (stamp === undefined) {
       const watched = TOPICS.filter((t) => topics.includes(t));
+      // The last stamp made, reused while neither the database's counter nor a watched topic moved:
+      // most requests find it unchanged and build no string.
+      let lastExternal: number | null = null;
+      let lastVersions = -1;
+      let last = '';
       stamp = () => {
-        let local = '';
-        for (const topic of watched) local += `:${this.versions.get(topic)!}`;
+        let versions = 0;
+        for (const topic of watched) versions += this.versions.get(topic)!;
         const external = this.external();
-        if (external !== null) return `${external}${local}`;
+        if (external !== null) {
+          if (external !== lastExternal || versions !== lastVersions) {
+            lastExternal = external;
+            lastVersions = versions;
+            last = `${external}:${watched.map((t) => this.versions.get(t)!).join(':')}`;
+          }
+          return last;
+        }
         const read = this.db.currentSnapshot;
         if (read === null) return null;
-        return this.snapshot(read).then((p) => (p === null ? null : `${p}${local}`));
+        const local = watched.map((t) => this.versions.get(t)!).join(':');
+        return this.snapshot(read).then((p) => (p === null ? null : `${p}:${local}`));
       };
       this.stamps.set(name, stamp);
     }
@@ -141,6 +155,17 @@ export class StampedCache<V> {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /**
+   * The value under `key` if it was stored under `stamp`, without waiting for anything: the common
+   * case, a cached answer on a database whose stamp is read synchronously (SQLite), takes no promise.
+   */
+  peek(key: string, stamp: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined || hit.stamp !== stamp) return undefined;
+    this.markUsed(key, hit);
+    return hit.value;
   }
 
   /**

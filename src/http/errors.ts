@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import FindMyWay from 'find-my-way';
 import { databaseTrouble } from '../db/errors.js';
 import { DomainError, type FieldErrors, ValidationError } from '../domain/errors.js';
 import { answerForDomainError } from './error-answers.js';
@@ -168,37 +167,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ message: 'Internal server error' });
-  });
-
-  // A second router that only knows paths and methods, to tell 404 from 405.
-  const paths = FindMyWay({ ignoreTrailingSlash: false });
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    // The CORS preflight route answers OPTIONS on every path; it says nothing about paths.
-    if (route.url === '*' || route.url === '/*') return;
-    for (const m of methods) {
-      let set = methodsByPath.get(route.url);
-      if (!set) {
-        set = new Set();
-        methodsByPath.set(route.url, set);
-        paths.on('GET', route.url, () => {}, { url: route.url });
-      }
-      set.add(m);
-    }
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const match = paths.find('GET', path);
-    const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;
-    // A route of this method that found nothing (a missing file under /docs/static/) is 404.
-    if (allowed && allowed.size > 0 && !allowed.has(request.method)) {
-      return reply
-        .code(405)
-        .header('allow', [...allowed].join(', '))
-        .send({ message: `Method ${request.method} is not allowed here; allowed: ${[...allowed].join(', ')}` });
-    }
-    return reply.code(404).send({ message: `Route ${request.method} ${path} not found` });
   });
 }

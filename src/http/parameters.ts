@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { ApiError } from './errors.js';
-import { rejectBadVariant } from './variant.js';
+import { badVariant, isBadVariant } from './variant.js';
 
 // qs drops whatever lies past its limits without a word, so a flood of junk parameters could push
 // a real one (limit=1) out of the query and change the answer: a query or form over its limits
@@ -66,11 +66,17 @@ export function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string 
   }
 }
 
-/** One hook (on every request) for what makes a request malformed after routing: its query, its Api-Variant. */
-export function rejectMalformedRequest(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-  const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
-  if (typeof rejected === 'string') return done(new ApiError(400, rejected));
-  rejectBadVariant(request, reply, done);
+/**
+ * The route hook for what makes a request malformed after routing: its query and, on API routes
+ * (`variant`), its Api-Variant. Runs after authentication, so 401 and 403 come first.
+ */
+export function malformedRequestCheck({ variant }: { variant: boolean }) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
+    if (typeof rejected === 'string') return done(new ApiError(400, rejected));
+    if (variant && isBadVariant(request.headers['api-variant'])) return done(badVariant());
+    done();
+  };
 }
 
 /**

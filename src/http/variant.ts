@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ApiCompat, ApiVariant } from '../config.js';
 import { ApiError } from './errors.js';
 
-const badVariant = () => new ApiError(400, 'Api-Variant must be "newer" or "older"');
+export const badVariant = () => new ApiError(400, 'Api-Variant must be "newer" or "older"');
 
 /** The API variant of a request: Api-Variant header, else the key's pin, else the server default. */
 export function requestVariant(request: FastifyRequest, fallback: ApiVariant): ApiVariant {
@@ -16,18 +16,10 @@ export function requestVariant(request: FastifyRequest, fallback: ApiVariant): A
 
 /**
  * A bad Api-Variant is 400 on every API route, also where the variant changes nothing: a client
- * with a typo learns it at once. Runs after authentication, so 401 and 403 come first.
+ * with a typo learns it at once (checked by each API route's hook, src/http/parameters.ts).
  */
-export function rejectBadVariant(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const header = request.headers['api-variant'];
-  if (
-    header === undefined ||
-    header === 'newer' ||
-    header === 'older' ||
-    !(request.routeOptions.config as Partial<typeof request.routeOptions.config> | undefined)?.auth
-  )
-    return done();
-  done(badVariant());
+export function isBadVariant(header: string | string[] | undefined): boolean {
+  return header !== undefined && header !== 'newer' && header !== 'older';
 }
 
 /** The response envelope profile: the key's setting wins for keyed calls, else the server's. */

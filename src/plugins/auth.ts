@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { addRouteHook } from '../http/route-hooks.js';
 import type { ApiKeyService, AuthenticatedKey } from '../auth/keys.js';
 import type { AuthLevel } from '../auth/levels.js';
 
@@ -13,7 +14,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey: AuthenticatedKey | null;
     authRefusal: ApiError | null;
-    /** A token not yet looked up, because its IP had used its rate limit (see onRequest below). */
+    /** A token not yet looked up, because its IP had used its rate limit (see authenticate below). */
     pendingToken: string | null;
   }
 }
@@ -60,10 +61,14 @@ function repeatsAuthorization(rawHeaders: string[]): boolean {
   return false;
 }
 
+type Hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
 /**
  * API keys (Authorization: Bearer): finds the request's key and refuses what its route's
- * `config.auth` level does not allow, with the RFC 6750 challenge. A plugin at the root, so every
- * route's hooks see `request.apiKey`; registered after the rate limiter (src/plugins/rate-limit.ts).
+ * `config.auth` level does not allow, with the RFC 6750 challenge. Each API route gets the check
+ * for its own level as the first of its own hooks (worked out once, when the route is added);
+ * routes without a level (docs, health) get none. Registered after the rate limiter
+ * (src/plugins/rate-limit.ts), whose hook it must precede.
  */
 async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
   const { keys, ipLimited } = opts;
@@ -71,64 +76,72 @@ async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
   app.decorateRequest('authRefusal', null);
   app.decorateRequest('pendingToken', null);
 
-  const settle = (request: FastifyRequest, key: AuthenticatedKey | null) => {
-    const level = request.routeOptions.config.auth!;
+  const settle = (request: FastifyRequest, level: AuthLevel, key: AuthenticatedKey | null) => {
     request.apiKey = key;
     request.authRefusal = key ? refusalFor(level, key) : invalidKey();
   };
 
-  // Runs before rate limiting so the limit can count per key. A refusal is only raised in
-  // preParsing, after the rate limiter (an onRequest hook of each route) has counted the
-  // request against its IP: a flood of missing or wrong keys is limited like any other.
-  // A token that cannot be right is refused from memory (ApiKeyService.precheck). One this
-  // process has never looked up is looked up only while its IP is within its limit: otherwise it
-  // waits until the limiter has counted it, which refuses it, so that a flood of made-up tokens
-  // from a limited IP never reaches the database.
-  // Callback hooks with a synchronous path: most requests carry no key and need no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const level = request.routeOptions.config.auth;
-    if (level === undefined) return done(); // not an API route (docs, health)
-    const header = request.headers.authorization;
-    if (header === undefined) {
-      request.authRefusal = refusalFor(level, null);
-      return done();
-    }
-    if (repeatsAuthorization(request.raw.rawHeaders)) {
-      request.authRefusal = repeatedCredentials();
-      return done();
-    }
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const check = m ? keys.precheck(m[1]!) : 'refused';
-    if (check === 'refused') {
-      request.authRefusal = invalidKey();
-      return done();
-    }
-    const token = m![1]!;
-    const lookUp = () =>
-      keys.authenticate(token).then((key) => {
-        settle(request, key);
+  /**
+   * Finds the key. Without a rate limit a refusal is raised at once. With one, the limiter (the
+   * route's next hook) counts the request first, keyed by the key found here, and the refusal is
+   * raised after it (refuseAfterLimit): a flood of missing or wrong keys is limited like any
+   * other. A token that cannot be right is refused from memory (ApiKeyService.precheck). One this
+   * process has never looked up is looked up only while its IP is within its limit: otherwise it
+   * waits until the limiter has counted it, which refuses it, so that a flood of made-up tokens
+   * from a limited IP never reaches the database.
+   * A callback hook with a synchronous path: most requests carry no key and need no promise.
+   */
+  const authenticate =
+    (level: AuthLevel): Hook =>
+    (request, _reply, done) => {
+      const refuse = ipLimited === undefined ? (refusal: ApiError | null) => done(refusal ?? undefined) : () => done();
+      const header = request.headers.authorization;
+      if (header === undefined) return refuse((request.authRefusal = refusalFor(level, null)));
+      if (repeatsAuthorization(request.raw.rawHeaders)) return refuse((request.authRefusal = repeatedCredentials()));
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const check = m ? keys.precheck(m[1]!) : 'refused';
+      if (check === 'refused') return refuse((request.authRefusal = invalidKey()));
+      const token = m![1]!;
+      const lookUp = () =>
+        keys.authenticate(token).then((key) => {
+          settle(request, level, key);
+          refuse(request.authRefusal);
+        }, done);
+      if (check === 'known' || ipLimited === undefined) return void lookUp();
+      ipLimited(request).then((limited) => {
+        if (!limited) return lookUp();
+        request.pendingToken = token;
         done();
       }, done);
-    if (check === 'known' || ipLimited === undefined) return void lookUp();
-    ipLimited(request).then((limited) => {
-      if (!limited) return lookUp();
-      request.pendingToken = token;
-      done();
-    }, done);
-  });
+    };
 
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const finish = () => (request.authRefusal ? done(request.authRefusal) : done(null, payload));
-    const token = request.pendingToken;
-    if (token === null) return finish();
-    // The limiter let it through after all (its window ended meanwhile): look it up now.
-    request.pendingToken = null;
-    keys.authenticate(token).then((key) => {
-      settle(request, key);
-      finish();
-    }, done);
+  /** With a rate limit: after the limiter has counted the request, its refusal (or a deferred lookup). */
+  const refuseAfterLimit =
+    (level: AuthLevel): Hook =>
+    (request, _reply, done) => {
+      const finish = () => (request.authRefusal ? done(request.authRefusal) : done());
+      const token = request.pendingToken;
+      if (token === null) return finish();
+      // The limiter let it through after all (its window ended meanwhile): look it up now.
+      request.pendingToken = null;
+      keys.authenticate(token).then((key) => {
+        settle(request, level, key);
+        finish();
+      }, done);
+    };
+
+  app.addHook('onRoute', (route) => {
+    const level = route.config?.auth;
+    if (level === undefined) return;
+    addRouteHook(route, 'onRequest', authenticate(level), 'first');
+    if (ipLimited !== undefined) addRouteHook(route, 'preParsing', preParsing(refuseAfterLimit(level)), 'first');
   });
 }
+
+/** A request hook run as a preParsing hook (which passes the payload stream on). */
+const preParsing =
+  (hook: Hook) => (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err?: Error | null, payload?: unknown) => void) =>
+    hook(request, reply, (err?: Error) => (err ? done(err) : done(null, payload)));
 
 function refusalFor(level: AuthLevel, key: AuthenticatedKey | null): ApiError | null {
   if (level === 'read' || level === 'edit') {

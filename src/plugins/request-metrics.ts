@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { addRouteHook } from '../http/route-hooks.js';
 import type { Metrics } from '../services/metrics.js';
 
 export interface RequestMetricsOptions {
@@ -7,14 +8,25 @@ export interface RequestMetricsOptions {
 }
 
 /**
- * Counts every answered request by route template (`unmatched` for 404/405 of unknown routes),
- * for GET /metrics. Registered at the root before any route or not-found handler, so it sees them all.
+ * Counts every answered request by route template, for GET /metrics: each route gets a hook of its
+ * own that knows its template, so no request looks its route up. Requests no route matched (404,
+ * 405) are counted as `unmatched` through unmatchedObserver, which the not-found handler calls.
+ * Registered before any route.
  */
 async function requestMetrics(app: FastifyInstance, { metrics }: RequestMetricsOptions) {
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    done();
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    addRouteHook(route, 'onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      metrics.observeRequest(request.method, url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
   });
+}
+
+/** For the not-found handler: counts the request once its answer is sent, as `unmatched`. */
+export function unmatchedObserver(metrics: Metrics) {
+  return (request: FastifyRequest, reply: FastifyReply): void =>
+    void reply.raw.once('finish', () => metrics.observeRequest(request.method, undefined, reply.statusCode, reply.elapsedTime / 1000));
 }
 
 export default fp(requestMetrics, { name: 'sector-request-metrics' });

@@ -1,20 +1,20 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { addRouteHook } from '../http/route-hooks.js';
+import { malformedRequestCheck } from '../http/parameters.js';
 
 /**
- * Route-level defaults derived from who may call a route (its `config.auth`): CORS only on public
- * GETs, and rate limiting only on API routes. Routes then need not repeat them, and a new route
- * cannot forget them. Registered before the CORS and rate-limit plugins, which read the same config.
+ * Route-level defaults derived from who may call a route (its `config.auth`): rate limiting only
+ * on API routes, and the check that refuses a malformed query (every route) or Api-Variant (API
+ * routes), as each route's own hook, so that no request looks its route's config up. Routes then
+ * need not repeat them, and a new route cannot forget them. Registered before the rate-limit
+ * plugin, which reads the same config.
  */
 async function routeDefaults(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const publicGet = (auth === 'public' || auth === 'optional') && methods.every((m) => m === 'GET' || m === 'HEAD');
-    // The CORS plugin's own preflight route (OPTIONS *) must keep answering, so browsers may send a key to public GETs.
-    const preflight = methods.includes('OPTIONS') && (route.url === '*' || route.url === '/*');
-    const cors = publicGet || preflight ? {} : { cors: false };
-    route.config = { ...route.config, ...cors, ...(auth ? {} : { rateLimit: false }) };
+    if (!auth) route.config = { ...route.config, rateLimit: false };
+    addRouteHook(route, 'preValidation', malformedRequestCheck({ variant: auth !== undefined }), 'first');
   });
 }
 

@@ -1,12 +1,14 @@
-// The answers of GET /api/bookings. The full list of live bookings is kept serialised, per form,
-// with an index of where each booking's bytes lie and what the filters compare (start, end, id,
-// booker, position). A filtered list or a page is cut from those bytes: no query, nothing
-// serialised again, and nothing kept, so one-off filters (each `from` to the millisecond) cost
-// little and cannot crowd the response cache. A list too large to keep is answered per request
-// from a query of the filter's own window instead.
+// The answers of GET /api/bookings. Live bookings are kept serialised, per form, with an index of
+// where each booking's bytes lie and what the filters compare (start, end, id, booker, position):
+// the full list, and the window of those ending after yesterday began, which is all a list from
+// now on needs however many past bookings pile up. A filtered list or a page is cut from those
+// bytes: no query, nothing serialised again, and nothing kept, so one-off filters (each `from` to
+// the millisecond) cost little and cannot crowd the response cache. A list too large to keep is
+// answered per request from a query of the filter's own window instead.
 import { createHash } from 'node:crypto';
-import type { Freshness } from '../db/freshness.js';
+import type { Topic } from '../db/freshness.js';
 import type { BookingListFilter, ListPosition } from '../domain/bookings/index.js';
+import type { Clock } from '../domain/time.js';
 import { bookingListBody, type BookingForm, presentBooking } from '../presenters/bookings.js';
 import type { BookingsRepository, BookingView } from '../repositories/bookings.js';
 import { type CachedBody, withEtag } from './cached-body.js';
@@ -150,6 +152,14 @@ function cut(s: Snapshot, picked: number[], envelope: boolean): { body: Buffer; 
   return { body, etag: `"${hash.digest('base64url')}"` };
 }
 
+/** What a list of bookings shows: the bookings, their positions' callsigns, their bookers' names. */
+export const BOOKING_TOPICS: readonly Topic[] = ['bookings', 'positions', 'names'];
+
+const DAY_MS = 86_400_000;
+
+/** Where the window of recent and coming bookings begins: yesterday, 00:00 UTC. */
+const windowStart = (now: number): number => Math.floor(now / DAY_MS) * DAY_MS - DAY_MS;
+
 const isUnfiltered = (f: BookingListFilter) =>
   f.from === undefined &&
   f.to === undefined &&
@@ -158,45 +168,71 @@ const isUnfiltered = (f: BookingListFilter) =>
   f.after === undefined &&
   f.limit === undefined;
 
-/** GET /api/bookings: every filter and page cut from the cached full list of its form. */
+/** GET /api/bookings: every filter and page cut from a cached list of its form. */
 export class BookingLists {
-  /** Forms whose full list was, when last built, too large to keep. */
-  private readonly tooLarge = new Set<BookingForm>();
+  /** Lists (by key) that were, when last built, too large to keep. */
+  private readonly tooLarge = new Set<string>();
 
   constructor(
     private readonly bookings: BookingsRepository,
-    private readonly freshness: Freshness,
+    private readonly clock: Clock,
     /** The services' response cache as it is at each request (see createServices). */
     private readonly responses: () => ResponseCache,
   ) {}
 
-  async answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): Promise<ListAnswer> {
-    const unfiltered = isUnfiltered(filter);
-    if (!unfiltered && this.tooLarge.has(form)) return this.fromQuery(form, filter, envelope);
+  answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): ListAnswer | Promise<ListAnswer> {
+    const responses = this.responses();
+    // Two entries are read for a wrapped list: under one stamp, so they always agree.
+    const stamp = responses.stampOf(BOOKING_TOPICS);
+    if (isUnfiltered(filter)) {
+      const key = `bookings:${form}`;
+      const snapshot = responses.peek(key, stamp) as Snapshot | undefined;
+      if (snapshot !== undefined && !envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
+      return this.whole(form, envelope, stamp);
+    }
+    // A list from yesterday on (the schedule, what is booked from now) needs only the window.
+    const from = windowStart(this.clock());
+    const key = filter.from !== undefined && filter.from >= from ? `bookings:${form}:from:${from}` : `bookings:${form}`;
+    const snapshot = responses.peek(key, stamp) as Snapshot | undefined;
+    if (snapshot !== undefined) return page(snapshot, filter, envelope);
+    return this.filtered(key, key === `bookings:${form}` ? {} : { from }, form, filter, envelope, stamp);
+  }
+
+  private async whole(form: BookingForm, envelope: boolean, stamp: ReturnType<ResponseCache['stampOf']>): Promise<ListAnswer> {
     const responses = this.responses();
     const key = `bookings:${form}`;
-    // Two entries are read for a wrapped list: under one stamp, so they always agree.
-    const stamp = unfiltered && envelope ? await this.freshness.current() : undefined;
-    const snapshot = await responses.entry(key, async () => snapshotOf(await this.bookings.list(), form), stamp);
-    if (responses.keeps(key, snapshot)) this.tooLarge.delete(form);
-    else this.tooLarge.add(form);
+    const snapshot = await this.snapshot(key, {}, form, stamp);
+    if (!envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
+    const wrapped = await responses.entry(`${key}:data`, stamp, async () =>
+      withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])),
+    );
+    return { ...wrapped, next: null };
+  }
 
-    if (unfiltered) {
-      if (!envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-      const wrapped = await responses.entry(
-        `${key}:data`,
-        async () => withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])),
-        stamp,
-      );
-      return { ...wrapped, next: null };
-    }
-    const picked = select(snapshot, filter);
-    const limit = filter.limit;
-    const more = limit !== undefined && picked.length > limit;
-    const page = more ? picked.slice(0, limit) : picked;
-    const last = page[page.length - 1];
-    const next = more && last !== undefined ? { time_start: snapshot.timeStart[last]!, id: snapshot.ids[last]! } : null;
-    return { ...cut(snapshot, page, envelope), next };
+  private async filtered(
+    key: string,
+    scope: BookingListFilter,
+    form: BookingForm,
+    filter: BookingListFilter,
+    envelope: boolean,
+    stamp: ReturnType<ResponseCache['stampOf']>,
+  ): Promise<ListAnswer> {
+    if (this.tooLarge.has(key)) return this.fromQuery(form, filter, envelope);
+    return page(await this.snapshot(key, scope, form, stamp), filter, envelope);
+  }
+
+  /** The list of `scope` (every live booking, or those of the window), built and kept if it fits. */
+  private async snapshot(
+    key: string,
+    scope: BookingListFilter,
+    form: BookingForm,
+    stamp: ReturnType<ResponseCache['stampOf']>,
+  ): Promise<Snapshot> {
+    const responses = this.responses();
+    const snapshot = await responses.entry(key, stamp, async () => snapshotOf(await this.bookings.list(scope), form));
+    if (responses.keeps(key, snapshot)) this.tooLarge.delete(key);
+    else this.tooLarge.add(key);
+    return snapshot;
   }
 
   /** The list too large to keep: the filter's window from the database, serialised, not kept. */
@@ -210,4 +246,15 @@ export class BookingLists {
     const next = more && last ? { time_start: last.time_start, id: last.id } : null;
     return { ...withEtag(Buffer.from(JSON.stringify(envelope ? { data: list } : list))), next };
   }
+}
+
+/** The filter's page cut from a snapshot that holds every booking it can select. */
+function page(snapshot: Snapshot, filter: BookingListFilter, envelope: boolean): ListAnswer {
+  const picked = select(snapshot, filter);
+  const limit = filter.limit;
+  const more = limit !== undefined && picked.length > limit;
+  const chosen = more ? picked.slice(0, limit) : picked;
+  const last = chosen[chosen.length - 1];
+  const next = more && last !== undefined ? { time_start: snapshot.timeStart[last]!, id: snapshot.ids[last]! } : null;
+  return { ...cut(snapshot, chosen, envelope), next };
 }

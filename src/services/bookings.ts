@@ -81,7 +81,7 @@ export class BookingWrites {
         });
         return { booking, forcedTraining: plan.forcedTraining };
       });
-      this.freshness.bump();
+      this.freshness.bump('bookings');
       notifyCommitted(this.recorders);
       return saved;
     } catch (err) {
@@ -106,7 +106,7 @@ export class BookingWrites {
       await recordChanges(this.recorders, trx, [{ kind: 'deleted', before: existing, after: booking }], { actor, origin: 'api', at: now });
       return booking;
     });
-    this.freshness.bump();
+    this.freshness.bump('bookings');
     notifyCommitted(this.recorders);
     return removed;
   }

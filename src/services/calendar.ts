@@ -8,7 +8,7 @@
 // are rendered from the kept bookings each time and never kept, so they cannot grow memory or
 // push real answers out.
 import type { Config } from '../config.js';
-import { type Freshness, StampedCache, type Stamp } from '../db/freshness.js';
+import { type Freshness, StampedCache, type Stamp, type Topic } from '../db/freshness.js';
 import {
   type CalendarFilter,
   feedWindow,
@@ -54,6 +54,9 @@ export interface CalendarOptions {
   assets: PageAssets;
 }
 
+/** What the feed and the page show: bookings, their positions' callsigns and areas (no names). */
+const CALENDAR_TOPICS: readonly Topic[] = ['bookings', 'positions'];
+
 export class CalendarAnswers {
   private readonly snapshots: StampedCache<Snapshot>;
   private readonly answers: StampedCache<CachedBody>;
@@ -68,7 +71,7 @@ export class CalendarAnswers {
     // The database's stamp and the minute: a new minute moves the windows.
     const stamp: Stamp = (this.stamp = () => {
       const minute = this.minute();
-      const s = freshness.stamp();
+      const s = freshness.stampOf(CALENDAR_TOPICS)();
       if (s === null) return null;
       if (typeof s === 'string') return `${s}@${minute}`;
       return s.then((v) => (v === null ? null : `${v}@${minute}`));

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.js';
+import type { Topic } from '../db/freshness.js';
 import { writeTransaction } from '../db/transaction.js';
 import { parseImport } from '../import/parse.js';
 import type { AuditActor, AuditEntry } from '../domain/audit/index.js';
@@ -36,8 +37,29 @@ export interface ImportOptions {
  * the same transaction.
  */
 export async function runImport(db: Db, data: unknown, now: number, options: ImportOptions = {}): Promise<ImportSummary> {
+  return (await importChanges(db, data, now, options)).summary;
+}
+
+/** What an import changed, for the caches of the process that ran it (Freshness.bump). */
+export function changedTopics(outcome: { summary: ImportSummary; namesChanged: boolean }): Topic[] {
+  const s = outcome.summary;
+  const topics: Topic[] = [];
+  if (s.areas + s.users + s.endorsements + s.roles + s.trainings > 0) topics.push('users');
+  if (outcome.namesChanged) topics.push('names');
+  if (s.positions > 0) topics.push('positions');
+  if (s.bookings > 0) topics.push('bookings');
+  return topics;
+}
+
+/** runImport, telling also which topics of cached answers the import changed. */
+export async function importChanges(
+  db: Db,
+  data: unknown,
+  now: number,
+  options: ImportOptions = {},
+): Promise<{ summary: ImportSummary; topics: Topic[] }> {
   const plan = parseImport(data);
-  const summary = await writeTransaction(db, async (trx) => {
+  const outcome = await writeTransaction(db, async (trx) => {
     if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(trx, db.dialect))) throw new DatabaseNotEmptyError();
     const outcome = await applyImport(trx, db.dialect, plan, now);
     // The bookings' own entries come through onBookings (the recorders), like those of API writes.
@@ -51,10 +73,10 @@ export async function runImport(db: Db, data: unknown, now: number, options: Imp
     };
     await appendAudit(trx, [entry]);
     await options.onBookings?.(trx, outcome.bookings);
-    return outcome.summary;
+    return outcome;
   });
   options.onCommitted?.();
-  return summary;
+  return { summary: outcome.summary, topics: changedTopics(outcome) };
 }
 
 /** True when the database already holds users or bookings (a demo must not be mixed into real data). */

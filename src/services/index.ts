@@ -95,7 +95,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     responses: new ResponseCache(freshness, metrics ? { onLookup: (hit) => metrics.observeCache(hit) } : {}),
     health: new Health(repos.health),
     positions: new PositionsList(repos.positions, responses),
-    bookingLists: new BookingLists(repos.bookings, freshness, responses),
+    bookingLists: new BookingLists(repos.bookings, clock, responses),
     bookingLookup: new BookingLookup(repos.bookings),
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),

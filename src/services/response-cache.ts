@@ -1,4 +1,4 @@
-import { type Freshness, StampedCache } from '../db/freshness.js';
+import { type Freshness, StampedCache, type Topic } from '../db/freshness.js';
 import { type CachedBody, serialiseWithEtag } from './cached-body.js';
 
 export type { CachedBody } from './cached-body.js';
@@ -42,14 +42,23 @@ export class ResponseCache {
   private readonly maxBodyBytes: number;
   private readonly onLookup: ((hit: boolean) => void) | undefined;
 
-  constructor(freshness: Freshness, options: ResponseCacheOptions = {}) {
+  constructor(
+    private readonly freshness: Freshness,
+    options: ResponseCacheOptions = {},
+  ) {
     this.maxBodyBytes = options.maxBodyBytes ?? RESPONSE_CACHE_MAX_BODY_BYTES;
     this.onLookup = options.onLookup;
+    // Every lookup names its stamp (of the topics its answer is built from); this one is unused.
     this.cache = new StampedCache(freshness, RESPONSE_CACHE_ENTRIES, {
       maxBytes: options.maxBytes ?? RESPONSE_CACHE_BYTES,
       maxEntryBytes: this.maxBodyBytes,
       sizeOf,
     });
+  }
+
+  /** The stamp of answers built from `topics`: read it once per request, for every entry the request uses. */
+  stampOf(topics: readonly Topic[]): string | null | Promise<string | null> {
+    return this.freshness.stampOf(topics)();
   }
 
   /** Bytes held, for tests and diagnostics. */
@@ -63,12 +72,23 @@ export class ResponseCache {
   }
 
   /**
-   * The entry under `key`, built and kept if there is none for the current stamp. One key always
-   * holds entries of one shape, so a caller may keep more than a body in them (T).
-   * `stamp`: the freshness stamp the request already read, if it did.
+   * The entry under `key` if one was kept under `stamp`, at once: a cached answer on SQLite is
+   * found without a promise. Undefined when it must be built (entry).
    */
-  async entry<T extends CachedBody>(key: string, build: () => Promise<T>, stamp?: string | null): Promise<T> {
-    if (!this.onLookup) return this.cache.get(key, build, stamp) as Promise<T>;
+  peek(key: string, stamp: string | null | Promise<string | null>): CachedBody | undefined {
+    if (typeof stamp !== 'string') return undefined;
+    const hit = this.cache.peek(key, stamp);
+    if (hit !== undefined) this.onLookup?.(true);
+    return hit;
+  }
+
+  /**
+   * The entry under `key`, built and kept if there is none for `stamp` (from stampOf). One key
+   * always holds entries of one shape, so a caller may keep more than a body in them (T).
+   */
+  async entry<T extends CachedBody>(key: string, stamp: string | null | Promise<string | null>, build: () => Promise<T>): Promise<T> {
+    const known = typeof stamp === 'object' && stamp !== null ? await stamp : stamp;
+    if (!this.onLookup) return this.cache.get(key, build, known) as Promise<T>;
     let built = false;
     const entry = (await this.cache.get(
       key,
@@ -76,14 +96,18 @@ export class ResponseCache {
         built = true;
         return build();
       },
-      stamp,
+      known,
     )) as T;
     this.onLookup(!built);
     return entry;
   }
 
-  /** The body under `key`, serialising what `build` gives when there is none. */
-  body(key: string, build: () => Promise<unknown>, stamp?: string | null): Promise<CachedBody> {
-    return this.entry(key, async () => serialiseWithEtag(await build()), stamp);
+  /**
+   * The body under `key` for answers built from `topics`, serialising what `build` gives when
+   * there is none: synchronously when it is cached and the stamp is known at once.
+   */
+  body(key: string, topics: readonly Topic[], build: () => Promise<unknown>): CachedBody | Promise<CachedBody> {
+    const stamp = this.stampOf(topics);
+    return this.peek(key, stamp) ?? this.entry(key, stamp, async () => serialiseWithEtag(await build()));
   }
 }

@@ -1,5 +1,5 @@
 import type { ApiVariant, Config } from '../config.js';
-import { type Freshness, StampedCache } from '../db/freshness.js';
+import { type Freshness, StampedCache, type Topic } from '../db/freshness.js';
 import { type ActivityStretch, type Includes, isWithinStretch, membershipOf, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
 import { serialiseWithEtag } from './cached-body.js';
@@ -40,6 +40,9 @@ const usersBudget = {
 
 const serialise = (users: User[]): UsersBody => serialiseWithEtag(users);
 
+/** What the users lists show: users and their relations, and the callsigns in training endorsements. */
+export const USERS_TOPICS: readonly Topic[] = ['users', 'names', 'positions'];
+
 /** The GET /api/users answer: built in a constant number of queries, reused while it holds. */
 export class UsersList {
   private readonly lists: StampedCache<UsersBody>;
@@ -55,7 +58,7 @@ export class UsersList {
     private readonly freshness: Freshness,
     private readonly clock: Clock,
   ) {
-    this.lists = new StampedCache(freshness, CACHED_LISTS, usersBudget);
+    this.lists = new StampedCache(freshness.stampOf(USERS_TOPICS), CACHED_LISTS, usersBudget);
   }
 
   /** The users array at `now`, uncached; its several queries read one snapshot. */
@@ -73,7 +76,7 @@ export class UsersList {
   async body(req: UsersRequest): Promise<UsersBody> {
     if (!selectsUsers(req.includes)) return serialise([]);
     const now = this.clock();
-    const stamp = await this.freshness.current();
+    const stamp = await this.freshness.stampOf(USERS_TOPICS)();
     if (stamp === null) return serialise(await this.build(req, now));
     const { from } = await this.stretchAt(stamp, now);
     const relations = Object.entries(req.includes)

@@ -24,6 +24,7 @@ import {
 import { sendBody } from '../../http/send-body.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { Actor } from '../../services/booking-changes.js';
+import type { ListAnswer } from '../../services/bookings-lists.js';
 import type { RouteServices } from '../../services/index.js';
 import type { BookingListQuery } from '../../schemas/booking-input.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
@@ -98,11 +99,19 @@ function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFie
 }
 
 const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
-    const filter = listFilter(request.query);
-    const answer = await services.bookingLists.answer(formOf(request), filter, wantsControlCenter(request, services.config.apiCompat));
-    if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
-    return sendBody(reply, answer);
+  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, (request, reply) => {
+    const send = (answer: ListAnswer): void => {
+      if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
+      sendBody(reply, answer);
+    };
+    // A cached list is sent at once, without a promise.
+    const answer = services.bookingLists.answer(
+      formOf(request),
+      listFilter(request.query),
+      wantsControlCenter(request, services.config.apiCompat),
+    );
+    if (answer instanceof Promise) return answer.then(send);
+    send(answer);
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {

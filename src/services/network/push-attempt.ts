@@ -65,7 +65,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
       if (found !== null) await pushes.setNetworkId(id, found);
       await pushes.notePosted(id, ctx.owner, null);
     });
-    if (found !== null) ctx.freshness.bump();
+    if (found !== null) ctx.freshness.bump('bookings');
     posted = null;
     action = decidePush({ ...booking, network_booking: found }, posted, ctx.division);
   }
@@ -138,7 +138,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
     await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, { kind: 'done' }, claim, answer.status, null, now), now);
   });
-  ctx.freshness.bump();
+  ctx.freshness.bump('bookings');
   return { method: 'POST', outcome: { kind: 'done' }, status: answer.status, error: null };
 }
 
@@ -154,7 +154,7 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
       await pushes.setNetworkId(claim.booking_id, null);
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
     });
-    ctx.freshness.bump();
+    ctx.freshness.bump('bookings');
     return { method, outcome, status: answer.status, error: null };
   }
   return finish(ctx, claim, method, outcome, answer.status, error);

@@ -1,0 +1,50 @@
+import fp from 'fastify-plugin';
+import FindMyWay from 'find-my-way';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { malformedRequestCheck } from '../http/parameters.js';
+
+export interface NotFoundOptions {
+  /** Told of every request no route matched (404 and 405), e.g. to count it in metrics. */
+  onUnmatched?: (request: FastifyRequest, reply: FastifyReply) => void;
+}
+
+/**
+ * Requests no route answers: 405 with Allow for a known path asked with another method, 404
+ * otherwise, in the JSON shape of every other error. Their query is checked like any route's.
+ */
+async function notFound(app: FastifyInstance, { onUnmatched }: NotFoundOptions) {
+  // A second router that only knows paths and methods, to tell 404 from 405.
+  const paths = FindMyWay({ ignoreTrailingSlash: false });
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // The CORS preflight route answers OPTIONS on every path; it says nothing about paths.
+    if (route.url === '*' || route.url === '/*') return;
+    for (const m of methods) {
+      let set = methodsByPath.get(route.url);
+      if (!set) {
+        set = new Set();
+        methodsByPath.set(route.url, set);
+        paths.on('GET', route.url, () => {}, { url: route.url });
+      }
+      set.add(m);
+    }
+  });
+
+  app.setNotFoundHandler({ preValidation: malformedRequestCheck({ variant: false }) }, (request, reply) => {
+    onUnmatched?.(request, reply);
+    const path = request.url.split('?')[0] ?? '/';
+    const match = paths.find('GET', path);
+    const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;
+    // A route of this method that found nothing (a missing file under /docs/static/) is 404.
+    if (allowed && allowed.size > 0 && !allowed.has(request.method)) {
+      return reply
+        .code(405)
+        .header('allow', [...allowed].join(', '))
+        .send({ message: `Method ${request.method} is not allowed here; allowed: ${[...allowed].join(', ')}` });
+    }
+    return reply.code(404).send({ message: `Route ${request.method} ${path} not found` });
+  });
+}
+
+export default fp(notFound, { name: 'sector-not-found' });
