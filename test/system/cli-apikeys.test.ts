@@ -1,26 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/auth/tokens.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { freshDatabaseUrl } from '../support/context.js';
-import { ROOT, runCli, runCliInteractive, startServer, type CliResult, type ServerProcess } from '../support/processes.js';
+import { ROOT, runCli, runCliAsync, runCliInteractive, startServer, type CliResult, type ServerProcess } from '../support/processes.js';
 
 const CLI = path.join(ROOT, 'dist/cli/index.js');
-
-/** The CLI as a process, not waited for: several can run at once. */
-function startCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The CLI writing into a pipe whose reader has already gone (as `| head -1` does after its line). */
 function runCliIntoClosedPipe(args: string[], env: Record<string, string>, stream: 'stdout' | 'stderr'): CliResult {
@@ -248,8 +235,8 @@ describe('API keys through the CLI and a running server', () => {
     expect(runCli(['migrate'], local).code).toBe(0);
     const hold = await holdKeyInserts(local.DATABASE_URL);
     const racers = [
-      startCli(['create:apikey', '--name', 'racer', '--edit', '--json'], local),
-      startCli(['create:apikey', '--name', 'racer', '--read-only', '--json'], local),
+      runCliAsync(['create:apikey', '--name', 'racer', '--edit', '--json'], local),
+      runCliAsync(['create:apikey', '--name', 'racer', '--read-only', '--json'], local),
     ];
     try {
       await hold.waiting(2);

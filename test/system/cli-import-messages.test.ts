@@ -1,27 +1,20 @@
 // What `import` prints about a bad file: one short line naming the path, whatever the file
 // holds (huge values, control characters, deep nesting), and a UTF-8 BOM is no error at all.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { freshDatabaseUrl, tempDir } from '../support/context.js';
+import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { buildPosition, buildUser } from '../support/factories.js';
 import { runCli } from '../support/processes.js';
 
-const USER = { id: 10000001, first_name: 'Ada', last_name: 'Lind', rating: 'S3' };
-const POSITION = { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' };
-
-function writeFile(content: string): string {
-  const file = path.join(tempDir(), 'import.json');
-  fs.writeFileSync(file, content);
-  return file;
-}
+const USER = buildUser({ id: 10000001, rating: 'S3' });
+const POSITION = buildPosition('EKCH_TWR');
 
 /** Nothing a terminal would act on: no control characters, no line or paragraph separators. */
 const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function importRefused(content: string) {
   const env = { DATABASE_URL: freshDatabaseUrl() };
-  const r = runCli(['import', writeFile(content)], env);
+  const r = runCli(['import', writeImportFile(content)], env);
   expect(r.code).toBe(1);
   const line = r.stderr.replace(/\n$/, '');
   expect(line.split('\n')).toHaveLength(1);
@@ -75,7 +68,7 @@ describe('import error messages', () => {
 
   it('accept a file that starts with a UTF-8 byte order mark', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const r = runCli(['import', writeFile(`\uFEFF${JSON.stringify({ users: [USER] })}`)], env);
+    const r = runCli(['import', writeImportFile(`\uFEFF${JSON.stringify({ users: [USER] })}`)], env);
     expect(r.stderr).toMatch(/^Imported 1 users/);
     expect(r.code).toBe(0);
     const db = openDatabase(env.DATABASE_URL);

@@ -1,13 +1,12 @@
 // Fields within import records (docs/import-format.md): an unknown field is an error naming its path; a
 // field omitted from a record that updates a row keeps its stored value; an explicit null clears
 // a field that may be null; a record that creates a row needs that row's required fields.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { runImport } from '../../src/services/import.js';
-import { freshDatabaseUrl, tempDir } from '../support/context.js';
+import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';
 import { runCli } from '../support/processes.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
@@ -17,43 +16,12 @@ const BO = 1008471;
 const BASE = {
   areas: ['Denmark', 'Finland'],
   users: [
-    {
-      id: ADA,
-      email: 'ada@example.org',
-      first_name: 'Ada',
-      last_name: 'Lind',
-      rating: 'S3',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
-      atc_active_areas: { Denmark: true, Finland: false },
-    },
-    {
-      id: BO,
-      email: 'bo@example.org',
-      first_name: 'Bo',
-      last_name: 'Berg',
-      rating: 'C1',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
-    },
+    buildUser({ id: ADA, email: 'ada@example.org', rating: 'S3', ...SCANDINAVIA, atc_active_areas: { Denmark: true, Finland: false } }),
+    buildUser({ id: BO, email: 'bo@example.org', first_name: 'Bo', last_name: 'Berg', ...SCANDINAVIA }),
   ],
-  positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
-    { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
-  ],
+  positions: [buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }), buildPosition('EKCH_DEL')],
   endorsements: [
-    {
-      user_id: ADA,
-      type: 'visiting',
-      rating: 'C1',
-      areas: ['Finland'],
-      positions: [],
-      valid_from: '2025-01-01T00:00:00Z',
-      valid_to: null,
-      revoked: false,
-    },
+    buildEndorsement({ user_id: ADA, type: 'visiting', rating: 'C1', areas: ['Finland'], positions: [], revoked: false }),
     {
       user_id: ADA,
       type: 'solo',
@@ -62,46 +30,21 @@ const BASE = {
       valid_to: '2026-06-01T00:00:00Z',
     },
   ],
-  roles: [{ user_id: ADA, area: 'Denmark', role: 'Mentor' }],
-  trainings: [
-    {
-      user_id: BO,
-      area: 'Denmark',
-      type: 'Standard',
-      status: 2,
-      created_at: '2025-03-01T10:00:00Z',
-      started_at: '2025-03-05T10:00:00Z',
-      ratings: ['S3', 'C1'],
-    },
-  ],
+  roles: [buildRole({ user_id: ADA })],
+  trainings: [buildTraining({ user_id: BO, status: 2, started_at: '2025-03-05T10:00:00Z', ratings: ['S3', 'C1'] })],
   bookings: [
-    {
+    buildBooking({
       id: 7,
       user_id: ADA,
-      callsign: 'EKCH_TWR',
       time_start: '2026-12-01 10:00:00',
       time_end: '2026-12-01 12:00:00',
       tag: 2,
       source: 'CC',
       network_booking: 'NB-7',
-    },
-    {
-      id: 8,
-      user_id: BO,
-      callsign: 'EKCH_TWR',
-      time_start: '2026-12-01 12:00:00',
-      time_end: '2026-12-01 14:00:00',
-      tag: null,
-      source: 'DISCORD',
-    },
+    }),
+    buildBooking({ id: 8, user_id: BO, time_start: '2026-12-01 12:00:00', time_end: '2026-12-01 14:00:00', tag: null, source: 'DISCORD' }),
   ],
 };
-
-function writeJson(data: unknown): string {
-  const file = path.join(tempDir(), 'import.json');
-  fs.writeFileSync(file, JSON.stringify(data));
-  return file;
-}
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -227,8 +170,8 @@ const refused = async (load: () => Promise<unknown>) => {
 describe('import: unknown fields within records', () => {
   it('refuses the reviewer’s record, names the field, exits 1 and leaves the user as stored', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    expect(runCli(['import', writeJson(BASE)], env).code).toBe(0);
-    const r = runCli(['import', writeJson({ users: [{ id: ADA, rating: 'C1', FirstName: 'x' }] })], env);
+    expect(runCli(['import', writeImportFile(BASE)], env).code).toBe(0);
+    const r = runCli(['import', writeImportFile({ users: [{ id: ADA, rating: 'C1', FirstName: 'x' }] })], env);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('users[0].FirstName: unknown field');

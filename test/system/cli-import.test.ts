@@ -1,82 +1,28 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { createServices } from '../../src/services/index.js';
-import { freshDatabaseUrl, tempDir } from '../support/context.js';
+import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';
 import { runCli } from '../support/processes.js';
 
 const VALID = {
   areas: ['Denmark', 'Finland'],
   users: [
-    {
-      id: 10000001,
-      email: 'a@example.org',
-      first_name: 'Ada',
-      last_name: 'Lind',
-      rating: 'S3',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
-      atc_active_areas: { Denmark: true },
-    },
-    {
-      id: 10000002,
-      email: 'b@example.org',
-      first_name: 'Bo',
-      last_name: 'Berg',
-      rating: 'C1',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
-    },
+    buildUser({ id: 10000001, email: 'a@example.org', rating: 'S3', ...SCANDINAVIA, atc_active_areas: { Denmark: true } }),
+    buildUser({ id: 10000002, email: 'b@example.org', first_name: 'Bo', last_name: 'Berg', ...SCANDINAVIA }),
   ],
-  positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
-  ],
+  positions: [buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' })],
   endorsements: [
-    {
-      user_id: 10000001,
-      type: 'visiting',
-      rating: 'C1',
-      areas: ['Finland'],
-      positions: [],
-      valid_from: '2025-01-01T00:00:00Z',
-      valid_to: null,
-      revoked: false,
-    },
+    buildEndorsement({ user_id: 10000001, type: 'visiting', rating: 'C1', areas: ['Finland'], positions: [], revoked: false }),
   ],
-  roles: [{ user_id: 10000001, area: 'Denmark', role: 'Mentor' }],
-  trainings: [
-    {
-      user_id: 10000002,
-      area: 'Denmark',
-      type: 'Standard',
-      status: 0,
-      created_at: '2025-03-01T10:00:00Z',
-      started_at: null,
-      ratings: ['S3'],
-    },
-  ],
+  roles: [buildRole({ user_id: 10000001 })],
+  trainings: [buildTraining({ user_id: 10000002, ratings: ['S3'] })],
   bookings: [
-    {
-      user_id: 10000001,
-      callsign: 'EKCH_TWR',
-      time_start: '2030-12-01 10:00:00',
-      time_end: '2030-12-01 12:00:00',
-      tag: null,
-      source: 'CC',
-    },
+    buildBooking({ user_id: 10000001, time_start: '2030-12-01 10:00:00', time_end: '2030-12-01 12:00:00', tag: null, source: 'CC' }),
   ],
 };
-
-function writeJson(data: unknown): string {
-  const file = path.join(tempDir(), 'import.json');
-  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
-  return file;
-}
 
 async function counts(url: string) {
   const db = openDatabase(url);
@@ -106,7 +52,7 @@ async function counts(url: string) {
 describe('npx sector import', () => {
   it('imports every section in the contract format, and is idempotent (upserts by natural key)', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const file = writeJson({ ...VALID, bookings: [{ ...VALID.bookings[0], id: 7 }] });
+    const file = writeImportFile({ ...VALID, bookings: [{ ...VALID.bookings[0], id: 7 }] });
     const first = runCli(['import', file], env);
     expect(first.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 1 roles, 1 trainings, 1 bookings/);
     expect(first.code).toBe(0);
@@ -245,7 +191,7 @@ describe('npx sector import', () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     runCli(['migrate'], env);
     const before = await counts(env.DATABASE_URL);
-    const r = runCli(['import', writeJson(data)], env);
+    const r = runCli(['import', writeImportFile(data)], env);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(message);
@@ -254,7 +200,7 @@ describe('npx sector import', () => {
 
   it('ignores a repeated area or role, which adds nothing and contradicts nothing', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const file = writeJson({
+    const file = writeImportFile({
       ...VALID,
       areas: ['Denmark', 'Finland', 'Denmark'],
       roles: [VALID.roles[0], { ...VALID.roles[0] }, { ...VALID.roles[0], role: 'Buddy' }],
@@ -268,10 +214,10 @@ describe('npx sector import', () => {
   it('keeps booking ids above the highest one an import may give free for new bookings', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     const highest = { ...VALID.bookings[0], id: 2_000_000_000 };
-    expect(runCli(['import', writeJson({ ...VALID, bookings: [highest] })], env).code).toBe(0);
+    expect(runCli(['import', writeImportFile({ ...VALID, bookings: [highest] })], env).code).toBe(0);
     // A booking without an id takes the next one: still within the 32-bit ids the API accepts.
     const later = { ...VALID.bookings[0], time_start: '2030-12-02 10:00:00', time_end: '2030-12-02 12:00:00' };
-    const r = runCli(['import', writeJson({ bookings: [later] })], env);
+    const r = runCli(['import', writeImportFile({ bookings: [later] })], env);
     expect(r.stderr).toMatch(/^Imported 1 bookings/);
     expect(r.code).toBe(0);
     const db = openDatabase(env.DATABASE_URL);
@@ -327,7 +273,7 @@ describe('revocation times of imported endorsements', () => {
     };
     // Without the bookings: those carry no id, so every import would add them again.
     const importWith = (fields: { revoked: boolean; revoked_at?: string | null }) =>
-      runCli(['import', writeJson({ ...VALID, bookings: [], endorsements: [{ ...VALID.endorsements[0], ...fields }] })], env);
+      runCli(['import', writeImportFile({ ...VALID, bookings: [], endorsements: [{ ...VALID.endorsements[0], ...fields }] })], env);
 
     // Revoked before Sector knew it, at a time the source does not give: long ago, not "now".
     expect(importWith({ revoked: true }).code).toBe(0);

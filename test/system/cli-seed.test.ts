@@ -1,30 +1,9 @@
 // seed:demo only ever fills an empty database, also when two run at once, and says plainly
 // what is wrong with a bad --seed.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { freshDatabaseUrl } from '../support/context.js';
-import { ROOT, runCli, type CliResult } from '../support/processes.js';
-
-function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { runCli, runCliAsync } from '../support/processes.js';
 
 async function snapshot(url: string) {
   const db = openDatabase(url);

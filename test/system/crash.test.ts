@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { TEST_DIALECT, tempDir } from '../support/context.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { TEST_DIALECT, tempDir, writeImportFile } from '../support/context.js';
+import { buildUser, SCANDINAVIA } from '../support/factories.js';
+import { createKey, runCli, startServer, type ServerProcess } from '../support/processes.js';
 
 const POSITIONS = Array.from({ length: 20 }, (_, i) => `ESCR${String(i).padStart(2, '0')}_TWR`);
 const USERS = [1000001, 1000002, 1000003];
@@ -15,17 +16,16 @@ const DAY = 86_400_000;
 
 const division = {
   areas: ['Sweden'],
-  users: USERS.map((id) => ({
-    id,
-    email: `${id}@example.org`,
-    first_name: 'Crash',
-    last_name: `Tester ${id}`,
-    rating: 'C1',
-    region: 'EMEA',
-    division: 'EUD',
-    subdivision: 'SCA',
-    atc_active_areas: { Sweden: true },
-  })),
+  users: USERS.map((id) =>
+    buildUser({
+      id,
+      email: `${id}@example.org`,
+      first_name: 'Crash',
+      last_name: `Tester ${id}`,
+      ...SCANDINAVIA,
+      atc_active_areas: { Sweden: true },
+    }),
+  ),
   positions: POSITIONS.map((callsign, i) => ({
     callsign,
     name: `Crash Tower ${i}`,
@@ -66,12 +66,10 @@ function slot(i: number, today: number) {
 
 describe.runIf(TEST_DIALECT === 'sqlite')('crash safety', () => {
   it.each(['FULL', 'NORMAL'])('keeps every acknowledged write through a SIGKILL mid-stream (synchronous=%s)', async (synchronous) => {
-    const dir = tempDir('sector-crash-');
-    const file = path.join(dir, 'sector.db');
+    const file = path.join(tempDir('sector-crash-'), 'sector.db');
     const env = { DATABASE_URL: `sqlite:${file}`, SQLITE_SYNCHRONOUS: synchronous };
-    fs.writeFileSync(path.join(dir, 'division.json'), JSON.stringify(division));
-    expect(runCli(['import', path.join(dir, 'division.json')], env).code).toBe(0);
-    const token = JSON.parse(runCli(['create:apikey', '--name', 'crash', '--edit', '--json'], env).stdout).token as string;
+    expect(runCli(['import', writeImportFile(division, 'division.json')], env).code).toBe(0);
+    const token = createKey(env, 'crash');
     const headers = { authorization: `Bearer ${token}` };
 
     const server: ServerProcess = await startServer(env);

@@ -1,18 +1,18 @@
 // Credentials a client puts in the URL (a key as ?api_key=, a token anywhere in the path or the
 // query) never reach the log in clear: not in request logs, not in the lines logged when a request
 // fails. Checked on the log output of a real server process, at its most verbose level.
-import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/auth/tokens.js';
 import { redactUrl, scrubCredentials } from '../../src/http/redact.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
-import { runCli, startServer } from '../support/processes.js';
+import { createKey, startServer } from '../support/processes.js';
 import { connect, sleep } from '../support/raw-http.js';
+import { whileLocked } from '../support/sqlite-lock.js';
 
 describe('credentials in URLs', () => {
   it('are redacted in every log line, whatever the parameter is called or where the token sits', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const token = JSON.parse(runCli(['create:apikey', '--name', 'in-url', '--edit', '--json'], env).stdout).token as string;
+    const token = createKey(env, 'in-url');
     const { id, secret } = parseToken(token)!;
     // Wrong credentials are secrets too: somebody's mistyped password, another service's token.
     const other = 'hunter2-9f8e7d6c5b4a';
@@ -45,19 +45,14 @@ describe('credentials in URLs', () => {
 
       if (TEST_DIALECT === 'sqlite') {
         // A request that fails (503, logged at warn): the database is locked past the retries.
-        const locker = new SQLite(env.DATABASE_URL.slice('sqlite:'.length));
-        locker.exec('BEGIN EXCLUSIVE');
-        try {
+        await whileLocked(env.DATABASE_URL.slice('sqlite:'.length), async () => {
           const res = await fetch(`${server.url}/api/bookings/create?access_token=${other}`, {
             method: 'POST',
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body: JSON.stringify({ cid: 1, date: '1/1/2030', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' }),
           });
           expect(res.status).toBe(503);
-        } finally {
-          locker.exec('ROLLBACK');
-          locker.close();
-        }
+        });
       }
     } finally {
       await server.stop();

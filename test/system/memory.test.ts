@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StampedCache } from '../../src/db/freshness.js';
 import { RESPONSE_CACHE_BYTES } from '../../src/services/response-cache.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { buildBooking, buildDivision } from '../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -20,17 +21,13 @@ describe('the response cache under many distinct filters', () => {
   let read: string;
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: 1000001, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' }],
-      positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' }],
-      bookings: Array.from({ length: BOOKINGS }, (_, i) => ({
-        user_id: 1000001,
-        callsign: 'EKCH_TWR',
-        time_start: sqlTime(NOW + i * HOUR),
-        time_end: sqlTime(NOW + (i + 1) * HOUR),
-      })),
-    });
+    await ctx.load(
+      buildDivision({
+        bookings: Array.from({ length: BOOKINGS }, (_, i) =>
+          buildBooking({ time_start: sqlTime(NOW + i * HOUR), time_end: sqlTime(NOW + (i + 1) * HOUR) }),
+        ),
+      }),
+    );
     read = await ctx.key('read');
   });
   afterAll(() => ctx.close());

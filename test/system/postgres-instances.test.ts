@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { freshDatabaseUrl, TEST_DIALECT, tempDir } from '../support/context.js';
-import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { buildDivision, buildUser } from '../support/factories.js';
+import { createKey, ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
 
 const DAY = 86_400_000;
 
@@ -20,23 +20,9 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
   let token: string;
 
   beforeAll(async () => {
-    const file = path.join(tempDir(), 'division.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        areas: ['Denmark'],
-        users: Array.from({ length: 60 }, (_, i) => ({
-          id: 1_000_100 + i,
-          first_name: 'Controller',
-          last_name: `No${i}`,
-          rating: 'C1',
-          division: 'EUD',
-        })),
-        positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' }],
-      }),
-    );
-    expect(runCli(['import', file], env).code).toBe(0);
-    token = JSON.parse(runCli(['create:apikey', '--name', 'staffing tool', '--edit', '--json'], env).stdout).token;
+    const users = Array.from({ length: 60 }, (_, i) => buildUser({ id: 1_000_100 + i, first_name: 'Controller', last_name: `No${i}` }));
+    expect(runCli(['import', writeImportFile(buildDivision({ users }), 'division.json')], env).code).toBe(0);
+    token = createKey(env, 'staffing tool');
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {
@@ -130,7 +116,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
   });
 
   it('rejects a key revoked through the CLI on both instances at once', async () => {
-    const read = JSON.parse(runCli(['create:apikey', '--name', 'bot', '--read-only', '--json'], env).stdout).token;
+    const read = createKey(env, 'bot', 'read-only');
     for (const s of [a, b])
       expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(200);
     expect(runCli(['apikey:revoke', 'bot'], env).code).toBe(0);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { recordKeyUse } from '../../src/runtime.js';
 import { createTestContext, tempDir } from '../support/context.js';
-import { ROOT, runCli, startServer } from '../support/processes.js';
+import { createKey, ROOT, startServer } from '../support/processes.js';
 import { sleep } from '../support/raw-http.js';
 
 describe('the server process', () => {
@@ -51,7 +51,7 @@ describe('the server process', () => {
   it('exits 1 with one line, no stack trace, when key use cannot be recorded at shutdown', async () => {
     const env = { DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` };
     const server = await startServer(env);
-    const { token } = JSON.parse(runCli(['create:apikey', '--name', 'poller', '--read-only', '--json'], env).stdout);
+    const token = createKey(env, 'poller', 'read-only');
     expect((await fetch(`${server.url}/api/positions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     // The batched write at shutdown now fails: its table is gone.
     const other = openDatabase(env.DATABASE_URL);

@@ -9,6 +9,20 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { writeTransaction } from '../../src/db/transaction.js';
 import { freshDatabaseUrl, TEST_DIALECT, tempDir } from '../support/context.js';
 
+/** A users row as stored, written straight into the table: these tests are below the import. */
+const userRow = (id: number) => ({
+  id,
+  rating: 1,
+  first_name: 'User',
+  last_name: String(id),
+  email: null,
+  region: null,
+  division: null,
+  subdivision: null,
+  created_at: 0,
+  updated_at: 0,
+});
+
 const open: Db[] = [];
 async function database(url = freshDatabaseUrl(), onSql?: (sql: string) => void): Promise<Db> {
   const db = openDatabase(url, onSql ? { onQuery: (e) => onSql(e.query.sql) } : {});
@@ -16,20 +30,7 @@ async function database(url = freshDatabaseUrl(), onSql?: (sql: string) => void)
   await migrateToLatest(db);
   await db.kysely
     .insertInto('users')
-    .values(
-      [1, 2].map((id) => ({
-        id,
-        rating: 1,
-        first_name: 'User',
-        last_name: String(id),
-        email: null,
-        region: null,
-        division: null,
-        subdivision: null,
-        created_at: 0,
-        updated_at: 0,
-      })),
-    )
+    .values([userRow(1), userRow(2)])
     .execute();
   return db;
 }
@@ -71,21 +72,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     statements.length = 0;
     const add = (id: number, fail: boolean) =>
       writeTransaction(db, async (trx) => {
-        await trx
-          .insertInto('users')
-          .values({
-            id,
-            rating: 1,
-            first_name: 'User',
-            last_name: String(id),
-            email: null,
-            region: null,
-            division: null,
-            subdivision: null,
-            created_at: 0,
-            updated_at: 0,
-          })
-          .execute();
+        await trx.insertInto('users').values(userRow(id)).execute();
         if (fail) throw new Error(`write ${id} refused`);
         return id;
       });

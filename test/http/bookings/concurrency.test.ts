@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { isBookingOverlap } from '../../../src/db/transaction.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const WRITERS = 40;
@@ -36,19 +37,22 @@ describe('no double booking under concurrency', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: USERS.map((id) => ({ id, first_name: 'User', last_name: String(id), rating: 'C1' })),
-      positions: [
-        { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' },
-        { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S3' },
-      ],
-      // One booking per writer on its own day in April, for the updates to move.
-      bookings: Array.from({ length: WRITERS }, (_, i) => {
-        const day = new Date(Date.UTC(2026, 3, 1) + i * 86_400_000).toISOString().slice(0, 10);
-        return { user_id: USERS[i % USERS.length], callsign: 'EKCH_APP', time_start: `${day} 10:00:00`, time_end: `${day} 11:00:00` };
+    await ctx.load(
+      buildDivision({
+        users: USERS.map((id) => buildUser({ id, first_name: 'User', last_name: String(id) })),
+        positions: [buildPosition('EKCH_TWR'), buildPosition('EKCH_APP')],
+        // One booking per writer on its own day in April, for the updates to move.
+        bookings: Array.from({ length: WRITERS }, (_, i) => {
+          const day = new Date(Date.UTC(2026, 3, 1) + i * 86_400_000).toISOString().slice(0, 10);
+          return buildBooking({
+            user_id: USERS[i % USERS.length],
+            callsign: 'EKCH_APP',
+            time_start: `${day} 10:00:00`,
+            time_end: `${day} 11:00:00`,
+          });
+        }),
       }),
-    });
+    );
     edit = await ctx.key('edit');
     base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDayMonthYear, parseWindowBound, periodOn } from '../../../src/domain/bookings/index.js';
 import { parseIsoInstant, parseYmdHis, utcFromFields, ymdHis } from '../../../src/domain/time.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 /** Epoch ms of a UTC time in any year from 0 on, computed without Date.UTC. */
 function at(year: number, month: number, day: number, h = 0, mi = 0, s = 0): number {
@@ -53,12 +54,21 @@ describe('early years through the interfaces', () => {
   let read: string;
   beforeAll(async () => {
     ctx = await createTestContext();
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: 5000001, first_name: 'Ada', last_name: 'Lind', rating: 'C1' }],
-      positions: [{ callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' }],
-      bookings: [{ id: 50, user_id: 5000001, callsign: 'EKCH_DEL', time_start: '0050-06-01 10:00:00', time_end: '0050-06-01 11:00:00' }],
-    });
+    await ctx.load(
+      buildDivision({
+        users: [buildUser({ id: 5000001 })],
+        positions: [buildPosition('EKCH_DEL')],
+        bookings: [
+          buildBooking({
+            id: 50,
+            user_id: 5000001,
+            callsign: 'EKCH_DEL',
+            time_start: '0050-06-01 10:00:00',
+            time_end: '0050-06-01 11:00:00',
+          }),
+        ],
+      }),
+    );
     read = await ctx.key('read');
   });
   afterAll(() => ctx.close());

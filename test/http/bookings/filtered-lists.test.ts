@@ -8,6 +8,7 @@ import { ResponseCache } from '../../../src/services/response-cache.js';
 import { bookingListBody } from '../../../src/presenters/bookings.js';
 import type { BookingListFilter } from '../../../src/repositories/bookings.js';
 import { createTestContext, TEST_DIALECT, type TestContext } from '../../support/context.js';
+import { buildDivision, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -44,18 +45,19 @@ describe('filtered bookings lists', () => {
   let read: string;
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW - 24 * HOUR });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: USERS.map((id, i) => ({ id, first_name: ['Ada', 'Bø', 'Çem'][i], last_name: 'Lind', rating: 'C1', division: 'EUD' })),
-      positions: CALLSIGNS.map((callsign, i) => ({
-        callsign,
-        name: `Position ${i}`,
-        frequency: `12${i}.105`,
-        area: 'Denmark',
-        rating: 'S1',
-      })),
-      bookings: BOOKINGS,
-    });
+    await ctx.load(
+      buildDivision({
+        users: USERS.map((id, i) => buildUser({ id, first_name: ['Ada', 'Bø', 'Çem'][i] })),
+        positions: CALLSIGNS.map((callsign, i) => ({
+          callsign,
+          name: `Position ${i}`,
+          frequency: `12${i}.105`,
+          area: 'Denmark',
+          rating: 'S1',
+        })),
+        bookings: BOOKINGS,
+      }),
+    );
     read = await ctx.key('read');
   });
   afterAll(() => ctx.close());

@@ -1,29 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FULL_KEYS, REDUCED_KEYS } from '../../support/booking-forms.js';
 import { createTestContext, TEST_DIALECT, type TestContext } from '../../support/context.js';
+import { ADA, BO, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-const FULL_KEYS = [
-  'id',
-  'source',
-  'network_booking',
-  'callsign',
-  'position_id',
-  'name',
-  'time_start',
-  'time_end',
-  'user_id',
-  'training',
-  'event',
-  'exam',
-  'deleted',
-  'created_at',
-  'updated_at',
-];
-const REDUCED_KEYS = ['id', 'callsign', 'time_start', 'time_end', 'training', 'event', 'exam', 'created_at', 'updated_at'];
 
-const ADA = 1000001;
-const BO = 1000002;
-const CALLSIGNS = ['EKCH_TWR', 'EKCH_DEL', 'EKCH_APP'];
+const CALLSIGNS = ['EKCH_TWR', 'EKCH_DEL', 'EKCH_APP'] as const;
 
 interface Fixture {
   id: number;
@@ -87,19 +69,13 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [
-        { id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1' },
-        { id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'S3' },
-      ],
-      positions: [
-        { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' },
-        { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
-        { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S3' },
-      ],
-      bookings: BOOKINGS,
-    });
+    await ctx.load(
+      buildDivision({
+        users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'S3' })],
+        positions: CALLSIGNS.map((callsign) => buildPosition(callsign)),
+        bookings: BOOKINGS,
+      }),
+    );
     read = await ctx.key('read');
   });
   afterAll(() => ctx.close());

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, TEST_DIALECT, type TestContext } from '../../support/context.js';
+import { buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const ADA = 3000001;
@@ -16,17 +17,12 @@ describe('booking writes against a booking changed meanwhile', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [
-        { id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1' },
-        { id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'C1' },
-      ],
-      positions: [
-        { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
-        { callsign: 'EKCH_GND', name: 'Kastrup Ground', frequency: '121.905', area: 'Denmark', rating: 'S1' },
-      ],
-    });
+    await ctx.load(
+      buildDivision({
+        users: [buildUser({ id: ADA }), buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg' })],
+        positions: [buildPosition('EKCH_DEL'), buildPosition('EKCH_GND')],
+      }),
+    );
     edit = await ctx.key('edit');
     const rows = await ctx.services.db.kysely.selectFrom('positions').select(['id', 'callsign']).execute();
     positionIds = Object.fromEntries(rows.map((p) => [p.callsign, p.id]));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedule } from '../../../src/domain/bookings/index.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 // Pinned clock: 15 January 2026, 12:00 UTC.
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -15,21 +16,18 @@ describe('PATCH of a booking’s times', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1' }],
-      positions: [
-        { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
-        { callsign: 'EKCH_GND', name: 'Kastrup Ground', frequency: '121.905', area: 'Denmark', rating: 'S1' },
-        { callsign: 'EKDK_CTR', name: 'Copenhagen Control', frequency: '136.485', area: 'Denmark', rating: 'S1' },
-      ],
-      bookings: [
-        // Imported, with seconds: ongoing, later today, and one lasting two days.
-        { id: 1, user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-01-15 11:00:30', time_end: '2026-01-15 13:00:00' },
-        { id: 2, user_id: ADA, callsign: 'EKCH_GND', time_start: '2026-01-20 10:00:45', time_end: '2026-01-20 11:00:00' },
-        { id: 3, user_id: ADA, callsign: 'EKDK_CTR', time_start: '2026-03-01 10:00:00', time_end: '2026-03-03 10:00:00' },
-      ],
-    });
+    await ctx.load(
+      buildDivision({
+        users: [buildUser({ id: ADA })],
+        positions: [buildPosition('EKCH_DEL'), buildPosition('EKCH_GND'), buildPosition('EKDK_CTR', { rating: 'S1' })],
+        bookings: [
+          // Imported, with seconds: ongoing, later today, and one lasting two days.
+          buildBooking({ id: 1, user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-01-15 11:00:30', time_end: '2026-01-15 13:00:00' }),
+          buildBooking({ id: 2, user_id: ADA, callsign: 'EKCH_GND', time_start: '2026-01-20 10:00:45', time_end: '2026-01-20 11:00:00' }),
+          buildBooking({ id: 3, user_id: ADA, callsign: 'EKDK_CTR', time_start: '2026-03-01 10:00:00', time_end: '2026-03-03 10:00:00' }),
+        ],
+      }),
+    );
     edit = await ctx.key('edit');
   });
   afterAll(() => ctx.close());

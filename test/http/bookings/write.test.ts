@@ -1,56 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FULL_KEYS, REDUCED_KEYS } from '../../support/booking-forms.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import {
+  ADA,
+  BO,
+  buildBooking,
+  buildDivision,
+  buildEndorsement,
+  buildPosition,
+  buildUser,
+  type EndorsementRecord,
+} from '../../support/factories.js';
 
 // Pinned clock: 15 January 2026, 12:00 UTC.
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const NOW_ISO = '2026-01-15T12:00:00.000000Z';
 
-const FULL_KEYS = [
-  'id',
-  'source',
-  'network_booking',
-  'callsign',
-  'position_id',
-  'name',
-  'time_start',
-  'time_end',
-  'user_id',
-  'training',
-  'event',
-  'exam',
-  'deleted',
-  'created_at',
-  'updated_at',
-];
-const REDUCED_KEYS = ['id', 'callsign', 'time_start', 'time_end', 'training', 'event', 'exam', 'created_at', 'updated_at'];
-
-const ADA = 1000001; // C1, active facility endorsement for EKCH_TWR
-const BO = 1000002; // S1: below EKCH_TWR (S2) and EKCH_APP (S3)
+// ADA (C1) holds an active facility endorsement for EKCH_TWR; BO (S1) is below EKCH_TWR (S2) and EKCH_APP (S3).
 const CY = 1000003; // C1, facility endorsement expired
 const DI = 1000004; // C1, facility endorsement revoked
 const ED = 1000005; // C1, facility endorsement valid only from June
 const FA = 1000006; // C1, only a solo endorsement for EKCH_TWR
 const GU = 1000007; // C1, facility endorsement valid until 2027
 
-const user = (id: number, first: string, last: string, rating: string) => ({
-  id,
-  first_name: first,
-  last_name: last,
-  email: `${first.toLowerCase()}@example.org`,
-  rating,
-  division: 'EUD',
-});
-const facility = (user_id: number, extra: Record<string, unknown> = {}) => ({
-  user_id,
-  type: 'facility',
-  rating: 'T1 EKCH TWR',
-  valid_from: '2025-01-01T00:00:00Z',
-  valid_to: null,
-  ...extra,
-});
+const user = (id: number, first: string, last: string, rating: string) =>
+  buildUser({ id, first_name: first, last_name: last, email: `${first.toLowerCase()}@example.org`, rating });
+const facility = (user_id: number, extra: Partial<EndorsementRecord> = {}) => buildEndorsement({ user_id, ...extra });
 
-const DATA = {
-  areas: ['Denmark'],
+const DATA = buildDivision({
   users: [
     user(ADA, 'Ada', 'Lind', 'C1'),
     user(BO, 'Bo', 'Berg', 'S1'),
@@ -60,11 +37,7 @@ const DATA = {
     user(FA, 'Fa', 'Gren', 'C1'),
     user(GU, 'Gu', 'Holm', 'C1'),
   ],
-  positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
-    { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S3' },
-  ],
+  positions: [buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }), buildPosition('EKCH_DEL'), buildPosition('EKCH_APP')],
   endorsements: [
     facility(ADA),
     facility(CY, { valid_to: '2026-01-01T00:00:00Z' }),
@@ -73,7 +46,7 @@ const DATA = {
     { user_id: FA, type: 'solo', positions: ['EKCH_TWR'], valid_from: '2025-01-01T00:00:00Z', valid_to: null },
     facility(GU, { valid_to: '2027-01-01T00:00:00Z' }),
   ],
-};
+});
 
 // Every test books on its own day (from 1 March 2026), so tests never collide.
 let dayIndex = 0;
@@ -515,7 +488,7 @@ describe('bookings: create, update, delete', () => {
 
     it('lets an ongoing booking be extended, but not have its start moved into the past', async () => {
       await ctx.load({
-        bookings: [{ user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-01-15 11:00:00', time_end: '2026-01-15 13:00:00' }],
+        bookings: [buildBooking({ callsign: 'EKCH_DEL', time_start: '2026-01-15 11:00:00', time_end: '2026-01-15 13:00:00' })],
       });
       const ongoing = (
         await ctx.request({ method: 'GET', url: '/api/bookings?callsign=EKCH_DEL&from=2026-01-15&to=2026-01-15', token: read })

@@ -3,19 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src/db/connection.js';
 import { createTestContext, TEST_DIALECT, type TestContext } from '../../support/context.js';
+import { BO, buildBooking, buildDivision, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const HOUR = 3_600_000;
 
-const division = {
-  areas: ['Denmark'],
-  users: [
-    { id: 1000001, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' },
-    { id: 1000002, first_name: 'Bo', last_name: 'Berg', rating: 'S3', division: 'EUD' },
-  ],
-  positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' }],
-  bookings: [{ user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00' }],
-};
+const division = buildDivision({
+  users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'S3' })],
+  bookings: [buildBooking({ time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00' })],
+});
 
 // What a request answered from memory may still run: nothing on SQLite (its key is cached too);
 // on PostgreSQL the key lookup (keys are read on every request, so a revocation holds on every

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildPosition, buildUser } from '../../support/factories.js';
 
 // Pinned clock: 2025-06-01 12:00:00 UTC.
 const NOW = Date.UTC(2025, 5, 1, 12);
@@ -17,24 +18,17 @@ const ROUTES = [
 const BASE = {
   areas: ['Sweden', 'Finland', 'Denmark'],
   positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
-    {
-      callsign: 'EKCH_APP',
-      name: 'Copenhagen Approach',
-      frequency: '119.805',
-      area: 'Denmark',
-      rating: 'S3',
-      required_facility: 'APP EKCH',
-    },
-    { callsign: 'EFHK_TWR', name: 'Helsinki Tower', frequency: '118.600', area: 'Finland', rating: 'S2', required_facility: 'T1 EFHK TWR' },
-    { callsign: 'ESSA_TWR', name: 'Arlanda Tower', frequency: '118.500', area: 'Sweden', rating: 'S2' },
+    buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }),
+    buildPosition('EKCH_APP', { required_facility: 'APP EKCH' }),
+    buildPosition('EFHK_TWR', { required_facility: 'T1 EFHK TWR' }),
+    buildPosition('ESSA_TWR'),
   ],
   users: [
-    { id: 2005, first_name: 'Eva', last_name: 'Gran', rating: 'S1', division: 'EUD' },
-    { id: 2001, first_name: 'Ada', last_name: 'Lind', rating: 'S3', division: 'EUD', atc_active_areas: { Denmark: true } },
-    { id: 2002, first_name: 'Bo', last_name: 'Berg', rating: 'S2', division: 'EUD', atc_active_areas: { Denmark: false } },
-    { id: 2003, first_name: 'Cai', last_name: 'Dahl', rating: 'C1', division: 'EUR', atc_active_areas: { Finland: true } },
-    { id: 2004, first_name: 'Dag', last_name: 'Falk', rating: 'C1', division: 'EUR' },
+    buildUser({ id: 2005, first_name: 'Eva', last_name: 'Gran', rating: 'S1' }),
+    buildUser({ id: 2001, rating: 'S3', atc_active_areas: { Denmark: true } }),
+    buildUser({ id: 2002, first_name: 'Bo', last_name: 'Berg', rating: 'S2', atc_active_areas: { Denmark: false } }),
+    buildUser({ id: 2003, first_name: 'Cai', last_name: 'Dahl', division: 'EUR', atc_active_areas: { Finland: true } }),
+    buildUser({ id: 2004, first_name: 'Dag', last_name: 'Falk', division: 'EUR' }),
   ],
   roles: [
     { user_id: 2001, area: 'Sweden', role: 'Mentor' },

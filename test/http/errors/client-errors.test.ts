@@ -6,7 +6,7 @@
 // mistaken for a failing database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
-import { runCli, startServer, type ServerProcess } from '../../support/processes.js';
+import { createKey, startServer, type ServerProcess } from '../../support/processes.js';
 import { connect, sleep } from '../../support/raw-http.js';
 
 interface RawAnswer {
@@ -54,7 +54,7 @@ describe('requests the HTTP layer refuses', () => {
   let edit: string;
   beforeAll(async () => {
     server = await startServer(env);
-    edit = JSON.parse(runCli(['create:apikey', '--name', 'client-errors', '--edit', '--json'], env).stdout).token;
+    edit = createKey(env, 'client-errors');
   });
   afterAll(() => server.stop());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision } from '../../support/factories.js';
 
 describe('cross-cutting HTTP rules', () => {
   let ctx: TestContext;
@@ -168,12 +169,9 @@ describe('request bodies', () => {
 describe('clients that label every request JSON', () => {
   it('may send Content-Type: application/json with an empty body on DELETE', async () => {
     const ctx = await createTestContext();
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: 1000001, rating: 'C1' }],
-      positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark' }],
-      bookings: [{ id: 5, user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 11:00:00' }],
-    });
+    await ctx.load(
+      buildDivision({ bookings: [buildBooking({ id: 5, time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 11:00:00' })] }),
+    );
     const res = await ctx.request({
       method: 'DELETE',
       url: '/api/bookings/5',

@@ -3,9 +3,9 @@
 // branches). And spaces around a value are ignored alike in every booking field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { ADA, buildBooking, buildDivision, buildPosition } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
-const ADA = 1000001;
 
 // Validator speak that must never reach a client (Ajv's words, a regular expression, a schema path).
 const INTERNALS =
@@ -34,12 +34,12 @@ describe('messages of refused input', () => {
   let edit: string;
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' }],
-      positions: [{ callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' }],
-      bookings: [{ id: 1, user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00' }],
-    });
+    await ctx.load(
+      buildDivision({
+        positions: [buildPosition('EKCH_DEL')],
+        bookings: [buildBooking({ id: 1, callsign: 'EKCH_DEL', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00' })],
+      }),
+    );
     edit = await ctx.key('edit');
   });
   afterAll(() => ctx.close());

@@ -1,6 +1,7 @@
 // The authentication matrix (docs/api.md), for every /api operation the OpenAPI document lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision } from '../../support/factories.js';
 
 type Caller = 'none' | 'read' | 'edit' | 'bad';
 type Expect = number | 'allowed';
@@ -38,15 +39,14 @@ describe('authentication matrix (docs/api.md)', () => {
   const tokens: Partial<Record<Caller, string>> = {};
   beforeAll(async () => {
     ctx = await createTestContext();
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: 1000001, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' }],
-      positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' }],
-      bookings: [
-        { id: 1, user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 12:00:00' },
-        { id: 2, user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2099-01-02 10:00:00', time_end: '2099-01-02 12:00:00' },
-      ],
-    });
+    await ctx.load(
+      buildDivision({
+        bookings: [
+          buildBooking({ id: 1, time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 12:00:00' }),
+          buildBooking({ id: 2, time_start: '2099-01-02 10:00:00', time_end: '2099-01-02 12:00:00' }),
+        ],
+      }),
+    );
     tokens.read = await ctx.key('read');
     tokens.edit = await ctx.key('edit');
     tokens.bad = `sector_${'0'.repeat(16)}_${'x'.repeat(43)}`;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildPosition } from '../../support/factories.js';
 
 describe('GET /api/positions', () => {
   let ctx: TestContext;
@@ -8,8 +9,8 @@ describe('GET /api/positions', () => {
     await ctx.load({
       areas: ['Denmark', 'Sweden'],
       positions: [
-        { callsign: 'ESSA_TWR', name: 'Arlanda Tower', frequency: '118.5', area: 'Sweden', rating: 'S2' },
-        { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' },
+        buildPosition('ESSA_TWR', { frequency: '118.5' }),
+        buildPosition('EKCH_TWR'),
         { callsign: 'EKCH_A_GND', name: 'Kastrup Apron', frequency: '121.630', area: 'Denmark', rating: 'S1' },
       ],
     });

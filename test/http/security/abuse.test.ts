@@ -2,7 +2,8 @@
 // that send half a request and stall. Each limit is answered cleanly, and none needs a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../../support/context.js';
-import { runCli, startServer, type ServerProcess } from '../../support/processes.js';
+import { buildBooking, buildDivision } from '../../support/factories.js';
+import { createKey, startServer, type ServerProcess } from '../../support/processes.js';
 import { connect, sleep } from '../../support/raw-http.js';
 
 describe('rate limiting', () => {
@@ -124,15 +125,11 @@ describe('parameters past the parser limits', () => {
   let edit: string;
   beforeAll(async () => {
     ctx = await createTestContext();
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: 1000001, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' }],
-      positions: [{ callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' }],
-      bookings: [
-        { user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2030-03-12 10:00:00', time_end: '2030-03-12 12:00:00' },
-        { user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2030-03-13 10:00:00', time_end: '2030-03-13 12:00:00' },
-      ],
-    });
+    await ctx.load(
+      buildDivision({
+        bookings: [buildBooking(), buildBooking({ time_start: '2030-03-13 10:00:00', time_end: '2030-03-13 12:00:00' })],
+      }),
+    );
     edit = await ctx.key('edit');
   });
   afterAll(() => ctx.close());
@@ -195,7 +192,7 @@ describe('limits of a listening server', () => {
   let token: string;
   beforeAll(async () => {
     server = await startServer(env);
-    token = JSON.parse(runCli(['create:apikey', '--name', 'abuse', '--edit', '--json'], env).stdout).token;
+    token = createKey(env, 'abuse');
   });
   afterAll(() => server.stop());
 

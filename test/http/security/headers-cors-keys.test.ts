@@ -1,36 +1,20 @@
 // Security properties that hold on every response: protective headers whatever the status,
 // CORS only where data is public, keys that expire, and tokens that never leave a trace.
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../../src/auth/tokens.js';
-import { createTestContext, freshDatabaseUrl, TEST_DIALECT, tempDir, type TestContext } from '../../support/context.js';
-import { runCli, startServer } from '../../support/processes.js';
+import { createTestContext, freshDatabaseUrl, TEST_DIALECT, tempDir, writeImportFile, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision, buildPosition, buildUser, SCANDINAVIA } from '../../support/factories.js';
+import { createKey, runCli, startServer } from '../../support/processes.js';
+import { whileLocked } from '../../support/sqlite-lock.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 
-const division = {
-  areas: ['Denmark'],
-  users: [
-    {
-      id: 1000001,
-      email: 'ada@example.org',
-      first_name: 'Ada',
-      last_name: 'Lind',
-      rating: 'C1',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
-      atc_active_areas: { Denmark: true },
-    },
-  ],
-  positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: null },
-  ],
-  bookings: [
-    { user_id: 1000001, callsign: 'EKCH_TWR', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00', tag: null, source: 'CC' },
-  ],
-};
+const division = buildDivision({
+  users: [buildUser({ email: 'ada@example.org', ...SCANDINAVIA, atc_active_areas: { Denmark: true } })],
+  positions: [buildPosition('EKCH_TWR', { required_facility: null })],
+  bookings: [buildBooking({ time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00', tag: null, source: 'CC' })],
+});
 
 type Exchange = { headers: Record<string, unknown> };
 
@@ -240,14 +224,11 @@ describe('API keys', () => {
 
 describe.runIf(TEST_DIALECT === 'sqlite')('tokens in logs and error bodies', () => {
   it('never appear, at LOG_LEVEL=trace, on success, refusal or server error paths', async () => {
-    const dir = tempDir('sector-logs-');
-    const file = path.join(dir, 'sector.db');
+    const file = path.join(tempDir('sector-logs-'), 'sector.db');
     const env = { DATABASE_URL: `sqlite:${file}` };
-    const fs = await import('node:fs');
-    fs.writeFileSync(path.join(dir, 'division.json'), JSON.stringify(division));
-    expect(runCli(['import', path.join(dir, 'division.json')], env).code).toBe(0);
-    const edit = JSON.parse(runCli(['create:apikey', '--name', 'log-edit', '--edit', '--json'], env).stdout).token as string;
-    const read = JSON.parse(runCli(['create:apikey', '--name', 'log-read', '--read-only', '--json'], env).stdout).token as string;
+    expect(runCli(['import', writeImportFile(division, 'division.json')], env).code).toBe(0);
+    const edit = createKey(env, 'log-edit');
+    const read = createKey(env, 'log-read', 'read-only');
     // The secret itself may contain '_' (base64url), so it is cut by the format, not by splitting.
     const secretOf = (token: string) => parseToken(token)!.secret;
     // Wrong tokens carry secrets of their own: a near miss of a real one, and one for a real id.
@@ -283,9 +264,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('tokens in logs and error bodies', () 
       }
 
       // A server-side failure: another connection holds the write lock past the server's retries.
-      const locker = new SQLite(file);
-      locker.exec('BEGIN EXCLUSIVE');
-      try {
+      await whileLocked(file, async () => {
         const status = await call(
           'POST',
           '/api/bookings/create',
@@ -294,10 +273,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('tokens in logs and error bodies', () 
         );
         expect(status).toBe(503);
         expect(bodies.at(-1)).toMatch(/"retry-after","1"/);
-      } finally {
-        locker.exec('ROLLBACK');
-        locker.close();
-      }
+      });
     } finally {
       await server.stop();
     }

@@ -3,23 +3,18 @@
 // updates that change nothing, and files missing under the docs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { ADA, BO, buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
-const ADA = 1000001;
-const BO = 1000002;
 
-const DIVISION = {
-  areas: ['Denmark'],
-  users: [
-    { id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' },
-    { id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'C1', division: 'EUD' },
-  ],
-  positions: [{ callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' }],
+const DIVISION = buildDivision({
+  users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg' })],
+  positions: [buildPosition('EKCH_DEL')],
   bookings: [
-    { id: 1, user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00' },
-    { id: 2, user_id: BO, callsign: 'EKCH_DEL', time_start: '2026-03-13 10:00:00', time_end: '2026-03-13 12:00:00' },
+    buildBooking({ id: 1, user_id: ADA, callsign: 'EKCH_DEL', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00' }),
+    buildBooking({ id: 2, user_id: BO, callsign: 'EKCH_DEL', time_start: '2026-03-13 10:00:00', time_end: '2026-03-13 12:00:00' }),
   ],
-};
+});
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 

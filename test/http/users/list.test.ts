@@ -1,116 +1,61 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import {
+  buildEndorsement,
+  buildPosition,
+  buildRole,
+  buildTraining,
+  buildUser,
+  SCANDINAVIA,
+  type UserRecord,
+} from '../../support/factories.js';
 
 // Pinned clock: 2025-06-01 12:00:00 UTC.
 const NOW = Date.UTC(2025, 5, 1, 12);
 
+// The roster of a region: everyone in EMEA, in one of two divisions.
+const member = (user: Partial<UserRecord>) => buildUser({ region: 'EMEA', division: 'EUR', subdivision: null, ...user });
+
 const DIVISION_DATA = {
   areas: ['Sweden', 'Denmark', 'Finland'],
-  positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2', required_facility: 'T1 EKCH TWR' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S3' },
-    { callsign: 'EFHK_TWR', name: 'Helsinki Tower', frequency: '118.600', area: 'Finland', rating: 'S2' },
-  ],
+  positions: [buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }), buildPosition('EKCH_APP'), buildPosition('EFHK_TWR')],
   // Deliberately not in id order: the answer must be sorted anyway.
   users: [
-    {
-      id: 1009,
-      email: 'nine@example.org',
-      first_name: 'Nina',
-      last_name: 'Ek',
-      rating: 'OBS',
-      region: 'EMEA',
-      division: 'EUR',
-      subdivision: null,
-    },
-    {
+    member({ id: 1009, email: 'nine@example.org', first_name: 'Nina', last_name: 'Ek', rating: 'OBS' }),
+    member({
       id: 1003,
       email: 'three@example.org',
       first_name: 'Tove',
       last_name: 'Aho',
-      rating: 'C1',
-      region: 'EMEA',
       division: 'EUD',
       subdivision: 'FIN',
       atc_active_areas: { Finland: true },
-    },
-    {
-      id: 1001,
-      email: 'one@example.org',
-      first_name: 'Ada',
-      last_name: 'Lind',
-      rating: 'S3',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
-      atc_active_areas: { Denmark: true, Sweden: false },
-    },
-    {
+    }),
+    member({ id: 1001, email: 'one@example.org', rating: 'S3', ...SCANDINAVIA, atc_active_areas: { Denmark: true, Sweden: false } }),
+    member({
       id: 1002,
       email: 'two@example.org',
       first_name: 'Bo',
       last_name: 'Berg',
       rating: 'S2',
-      region: 'EMEA',
-      division: 'EUD',
-      subdivision: 'SCA',
+      ...SCANDINAVIA,
       atc_active_areas: { Denmark: false },
-    },
-    {
-      id: 1004,
-      email: 'four@example.org',
-      first_name: 'Cai',
-      last_name: 'Dahl',
-      rating: 'C1',
-      region: 'EMEA',
-      division: 'EUR',
-      subdivision: null,
-      atc_active_areas: { Finland: true },
-    },
-    {
-      id: 1005,
-      email: 'five@example.org',
-      first_name: 'Dag',
-      last_name: 'Falk',
-      rating: 'I1',
-      region: 'EMEA',
-      division: 'EUR',
-      subdivision: 'SCA',
-    },
-    {
-      id: 1006,
-      email: 'six@example.org',
-      first_name: 'Eva',
-      last_name: 'Gran',
-      rating: 'S1',
-      region: 'EMEA',
-      division: 'EUR',
-      subdivision: null,
-    },
-    {
-      id: 1007,
-      email: 'seven@example.org',
-      first_name: 'Finn',
-      last_name: 'Holm',
-      rating: 'S1',
-      region: 'EMEA',
-      division: 'EUR',
-      subdivision: null,
-    },
-    {
+    }),
+    member({ id: 1004, email: 'four@example.org', first_name: 'Cai', last_name: 'Dahl', atc_active_areas: { Finland: true } }),
+    member({ id: 1005, email: 'five@example.org', first_name: 'Dag', last_name: 'Falk', rating: 'I1', subdivision: 'SCA' }),
+    member({ id: 1006, email: 'six@example.org', first_name: 'Eva', last_name: 'Gran', rating: 'S1' }),
+    member({ id: 1007, email: 'seven@example.org', first_name: 'Finn', last_name: 'Holm', rating: 'S1' }),
+    member({
       id: 1008,
       email: 'eight@example.org',
       first_name: 'Gro',
       last_name: 'Isak',
       rating: 'S3',
-      region: 'EMEA',
-      division: 'EUR',
-      subdivision: null,
       atc_active_areas: { Sweden: true },
-    },
+    }),
   ],
   endorsements: [
-    { user_id: 1001, type: 'facility', rating: 'T1 EKCH TWR', valid_from: '2024-02-04T15:18:44Z', valid_to: null },
+    buildEndorsement({ user_id: 1001, valid_from: '2024-02-04T15:18:44Z' }),
     { user_id: 1001, type: 'examiner', rating: 'S3', areas: ['Sweden', 'Denmark'], valid_from: '2024-01-01T00:00:00Z', valid_to: null },
     { user_id: 1001, type: 'solo', positions: ['EKCH_APP'], valid_from: '2025-05-20T00:00:00Z', valid_to: '2025-06-20T00:00:00Z' },
     { user_id: 1004, type: 'visiting', rating: 'C1', areas: ['Finland'], valid_from: '2025-01-01T00:00:00Z', valid_to: null },
@@ -140,35 +85,26 @@ const DIVISION_DATA = {
       valid_to: '2025-06-01T11:00:00Z',
     },
     { user_id: 1008, type: 'examiner', rating: 'S3', areas: ['Finland'], valid_from: '2025-06-02T12:00:00Z', valid_to: null },
-    { user_id: 1008, type: 'facility', rating: 'T1 EKCH TWR', valid_from: '2024-01-01T00:00:00Z', valid_to: null, revoked: true },
+    buildEndorsement({ user_id: 1008, valid_from: '2024-01-01T00:00:00Z', revoked: true }),
   ],
   roles: [
-    { user_id: 1001, area: 'Denmark', role: 'Mentor' },
-    { user_id: 1001, area: 'Denmark', role: 'Administrator' },
-    { user_id: 1005, area: 'Sweden', role: 'Mentor' },
-    { user_id: 1003, area: 'Finland', role: 'Buddy' },
+    buildRole({ user_id: 1001 }),
+    buildRole({ user_id: 1001, role: 'Administrator' }),
+    buildRole({ user_id: 1005, area: 'Sweden' }),
+    buildRole({ user_id: 1003, area: 'Finland', role: 'Buddy' }),
   ],
   trainings: [
-    { user_id: 1006, area: 'Denmark', type: 'Standard', status: 0, created_at: '2025-03-01T10:00:00Z', started_at: null, ratings: ['S2'] },
-    {
+    buildTraining({ user_id: 1006 }),
+    buildTraining({
       user_id: 1006,
       area: 'Sweden',
       type: 'Refresh',
       status: -2,
       created_at: '2024-03-01T10:00:00Z',
       started_at: '2024-03-02T10:00:00Z',
-      ratings: ['S2'],
-    },
-    {
-      user_id: 1007,
-      area: 'Sweden',
-      type: 'Standard',
-      status: -1,
-      created_at: '2024-05-01T10:00:00Z',
-      started_at: '2024-05-02T10:00:00Z',
-      ratings: ['S2'],
-    },
-    {
+    }),
+    buildTraining({ user_id: 1007, area: 'Sweden', status: -1, created_at: '2024-05-01T10:00:00Z', started_at: '2024-05-02T10:00:00Z' }),
+    buildTraining({
       user_id: 1001,
       area: 'Sweden',
       type: 'Fast-track',
@@ -176,16 +112,15 @@ const DIVISION_DATA = {
       created_at: '2025-02-01T09:00:00Z',
       started_at: '2025-02-10T09:30:00Z',
       ratings: ['C1', 'S3'],
-    },
-    {
+    }),
+    buildTraining({
       user_id: 1001,
-      area: 'Denmark',
       type: 'Transfer',
       status: 2,
       created_at: '2025-04-01T09:00:00Z',
       started_at: '2025-04-02T09:00:00Z',
       ratings: [],
-    },
+    }),
   ],
 };
 
