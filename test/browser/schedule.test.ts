@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, TEST_DIALECT, tempDir } from '../support/context.js';
+import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { ADA, buildBooking, buildPosition, buildUser } from '../support/factories.js';
 import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,7 +28,6 @@ const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), ne
 const at = (days: number, hour: number) => today + days * DAY + hour * 3_600_000;
 const ymdHis = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
-const USER = 1000001;
 const BOOKINGS = [
   { callsign: 'EKCH_TWR', start: at(1, 10), end: at(1, 12), tag: 1 },
   { callsign: 'EKCH_APP', start: at(1, 14), end: at(1, 16), tag: null },
@@ -39,21 +39,12 @@ const BOOKINGS = [
 
 const DIVISION = {
   areas: ['Denmark', 'Norway'],
-  users: [{ id: USER, first_name: 'Adalbert', last_name: 'Lindqvist', email: 'adalbert@example.org', rating: 'C1', division: 'EUD' }],
+  users: [buildUser({ id: ADA, first_name: 'Adalbert', last_name: 'Lindqvist', email: 'adalbert@example.org' })],
   positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKDK_CTR', name: 'Copenhagen Control', frequency: '136.485', area: 'Denmark', rating: 'S1' },
-    { callsign: 'ENGM_TWR', name: 'Gardermoen Tower', frequency: '118.305', area: 'Norway', rating: 'S1' },
+    ...(['EKCH_TWR', 'EKCH_APP', 'EKDK_CTR', 'ENGM_TWR'] as const).map((callsign) => buildPosition(callsign, { rating: 'S1' })),
     { callsign: 'ENBR_APP', name: 'Bergen Approach', frequency: '121.000', area: 'Norway', rating: 'S1' },
   ],
-  bookings: BOOKINGS.map((b) => ({
-    user_id: USER,
-    callsign: b.callsign,
-    time_start: ymdHis(b.start),
-    time_end: ymdHis(b.end),
-    tag: b.tag,
-  })),
+  bookings: BOOKINGS.map((b) => buildBooking({ callsign: b.callsign, time_start: ymdHis(b.start), time_end: ymdHis(b.end), tag: b.tag })),
 };
 
 const ZONE = 'America/New_York';
@@ -97,9 +88,7 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
 
   beforeAll(async () => {
     const databaseUrl = freshDatabaseUrl();
-    const file = path.join(tempDir('sector-browser-'), 'division.json');
-    fs.writeFileSync(file, JSON.stringify(DIVISION));
-    const imported = runCli(['import', file], { DATABASE_URL: databaseUrl });
+    const imported = runCli(['import', writeImportFile(DIVISION, 'division.json')], { DATABASE_URL: databaseUrl });
     expect(imported.code, imported.stderr).toBe(0);
     server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });

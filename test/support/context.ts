@@ -35,6 +35,13 @@ export function tempDir(prefix = 'sector-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** An import file (docs/import-format.md) in a new folder; a string is written as it is. */
+export function writeImportFile(data: unknown, name = 'import.json'): string {
+  const file = path.join(tempDir(), name);
+  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+  return file;
+}
+
 /** The database this test run targets: the 'postgres' project sets SECTOR_TEST_DB. */
 export const TEST_DIALECT: 'sqlite' | 'postgres' = process.env.SECTOR_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 

@@ -1,28 +1,25 @@
 // Shared set-up of the network sync tests: a division, a key, a server pointed at a stand-in.
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'vitest';
-import { freshDatabaseUrl, tempDir } from './context.js';
-import { execFile } from 'node:child_process';
-import { ROOT, runCli, type CliResult } from './processes.js';
+import { freshDatabaseUrl, writeImportFile } from './context.js';
+import { buildDivision, buildPosition, buildUser } from './factories.js';
+import { createKey, runCli, runCliAsync } from './processes.js';
 
 export const NETWORK_KEY = 'division-key-3f9a2c';
 export const DAY = 86_400_000;
 
-export const DIVISION_FILE = {
-  areas: ['Denmark'],
+export const DIVISION_FILE = buildDivision({
   users: [
-    { id: 1_200_001, first_name: 'Astrid', last_name: 'Holm', rating: 'C1', division: 'EUD', subdivision: 'SCA' },
-    { id: 1_200_002, first_name: 'Bo', last_name: 'Lund', rating: 'S1', division: 'EUD', subdivision: 'SCA' },
+    buildUser({ id: 1_200_001, first_name: 'Astrid', last_name: 'Holm', subdivision: 'SCA' }),
+    buildUser({ id: 1_200_002, first_name: 'Bo', last_name: 'Lund', rating: 'S1', subdivision: 'SCA' }),
   ],
   positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S2' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S3' },
-    { callsign: 'EKDK_CTR', name: 'Copenhagen Control', frequency: '136.485', area: 'Denmark', rating: 'C1' },
+    buildPosition('EKCH_TWR'),
+    buildPosition('EKCH_APP'),
+    buildPosition('EKDK_CTR'),
     // The network takes no ATIS bookings: it refuses this callsign.
     { callsign: 'EKCH_ATIS', name: 'Kastrup ATIS', frequency: '122.755', area: 'Denmark', rating: 'S1' },
   ],
-};
+});
 
 /** A fresh database with the division imported and an edit key; env for the server and CLI. */
 export function prepareDivision(networkUrl: string, extra: Record<string, string> = {}, data: unknown = DIVISION_FILE) {
@@ -36,13 +33,9 @@ export function prepareDivision(networkUrl: string, extra: Record<string, string
     NETWORK_TIMEOUT_MS: '2000',
     ...extra,
   };
-  const file = path.join(tempDir('sector-network-'), 'division.json');
-  fs.writeFileSync(file, JSON.stringify(data));
-  const imported = runCli(['import', file], env);
+  const imported = runCli(['import', writeImportFile(data, 'division.json')], env);
   expect(imported.code, imported.stderr).toBe(0);
-  const created = runCli(['create:apikey', '--name', 'staffing', '--edit', '--json'], env);
-  expect(created.code).toBe(0);
-  return { env, token: JSON.parse(created.stdout).token as string };
+  return { env, token: createKey(env, 'staffing') };
 }
 
 /** d/m/Y of a day from now. */
@@ -126,24 +119,6 @@ export interface StatusEntry {
   last_error: string | null;
   next_attempt_at: string | null;
   in_progress: boolean;
-}
-
-/**
- * The CLI as a process, without blocking this one: the stand-in answers from this process, and
- * runCli (spawnSync) would hold its answers back until the command ends.
- */
-export function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(ROOT, 'dist/cli/index.js'), ...args],
-      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
 }
 
 export async function networkStatus(env: Record<string, string>): Promise<StatusEntry[]> {

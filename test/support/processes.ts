@@ -24,6 +24,34 @@ export function runCli(args: string[], env: Record<string, string>, input = ''):
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * The CLI as a process without blocking this one: several can run at once, and a server or stand-in
+ * answering from this process keeps answering meanwhile (runCli's spawnSync would hold it back).
+ */
+export function runCliAsync(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A hung CLI is a failed test, not a stuck run.
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** An API key made by `create:apikey --json`, as an operator makes one; its token. */
+export function createKey(env: Record<string, string>, name: string, access: 'edit' | 'read-only' = 'edit'): string {
+  const r = runCli(['create:apikey', '--name', name, `--${access}`, '--json'], env);
+  if (r.code !== 0) throw new Error(`create:apikey exited with ${r.code}: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { token: string }).token;
+}
+
 /** Runs the CLI on a pseudo-terminal (via script(1)), answering prompts as they appear. */
 export function runCliInteractive(
   args: string[],

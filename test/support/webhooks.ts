@@ -1,10 +1,9 @@
 // Receivers of webhook deliveries and readers of the event stream, for tests of docs/events.md.
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { tempDir } from './context.js';
-import { runCli } from './processes.js';
+import { writeImportFile } from './context.js';
+import { buildDivision, buildUser } from './factories.js';
+import { createKey, runCli } from './processes.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -84,26 +83,19 @@ export const POSITIONS = Array.from({ length: 10 }, (_, i) => `EKEV${i}_TWR`);
 
 /** A small division imported by the CLI into env's database, and an edit key for it. */
 export function prepareDivision(env: Record<string, string>): { token: string; readToken: string } {
-  const file = path.join(tempDir(), 'division.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      areas: ['Denmark'],
-      users: USERS.map((id) => ({ id, first_name: 'Event', last_name: `Tester ${id}`, rating: 'C1', division: 'EUD' })),
-      positions: POSITIONS.map((callsign, i) => ({
-        callsign,
-        name: `Event Tower ${i}`,
-        frequency: `118.${String(100 + i * 5)}`,
-        area: 'Denmark',
-        rating: 'S1',
-      })),
-    }),
-  );
-  const imported = runCli(['import', file], env);
+  const division = buildDivision({
+    users: USERS.map((id) => buildUser({ id, first_name: 'Event', last_name: `Tester ${id}` })),
+    positions: POSITIONS.map((callsign, i) => ({
+      callsign,
+      name: `Event Tower ${i}`,
+      frequency: `118.${String(100 + i * 5)}`,
+      area: 'Denmark',
+      rating: 'S1',
+    })),
+  });
+  const imported = runCli(['import', writeImportFile(division, 'division.json')], env);
   if (imported.code !== 0) throw new Error(imported.stderr);
-  const token = JSON.parse(runCli(['create:apikey', '--name', 'events edit', '--edit', '--json'], env).stdout).token as string;
-  const readToken = JSON.parse(runCli(['create:apikey', '--name', 'events read', '--read-only', '--json'], env).stdout).token as string;
-  return { token, readToken };
+  return { token: createKey(env, 'events edit'), readToken: createKey(env, 'events read', 'read-only') };
 }
 
 /** The create body of booking number i: its own position and two hours, never overlapping another i. */

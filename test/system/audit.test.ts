@@ -1,23 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, tempDir, type TestContext } from '../support/context.js';
+import { createTestContext, writeImportFile, type TestContext } from '../support/context.js';
+import { ADA, BO, buildBooking, buildDivision, buildPosition, buildUser } from '../support/factories.js';
 import { runCli, startServer } from '../support/processes.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-const ADA = 1000001;
-const BO = 1000002;
-const DATA = {
-  areas: ['Denmark'],
-  users: [
-    { id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'C1', division: 'EUD' },
-    { id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'C1', division: 'EUD' },
-  ],
-  positions: [
-    { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKCH_GND', name: 'Kastrup Ground', frequency: '121.905', area: 'Denmark', rating: 'S1' },
-  ],
-};
+const DATA = buildDivision({
+  users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg' })],
+  positions: [buildPosition('EKCH_DEL'), buildPosition('EKCH_GND')],
+});
 
 interface Line {
   at: string;
@@ -125,14 +115,14 @@ describe('audit log', () => {
     const created = runCli(['create:apikey', '--name', 'to revoke', '--read-only', '--json'], env);
     const key = JSON.parse(created.stdout) as { id: string };
     expect(runCli(['apikey:revoke', 'to revoke'], env).code).toBe(0);
-    const file = path.join(tempDir(), 'roster.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        bookings: [{ id: 500, user_id: BO, callsign: 'EKCH_GND', time_start: '2026-04-01 10:00:00', time_end: '2026-04-01 11:00:00' }],
-      }),
-    );
-    expect(runCli(['import', file], env).code).toBe(0);
+    const roster = buildBooking({
+      id: 500,
+      user_id: BO,
+      callsign: 'EKCH_GND',
+      time_start: '2026-04-01 10:00:00',
+      time_end: '2026-04-01 11:00:00',
+    });
+    expect(runCli(['import', writeImportFile({ bookings: [roster] }, 'roster.json')], env).code).toBe(0);
 
     const lines = audit();
     const keyLines = lines.filter((l) => l.target === `apikey:${key.id}`);
@@ -148,13 +138,14 @@ describe('audit log', () => {
       { action: 'booking.created', actor: 'cli', after: { callsign: 'EKCH_GND', user_id: BO } },
     ]);
     // A failed import records nothing.
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        bookings: [{ id: 501, user_id: 42, callsign: 'EKCH_GND', time_start: '2026-04-02 10:00:00', time_end: '2026-04-02 11:00:00' }],
-      }),
-    );
-    expect(runCli(['import', file], env).code).toBe(1);
+    const unknownUser = buildBooking({
+      id: 501,
+      user_id: 42,
+      callsign: 'EKCH_GND',
+      time_start: '2026-04-02 10:00:00',
+      time_end: '2026-04-02 11:00:00',
+    });
+    expect(runCli(['import', writeImportFile({ bookings: [unknownUser] }, 'roster.json')], env).code).toBe(1);
     expect(audit()).toHaveLength(lines.length);
   });
 

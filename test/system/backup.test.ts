@@ -1,33 +1,18 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { tempDir, TEST_DIALECT } from '../support/context.js';
-import { ROOT, runCli, startServer, type CliResult } from '../support/processes.js';
+import { tempDir, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { buildUser } from '../support/factories.js';
+import { createKey, runCli, runCliAsync, startServer } from '../support/processes.js';
 
 const CID = 1000001;
 const POSITIONS = Array.from({ length: 6 }, (_, i) => `ESSA_${String.fromCharCode(65 + i)}_TWR`);
 const DATA = {
   areas: ['Sweden'],
-  users: [{ id: CID, first_name: 'Ada', last_name: 'Lind', rating: 'C3' }],
+  users: [buildUser({ id: CID, rating: 'C3' })],
   positions: POSITIONS.map((callsign, i) => ({ callsign, name: `Tower ${i}`, frequency: `118.${100 + i}`, area: 'Sweden', rating: 'S1' })),
 };
-
-/** The CLI as a process without blocking this one (the write burst must go on meanwhile). */
-function runCliAsync(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 // Each test runs several CLI processes and servers: on a loaded machine that takes a while.
 const SLOW_MS = 180_000;
@@ -39,9 +24,8 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
     async () => {
       const dir = tempDir();
       const env = { DATABASE_URL: `sqlite:${path.join(dir, 'live.db')}` };
-      fs.writeFileSync(path.join(dir, 'data.json'), JSON.stringify(DATA));
-      expect(runCli(['import', path.join(dir, 'data.json')], env).code).toBe(0);
-      const token = JSON.parse(runCli(['create:apikey', '--name', 'burst', '--edit', '--json'], env).stdout).token as string;
+      expect(runCli(['import', writeImportFile(DATA)], env).code).toBe(0);
+      const token = createKey(env, 'burst');
       const server = await startServer(env);
 
       // One writer per position, each booking the next hour: no two writes conflict.

@@ -2,6 +2,7 @@
 // pruned by the server (at start, then hourly), except events a delivery still waits for.
 import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/context.js';
+import { buildDivision, buildUser } from '../support/factories.js';
 import { startServer } from '../support/processes.js';
 import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
 import { WebhookDispatcher } from '../../src/services/webhooks/dispatcher.js';
@@ -15,11 +16,12 @@ describe('event retention', () => {
     const receiver = await startReceiver();
     const old = Date.now() - 3 * DAY;
     const ctx = await createTestContext({ now: old });
-    await ctx.load({
-      areas: ['Denmark'],
-      users: [{ id: 1_300_000, first_name: 'Old', last_name: 'Timer', rating: 'C1' }],
-      positions: [{ callsign: 'EKEV0_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
-    });
+    await ctx.load(
+      buildDivision({
+        users: [buildUser({ id: 1_300_000, first_name: 'Old', last_name: 'Timer' })],
+        positions: [{ callsign: 'EKEV0_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
+      }),
+    );
     const subs = new WebhookSubscriptions(ctx.services.db, () => old);
     await subs.add(receiver.url, null);
     // Nobody listens there: its delete event stays pending.

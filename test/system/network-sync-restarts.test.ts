@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/context.js';
+import { tempDir, writeImportFile } from '../support/context.js';
+import { buildBooking } from '../support/factories.js';
 import { startNetworkStandIn, type NetworkStandIn } from '../support/network-stand-in.js';
 import {
   api,
@@ -12,11 +13,10 @@ import {
   logLines,
   NETWORK_KEY,
   networkStatus,
-  runCliAsync,
   prepareDivision,
   ymdIn,
 } from '../support/network-sync.js';
-import { startServer, type ServerProcess } from '../support/processes.js';
+import { runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
 
 describe('network sync over restarts', { timeout: 120_000 }, () => {
   let network: NetworkStandIn | undefined;
@@ -120,24 +120,18 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     const imported = {
       ...DIVISION_FILE,
       bookings: [
-        {
-          user_id: 1_200_001,
-          callsign: 'EKCH_TWR',
-          time_start: `${ymdIn(6)} 08:00:00`,
-          time_end: `${ymdIn(6)} 09:00:00`,
-          tag: null,
-          source: 'CC',
-        },
+        buildBooking({ user_id: 1_200_001, time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00`, tag: null, source: 'CC' }),
       ],
     };
     const { env, token } = prepareDivision(network.url, {}, imported);
     // An import into a running system is not pushed either.
-    const more = path.join(tempDir(), 'more.json');
-    fs.writeFileSync(
-      more,
-      JSON.stringify({
-        bookings: [{ user_id: 1_200_001, callsign: 'EKDK_CTR', time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00` }],
-      }),
+    const more = writeImportFile(
+      {
+        bookings: [
+          buildBooking({ user_id: 1_200_001, callsign: 'EKDK_CTR', time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00` }),
+        ],
+      },
+      'more.json',
     );
     const server = await start(env);
     expect((await runCliAsync(['import', more], env)).code).toBe(0);

@@ -2,18 +2,8 @@
 // what is pushed for each change, what is stored back, and what the network refuses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startNetworkStandIn, type NetworkStandIn } from '../support/network-stand-in.js';
-import {
-  api,
-  dateIn,
-  eventually,
-  logLines,
-  NETWORK_KEY,
-  networkStatus,
-  runCliAsync,
-  prepareDivision,
-  ymdIn,
-} from '../support/network-sync.js';
-import { startServer, type ServerProcess } from '../support/processes.js';
+import { api, dateIn, eventually, logLines, NETWORK_KEY, networkStatus, prepareDivision, ymdIn } from '../support/network-sync.js';
+import { runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
 
 // Generous limits: each test runs servers and CLI processes, on a machine that may be busy.
 describe('network booking sync', { timeout: 120_000 }, () => {

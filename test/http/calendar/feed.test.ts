@@ -5,11 +5,10 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { ADA, BO, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const DAY = 86_400_000;
-const ADA = 1000001;
-const BO = 1000002;
 
 // A position name with everything TEXT must escape (, ; \ and a line break), characters of two,
 // three and four octets, and long enough that its line is folded several times.
@@ -18,28 +17,32 @@ const HOSTILE_NAME = `Kø🛫benhavn, Nord; Øst \\ Vest\nSecond line ${'ø😀�
 const DIVISION = {
   areas: ['Denmark', 'Norway'],
   users: [
-    { id: ADA, first_name: 'Adalbert', last_name: 'Lindqvist', email: 'adalbert@example.org', rating: 'C1', division: 'EUD' },
-    { id: BO, first_name: 'Borghild', last_name: 'Bergström', email: 'borghild@example.org', rating: 'C1', division: 'EUD' },
+    buildUser({ id: ADA, first_name: 'Adalbert', last_name: 'Lindqvist', email: 'adalbert@example.org' }),
+    buildUser({ id: BO, first_name: 'Borghild', last_name: 'Bergström', email: 'borghild@example.org' }),
   ],
   positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKDK_CTR', name: 'Copenhagen Control', frequency: '136.485', area: 'Denmark', rating: 'S1' },
-    { callsign: 'ENGM_TWR', name: 'Gardermoen Tower', frequency: '118.305', area: 'Norway', rating: 'S1' },
+    ...(['EKCH_TWR', 'EKCH_APP', 'EKDK_CTR', 'ENGM_TWR'] as const).map((callsign) => buildPosition(callsign, { rating: 'S1' })),
     { callsign: 'EKXX_FSS', name: HOSTILE_NAME, frequency: '126.655', area: 'Denmark', rating: 'S1' },
   ],
   bookings: [
-    { id: 1, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00', tag: 1 },
-    { id: 2, user_id: BO, callsign: 'EKCH_APP', time_start: '2026-03-13 10:00:00', time_end: '2026-03-13 12:00:00', tag: 2 },
-    { id: 3, user_id: ADA, callsign: 'ENGM_TWR', time_start: '2026-03-14 18:00:00', time_end: '2026-03-14 20:00:00', tag: 3 },
-    { id: 4, user_id: BO, callsign: 'EKXX_FSS', time_start: '2026-03-15 08:00:00', time_end: '2026-03-15 09:30:00' },
+    buildBooking({ id: 1, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-03-12 10:00:00', time_end: '2026-03-12 12:00:00', tag: 1 }),
+    buildBooking({ id: 2, user_id: BO, callsign: 'EKCH_APP', time_start: '2026-03-13 10:00:00', time_end: '2026-03-13 12:00:00', tag: 2 }),
+    buildBooking({ id: 3, user_id: ADA, callsign: 'ENGM_TWR', time_start: '2026-03-14 18:00:00', time_end: '2026-03-14 20:00:00', tag: 3 }),
+    buildBooking({ id: 4, user_id: BO, callsign: 'EKXX_FSS', time_start: '2026-03-15 08:00:00', time_end: '2026-03-15 09:30:00' }),
     // Five days ago: inside the window (from 7 days ago).
-    { id: 5, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-03-05 10:00:00', time_end: '2026-03-05 12:00:00' },
+    buildBooking({ id: 5, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-03-05 10:00:00', time_end: '2026-03-05 12:00:00' }),
     // Outside the window: ended more than 7 days ago, or starts more than 90 days ahead.
-    { id: 6, user_id: ADA, callsign: 'EKDK_CTR', time_start: '2026-02-20 10:00:00', time_end: '2026-02-20 12:00:00' },
-    { id: 7, user_id: ADA, callsign: 'EKDK_CTR', time_start: '2026-07-01 10:00:00', time_end: '2026-07-01 12:00:00' },
+    buildBooking({ id: 6, user_id: ADA, callsign: 'EKDK_CTR', time_start: '2026-02-20 10:00:00', time_end: '2026-02-20 12:00:00' }),
+    buildBooking({ id: 7, user_id: ADA, callsign: 'EKDK_CTR', time_start: '2026-07-01 10:00:00', time_end: '2026-07-01 12:00:00' }),
     // Deleted long ago (by the import, whose clock is now): cancelled for a week.
-    { id: 8, user_id: BO, callsign: 'EKDK_CTR', time_start: '2026-03-20 10:00:00', time_end: '2026-03-20 12:00:00', deleted: true },
+    buildBooking({
+      id: 8,
+      user_id: BO,
+      callsign: 'EKDK_CTR',
+      time_start: '2026-03-20 10:00:00',
+      time_end: '2026-03-20 12:00:00',
+      deleted: true,
+    }),
   ],
 };
 

@@ -1,9 +1,8 @@
 // GET /api/events (docs/events.md): live events, Last-Event-ID resume, reset for an unknown id,
 // heartbeats, a bounded buffer per client, and a clean end at SIGTERM. Against a real server.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, tempDir } from '../../support/context.js';
+import { freshDatabaseUrl, writeImportFile } from '../../support/context.js';
+import { buildBooking } from '../../support/factories.js';
 import { runCli, startServer, type ServerProcess } from '../../support/processes.js';
 import { createBooking, openStream, POSITIONS, prepareDivision, type StreamMessage, USERS } from '../../support/webhooks.js';
 
@@ -90,20 +89,18 @@ describe('the live event stream', { timeout: 60_000 }, () => {
     slow.response.pause();
     // Many events at once (an import of 12 000 bookings, some 5 MB of events): far more than the
     // client's bound and the sockets' buffers.
-    const file = path.join(tempDir(), 'many.json');
     const base = Date.UTC(2032, 0, 1);
     const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
     const bookings = Array.from({ length: 12_000 }, (_, i) => {
       const start = base + Math.floor(i / POSITIONS.length) * 7_200_000;
-      return {
+      return buildBooking({
         user_id: USERS[i % USERS.length],
         callsign: POSITIONS[i % POSITIONS.length],
         time_start: fmt(start),
         time_end: fmt(start + 3_600_000),
-      };
+      });
     });
-    fs.writeFileSync(file, JSON.stringify({ bookings }));
-    expect(runCli(['import', file], env).code).toBe(0);
+    expect(runCli(['import', writeImportFile({ bookings }, 'many.json')], env).code).toBe(0);
 
     const deadline = Date.now() + 20_000;
     while (!server.logs().includes('fell too far behind') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

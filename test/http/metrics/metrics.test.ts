@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, tempDir, TEST_DIALECT } from '../../support/context.js';
-import { runCli, startServer, type ServerProcess } from '../../support/processes.js';
+import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../../support/context.js';
+import { buildBooking, buildDivision, buildPosition } from '../../support/factories.js';
+import { createKey, runCli, startServer, type ServerProcess } from '../../support/processes.js';
 
 interface Sample {
   name: string;
@@ -47,16 +46,14 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
   return { samples, types };
 }
 
-const DATA = {
-  areas: ['Denmark'],
-  users: [{ id: 1000001, first_name: 'Ada', last_name: 'Lind', rating: 'C1' }],
-  positions: [{ callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905', area: 'Denmark', rating: 'S1' }],
+const DATA = buildDivision({
+  positions: [buildPosition('EKCH_DEL')],
   bookings: [
-    { id: 10, user_id: 1000001, callsign: 'EKCH_DEL', time_start: '2030-01-01 10:00:00', time_end: '2030-01-01 11:00:00' },
-    { id: 11, user_id: 1000001, callsign: 'EKCH_DEL', time_start: '2030-01-02 10:00:00', time_end: '2030-01-02 11:00:00' },
-    { id: 12, user_id: 1000001, callsign: 'EKCH_DEL', time_start: '2030-01-03 10:00:00', time_end: '2030-01-03 11:00:00', deleted: true },
+    buildBooking({ id: 10, callsign: 'EKCH_DEL', time_start: '2030-01-01 10:00:00', time_end: '2030-01-01 11:00:00' }),
+    buildBooking({ id: 11, callsign: 'EKCH_DEL', time_start: '2030-01-02 10:00:00', time_end: '2030-01-02 11:00:00' }),
+    buildBooking({ id: 12, callsign: 'EKCH_DEL', time_start: '2030-01-03 10:00:00', time_end: '2030-01-03 11:00:00', deleted: true }),
   ],
-};
+});
 
 // Each test runs several CLI processes and servers: on a loaded machine that takes a while.
 const SLOW_MS = 90_000;
@@ -67,9 +64,7 @@ describe('GET /metrics', () => {
 
   beforeAll(async () => {
     env = { DATABASE_URL: freshDatabaseUrl() };
-    const file = path.join(tempDir(), 'data.json');
-    fs.writeFileSync(file, JSON.stringify(DATA));
-    expect(runCli(['import', file], env).code).toBe(0);
+    expect(runCli(['import', writeImportFile(DATA)], env).code).toBe(0);
     // A tiny rate limit: /metrics must not count against it.
     server = await startServer({ ...env, RATE_LIMIT: '4' });
   }, SLOW_MS);
@@ -169,8 +164,7 @@ describe('GET /metrics', () => {
       const owing = { ...env, NETWORK_BOOKINGS_URL: `${nowhere}/api`, NETWORK_BOOKINGS_KEY: 'k', NETWORK_RETRY_BASE_MS: '3600000' };
       const added = runCli(['webhook:add', '--url', `${nowhere}/hook`, '--json'], owing);
       expect(added.code, added.stderr).toBe(0);
-      const token = (JSON.parse(runCli(['create:apikey', '--name', 'metrics edit', '--edit', '--json'], owing).stdout) as { token: string })
-        .token;
+      const token = createKey(owing, 'metrics edit');
       const owed = await startServer({ ...owing, WEBHOOK_RETRY_BASE_MS: '3600000' });
       try {
         const created = await fetch(`${owed.url}/api/bookings/create`, {

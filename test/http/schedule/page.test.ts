@@ -2,31 +2,29 @@
 // assets, filters, no personal data, ETag/304. The page in a real browser: test/browser/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
+import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
-const ADA = 1000001;
 
 const HOSTILE_POSITION = '<script>alert("pos")</script> Tower & "Apron"';
 const HOSTILE_AREA = '"><img src=x onerror=alert(1)>';
 
 const DIVISION = {
   areas: ['Denmark', 'Norway', HOSTILE_AREA],
-  users: [{ id: ADA, first_name: 'Adalbert', last_name: 'Lindqvist', email: 'adalbert@example.org', rating: 'C1', division: 'EUD' }],
+  users: [buildUser({ first_name: 'Adalbert', last_name: 'Lindqvist', email: 'adalbert@example.org' })],
   positions: [
-    { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '118.105', area: 'Denmark', rating: 'S1' },
-    { callsign: 'EKCH_APP', name: 'Copenhagen Approach', frequency: '119.805', area: 'Denmark', rating: 'S1' },
-    { callsign: 'ENGM_TWR', name: 'Gardermoen Tower', frequency: '118.305', area: 'Norway', rating: 'S1' },
+    ...(['EKCH_TWR', 'EKCH_APP', 'ENGM_TWR'] as const).map((callsign) => buildPosition(callsign, { rating: 'S1' })),
     { callsign: 'EKXX_APN', name: HOSTILE_POSITION, frequency: '121.900', area: HOSTILE_AREA, rating: 'S1' },
   ],
   bookings: [
-    { id: 1, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-03-10 18:00:00', time_end: '2026-03-10 20:00:00', tag: 1 },
-    { id: 2, user_id: ADA, callsign: 'EKCH_APP', time_start: '2026-03-11 10:00:00', time_end: '2026-03-11 12:00:00', tag: 2 },
-    { id: 3, user_id: ADA, callsign: 'ENGM_TWR', time_start: '2026-03-11 22:00:00', time_end: '2026-03-12 01:00:00', tag: 3 },
-    { id: 4, user_id: ADA, callsign: 'EKXX_APN', time_start: '2026-03-12 08:00:00', time_end: '2026-03-12 09:00:00' },
+    buildBooking({ id: 1, time_start: '2026-03-10 18:00:00', time_end: '2026-03-10 20:00:00', tag: 1 }),
+    buildBooking({ id: 2, callsign: 'EKCH_APP', time_start: '2026-03-11 10:00:00', time_end: '2026-03-11 12:00:00', tag: 2 }),
+    buildBooking({ id: 3, callsign: 'ENGM_TWR', time_start: '2026-03-11 22:00:00', time_end: '2026-03-12 01:00:00', tag: 3 }),
+    buildBooking({ id: 4, callsign: 'EKXX_APN', time_start: '2026-03-12 08:00:00', time_end: '2026-03-12 09:00:00' }),
     // Over: ended before now. Beyond the page's 30 days. Deleted.
-    { id: 5, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-03-10 08:00:00', time_end: '2026-03-10 10:00:00' },
-    { id: 6, user_id: ADA, callsign: 'EKCH_TWR', time_start: '2026-04-20 08:00:00', time_end: '2026-04-20 10:00:00' },
-    { id: 7, user_id: ADA, callsign: 'EKCH_APP', time_start: '2026-03-13 08:00:00', time_end: '2026-03-13 10:00:00', deleted: true },
+    buildBooking({ id: 5, time_start: '2026-03-10 08:00:00', time_end: '2026-03-10 10:00:00' }),
+    buildBooking({ id: 6, time_start: '2026-04-20 08:00:00', time_end: '2026-04-20 10:00:00' }),
+    buildBooking({ id: 7, callsign: 'EKCH_APP', time_start: '2026-03-13 08:00:00', time_end: '2026-03-13 10:00:00', deleted: true }),
   ],
 };
 

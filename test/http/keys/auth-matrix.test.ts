@@ -1,0 +1,107 @@
+// The authentication matrix (docs/api.md), for every /api operation the OpenAPI document lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision } from '../../support/factories.js';
+
+type Caller = 'none' | 'read' | 'edit' | 'bad';
+type Expect = number | 'allowed';
+
+const PUBLIC = { none: 200, read: 200, edit: 200, bad: 401 } as const;
+const KEYED = { none: 401, read: 200, edit: 200, bad: 401 } as const;
+const WRITE = { none: 401, read: 403, edit: 'allowed', bad: 401 } as const;
+
+const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Caller, Expect> }> = {
+  'GET /api/positions': { url: '/api/positions', expect: PUBLIC },
+  'GET /api/bookings': { url: '/api/bookings', expect: PUBLIC },
+  'GET /api/bookings/{id}': { url: '/api/bookings/1', expect: PUBLIC },
+  'GET /api/users': { url: '/api/users?include[]=allUsers', expect: KEYED },
+  'GET /api/roles': { url: '/api/roles', expect: KEYED },
+  'GET /api/endorsements/masc': { url: '/api/endorsements/masc', expect: KEYED },
+  'GET /api/endorsements/training/solo': { url: '/api/endorsements/training/solo', expect: KEYED },
+  'GET /api/endorsements/training/s1': { url: '/api/endorsements/training/s1', expect: KEYED },
+  'GET /api/endorsements/examiner': { url: '/api/endorsements/examiner', expect: KEYED },
+  'GET /api/endorsements/visiting': { url: '/api/endorsements/visiting', expect: KEYED },
+  'POST /api/bookings/create': {
+    url: '/api/bookings/create',
+    payload: { cid: 1000001, date: '01/06/2099', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' },
+    expect: WRITE,
+  },
+  'PATCH /api/bookings/{id}': { url: '/api/bookings/1', payload: { end_at: '12:30' }, expect: WRITE },
+  'DELETE /api/bookings/{id}': { url: '/api/bookings/2', expect: WRITE },
+  'GET /api/events': { url: '/api/events', expect: KEYED },
+};
+
+/** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
+const STREAMS = new Set(['GET /api/events']);
+
+describe('authentication matrix (docs/api.md)', () => {
+  let ctx: TestContext;
+  const tokens: Partial<Record<Caller, string>> = {};
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await ctx.load(
+      buildDivision({
+        bookings: [
+          buildBooking({ id: 1, time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 12:00:00' }),
+          buildBooking({ id: 2, time_start: '2099-01-02 10:00:00', time_end: '2099-01-02 12:00:00' }),
+        ],
+      }),
+    );
+    tokens.read = await ctx.key('read');
+    tokens.edit = await ctx.key('edit');
+    tokens.bad = `sector_${'0'.repeat(16)}_${'x'.repeat(43)}`;
+  });
+  afterAll(async () => {
+    // The stream requests went over real sockets (STREAMS below): close them before the app.
+    ctx.app.server.closeAllConnections();
+    await ctx.close();
+  });
+
+  it('covers every /api operation of the OpenAPI document', async () => {
+    const doc = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/'))
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
+    expect(operations.sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  // Writes last within each operation (none, read, bad first), so the edit call finds the booking.
+  for (const [operation, { url, payload, expect: expected }] of Object.entries(MATRIX)) {
+    for (const caller of ['none', 'bad', 'read', 'edit'] as const) {
+      it(`${operation} as ${caller}: ${expected[caller]}`, async () => {
+        const method = operation.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+        const token = caller === 'none' ? undefined : tokens[caller];
+        if (STREAMS.has(operation)) {
+          const base = await ctx.app
+            .listen({ host: '127.0.0.1', port: 0 })
+            .catch(() => `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`);
+          const aborter = new AbortController();
+          const res = await fetch(`${base}${url}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: aborter.signal });
+          expect(res.status).toBe(expected[caller]);
+          if (res.status === 200) expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+          else expect(await res.json()).toEqual(expect.objectContaining({ message: expect.any(String) }));
+          aborter.abort();
+          return;
+        }
+        const res = await ctx.request({ method, url, token, ...(payload ? { payload } : {}) });
+        if (expected[caller] === 'allowed') {
+          expect(res.statusCode).toBeGreaterThanOrEqual(200);
+          expect(res.statusCode).toBeLessThan(300);
+        } else {
+          expect(res.statusCode).toBe(expected[caller]);
+        }
+        if (method === 'GET' && url.startsWith('/api/bookings') && res.statusCode === 200) {
+          // Full form with a key, reduced form without.
+          const booking = [res.json()].flat()[0] as Record<string, unknown>;
+          expect('user_id' in booking).toBe(caller === 'read' || caller === 'edit');
+        }
+        if (res.statusCode === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+        if (res.statusCode >= 400) expect(res.json()).toEqual(expect.objectContaining({ message: expect.any(String) }));
+      });
+    }
+  }
+});

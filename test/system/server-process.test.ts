@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection.js';
+import { recordKeyUse } from '../../src/runtime.js';
+import { createTestContext, tempDir } from '../support/context.js';
+import { createKey, ROOT, startServer } from '../support/processes.js';
+import { sleep } from '../support/raw-http.js';
+
+describe('the server process', () => {
+  it('starts on the embedded SQLite default, creating and migrating ./data/sector.db', async () => {
+    const cwd = tempDir();
+    const env = { ...process.env } as Record<string, string>;
+    delete env.DATABASE_URL;
+    const server = await startServer({ DATABASE_URL: '' }, cwd);
+    expect(fs.existsSync(path.join(cwd, 'data/sector.db'))).toBe(true);
+    const res = await fetch(`${server.url}/api/positions`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: [] });
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+
+  it('exits 1 with a list of problems on bad configuration', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/server.js')], {
+      env: { ...process.env, PORT: 'eighty', API_VARIANT: 'newest', DATABASE_URL: 'mysql://x' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Invalid configuration');
+    expect(r.stderr).toContain('PORT must be an integer');
+    expect(r.stderr).toContain('API_VARIANT must be one of newer, older');
+    expect(r.stderr).toContain('DATABASE_URL must be');
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('finishes in-flight requests on SIGTERM and exits 0', async () => {
+    const server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` });
+    const inflight = Array.from({ length: 20 }, () => fetch(`${server.url}/api/positions`).then((r) => r.status));
+    await Promise.race(inflight); // the server is answering
+    const code = server.stop('SIGTERM');
+    const statuses = await Promise.allSettled(inflight);
+    expect(await code).toBe(0);
+    // Requests that reached the server are answered (200, or 503 once closing began), never cut off with a 500.
+    const answered = statuses.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+    expect(answered.length).toBeGreaterThan(0);
+    for (const status of answered) expect([200, 503]).toContain(status);
+  });
+
+  it('exits 1 with one line, no stack trace, when key use cannot be recorded at shutdown', async () => {
+    const env = { DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` };
+    const server = await startServer(env);
+    const token = createKey(env, 'poller', 'read-only');
+    expect((await fetch(`${server.url}/api/positions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // The batched write at shutdown now fails: its table is gone.
+    const other = openDatabase(env.DATABASE_URL);
+    await sql`ALTER TABLE api_keys RENAME TO api_keys_elsewhere`.execute(other.kysely);
+    await other.close();
+
+    expect(await server.stop('SIGTERM')).toBe(1);
+    const errors = server
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('shutdown incomplete'));
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0]!)).toMatchObject({
+      level: 50,
+      msg: expect.stringMatching(/^shutdown incomplete: could not record API key use: .*api_keys/),
+    });
+    expect(server.logs()).not.toMatch(/^\s+at .*:\d+:\d+\)?$/m);
+  });
+});
+
+describe('recording API key use', () => {
+  it('lets a batch already under way finish before writing the last one, so neither is lost', async () => {
+    const ctx = await createTestContext();
+    try {
+      const first = await ctx.key('read', { name: 'first' });
+      const second = await ctx.key('read', { name: 'second' });
+      // Hold the periodic batch in the middle of its write, as a slow disk or database would.
+      const repo = ctx.services.repos.apiKeys;
+      const touch = repo.touch.bind(repo);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const order: string[] = [];
+      repo.touch = async (batch) => {
+        order.push(`write ${[...batch.keys()].length}`);
+        if (order.length === 1) await held;
+        await touch(batch);
+        order.push('written');
+      };
+      const errors: unknown[] = [];
+      const recorder = recordKeyUse(ctx.services.keys, (err) => errors.push(err), 20);
+
+      await ctx.request({ method: 'GET', url: '/api/positions', token: first });
+      for (let i = 0; order.length === 0 && i < 500; i++) await sleep(10);
+      expect(order).toEqual(['write 1']);
+      await ctx.request({ method: 'GET', url: '/api/positions', token: second });
+      const stopped = recorder.stop().then(() => order.push('stopped'));
+      await sleep(100);
+      expect(order).toEqual(['write 1']); // shutdown waits for the batch under way
+
+      release();
+      await stopped;
+      expect(order).toEqual(['write 1', 'written', 'write 1', 'written', 'stopped']);
+      expect(errors).toEqual([]);
+      const rows = await ctx.services.db.kysely.selectFrom('api_keys').select(['name', 'last_used_at']).orderBy('name').execute();
+      expect(rows).toEqual([
+        { name: 'first', last_used_at: expect.any(Number) },
+        { name: 'second', last_used_at: expect.any(Number) },
+      ]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('keeps the times of a batch that could not be written, and writes them with the next one', async () => {
+    const ctx = await createTestContext();
+    try {
+      const token = await ctx.key('read', { name: 'kept' });
+      await ctx.request({ method: 'GET', url: '/api/positions', token });
+      const repo = ctx.services.repos.apiKeys;
+      const touch = repo.touch.bind(repo);
+      repo.touch = async () => {
+        throw new Error('disk full');
+      };
+      await expect(ctx.services.keys.flushLastUsed()).rejects.toThrow('disk full');
+      repo.touch = touch;
+      await ctx.services.keys.flushLastUsed();
+      const row = await ctx.services.db.kysely
+        .selectFrom('api_keys')
+        .select('last_used_at')
+        .where('name', '=', 'kept')
+        .executeTakeFirstOrThrow();
+      expect(row.last_used_at).toEqual(expect.any(Number));
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('reports a failed periodic batch and carries on; stop() rejects when the last batch fails', async () => {
+    const failures = [new Error('disk full')];
+    const keys = {
+      flushLastUsed: async () => {
+        const err = failures.shift();
+        if (err) throw err;
+      },
+    };
+    const reported: unknown[] = [];
+    const recorder = recordKeyUse(keys, (err) => reported.push(err), 10);
+    await sleep(50);
+    expect(reported.map((e) => (e as Error).message)).toEqual(['disk full']);
+    await expect(recorder.stop()).resolves.toBeUndefined();
+    const failing = recordKeyUse({ flushLastUsed: () => Promise.reject(new Error('gone')) }, () => {}, 60_000);
+    await expect(failing.stop()).rejects.toThrow('gone');
+  });
+});
