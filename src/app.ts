@@ -6,7 +6,6 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import etag from '@fastify/etag';
 import authPlugin from './plugins/auth.js';
 import bodyParsers from './plugins/body-parsers.js';
 import cors from './plugins/cors.js';
@@ -84,12 +83,11 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   await app.register(notFound, services.metrics ? { onUnmatched: unmatchedObserver(services.metrics) } : {});
   if (services.metrics) await app.register(requestMetrics, { metrics: services.metrics });
   await app.register(shutdown);
-  await app.register(routeDefaults);
+  await app.register(routeDefaults, { rateLimited: config.rateLimit > 0 });
   await app.register(responseHeaders, { rateLimited: config.rateLimit > 0 });
   await app.register(rateLimit, { max: config.rateLimit });
   await app.register(authPlugin, { keys: services.keys, ...(app.ipLimited ? { ipLimited: app.ipLimited } : {}) });
   await app.register(cors);
-  await app.register(etag);
   await app.register(openapi, { version: VERSION });
   await registerRoutes(app, services);
   return app;

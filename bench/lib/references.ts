@@ -17,10 +17,8 @@ export async function startReference(
   { capture, dir, name, method, url }: { capture: Exchanged; dir: string; name: string; method: string; url: string },
 ): Promise<ReferenceServer> {
   const file = path.join(dir, `capture-${name.replace(/\W+/g, '-')}.json`);
-  if (!fs.existsSync(file)) {
-    const saved: Capture = { status: capture.status, rawHeaders: capture.rawHeaders, body: capture.body.toString('base64') };
-    fs.writeFileSync(file, JSON.stringify(saved));
-  }
+  const saved: Capture = { status: capture.status, rawHeaders: capture.rawHeaders, body: capture.body.toString('base64') };
+  fs.writeFileSync(file, JSON.stringify(saved));
   const server =
     kind === 'baseline'
       ? startNode(plainNodeScript('baseline-server.ts'), { name: 'baseline', args: [file] })

@@ -58,9 +58,13 @@ function parseWithLimits(s: string, options: qs.IParseOptions & { arrayLimit: nu
 const QUERY_REJECTED = Symbol('query rejected');
 
 // Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
+const QUERY_OPTIONS = { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true };
+
 export function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
+  // Most requests have no query string: no parser for nothing.
+  if (s === '') return {};
   try {
-    return parseWithLimits(s, { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true });
+    return parseWithLimits(s, QUERY_OPTIONS);
   } catch (err) {
     return { [QUERY_REJECTED]: limitExceeded(err, 'query parameter', QUERY_LIMITS) ?? 'Malformed query string' };
   }

@@ -1,6 +1,6 @@
-import type { RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 
-type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'onResponse';
+type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'onSend' | 'onResponse';
 
 /**
  * Adds a hook to one route, first or last among the route's own hooks (which run after the
@@ -15,3 +15,11 @@ export function addRouteHook(route: RouteOptions, name: HookName, hook: unknown,
   else list.push(hook);
   (route as unknown as Record<HookName, unknown[]>)[name] = list;
 }
+
+type RequestHook = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
+
+/** A request hook run as a pre-parsing hook (which also passes the payload stream on). */
+export const preParsing =
+  (hook: RequestHook) =>
+  (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err?: Error | null, payload?: unknown) => void) =>
+    hook(request, reply, (err?: Error) => (err ? done(err) : done(null, payload)));

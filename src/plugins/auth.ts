@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import { addRouteHook } from '../http/route-hooks.js';
+import { addRouteHook, preParsing } from '../http/route-hooks.js';
 import type { ApiKeyService, AuthenticatedKey } from '../auth/keys.js';
 import type { AuthLevel } from '../auth/levels.js';
 
@@ -137,11 +137,6 @@ async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
     if (ipLimited !== undefined) addRouteHook(route, 'preParsing', preParsing(refuseAfterLimit(level)), 'first');
   });
 }
-
-/** A request hook run as a preParsing hook (which passes the payload stream on). */
-const preParsing =
-  (hook: Hook) => (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err?: Error | null, payload?: unknown) => void) =>
-    hook(request, reply, (err?: Error) => (err ? done(err) : done(null, payload)));
 
 function refusalFor(level: AuthLevel, key: AuthenticatedKey | null): ApiError | null {
   if (level === 'read' || level === 'edit') {

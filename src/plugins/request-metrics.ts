@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRouteHook } from '../http/route-hooks.js';
 import type { Metrics } from '../services/metrics.js';
 
@@ -8,18 +8,23 @@ export interface RequestMetricsOptions {
 }
 
 /**
- * Counts every answered request by route template, for GET /metrics: each route gets a hook of its
- * own that knows its template, so no request looks its route up. Requests no route matched (404,
- * 405) are counted as `unmatched` through unmatchedObserver, which the not-found handler calls.
- * Registered before any route.
+ * Counts every answered request by route template, for GET /metrics, timed until its answer is
+ * handed to the socket: each route gets a sending hook of its own that knows its template, so no
+ * request looks its route up, and no request pays for a hook stage after the answer. Requests no
+ * route matched (404, 405) are counted as `unmatched` through unmatchedObserver, which the
+ * not-found handler calls. Registered before any route.
  */
 async function requestMetrics(app: FastifyInstance, { metrics }: RequestMetricsOptions) {
   app.addHook('onRoute', (route) => {
     const url = route.url;
-    addRouteHook(route, 'onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      metrics.observeRequest(request.method, url, reply.statusCode, reply.elapsedTime / 1000);
-      done();
-    });
+    addRouteHook(
+      route,
+      'onSend',
+      (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+        metrics.observeRequest(request.method, url, reply.statusCode, reply.elapsedTime / 1000);
+        done(null, payload);
+      },
+    );
   });
 }
 

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { PROTECTIVE_HEADERS } from '../http/client-errors.js';
+import { etagOf } from '../services/cached-body.js';
 
 export interface ResponseHeadersOptions {
   /** Whether responses carry the rate limiter's RateLimit-* headers, to be copied. */
@@ -8,16 +9,22 @@ export interface ResponseHeadersOptions {
 }
 
 const RATE_LIMIT_HEADERS = ['limit', 'remaining', 'reset'] as const;
+const PROTECTIVE = Object.entries(PROTECTIVE_HEADERS);
 
 /**
- * Headers every answer gets, in one onSend hook: the protective headers; the X-RateLimit-* names
- * that clients written against Control Center read, copied from the draft standard's RateLimit-*;
- * and caching rules: an answer to a request with a key is never stored by a shared cache, any
- * other is revalidated unless its route says otherwise.
+ * Everything an answer gets on its way out, in the application's one onSend hook (one hook instead
+ * of one per concern: each costs every request):
+ * - the protective headers;
+ * - the X-RateLimit-* names that clients written against Control Center read, copied from the
+ *   draft standard's RateLimit-*;
+ * - caching rules: an answer to a request with a key is never stored by a shared cache, any other is
+ *   revalidated unless its route says otherwise;
+ * - an ETag for a body that has none yet (cached answers bring their own), and 304 with no body when
+ *   the request's If-None-Match names it, weak or strong.
  */
 async function responseHeaders(app: FastifyInstance, { rateLimited }: ResponseHeadersOptions) {
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(PROTECTIVE_HEADERS);
+    for (const [name, value] of PROTECTIVE) reply.header(name, value);
     if (rateLimited)
       for (const name of RATE_LIMIT_HEADERS) {
         const value = reply.getHeader(`ratelimit-${name}`);
@@ -25,6 +32,17 @@ async function responseHeaders(app: FastifyInstance, { rateLimited }: ResponseHe
       }
     if (request.apiKey) reply.header('cache-control', 'no-store');
     else if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+
+    let etag = reply.getHeader('etag') as string | undefined;
+    if (etag === undefined) {
+      if (typeof payload !== 'string' && !(payload instanceof Buffer)) return done(null, payload);
+      reply.header('etag', (etag = etagOf(payload)));
+    }
+    const wanted = request.headers['if-none-match'];
+    if (wanted !== undefined && (wanted === etag || wanted === `W/${etag}` || `W/${wanted}` === etag)) {
+      reply.code(304);
+      return done(null, '');
+    }
     done(null, payload);
   });
 }

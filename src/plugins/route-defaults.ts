@@ -1,20 +1,29 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { addRouteHook } from '../http/route-hooks.js';
+import { addRouteHook, preParsing } from '../http/route-hooks.js';
 import { malformedRequestCheck } from '../http/parameters.js';
+
+export interface RouteDefaultsOptions {
+  /** Whether requests are rate limited (then refusals wait for the limiter, and so does this check). */
+  rateLimited: boolean;
+}
 
 /**
  * Route-level defaults derived from who may call a route (its `config.auth`): rate limiting only
  * on API routes, and the check that refuses a malformed query (every route) or Api-Variant (API
  * routes), as each route's own hook, so that no request looks its route's config up. Routes then
- * need not repeat them, and a new route cannot forget them. Registered before the rate-limit
- * plugin, which reads the same config.
+ * need not repeat them, and a new route cannot forget them. The check comes right after
+ * authentication's refusals (src/plugins/auth.ts), so 401 and 403 come first: among the request
+ * hooks without a rate limit, among the pre-parsing ones with one. Registered before the
+ * rate-limit and auth plugins, which read the same config and put their hooks around it.
  */
-async function routeDefaults(app: FastifyInstance) {
+async function routeDefaults(app: FastifyInstance, { rateLimited }: RouteDefaultsOptions) {
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) route.config = { ...route.config, rateLimit: false };
-    addRouteHook(route, 'preValidation', malformedRequestCheck({ variant: auth !== undefined }), 'first');
+    const check = malformedRequestCheck({ variant: auth !== undefined });
+    if (rateLimited) addRouteHook(route, 'preParsing', preParsing(check));
+    else addRouteHook(route, 'onRequest', check);
   });
 }
 

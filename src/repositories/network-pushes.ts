@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, NetworkPushesTable } from '../db/schema.js';
 import { claimable } from './leased-claim.js';
-import { dueAndUnleased } from './predicates.js';
+import { dueAndUnleased, pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {
@@ -74,7 +74,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
       const row = await db
         .selectFrom('network_pushes')
         .select('booking_id')
-        .where('status', '=', 'pending')
+        .where(pendingPush)
         .where(dueAndUnleased(now, 'network_pushes'))
         .limit(1)
         .executeTakeFirst();
@@ -89,7 +89,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
       const due = db
         .selectFrom('network_pushes')
         .select('booking_id')
-        .where('status', '=', 'pending')
+        .where(pendingPush)
         .where(dueAndUnleased(now, 'network_pushes'))
         .orderBy('next_attempt_at');
       return db

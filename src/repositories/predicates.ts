@@ -28,3 +28,10 @@ export function dueAndUnleased(now: number, table: string): RawBuilder<boolean> 
   const col = (name: string) => sql.ref(`${table}.${name}`);
   return sql<boolean>`${col('next_attempt_at')} <= ${now} and (${col('lease_until')} is null or ${col('lease_until')} < ${now})`;
 }
+
+/**
+ * A network push still owed, written as a literal: SQLite uses the partial index
+ * network_pushes_due_idx (WHERE status = 'pending') only when the query states the same literal,
+ * not a bound parameter; without it every poll reads the whole table, one row per booking ever pushed.
+ */
+export const pendingPush = sql<boolean>`network_pushes.status = 'pending'`;

@@ -48,6 +48,20 @@ export interface AttemptListing {
 }
 
 export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
+  /**
+   * Each subscription's head: its lowest open delivery, found by one seek of the open-deliveries
+   * index per subscription, however long the queue behind it.
+   */
+  const heads = () =>
+    db.selectFrom('webhooks as w').select((eb) =>
+      eb
+        .selectFrom('webhook_deliveries as h')
+        .select((e) => e.fn.min('h.id').as('head'))
+        .whereRef('h.webhook_id', '=', 'w.id')
+        .where(isOpen('h'))
+        .as('id'),
+    );
+
   return {
     async add(row: WebhookRow): Promise<void> {
       await db.insertInto('webhooks').values(row).execute();
@@ -109,13 +123,18 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
-    /** Whether any delivery may be due: a read, so an idle poll takes no write lock. */
+    /**
+     * Whether a subscription's head delivery is due: a read, so an idle poll takes no write lock,
+     * and one whose every subscription is busy with its head (the backlog of a burst) takes none
+     * either. Deliveries behind a head wait for it, so they are never due themselves.
+     */
     async anyDue(now: number): Promise<boolean> {
       const row = await db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where(isOpen('webhook_deliveries'))
-        .where(dueAndUnleased(now, 'webhook_deliveries'))
+        .selectFrom('webhook_deliveries as c')
+        .select('c.id')
+        .where('c.id', 'in', heads())
+        .where(isOpen('c'))
+        .where(dueAndUnleased(now, 'c'))
         .limit(1)
         .executeTakeFirst();
       return row !== undefined;
@@ -128,15 +147,10 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
      */
     async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
       if (limit <= 0) return [];
-      const heads = db
-        .selectFrom('webhook_deliveries as h')
-        .select((eb) => eb.fn.min('h.id').as('id'))
-        .where(isOpen('h'))
-        .groupBy('h.webhook_id');
       const due = db
         .selectFrom('webhook_deliveries as c')
         .select('c.id')
-        .where('c.id', 'in', heads)
+        .where('c.id', 'in', heads())
         .where(isOpen('c'))
         .where(dueAndUnleased(now, 'c'))
         .orderBy('c.next_attempt_at')

@@ -9,9 +9,12 @@ export interface CachedBody {
   extraBytes?: number;
 }
 
-/** A body and its strong ETag (a hash of its bytes). */
+/** The strong ETag of a body: a hash of its bytes, the one way every answer's ETag is made. */
+export const etagOf = (body: string | Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/** A body and its strong ETag. */
 export function withEtag(body: Buffer): CachedBody {
-  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  return { body, etag: etagOf(body) };
 }
 
 /** `value` as JSON bytes with their ETag: every cached answer is serialised this one way. */

@@ -2,6 +2,7 @@
 // process (tests) never share or clash. Labels are bounded: route templates, never raw URLs.
 import type { QueryTiming } from '../db/connection.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SeriesHistogram, type SeriesObserver } from './series-metrics.js';
 
 /**
  * Registers more metrics on the registry: the place for the outbox, webhook and network-push
@@ -43,35 +44,25 @@ export interface MetricsSources {
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly durations: Histogram<'method' | 'route' | 'status'>;
+  private readonly requests: SeriesHistogram;
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
   private readonly queries: Histogram<'statement' | 'outcome'>;
-  /**
-   * The labelled series of each method, route and status seen: prom-client hashes a label set on
-   * every call, which costs more than the rest of a cached answer; the set is bounded (methods,
-   * route templates, statuses).
-   */
-  private readonly requestSeries = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  /** The observer of each method, route and status seen (a bounded set: methods, route templates, statuses). */
+  private readonly requestSeries = new Map<string, SeriesObserver>();
   private readonly querySeries = new Map<string, { observe: (seconds: number) => void }>();
   private processMetrics = false;
 
   constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
     const registers = [this.registry];
-    this.requests = new Counter({
-      name: 'sector_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.durations = new Histogram({
+    this.requests = new SeriesHistogram({
       name: 'sector_http_request_duration_seconds',
       help: 'Time to answer HTTP requests, by method, route template and status',
-      labelNames: ['method', 'route', 'status'],
+      countName: 'sector_http_requests_total',
+      countHelp: 'HTTP requests answered, by method, route template and status',
       buckets: DURATION_BUCKETS,
-      registers,
     });
+    this.requests.register(this.registry);
     this.cacheHits = new Counter({
       name: 'sector_response_cache_hits_total',
       help: 'Read responses served from the response cache',
@@ -109,14 +100,11 @@ export class Metrics {
         route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
         status: String(status),
       };
-      const counter = this.requests.labels(labels);
-      const histogram = this.durations.labels(labels);
-      series = { count: () => counter.inc(), time: (v) => histogram.observe(v) };
+      series = this.requests.observer(`${labels.method} ${labels.status} ${labels.route}`, labels);
       // Unknown methods all count as OTHER, but each would be a key here: keep the map bounded.
       if (METHODS.has(method)) this.requestSeries.set(key, series);
     }
-    series.count();
-    series.time(seconds);
+    series.observe(seconds);
   }
 
   observeCache(hit: boolean): void {

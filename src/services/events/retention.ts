@@ -1,6 +1,6 @@
 // Prunes events and delivery attempts past EVENT_RETENTION_DAYS, at start and then hourly.
 import type { Db } from '../../db/connection.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { backgroundWrite } from '../../db/transaction.js';
 import type { Clock } from '../../domain/time.js';
 import { eventsRepository } from '../../repositories/events.js';
 
@@ -9,7 +9,7 @@ const EVERY_MS = 3_600_000;
 
 /** One pass: what is older than the retention goes, except events a delivery still waits for. */
 export function pruneEvents(db: Db, retentionDays: number, now: number) {
-  return writeTransaction(db, (trx) => eventsRepository(trx, db.dialect).prune(now - retentionDays * DAY_MS));
+  return backgroundWrite(db, (trx) => eventsRepository(trx, db.dialect).prune(now - retentionDays * DAY_MS));
 }
 
 export interface Retention {

@@ -4,7 +4,7 @@
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { backgroundWrite } from '../../db/transaction.js';
 import {
   classifyAnswer,
   decidePush,
@@ -44,7 +44,12 @@ export interface AttemptContext {
   send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer>;
 }
 
-const repo = (ctx: AttemptContext) => networkPushesRepository(ctx.db.kysely, ctx.db.dialect);
+/**
+ * The pushes' bookkeeping, each write a transaction of its own: on SQLite it shares the group
+ * commit of the API's writes instead of paying a durable commit of its own (backgroundWrite).
+ */
+const write = <T>(ctx: AttemptContext, fn: (pushes: ReturnType<typeof networkPushesRepository>) => Promise<T>): Promise<T> =>
+  backgroundWrite(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
 
 /** Makes the push; null when the claim was lost before anything was sent (nothing to report). */
 export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Promise<Attempted | null> {
@@ -60,7 +65,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
       const why = found.status === null ? (found.error ?? 'no answer') : describeAnswer(found.status, found.body);
       return finish(ctx, claim, 'POST', classifyAnswer('POST', found.status), found.status, `looking for an earlier create: ${why}`);
     }
-    await writeTransaction(ctx.db, async (trx) => {
+    await backgroundWrite(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       if (found !== null) await pushes.setNetworkId(id, found);
       await pushes.notePosted(id, ctx.owner, null);
@@ -76,7 +81,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
       return finish(ctx, claim, null, { kind: 'done' }, null, null);
     case 'create': {
       // Noted before sending: if the answer is lost, the next attempt looks before posting again.
-      if (!(await repo(ctx).notePosted(id, ctx.owner, JSON.stringify(action.body)))) return null;
+      if (!(await write(ctx, (pushes) => pushes.notePosted(id, ctx.owner, JSON.stringify(action.body))))) return null;
       const answer = await ctx.send('POST', 'booking', action.body);
       return finishCreate(ctx, claim, answer);
     }
@@ -116,7 +121,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
   if (outcome.kind !== 'done') {
     // An answer other than success means the network stored nothing, unless it was no answer or a 5xx.
     if (outcome.kind === 'refused' || (outcome.kind === 'retry' && outcome.operator))
-      await repo(ctx).notePosted(claim.booking_id, ctx.owner, null);
+      await write(ctx, (pushes) => pushes.notePosted(claim.booking_id, ctx.owner, null));
     return finishAnswer(ctx, claim, 'POST', answer);
   }
   const networkId = idOf(answer.body);
@@ -132,7 +137,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
     );
   }
   const now = ctx.clock();
-  await writeTransaction(ctx.db, async (trx) => {
+  await backgroundWrite(ctx.db, async (trx) => {
     const pushes = networkPushesRepository(trx, ctx.db.dialect);
     await pushes.setNetworkId(claim.booking_id, networkId);
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
@@ -149,7 +154,7 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
   if (outcome.kind === 'lost') {
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
-    await writeTransaction(ctx.db, async (trx) => {
+    await backgroundWrite(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       await pushes.setNetworkId(claim.booking_id, null);
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
@@ -169,7 +174,9 @@ async function finish(
   error: string | null,
 ): Promise<Attempted> {
   const now = ctx.clock();
-  await repo(ctx).finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now), now);
+  await write(ctx, (pushes) =>
+    pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now), now),
+  );
   return { method, outcome, status, error };
 }
 

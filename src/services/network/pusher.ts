@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { backgroundWrite } from '../../db/transaction.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
@@ -142,7 +142,7 @@ export class NetworkPusher {
     const { db } = this.o;
     // A read first: an idle pusher never takes the write lock.
     if (!(await networkPushesRepository(db.kysely, db.dialect).anyDue(now))) return [];
-    return writeTransaction(db, (trx) => networkPushesRepository(trx, db.dialect).claimDue(this.owner, now, now + this.leaseMs, limit));
+    return backgroundWrite(db, (trx) => networkPushesRepository(trx, db.dialect).claimDue(this.owner, now, now + this.leaseMs, limit));
   }
 
   private launch(push: ClaimedPush): void {
@@ -151,19 +151,15 @@ export class NetworkPusher {
         if (!(err instanceof Stopped))
           this.log.error({ err, booking: push.booking_id }, 'network push failed; it is tried again when its claim lapses');
         // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
-        await this.repo()
-          .release([push.booking_id], this.owner)
-          .catch(() => {});
+        await backgroundWrite(this.o.db, (trx) =>
+          networkPushesRepository(trx, this.o.db.dialect).release([push.booking_id], this.owner),
+        ).catch(() => {});
       })
       .finally(() => {
         this.inFlight.delete(push.booking_id);
         this.wake();
       });
     this.inFlight.set(push.booking_id, run);
-  }
-
-  private repo() {
-    return networkPushesRepository(this.o.db.kysely, this.o.db.dialect);
   }
 
   private async push(claim: ClaimedPush): Promise<void> {

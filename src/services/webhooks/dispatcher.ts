@@ -1,7 +1,7 @@
 // Delivers the outbox to webhook subscriptions: one dispatcher per server process, any number
 // of processes. Work is claimed from the database under a lease, never run on a request.
 import type { Db } from '../../db/connection.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { backgroundWrite } from '../../db/transaction.js';
 import { retryDelay } from '../../domain/events.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedDelivery, webhooksRepository } from '../../repositories/webhooks.js';
@@ -90,7 +90,7 @@ export class WebhookDispatcher {
         const now = this.clock();
         const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
         if (!(await webhooksRepository(this.db.kysely, this.db.dialect).anyDue(now))) return;
-        claimed = await writeTransaction(this.db, (trx) => webhooksRepository(trx, this.db.dialect).claim(now, leaseUntil, free));
+        claimed = await backgroundWrite(this.db, (trx) => webhooksRepository(trx, this.db.dialect).claim(now, leaseUntil, free));
       } catch (err) {
         this.log.warn({ err }, 'could not claim webhook deliveries; trying again shortly');
         return;
@@ -117,7 +117,7 @@ export class WebhookDispatcher {
     const result = await postWebhook(d.url, headers, d.body, this.options.timeoutMs, this.aborts.signal);
     if (this.aborts.signal.aborted) return;
     try {
-      await writeTransaction(this.db, (trx) => webhooksRepository(trx, this.db.dialect).complete(d, this.outcome(d, result)));
+      await backgroundWrite(this.db, (trx) => webhooksRepository(trx, this.db.dialect).complete(d, this.outcome(d, result)));
     } catch (err) {
       // The lease runs out and the delivery is tried again: at least once.
       this.log.warn({ err, webhook: d.webhook_id, event: d.event_id }, 'could not record a webhook attempt');
