@@ -2,7 +2,7 @@
 // sending the same bytes, in one run; every target a ratio within the run (bench/README.md).
 //   --quick            short warm-up and runs, for development
 //   --scenario NAME    run only this scenario (repeatable)
-//   --cpu-prof         profile Sector (node --cpu-prof) into bench/profiles/ and summarise it;
+//   --cpu-prof         profile Sector (node --cpu-prof; both sides of create) into bench/profiles/ and summarise it;
 //                      profiling slows Sector down, so results.json is not written
 //   --network-delay MS the stand-in of the network's bookings service answers after MS ms (default 0)
 //   --scale            the scale curves instead (bench/scale.ts): 10k and 100k users, 10k and 1M past bookings
@@ -333,7 +333,12 @@ async function main(): Promise<void> {
       const databaseFile = path.join(dataset.dir, 'configured.db');
       copyDatabase(dataset.databaseFile, databaseFile);
       fanout = await startFanout(`sqlite:${databaseFile}`, options.networkDelay);
-      const plus = await startSector({ databaseUrl: `sqlite:${databaseFile}`, label: `${label}-configured`, env: fanout.env });
+      const plus = await startSector({
+        databaseUrl: `sqlite:${databaseFile}`,
+        cpuProf: options.cpuProf,
+        label: `${label}-configured`,
+        env: fanout.env,
+      });
       sectors.push(plus);
       plus.pause();
       configured = { sector: plus, fanout, databaseFile };
@@ -366,14 +371,15 @@ async function main(): Promise<void> {
   log(formatTable(results, rows));
   log(`load average: ${loadBefore} before, ${loadAverage()} after (the sides of a scenario never ran at the same time)`);
 
-  const profiled = sectors.find((s) => s.profileFile !== null);
-  if (profiled?.profileFile) {
-    const file = profiled.profileFile;
-    if (fs.existsSync(file)) {
-      log(`\nCPU profile: ${path.relative(ROOT, file)}`);
-      log(formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile), { top: 25 }));
-    } else {
-      log(`\nno CPU profile was written (${path.relative(ROOT, file)})`);
+  const profiled = sectors.flatMap((s) => (s.profileFile === null ? [] : [s.profileFile]));
+  if (profiled.length > 0) {
+    for (const file of profiled) {
+      if (fs.existsSync(file)) {
+        log(`\nCPU profile: ${path.relative(ROOT, file)}`);
+        log(formatSummary(summariseProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile), { top: 25 }));
+      } else {
+        log(`\nno CPU profile was written (${path.relative(ROOT, file)})`);
+      }
     }
     log('\n(profiling on: results.json not written)');
   } else {

@@ -24,6 +24,12 @@ const MAX_GROUP = 64;
  * writes to ride along with before it commits on its own.
  */
 export const DEFER_MS = 25;
+/**
+ * Deferrable writes wait only while the API is writing: when none of its writes came for this
+ * long, nothing is likely to come to share a commit with, and background work (a webhook backlog
+ * catching up, one delivery after another) must not be slowed by waiting for nothing.
+ */
+export const QUIET_MS = 100;
 
 interface QueuedWrite {
   fn: (trx: Kysely<Database>) => Promise<unknown>;
@@ -35,22 +41,26 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * The queue of one SQLite database's writes, drained one shared transaction at a time. Deferrable
- * writes (background work's bookkeeping: webhook and network-push claims and results) join the
- * next group the API's writes start, or commit on their own after DEFER_MS: each commit waits for
- * the disk and holds the event loop meanwhile, so background work must not add commits of its own
- * while requests are writing.
+ * writes (background work's bookkeeping: webhook and network-push claims and results) made while
+ * the API is writing join the next group its writes start, or commit on their own after DEFER_MS:
+ * each commit waits for the disk and holds the event loop meanwhile, so background work must not
+ * add commits of its own while requests are writing. When the API is quiet they commit at once.
  */
 class SqliteWriteQueue {
   private readonly queue: QueuedWrite[] = [];
   private readonly deferred: QueuedWrite[] = [];
   private draining = false;
   private deferTimer: NodeJS.Timeout | undefined;
+  /** When the last write that may not wait was queued (performance.now()). */
+  private lastUrgent = -Infinity;
   constructor(private readonly db: Db) {}
 
   run<T>(fn: (trx: Kysely<Database>) => Promise<T>, deferrable: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const write = { fn, resolve: resolve as (value: unknown) => void, reject };
-      if (deferrable) {
+      const now = performance.now();
+      if (!deferrable) this.lastUrgent = now;
+      if (deferrable && now - this.lastUrgent < QUIET_MS) {
         this.deferred.push(write);
         this.deferTimer ??= setTimeout(() => {
           this.deferTimer = undefined;
