@@ -1,9 +1,10 @@
 // npm run bench -- --scale: how Sector's costs grow with the data, on SQLite.
 //  - Users: an uncached GET /api/users with every relation (built from the database, presented,
-//    serialised, sent) at 10k and 100k users, in this process through the application.
+//    serialised, sent) at 10k and 100k users, in a process of its own per size (bench/scale-users.ts).
 //  - Past bookings: creates, and the public list of bookings from now on (`GET /api/bookings?from=…`,
-//    what a website or bot asks for; each request its own `from`, so none is answered from a
-//    cache), with 10k and with 1M bookings in the past, on a Sector process over HTTP.
+//    what a website or bot asks for; each request its own `from`, while bookings are created at
+//    50/s, so the recent and coming bookings are read again after each), with 10k and with 1M
+//    bookings in the past, on a Sector process over HTTP.
 // Writes bench/results-scale.json and the chart docs/scale.svg.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,8 @@ import { slotSequence } from './lib/slots.js';
 const RESULTS_FILE = path.join(ROOT, 'bench/results-scale.json');
 const CHART_FILE = path.join(ROOT, 'docs/scale.svg');
 const MINUTE = 60_000;
+/** Bookings created per second while the list is measured. */
+const LIST_WRITES_PER_S = 50;
 
 export interface ScaleResults {
   users: Array<{ users: number; build_p50_ms: number; bytes: number; runs: number }>;
@@ -104,10 +107,19 @@ async function pastBookings(
       // A new `from` each time (a second apart): the list is built from the database every time.
       setupRequest: (req) => ({ ...req, path: `/api/bookings?from=${new Date(from + 1000 * (n++ % 86_400)).toISOString()}` }),
     };
+    // Lists first: the creates at full speed add bookings from now on by the ten thousand, which
+    // the list would then carry, so that its size, not the past bookings, would set its time.
+    // Meanwhile bookings are created at LIST_WRITES_PER_S, as on a live division: each one makes
+    // the next list read the recent and coming bookings from the database again.
+    await load(list, { connections: 4, duration: 2 });
+    const [lists, listWrites] = await Promise.all([
+      load(list, { connections: 4, duration: seconds, keepLatencies: true }),
+      load(create, { connections: 4, duration: seconds, overallRate: LIST_WRITES_PER_S }),
+    ]);
+    if (listWrites.non2xx + listWrites.errors > 0)
+      throw new Error(`creates beside the lists: ${listWrites.non2xx} non-2xx, ${listWrites.errors} errors`);
     await load(create, { connections: 32, duration: 2 });
     const creates = await load(create, { connections: 32, duration: seconds, keepLatencies: true });
-    await load(list, { connections: 4, duration: 2 });
-    const lists = await load(list, { connections: 4, duration: seconds, keepLatencies: true });
     for (const [what, r] of [
       ['creates', creates],
       ['lists', lists],
@@ -128,7 +140,7 @@ async function pastBookings(
     };
     log(
       `   ${past} past bookings: create p50 ${result.create_p50_ms} ms (${creates.rps.toFixed(0)}/s), ` +
-        `list from now p50 ${result.list_p50_ms} ms (${lists.rps.toFixed(0)}/s)`,
+        `list from now p50 ${result.list_p50_ms} ms (${lists.rps.toFixed(0)}/s, beside ${listWrites.rps.toFixed(0)} creates/s)`,
     );
     return result;
   } finally {

@@ -140,8 +140,9 @@ async function fetchUsers(db: Db, q: UsersQuery): Promise<UserBaseRow[]> {
     .$if(predicate !== null, (qb) => qb.where(predicate!))
     .orderBy('users.id')
     .execute();
-  // SQLite answers IN with 0/1, PostgreSQL with a boolean.
-  return rows.map((r) => ({ ...r, atc_active: Boolean(r.atc_active) }));
+  // SQLite answers IN with 0/1, PostgreSQL with a boolean: set in place, not copied per row.
+  for (const r of rows) (r as { atc_active: unknown }).atc_active = Boolean(r.atc_active);
+  return rows as UserBaseRow[];
 }
 
 function fetchAreas(db: Db): Promise<AreaRow[]> {
