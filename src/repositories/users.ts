@@ -125,8 +125,7 @@ function activityRowsOf(db: Db, q: UsersQuery): IdSubquery | null {
     .where((eb) => eb.or(pickers(eb, q)));
 }
 
-// ---------------------------------------------------------------------------------------------
-// One fetcher per relation.
+// One fetcher per relation. ------------------------------------------------------------------
 
 async function fetchUsers(db: Db, q: UsersQuery): Promise<UserBaseRow[]> {
   const { includes } = q;
