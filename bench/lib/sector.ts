@@ -29,7 +29,9 @@ export async function startSector({
 }): Promise<Sector> {
   const port = await freePort();
   const profileFile = cpuProf ? path.join(PROFILE_DIR, `sector-${label}-${Date.now()}.cpuprofile`) : null;
-  const nodeArgs = profileFile ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', path.basename(profileFile)] : [];
+  const nodeArgs = profileFile
+    ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', path.basename(profileFile)]
+    : [];
   const sector = startNode(path.join(ROOT, 'dist/server.js'), {
     name: `Sector (${label})`,
     nodeArgs,
