@@ -90,6 +90,7 @@ export class Freshness {
       let lastExternal: number | null = null;
       let lastVersions = -1;
       let last = '';
+      const local = () => watched.map((t) => this.versions.get(t)!).join(':');
       stamp = () => {
         let versions = 0;
         for (const topic of watched) versions += this.versions.get(topic)!;
@@ -98,14 +99,14 @@ export class Freshness {
           if (external !== lastExternal || versions !== lastVersions) {
             lastExternal = external;
             lastVersions = versions;
-            last = `${external}:${watched.map((t) => this.versions.get(t)!).join(':')}`;
+            last = `${external}:${local()}`;
           }
           return last;
         }
         const read = this.db.currentSnapshot;
         if (read === null) return null;
-        const local = watched.map((t) => this.versions.get(t)!).join(':');
-        return this.snapshot(read).then((p) => (p === null ? null : `${p}:${local}`));
+        const versionsNow = local();
+        return this.snapshot(read).then((p) => (p === null ? null : `${p}:${versionsNow}`));
       };
       this.stamps.set(name, stamp);
     }

@@ -10,7 +10,10 @@ export interface NotFoundOptions {
 
 /**
  * Requests no route answers: 405 with Allow for a known path asked with another method, 404
- * otherwise, in the JSON shape of every other error. Their query is checked like any route's.
+ * otherwise, in the JSON shape of every other error. A route that hands its request over (a
+ * missing file under /docs/static/) has had its query read by Sector's parser, and a query that
+ * parser refused is refused here too; on a path no route knows, the router reads the query itself
+ * and nothing is refused for it.
  */
 async function notFound(app: FastifyInstance, { onUnmatched }: NotFoundOptions) {
   // A second router that only knows paths and methods, to tell 404 from 405.
