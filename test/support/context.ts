@@ -20,6 +20,8 @@ export interface TestContext {
   queries(): number;
   /** Their SQL texts, in order. */
   statements(): string[];
+  /** Their parameters, in the same order. */
+  parameters(): Array<readonly unknown[]>;
   resetQueries(): void;
   /** Pins the clock seen by the application. */
   setNow(ms: number): void;
@@ -63,7 +65,13 @@ export async function createTestContext(options: { env?: Record<string, string>;
   const databaseUrl = freshDatabaseUrl();
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', ...options.env });
   let statements: string[] = [];
-  const db = openDatabase(databaseUrl, { onQuery: (event) => void statements.push(event.query.sql) });
+  let parameters: Array<readonly unknown[]> = [];
+  const db = openDatabase(databaseUrl, {
+    onQuery: (event) => {
+      statements.push(event.query.sql);
+      parameters.push(event.query.parameters);
+    },
+  });
   await migrateToLatest(db);
   let now = options.now ?? Date.now();
   const services = createServices(config, db, () => now);
@@ -76,8 +84,10 @@ export async function createTestContext(options: { env?: Record<string, string>;
     databaseUrl,
     queries: () => statements.length,
     statements: () => [...statements],
+    parameters: () => [...parameters],
     resetQueries: () => {
       statements = [];
+      parameters = [];
     },
     setNow: (ms) => {
       now = ms;
