@@ -51,6 +51,7 @@ events.body text not null
 events.booking_id bigint
 events.created_at bigint not null
 events.id text not null
+events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
 network_pushes.attempts integer not null default 0
@@ -64,6 +65,8 @@ network_pushes.posted text
 network_pushes.status text not null
 network_pushes.updated_at bigint not null
 network_pushes.version integer not null
+outbox_cursors.name text not null
+outbox_cursors.seq bigint not null
 positions.area_id integer
 positions.callsign text not null
 positions.frequency text not null
@@ -125,6 +128,7 @@ webhook_deliveries.updated_at bigint not null
 webhook_deliveries.webhook_id text not null
 webhooks.created_at bigint not null
 webhooks.events text
+webhooks.fanned_out_seq bigint not null default 0
 webhooks.id text not null
 webhooks.removed_at bigint
 webhooks.secret text not null
@@ -153,6 +157,7 @@ events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
 network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
 network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
+outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
 positions positions_pkey PRIMARY KEY (id)
@@ -200,6 +205,7 @@ CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
+CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)

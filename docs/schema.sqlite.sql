@@ -47,9 +47,11 @@ CREATE TABLE events (
     booking_id bigint,
     body text NOT NULL,
     created_at bigint NOT NULL
-  );
+  , network_push integer NOT NULL DEFAULT 0);
 
 CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null);
+
+CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 
 CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" text not null unique, "name" text not null, "frequency" text not null, "area_id" integer references "areas" ("id"), "rating" integer not null, "required_facility" text);
 
@@ -102,7 +104,7 @@ CREATE TABLE webhooks (
     secret text NOT NULL,
     created_at bigint NOT NULL,
     removed_at bigint
-  );
+  , fanned_out_seq bigint NOT NULL DEFAULT 0);
 
 CREATE TRIGGER bookings_no_overlap_insert BEFORE INSERT ON bookings
            WHEN NEW.deleted = 0 AND EXISTS (
@@ -110,7 +112,7 @@ CREATE TRIGGER bookings_no_overlap_insert BEFORE INSERT ON bookings
                AND b.id IS NOT NEW.id AND b.time_start < NEW.time_end AND NEW.time_start < b.time_end)
            BEGIN SELECT RAISE(ABORT, 'bookings_no_overlap'); END;
 
-CREATE TRIGGER bookings_no_overlap_update BEFORE UPDATE ON bookings
+CREATE TRIGGER bookings_no_overlap_update BEFORE UPDATE OF position_id, time_start, time_end, deleted ON bookings
            WHEN NEW.deleted = 0 AND EXISTS (
              SELECT 1 FROM bookings b WHERE b.position_id = NEW.position_id AND b.deleted = 0
                AND b.id IS NOT NEW.id AND b.time_start < NEW.time_end AND NEW.time_start < b.time_end)

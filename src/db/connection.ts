@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database } from './schema.js';
 import { SnapshotEpochs } from './snapshot-epochs.js';
+import { externalChangeCounter } from './sqlite-change-counter.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -150,7 +151,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     raw.pragma('foreign_keys = ON');
     // Plain statements wait up to 5 s for a lock; write transactions wait between attempts (transaction.ts).
     raw.pragma('busy_timeout = 5000');
-    const dataVersion = raw.prepare('PRAGMA data_version').pluck();
+    const external = externalChangeCounter(raw);
     const lockWaits = new Map<number, SQLite.Statement>();
     const lockWait = (ms: number) => {
       let statement = lockWaits.get(ms);
@@ -162,12 +163,15 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       kysely,
       dialect: 'sqlite',
       schema: null,
-      externalVersion: () => dataVersion.get() as number,
+      externalVersion: external.read,
       setLockWait: (ms) => lockWait(ms).get(),
       currentSnapshot: null,
       snapshotEpochs: null,
       addQueryListener,
-      close: () => kysely.destroy(),
+      close: async () => {
+        external.close();
+        await kysely.destroy();
+      },
     };
   }
 

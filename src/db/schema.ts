@@ -139,6 +139,8 @@ export interface EventsTable {
   /** The exact JSON delivered and streamed. */
   body: string;
   created_at: number;
+  /** 1: a change made through the API while network sync was configured, owed to the network. */
+  network_push: Generated<number>;
 }
 
 export interface WebhooksTable {
@@ -150,6 +152,14 @@ export interface WebhooksTable {
   secret: string;
   created_at: number;
   removed_at: number | null;
+  /** Events up to this seq have their deliveries to this subscription queued. */
+  fanned_out_seq: number;
+}
+
+/** How far a consumer of the outbox has taken events ('network': the network sync's pushes). */
+export interface OutboxCursorsTable {
+  name: string;
+  seq: number;
 }
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
@@ -237,6 +247,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   network_pushes: NetworkPushesTable;
+  outbox_cursors: OutboxCursorsTable;
   audit_log: AuditLogTable;
 }
 

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, EventRow } from '../db/schema.js';
 import { chunks } from './import-rows.js';
+import { networkCursor } from './predicates.js';
 
 /**
  * Advisory-lock key (single 64-bit form, apart from the two-key position locks) taken before an
@@ -11,7 +12,7 @@ import { chunks } from './import-rows.js';
  */
 const COMMIT_ORDER_LOCK = 0x5345565453455654n;
 
-export type NewEvent = Pick<EventRow, 'id' | 'type' | 'booking_id' | 'body' | 'created_at'>;
+export type NewEvent = Pick<EventRow, 'id' | 'type' | 'booking_id' | 'body' | 'created_at' | 'network_push'>;
 
 export type StreamEvent = Pick<EventRow, 'seq' | 'id' | 'type' | 'body'>;
 
@@ -23,18 +24,11 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Writes the events and, in the same statement per chunk, nothing else; then one delivery per
-     * event and active subscription whose filter takes its type, set-based.
+     * Writes the events, and nothing else: their webhook deliveries and network pushes are
+     * derived from them after the commit (webhooksRepository.fanOut, networkPushesRepository.absorb).
      */
-    async insertWithDeliveries(events: NewEvent[], now: number): Promise<void> {
-      for (const part of chunks(events)) {
-        await db.insertInto('events').values(part).execute();
-        await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-          SELECT e.seq, e.id, w.id, 'pending', 0, ${now}, ${now}, ${now}
-          FROM events e JOIN webhooks w ON w.removed_at IS NULL AND (w.events IS NULL OR w.events LIKE '%,' || e.type || ',%')
-          WHERE e.id IN (${sql.join(part.map((e) => e.id))})
-          ORDER BY e.seq, w.id`.execute(db);
-      }
+    async insert(events: NewEvent[]): Promise<void> {
+      for (const part of chunks(events)) await db.insertInto('events').values(part).execute();
     },
 
     /** Events after seq, in order. */
@@ -59,14 +53,15 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Retention: events older than `before` that no delivery still waits for, finished deliveries
+     * Retention: events older than `before` that nothing still waits for (an open delivery, an
+     * active subscription or the network sync that has not taken them yet), finished deliveries
      * of events that are gone, and attempts older than `before`. Three statements, whatever the count.
      */
     async prune(before: number): Promise<{ events: number; attempts: number }> {
       const events = await sql`DELETE FROM events WHERE created_at < ${before}
-        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))`.execute(
-        db,
-      );
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))
+        AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.removed_at IS NULL AND w.fanned_out_seq < events.seq)
+        AND NOT (events.network_push = 1 AND events.seq > ${networkCursor})`.execute(db);
       await sql`DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.seq = webhook_deliveries.event_seq)`.execute(db);
       const attempts = await db.deleteFrom('webhook_attempts').where('at', '<', before).executeTakeFirst();

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, NetworkPushesTable } from '../db/schema.js';
 import { claimable } from './leased-claim.js';
-import { dueAndUnleased, pendingPush } from './predicates.js';
+import { dueAndUnleased, networkCursor, pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {
@@ -35,38 +35,57 @@ export interface PushResult {
   resetAttempts: boolean;
 }
 
+/** Events taken from the outbox into pushes at most per statement: a long backlog goes in batches. */
+const ABSORB_BATCH = 2_000;
+
 /** Works on the base connection or on a transaction alike. */
 export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
+    /** Whether the outbox holds changes owed to the network not yet taken into pushes: a read. */
+    async absorbDue(): Promise<boolean> {
+      const row = await db
+        .selectFrom('events')
+        .select('seq')
+        .where('seq', '>', networkCursor)
+        .where('network_push', '=', 1)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /**
-     * Owes the network the current state of these bookings: one statement for the set. A row
-     * already there is bumped to a new version and due now; a push under way keeps its lease and
-     * finds, when it ends, that its version is no longer the latest.
+     * Owes the network the current state of every booking changed by the events it has not taken
+     * yet (up to a batch): one statement for the set. A row already there is bumped to a new
+     * version and due now; a push under way keeps its lease and finds, when it ends, that its
+     * version is no longer the latest. Events are numbered in commit order, so none can come
+     * before the newest one seen here later. The caller runs this in a write transaction; on
+     * PostgreSQL one process at a time does it (the others skip it). `more`: a batch was left.
      */
-    async markChanged(bookingIds: readonly number[], now: number): Promise<void> {
-      if (bookingIds.length === 0) return;
-      await db
-        .insertInto('network_pushes')
-        .values(
-          [...new Set(bookingIds)].map((booking_id) => ({
-            booking_id,
-            status: 'pending' as const,
-            version: 1,
-            attempts: 0,
-            next_attempt_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.column('booking_id').doUpdateSet((eb) => ({
-            status: 'pending' as const,
-            version: eb('network_pushes.version', '+', 1),
-            attempts: 0,
-            next_attempt_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
+    async absorb(now: number): Promise<{ more: boolean }> {
+      const from = await db
+        .selectFrom('outbox_cursors')
+        .select('seq')
+        .where('name', '=', 'network')
+        .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+        .executeTakeFirst();
+      if (from === undefined) return { more: false };
+      const low = from.seq;
+      const last = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max<number | null>('seq').as('high'))
+        .executeTakeFirst();
+      const high = last?.high ?? low;
+      if (high <= low) return { more: false };
+      const upper = Math.min(high, low + ABSORB_BATCH);
+      await sql`INSERT INTO network_pushes (booking_id, status, version, attempts, next_attempt_at, updated_at)
+        SELECT e.booking_id, 'pending', 1, 0, ${now}, ${now} FROM events e
+        WHERE e.seq > ${low} AND e.seq <= ${upper} AND e.network_push = 1
+          AND EXISTS (SELECT 1 FROM bookings b WHERE b.id = e.booking_id)
+        GROUP BY e.booking_id
+        ON CONFLICT (booking_id) DO UPDATE SET status = 'pending', version = network_pushes.version + 1,
+          attempts = 0, next_attempt_at = ${now}, updated_at = ${now}`.execute(db);
+      await db.updateTable('outbox_cursors').set({ seq: upper }).where('name', '=', 'network').execute();
+      return { more: upper < high };
     },
 
     /** Whether any push is due: a read, so an idle pusher takes no write lock to find nothing. */
@@ -156,27 +175,60 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
       await db.updateTable('bookings').set({ network_booking: networkId }).where('id', '=', bookingId).execute();
     },
 
-    /** Pending and refused pushes, refused first, then by booking. */
-    open(): Promise<OpenPush[]> {
-      return db
-        .selectFrom('network_pushes as n')
-        .leftJoin('bookings as b', 'b.id', 'n.booking_id')
-        .leftJoin('positions as p', 'p.id', 'b.position_id')
-        .select([
-          'n.booking_id',
-          'p.callsign',
-          'n.status',
-          'n.attempts',
-          'n.next_attempt_at',
-          'n.lease_until',
-          'n.last_status',
-          'n.last_error',
-          'n.updated_at',
-        ])
-        .where('n.status', 'in', ['pending', 'refused'])
-        .orderBy('n.status', 'desc')
-        .orderBy('n.booking_id')
-        .execute() as Promise<OpenPush[]>;
+    /**
+     * Pending and refused pushes, refused first, then by booking. Changes still waiting in the
+     * outbox count as pending pushes (not yet attempted), as they will be once taken.
+     */
+    async open(): Promise<OpenPush[]> {
+      const [rows, owed] = await Promise.all([
+        db
+          .selectFrom('network_pushes as n')
+          .leftJoin('bookings as b', 'b.id', 'n.booking_id')
+          .leftJoin('positions as p', 'p.id', 'b.position_id')
+          .select([
+            'n.booking_id',
+            'p.callsign',
+            'n.status',
+            'n.attempts',
+            'n.next_attempt_at',
+            'n.lease_until',
+            'n.last_status',
+            'n.last_error',
+            'n.updated_at',
+          ])
+          .where('n.status', 'in', ['pending', 'refused'])
+          .execute() as Promise<OpenPush[]>,
+        db
+          .selectFrom('events as e')
+          .innerJoin('bookings as b', 'b.id', 'e.booking_id')
+          .leftJoin('positions as p', 'p.id', 'b.position_id')
+          .select((eb) => ['b.id as booking_id', 'p.callsign', eb.fn.min('e.created_at').as('at')])
+          .where('e.seq', '>', networkCursor)
+          .where('e.network_push', '=', 1)
+          .groupBy(['b.id', 'p.callsign'])
+          .execute(),
+      ]);
+      const byBooking = new Map(rows.map((r) => [r.booking_id, r]));
+      for (const o of owed) {
+        const at = o.at;
+        const known = byBooking.get(o.booking_id);
+        if (known) known.status = 'pending';
+        else
+          byBooking.set(o.booking_id, {
+            booking_id: o.booking_id,
+            callsign: o.callsign,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: at,
+            lease_until: null,
+            last_status: null,
+            last_error: null,
+            updated_at: at,
+          });
+      }
+      return [...byBooking.values()].sort((a, b) =>
+        a.status === b.status ? a.booking_id - b.booking_id : a.status === 'refused' ? -1 : 1,
+      );
     },
 
     status(bookingId: number): Promise<{ status: NetworkPushesTable['status'] } | undefined> {

@@ -1,7 +1,10 @@
 // What the outboxes still owe, counted for the metrics: webhook deliveries and network pushes by
-// status, and the age of the oldest one waiting. Two grouped statements, whatever the backlog.
-import type { Kysely } from 'kysely';
+// status, and the age of the oldest one waiting. Events not yet fanned out to a subscription or
+// taken by the network sync count as pending deliveries and pushes. Four grouped statements,
+// whatever the backlog.
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { networkCursor, subscriptionTakes } from './predicates.js';
 
 export interface OutboxFigures {
   /** Webhook deliveries by status (pending, delivering, succeeded, failed). */
@@ -15,7 +18,7 @@ export interface OutboxFigures {
 export function outboxFiguresRepository(db: Kysely<Database>) {
   return {
     async read(): Promise<OutboxFigures> {
-      const [deliveries, pushes] = await Promise.all([
+      const [deliveries, pushes, unqueued, owed] = await Promise.all([
         db
           .selectFrom('webhook_deliveries')
           .select((eb) => ['status', eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | string>('created_at').as('oldest')])
@@ -26,15 +29,31 @@ export function outboxFiguresRepository(db: Kysely<Database>) {
           .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
           .groupBy('status')
           .execute(),
+        sql<{ n: number | string; oldest: number | string | null }>`SELECT COUNT(*) AS n, MIN(e.created_at) AS oldest
+          FROM webhooks w JOIN events e ON e.seq > w.fanned_out_seq
+          WHERE w.removed_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}`.execute(db),
+        sql<{ n: number | string }>`SELECT COUNT(DISTINCT e.booking_id) AS n FROM events e
+          WHERE e.network_push = 1 AND e.seq > ${networkCursor}
+            AND NOT EXISTS (SELECT 1 FROM network_pushes n WHERE n.booking_id = e.booking_id AND n.status = 'pending')`.execute(db),
       ]);
+      const waiting = unqueued.rows[0]!;
+      if (Number(waiting.n) > 0) deliveries.push({ status: 'pending', n: Number(waiting.n), oldest: Number(waiting.oldest) });
+      const owedPushes = Number(owed.rows[0]!.n);
+      if (owedPushes > 0) pushes.push({ status: 'pending', n: owedPushes });
       const open = deliveries.filter((d) => d.status === 'pending' || d.status === 'delivering').map((d) => Number(d.oldest));
       return {
-        deliveries: Object.fromEntries(deliveries.map((d) => [d.status, Number(d.n)])),
-        pushes: Object.fromEntries(pushes.map((p) => [p.status, Number(p.n)])),
+        deliveries: sumByStatus(deliveries),
+        pushes: sumByStatus(pushes),
         oldestOpenDeliveryAt: open.length > 0 ? Math.min(...open) : null,
       };
     },
   };
+}
+
+function sumByStatus(rows: Array<{ status: string; n: number | string }>): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const r of rows) sums[r.status] = (sums[r.status] ?? 0) + Number(r.n);
+  return sums;
 }
 
 export type OutboxFiguresRepository = ReturnType<typeof outboxFiguresRepository>;

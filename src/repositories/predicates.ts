@@ -35,3 +35,15 @@ export function dueAndUnleased(now: number, table: string): RawBuilder<boolean> 
  * not a bound parameter; without it every poll reads the whole table, one row per booking ever pushed.
  */
 export const pendingPush = sql<boolean>`network_pushes.status = 'pending'`;
+
+/**
+ * The subscription (`webhooks` alias `w`) takes events of this type: it has no filter, or its
+ * filter (",type,type,") names the type.
+ */
+export function subscriptionTakes(w: string, type: RawBuilder<unknown>): RawBuilder<boolean> {
+  const events = sql.ref(`${w}.events`);
+  return sql<boolean>`(${events} IS NULL OR ${events} LIKE '%,' || ${type} || ',%')`;
+}
+
+/** How far the network sync has taken the outbox (its row in outbox_cursors), as a subquery. */
+export const networkCursor: RawBuilder<number> = sql<number>`(SELECT c.seq FROM outbox_cursors c WHERE c.name = 'network')`;

@@ -1,10 +1,11 @@
-// Webhook subscriptions and their delivery queue: one row per event and subscription, claimed
-// head-first per subscription under a lease, so no two processes deliver the same one at once.
+// Webhook subscriptions and their delivery queue: one row per event and subscription, queued from
+// the outbox in batches after the commit (fanOut), claimed head-first per subscription under a
+// lease, so no two processes deliver the same one at once.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, DeliveryStatus, WebhookRow } from '../db/schema.js';
 import { claimable } from './leased-claim.js';
-import { dueAndUnleased } from './predicates.js';
+import { dueAndUnleased, subscriptionTakes } from './predicates.js';
 
 /**
  * The delivery is still to be made: waiting for its attempt, or being attempted under a lease.
@@ -13,7 +14,13 @@ import { dueAndUnleased } from './predicates.js';
  */
 const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
 
-export type WebhookListing = Omit<WebhookRow, 'secret'>;
+export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq'>;
+
+/** Advisory-lock key held by whoever fans events out or removes a subscription (PostgreSQL). */
+const FAN_OUT_LOCK = 0x5345435446414e4fn;
+
+/** Events fanned out to the subscriptions at most per statement: a long backlog goes in batches. */
+const FAN_OUT_BATCH = 2_000;
 
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedDelivery {
@@ -63,8 +70,65 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
     );
 
   return {
-    async add(row: WebhookRow): Promise<void> {
-      await db.insertInto('webhooks').values(row).execute();
+    /** Adds a subscription that takes the events committed from now on. */
+    async add(row: Omit<WebhookRow, 'fanned_out_seq'>): Promise<void> {
+      await db
+        .insertInto('webhooks')
+        .values({ ...row, fanned_out_seq: sql<number>`(SELECT COALESCE(MAX(seq), 0) FROM events)` })
+        .execute();
+    },
+
+    /** Whether an active subscription has events not yet queued for it: a read, no write lock. */
+    async fanOutDue(): Promise<boolean> {
+      const row = await db
+        .selectFrom('webhooks')
+        .select('id')
+        .where('removed_at', 'is', null)
+        .where('fanned_out_seq', '<', sql<number>`(SELECT COALESCE(MAX(seq), 0) FROM events)`)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /**
+     * Queues one delivery per event and active subscription whose filter takes its type, for the
+     * events each has not had yet (up to a batch), in seq order, and moves the subscriptions on.
+     * Set-based: a few statements, whatever the backlog; `more` when a batch was left for the next call. Events are numbered in commit order, so
+     * every event up to the newest one seen here is committed and none can come before it later.
+     * The caller runs this in a write transaction; on PostgreSQL one process at a time does it
+     * (the others skip it, or with `wait` wait for their turn), so no delivery is queued twice.
+     */
+    async fanOut(now: number, { wait = false } = {}): Promise<{ deliveries: number; more: boolean }> {
+      if (dialect === 'postgres') {
+        const lock = wait ? sql`pg_advisory_xact_lock` : sql`pg_try_advisory_xact_lock`;
+        const locked = await sql<{ locked: unknown }>`SELECT ${lock}(${FAN_OUT_LOCK.toString()}::bigint) AS locked`.execute(db);
+        if (locked.rows[0]!.locked === false) return { deliveries: 0, more: false };
+      }
+      const bounds = await db
+        .selectFrom('webhooks')
+        .select((eb) => [
+          eb.fn.min<number | null>('fanned_out_seq').as('low'),
+          sql<number | null>`(SELECT MAX(seq) FROM events)`.as('high'),
+        ])
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
+      const low = bounds?.low ?? null;
+      const high = bounds?.high ?? null;
+      if (low === null || high === null || low >= high) return { deliveries: 0, more: false };
+      const upper = Math.min(high, low + FAN_OUT_BATCH);
+      const r =
+        await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+          SELECT e.seq, e.id, w.id, 'pending', 0, ${now}, ${now}, ${now}
+          FROM webhooks w JOIN events e ON e.seq > w.fanned_out_seq AND e.seq <= ${upper}
+          WHERE w.removed_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}
+          ORDER BY e.seq, w.id`.execute(db);
+      await db
+        .updateTable('webhooks')
+        .set({ fanned_out_seq: upper })
+        .where('removed_at', 'is', null)
+        .where('fanned_out_seq', '<', upper)
+        .execute();
+      return { deliveries: Number(r.numAffectedRows ?? 0), more: upper < high };
     },
 
     /** Subscriptions without their secrets. */
@@ -86,6 +150,8 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
      * deliveries are closed as failed. One being sent right now may still reach the receiver.
      */
     async remove(id: string, now: number): Promise<boolean> {
+      // Not while a fan-out is queuing deliveries that this would have to close.
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${FAN_OUT_LOCK.toString()}::bigint)`.execute(db);
       const r = await db
         .updateTable('webhooks')
         .set({ removed_at: now })
@@ -107,7 +173,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
       const r =
         await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
         SELECT ${event.seq}, ${event.id}, w.id, 'pending', 0, ${now}, ${now}, ${now} FROM webhooks w
-        WHERE w.removed_at IS NULL AND ${to === null ? sql`(w.events IS NULL OR w.events LIKE ${`%,${event.type},%`})` : sql`w.id = ${to}`}
+        WHERE w.removed_at IS NULL AND ${to === null ? subscriptionTakes('w', sql`${event.type}`) : sql`w.id = ${to}`}
         ORDER BY w.id`.execute(db);
       return Number(r.numAffectedRows ?? 0);
     },

@@ -17,7 +17,6 @@ import { EventOutbox } from './events/outbox.js';
 import { EventStream } from './events/stream.js';
 import { Health } from './health.js';
 import { NetworkPusher } from './network/pusher.js';
-import { NetworkPushRecorder } from './network/recorder.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
@@ -63,8 +62,9 @@ export type RouteServices = Omit<AppServices, 'db' | 'repos'>;
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
   const freshness = new Freshness(db);
   const repos = createRepositories(db);
-  // Events, audit entries and network pushes register here: each is written in the change's own transaction.
-  const outbox = new EventOutbox(db.dialect);
+  // Events and audit entries register here: each is written in the change's own transaction.
+  // Webhook deliveries and network pushes are derived from the events after the commit.
+  const outbox = new EventOutbox(db.dialect, config.network !== null);
   const recorders: BookingChangeRecorder[] = [auditRecorder, outbox];
   const eventStream = new EventStream(db, config.eventStreamHeartbeatMs);
   outbox.onCommitted(() => eventStream.wake());
@@ -77,7 +77,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
         freshness,
       })
     : null;
-  if (networkPusher) recorders.push(new NetworkPushRecorder(db.dialect, () => networkPusher.wake()));
+  if (networkPusher) outbox.onCommitted(() => networkPusher.wake());
   // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
   const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;

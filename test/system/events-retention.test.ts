@@ -8,6 +8,7 @@ import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.
 import { WebhookDispatcher } from '../../src/services/webhooks/dispatcher.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
+import { pruneEvents } from '../../src/services/events/retention.js';
 
 const DAY = 86_400_000;
 
@@ -78,4 +79,51 @@ describe('event retention', () => {
       await receiver.close();
     }
   }, 90_000);
+  it('keeps old events that an active subscription or the network sync has not taken yet, and only those', async () => {
+    const old = Date.now() - 3 * DAY;
+    // Network sync configured, but nothing running takes the events in.
+    const ctx = await createTestContext({ now: old, env: { NETWORK_BOOKINGS_URL: 'http://127.0.0.1:9/api', NETWORK_BOOKINGS_KEY: 'k' } });
+    try {
+      await ctx.load(
+        buildDivision({
+          users: [buildUser({ id: 1_300_001, first_name: 'Old', last_name: 'Timer' })],
+          positions: [{ callsign: 'EKEV1_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
+        }),
+      );
+      const token = await ctx.key('edit');
+      const create = async (i: number) =>
+        (
+          await ctx.request({
+            method: 'POST',
+            url: '/api/bookings/create',
+            token,
+            payload: { ...bookingBody(i), cid: 1_300_001, position: 'EKEV1_TWR' },
+          })
+        ).json<{ booking: { id: number } }>().booking.id;
+      const db = ctx.services.db.kysely;
+      const seqs = async () => (await db.selectFrom('events').select('seq').orderBy('seq').execute()).map((e) => e.seq);
+
+      // Owed to the network, which has not taken it: kept.
+      await create(0);
+      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 0 });
+      const [owed] = await seqs();
+      // Taken by the network sync: pruned.
+      await db.updateTable('outbox_cursors').set({ seq: owed! }).where('name', '=', 'network').execute();
+      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 1 });
+
+      // A subscription added now takes what comes after: an old event not yet queued for it is kept.
+      const subs = new WebhookSubscriptions(ctx.services.db, () => old);
+      const added = await subs.add('http://127.0.0.1:9/closed', null);
+      await create(10);
+      const [queued] = await seqs();
+      await db.updateTable('outbox_cursors').set({ seq: queued! }).where('name', '=', 'network').execute();
+      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 0 });
+      // Once removed, the subscription holds nothing back.
+      await subs.remove(added.id);
+      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 1 });
+      expect(await seqs()).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
 });

@@ -19,33 +19,48 @@ const TYPES: Record<BookingChange['kind'], EventType> = {
   deleted: 'booking.deleted',
 };
 
-/** The events of the changes, bodies as delivered: the booking as committed, in its full form. */
-export function bookingEvents(changes: BookingChange[], at: number): NewEvent[] {
+/**
+ * The events of the changes, bodies as delivered: the booking as committed, in its full form.
+ * `networkPush`: the changes are owed to the network (derived from these events later).
+ */
+export function bookingEvents(changes: BookingChange[], at: number, networkPush = false): NewEvent[] {
   const timestamp = isoMicros(at);
+  const network_push = networkPush ? 1 : 0;
   return changes.map((change) => {
     const id = newEventId(at);
     const event: BookingEvent = { id, type: TYPES[change.kind], timestamp, data: { booking: presentBookingFull(change.after) } };
-    return { id, type: event.type, booking_id: change.after.id, body: JSON.stringify(event), created_at: at };
+    return { id, type: event.type, booking_id: change.after.id, body: JSON.stringify(event), created_at: at, network_push };
   });
 }
 
 export class EventOutbox implements BookingChangeRecorder {
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly dialect: Dialect) {}
+  /**
+   * `networkSync`: network sync is configured, so changes made through the API are marked as owed
+   * to the network (imports never are).
+   */
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly networkSync = false,
+  ) {}
 
+  /**
+   * Writes the events, and only them: webhook deliveries and network pushes are derived from the
+   * outbox after the commit, in batches, so a change costs the same whatever is configured.
+   */
   async record(trx: Transaction, changes: BookingChange[], context: ChangeContext): Promise<void> {
     const repo = eventsRepository(trx, this.dialect);
     // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
     await repo.lockCommitOrder();
-    await repo.insertWithDeliveries(bookingEvents(changes, context.at), context.at);
+    await repo.insert(bookingEvents(changes, context.at, this.networkSync && context.origin === 'api'));
   }
 
   committed(): void {
     for (const listener of this.listeners) listener();
   }
 
-  /** Called after every local commit that wrote events (wakes the dispatcher and the stream). */
+  /** Called after every local commit that wrote events (wakes the dispatcher, the network pusher and the stream). */
   onCommitted(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -1,6 +1,7 @@
 // Pushes bookings to the network's ATC bookings service after their changes commit. One pusher
-// per server process; several processes share the work through leased claims of the
-// network_pushes rows, so each push is made by one of them, and one booking's pushes in order.
+// per server process; it takes the changes owed to the network from the outbox into network_pushes
+// rows (one per booking), and several processes share the work through leased claims of those
+// rows, so each push is made by one of them, and one booking's pushes in order.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
@@ -140,9 +141,18 @@ export class NetworkPusher {
   private async claim(limit: number): Promise<ClaimedPush[]> {
     const now = this.o.clock();
     const { db } = this.o;
-    // A read first: an idle pusher never takes the write lock.
-    if (!(await networkPushesRepository(db.kysely, db.dialect).anyDue(now))) return [];
-    return backgroundWrite(db, (trx) => networkPushesRepository(trx, db.dialect).claimDue(this.owner, now, now + this.leaseMs, limit));
+    // Reads first: an idle pusher never takes the write lock.
+    const reads = networkPushesRepository(db.kysely, db.dialect);
+    const absorb = await reads.absorbDue();
+    if (!absorb && !(await reads.anyDue(now))) return [];
+    // Changes committed since the last look become pushes in the same write as the claim.
+    const { claimed, more } = await backgroundWrite(db, async (trx) => {
+      const repo = networkPushesRepository(trx, db.dialect);
+      const absorbed = absorb ? await repo.absorb(now) : { more: false };
+      return { claimed: await repo.claimDue(this.owner, now, now + this.leaseMs, limit), more: absorbed.more };
+    });
+    if (more) this.wakeAgain = true;
+    return claimed;
   }
 
   private launch(push: ClaimedPush): void {

@@ -86,11 +86,20 @@ export class WebhookDispatcher {
       const free = this.concurrency - this.inFlight.size;
       if (free <= 0 || this.stopped) return;
       let claimed: ClaimedDelivery[];
+      let moreToFanOut: boolean;
       try {
         const now = this.clock();
         const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
-        if (!(await webhooksRepository(this.db.kysely, this.db.dialect).anyDue(now))) return;
-        claimed = await backgroundWrite(this.db, (trx) => webhooksRepository(trx, this.db.dialect).claim(now, leaseUntil, free));
+        // Reads first, so an idle poll takes no write lock.
+        const reads = webhooksRepository(this.db.kysely, this.db.dialect);
+        const fanOut = await reads.fanOutDue();
+        if (!fanOut && !(await reads.anyDue(now))) return;
+        // Events committed since the last fan-out get their deliveries in the same write as the claim.
+        ({ claimed, moreToFanOut } = await backgroundWrite(this.db, async (trx) => {
+          const repo = webhooksRepository(trx, this.db.dialect);
+          const fannedOut = fanOut ? await repo.fanOut(now) : { more: false };
+          return { claimed: await repo.claim(now, leaseUntil, free), moreToFanOut: fannedOut.more };
+        }));
       } catch (err) {
         this.log.warn({ err }, 'could not claim webhook deliveries; trying again shortly');
         return;
@@ -102,8 +111,8 @@ export class WebhookDispatcher {
         });
         this.inFlight.add(attempt);
       }
-      // A full batch may have left more due work behind.
-      if (claimed.length === free) this.again = true;
+      // A full batch may have left more due work behind, a fan-out more events to queue.
+      if (claimed.length === free || moreToFanOut) this.again = true;
     } while (this.again);
   }
 

@@ -105,8 +105,10 @@ export class WebhookSubscriptions {
       const events = eventsRepository(trx, this.db.dialect);
       const event = await events.findById(eventId);
       if (!event) throw new WebhookError(`no event ${eventId} (unknown, or older than the retention)`);
-      // Queued in commit order like a new event, behind what each subscription already waits for.
+      // Queued in commit order like a new event, behind what each subscription already waits for
+      // (events committed before are queued first).
       await events.lockCommitOrder();
+      await this.repo(trx).fanOut(now, { wait: true });
       return this.repo(trx).redeliver(event, to, now);
     });
   }
