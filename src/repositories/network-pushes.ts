@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, NetworkPushesTable } from '../db/schema.js';
 import { claimable } from './leased-claim.js';
-import { dueAndUnleased, networkCursor, pendingPush } from './predicates.js';
+import { dueAndUnleased, lastEventSeq, networkCursor, pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {
@@ -41,41 +41,39 @@ const ABSORB_BATCH = 2_000;
 /** Works on the base connection or on a transaction alike. */
 export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
-    /** Whether the outbox holds changes owed to the network not yet taken into pushes: a read. */
+    /**
+     * Whether the outbox holds events the network sync has not looked at yet: a read, one seek of
+     * each key. Events not owed to the network (imports) are passed over by absorb too, so that
+     * this stays a comparison of two numbers however many of them come.
+     */
     async absorbDue(): Promise<boolean> {
       const row = await db
-        .selectFrom('events')
+        .selectFrom('outbox_cursors')
         .select('seq')
-        .where('seq', '>', networkCursor)
-        .where('network_push', '=', 1)
-        .limit(1)
+        .where('name', '=', 'network')
+        .where('seq', '<', lastEventSeq)
         .executeTakeFirst();
       return row !== undefined;
     },
 
     /**
      * Owes the network the current state of every booking changed by the events it has not taken
-     * yet (up to a batch): one statement for the set. A row already there is bumped to a new
+     * yet (up to a batch) that are marked as owed to it; the others are passed over. One statement
+     * for the set. A row already there is bumped to a new
      * version and due now; a push under way keeps its lease and finds, when it ends, that its
      * version is no longer the latest. Events are numbered in commit order, so none can come
      * before the newest one seen here later. The caller runs this in a write transaction; on
      * PostgreSQL one process at a time does it (the others skip it). `more`: a batch was left.
      */
     async absorb(now: number): Promise<{ more: boolean }> {
-      const from = await db
+      const cursor = await db
         .selectFrom('outbox_cursors')
-        .select('seq')
+        .select(['seq', lastEventSeq.as('high')])
         .where('name', '=', 'network')
         .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
         .executeTakeFirst();
-      if (from === undefined) return { more: false };
-      const low = from.seq;
-      const last = await db
-        .selectFrom('events')
-        .select((eb) => eb.fn.max<number | null>('seq').as('high'))
-        .executeTakeFirst();
-      const high = last?.high ?? low;
-      if (high <= low) return { more: false };
+      if (cursor === undefined || cursor.high <= cursor.seq) return { more: false };
+      const { seq: low, high } = cursor;
       const upper = Math.min(high, low + ABSORB_BATCH);
       await sql`INSERT INTO network_pushes (booking_id, status, version, attempts, next_attempt_at, updated_at)
         SELECT e.booking_id, 'pending', 1, 0, ${now}, ${now} FROM events e

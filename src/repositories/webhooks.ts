@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, DeliveryStatus, WebhookRow } from '../db/schema.js';
 import { claimable } from './leased-claim.js';
-import { dueAndUnleased, subscriptionTakes } from './predicates.js';
+import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js';
 
 /**
  * The delivery is still to be made: waiting for its attempt, or being attempted under a lease.
@@ -74,7 +74,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
     async add(row: Omit<WebhookRow, 'fanned_out_seq'>): Promise<void> {
       await db
         .insertInto('webhooks')
-        .values({ ...row, fanned_out_seq: sql<number>`(SELECT COALESCE(MAX(seq), 0) FROM events)` })
+        .values({ ...row, fanned_out_seq: lastEventSeq })
         .execute();
     },
 
@@ -84,7 +84,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .selectFrom('webhooks')
         .select('id')
         .where('removed_at', 'is', null)
-        .where('fanned_out_seq', '<', sql<number>`(SELECT COALESCE(MAX(seq), 0) FROM events)`)
+        .where('fanned_out_seq', '<', lastEventSeq)
         .limit(1)
         .executeTakeFirst();
       return row !== undefined;
@@ -98,26 +98,22 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
      * The caller runs this in a write transaction; on PostgreSQL one process at a time does it
      * (the others skip it, or with `wait` wait for their turn), so no delivery is queued twice.
      */
-    async fanOut(now: number, { wait = false } = {}): Promise<{ deliveries: number; more: boolean }> {
+    async fanOut(now: number, { wait = false } = {}): Promise<{ more: boolean }> {
       if (dialect === 'postgres') {
         const lock = wait ? sql`pg_advisory_xact_lock` : sql`pg_try_advisory_xact_lock`;
         const locked = await sql<{ locked: unknown }>`SELECT ${lock}(${FAN_OUT_LOCK.toString()}::bigint) AS locked`.execute(db);
-        if (locked.rows[0]!.locked === false) return { deliveries: 0, more: false };
+        if (locked.rows[0]!.locked === false) return { more: false };
       }
       const bounds = await db
         .selectFrom('webhooks')
-        .select((eb) => [
-          eb.fn.min<number | null>('fanned_out_seq').as('low'),
-          sql<number | null>`(SELECT MAX(seq) FROM events)`.as('high'),
-        ])
+        .select((eb) => [eb.fn.min<number | null>('fanned_out_seq').as('low'), lastEventSeq.as('high')])
         .where('removed_at', 'is', null)
         .executeTakeFirst();
       const low = bounds?.low ?? null;
-      const high = bounds?.high ?? null;
-      if (low === null || high === null || low >= high) return { deliveries: 0, more: false };
+      const high = bounds?.high ?? 0;
+      if (low === null || low >= high) return { more: false };
       const upper = Math.min(high, low + FAN_OUT_BATCH);
-      const r =
-        await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
+      await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
           SELECT e.seq, e.id, w.id, 'pending', 0, ${now}, ${now}, ${now}
           FROM webhooks w JOIN events e ON e.seq > w.fanned_out_seq AND e.seq <= ${upper}
           WHERE w.removed_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}
@@ -128,7 +124,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .where('removed_at', 'is', null)
         .where('fanned_out_seq', '<', upper)
         .execute();
-      return { deliveries: Number(r.numAffectedRows ?? 0), more: upper < high };
+      return { more: upper < high };
     },
 
     /** Subscriptions without their secrets. */
