@@ -76,7 +76,9 @@ async function open(
   await page.addInitScript(
     "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
   );
-  await page.goto(url, { waitUntil: 'load' });
+  // Until the network is idle, not just 'load': Chromium asks for the icon after the load event,
+  // and a navigation made before it arrives aborts that request (reported as a failed request).
+  await page.goto(url, { waitUntil: 'networkidle' });
   return { page, trouble, close: () => context.close() };
 }
 
@@ -136,13 +138,13 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
     const { page, trouble, close } = await open(browser, server.url);
     try {
       await page.selectOption('#area', 'Norway');
-      await Promise.all([page.waitForURL(/area=Norway/), page.click('button[type="submit"]')]);
+      await Promise.all([page.waitForURL(/area=Norway/, { waitUntil: 'networkidle' }), page.click('button[type="submit"]')]);
       expect(await rowCallsigns(page)).toEqual(['ENGM_TWR', 'ENBR_APP']);
       await expect(page.locator('#area').inputValue()).resolves.toBe('Norway');
 
       await page.selectOption('#area', 'Denmark');
       await page.fill('#callsign', 'ekch_t');
-      await Promise.all([page.waitForURL(/callsign=ekch_t/), page.click('button[type="submit"]')]);
+      await Promise.all([page.waitForURL(/callsign=ekch_t/, { waitUntil: 'networkidle' }), page.click('button[type="submit"]')]);
       expect(await rowCallsigns(page)).toEqual(['EKCH_TWR', 'EKCH_TWR']);
       await expect(page.locator('#callsign').inputValue()).resolves.toBe('EKCH_T');
       const feed = await page.locator('nav a[type="text/calendar"]').getAttribute('href');
@@ -151,7 +153,7 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
       expect(ics.match(/^SUMMARY:.*$/gm)).toEqual(['SUMMARY:EKCH_TWR (Training)', 'SUMMARY:EKCH_TWR']);
 
       await page.fill('#callsign', 'ZZZ');
-      await Promise.all([page.waitForURL(/callsign=ZZZ/), page.click('button[type="submit"]')]);
+      await Promise.all([page.waitForURL(/callsign=ZZZ/, { waitUntil: 'networkidle' }), page.click('button[type="submit"]')]);
       expect(await rowCallsigns(page)).toEqual([]);
       await expect(page.locator('main .empty').textContent()).resolves.toContain('No bookings');
       expect(trouble.problems).toEqual([]);
