@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     services.clock,
     app.log,
   );
-  services.outbox.onCommitted(() => dispatcher.wake());
+  services.outbox.onCommitted(() => dispatcher.committed());
   const retention = startRetention(services.db, config.eventRetentionDays, services.clock, (err) =>
     app.log.warn({ err }, 'could not prune old events'),
   );

@@ -77,7 +77,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
         freshness,
       })
     : null;
-  if (networkPusher) outbox.onCommitted(() => networkPusher.wake());
+  if (networkPusher) outbox.onCommitted(() => networkPusher.committed());
   // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
   const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;

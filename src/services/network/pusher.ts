@@ -11,6 +11,8 @@ import { backgroundWrite } from '../../db/transaction.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
+import { BackgroundPacing } from '../background-pacing.js';
+import { TakeSpacing } from '../events/take-spacing.js';
 import { NetworkClient, type NetworkAnswer } from './client.js';
 import { type AttemptContext, type Attempted, attemptPush, type PushMethod } from './push-attempt.js';
 
@@ -55,10 +57,14 @@ export class NetworkPusher {
   private readonly leaseMs: number;
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly abort = new AbortController();
+  private readonly spacing = new TakeSpacing(() => this.wake());
+  private readonly pacing = new BackgroundPacing(() => this.wake());
   private log: PushLogger = silent;
   private running = false;
   private filling = false;
   private wakeAgain = false;
+  /** The last claim took as many pushes as it asked for: more are probably due. */
+  private backlog = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly outcomeListeners: Array<(outcome: PushOutcome) => void> = [];
   /** What one push needs of the pusher: the claims' owner, and requests cut short when it stops. */
@@ -95,7 +101,12 @@ export class NetworkPusher {
     this.wake();
   }
 
-  /** Something may be due (a change committed, a slot came free). Cheap to call often. */
+  /** A local commit wrote changes: they are taken at once, or with the next spaced take. */
+  committed(): void {
+    if (this.spacing.mayTake()) this.wake();
+  }
+
+  /** Something may be due (a slot came free, the poll, changes to take). Cheap to call often. */
   wake(): void {
     if (!this.running) return;
     if (this.filling) {
@@ -110,6 +121,8 @@ export class NetworkPusher {
     if (!this.running) return;
     this.running = false;
     clearInterval(this.timer);
+    this.spacing.stop();
+    this.pacing.stop();
     this.abort.abort();
     await Promise.allSettled([...this.inFlight.values()]);
     this.client.close();
@@ -121,7 +134,9 @@ export class NetworkPusher {
       do {
         this.wakeAgain = false;
         while (this.running && this.inFlight.size < this.concurrency) {
-          const claimed = await this.claim(this.concurrency - this.inFlight.size);
+          const limit = this.pacing.allow(this.concurrency - this.inFlight.size);
+          if (limit === 0) break;
+          const claimed = await this.claim(limit);
           if (claimed.length === 0) break;
           for (const push of claimed) this.launch(push);
         }
@@ -143,8 +158,11 @@ export class NetworkPusher {
     const { db } = this.o;
     // Reads first: an idle pusher never takes the write lock.
     const reads = networkPushesRepository(db.kysely, db.dialect);
-    const absorb = await reads.absorbDue();
-    if (!absorb && !(await reads.anyDue(now))) return [];
+    const look = this.spacing.mayTake();
+    if (look) this.spacing.taking();
+    const absorb = look && (await reads.absorbDue());
+    // After a full claim more is probably due: the claim itself finds out, without a read first.
+    if (!absorb && !this.backlog && !(await reads.anyDue(now))) return [];
     // Changes committed since the last look become pushes in the same write as the claim.
     const { claimed, more } = await backgroundWrite(db, async (trx) => {
       const repo = networkPushesRepository(trx, db.dialect);
@@ -152,6 +170,7 @@ export class NetworkPusher {
       return { claimed: await repo.claimDue(this.owner, now, now + this.leaseMs, limit), more: absorbed.more };
     });
     if (more) this.wakeAgain = true;
+    this.backlog = claimed.length === limit;
     return claimed;
   }
 

@@ -5,6 +5,8 @@ import { backgroundWrite } from '../../db/transaction.js';
 import { retryDelay } from '../../domain/events.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedDelivery, webhooksRepository } from '../../repositories/webhooks.js';
+import { BackgroundPacing } from '../background-pacing.js';
+import { TakeSpacing } from '../events/take-spacing.js';
 import { postWebhook, type SendResult } from './send.js';
 import { signDelivery } from './signing.js';
 
@@ -32,8 +34,12 @@ export class WebhookDispatcher {
   private readonly pollMs: number;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborts = new AbortController();
+  private readonly spacing = new TakeSpacing(() => this.wake());
+  private readonly pacing = new BackgroundPacing(() => this.wake());
   private timer: NodeJS.Timeout | undefined;
   private claiming = false;
+  /** Slots held for claims being written (see freeSlots). */
+  private reserved = 0;
   private again = false;
   private stopped = false;
 
@@ -53,7 +59,12 @@ export class WebhookDispatcher {
     this.wake();
   }
 
-  /** Something may be due: a local commit, a finished attempt, or the poll. */
+  /** A local commit wrote events: they are fanned out at once, or with the next spaced take. */
+  committed(): void {
+    if (this.spacing.mayTake()) this.wake();
+  }
+
+  /** Something may be due: a finished attempt, the poll, or events to fan out. */
   wake(): void {
     if (this.stopped) return;
     if (this.claiming) {
@@ -73,6 +84,8 @@ export class WebhookDispatcher {
   async stop(graceMs = 2_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    this.spacing.stop();
+    this.pacing.stop();
     const all = Promise.allSettled([...this.inFlight]);
     const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([all, grace]);
@@ -80,43 +93,76 @@ export class WebhookDispatcher {
     await all;
   }
 
+  /** Slots neither busy with an attempt nor held for a claim being written. */
+  private freeSlots(): number {
+    return this.concurrency - this.inFlight.size - this.reserved;
+  }
+
   private async claimLoop(): Promise<void> {
     do {
       this.again = false;
-      const free = this.concurrency - this.inFlight.size;
-      if (free <= 0 || this.stopped) return;
+      if (this.stopped) return;
+      // Held for this claim: attempts that finish meanwhile claim into the other free slots only.
+      const free = this.pacing.allow(this.freeSlots());
+      this.reserved += Math.max(0, free);
       let claimed: ClaimedDelivery[];
       let moreToFanOut: boolean;
       try {
         const now = this.clock();
-        const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
-        // Reads first, so an idle poll takes no write lock.
+        // Reads first, so an idle poll takes no write lock. Fanning out needs no free slot: a
+        // busy subscription must not keep the others' events from being queued.
         const reads = webhooksRepository(this.db.kysely, this.db.dialect);
-        const fanOut = await reads.fanOutDue();
-        if (!fanOut && !(await reads.anyDue(now))) return;
+        const look = this.spacing.mayTake();
+        if (look) this.spacing.taking();
+        const fanOut = look && (await reads.fanOutDue());
+        const claim = free > 0 && (fanOut || (await reads.anyDue(now)));
+        if (!fanOut && !claim) return;
         // Events committed since the last fan-out get their deliveries in the same write as the claim.
         ({ claimed, moreToFanOut } = await backgroundWrite(this.db, async (trx) => {
           const repo = webhooksRepository(trx, this.db.dialect);
           const fannedOut = fanOut ? await repo.fanOut(now) : { more: false };
-          return { claimed: await repo.claim(now, leaseUntil, free), moreToFanOut: fannedOut.more };
+          return { claimed: claim ? await repo.claim(now, this.leaseUntil(now), free) : [], moreToFanOut: fannedOut.more };
         }));
       } catch (err) {
         this.log.warn({ err }, 'could not claim webhook deliveries; trying again shortly');
         return;
+      } finally {
+        this.reserved -= Math.max(0, free);
       }
-      for (const delivery of claimed) {
-        const attempt = this.attempt(delivery).finally(() => {
-          this.inFlight.delete(attempt);
-          this.wake();
-        });
-        this.inFlight.add(attempt);
-      }
+      this.launch(claimed);
       // A full batch may have left more due work behind, a fan-out more events to queue.
-      if (claimed.length === free || moreToFanOut) this.again = true;
+      if ((free > 0 && claimed.length === free) || moreToFanOut) this.again = true;
     } while (this.again);
   }
 
-  private async attempt(d: ClaimedDelivery): Promise<void> {
+  private leaseUntil(now: number): number {
+    return now + this.options.timeoutMs + LEASE_MARGIN_MS;
+  }
+
+  private launch(claimed: ClaimedDelivery[]): void {
+    for (const delivery of claimed) {
+      const attempt = this.attempt(delivery)
+        .catch((err: unknown) => {
+          // Its lease runs out and the delivery is tried again: at least once.
+          this.log.warn({ err, webhook: delivery.webhook_id, event: delivery.event_id }, 'a webhook attempt failed');
+          return false;
+        })
+        .then((claimedAll) => {
+          this.inFlight.delete(attempt);
+          // Fewer due than the slots it had: what is left (other processes' work, retries) is looked for.
+          if (!claimedAll) this.wake();
+        });
+      this.inFlight.add(attempt);
+    }
+  }
+
+  /**
+   * Makes one attempt and records it. The same write claims the next due deliveries into the
+   * slot this attempt leaves and any other free one (a subscription's next event, usually), so a
+   * backlog is worked through with one write per delivery. Returns whether it claimed as many
+   * as it had slots for (more may be due).
+   */
+  private async attempt(d: ClaimedDelivery): Promise<boolean> {
     const timestamp = Math.floor(this.clock() / 1000);
     const headers = {
       'webhook-id': d.event_id,
@@ -124,13 +170,32 @@ export class WebhookDispatcher {
       'webhook-signature': signDelivery(d.secret, d.event_id, timestamp, d.body),
     };
     const result = await postWebhook(d.url, headers, d.body, this.options.timeoutMs, this.aborts.signal);
-    if (this.aborts.signal.aborted) return;
+    if (this.aborts.signal.aborted) return true;
+    // This attempt's own slot, held until its successors are launched.
+    const slots = this.stopped ? 0 : this.pacing.allow(this.freeSlots() + 1);
+    const others = Math.max(0, slots - 1);
+    this.reserved += others;
+    let next: ClaimedDelivery[];
     try {
-      await backgroundWrite(this.db, (trx) => webhooksRepository(trx, this.db.dialect).complete(d, this.outcome(d, result)));
+      next = await backgroundWrite(this.db, async (trx) => {
+        const repo = webhooksRepository(trx, this.db.dialect);
+        await repo.complete(d, this.outcome(d, result));
+        const now = this.clock();
+        return slots > 0 ? repo.claim(now, this.leaseUntil(now), slots) : [];
+      });
     } catch (err) {
       // The lease runs out and the delivery is tried again: at least once.
       this.log.warn({ err, webhook: d.webhook_id, event: d.event_id }, 'could not record a webhook attempt');
+      return false;
+    } finally {
+      this.reserved -= others;
     }
+    if (this.stopped) {
+      // Claimed while stopping: let the leases lapse, any instance takes them (at least once).
+      return true;
+    }
+    this.launch(next);
+    return slots > 0 && next.length === slots;
   }
 
   private outcome(d: ClaimedDelivery, result: SendResult) {
