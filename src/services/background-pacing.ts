@@ -4,6 +4,7 @@
 // order. So while the loop is saturated, attempts start at a slow pace; once it has room again,
 // at full speed. A division's normal load never saturates it; a burst of writes does, briefly.
 import { performance } from 'node:perf_hooks';
+import { TakeSpacing } from './events/take-spacing.js';
 
 /** How often the loop's utilisation is sampled (ms). */
 const WINDOW_MS = 100;
@@ -16,11 +17,13 @@ export class BackgroundPacing {
   private sample = performance.eventLoopUtilization();
   private sampledAt = performance.now();
   private saturated = false;
-  private lastStart = -Infinity;
-  private timer: NodeJS.Timeout | undefined;
+  /** The gap between starts while saturated; it calls onDue once when the next may start. */
+  private readonly gap: TakeSpacing;
 
   /** `onDue`: called once when attempts held back by the pace may start (it wakes the worker). */
-  constructor(private readonly onDue: () => void) {}
+  constructor(onDue: () => void) {
+    this.gap = new TakeSpacing(onDue, PACED_GAP_MS);
+  }
 
   /**
    * How many of `free` slots may take an attempt now: all of them unless the loop is saturated,
@@ -28,24 +31,14 @@ export class BackgroundPacing {
    */
   allow(free: number): number {
     if (free <= 0) return 0;
-    const now = performance.now();
-    if (!this.isSaturated(now)) return free;
-    const wait = this.lastStart + PACED_GAP_MS - now;
-    if (wait <= 0) {
-      this.lastStart = now;
-      return 1;
-    }
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.onDue();
-    }, wait);
-    this.timer.unref();
-    return 0;
+    if (!this.isSaturated(performance.now())) return free;
+    if (!this.gap.mayTake()) return 0;
+    this.gap.taking();
+    return 1;
   }
 
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.gap.stop();
   }
 
   private isSaturated(now: number): boolean {

@@ -134,9 +134,7 @@ export class NetworkPusher {
       do {
         this.wakeAgain = false;
         while (this.running && this.inFlight.size < this.concurrency) {
-          const limit = this.pacing.allow(this.concurrency - this.inFlight.size);
-          if (limit === 0) break;
-          const claimed = await this.claim(limit);
+          const claimed = await this.claim(this.concurrency - this.inFlight.size);
           if (claimed.length === 0) break;
           for (const push of claimed) this.launch(push);
         }
@@ -153,7 +151,8 @@ export class NetworkPusher {
     return this.wakeAgain && this.running;
   }
 
-  private async claim(limit: number): Promise<ClaimedPush[]> {
+  /** Claims up to `open` due pushes, as many as the pace allows; absorbs new changes on a spaced look. */
+  private async claim(open: number): Promise<ClaimedPush[]> {
     const now = this.o.clock();
     const { db } = this.o;
     // Reads first: an idle pusher never takes the write lock.
@@ -163,14 +162,17 @@ export class NetworkPusher {
     const absorb = look && (await reads.absorbDue());
     // After a full claim more is probably due: the claim itself finds out, without a read first.
     if (!absorb && !this.backlog && !(await reads.anyDue(now))) return [];
+    // The pace is asked only once there is something to claim, so an idle look leaves it alone.
+    const limit = this.pacing.allow(open);
+    if (!absorb && limit === 0) return [];
     // Changes committed since the last look become pushes in the same write as the claim.
     const { claimed, more } = await backgroundWrite(db, async (trx) => {
       const repo = networkPushesRepository(trx, db.dialect);
       const absorbed = absorb ? await repo.absorb(now) : { more: false };
-      return { claimed: await repo.claimDue(this.owner, now, now + this.leaseMs, limit), more: absorbed.more };
+      return { claimed: limit > 0 ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: absorbed.more };
     });
     if (more) this.wakeAgain = true;
-    this.backlog = claimed.length === limit;
+    if (limit > 0) this.backlog = claimed.length === limit;
     return claimed;
   }
 

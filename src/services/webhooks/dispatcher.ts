@@ -102,9 +102,7 @@ export class WebhookDispatcher {
     do {
       this.again = false;
       if (this.stopped) return;
-      // Held for this claim: attempts that finish meanwhile claim into the other free slots only.
-      const free = this.pacing.allow(this.freeSlots());
-      this.reserved += Math.max(0, free);
+      let free = 0;
       let claimed: ClaimedDelivery[];
       let moreToFanOut: boolean;
       try {
@@ -115,19 +113,23 @@ export class WebhookDispatcher {
         const look = this.spacing.mayTake();
         if (look) this.spacing.taking();
         const fanOut = look && (await reads.fanOutDue());
-        const claim = free > 0 && (fanOut || (await reads.anyDue(now)));
-        if (!fanOut && !claim) return;
+        const due = this.freeSlots() > 0 && (fanOut || (await reads.anyDue(now)));
+        // The pace is asked only when there is something to claim, so a fan-out alone leaves it alone.
+        // Held for this claim: attempts that finish meanwhile claim into the other free slots only.
+        free = due ? this.pacing.allow(this.freeSlots()) : 0;
+        this.reserved += free;
+        if (!fanOut && free === 0) return;
         // Events committed since the last fan-out get their deliveries in the same write as the claim.
         ({ claimed, moreToFanOut } = await backgroundWrite(this.db, async (trx) => {
           const repo = webhooksRepository(trx, this.db.dialect);
           const fannedOut = fanOut ? await repo.fanOut(now) : { more: false };
-          return { claimed: claim ? await repo.claim(now, this.leaseUntil(now), free) : [], moreToFanOut: fannedOut.more };
+          return { claimed: free > 0 ? await repo.claim(now, this.leaseUntil(now), free) : [], moreToFanOut: fannedOut.more };
         }));
       } catch (err) {
         this.log.warn({ err }, 'could not claim webhook deliveries; trying again shortly');
         return;
       } finally {
-        this.reserved -= Math.max(0, free);
+        this.reserved -= free;
       }
       this.launch(claimed);
       // A full batch may have left more due work behind, a fan-out more events to queue.
