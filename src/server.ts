@@ -1,5 +1,6 @@
 // First, before any other module: see the module itself.
 import './tick-queue-warm-up.js';
+import './heap-growth.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { describeStartupError, recordKeyUse, runShutdownSteps, startServices } from './runtime.js';
