@@ -7,6 +7,10 @@
 /** At least this long between two takes while commits keep coming (ms); far inside §10's one second. */
 export const TAKE_SPACING_MS = 100;
 
+/**
+ * At most one start per interval, with one wake-up for whatever had to wait. Also the gap between
+ * attempts while the event loop is saturated (background-pacing.ts).
+ */
 export class TakeSpacing {
   private last = -Infinity;
   private timer: NodeJS.Timeout | undefined;

@@ -149,10 +149,10 @@ export class WebhookDispatcher {
           this.log.warn({ err, webhook: delivery.webhook_id, event: delivery.event_id }, 'a webhook attempt failed');
           return false;
         })
-        .then((claimedAll) => {
+        .then((nothingToLookFor) => {
           this.inFlight.delete(attempt);
           // Fewer due than the slots it had: what is left (other processes' work, retries) is looked for.
-          if (!claimedAll) this.wake();
+          if (!nothingToLookFor) this.wake();
         });
       this.inFlight.add(attempt);
     }
@@ -161,8 +161,9 @@ export class WebhookDispatcher {
   /**
    * Makes one attempt and records it. The same write claims the next due deliveries into the
    * slot this attempt leaves and any other free one (a subscription's next event, usually), so a
-   * backlog is worked through with one write per delivery. Returns whether it claimed as many
-   * as it had slots for (more may be due).
+   * backlog is worked through with one write per delivery. Returns whether the dispatcher need
+   * not look for work now: it claimed as many as it had slots for (its successors look when they
+   * finish), or the pace held the slots back (the pace wakes the dispatcher when they may start).
    */
   private async attempt(d: ClaimedDelivery): Promise<boolean> {
     const timestamp = Math.floor(this.clock() / 1000);
@@ -197,7 +198,7 @@ export class WebhookDispatcher {
       return true;
     }
     this.launch(next);
-    return slots > 0 && next.length === slots;
+    return slots === 0 || next.length === slots;
   }
 
   private outcome(d: ClaimedDelivery, result: SendResult) {
