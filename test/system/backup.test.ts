@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { tempDir, TEST_DIALECT, writeImportFile } from '../support/context.js';
-import { buildUser } from '../support/factories.js';
+import { buildBooking, buildDivision, buildUser } from '../support/factories.js';
 import { createKey, runCli, runCliAsync, startServer } from '../support/processes.js';
 
 const CID = 1000001;
@@ -60,7 +61,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
         expect(backup.stderr).toBe('');
         expect(backup.code).toBe(0);
         expect(backup.stdout).toMatch(
-          new RegExp(`^Backed up .*live\\.db to .*copy\\.db: \\d+ bytes, \\d+ bookings, integrity check ok\\.\\n$`),
+          new RegExp(`^Backed up .*live\\.db to .*copy\\.db: \\d+ bytes, \\d+ bookings \\(0 deleted\\), integrity check ok\\.\\n$`),
         );
         // The burst really went on while the backup ran.
         expect(duringBackup).toBeGreaterThan(0);
@@ -103,6 +104,110 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
       }
     },
   );
+
+  it(
+    'never writes over the live database, its -wal, -shm or -journal (by any path, symlink or hard link), a directory, a device or a FIFO, even with --force',
+    { timeout: SLOW_MS },
+    () => {
+      const dir = tempDir();
+      const live = path.join(dir, 'live.db');
+      const env = { DATABASE_URL: `sqlite:${live}` };
+      const data = buildDivision({
+        bookings: [buildBooking(), buildBooking({ time_start: '2030-03-13 10:00:00', time_end: '2030-03-13 12:00:00', deleted: true })],
+      });
+      expect(runCli(['import', writeImportFile(data)], env)).toMatchObject({ code: 0 });
+      // An open connection, as the server holds: the -wal and -shm files exist while it is open.
+      const reader = new SQLite(live);
+      try {
+        expect(reader.prepare('SELECT count(*) FROM bookings').pluck().get()).toBe(2);
+        expect(fs.existsSync(`${live}-wal`) && fs.existsSync(`${live}-shm`)).toBe(true);
+        const inode = fs.statSync(live).ino;
+
+        const elsewhere = tempDir();
+        const links: Record<string, string> = {
+          'link-to-db': live,
+          'link-to-wal': `${live}-wal`,
+          'link-to-dir-of-db': dir,
+        };
+        for (const [name, to] of Object.entries(links)) fs.symlinkSync(to, path.join(elsewhere, name));
+        fs.linkSync(live, path.join(elsewhere, 'hard-link.db'));
+        const liveTargets = [
+          live,
+          `${dir}/./live.db`,
+          path.relative(process.cwd(), live),
+          `${live}-wal`,
+          `${live}-shm`,
+          `${live}-journal`, // does not exist: creating it would make SQLite roll back garbage
+          path.join(elsewhere, 'link-to-db'),
+          path.join(elsewhere, 'link-to-wal'),
+          path.join(elsewhere, 'link-to-dir-of-db', 'live.db'),
+          path.join(elsewhere, 'link-to-dir-of-db', 'live.db-shm'),
+          path.join(elsewhere, 'hard-link.db'),
+        ];
+        for (const target of liveTargets) {
+          for (const force of [[], ['--force']]) {
+            const r = runCli(['backup', target, ...force], env);
+            expect(r.stderr, target).toMatch(
+              /^sector: .* is the live database or one of its files \(-wal, -shm, -journal\); write the copy somewhere else; nothing was written to /,
+            );
+            expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+            expect(r.code).toBe(1);
+          }
+        }
+        expect(fs.statSync(live).ino).toBe(inode);
+        expect(fs.existsSync(`${live}-journal`)).toBe(false);
+        expect(reader.prepare('SELECT count(*) FROM bookings').pluck().get()).toBe(2);
+        expect(reader.pragma('integrity_check', { simple: true })).toBe('ok');
+
+        // Things that are not regular files are never replaced (a device node made here, never in /dev).
+        const folder = path.join(elsewhere, 'folder');
+        fs.mkdirSync(folder);
+        const fifo = path.join(elsewhere, 'fifo');
+        expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+        const device = path.join(elsewhere, 'null-device');
+        const haveDevice = spawnSync('mknod', [device, 'c', '1', '3']).status === 0;
+        const other = path.join(elsewhere, 'other.db');
+        fs.writeFileSync(other, 'an earlier copy');
+        fs.symlinkSync(other, path.join(elsewhere, 'link-to-other'));
+        const refusals: Array<[string, RegExp]> = [
+          [folder, /is a directory, not a regular file/],
+          [fifo, /is a FIFO \(named pipe\), not a regular file/],
+          [path.join(elsewhere, 'link-to-other'), /is a symbolic link; name the file itself/],
+          ...(haveDevice ? [[device, /is a device, not a regular file/] as [string, RegExp]] : []),
+        ];
+        for (const [target, why] of refusals) {
+          for (const force of [[], ['--force']]) {
+            const r = runCli(['backup', target, ...force], env);
+            expect(r.stderr, target).toMatch(why);
+            expect(r.stderr).toMatch(/nothing was written to/);
+            expect(r.code).toBe(1);
+          }
+        }
+        expect(fs.statSync(folder).isDirectory()).toBe(true);
+        expect(fs.statSync(fifo).isFIFO()).toBe(true);
+        if (haveDevice) expect(fs.statSync(device).isCharacterDevice()).toBe(true);
+        expect(fs.lstatSync(path.join(elsewhere, 'link-to-other')).isSymbolicLink()).toBe(true);
+        expect(fs.readdirSync(elsewhere).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+        // A regular file is replaced with --force; the message counts the deleted bookings as such.
+        const replaced = runCli(['backup', other, '--force'], env);
+        expect(replaced.stderr).toBe('');
+        expect(replaced.stdout).toMatch(/: \d+ bytes, 2 bookings \(1 deleted\), integrity check ok\.\n$/);
+        expect(fs.statSync(other).size).toBeGreaterThan(100);
+      } finally {
+        reader.close();
+      }
+    },
+  );
+
+  it('asks for FILE when it is empty', { timeout: SLOW_MS }, () => {
+    const dir = tempDir();
+    for (const file of ['', '  ']) {
+      const r = runCli(['backup', file], { DATABASE_URL: `sqlite:${path.join(dir, 'live.db')}` });
+      expect(r.stderr).toBe('sector: FILE is required: npx sector backup FILE [--force]\n');
+      expect(r.code).toBe(1);
+    }
+  });
 
   it('refuses a missing database with one line, creating nothing', { timeout: SLOW_MS }, () => {
     const dir = tempDir();
