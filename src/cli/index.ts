@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { escapeUnprintable } from '../import/quote.js';
+import { printable } from '../domain/printable.js';
 import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
@@ -15,7 +15,9 @@ import { CliError } from './context.js';
 const program = new Command('sector')
   .description('Sector: control-centre API of an air traffic control division')
   .version(VERSION)
-  .configureOutput({ outputError: (text, write) => write(`sector: ${text.replace(/^error: /, '').trimEnd()} (see npx sector --help)\n`) })
+  .configureOutput({
+    outputError: (text, write) => write(`sector: ${printable(text.replace(/^error: /, '').trimEnd())} (see npx sector --help)\n`),
+  })
   .exitOverride();
 
 registerApiKeyCommands(program);
@@ -44,7 +46,7 @@ exitQuietlyOnClosedPipe(process.stderr);
 
 function fail(message: string): never {
   // One line, whatever it quotes (a file name, the JSON parser's excerpt of a broken file).
-  process.stderr.write(`sector: ${escapeUnprintable(message)}\n`);
+  process.stderr.write(`sector: ${printable(message)}\n`);
   process.exit(1);
 }
 

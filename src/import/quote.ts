@@ -1,18 +1,14 @@
 // Values from an import file, as error messages show them: on one line, short, and without
 // characters a terminal would act on, however large or strange the file.
-
-/** Characters that would break a message's line or act on a terminal: controls, separators, invisible format marks. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+import { printable } from '../domain/printable.js';
 
 /** Longest part of a string value a message quotes. */
 const MAX_QUOTED = 100;
 /** Longest rendering of an array or object. */
 const MAX_PREVIEW = 120;
 
-/** Writes unprintable characters as \uXXXX escapes. */
-export function escapeUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** Writes unprintable characters as \uXXXX escapes (the CLI's one rule for printing outside text). */
+export const escapeUnprintable = printable;
 
 /** A string in double quotes, escaped; a long one cut to its start, with its length. */
 export function quote(text: string): string {

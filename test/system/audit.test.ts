@@ -99,8 +99,8 @@ describe('audit log', () => {
     expect(deleted.before).toMatchObject({ deleted: 0, time_end: '2026-03-01 13:00:00', callsign: 'EKCH_DEL' });
     expect(deleted.after).toEqual({ deleted: 1 });
 
-    // The human form: aligned columns with the key's name.
-    const table = runCli(['audit', '--booking', String(id)], env);
+    // The human form: aligned columns with the key's name, as wide as the terminal (COLUMNS when piped).
+    const table = runCli(['audit', '--booking', String(id)], { ...env, COLUMNS: '200' });
     expect(table.code).toBe(0);
     const rows = table.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^TIME\s+ACTOR\s+ACTION\s+TARGET\s+CHANGES$/);
@@ -109,6 +109,21 @@ describe('audit log', () => {
     expect(rows[2]).toContain('time_end: "2026-03-01 12:00:00" -> "2026-03-01 13:00:00"');
     const actionColumn = rows.map((r) => (r.indexOf('booking.') >= 0 ? r.indexOf('booking.') : r.indexOf('ACTION')));
     expect(new Set(actionColumn).size).toBe(1);
+    expect(rows.every((r) => r.length <= 200)).toBe(true);
+
+    // Piped without COLUMNS, and on an 80-column terminal: every line fits; the created booking's
+    // many fields end in an ellipsis, and --json (above) keeps them all.
+    for (const [columns, width] of [
+      ['', 120],
+      ['80', 80],
+    ] as const) {
+      const narrow = runCli(['audit', '--booking', String(id)], { ...env, COLUMNS: columns });
+      const lines = narrow.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(4);
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(width);
+      expect(lines[3]).toMatch(/booking\.created .*…$/);
+      expect(lines[1]).toContain('booking.deleted');
+    }
   });
 
   it('records key administration and imports with the command line as actor', { timeout: SLOW_MS }, () => {

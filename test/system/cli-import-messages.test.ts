@@ -69,7 +69,7 @@ describe('import error messages', () => {
   it('accept a file that starts with a UTF-8 byte order mark', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     const r = runCli(['import', writeImportFile(`\uFEFF${JSON.stringify({ users: [USER] })}`)], env);
-    expect(r.stderr).toMatch(/^Imported 1 users/);
+    expect(r.stderr).toMatch(/^Imported 1 user\b/);
     expect(r.code).toBe(0);
     const db = openDatabase(env.DATABASE_URL);
     expect(await db.kysely.selectFrom('users').select('first_name').execute()).toEqual([{ first_name: 'Ada' }]);

@@ -54,7 +54,7 @@ describe('npx sector import', () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     const file = writeImportFile({ ...VALID, bookings: [{ ...VALID.bookings[0], id: 7 }] });
     const first = runCli(['import', file], env);
-    expect(first.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 1 roles, 1 trainings, 1 bookings/);
+    expect(first.stderr).toMatch(/^Imported 2 areas, 2 users, 1 position, 1 endorsement, 1 role, 1 training, 1 booking\b/);
     expect(first.code).toBe(0);
     const once = await counts(env.DATABASE_URL);
     expect(once).toEqual({
@@ -206,7 +206,7 @@ describe('npx sector import', () => {
       roles: [VALID.roles[0], { ...VALID.roles[0] }, { ...VALID.roles[0], role: 'Buddy' }],
     });
     const r = runCli(['import', file], env);
-    expect(r.stderr).toMatch(/^Imported 2 areas, 2 users, 1 positions, 1 endorsements, 2 roles, /);
+    expect(r.stderr).toMatch(/^Imported 2 areas, 2 users, 1 position, 1 endorsement, 2 roles, /);
     expect(r.code).toBe(0);
     expect(await counts(env.DATABASE_URL)).toMatchObject({ areas: 2, roles: 2 });
   });
@@ -218,7 +218,7 @@ describe('npx sector import', () => {
     // A booking without an id takes the next one: still within the 32-bit ids the API accepts.
     const later = { ...VALID.bookings[0], time_start: '2030-12-02 10:00:00', time_end: '2030-12-02 12:00:00' };
     const r = runCli(['import', writeImportFile({ bookings: [later] })], env);
-    expect(r.stderr).toMatch(/^Imported 1 bookings/);
+    expect(r.stderr).toMatch(/^Imported 1 booking\b/);
     expect(r.code).toBe(0);
     const db = openDatabase(env.DATABASE_URL);
     const ids = (await db.kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((b) => b.id);

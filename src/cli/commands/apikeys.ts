@@ -5,6 +5,7 @@ import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
 import { isoMicros } from '../../domain/time.js';
 import type { AppServices } from '../../services/index.js';
 import { CliError, withServices } from '../context.js';
+import { print, printJson, printTable, show, tell } from '../output.js';
 
 interface CreateOptions {
   name?: string;
@@ -82,11 +83,11 @@ async function create(opts: CreateOptions): Promise<void> {
         expiresAt: ttl === null ? null : services.clock() + ttl,
       });
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ id: key.id, name: key.name, scope: key.scope, token })}\n`);
+        printJson({ id: key.id, name: key.name, scope: key.scope, token });
       } else {
-        process.stderr.write(`Created ${scope === 'edit' ? 'an edit' : 'a read-only'} API key "${key.name}" (id ${key.id}).\n`);
-        process.stderr.write('The token is shown once; store it now. Send it as: Authorization: Bearer <token>\n');
-        process.stdout.write(`${token}\n`);
+        tell(show`Created ${scope === 'edit' ? 'an edit' : 'a read-only'} API key "${key.name}" (id ${key.id}).`);
+        tell('The token is shown once; store it now. Send it as: Authorization: Bearer <token>');
+        print(token);
       }
     } catch (err) {
       if (err instanceof KeyNameTakenError) throw new CliError(err.message);
@@ -110,14 +111,14 @@ async function list(opts: { json?: boolean }): Promise<void> {
       expires_at: k.expires_at === null ? null : isoMicros(k.expires_at),
     }));
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(keys)}\n`);
+      printJson(keys);
       return;
     }
     if (keys.length === 0) {
-      process.stderr.write('No API keys yet. Create one with: npx sector create:apikey\n');
+      tell('No API keys yet. Create one with: npx sector create:apikey');
       return;
     }
-    const rows = [
+    printTable([
       ['ID', 'NAME', 'SCOPE', 'VARIANT', 'COMPAT', 'STATUS', 'CREATED', 'LAST USED', 'EXPIRES'],
       ...keys.map((k) => [
         k.id,
@@ -130,15 +131,7 @@ async function list(opts: { json?: boolean }): Promise<void> {
         k.last_used_at?.slice(0, 16) ?? '-',
         k.expires_at?.slice(0, 16) ?? '-',
       ]),
-    ];
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows)
-      process.stdout.write(
-        `${r
-          .map((c, i) => c.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd()}\n`,
-      );
+    ]);
   });
 }
 
@@ -164,7 +157,7 @@ async function revoke(ref: string): Promise<void> {
     const key = await keyByRef(services, ref);
     if (key.revoked_at !== null) throw new CliError(`API key "${key.name}" (id ${key.id}) is already revoked`);
     await services.keys.revoke(key.id);
-    process.stderr.write(`Revoked API key "${key.name}" (id ${key.id}); it is refused from the next request on.\n`);
+    tell(show`Revoked API key "${key.name}" (id ${key.id}); it is refused from the next request on.`);
   });
 }
 

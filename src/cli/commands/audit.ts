@@ -3,6 +3,8 @@ import { auditJsonLine, auditTable, bookingTarget } from '../../domain/audit/ind
 import { parseIsoInstant } from '../../domain/time.js';
 import { readAudit } from '../../services/audit.js';
 import { CliError, withServices } from '../context.js';
+import { print, tell } from '../output.js';
+import { printable } from '../../domain/printable.js';
 
 interface AuditOptions {
   booking?: string;
@@ -14,6 +16,13 @@ interface AuditOptions {
 /** The human form shows this many entries unless --limit says otherwise; --json shows all. */
 const DEFAULT_HUMAN_LIMIT = 100;
 const MAX_LIMIT = 1_000_000;
+
+/** The terminal's width; piped, COLUMNS when set, else a width most terminals have. */
+function terminalWidth(): number {
+  if (process.stdout.isTTY && process.stdout.columns > 0) return process.stdout.columns;
+  const columns = Number(process.env.COLUMNS);
+  return Number.isInteger(columns) && columns >= 40 && columns <= 10_000 ? columns : 120;
+}
 
 async function audit(opts: AuditOptions): Promise<void> {
   let target: string | undefined;
@@ -43,16 +52,15 @@ async function audit(opts: AuditOptions): Promise<void> {
       ...(limit ? { limit } : {}),
     });
     if (opts.json) {
-      for (const e of entries) process.stdout.write(`${auditJsonLine(e)}\n`);
+      for (const e of entries) print(printable(auditJsonLine(e)));
       return;
     }
     if (entries.length === 0) {
-      process.stderr.write('No audit entries match.\n');
+      tell('No audit entries match.');
       return;
     }
-    process.stdout.write(`${auditTable(entries).join('\n')}\n`);
-    if (limit !== undefined && entries.length === limit)
-      process.stderr.write(`Showing the newest ${limit}; use --limit N or --json for more.\n`);
+    print(auditTable(entries, terminalWidth()).join('\n'));
+    if (limit !== undefined && entries.length === limit) tell(`Showing the newest ${limit}; use --limit N or --json for more.`);
   });
 }
 

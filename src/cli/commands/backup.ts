@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { BackupError, backupSqlite } from '../../db/backup.js';
 import { CliError } from '../context.js';
-import { show } from '../output.js';
+import { count, show } from '../output.js';
 
 export const PG_DUMP_HINT = 'backup works on SQLite; for PostgreSQL use pg_dump -Fc (see docs/operations.md)';
 
@@ -14,7 +14,7 @@ async function backup(file: string, opts: { force?: boolean }): Promise<void> {
   if (source === ':memory:') throw new CliError('DATABASE_URL is sqlite::memory:, which has nothing to back up');
   try {
     const r = await backupSqlite(source, file, opts.force === true);
-    const bookings = `${r.bookings} ${r.bookings === 1 ? 'booking' : 'bookings'} (${r.deleted} deleted)`;
+    const bookings = `${count(r.bookings, 'booking')} (${r.deleted} deleted)`;
     process.stdout.write(show`Backed up ${source} to ${file}: ${r.bytes} bytes, ${bookings}, integrity check ok.\n`);
   } catch (err) {
     if (err instanceof BackupError) throw new CliError(`${err.message}; nothing was written to ${file}`);

@@ -8,11 +8,13 @@ import { importRecording } from '../../services/booking-changes.js';
 import { exportDivision } from '../../services/export.js';
 import { DatabaseNotEmptyError, holdsDivisionData, ImportError, runImport, type ImportSummary } from '../../services/import.js';
 import { CliError, withServices } from '../context.js';
+import { count, show, tell } from '../output.js';
 
 function describe(summary: ImportSummary): string {
-  return Object.entries(summary)
+  return (Object.entries(summary) as Array<[string, number]>)
     .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${k}`)
+    // Every section's name is its noun's plural with an s.
+    .map(([k, n]) => count(n, k.slice(0, -1)))
     .join(', ');
 }
 
@@ -34,7 +36,7 @@ async function importFile(file: string): Promise<void> {
     try {
       const now = services.clock();
       const summary = await runImport(services.db, data, now, { source: path.basename(file), ...importRecording(services.recorders, now) });
-      process.stderr.write(`Imported ${describe(summary) || 'nothing'} from ${file}.\n`);
+      tell(show`Imported ${describe(summary) || 'nothing'} from ${file}.`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
       throw err;
@@ -62,7 +64,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
         source: 'seed:demo',
         ...importRecording(services.recorders, now),
       });
-      process.stderr.write(`Loaded the demo division: ${describe(summary)}.\n`);
+      tell(`Loaded the demo division: ${describe(summary)}.`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
       if (err instanceof DatabaseNotEmptyError) throw new CliError(`${notEmpty} (another process filled it just now); nothing was loaded`);
@@ -73,6 +75,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
 
 /** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
 async function exportData(file: string | undefined): Promise<void> {
+  if (file?.trim() === '') throw new CliError('FILE must not be empty: npx sector export [FILE] (stdout without it)');
   const text = await withServices((services) => exportDivision(services.db));
   if (file === undefined) {
     process.stdout.write(text);
@@ -86,14 +89,14 @@ async function exportData(file: string | undefined): Promise<void> {
     await fs.rm(temporary, { force: true }).catch(() => {});
     throw new CliError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  process.stderr.write(`Exported to ${file} (${Buffer.byteLength(text)} bytes).\n`);
+  tell(show`Exported to ${file} (${Buffer.byteLength(text)} bytes).`);
 }
 
 async function migrate(): Promise<void> {
   const db = openDatabase(loadConfig().databaseUrl);
   try {
     const applied = await migrateToLatest(db);
-    process.stderr.write(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}.\n` : 'Database schema is already up to date.\n');
+    tell(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}.` : 'Database schema is already up to date.');
   } finally {
     await db.close();
   }

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
 import type { OpenPush } from '../../repositories/network-pushes.js';
+import { withoutSecrets } from '../../services/network/client.js';
 import { CliError, withServices } from '../context.js';
+import { print, printJson, printTable, show, tell } from '../output.js';
 
 interface PushJson {
   booking_id: number;
@@ -31,22 +33,46 @@ function toJson(p: OpenPush, now: number): PushJson {
   };
 }
 
+const SYNC_OFF =
+  'Network sync is off: NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY are not set here, so nothing is pushed to the network (see docs/network-sync.md).';
+
+/** What the operator can do about the pushes listed, by what their last attempts answered. */
+function advice(pushes: PushJson[], networkUrl: string | null): string[] {
+  const pending = pushes.filter((p) => p.status === 'pending');
+  const lines: string[] = [];
+  if (pending.some((p) => p.attempts > 0 && p.last_status === null && p.last_error !== null))
+    lines.push(
+      show`The network could not be reached${networkUrl === null ? '' : ` at ${networkUrl}`}: check that NETWORK_BOOKINGS_URL is right and reachable from the server's host (firewall, DNS, proxy); the server keeps retrying by itself.`,
+    );
+  if (pending.some((p) => p.last_status === 401 || p.last_status === 403))
+    lines.push('The network refuses the key: check NETWORK_BOOKINGS_KEY with the network (a rejected key is retried).');
+  if (pending.some((p) => p.last_status !== null && (p.last_status >= 500 || p.last_status === 429 || p.last_status === 408)))
+    lines.push('The network answered with an error that may pass: the server retries with backoff (up to an hour apart).');
+  if (pushes.some((p) => p.status === 'refused'))
+    lines.push(
+      "Refused pushes are not retried: fix the cause (the last error is the network's message), then `npx sector network:retry <booking-id>`.",
+    );
+  return lines;
+}
+
 async function status(opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
     const pushes = (await services.repos.networkPushes.open()).map((p) => toJson(p, now));
-    if (!services.config.network)
-      process.stderr.write('Network sync is not configured (NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY): nothing new is pushed.\n');
+    const network = services.config.network;
+    const networkUrl = network === null ? null : withoutSecrets(network.url);
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(pushes)}\n`);
+      if (network === null) tell(SYNC_OFF);
+      printJson(pushes);
       return;
     }
-    const refused = pushes.filter((p) => p.status === 'refused').length;
     if (pushes.length === 0) {
-      process.stdout.write('Nothing owed to the network: every change made through the API is pushed.\n');
+      print(
+        network === null ? SYNC_OFF : show`Nothing owed to the network (${networkUrl}): every change made through the API has been pushed.`,
+      );
       return;
     }
-    const rows = [
+    printTable([
       ['BOOKING', 'CALLSIGN', 'STATUS', 'ATTEMPTS', 'NEXT ATTEMPT', 'LAST ERROR'],
       ...pushes.map((p) => [
         String(p.booking_id),
@@ -56,17 +82,11 @@ async function status(opts: { json?: boolean }): Promise<void> {
         p.next_attempt_at === null ? '-' : p.in_progress ? 'now' : p.next_attempt_at.slice(0, 19).replace('T', ' '),
         p.last_error ?? '-',
       ]),
-    ];
-    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows)
-      process.stdout.write(
-        `${r
-          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
-          .join('  ')
-          .trimEnd()}\n`,
-      );
-    process.stdout.write(`${pushes.length - refused} pending, ${refused} refused`);
-    process.stdout.write(refused > 0 ? ' (fix the cause, then `npx sector network:retry <booking-id>`)\n' : '\n');
+    ]);
+    const refused = pushes.filter((p) => p.status === 'refused').length;
+    print(`${pushes.length - refused} pending, ${refused} refused`);
+    if (network === null) tell(`${SYNC_OFF} The pushes listed wait until it is configured again.`);
+    for (const line of advice(pushes, networkUrl)) tell(line);
   });
 }
 
@@ -76,7 +96,7 @@ async function retry(ref: string): Promise<void> {
   await withServices(async (services) => {
     const repo = services.repos.networkPushes;
     if (await repo.retryRefused(id, services.clock())) {
-      process.stderr.write(`Booking ${id} will be pushed to the network again by the running server.\n`);
+      tell(`Booking ${id} will be pushed to the network again by the running server.`);
       return;
     }
     const push = await repo.status(id);

@@ -3,6 +3,7 @@ import { type EventType, parseEventFilter } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
 import { WebhookError, WebhookSubscriptions } from '../../services/webhooks/subscriptions.js';
 import { CliError, withServices } from '../context.js';
+import { count, print, printJson, printTable, show, tell } from '../output.js';
 
 /** Runs fn with the subscriptions of the configured database; an operator's mistake is one line. */
 async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<T>): Promise<T> {
@@ -14,17 +15,6 @@ async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<
       throw err;
     }
   });
-}
-
-function table(rows: string[][]): void {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    process.stdout.write(
-      `${r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
 }
 
 async function add(opts: { url: string; events?: string; json?: boolean }): Promise<void> {
@@ -39,12 +29,12 @@ async function add(opts: { url: string; events?: string; json?: boolean }): Prom
   await withSubscriptions(async (subs) => {
     const w = await subs.add(opts.url, events);
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify({ id: w.id, url: w.url, events: w.events, secret: w.secret })}\n`);
+      printJson({ id: w.id, url: w.url, events: w.events, secret: w.secret });
       return;
     }
-    process.stderr.write(`Added webhook ${w.id} for ${w.url} (${w.events === null ? 'every event type' : w.events.join(', ')}).\n`);
-    process.stderr.write('The signing secret is shown once; store it now (verify deliveries with it, see docs/events.md):\n');
-    process.stdout.write(`${w.secret}\n`);
+    tell(show`Added webhook ${w.id} for ${w.url} (${w.events === null ? 'every event type' : w.events.join(', ')}).`);
+    tell('The signing secret is shown once; store it now (verify deliveries with it, see docs/events.md):');
+    print(w.secret);
   });
 }
 
@@ -58,9 +48,9 @@ async function list(opts: { json?: boolean }): Promise<void> {
       created_at: isoMicros(w.created_at),
       removed_at: w.removed_at === null ? null : isoMicros(w.removed_at),
     }));
-    if (opts.json) return void process.stdout.write(`${JSON.stringify(hooks)}\n`);
-    if (hooks.length === 0) return void process.stderr.write('No webhooks yet. Add one with: npx sector webhook:add --url URL\n');
-    table([
+    if (opts.json) return printJson(hooks);
+    if (hooks.length === 0) return tell('No webhooks yet. Add one with: npx sector webhook:add --url URL');
+    printTable([
       ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED'],
       ...hooks.map((w) => [w.id, w.url, w.events?.join(',') ?? 'all', w.status, w.created_at.slice(0, 16)]),
     ]);
@@ -70,7 +60,7 @@ async function list(opts: { json?: boolean }): Promise<void> {
 async function remove(id: string): Promise<void> {
   await withSubscriptions(async (subs) => {
     const w = await subs.remove(id);
-    process.stderr.write(`Removed webhook ${w.id} (${w.url}); events committed from now on are not delivered to it.\n`);
+    tell(show`Removed webhook ${w.id} (${w.url}); events committed from now on are not delivered to it.`);
   });
 }
 
@@ -85,9 +75,9 @@ async function deliveries(id: string, opts: { json?: boolean }): Promise<void> {
       at: isoMicros(a.at),
       duration_ms: a.duration_ms,
     }));
-    if (opts.json) return void process.stdout.write(`${JSON.stringify(attempts)}\n`);
-    if (attempts.length === 0) return void process.stderr.write(`No delivery attempts to ${id} yet.\n`);
-    table([
+    if (opts.json) return printJson(attempts);
+    if (attempts.length === 0) return tell(show`No delivery attempts to ${id} yet.`);
+    printTable([
       ['EVENT', 'TYPE', 'ATTEMPT', 'RESULT', 'AT', 'MS'],
       ...attempts.map((a) => [
         a.event_id,
@@ -105,7 +95,7 @@ async function redeliver(eventId: string, opts: { to?: string }): Promise<void> 
   await withSubscriptions(async (subs) => {
     const queued = await subs.redeliver(eventId, opts.to ?? null);
     if (queued === 0) throw new CliError(`no active webhook subscription takes event ${eventId}; nothing was queued`);
-    process.stderr.write(`Queued event ${eventId} for delivery to ${queued} webhook subscription${queued === 1 ? '' : 's'}.\n`);
+    tell(show`Queued event ${eventId} for delivery to ${count(queued, 'webhook subscription')}.`);
   });
 }
 

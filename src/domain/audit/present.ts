@@ -1,4 +1,5 @@
 // How the audit command shows entries. Pure.
+import { printable } from '../printable.js';
 import { isoMicros } from '../time.js';
 import type { Fields } from './entries.js';
 
@@ -35,22 +36,47 @@ export function describeChange(e: StoredAuditEntry): string {
     .join(', ');
 }
 
-/** Aligned columns: time, actor, action, target, changes; a header first. */
-export function auditTable(entries: StoredAuditEntry[]): string[] {
-  const rows = [
+/** Longest actor or target shown in the table; --json has them whole. */
+const MAX_NAME = 40;
+/** On a narrow terminal, actors and targets are cut down to this, no further. */
+const MIN_NAME = 8;
+/** The changes column keeps at least this much, however narrow the terminal. */
+const MIN_CHANGES = 20;
+const GAP = 2;
+
+/** Cut to `width` characters, the last of them an ellipsis. */
+function cut(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/**
+ * Aligned columns: time, actor, action, target, changes; a header first. Each value is made
+ * printable, and each line fits `width` columns: actors and targets are cut to what the line
+ * leaves them, and the changes fill the rest, ending in an ellipsis when they do not fit
+ * (`--json` has everything).
+ */
+export function auditTable(entries: StoredAuditEntry[], width = 120): string[] {
+  const cells = [
     ['TIME', 'ACTOR', 'ACTION', 'TARGET', 'CHANGES'],
     ...entries.map((e) => [
       isoMicros(e.at).slice(0, 19).replace('T', ' '),
-      e.actor_name === null ? e.actor : `${e.actor} (${e.actor_name})`,
-      e.action,
-      e.target,
-      describeChange(e),
+      printable(e.actor_name === null ? e.actor : `${e.actor} (${e.actor_name})`),
+      printable(e.action),
+      printable(e.target),
+      printable(describeChange(e)),
     ]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) =>
+  const natural = (i: number) => Math.max(...cells.map((r) => r[i]!.length));
+  const [timeW, actionW] = [natural(0), natural(2)];
+  // What the actor and the target may share: the line less the fixed columns and the changes' minimum.
+  const budget = width - timeW - actionW - 4 * GAP - MIN_CHANGES;
+  const actorW = Math.min(natural(1), MAX_NAME, Math.max(MIN_NAME, budget - Math.min(natural(3), MAX_NAME, Math.floor(budget / 2))));
+  const targetW = Math.min(natural(3), MAX_NAME, Math.max(MIN_NAME, budget - actorW));
+  const widths = [timeW, actorW, actionW, targetW];
+  const room = Math.max(MIN_CHANGES, width - widths.reduce((sum, w) => sum + w + GAP, 0));
+  return cells.map((r) =>
     r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .map((c, i) => (i === r.length - 1 ? cut(c, room) : cut(c, widths[i]!).padEnd(widths[i]!)))
       .join('  ')
       .trimEnd(),
   );
