@@ -56,6 +56,21 @@ describe('network client', () => {
     client.close();
   });
 
+  it('names the request and the failure in words, never the credentials of the URL', async () => {
+    const closed = new URL(base);
+    const port = closed.port;
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    try {
+      const client = new NetworkClient({ url: `http://user:secret@127.0.0.1:${port}/api`, key: 'k', timeoutMs: 5000 });
+      const answer = await client.request('GET', 'booking?callsign=EKCH_TWR');
+      expect(answer).toMatchObject({ status: null, error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)` });
+      client.close();
+    } finally {
+      await new Promise<void>((r) => server.listen(Number(port), '127.0.0.1', r));
+    }
+  });
+
   it('does not follow a redirect', async () => {
     const client = new NetworkClient({ url: base, key: 'k', timeoutMs: 5000 });
     expect((await client.request('POST', 'moved', {})).status).toBe(302);
@@ -66,7 +81,8 @@ describe('network client', () => {
   it('gives up on a silent network after its timeout, and on a stop', async () => {
     const client = new NetworkClient({ url: base, key: 'k', timeoutMs: 300 });
     const answer = await client.request('GET', 'silent');
-    expect(answer).toMatchObject({ status: null, error: 'no answer within 300 ms' });
+    // The failure names the request (without its query) so that network:status says what failed where.
+    expect(answer).toMatchObject({ status: null, error: `GET ${base}/silent: no answer within 300 ms` });
     const stop = new AbortController();
     const pending = client.request('GET', 'silent', undefined, stop.signal);
     stop.abort();

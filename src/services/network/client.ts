@@ -30,6 +30,8 @@ export class NetworkClient {
     const url = new URL(path, this.base);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const transport = url.protocol === 'https:' ? https : http;
+    // Where a failure happened, as the operator reads it in network:status.
+    const where = `${method} ${withoutSecrets(url)}`;
     return new Promise<NetworkAnswer>((resolve) => {
       let settled = false;
       const done = (answer: NetworkAnswer) => {
@@ -51,14 +53,14 @@ export class NetworkClient {
       // The whole exchange, answer body included, must fit in the timeout.
       const timer = setTimeout(() => {
         req.destroy();
-        done({ status: null, body: '', error: `no answer within ${this.config.timeoutMs} ms` });
+        done({ status: null, body: '', error: `${where}: no answer within ${this.config.timeoutMs} ms` });
       }, this.config.timeoutMs);
       const onAbort = () => {
         req.destroy();
         done({ status: null, body: '', error: 'stopped' });
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (err: NodeJS.ErrnoException) => done({ status: null, body: '', error: describeError(err) }));
+      req.on('error', (err: NodeJS.ErrnoException) => done({ status: null, body: '', error: `${where}: ${describeError(err)}` }));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -73,7 +75,7 @@ export class NetworkClient {
           }
         });
         res.on('end', () => done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err: NodeJS.ErrnoException) => done({ status: null, body: '', error: describeError(err) }));
+        res.on('error', (err: NodeJS.ErrnoException) => done({ status: null, body: '', error: `${where}: ${describeError(err)}` }));
       });
       req.end(payload);
     });
@@ -84,8 +86,27 @@ export class NetworkClient {
   }
 }
 
+/** The address of a request without what may be secret in it: user and password, and the query. */
+export function withoutSecrets(url: URL | string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname}`;
+}
+
+/** Connection failures as words, the code kept for searching. */
+const FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed for now',
+  EPIPE: 'connection closed while sending',
+};
+
 /** One line naming the failure, without the request (and so without the key). */
 function describeError(err: NodeJS.ErrnoException): string {
+  if (err.code && FAILURES[err.code]) return `${FAILURES[err.code]} (${err.code})`;
   return err.code
     ? `${err.code}${err.message && !err.message.includes(err.code) ? ` ${err.message}` : ''}`
     : err.message || 'request failed';
