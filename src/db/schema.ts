@@ -211,6 +211,8 @@ export interface NetworkPushesTable {
   last_status: number | null;
   last_error: string | null;
   updated_at: number;
+  /** Since when the booking has been owed to the network (set when the row becomes pending; left as it was once done or refused). */
+  pending_since: number | null;
 }
 
 export interface AuditLogTable {

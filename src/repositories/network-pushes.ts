@@ -75,13 +75,14 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
       if (cursor === undefined || cursor.high <= cursor.seq) return { more: false };
       const { seq: low, high } = cursor;
       const upper = Math.min(high, low + ABSORB_BATCH);
-      await sql`INSERT INTO network_pushes (booking_id, status, version, attempts, next_attempt_at, updated_at)
-        SELECT e.booking_id, 'pending', 1, 0, ${now}, ${now} FROM events e
+      await sql`INSERT INTO network_pushes (booking_id, status, version, attempts, next_attempt_at, updated_at, pending_since)
+        SELECT e.booking_id, 'pending', 1, 0, ${now}, ${now}, ${now} FROM events e
         WHERE e.seq > ${low} AND e.seq <= ${upper} AND e.network_push = 1
           AND EXISTS (SELECT 1 FROM bookings b WHERE b.id = e.booking_id)
         GROUP BY e.booking_id
         ON CONFLICT (booking_id) DO UPDATE SET status = 'pending', version = network_pushes.version + 1,
-          attempts = 0, next_attempt_at = ${now}, updated_at = ${now}`.execute(db);
+          attempts = 0, next_attempt_at = ${now}, updated_at = ${now},
+          pending_since = CASE WHEN network_pushes.status = 'pending' THEN network_pushes.pending_since ELSE ${now} END`.execute(db);
       await db.updateTable('outbox_cursors').set({ seq: upper }).where('name', '=', 'network').execute();
       return { more: upper < high };
     },
@@ -237,7 +238,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
     async retryRefused(bookingId: number, now: number): Promise<boolean> {
       const r = await db
         .updateTable('network_pushes')
-        .set({ status: 'pending', attempts: 0, next_attempt_at: now, updated_at: now })
+        .set({ status: 'pending', attempts: 0, next_attempt_at: now, updated_at: now, pending_since: now })
         .where('booking_id', '=', bookingId)
         .where('status', '=', 'refused')
         .executeTakeFirst();

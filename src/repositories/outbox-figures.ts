@@ -1,5 +1,5 @@
 // What the outboxes still owe, counted for the metrics: webhook deliveries and network pushes by
-// status, and the age of the oldest one waiting. Events not yet fanned out to a subscription or
+// status, and the age of the oldest of each still waiting. Events not yet fanned out to a subscription or
 // taken by the network sync count as pending deliveries and pushes. Four grouped statements,
 // whatever the backlog.
 import { sql, type Kysely } from 'kysely';
@@ -13,6 +13,8 @@ export interface OutboxFigures {
   pushes: Record<string, number>;
   /** Unix ms of the oldest delivery not yet made (pending or delivering), or null. */
   oldestOpenDeliveryAt: number | null;
+  /** Unix ms since which the booking owed to the network longest has been waiting (pending), or null. */
+  oldestPendingPushAt: number | null;
 }
 
 export function outboxFiguresRepository(db: Kysely<Database>) {
@@ -26,25 +28,33 @@ export function outboxFiguresRepository(db: Kysely<Database>) {
           .execute(),
         db
           .selectFrom('network_pushes')
-          .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+          .select((eb) => ['status', eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | string>('pending_since').as('oldest')])
           .groupBy('status')
           .execute(),
         sql<{ n: number | string; oldest: number | string | null }>`SELECT COUNT(*) AS n, MIN(e.created_at) AS oldest
           FROM webhooks w JOIN events e ON e.seq > w.fanned_out_seq
           WHERE w.removed_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}`.execute(db),
-        sql<{ n: number | string }>`SELECT COUNT(DISTINCT e.booking_id) AS n FROM events e
+        sql<{
+          n: number | string;
+          oldest: number | string | null;
+        }>`SELECT COUNT(DISTINCT e.booking_id) AS n, MIN(e.created_at) AS oldest FROM events e
           WHERE e.network_push = 1 AND e.seq > ${networkCursor}
             AND NOT EXISTS (SELECT 1 FROM network_pushes n WHERE n.booking_id = e.booking_id AND n.status = 'pending')`.execute(db),
       ]);
       const waiting = unqueued.rows[0]!;
       if (Number(waiting.n) > 0) deliveries.push({ status: 'pending', n: Number(waiting.n), oldest: Number(waiting.oldest) });
-      const owedPushes = Number(owed.rows[0]!.n);
-      if (owedPushes > 0) pushes.push({ status: 'pending', n: owedPushes });
+      const owedPushes = owed.rows[0]!;
+      const byStatus = sumByStatus(pushes);
+      if (Number(owedPushes.n) > 0) byStatus.pending = (byStatus.pending ?? 0) + Number(owedPushes.n);
       const open = deliveries.filter((d) => d.status === 'pending' || d.status === 'delivering').map((d) => Number(d.oldest));
+      const pending = [...pushes.filter((p) => p.status === 'pending').map((p) => p.oldest as number | string | null), owedPushes.oldest]
+        .filter((at) => at !== null)
+        .map(Number);
       return {
         deliveries: sumByStatus(deliveries),
-        pushes: sumByStatus(pushes),
+        pushes: byStatus,
         oldestOpenDeliveryAt: open.length > 0 ? Math.min(...open) : null,
+        oldestPendingPushAt: pending.length > 0 ? Math.min(...pending) : null,
       };
     },
   };

@@ -56,6 +56,15 @@ export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => num
         for (const status of PUSH_STATUSES) this.set({ status }, f.pushes[status] ?? 0);
       },
     });
+    new Gauge({
+      name: 'sector_network_oldest_pending_push_age_seconds',
+      help: 'How long the booking owed to the network longest has been waiting to be pushed (0 when none): pushes retry without limit, so alert on this',
+      registers,
+      async collect() {
+        const f = await read();
+        this.set(f.oldestPendingPushAt === null ? 0 : Math.max(0, (clock() - f.oldestPendingPushAt) / 1000));
+      },
+    });
     if (pusher) {
       const pushes = new Counter({
         name: 'sector_network_pushes_total',

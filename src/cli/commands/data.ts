@@ -11,11 +11,13 @@ import { CliError, withServices } from '../context.js';
 import { count, show, tell } from '../output.js';
 
 function describe(summary: ImportSummary): string {
-  return (Object.entries(summary) as Array<[string, number]>)
-    .filter(([, n]) => n > 0)
-    // Every section's name is its noun's plural with an s.
-    .map(([k, n]) => count(n, k.slice(0, -1)))
-    .join(', ');
+  return (
+    (Object.entries(summary) as Array<[string, number]>)
+      .filter(([, n]) => n > 0)
+      // Every section's name is its noun's plural with an s.
+      .map(([k, n]) => count(n, k.slice(0, -1)))
+      .join(', ')
+  );
 }
 
 async function importFile(file: string): Promise<void> {

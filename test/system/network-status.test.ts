@@ -1,0 +1,87 @@
+// What network:status and /metrics tell an operator: that sync is off when it is, what failed
+// where when the network cannot be reached, and how long the oldest push has been waiting.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../support/context.js';
+import { api, dateIn, eventually, networkStatus, prepareDivision } from '../support/network-sync.js';
+import { runCliAsync, startServer } from '../support/processes.js';
+
+const SLOW_MS = 180_000;
+
+/** An address where nothing listens: a port just given up. */
+async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function oldestPendingAge(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^sector_network_oldest_pending_push_age_seconds (\S+)$/m.exec(text);
+  expect(m, 'the metric is exported').not.toBeNull();
+  return Number(m![1]);
+}
+
+describe('network:status', { timeout: SLOW_MS }, () => {
+  it('says that sync is off when it is, never that nothing is owed', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const human = await runCliAsync(['network:status'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe(
+      'Network sync is off: NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY are not set here, so nothing is pushed to the network (see docs/network-sync.md).\n',
+    );
+    const json = await runCliAsync(['network:status', '--json'], env);
+    expect(json.stdout).toBe('[]\n');
+    expect(json.stderr).toMatch(/^Network sync is off: /);
+  });
+
+  it('names the request that failed and where, says what to do, and exports how long the oldest push has waited', async () => {
+    const port = await closedPort();
+    const networkUrl = `http://127.0.0.1:${port}/api`;
+    const { env, token } = prepareDivision(networkUrl);
+    const server = await startServer(env);
+    try {
+      expect(await oldestPendingAge(server.url)).toBe(0);
+      const b = await api(server.url, token).create({
+        cid: 1_200_001,
+        date: dateIn(4),
+        start_at: '10:00',
+        end_at: '11:00',
+        position: 'EKCH_TWR',
+      });
+      const failing = await eventually(
+        async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 1 && s.last_error !== null),
+        'a failed attempt',
+      );
+      expect(failing.last_error).toMatch(
+        new RegExp(`^(looking for an earlier create: )?(POST|GET) ${networkUrl}/booking: connection refused \\(ECONNREFUSED\\)$`),
+      );
+
+      const human = await runCliAsync(['network:status'], env);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain(`${networkUrl}/booking: connection refused (ECONNREFUSED)`);
+      expect(human.stdout).toMatch(/^1 pending, 0 refused$/m);
+      expect(human.stderr).toContain(
+        `The network could not be reached at ${networkUrl}: check that NETWORK_BOOKINGS_URL is right and reachable from the server's host`,
+      );
+
+      // The push stays pending (retried without limit): its age grows, which is what to alert on.
+      await eventually(async () => (await oldestPendingAge(server.url)) > 0, 'a pending push older than zero');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('says what it pushes to when nothing is owed', async () => {
+    const port = await closedPort();
+    const { env } = prepareDivision(`http://user:pw@127.0.0.1:${port}/api`);
+    const human = await runCliAsync(['network:status'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe(
+      `Nothing owed to the network (http://127.0.0.1:${port}/api): every change made through the API has been pushed.\n`,
+    );
+  });
+});
