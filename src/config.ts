@@ -1,5 +1,8 @@
 // The one place environment variables are read. Everything else receives a typed Config.
 
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ApiVariant } from './domain/users/includes.js';
 
 export type { ApiVariant } from './domain/users/includes.js';
@@ -92,7 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     return raw as T;
   };
 
-  const databaseUrl = str('DATABASE_URL', 'sqlite:./data/sector.db');
+  const databaseUrl = rootedSqlite(str('DATABASE_URL', 'sqlite:./data/sector.db'));
   if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\/.+/.test(databaseUrl)) {
     problems.push('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://user@host:port/db');
   }
@@ -139,6 +142,30 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * Sector's own folder: the nearest one above this module holding a package.json (src/ when run
+ * from source, dist/ when built, both one level below it).
+ */
+function projectRoot(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(here);
+  }
+}
+
+/**
+ * A relative SQLite path is taken from Sector's folder, not the current one: the server and every
+ * CLI command use the same database wherever they are started (`cd docs && npx sector …` once
+ * made and used docs/data/sector.db, whose keys the server refused).
+ */
+function rootedSqlite(url: string): string {
+  if (!url.startsWith('sqlite:')) return url;
+  const file = url.slice('sqlite:'.length);
+  if (file === '' || file === ':memory:' || path.isAbsolute(file)) return url;
+  return `sqlite:${path.resolve(projectRoot(), file)}`;
 }
 
 /** NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY: both (sync on) or neither (off). */
