@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, TEST_DIALECT } from '../support/context.js';
-import { ROOT } from '../support/processes.js';
+import { ROOT, startServer } from '../support/processes.js';
 
 /** The first fenced block of `language` in a doc whose text starts with `opening`. */
 function block(doc: string, language: string, opening: string): string {
@@ -24,8 +24,41 @@ function has(command: string): boolean {
 const PROMTOOL = has('promtool');
 const PYTHON = has('python3');
 
-// Nothing here touches a database: once is enough.
+// SQLite is enough: these are about the docs, not the database.
 describe.runIf(TEST_DIALECT === 'sqlite')('snippets of the docs', () => {
+  it('the README tour works every time it is run, a key made by each run', { timeout: 180_000 }, async () => {
+    const database = { DATABASE_URL: `sqlite:${path.join(tempDir(), 'tour.db')}` };
+    const env = { ...process.env, LOG_LEVEL: 'silent', ...database };
+    const server = await startServer(database);
+    try {
+      const tour = block('README.md', 'sh', 'npx sector seed:demo')
+        .replaceAll('npx sector', `node ${JSON.stringify(path.join(ROOT, 'dist/cli/index.js'))}`)
+        .replaceAll('http://127.0.0.1:8080', server.url);
+      for (const run of [1, 2]) {
+        const r = spawnSync('bash', ['-c', tour], { cwd: path.join(ROOT, 'docs'), env, encoding: 'utf8', timeout: 120_000 });
+        expect(r.status, `run ${run}: ${r.stderr}`).toBe(0);
+        const users = JSON.parse(r.stdout) as Array<{ id: number }>;
+        expect(users.length, `run ${run}`).toBeGreaterThan(0);
+        if (run === 2) expect(r.stderr).toContain('seed:demo only fills an empty database');
+        // The tour names its key after the second it is made: the next run starts in another second.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+      }
+      // Each run made a key of its own (a name taken by the first run left TOKEN empty).
+      const keys = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), 'apikey:list', '--json'], { env, encoding: 'utf8' });
+      expect(
+        (JSON.parse(keys.stdout) as Array<{ name: string; expires_at: string | null }>).map((k) => [
+          /^tour \d+$/.test(k.name),
+          k.expires_at !== null,
+        ]),
+      ).toEqual([
+        [true, true],
+        [true, true],
+      ]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it.skipIf(!PROMTOOL)(
     'the alert rules of docs/operations.md pass `promtool check rules` (skipped without promtool: apt-get install prometheus)',
     () => {
