@@ -180,54 +180,30 @@ export class BookingLists {
     private readonly responses: () => ResponseCache,
   ) {}
 
-  answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): ListAnswer | Promise<ListAnswer> {
-    const responses = this.responses();
+  async answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): Promise<ListAnswer> {
     // Two entries are read for a wrapped list: under one stamp, so they always agree.
-    const stamp = responses.stampOf(BOOKING_TOPICS);
-    if (isUnfiltered(filter)) {
-      const key = `bookings:${form}`;
-      const snapshot = responses.peek(key, stamp) as Snapshot | undefined;
-      if (snapshot !== undefined && !envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-      return this.whole(form, envelope, stamp);
-    }
+    const stamp = await this.responses().stampOf(BOOKING_TOPICS);
+    if (isUnfiltered(filter)) return this.whole(form, envelope, stamp);
     // A list from yesterday on (the schedule, what is booked from now) needs only the window.
     const from = windowStart(this.clock());
-    const key = filter.from !== undefined && filter.from >= from ? `bookings:${form}:from:${from}` : `bookings:${form}`;
-    const snapshot = responses.peek(key, stamp) as Snapshot | undefined;
-    if (snapshot !== undefined) return page(snapshot, filter, envelope);
-    return this.filtered(key, key === `bookings:${form}` ? {} : { from }, form, filter, envelope, stamp);
+    const whole = `bookings:${form}`;
+    const key = filter.from !== undefined && filter.from >= from ? `${whole}:from:${from}` : whole;
+    if (this.tooLarge.has(key)) return this.fromQuery(form, filter, envelope);
+    return page(await this.snapshot(key, key === whole ? {} : { from }, form, stamp), filter, envelope);
   }
 
-  private async whole(form: BookingForm, envelope: boolean, stamp: ReturnType<ResponseCache['stampOf']>): Promise<ListAnswer> {
-    const responses = this.responses();
+  private async whole(form: BookingForm, envelope: boolean, stamp: string | null): Promise<ListAnswer> {
     const key = `bookings:${form}`;
     const snapshot = await this.snapshot(key, {}, form, stamp);
     if (!envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-    const wrapped = await responses.entry(`${key}:data`, stamp, async () =>
+    const wrapped = await this.responses().entry(`${key}:data`, stamp, async () =>
       withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])),
     );
     return { ...wrapped, next: null };
   }
 
-  private async filtered(
-    key: string,
-    scope: BookingListFilter,
-    form: BookingForm,
-    filter: BookingListFilter,
-    envelope: boolean,
-    stamp: ReturnType<ResponseCache['stampOf']>,
-  ): Promise<ListAnswer> {
-    if (this.tooLarge.has(key)) return this.fromQuery(form, filter, envelope);
-    return page(await this.snapshot(key, scope, form, stamp), filter, envelope);
-  }
-
   /** The list of `scope` (every live booking, or those of the window), built and kept if it fits. */
-  private async snapshot(
-    key: string,
-    scope: BookingListFilter,
-    form: BookingForm,
-    stamp: ReturnType<ResponseCache['stampOf']>,
-  ): Promise<Snapshot> {
+  private async snapshot(key: string, scope: BookingListFilter, form: BookingForm, stamp: string | null): Promise<Snapshot> {
     const responses = this.responses();
     const snapshot = await responses.entry(key, stamp, async () => snapshotOf(await this.bookings.list(scope), form));
     if (responses.keeps(key, snapshot)) this.tooLarge.delete(key);
