@@ -14,9 +14,18 @@ import { MESSAGES } from '../domain/bookings/input.js';
 import { ERROR_MESSAGE } from './common.js';
 import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../domain/bookings/query.js';
 
+/** The formats of the list's window bounds and cursor, checked by the validator (src/http/validation.ts). */
+export const WINDOW_BOUND = 'window-bound';
+export const LIST_CURSOR = 'list-cursor';
+
+const windowBoundMessage = (edge: 'from' | 'to') =>
+  `The ${edge} field must be an ISO 8601 date (2026-02-01) or date-time (2026-02-01T10:00:00Z).`;
+
 export const BookingListQuery = Type.Object({
   from: Type.Optional(
     Type.String({
+      format: WINDOW_BOUND,
+      [ERROR_MESSAGE]: windowBoundMessage('from'),
       description:
         'Only bookings that end after this time: an ISO date (2026-02-01, meaning its 00:00 UTC) or date-time (2026-02-01T10:00:00Z; no offset means UTC)',
       examples: ['2026-02-01'],
@@ -24,6 +33,8 @@ export const BookingListQuery = Type.Object({
   ),
   to: Type.Optional(
     Type.String({
+      format: WINDOW_BOUND,
+      [ERROR_MESSAGE]: windowBoundMessage('to'),
       description:
         'Only bookings that start before this time: an ISO date-time, or an ISO date meaning the end of that day (from=2026-02-01&to=2026-02-01 is that whole day)',
       examples: ['2026-02-07'],
@@ -49,7 +60,14 @@ export const BookingListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` }),
   ),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      format: LIST_CURSOR,
+      [ERROR_MESSAGE]: 'The cursor field is invalid: take it unchanged from the Link header.',
+      description: 'Opaque; taken from the Link header of the previous page',
+    }),
+  ),
 });
 
 /**

@@ -56,8 +56,8 @@ export function withoutBlanks(body: unknown, mode: BookingInputMode): unknown {
   const kept = (key: string) =>
     !(BOOKING_FIELDS as readonly string[]).includes(key) || (mode === 'update' && (key === 'tag' || key === 'source'));
   const out = {};
-  for (const [key, raw] of Object.entries(body)) {
-    const value = typeof raw === 'string' ? raw.trim() || null : raw;
+  for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {
+    const value: unknown = typeof raw === 'string' ? raw.trim() || null : raw;
     if (value === null && !kept(key)) continue;
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
