@@ -86,8 +86,8 @@ export const DAY_MONTH_YEAR = 'day-month-year';
 // Body fields accept what JSON clients and HTML forms send: numbers or digit strings. Spaces
 // around a text value are removed before the schema sees it, and a field left empty (or null)
 // is not given (withoutBlanks), so the schema checks the values that count.
-const clockTime = (description: string, field: 'start_at' | 'end_at') =>
-  Type.String({ pattern: '^([01]?\\d|2[0-3]):[0-5]\\d$', description, examples: ['09:00'], [ERROR_MESSAGE]: MESSAGES.time(field) });
+const clockTime = (description: string, field: 'start_at' | 'end_at', example: string) =>
+  Type.String({ pattern: '^([01]?\\d|2[0-3]):[0-5]\\d$', description, examples: [example], [ERROR_MESSAGE]: MESSAGES.time(field) });
 const tagOf = (description: string, nullable: boolean) =>
   Type.Union([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]$' }), ...(nullable ? [Type.Null()] : [])], {
     description,
@@ -106,10 +106,11 @@ const body = {
     examples: ['24/12/2026'],
     [ERROR_MESSAGE]: MESSAGES.date,
   }),
-  start_at: clockTime('Start, 24-hour H:i (00:00–23:59), UTC', 'start_at'),
+  start_at: clockTime('Start, 24-hour H:i (00:00–23:59), UTC', 'start_at', '09:00'),
   end_at: clockTime(
     'End, 24-hour H:i, UTC. An end before the start means the booking ends on the next day; equal start and end are refused',
     'end_at',
+    '11:30',
   ),
   position: Type.String({
     minLength: 1,
