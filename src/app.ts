@@ -37,8 +37,9 @@ const FRAMEWORK_ERRORS: Record<string, string> = {
 };
 
 /**
- * Builds the HTTP application without listening, so tests can inject requests. The order of
- * registration is the order of the hooks: each plugin's comment says what it must come before.
+ * Builds the HTTP application without listening, so tests can inject requests. Plugins whose
+ * hooks must run around another's declare it (fastify-plugin `dependencies`): registering them
+ * in another order fails at startup.
  */
 export async function buildApp(services: AppServices, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = services;

@@ -71,7 +71,7 @@ export class ApiKeyService {
     this.maxUnknownIds = options.unknownIds ?? UNKNOWN_IDS;
     this.unknownIdMs = options.unknownIdMs ?? UNKNOWN_ID_MS;
     // Only key changes matter here: a booking written by this process must not empty the key cache.
-    this.cache = new StampedCache(() => {
+    this.cache = new StampedCache(async () => {
       const external = freshness.external();
       return external === null ? null : `${external}:${this.localChanges}`;
     }, 1024);

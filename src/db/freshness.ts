@@ -1,7 +1,7 @@
 import type { Db } from './connection.js';
 
 /** A value that changes whenever cached data may be stale; null means "never cache". */
-export type Stamp = () => string | null | Promise<string | null>;
+export type Stamp = () => Promise<string | null>;
 
 /**
  * What cached answers are built from, so that a local write invalidates only what shows it:
@@ -70,11 +70,6 @@ export class Freshness {
     return this.snapshotMemo;
   }
 
-  /** The stamp of data built from every topic, awaited. */
-  async current(): Promise<string | null> {
-    return this.stamp();
-  }
-
   /** The stamp of data built from every topic. */
   readonly stamp: Stamp = () => (this.everything ??= this.stampOf(TOPICS))();
   private everything: Stamp | undefined;
@@ -91,7 +86,7 @@ export class Freshness {
       let lastVersions = -1;
       let last = '';
       const local = () => watched.map((t) => this.versions.get(t)!).join(':');
-      stamp = () => {
+      stamp = async () => {
         let versions = 0;
         for (const topic of watched) versions += this.versions.get(topic)!;
         const external = this.external();
@@ -105,8 +100,10 @@ export class Freshness {
         }
         const read = this.db.currentSnapshot;
         if (read === null) return null;
+        // The topics' versions as the request found them, not as they are when the snapshot arrives.
         const versionsNow = local();
-        return this.snapshot(read).then((p) => (p === null ? null : `${p}:${versionsNow}`));
+        const snapshot = await this.snapshot(read);
+        return snapshot === null ? null : `${snapshot}:${versionsNow}`;
       };
       this.stamps.set(name, stamp);
     }
@@ -159,23 +156,12 @@ export class StampedCache<V> {
   }
 
   /**
-   * The value under `key` if it was stored under `stamp`, without waiting for anything: the common
-   * case, a cached answer on a database whose stamp is read synchronously (SQLite), takes no promise.
-   */
-  peek(key: string, stamp: string): V | undefined {
-    const hit = this.entries.get(key);
-    if (hit === undefined || hit.stamp !== stamp) return undefined;
-    this.markUsed(key, hit);
-    return hit.value;
-  }
-
-  /**
-   * `known`: the stamp this request already read, so one request reads the snapshot
-   * once however many caches it consults.
+   * The value under `key`, loaded and kept when there is none for the current stamp. `known`: the
+   * stamp this request already read, so one request reads the snapshot once however many caches
+   * it consults.
    */
   async get(key: string, load: () => Promise<V>, known?: string | null): Promise<V> {
-    const read = known === undefined ? this.stamp() : known;
-    const stamp = typeof read === 'object' && read !== null ? await read : read;
+    const stamp = known === undefined ? await this.stamp() : known;
     if (stamp === null) return load();
     const hit = this.entries.get(key);
     if (hit) {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { databaseTrouble } from '../db/errors.js';
 import { DomainError, type FieldErrors, ValidationError } from '../domain/errors.js';
+import { ERROR_MESSAGE } from '../schemas/common.js';
 import { answerForDomainError } from './error-answers.js';
 
 /** An error whose status and JSON body are meant for the client. */
@@ -87,6 +88,23 @@ function messageOf(e: FastifySchemaValidationError, field: string): string {
 const UNION = new Set(['anyOf', 'oneOf']);
 const inUnionBranch = (e: FastifySchemaValidationError) => /\/(anyOf|oneOf)\/\d+\//.test(e.schemaPath);
 
+const entryOf = (map: unknown, key: string): unknown =>
+  typeof map === 'object' && map !== null && Object.hasOwn(map, key) ? (map as Record<string, unknown>)[key] : undefined;
+
+/**
+ * The message the refusing schema names for this error of `field` (its ERROR_MESSAGE annotation:
+ * one for any keyword, one per keyword, or per keyword and field), if any. Ajv reports the schema
+ * with `verbose`.
+ */
+function schemaMessage(e: FastifySchemaValidationError, field: string): string | undefined {
+  const named = (e as { parentSchema?: Record<string, unknown> }).parentSchema?.[ERROR_MESSAGE];
+  if (typeof named === 'string') return named;
+  const perKeyword = entryOf(named, e.keyword);
+  if (typeof perKeyword === 'string') return perKeyword;
+  const perField = entryOf(perKeyword, field);
+  return typeof perField === 'string' ? perField : undefined;
+}
+
 /** Ajv errors -> {field: [messages]}, one entry per distinct message, never in the validator's terms. */
 export function fieldErrorsFromValidation(errors: FastifySchemaValidationError[], part?: string): FieldErrors {
   const out: FieldErrors = {};
@@ -98,7 +116,7 @@ export function fieldErrorsFromValidation(errors: FastifySchemaValidationError[]
   for (const e of errors) {
     if (e.keyword === 'if' || inUnionBranch(e)) continue;
     const field = fieldOf(e, part);
-    add(field, UNION.has(e.keyword) ? `The ${field} field is invalid.` : messageOf(e, field));
+    add(field, schemaMessage(e, field) ?? (UNION.has(e.keyword) ? `The ${field} field is invalid.` : messageOf(e, field)));
   }
   if (Object.keys(out).length === 0) out[part ?? 'request'] = ['The request is invalid.'];
   return out;

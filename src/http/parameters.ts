@@ -2,6 +2,7 @@
 // past them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import qs from 'qs';
+import { type FieldErrors, ValidationError } from '../domain/errors.js';
 import { ApiError } from './errors.js';
 import { badVariant, isBadVariant } from './variant.js';
 
@@ -71,13 +72,49 @@ export function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string 
 }
 
 /**
- * The route hook for what makes a request malformed after routing: its query and, on API routes
- * (`variant`), its Api-Variant. Runs after authentication, so 401 and 403 come first.
+ * The 422 for query parameters a route does not take, one entry per parameter, naming those it
+ * does: a misspelt filter (cid= on the calendar feed) must not silently answer everything.
  */
-export function malformedRequestCheck({ variant }: { variant: boolean }) {
+export function unknownParameters(names: readonly string[], known: readonly string[]): ValidationError {
+  const takes =
+    known.length === 0
+      ? 'this route takes no query parameters'
+      : `this route takes ${known.length === 1 ? known[0] : `${known.slice(0, -1).join(', ')} and ${known[known.length - 1]}`}`;
+  const errors: FieldErrors = {};
+  for (const name of names) {
+    // Defined, not assigned: a parameter may be named "__proto__" or "constructor".
+    Object.defineProperty(errors, name, {
+      value: [`The ${name} parameter is unknown: ${takes}.`],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return new ValidationError(errors);
+}
+
+export interface RequestChecks {
+  /** Whether the route reads Api-Variant (API routes), so that a bad value is refused. */
+  variant: boolean;
+  /** The query parameters the route takes; any other is refused. Absent: the query is not checked. */
+  parameters?: readonly string[];
+}
+
+/**
+ * The route hook for what makes a request malformed after routing: its query (unparseable, or
+ * naming a parameter the route does not take) and, on API routes, its Api-Variant. Runs after
+ * authentication, so 401 and 403 come first.
+ */
+export function malformedRequestCheck({ variant, parameters }: RequestChecks) {
+  const known = parameters === undefined ? undefined : new Set(parameters);
   return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
-    const rejected = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_REJECTED];
+    const query = request.query as Record<string | symbol, unknown> | undefined;
+    const rejected = query?.[QUERY_REJECTED];
     if (typeof rejected === 'string') return done(new ApiError(400, rejected));
+    if (known !== undefined && query !== undefined) {
+      const unknown = Object.keys(query).filter((name) => !known.has(name));
+      if (unknown.length > 0) return done(unknownParameters(unknown, parameters!));
+    }
     if (variant && isBadVariant(request.headers['api-variant'])) return done(badVariant());
     done();
   };

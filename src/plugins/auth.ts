@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import { addRouteHook, preParsing } from '../http/route-hooks.js';
+import { addRouteHook } from '../http/route-hooks.js';
 import type { ApiKeyService, AuthenticatedKey } from '../auth/keys.js';
 import type { AuthLevel } from '../auth/levels.js';
 
@@ -61,14 +61,14 @@ function repeatsAuthorization(rawHeaders: string[]): boolean {
   return false;
 }
 
-type Hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+type Hook = (request: FastifyRequest) => Promise<void>;
 
 /**
  * API keys (Authorization: Bearer): finds the request's key and refuses what its route's
  * `config.auth` level does not allow, with the RFC 6750 challenge. Each API route gets the check
  * for its own level as the first of its own hooks (worked out once, when the route is added);
- * routes without a level (docs, health) get none. Registered after the rate limiter
- * (src/plugins/rate-limit.ts), whose hook it must precede.
+ * routes without a level (docs, health) get none. With a rate limit, the limiter's per-route hook
+ * must come after this one, so that it counts keyed requests per key: the limiter is a dependency.
  */
 async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
   const { keys, ipLimited } = opts;
@@ -89,52 +89,60 @@ async function authPlugin(app: FastifyInstance, opts: AuthOptions) {
    * process has never looked up is looked up only while its IP is within its limit: otherwise it
    * waits until the limiter has counted it, which refuses it, so that a flood of made-up tokens
    * from a limited IP never reaches the database.
-   * A callback hook with a synchronous path: most requests carry no key and need no promise.
    */
   const authenticate =
     (level: AuthLevel): Hook =>
-    (request, _reply, done) => {
-      const refuse = ipLimited === undefined ? (refusal: ApiError | null) => done(refusal ?? undefined) : () => done();
-      const header = request.headers.authorization;
-      if (header === undefined) return refuse((request.authRefusal = refusalFor(level, null)));
-      if (repeatsAuthorization(request.raw.rawHeaders)) return refuse((request.authRefusal = repeatedCredentials()));
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const check = m ? keys.precheck(m[1]!) : 'refused';
-      if (check === 'refused') return refuse((request.authRefusal = invalidKey()));
-      const token = m![1]!;
-      const lookUp = () =>
-        keys.authenticate(token).then((key) => {
-          settle(request, level, key);
-          refuse(request.authRefusal);
-        }, done);
-      if (check === 'known' || ipLimited === undefined) return void lookUp();
-      ipLimited(request).then((limited) => {
-        if (!limited) return lookUp();
-        request.pendingToken = token;
-        done();
-      }, done);
+    async (request) => {
+      request.authRefusal = await refusalOf(request, level);
+      if (request.authRefusal !== null && ipLimited === undefined) throw request.authRefusal;
     };
+
+  /** The refusal of the request's key at this level, or null (also while a lookup waits for the limiter). */
+  const refusalOf = async (request: FastifyRequest, level: AuthLevel): Promise<ApiError | null> => {
+    const header = request.headers.authorization;
+    if (header === undefined) return refusalFor(level, null);
+    if (repeatsAuthorization(request.raw.rawHeaders)) return repeatedCredentials();
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const check = m ? keys.precheck(m[1]!) : 'refused';
+    if (check === 'refused') return invalidKey();
+    const token = m![1]!;
+    if (check === 'unseen' && ipLimited !== undefined && (await ipLimited(request))) {
+      request.pendingToken = token;
+      return null;
+    }
+    settle(request, level, await keys.authenticate(token));
+    return request.authRefusal;
+  };
 
   /** With a rate limit: after the limiter has counted the request, its refusal (or a deferred lookup). */
   const refuseAfterLimit =
     (level: AuthLevel): Hook =>
-    (request, _reply, done) => {
-      const finish = () => (request.authRefusal ? done(request.authRefusal) : done());
+    async (request) => {
       const token = request.pendingToken;
-      if (token === null) return finish();
-      // The limiter let it through after all (its window ended meanwhile): look it up now.
-      request.pendingToken = null;
-      keys.authenticate(token).then((key) => {
-        settle(request, level, key);
-        finish();
-      }, done);
+      if (token !== null) {
+        // The limiter let it through after all (its window ended meanwhile): look it up now.
+        request.pendingToken = null;
+        settle(request, level, await keys.authenticate(token));
+      }
+      if (request.authRefusal) throw request.authRefusal;
     };
 
   app.addHook('onRoute', (route) => {
     const level = route.config?.auth;
     if (level === undefined) return;
     addRouteHook(route, 'onRequest', authenticate(level), 'first');
-    if (ipLimited !== undefined) addRouteHook(route, 'preParsing', preParsing(refuseAfterLimit(level)), 'first');
+    if (ipLimited !== undefined) {
+      const afterLimit = refuseAfterLimit(level);
+      addRouteHook(
+        route,
+        'preParsing',
+        async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
+          await afterLimit(request);
+          return payload;
+        },
+        'first',
+      );
+    }
   });
 }
 
@@ -148,4 +156,4 @@ function refusalFor(level: AuthLevel, key: AuthenticatedKey | null): ApiError | 
   return null;
 }
 
-export default fp(authPlugin, { name: 'sector-auth' });
+export default fp(authPlugin, { name: 'sector-auth', dependencies: ['sector-route-defaults', 'sector-rate-limit'] });

@@ -23,8 +23,8 @@ export function isPublicGet(route: RouteOptions): boolean {
  * Browsers on any site may read the public GETs (the schedule, the calendar feed, the bookings
  * list); every other route answers without CORS headers. Preflight requests (OPTIONS on any path)
  * are answered by @fastify/cors, registered in a context of its own so that its per-request hook
- * runs for them alone; a public GET gets its two headers from a hook of its own, before
- * authentication, so that a refusal carries them too. Not strict: an OPTIONS request without CORS
+ * runs for them alone; a public GET gets its two headers from a hook of its own, put before
+ * authentication's (so this plugin depends on it), so that a refusal carries them too. Not strict: an OPTIONS request without CORS
  * headers is answered like any other, never with a text error.
  */
 async function crossOrigin(app: FastifyInstance) {
@@ -36,4 +36,4 @@ async function crossOrigin(app: FastifyInstance) {
   });
 }
 
-export default fp(crossOrigin, { name: 'sector-cors' });
+export default fp(crossOrigin, { name: 'sector-cors', dependencies: ['sector-auth'] });

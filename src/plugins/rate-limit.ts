@@ -19,10 +19,10 @@ export interface RateLimitOptions {
 
 /**
  * Per-minute request limits on API routes (src/plugins/route-defaults.ts turns them off for the
- * others). The limiter counts in each API route's own onRequest hook, after the authentication
- * hook (an application hook) has found the request's key, so keyed requests count per key. It is
- * registered before authentication so that authentication can ask it whether an IP has used its
- * limit (ipLimited).
+ * others, so it is a dependency). The limiter counts in each API route's own onRequest hook, which
+ * authentication's per-route hook precedes (src/plugins/auth.ts depends on this plugin), so keyed
+ * requests count per key; authentication asks ipLimited whether an IP has used its limit before a
+ * key is known.
  */
 async function limits(app: FastifyInstance, { max }: RateLimitOptions) {
   if (max <= 0) {
@@ -48,4 +48,4 @@ async function limits(app: FastifyInstance, { max }: RateLimitOptions) {
   });
 }
 
-export default fp(limits, { name: 'sector-rate-limit' });
+export default fp(limits, { name: 'sector-rate-limit', dependencies: ['sector-route-defaults'] });

@@ -1,12 +1,31 @@
 // What clients send to the bookings routes: the list's query string, the id in the path, and
 // the bodies of create and update.
-import { Type } from 'typebox';
-import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_CID_DIGITS, MIN_CID } from '../domain/limits.js';
+import { type Static, Type } from 'typebox';
+import {
+  MAX_CALLSIGN_LENGTH,
+  MAX_CID,
+  MAX_CID_DIGITS,
+  MAX_SOURCE_LENGTH,
+  MIN_CID,
+  MIN_SOURCE_LENGTH,
+  SOURCE_RULE,
+} from '../domain/limits.js';
+import { MESSAGES } from '../domain/bookings/input.js';
+import { ERROR_MESSAGE } from './common.js';
 import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../domain/bookings/query.js';
+
+/** The formats of the list's window bounds and cursor, checked by the validator (src/http/validation.ts). */
+export const WINDOW_BOUND = 'window-bound';
+export const LIST_CURSOR = 'list-cursor';
+
+const windowBoundMessage = (edge: 'from' | 'to') =>
+  `The ${edge} field must be an ISO 8601 date (2026-02-01) or date-time (2026-02-01T10:00:00Z).`;
 
 export const BookingListQuery = Type.Object({
   from: Type.Optional(
     Type.String({
+      format: WINDOW_BOUND,
+      [ERROR_MESSAGE]: windowBoundMessage('from'),
       description:
         'Only bookings that end after this time: an ISO date (2026-02-01, meaning its 00:00 UTC) or date-time (2026-02-01T10:00:00Z; no offset means UTC)',
       examples: ['2026-02-01'],
@@ -14,6 +33,8 @@ export const BookingListQuery = Type.Object({
   ),
   to: Type.Optional(
     Type.String({
+      format: WINDOW_BOUND,
+      [ERROR_MESSAGE]: windowBoundMessage('to'),
       description:
         'Only bookings that start before this time: an ISO date-time, or an ISO date meaning the end of that day (from=2026-02-01&to=2026-02-01 is that whole day)',
       examples: ['2026-02-07'],
@@ -39,7 +60,14 @@ export const BookingListQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (1–${MAX_PAGE_SIZE}); turns on pagination` }),
   ),
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque; taken from the Link header of the previous page' })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      format: LIST_CURSOR,
+      [ERROR_MESSAGE]: 'The cursor field is invalid: take it unchanged from the Link header.',
+      description: 'Opaque; taken from the Link header of the previous page',
+    }),
+  ),
 });
 
 /**
@@ -52,43 +80,65 @@ export const BookingIdParams = Type.Object({ id: Type.Integer({ description: `Bo
 const TAG_DESCRIPTION =
   '1 training, 2 exam, 3 event; none for a normal session. Training is set anyway when the user is not qualified for the position';
 
-// Body fields accept what JSON clients and HTML forms send: numbers or digit strings, and an
-// empty value for "not given". The handler reports every format problem at once, including
-// what a pattern cannot see (30/02/2026), so these schemas document and pre-check the same rules.
-const nullable = <T extends Parameters<typeof Type.Union>[0]>(types: T, description: string, examples: unknown[]) =>
-  Type.Union([...types, Type.Null()], { description, examples });
+/** The date field's format: a d/m/Y date that exists (30/02/2026 does not), checked by the validator (src/http/validation.ts). */
+export const DAY_MONTH_YEAR = 'day-month-year';
+
+// Body fields accept what JSON clients and HTML forms send: numbers or digit strings. Spaces
+// around a text value are removed before the schema sees it, and a field left empty (or null)
+// is not given (withoutBlanks), so the schema checks the values that count.
+const clockTime = (description: string, field: 'start_at' | 'end_at', example: string) =>
+  Type.String({ pattern: '^([01]?\\d|2[0-3]):[0-5]\\d$', description, examples: [example], [ERROR_MESSAGE]: MESSAGES.time(field) });
+const tagOf = (description: string, nullable: boolean) =>
+  Type.Union([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]$' }), ...(nullable ? [Type.Null()] : [])], {
+    description,
+    examples: [1],
+    [ERROR_MESSAGE]: MESSAGES.tag,
+  });
 const body = {
-  cid: nullable(
-    [Type.Integer({ minimum: MIN_CID, maximum: MAX_CID }), Type.String({ pattern: `^(?!0+$)\\d{1,${MAX_CID_DIGITS}}$|^$` })],
-    "The booker's user ID (CID); a digit string is accepted",
-    [1000001],
-  ),
-  date: nullable(
-    [Type.String({ pattern: '^(\\d{1,2}/\\d{1,2}/\\d{4})?$' })],
-    'Date of the start, d/m/Y (1/2/2026 and 01/02/2026 alike), UTC',
-    ['24/12/2026'],
-  ),
-  start_at: nullable([Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d)?$' })], 'Start, 24-hour H:i (00:00–23:59), UTC', ['09:00']),
-  end_at: nullable(
-    [Type.String({ pattern: '^(([01]?\\d|2[0-3]):[0-5]\\d)?$' })],
+  cid: Type.Union([Type.Integer({ minimum: MIN_CID, maximum: MAX_CID }), Type.String({ pattern: `^(?!0+$)\\d{1,${MAX_CID_DIGITS}}$` })], {
+    description: "The booker's user ID (CID); a digit string is accepted",
+    examples: [1000001],
+    [ERROR_MESSAGE]: MESSAGES.cid,
+  }),
+  date: Type.String({
+    format: DAY_MONTH_YEAR,
+    description: 'Date of the start, d/m/Y (1/2/2026 and 01/02/2026 alike), UTC',
+    examples: ['24/12/2026'],
+    [ERROR_MESSAGE]: MESSAGES.date,
+  }),
+  start_at: clockTime('Start, 24-hour H:i (00:00–23:59), UTC', 'start_at', '09:00'),
+  end_at: clockTime(
     'End, 24-hour H:i, UTC. An end before the start means the booking ends on the next day; equal start and end are refused',
-    ['11:30'],
+    'end_at',
+    '11:30',
   ),
-  position: nullable([Type.String({ maxLength: MAX_CALLSIGN_LENGTH })], 'Position callsign, case-insensitive', ['EKCH_TWR']),
-  tag: nullable([Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })], TAG_DESCRIPTION, [1]),
-  source: nullable(
-    [Type.String({ pattern: '^([A-Za-z0-9_-]{1,16})?$' })],
-    'Origin of the booking, 1–16 of A-Z 0-9 _ - (upper-cased); default CC',
-    ['CC'],
-  ),
+  position: Type.String({
+    minLength: 1,
+    maxLength: MAX_CALLSIGN_LENGTH,
+    // No callsign holds control characters, and PostgreSQL refuses a NUL in text.
+    pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+    description: 'Position callsign, case-insensitive',
+    examples: ['EKCH_TWR'],
+    [ERROR_MESSAGE]: MESSAGES.position,
+  }),
+  tag: tagOf(TAG_DESCRIPTION, false),
+  source: Type.String({
+    pattern: `^[A-Za-z0-9_-]{${MIN_SOURCE_LENGTH},${MAX_SOURCE_LENGTH}}$`,
+    description: `Origin of the booking, ${SOURCE_RULE} (upper-cased); default CC`,
+    examples: ['CC'],
+    [ERROR_MESSAGE]: MESSAGES.source,
+  }),
 };
 
 export const CreateBookingBody = Type.Object(body, {
   required: ['cid', 'date', 'start_at', 'end_at', 'position'],
   additionalProperties: false,
   description:
-    'JSON or application/x-www-form-urlencoded. Spaces around a value are ignored; an empty value (or one of spaces only) counts as not given',
+    'JSON or application/x-www-form-urlencoded. Spaces around a value are ignored; an empty value (or one of spaces only, or null) counts as not given',
+  [ERROR_MESSAGE]: { type: MESSAGES.body },
 });
+export type CreateBookingBody = Static<typeof CreateBookingBody>;
+
 export const UpdateBookingBody = Type.Object(
   {
     cid: Type.Optional(body.cid),
@@ -97,19 +147,25 @@ export const UpdateBookingBody = Type.Object(
     end_at: Type.Optional(body.end_at),
     position: Type.Optional(body.position),
     tag: Type.Optional(
-      nullable(
-        [Type.Integer({ enum: [1, 2, 3] }), Type.String({ pattern: '^[123]?$' })],
+      tagOf(
         `${TAG_DESCRIPTION}. Not given: the chosen tag stays (forced training is decided again for the new booker or position); null or empty: the tag is removed`,
-        [1],
+        true,
       ),
     ),
   },
   {
     additionalProperties: false,
+    minProperties: 1,
     description:
       'Any subset of the fields, at least one, JSON or application/x-www-form-urlencoded; fields not given (or null/empty) keep their value, ' +
       'and a body that gives none is refused (422). Spaces around a value are ignored. The source cannot be changed',
+    [ERROR_MESSAGE]: {
+      type: MESSAGES.body,
+      minProperties: MESSAGES.nothingToChange,
+      additionalProperties: { source: MESSAGES.sourceFixed },
+    },
   },
 );
+export type UpdateBookingBody = Static<typeof UpdateBookingBody>;
 
 export const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];

@@ -20,3 +20,10 @@ export const ValidationErrorBody = Type.Object(
 export function stringEnum<T extends string>(values: readonly T[], options: TSchemaOptions = {}): TUnsafe<T> {
   return Type.Unsafe<T>(Type.String({ enum: [...values], ...options }));
 }
+
+/**
+ * The annotation of a schema naming what a client reads when a value breaks it: one sentence
+ * for any keyword, one per keyword ({type: …}), or per keyword and field ({additionalProperties:
+ * {source: …}}). src/http/errors.ts answers with it.
+ */
+export const ERROR_MESSAGE = 'x-error-message';

@@ -1,5 +1,5 @@
 // The answers of GET /api/bookings. Live bookings are kept serialised, per form, with an index of
-// where each booking's bytes lie and what the filters compare (start, end, id, booker, position):
+// where each booking's bytes lie and what the filters compare (domain/bookings/query.ts):
 // the full list, and the window of those ending after yesterday began, which is all a list from
 // now on needs however many past bookings pile up. A filtered list or a page is cut from those
 // bytes: no query, nothing serialised again, and nothing kept, so one-off filters (each `from` to
@@ -7,7 +7,7 @@
 // answered per request from a query of the filter's own window instead.
 import { createHash } from 'node:crypto';
 import type { Topic } from '../db/freshness.js';
-import type { BookingListFilter, ListPosition } from '../domain/bookings/index.js';
+import { type BookingListFilter, conditionsOf, type Listed, type ListPosition, meets } from '../domain/bookings/index.js';
 import type { Clock } from '../domain/time.js';
 import { bookingListBody, type BookingForm, presentBooking } from '../presenters/bookings.js';
 import type { BookingsRepository, BookingView } from '../repositories/bookings.js';
@@ -23,20 +23,14 @@ export interface ListAnswer {
 
 /** The full list `[b1,b2,…]` and, for booking i (in list order), what filters compare and where its bytes lie. */
 interface Snapshot extends CachedBody {
-  count: number;
-  timeStart: Float64Array;
-  timeEnd: Float64Array;
-  ids: Float64Array;
-  userIds: Float64Array;
-  positionIds: Float64Array;
-  positionByCallsign: Map<string, number>;
+  bookings: Listed[];
   /** Byte offsets of booking i in `body`: [starts[i], ends[i]). */
   starts: Uint32Array;
   ends: Uint32Array;
 }
 
-/** Index bytes per booking (five numbers and two offsets), besides its serialised bytes. */
-const INDEX_BYTES_PER_BOOKING = 5 * 8 + 2 * 4;
+/** Index bytes per booking (what the filters compare, and two offsets), besides its serialised bytes. */
+const INDEX_BYTES_PER_BOOKING = 96 + 2 * 4;
 
 const DATA_OPEN = Buffer.from('{"data":');
 const DATA_CLOSE = Buffer.from('}');
@@ -49,74 +43,28 @@ function snapshotOf(rows: BookingView[], form: BookingForm): Snapshot {
   const body = Buffer.from(`[${parts.join(',')}]`);
   const snapshot: Snapshot = {
     ...withEtag(body),
-    count: n,
-    timeStart: new Float64Array(n),
-    timeEnd: new Float64Array(n),
-    ids: new Float64Array(n),
-    userIds: new Float64Array(n),
-    positionIds: new Float64Array(n),
-    positionByCallsign: new Map(),
+    bookings: rows.map(({ id, time_start, time_end, user_id, callsign }) => ({ id, time_start, time_end, user_id, callsign })),
     starts: new Uint32Array(n),
     ends: new Uint32Array(n),
     extraBytes: n * INDEX_BYTES_PER_BOOKING,
   };
   let offset = 1;
-  rows.forEach((b, i) => {
-    snapshot.timeStart[i] = b.time_start;
-    snapshot.timeEnd[i] = b.time_end;
-    snapshot.ids[i] = b.id;
-    snapshot.userIds[i] = b.user_id;
-    snapshot.positionIds[i] = b.position_id;
-    snapshot.positionByCallsign.set(b.callsign, b.position_id);
+  parts.forEach((part, i) => {
     snapshot.starts[i] = offset;
-    offset += Buffer.byteLength(parts[i]!);
+    offset += Buffer.byteLength(part);
     snapshot.ends[i] = offset;
     offset += 1; // the comma
   });
   return snapshot;
 }
 
-/** The first booking at or after a position in list order (time_start, then id): binary search. */
-function firstAfter(s: Snapshot, after: ListPosition): number {
-  let lo = 0;
-  let hi = s.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const later = s.timeStart[mid]! > after.time_start || (s.timeStart[mid] === after.time_start && s.ids[mid]! > after.id);
-    if (later) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/** The first booking that starts at or after `to` (none of those is in the window). */
-function firstStartingFrom(s: Snapshot, to: number): number {
-  let lo = 0;
-  let hi = s.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (s.timeStart[mid]! >= to) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/**
- * Indexes of the bookings the filter selects, in list order: the same conditions as the
- * repository's query (bookingsRepository.list), one more than `limit` to tell whether a page follows.
- */
+/** Indexes of the bookings the filter selects, in list order, one more than `limit` to tell whether a page follows. */
 function select(s: Snapshot, f: BookingListFilter): number[] {
-  const position = f.callsign === undefined ? undefined : s.positionByCallsign.get(f.callsign);
-  if (f.callsign !== undefined && position === undefined) return [];
-  const lo = f.after === undefined ? 0 : firstAfter(s, f.after);
-  const hi = f.to === undefined ? s.count : firstStartingFrom(s, f.to);
+  const conditions = conditionsOf(f);
   const wanted = f.limit === undefined ? Infinity : f.limit + 1;
   const picked: number[] = [];
-  for (let i = lo; i < hi && picked.length < wanted; i++) {
-    if (f.from !== undefined && s.timeEnd[i]! <= f.from) continue;
-    if (position !== undefined && s.positionIds[i] !== position) continue;
-    if (f.cid !== undefined && s.userIds[i] !== f.cid) continue;
-    picked.push(i);
+  for (let i = 0; i < s.bookings.length && picked.length < wanted; i++) {
+    if (meets(s.bookings[i]!, conditions)) picked.push(i);
   }
   return picked;
 }
@@ -180,54 +128,30 @@ export class BookingLists {
     private readonly responses: () => ResponseCache,
   ) {}
 
-  answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): ListAnswer | Promise<ListAnswer> {
-    const responses = this.responses();
+  async answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): Promise<ListAnswer> {
     // Two entries are read for a wrapped list: under one stamp, so they always agree.
-    const stamp = responses.stampOf(BOOKING_TOPICS);
-    if (isUnfiltered(filter)) {
-      const key = `bookings:${form}`;
-      const snapshot = responses.peek(key, stamp) as Snapshot | undefined;
-      if (snapshot !== undefined && !envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-      return this.whole(form, envelope, stamp);
-    }
+    const stamp = await this.responses().stampOf(BOOKING_TOPICS);
+    if (isUnfiltered(filter)) return this.whole(form, envelope, stamp);
     // A list from yesterday on (the schedule, what is booked from now) needs only the window.
     const from = windowStart(this.clock());
-    const key = filter.from !== undefined && filter.from >= from ? `bookings:${form}:from:${from}` : `bookings:${form}`;
-    const snapshot = responses.peek(key, stamp) as Snapshot | undefined;
-    if (snapshot !== undefined) return page(snapshot, filter, envelope);
-    return this.filtered(key, key === `bookings:${form}` ? {} : { from }, form, filter, envelope, stamp);
+    const whole = `bookings:${form}`;
+    const key = filter.from !== undefined && filter.from >= from ? `${whole}:from:${from}` : whole;
+    if (this.tooLarge.has(key)) return this.fromQuery(form, filter, envelope);
+    return page(await this.snapshot(key, key === whole ? {} : { from }, form, stamp), filter, envelope);
   }
 
-  private async whole(form: BookingForm, envelope: boolean, stamp: ReturnType<ResponseCache['stampOf']>): Promise<ListAnswer> {
-    const responses = this.responses();
+  private async whole(form: BookingForm, envelope: boolean, stamp: string | null): Promise<ListAnswer> {
     const key = `bookings:${form}`;
     const snapshot = await this.snapshot(key, {}, form, stamp);
     if (!envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-    const wrapped = await responses.entry(`${key}:data`, stamp, async () =>
+    const wrapped = await this.responses().entry(`${key}:data`, stamp, async () =>
       withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])),
     );
     return { ...wrapped, next: null };
   }
 
-  private async filtered(
-    key: string,
-    scope: BookingListFilter,
-    form: BookingForm,
-    filter: BookingListFilter,
-    envelope: boolean,
-    stamp: ReturnType<ResponseCache['stampOf']>,
-  ): Promise<ListAnswer> {
-    if (this.tooLarge.has(key)) return this.fromQuery(form, filter, envelope);
-    return page(await this.snapshot(key, scope, form, stamp), filter, envelope);
-  }
-
   /** The list of `scope` (every live booking, or those of the window), built and kept if it fits. */
-  private async snapshot(
-    key: string,
-    scope: BookingListFilter,
-    form: BookingForm,
-    stamp: ReturnType<ResponseCache['stampOf']>,
-  ): Promise<Snapshot> {
+  private async snapshot(key: string, scope: BookingListFilter, form: BookingForm, stamp: string | null): Promise<Snapshot> {
     const responses = this.responses();
     const snapshot = await responses.entry(key, stamp, async () => snapshotOf(await this.bookings.list(scope), form));
     if (responses.keeps(key, snapshot)) this.tooLarge.delete(key);
@@ -255,6 +179,7 @@ function page(snapshot: Snapshot, filter: BookingListFilter, envelope: boolean):
   const more = limit !== undefined && picked.length > limit;
   const chosen = more ? picked.slice(0, limit) : picked;
   const last = chosen[chosen.length - 1];
-  const next = more && last !== undefined ? { time_start: snapshot.timeStart[last]!, id: snapshot.ids[last]! } : null;
+  const booking = last === undefined ? undefined : snapshot.bookings[last];
+  const next = more && booking !== undefined ? { time_start: booking.time_start, id: booking.id } : null;
   return { ...cut(snapshot, chosen, envelope), next };
 }

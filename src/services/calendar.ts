@@ -69,12 +69,10 @@ export class CalendarAnswers {
     private readonly options: CalendarOptions,
   ) {
     // The database's stamp and the minute: a new minute moves the windows.
-    const stamp: Stamp = (this.stamp = () => {
+    const stamp: Stamp = (this.stamp = async () => {
       const minute = this.minute();
-      const s = freshness.stampOf(CALENDAR_TOPICS)();
-      if (s === null) return null;
-      if (typeof s === 'string') return `${s}@${minute}`;
-      return s.then((v) => (v === null ? null : `${v}@${minute}`));
+      const s = await freshness.stampOf(CALENDAR_TOPICS)();
+      return s === null ? null : `${s}@${minute}`;
     });
     this.snapshots = new StampedCache(stamp, 1);
     this.answers = new StampedCache(stamp, ANSWERS_KEPT, {

@@ -11,8 +11,7 @@ export class PositionsList {
     private readonly responses: () => ResponseCache,
   ) {}
 
-  /** The cached answer at once when it is there (SQLite), else a promise of it. */
-  answer(): CachedBody | Promise<CachedBody> {
+  answer(): Promise<CachedBody> {
     return this.responses().body('positions', ['positions'], async (): Promise<PositionList> => ({
       data: (await this.positions.list()).map(presentPosition),
     }));

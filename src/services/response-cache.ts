@@ -4,9 +4,9 @@ import { type CachedBody, serialiseWithEtag } from './cached-body.js';
 export type { CachedBody } from './cached-body.js';
 
 /**
- * An unpaginated list runs to megabytes, so the cache is bounded in bytes as well as entries.
- * 32 MiB keeps dozens of full lists at the benchmark's scale and leaves the process well inside
- * its 200 MB RSS target, with the users lists' own budget (src/services/users-list.ts).
+ * An unpaginated list runs to megabytes, so the cache is bounded in bytes as well as entries:
+ * together with the users lists' own budget (src/services/users-list.ts) this bounds every cached
+ * body the process holds.
  */
 export const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -57,7 +57,7 @@ export class ResponseCache {
   }
 
   /** The stamp of answers built from `topics`: read it once per request, for every entry the request uses. */
-  stampOf(topics: readonly Topic[]): string | null | Promise<string | null> {
+  stampOf(topics: readonly Topic[]): Promise<string | null> {
     return this.freshness.stampOf(topics)();
   }
 
@@ -72,23 +72,11 @@ export class ResponseCache {
   }
 
   /**
-   * The entry under `key` if one was kept under `stamp`, at once: a cached answer on SQLite is
-   * found without a promise. Undefined when it must be built (entry).
-   */
-  peek(key: string, stamp: string | null | Promise<string | null>): CachedBody | undefined {
-    if (typeof stamp !== 'string') return undefined;
-    const hit = this.cache.peek(key, stamp);
-    if (hit !== undefined) this.onLookup?.(true);
-    return hit;
-  }
-
-  /**
    * The entry under `key`, built and kept if there is none for `stamp` (from stampOf). One key
    * always holds entries of one shape, so a caller may keep more than a body in them (T).
    */
-  async entry<T extends CachedBody>(key: string, stamp: string | null | Promise<string | null>, build: () => Promise<T>): Promise<T> {
-    const known = typeof stamp === 'object' && stamp !== null ? await stamp : stamp;
-    if (!this.onLookup) return this.cache.get(key, build, known) as Promise<T>;
+  async entry<T extends CachedBody>(key: string, stamp: string | null, build: () => Promise<T>): Promise<T> {
+    if (!this.onLookup) return this.cache.get(key, build, stamp) as Promise<T>;
     let built = false;
     const entry = (await this.cache.get(
       key,
@@ -96,18 +84,14 @@ export class ResponseCache {
         built = true;
         return build();
       },
-      known,
+      stamp,
     )) as T;
     this.onLookup(!built);
     return entry;
   }
 
-  /**
-   * The body under `key` for answers built from `topics`, serialising what `build` gives when
-   * there is none: synchronously when it is cached and the stamp is known at once.
-   */
-  body(key: string, topics: readonly Topic[], build: () => Promise<unknown>): CachedBody | Promise<CachedBody> {
-    const stamp = this.stampOf(topics);
-    return this.peek(key, stamp) ?? this.entry(key, stamp, async () => serialiseWithEtag(await build()));
+  /** The body under `key` for answers built from `topics`, serialising what `build` gives when there is none. */
+  async body(key: string, topics: readonly Topic[], build: () => Promise<unknown>): Promise<CachedBody> {
+    return this.entry(key, await this.stampOf(topics), async () => serialiseWithEtag(await build()));
   }
 }

@@ -25,10 +25,10 @@ export interface UsersBody {
   etag: string;
 }
 
-// A full list with every relation runs to megabytes (6.3 MB for 10,000 users): keep only a few,
-// and never more than USERS_CACHE_BYTES whatever the division's size. With the response cache's
-// RESPONSE_CACHE_BYTES this bounds all cached bodies to 64 MiB. A single list may use the whole
-// budget: it is the answer the benchmark and the bots poll, and the most costly to build again.
+// A full list with every relation runs to megabytes: keep only a few, and never more than
+// USERS_CACHE_BYTES whatever the division's size. With the response cache's RESPONSE_CACHE_BYTES
+// this bounds all cached bodies to 64 MiB. A single list may use the whole budget: it is the
+// answer clients poll, and the most costly to build again.
 const CACHED_LISTS = 8;
 export const USERS_CACHE_BYTES = 32 * 1024 * 1024;
 

@@ -63,7 +63,7 @@ describe('StampedCache with a byte budget', () => {
   const sized = (key: string, value: Buffer) => value.byteLength;
   const cacheOf = (maxBytes: number, maxEntryBytes = maxBytes, maxEntries = 100) => {
     let stamp = 's1';
-    const cache = new StampedCache<Buffer>(() => stamp, maxEntries, { maxBytes, maxEntryBytes, sizeOf: sized });
+    const cache = new StampedCache<Buffer>(async () => stamp, maxEntries, { maxBytes, maxEntryBytes, sizeOf: sized });
     const loads: string[] = [];
     const get = (key: string, bytes = 10) =>
       cache.get(key, async () => {

@@ -1,10 +1,10 @@
-// Field formats of the create and update bodies. Every format problem is reported at once;
-// the rules that need the database (unknown user or position, overlap) come after.
+// The create and update bodies: what a client reads when a field is wrong (the body schemas in
+// src/schemas/booking-input.ts carry these messages), and the fields of a body they accepted.
+// The rules that span fields or need the database (src/domain/bookings/rules.ts) come after.
 import type { Tag } from './flags.js';
 import { type CalendarDate, parseClockTime, parseDayMonthYear } from './period.js';
 
-import type { FieldErrors } from '../errors.js';
-import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_CID_DIGITS, MIN_CID, SOURCE_PATTERN, SOURCE_RULE } from '../limits.js';
+import { MAX_CALLSIGN_LENGTH, SOURCE_RULE } from '../limits.js';
 
 export type BookingInputMode = 'create' | 'update';
 
@@ -24,10 +24,7 @@ export interface BookingFields {
 
 export type CreateFields = Required<Omit<BookingFields, 'tag'>> & { tag: Tag | null };
 
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
-const REQUIRED_ON_CREATE = ['cid', 'date', 'start_at', 'end_at', 'position'] as const;
 
 export { MAX_CALLSIGN_LENGTH, MAX_CID_DIGITS, SOURCE_PATTERN } from '../limits.js';
 
@@ -45,96 +42,45 @@ export const MESSAGES = {
   nothingToChange: 'The body must give at least one field to change: cid, date, start_at, end_at, position or tag.',
 } as const;
 
-export type ParsedBody<T> = { ok: true; fields: T } | { ok: false; errors: FieldErrors };
-
-/** A whole number given as a JSON number or as a digit string (forms send every value as text). */
-function wholeNumber(v: unknown, maxDigits: number): number | null {
-  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0 && String(v).length <= maxDigits ? v : null;
-  if (typeof v === 'string' && new RegExp(`^\\d{1,${maxDigits}}$`).test(v)) return Number(v);
-  return null;
+/**
+ * The body as its schema checks it: text without the spaces around it, in every field alike,
+ * and a field left empty (as a form sends a blank input), of spaces only, or null, not given.
+ * On an update a null or empty tag stays (it removes the tag), and so does a source (refused:
+ * it cannot be changed, whatever its value). Anything that is not an object is left for the
+ * schema to refuse. Fields are defined rather than assigned: a client may send one named
+ * "__proto__" or "constructor".
+ */
+export function withoutBlanks(body: unknown, mode: BookingInputMode): unknown {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const kept = (key: string) =>
+    !(BOOKING_FIELDS as readonly string[]).includes(key) || (mode === 'update' && (key === 'tag' || key === 'source'));
+  const out = {};
+  for (const [key, raw] of Object.entries(body as Record<string, unknown>)) {
+    const value: unknown = typeof raw === 'string' ? raw.trim() || null : raw;
+    if (value === null && !kept(key)) continue;
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
-export function parseBookingBody(body: unknown, mode: 'create'): ParsedBody<CreateFields>;
-export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedBody<BookingFields>;
-export function parseBookingBody(body: unknown, mode: BookingInputMode): ParsedBody<BookingFields | CreateFields> {
-  const raw = body === undefined ? {} : body;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, errors: { body: [MESSAGES.body] } };
-  const input = raw as Record<string, unknown>;
-  const errors: FieldErrors = {};
-  // Own properties only, defined rather than assigned: a client may send a field named
-  // "constructor", "toString" or "__proto__" (which an assignment would take for the prototype).
-  const fail = (field: string, message: string) => {
-    if (Object.hasOwn(errors, field)) errors[field]!.push(message);
-    else Object.defineProperty(errors, field, { value: [message], enumerable: true, writable: true, configurable: true });
-  };
+/** A body its schema accepted (after withoutBlanks): every value in its documented form. */
+export type BookingBody = Partial<Record<(typeof BOOKING_FIELDS)[number], string | number | null>>;
+
+/** The fields of a body its schema accepted: numbers as numbers, callsign and source upper-cased. */
+export function bookingFieldsOf(body: BookingBody, mode: 'create'): CreateFields;
+export function bookingFieldsOf(body: BookingBody, mode: BookingInputMode): BookingFields;
+export function bookingFieldsOf(body: BookingBody, mode: BookingInputMode): BookingFields {
   const fields: BookingFields = {};
-
-  for (const key of Object.keys(input)) {
-    if (key === 'source' && mode === 'update') fail(key, MESSAGES.sourceFixed);
-    else if (!(BOOKING_FIELDS as readonly string[]).includes(key)) fail(key, MESSAGES.notAllowed(key));
-  }
-
-  // Text is read without the spaces around it, in every field alike; an empty value (as a form
-  // sends for a blank input), or one of spaces only, counts as not given.
-  const given = (key: string): unknown => {
-    const v = input[key];
-    if (typeof v !== 'string') return v;
-    const text = v.trim();
-    return text === '' ? null : text;
-  };
-
-  const cid = given('cid');
-  if (cid !== undefined && cid !== null) {
-    const n = wholeNumber(cid, MAX_CID_DIGITS);
-    if (n === null || n < MIN_CID || n > MAX_CID) fail('cid', MESSAGES.cid);
-    else fields.cid = n;
-  }
-
-  const date = given('date');
-  if (date !== undefined && date !== null) {
-    const d = typeof date === 'string' ? parseDayMonthYear(date) : null;
-    if (d === null) fail('date', MESSAGES.date);
-    else fields.date = d;
-  }
-
-  for (const key of ['start_at', 'end_at'] as const) {
-    const v = given(key);
-    if (v === undefined || v === null) continue;
-    const minutes = typeof v === 'string' ? parseClockTime(v) : null;
-    if (minutes === null) fail(key, MESSAGES.time(key));
-    else fields[key] = minutes;
-  }
-
-  const position = given('position');
-  if (position !== undefined && position !== null) {
-    const callsign = typeof position === 'string' ? position.toUpperCase() : '';
-    // No callsign holds control characters; PostgreSQL would refuse a NUL outright.
-    if (callsign === '' || callsign.length > MAX_CALLSIGN_LENGTH || CONTROL_CHARACTER.test(callsign)) fail('position', MESSAGES.position);
-    else fields.position = callsign;
-  }
-
-  const tag = given('tag');
-  if (tag === null) fields.tag = null;
-  else if (tag !== undefined) {
-    const n = wholeNumber(tag, 1);
-    if (n !== 1 && n !== 2 && n !== 3) fail('tag', MESSAGES.tag);
-    else fields.tag = n;
-  }
-
+  if (body.cid != null) fields.cid = Number(body.cid);
+  if (body.date != null) fields.date = parseDayMonthYear(String(body.date))!;
+  if (body.start_at != null) fields.start_at = parseClockTime(String(body.start_at))!;
+  if (body.end_at != null) fields.end_at = parseClockTime(String(body.end_at))!;
+  if (body.position != null) fields.position = String(body.position).toUpperCase();
+  if (body.tag !== undefined) fields.tag = body.tag === null ? null : (Number(body.tag) as Tag);
   if (mode === 'create') {
-    const source = given('source');
-    if (source === undefined || source === null) fields.source = 'CC';
-    else {
-      const upper = typeof source === 'string' ? source.toUpperCase() : '';
-      if (!SOURCE_PATTERN.test(upper)) fail('source', MESSAGES.source);
-      else fields.source = upper;
-    }
-    for (const key of REQUIRED_ON_CREATE) {
-      if (fields[key] === undefined && errors[key] === undefined) fail(key, MESSAGES.required(key));
-    }
     fields.tag ??= null;
+    fields.source = body.source == null ? 'CC' : String(body.source).toUpperCase();
   }
-
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, fields };
+  return fields;
 }

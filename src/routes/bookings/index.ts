@@ -3,16 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { unauthorized } from '../../plugins/auth.js';
 import {
-  type BookingFields,
+  bookingFieldsOf,
   type BookingInputMode,
   type BookingListFilter,
   decodeCursor,
   encodeCursor,
-  MESSAGES,
-  parseBookingBody,
   parseWindowBound,
+  withoutBlanks,
 } from '../../domain/bookings/index.js';
-import { type FieldErrors, ValidationError } from '../../domain/errors.js';
+import { ValidationError } from '../../domain/errors.js';
 import {
   bookingBody,
   bookingCreatedBody,
@@ -24,7 +23,6 @@ import {
 import { sendBody } from '../../http/send-body.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { Actor } from '../../services/booking-changes.js';
-import type { ListAnswer } from '../../services/bookings-lists.js';
 import type { RouteServices } from '../../services/index.js';
 import type { BookingListQuery } from '../../schemas/booking-input.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
@@ -48,24 +46,15 @@ function cidNeedsKey(request: FastifyRequest, _reply: FastifyReply, done: HookHa
 
 type ListQuery = Static<typeof BookingListQuery>;
 
-/** The list filter from the query string, or a 422 naming every bad parameter. */
+/** The list filter from a query its schema accepted, or a 422 when the window ends before it begins. */
 function listFilter(q: ListQuery): BookingListFilter {
-  const errors: FieldErrors = {};
   const filter: BookingListFilter = {};
-  for (const edge of ['from', 'to'] as const) {
-    const text = q[edge];
-    if (text === undefined) continue;
-    const ms = parseWindowBound(text, edge);
-    if (ms === null) errors[edge] = [`The ${edge} field must be an ISO 8601 date (2026-02-01) or date-time (2026-02-01T10:00:00Z).`];
-    else filter[edge] = ms;
+  if (q.from !== undefined) filter.from = parseWindowBound(q.from, 'from')!;
+  if (q.to !== undefined) filter.to = parseWindowBound(q.to, 'to')!;
+  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) {
+    throw new ValidationError({ to: ['The to field must be after from.'] });
   }
-  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) errors.to = ['The to field must be after from.'];
-  if (q.cursor !== undefined) {
-    const after = decodeCursor(q.cursor);
-    if (after === null) errors.cursor = ['The cursor field is invalid: take it unchanged from the Link header.'];
-    else filter.after = after;
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  if (q.cursor !== undefined) filter.after = decodeCursor(q.cursor)!;
   if (q.callsign !== undefined) filter.callsign = q.callsign.toUpperCase();
   if (q.cid !== undefined) filter.cid = q.cid;
   if (q.limit !== undefined) filter.limit = q.limit;
@@ -82,36 +71,23 @@ function nextPageUrl(q: ListQuery, cursor: string): string {
   return `/api/bookings?${params.toString()}`;
 }
 
-/**
- * Body fields, checked by the domain alone: it reports every format problem at once, in the
- * field's own words, including what a schema cannot see (30/02/2026) and after trimming spaces.
- * The body schema documents the same rules; its findings would only repeat these in the
- * validator's terms (a regular expression, "must be null" from a union branch), so a client
- * never sees them. An update must change something: a body that gives no field is refused.
- */
-function bodyFields(request: FastifyRequest, mode: BookingInputMode): BookingFields {
-  const invalid = request.validationError as (Error & { validationContext?: string }) | undefined;
-  if (invalid && invalid.validationContext !== 'body') throw invalid;
-  const parsed = parseBookingBody(request.body, mode);
-  if (!parsed.ok) throw new ValidationError(parsed.errors);
-  if (mode === 'update' && Object.keys(parsed.fields).length === 0) throw new ValidationError({ body: [MESSAGES.nothingToChange] });
-  return parsed.fields;
-}
+/** Before the body schema checks it: spaces around values and blank fields removed (withoutBlanks). */
+const blanksRemoved =
+  (mode: BookingInputMode) =>
+  (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    request.body = withoutBlanks(request.body, mode);
+    done();
+  };
 
 const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, (request, reply) => {
-    const send = (answer: ListAnswer): void => {
-      if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
-      sendBody(reply, answer);
-    };
-    // A cached list is sent at once, without a promise.
-    const answer = services.bookingLists.answer(
+  app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
+    const answer = await services.bookingLists.answer(
       formOf(request),
       listFilter(request.query),
       wantsControlCenter(request, services.config.apiCompat),
     );
-    if (answer instanceof Promise) return answer.then(send);
-    send(answer);
+    if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
+    return sendBody(reply, answer);
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
@@ -120,8 +96,9 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
     return wantsControlCenter(request, services.config.apiCompat) ? { booking: body } : body;
   });
 
-  app.post('/api/bookings/create', { schema: createBooking, config: { auth: 'edit' }, attachValidation: true }, async (request, reply) => {
-    const saved = await services.bookingWrites.save(null, bodyFields(request, 'create'), actorOf(request));
+  const create = { schema: createBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('create') };
+  app.post('/api/bookings/create', create, async (request, reply) => {
+    const saved = await services.bookingWrites.save(null, bookingFieldsOf(request.body, 'create'), actorOf(request));
     reply.header('location', `/api/bookings/${saved.booking.id}`);
     if (wantsControlCenter(request, services.config.apiCompat)) {
       return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
@@ -129,8 +106,9 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
     return reply.code(201).send(bookingCreatedBody(saved.booking, saved.forcedTraining));
   });
 
-  app.patch(BOOKING_ID_PATH, { schema: updateBooking, config: { auth: 'edit' }, attachValidation: true }, async (request) => {
-    const saved = await services.bookingWrites.save(request.params.id, bodyFields(request, 'update'), actorOf(request));
+  const update = { schema: updateBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('update') };
+  app.patch(BOOKING_ID_PATH, update, async (request) => {
+    const saved = await services.bookingWrites.save(request.params.id, bookingFieldsOf(request.body, 'update'), actorOf(request));
     return bookingUpdatedBody(saved.booking, saved.forcedTraining);
   });
 

@@ -5,12 +5,9 @@ import type { RouteServices } from '../../services/index.js';
 
 const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   // Sent as the cached bytes: the response schema documents them and serialises nothing.
-  app.get('/api/positions', { schema: listPositions, config: { auth: 'public' } }, (_request, reply) => {
-    // A cached answer is sent at once, without a promise.
-    const answer = services.positions.answer();
-    if (answer instanceof Promise) return answer.then((a) => void sendBody(reply, a));
-    sendBody(reply, answer);
-  });
+  app.get('/api/positions', { schema: listPositions, config: { auth: 'public' } }, async (_request, reply) =>
+    sendBody(reply, await services.positions.answer()),
+  );
 };
 
 export default positionsRoutes;

@@ -5,10 +5,8 @@ import {
   encodeCursor,
   flagsForTag,
   isActiveEndorsement,
-  MESSAGES,
   mustForceTraining,
   overlaps,
-  parseBookingBody,
   parseClockTime,
   parseDayMonthYear,
   parseWindowBound,
@@ -189,96 +187,6 @@ describe('flags and forced training', () => {
     expect(mustForceTraining({ ...f, facilityEndorsements: [{ ...active, revoked: 1 }, active] })).toBe(false);
     // The endorsement does not make up for a rating below the position's.
     expect(mustForceTraining({ ...f, userRating: 2, facilityEndorsements: [active] })).toBe(true);
-  });
-});
-
-describe('parseBookingBody', () => {
-  const valid = { cid: 1000001, date: '1/2/2026', start_at: '9:00', end_at: '11:30', position: 'ekch_twr' };
-
-  it('parses a create body, upper-casing the position and defaulting tag and source', () => {
-    expect(parseBookingBody(valid, 'create')).toEqual({
-      ok: true,
-      fields: {
-        cid: 1000001,
-        date: { year: 2026, month: 2, day: 1 },
-        start_at: 540,
-        end_at: 690,
-        position: 'EKCH_TWR',
-        tag: null,
-        source: 'CC',
-      },
-    });
-  });
-
-  it('accepts digit strings for cid and tag, as forms send them', () => {
-    const r = parseBookingBody({ ...valid, cid: '1000001', tag: '3', source: 'vatsim' }, 'create');
-    expect(r).toMatchObject({ ok: true, fields: { cid: 1000001, tag: 3, source: 'VATSIM' } });
-  });
-
-  it('reports every format error together', () => {
-    const r = parseBookingBody(
-      { cid: 'abc', date: '30/02/2026', start_at: '24:00', end_at: '9:5', position: 5, tag: 4, source: 'not valid!' },
-      'create',
-    );
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(Object.keys(r.errors).sort()).toEqual(['cid', 'date', 'end_at', 'position', 'source', 'start_at', 'tag']);
-    expect(r.errors.date).toEqual([MESSAGES.date]);
-  });
-
-  it('requires the five fields on create, counting empty values as missing', () => {
-    const r = parseBookingBody({ cid: '', date: null }, 'create');
-    expect(r).toEqual({
-      ok: false,
-      errors: {
-        cid: [MESSAGES.required('cid')],
-        date: [MESSAGES.required('date')],
-        start_at: [MESSAGES.required('start_at')],
-        end_at: [MESSAGES.required('end_at')],
-        position: [MESSAGES.required('position')],
-      },
-    });
-  });
-
-  it('rejects wrong JSON types rather than coercing them', () => {
-    for (const [field, value] of [
-      ['cid', true],
-      ['cid', 1.5],
-      ['cid', 0],
-      ['cid', -3],
-      ['cid', '0'],
-      ['tag', 1.5],
-      ['tag', '12'],
-      ['tag', 0],
-      ['date', 20260201],
-      ['start_at', 900],
-      ['source', 'x'.repeat(17)],
-      ['position', 'X'.repeat(33)],
-      ['position', ['EKCH_TWR']],
-    ] as const) {
-      const r = parseBookingBody({ ...valid, [field]: value }, 'create');
-      expect(r.ok, `${field}=${JSON.stringify(value)}`).toBe(false);
-      if (!r.ok) expect(Object.keys(r.errors)).toEqual([field]);
-    }
-  });
-
-  it('rejects unknown fields, and source on update', () => {
-    expect(parseBookingBody({ ...valid, start: '10:00' }, 'create')).toEqual({
-      ok: false,
-      errors: { start: [MESSAGES.notAllowed('start')] },
-    });
-    expect(parseBookingBody({ source: 'CC' }, 'update')).toEqual({ ok: false, errors: { source: [MESSAGES.sourceFixed] } });
-  });
-
-  it('parses a partial update: absent fields stay absent, a null tag removes the tag', () => {
-    expect(parseBookingBody({ end_at: '13:00' }, 'update')).toEqual({ ok: true, fields: { end_at: 780 } });
-    expect(parseBookingBody({ tag: null, cid: null }, 'update')).toEqual({ ok: true, fields: { tag: null } });
-    expect(parseBookingBody({ tag: '' }, 'update')).toEqual({ ok: true, fields: { tag: null } });
-    expect(parseBookingBody(undefined, 'update')).toEqual({ ok: true, fields: {} });
-  });
-
-  it('rejects a body that is not an object', () => {
-    for (const body of [null, [], 'text', 42]) expect(parseBookingBody(body, 'create').ok).toBe(false);
   });
 });
 
