@@ -36,7 +36,7 @@ const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
     return send(reply, answer, 'text/calendar; charset=utf-8');
   });
 
-  app.get('/', { schema: getSchedulePage, config: { auth: 'public' } }, async (request, reply) => {
+  app.get('/', { schema: getSchedulePage, config: { auth: 'public', page: true } }, async (request, reply) => {
     const answer = await answers.answer('page', filterOf(request.query, 'page'));
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
     return send(reply, answer, 'text/html; charset=utf-8');
