@@ -50,27 +50,40 @@ export interface MemberSessionOptions {
   assets: PageAssets;
 }
 
+/**
+ * Sets a signed cookie (HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https). Written here
+ * rather than through @fastify/cookie's hooks, which would run on every request of the API too.
+ */
+export function setSignedCookie(
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  o: { path: string; maxAge: number; secure: boolean },
+): void {
+  const server = reply.server;
+  reply.header('set-cookie', server.serializeCookie(name, server.signCookie(value), { httpOnly: true, sameSite: 'lax', ...o }));
+}
+
+export function clearCookie(reply: FastifyReply, name: string, o: { path: string; secure: boolean }): void {
+  reply.header('set-cookie', reply.server.serializeCookie(name, '', { httpOnly: true, sameSite: 'lax', expires: new Date(0), ...o }));
+}
+
 /** Sets the session cookie: on sign-in, and again when a used session is recorded as seen. */
 export function setSessionCookie(reply: FastifyReply, sessionId: string, secure: boolean): void {
-  reply.setCookie(SESSION_COOKIE, sessionId, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: SESSION_MAX_AGE_S,
-  });
+  setSignedCookie(reply, SESSION_COOKIE, sessionId, { path: '/', maxAge: SESSION_MAX_AGE_S, secure });
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
-  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
+  clearCookie(reply, SESSION_COOKIE, { path: '/', secure });
 }
 
-/** The id in the request's session cookie, when its signature holds. */
-export function sessionIdOf(request: FastifyRequest, name = SESSION_COOKIE): string | null {
-  const raw = request.cookies[name];
+/** The value of one of the request's signed cookies, when its signature holds. */
+export function signedCookie(request: FastifyRequest, name: string): string | null {
+  const header = request.headers.cookie;
+  if (header === undefined) return null;
+  const raw = request.server.parseCookie(header)[name];
   if (raw === undefined) return null;
-  const unsigned = request.unsignCookie(raw);
+  const unsigned = request.server.unsignCookie(raw);
   return unsigned.valid && unsigned.value !== '' ? unsigned.value : null;
 }
 
@@ -80,6 +93,7 @@ export function sessionIdOf(request: FastifyRequest, name = SESSION_COOKIE): str
  * and a member's pages are never stored by any cache. API routes never look at cookies.
  */
 async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
+  // hook: false: cookies are read and written by this plugin's helpers, on page routes only.
   await app.register(cookie, { secret: opts.secret, hook: false });
   app.decorateRequest('member', null);
   app.decorateRequest('memberSession', null);
@@ -95,8 +109,7 @@ async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
   const load = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('vary', 'Cookie');
     if (!opts.signInEnabled) return;
-    request.cookies = app.parseCookie(request.headers.cookie ?? '');
-    const sessionId = sessionIdOf(request);
+    const sessionId = signedCookie(request, SESSION_COOKIE);
     if (sessionId === null) return;
     const found = await opts.sessions.lookUp(sessionId);
     if (found === null) return clearSessionCookie(reply, opts.secureCookies);

@@ -1,6 +1,5 @@
 // What signing in adds to the pages: the account bar (sign in, or the member's name, sign out and
 // links to their bookings) and the short page that says why a sign-in or a form was refused.
-import type { PageAssets } from './schedule-page.js';
 import { type Html, html } from './html.js';
 
 /** What the account bar shows: sign-in off (null), signed out, or a member with their form token. */
@@ -26,7 +25,8 @@ export function accountBar(view: AccountView): Html | '' {
 
 export interface MessagePage {
   siteName: string;
-  assets: PageAssets;
+  /** The stylesheet and icon URLs (PageAssets). */
+  assets: { css: string; icon: string };
   title: string;
   message: string;
   /** Where the member may go from here, e.g. "Try again". */

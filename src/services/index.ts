@@ -110,7 +110,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets }),
+    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets, signIn: config.signIn !== null }),
     recorders,
     outbox,
     eventStream,

@@ -2,7 +2,14 @@
 // GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: answers are HTML.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCsrf, sendMessage, signInPath } from '../../http/member-pages.js';
-import { clearSessionCookie, LOGIN_COOKIE, sessionIdOf, setSessionCookie } from '../../plugins/member-session.js';
+import {
+  clearCookie,
+  clearSessionCookie,
+  LOGIN_COOKIE,
+  setSessionCookie,
+  setSignedCookie,
+  signedCookie,
+} from '../../plugins/member-session.js';
 import type { RouteServices } from '../../services/index.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;
@@ -22,26 +29,18 @@ const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, 
   app.get('/auth/login', PAGE, async (request, reply) => {
     if (signIn === null) return unavailable(request, reply);
     const { location, browserToken } = await signIn.start(firstOf((request.query as Record<string, unknown>).next));
-    reply.setCookie(LOGIN_COOKIE, browserToken, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure,
-      path: '/auth/callback',
-      maxAge: LOGIN_MAX_AGE_S,
-    });
+    setSignedCookie(reply, LOGIN_COOKIE, browserToken, { path: '/auth/callback', maxAge: LOGIN_MAX_AGE_S, secure });
     return reply.header('cache-control', 'no-store').redirect(location, 302);
   });
 
   app.get('/auth/callback', PAGE, async (request, reply) => {
     if (signIn === null) return unavailable(request, reply);
     const q = request.query as Record<string, unknown>;
-    request.cookies = app.parseCookie(request.headers.cookie ?? '');
     const result = await signIn.finish(
       { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
-      sessionIdOf(request, LOGIN_COOKIE),
+      signedCookie(request, LOGIN_COOKIE),
     );
-    reply.clearCookie(LOGIN_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/auth/callback' });
+    clearCookie(reply, LOGIN_COOKIE, { path: '/auth/callback', secure });
     if (!result.ok) {
       const refused = result.problem.kind === 'rating';
       return sendMessage(request, reply, 400, {
