@@ -152,6 +152,9 @@ export class MemberSessions {
       });
     });
     this.freshness.bump('users', 'names');
+    // Sessions nobody used for 30 days are refused when they come back; this removes the ones
+    // that never do (a sign-in is rare enough to carry it, and the index makes it cheap).
+    await this.repo.deleteIdle(at - SESSION_IDLE_MS);
     return sessionId;
   }
 }
