@@ -229,7 +229,7 @@ export function networkAddress(name: string, raw: string, problems: string[]): s
   return raw.replace(/\/+$/, '');
 }
 
-/** PUBLIC_URL: http: or https:, an origin with an optional path prefix; default http://HOST:PORT. */
+/** PUBLIC_URL: the http: or https: origin people use (Sector is served at its root); default http://HOST:PORT. */
 function publicUrl(raw: string, config: Pick<Config, 'host' | 'port'>, problems: string[]): string {
   if (raw === '') {
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -241,8 +241,18 @@ function publicUrl(raw: string, config: Pick<Config, 'host' | 'port'>, problems:
   } catch {
     parsed = null;
   }
-  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '') {
-    problems.push(`PUBLIC_URL must be the http: or https: address people use, e.g. https://bookings.example.org (got "${raw}")`);
+  if (
+    parsed === null ||
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.pathname !== '/' ||
+    parsed.search !== '' ||
+    parsed.hash !== '' ||
+    parsed.username !== '' ||
+    parsed.password !== ''
+  ) {
+    problems.push(
+      `PUBLIC_URL must be the http: or https: address people use, without a path, e.g. https://bookings.example.org (got "${raw}")`,
+    );
     return raw;
   }
   return raw.replace(/\/+$/, '');

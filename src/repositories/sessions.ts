@@ -52,18 +52,18 @@ export function sessionsRepository(db: Kysely<Database>) {
       return Number(r.numDeletedRows);
     },
 
-    async saveLoginState(row: Database['login_states']): Promise<void> {
+    /** Keeps a sign-in under way, and drops the ones older than `staleBefore` nobody came back for. */
+    async saveLoginState(row: Database['login_states'], staleBefore: number): Promise<void> {
+      await db.deleteFrom('login_states').where('created_at', '<', staleBefore).execute();
       await db.insertInto('login_states').values(row).execute();
     },
 
     /**
      * Takes a sign-in under way: deletes it and returns it, in one statement, so that two uses of
-     * the same state cannot both get it. Also drops the ones older than `staleBefore`.
+     * the same state cannot both get it.
      */
-    async takeLoginState(stateHash: string, staleBefore: number): Promise<Database['login_states'] | undefined> {
-      const row = await db.deleteFrom('login_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
-      await db.deleteFrom('login_states').where('created_at', '<', staleBefore).execute();
-      return row;
+    takeLoginState(stateHash: string): Promise<Database['login_states'] | undefined> {
+      return db.deleteFrom('login_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
     },
 
     /** A setting's value; the first writer of a key wins, later ones read what it wrote. */

@@ -54,6 +54,7 @@ describe('sign-in configuration', () => {
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl).toBe('http://0.0.0.0:9000');
     expect(loadConfig({ PUBLIC_URL: 'https://bookings.example.org/' }).publicUrl).toBe('https://bookings.example.org');
     expect(problems({ PUBLIC_URL: 'bookings.example.org' })[0]).toMatch(/^PUBLIC_URL must be/);
+    expect(problems({ PUBLIC_URL: 'https://example.org/sector' })[0]).toMatch(/^PUBLIC_URL must be .* without a path/);
   });
 
   it('wants a SESSION_SECRET of 32 characters or more, or none', () => {

@@ -1,6 +1,6 @@
 // Signing members in with the network's account (contract §14, docs/sign-in.md):
 // GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: answers are HTML.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { checkCsrf, sendMessage, signInPath } from '../../http/member-pages.js';
 import {
   clearCookie,
@@ -19,6 +19,11 @@ const firstOf = (v: unknown): string | undefined =>
 
 /** Public page routes: rate limited like the public GETs, never documented as API. */
 const PAGE = { config: { auth: 'public' as const, page: true }, schema: { hide: true } };
+
+/** Signing out when already signed out has nothing to end, so no token to check. */
+const csrfWhenSignedIn: preHandlerAsyncHookHandler = async function (request, reply) {
+  if (request.member !== null) await checkCsrf.call(this, request, reply);
+};
 
 const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, { services }) => {
   const signIn = services.signIn;
@@ -61,15 +66,11 @@ const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, 
     return reply.header('cache-control', 'no-store').redirect(result.next, 303);
   });
 
-  app.post(
-    '/auth/logout',
-    { ...PAGE, preHandler: async (request, reply) => (request.member === null ? undefined : checkCsrf.call(app, request, reply)) },
-    async (request, reply) => {
-      if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
-      clearSessionCookie(reply, secure);
-      return reply.header('cache-control', 'no-store').redirect('/', 303);
-    },
-  );
+  app.post('/auth/logout', { ...PAGE, preHandler: csrfWhenSignedIn }, async (request, reply) => {
+    if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
+    clearSessionCookie(reply, secure);
+    return reply.header('cache-control', 'no-store').redirect('/', 303);
+  });
 };
 
 export default authRoutes;

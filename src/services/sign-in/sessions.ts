@@ -91,13 +91,11 @@ export class MemberSessions {
   async beginLogin(codeVerifier: string, next: string): Promise<{ state: string; browserToken: string }> {
     const state = randomToken();
     const browserToken = randomToken();
-    await this.repo.saveLoginState({
-      state_hash: sha256(state),
-      browser_hash: sha256(browserToken),
-      code_verifier: codeVerifier,
-      next,
-      created_at: this.clock(),
-    });
+    const now = this.clock();
+    await this.repo.saveLoginState(
+      { state_hash: sha256(state), browser_hash: sha256(browserToken), code_verifier: codeVerifier, next, created_at: now },
+      now - LOGIN_STATE_MS,
+    );
     return { state, browserToken };
   }
 
@@ -107,7 +105,7 @@ export class MemberSessions {
     browserToken: string | null,
   ): Promise<{ ok: true; codeVerifier: string; next: string } | { ok: false; problem: LoginProblem }> {
     const now = this.clock();
-    const row = await this.repo.takeLoginState(sha256(state), now - LOGIN_STATE_MS);
+    const row = await this.repo.takeLoginState(sha256(state));
     if (row === undefined) return { ok: false, problem: 'unknown' };
     if (now - row.created_at > LOGIN_STATE_MS) return { ok: false, problem: 'expired' };
     if (browserToken === null || sha256(browserToken) !== row.browser_hash) return { ok: false, problem: 'other-browser' };
