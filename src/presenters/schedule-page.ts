@@ -46,7 +46,7 @@ function timeCell(b: CalendarBooking): Html {
 
 function bookerCell(b: CalendarBooking, bookers: ReadonlyMap<number, Booker>): Html {
   const who = bookers.get(b.id);
-  return html`<td data-label="Booked by">${who ? html`${who.name} <span class="muted">(${who.cid})</span>` : ''}</td>`;
+  return html`<td data-label="Booked by">${who ? html`<span class="booker">${who.name} <span class="muted">(${who.cid})</span></span>` : ''}</td>`;
 }
 
 function row(b: CalendarBooking, bookers: ReadonlyMap<number, Booker> | undefined): Html {

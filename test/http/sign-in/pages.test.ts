@@ -53,7 +53,7 @@ describe('the schedule page with sign-in on', () => {
     expect(r.body).toContain('<a href="/bookings/new">Book a position</a>');
     expect(r.body).toContain('<a href="/my/bookings">My bookings</a>');
     expect(r.body).toContain('<th scope="col">Booked by</th>');
-    expect(r.body).toContain('Adalbert Lindqvist <span class="muted">(1000001)</span>');
+    expect(r.body).toContain('<span class="booker">Adalbert Lindqvist <span class="muted">(1000001)</span></span>');
     expect(r.headers['cache-control']).toBe('private, no-store');
     expect(r.headers['content-security-policy']).toContain("form-action 'self'");
     // The public page (kept in memory) never carries a member's page.
