@@ -13,7 +13,7 @@
 //   });
 //
 // - `config: { page: true }` is what gives a route request.member (null when signed out or when
-//   sign-in is off) and `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
+//   sign-in is off) and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
 // - requireMember: signed out → 303 to /auth/login?next=<this page>, and back here after signing in.
 // - checkCsrf: a POST without the session's token (field `_csrf`, or header X-CSRF-Token) → 403 page,
 //   before the handler runs, so nothing is written. memberForm = [requireMember, checkCsrf].

@@ -89,8 +89,8 @@ export function signedCookie(request: FastifyRequest, name: string): string | nu
 
 /**
  * Members' sessions on page routes (`config: { page: true }`): reads the signed session cookie,
- * finds the session in the database and sets request.member. Pages are answered `Vary: Cookie`,
- * and a member's pages are never stored by any cache. API routes never look at cookies.
+ * finds the session in the database and sets request.member. With sign-in on, pages are answered
+ * `Vary: Cookie`, and a member's pages are never stored by any cache. API routes never look at cookies.
  */
 async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
   // hook: false: cookies are read and written by this plugin's helpers, on page routes only.
@@ -107,8 +107,8 @@ async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
   });
 
   const load = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('vary', 'Cookie');
     if (!opts.signInEnabled) return;
+    reply.header('vary', 'Cookie');
     const sessionId = signedCookie(request, SESSION_COOKIE);
     if (sessionId === null) return;
     const found = await opts.sessions.lookUp(sessionId);
