@@ -3,6 +3,7 @@
 import { type CalendarFilter, feedQuery, flagLabels } from '../domain/calendar/filter.js';
 import type { CalendarBooking } from '../repositories/calendar.js';
 import { type Html, html } from './html.js';
+import { accountBar, type AccountView } from './member-pages.js';
 
 export interface PageAssets {
   /** URLs with a content hash, so they can be cached for good. */
@@ -18,6 +19,16 @@ export interface SchedulePage {
   areas: readonly string[];
   filter: CalendarFilter;
   assets: PageAssets;
+  /** The account bar: null when sign-in is off (the page as it always was). */
+  account?: AccountView;
+  /** For signed-in members: who booked each booking (by booking id). Signed out: absent, the reduced form. */
+  bookers?: ReadonlyMap<number, Booker>;
+}
+
+/** Who booked a booking, as signed-in members see it. */
+export interface Booker {
+  cid: number;
+  name: string;
 }
 
 const DAY_TITLE = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -33,20 +44,25 @@ function timeCell(b: CalendarBooking): Html {
   return html`<td class="time" data-label="Time (UTC)"><span class="utc"><time datetime="${isoMinute(b.time_start)}">${hhmm(b.time_start)}</time>–<time datetime="${isoMinute(b.time_end)}">${end}</time></span></td>`;
 }
 
-function row(b: CalendarBooking): Html {
+function bookerCell(b: CalendarBooking, bookers: ReadonlyMap<number, Booker>): Html {
+  const who = bookers.get(b.id);
+  return html`<td data-label="Booked by">${who ? html`<span class="booker">${who.name} <span class="muted">(${who.cid})</span></span>` : ''}</td>`;
+}
+
+function row(b: CalendarBooking, bookers: ReadonlyMap<number, Booker> | undefined): Html {
   const flags = flagLabels(b);
   return html`<tr data-start="${isoMinute(b.time_start)}" data-end="${isoMinute(b.time_end)}">${timeCell(b)}<th scope="row" data-label="Callsign">${b.callsign}</th><td data-label="Position">${b.position_name}</td><td data-label="Frequency">${b.frequency}</td><td data-label="Type"><span class="flags">${
     flags.length === 0 ? html`<span class="muted">Controlling</span>` : flags.map((f, i) => html`${i > 0 ? ' ' : ''}<span class="flag flag-${f.toLowerCase()}">${f}</span>`)
-  }</span></td></tr>`;
+  }</span></td>${bookers ? bookerCell(b, bookers) : ''}</tr>`;
 }
 
-function day(date: string, bookings: CalendarBooking[]): Html {
+function day(date: string, bookings: CalendarBooking[], bookers: ReadonlyMap<number, Booker> | undefined): Html {
   const id = `day-${date}`;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${DAY_TITLE.format(Date.parse(date))}</h2>
 <table>
-<thead><tr><th scope="col">Time (UTC)</th><th scope="col">Callsign</th><th scope="col">Position</th><th scope="col">Frequency</th><th scope="col">Type</th></tr></thead>
+<thead><tr><th scope="col">Time (UTC)</th><th scope="col">Callsign</th><th scope="col">Position</th><th scope="col">Frequency</th><th scope="col">Type</th>${bookers ? html`<th scope="col">Booked by</th>` : ''}</tr></thead>
 <tbody>
-${bookings.map((b) => html`${row(b)}\n`)}</tbody>
+${bookings.map((b) => html`${row(b, bookers)}\n`)}</tbody>
 </table></section>
 `;
 }
@@ -98,7 +114,7 @@ export function schedulePage(page: SchedulePage): Buffer {
 </head>
 <body>
 <header>
-<h1>${page.siteName}</h1>
+${page.account ? html`${accountBar(page.account)}\n` : ''}<h1>${page.siteName}</h1>
 <p>Booked control positions, now and for the next 30 days. Times are UTC<span class="local-note" hidden>; your local time is shown below each</span>.</p>
 </header>
 ${filters(page)}
@@ -106,7 +122,7 @@ ${filters(page)}
 ${
   days.size === 0
     ? html`<p class="empty">No bookings in the next 30 days${page.filter.areas.length + page.filter.prefixes.length + page.filter.callsigns.length > 0 ? ' match these filters' : ''}.</p>`
-    : [...days].map(([date, list]) => day(date, list))
+    : [...days].map(([date, list]) => day(date, list, page.bookers))
 }</main>
 <footer>
 <p>${page.siteName} · <a href="${feed}">iCalendar feed</a> · <a href="/docs">API</a></p>

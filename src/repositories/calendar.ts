@@ -53,6 +53,19 @@ export function calendarRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Who booked these bookings (signed-in members see it on the page): CID and name. */
+    async bookers(
+      bookingIds: readonly number[],
+    ): Promise<Array<{ booking_id: number; cid: number; first_name: string | null; last_name: string | null }>> {
+      if (bookingIds.length === 0) return [];
+      return db
+        .selectFrom('bookings as b')
+        .innerJoin('users as u', 'u.id', 'b.user_id')
+        .select(['b.id as booking_id', 'u.id as cid', 'u.first_name', 'u.last_name'])
+        .where('b.id', 'in', bookingIds)
+        .execute();
+    },
+
     /** Every area's name, for the page's filter. */
     async areaNames(): Promise<string[]> {
       const rows = await db.selectFrom('areas').select('name').execute();

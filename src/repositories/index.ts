@@ -6,6 +6,7 @@ import { healthRepository } from './health.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { calendarRepository } from './calendar.js';
 import { positionsRepository } from './positions.js';
+import { sessionsRepository } from './sessions.js';
 import { usersRepository } from './users.js';
 
 export function createRepositories(db: Db) {
@@ -17,6 +18,7 @@ export function createRepositories(db: Db) {
     health: healthRepository(db.kysely),
     outboxFigures: outboxFiguresRepository(db.kysely),
     positions: positionsRepository(db.kysely),
+    sessions: sessionsRepository(db.kysely),
     users: usersRepository(db.kysely),
   };
 }

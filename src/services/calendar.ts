@@ -20,7 +20,8 @@ import {
 } from '../domain/calendar/filter.js';
 import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import { type PageAssets, schedulePage } from '../presenters/schedule-page.js';
+import type { AccountView } from '../presenters/member-pages.js';
+import { type Booker, type PageAssets, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
 import { type CachedBody, withEtag } from './cached-body.js';
 
@@ -52,6 +53,8 @@ export interface CalendarOptions {
   config: Pick<Config, 'siteName' | 'siteHost'>;
   version: string;
   assets: PageAssets;
+  /** Whether members can sign in: the page then has its account bar. */
+  signIn: boolean;
 }
 
 /** What the feed and the page show: bookings, their positions' callsigns and areas (no names). */
@@ -96,6 +99,27 @@ export class CalendarAnswers {
     return this.answers.get(`${kind}:${filterKey(filter)}`, render, stamp);
   }
 
+  /**
+   * The page as a signed-in member sees it: with their account bar and who booked each position.
+   * Made for each request (it is theirs alone), from the same kept bookings.
+   */
+  async memberPage(filter: CalendarFilter, account: AccountView): Promise<Buffer> {
+    const stamp = await this.stamp();
+    const snapshot = await this.snapshots.get('bookings', () => this.read(), stamp);
+    const picked = this.pick('page', filter, snapshot);
+    const rows = await this.repo.bookers(picked.map((b) => b.id));
+    const bookers = new Map<number, Booker>(
+      rows.map((r) => [r.booking_id, { cid: r.cid, name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || String(r.cid) }]),
+    );
+    const { siteName } = this.options.config;
+    return schedulePage({ siteName, bookings: picked, areas: snapshot.areas, filter, assets: this.options.assets, account, bookers });
+  }
+
+  private pick(kind: CalendarKind, filter: CalendarFilter, s: Snapshot): Kept[] {
+    const window = kind === 'feed' ? feedWindow(s.at) : pageWindow(s.at);
+    return s.bookings.filter((b) => inWindow(b, window) && matchesFilter(filter, b));
+  }
+
   private async read(): Promise<Snapshot> {
     const at = this.minute();
     const [rows, areas] = await Promise.all([this.repo.bookings(feedWindow(at)), this.repo.areaNames()]);
@@ -125,10 +149,10 @@ export class CalendarAnswers {
 
   private render(kind: CalendarKind, filter: CalendarFilter, s: Snapshot): Buffer {
     const { siteName, siteHost } = this.options.config;
-    const window = kind === 'feed' ? feedWindow(s.at) : pageWindow(s.at);
-    const picked = s.bookings.filter((b) => inWindow(b, window) && matchesFilter(filter, b));
+    const picked = this.pick(kind, filter, s);
     if (kind === 'feed') return calendarFeed(picked, { siteName, siteHost, version: this.options.version });
-    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets });
+    const account: AccountView = this.options.signIn ? { member: null, signInHref: '/auth/login' } : null;
+    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets, account });
   }
 }
 

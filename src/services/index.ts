@@ -21,6 +21,8 @@ import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
 import { PositionsList } from './positions.js';
+import type { PageAssets } from '../presenters/schedule-page.js';
+import { MemberSessions, SignIn } from './sign-in/index.js';
 import { UsersList } from './users-list.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -51,6 +53,12 @@ export interface AppServices {
   networkPusher: NetworkPusher | null;
   /** Null when METRICS=0. */
   metrics: Metrics | null;
+  /** The pages' stylesheet, script and icon URLs. */
+  pageAssets: PageAssets;
+  /** Members' sessions (request.member on page routes). */
+  sessions: MemberSessions;
+  /** Signing members in with the network's account; null when sign-in is off. */
+  signIn: SignIn | null;
 }
 
 /**
@@ -85,6 +93,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   // Answers look the response cache up through the services at each request, not once: the
   // services' cache may be replaced (tests give it a smaller budget).
   const responses = () => services.responses;
+  const assets = pageAssets();
+  const sessions = new MemberSessions(db, repos.sessions, freshness, clock);
   const services: AppServices = {
     config,
     db,
@@ -100,12 +110,15 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets: pageAssets() }),
+    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets, signIn: config.signIn !== null }),
     recorders,
     outbox,
     eventStream,
     networkPusher,
     metrics,
+    pageAssets: assets,
+    sessions,
+    signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions) : null,
   };
   return services;
 }

@@ -113,4 +113,12 @@ describe('redactUrl and scrubCredentials', () => {
     // Idempotent: a line already redacted stays as it is.
     expect(scrubCredentials(scrubbed)).toBe(scrubbed);
   });
+
+  it("keep a sign-in's one-time code and state out of the log", () => {
+    expect(redactUrl('/auth/callback?code=def502&state=Xy_9')).toBe('/auth/callback?code=[redacted]&state=[redacted]');
+    expect(redactUrl('/auth/login?next=%2Fmy%2Fbookings')).toBe('/auth/login?next=%2Fmy%2Fbookings');
+    expect(scrubCredentials('{"msg":"at /auth/callback?state=Xy_9&code=def502"}')).toBe(
+      '{"msg":"at /auth/callback?state=[redacted]&code=[redacted]"}',
+    );
+  });
 });

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from '../../domain/calendar/filter.js';
 import { registerAssets } from '../../http/assets.js';
+import { accountView } from '../../http/member-pages.js';
 import { ValidationError } from '../../domain/errors.js';
 import { getCalendarFeed, getSchedulePage } from '../../schemas/calendar.js';
 import type { CachedBody } from '../../services/cached-body.js';
@@ -25,6 +26,8 @@ function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
 const send = (reply: FastifyReply, answer: CachedBody, contentType: string) =>
   reply.header('etag', answer.etag).type(contentType).send(answer.body);
 
+const sendHtml = (reply: FastifyReply, body: Buffer) => reply.type('text/html; charset=utf-8').send(body);
+
 const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   await registerAssets(app);
   const answers = services.calendar;
@@ -36,9 +39,14 @@ const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
     return send(reply, answer, 'text/calendar; charset=utf-8');
   });
 
-  app.get('/', { schema: getSchedulePage, config: { auth: 'public' } }, async (request, reply) => {
-    const answer = await answers.answer('page', filterOf(request.query, 'page'));
+  app.get('/', { schema: getSchedulePage, config: { auth: 'public', page: true } }, async (request, reply) => {
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
+    // A signed-in member's page is theirs alone (names of bookers, their sign-out form): never kept.
+    if (request.member !== null) {
+      const body = await answers.memberPage(filterOf(request.query, 'page'), accountView(request));
+      return sendHtml(reply, body);
+    }
+    const answer = await answers.answer('page', filterOf(request.query, 'page'));
     return send(reply, answer, 'text/html; charset=utf-8');
   });
 };

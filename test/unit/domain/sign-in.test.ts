@@ -1,0 +1,69 @@
+// The pure parts of signing in: which `next` paths are followed, and what counts as the network's
+// description of a member.
+import { describe, expect, it } from 'vitest';
+import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../../src/domain/members/sign-in.js';
+
+const answer = (data: unknown) => ({ data });
+const MEMBER = {
+  cid: '1234567',
+  personal: { name_first: 'Karin', name_last: 'Holm', email: 'karin@example.org' },
+  vatsim: { rating: { id: 3, short: 'S2' }, region: { id: 'EMEA' }, division: { id: 'EUD' }, subdivision: { id: null } },
+};
+
+describe('safeNext', () => {
+  it.each(['/', '/my/bookings', '/?area=Denmark&callsign=EKCH', '/bookings/12?x=%20y'])('follows %s', (next) => {
+    expect(safeNext(next)).toBe(next);
+  });
+  it.each([
+    undefined,
+    42,
+    '',
+    'my/bookings',
+    '//evil.example',
+    '/\\evil',
+    '/%2F%2Fevil',
+    '/%5cevil',
+    '/%E0%A4%A',
+    '/a b',
+    `/${'a'.repeat(600)}`,
+    '/auth/login',
+  ])('sends %j to /', (next) => {
+    expect(safeNext(next)).toBe('/');
+  });
+});
+
+describe('parseNetworkProfile', () => {
+  it('reads the member, a null subdivision included', () => {
+    expect(parseNetworkProfile(answer(MEMBER))).toEqual({
+      cid: 1234567,
+      firstName: 'Karin',
+      lastName: 'Holm',
+      email: 'karin@example.org',
+      rating: 3,
+      region: 'EMEA',
+      division: 'EUD',
+      subdivision: null,
+    });
+  });
+  it('takes the rating by its short name when the id is unknown', () => {
+    expect(parseNetworkProfile(answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'C1' } } }))?.rating).toBe(5);
+  });
+  it.each([
+    ['no data envelope', MEMBER],
+    ['a cid that is not a number', answer({ ...MEMBER, cid: '12a' })],
+    ['no names', answer({ ...MEMBER, personal: { email: 'x@example.org' } })],
+    ['an unknown rating', answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'XX' } } })],
+    ['a name with control characters', answer({ ...MEMBER, personal: { ...MEMBER.personal, name_last: 'Ho\u0000lm' } })],
+  ])('refuses %s', (_what, body) => {
+    expect(parseNetworkProfile(body)).toBeNull();
+  });
+});
+
+describe('signInRefusedFor', () => {
+  it('refuses suspended and inactive accounts only', () => {
+    expect(signInRefusedFor(0)).toMatch(/suspended/);
+    expect(signInRefusedFor(-1)).toMatch(/inactive/);
+    expect(signInRefusedFor(1)).toBeNull();
+    expect(signInRefusedFor(3)).toBeNull();
+  });
+});
