@@ -58,14 +58,16 @@ function parseWithLimits(s: string, options: qs.IParseOptions & { arrayLimit: nu
  */
 const QUERY_REJECTED = Symbol('query rejected');
 
-// Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b.
-const QUERY_OPTIONS = { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true };
+// Accepts include[]=a, include[0]=a, include=a&include=b and include=a,b. Parameters are kept in
+// an object without a prototype, so that one named like an Object.prototype member is refused as
+// unknown rather than dropped unseen.
+const QUERY_OPTIONS = { comma: true, depth: 2, ...QUERY_LIMITS, throwOnLimitExceeded: true, plainObjects: true };
 
 export function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string } {
   // Most requests have no query string: no parser for nothing.
   if (s === '') return {};
   try {
-    return parseWithLimits(s, QUERY_OPTIONS);
+    return withProto(parseWithLimits(s, QUERY_OPTIONS), s);
   } catch (err) {
     return { [QUERY_REJECTED]: limitExceeded(err, 'query parameter', QUERY_LIMITS) ?? 'Malformed query string' };
   }
@@ -134,6 +136,12 @@ export function parseForm(s: string): qs.ParsedQs {
     const message = limitExceeded(err, 'form field', FORM_LIMITS);
     throw message === null ? err : new ApiError(400, message);
   }
+  return withProto(fields, s);
+}
+
+/** The fields with `__proto__` as a field like any other when `s` names it: qs drops it whatever its options. */
+function withProto(fields: qs.ParsedQs, s: string): qs.ParsedQs {
+  if (!s.includes('__proto__')) return fields;
   for (const [name, value] of new URLSearchParams(s)) {
     if (name === '__proto__' || name.startsWith('__proto__[')) {
       Object.defineProperty(fields, '__proto__', { value, enumerable: true, writable: true, configurable: true });

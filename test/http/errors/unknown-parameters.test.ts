@@ -36,6 +36,11 @@ describe('unknown query parameters', () => {
     expect(list.statusCode).toBe(422);
     expect(Object.keys(list.json().errors)).toEqual(['Limit', 'foo']);
 
+    // Named like members of every object: still parameters, and unknown.
+    const odd = await ctx.request({ method: 'GET', url: '/api/bookings?constructor=1&toString=x&__proto__=1' });
+    expect(odd.statusCode).toBe(422);
+    expect(Object.keys(odd.json().errors).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+
     const feed = await ctx.request({ method: 'GET', url: '/calendar/bookings.ics?cid=1000001' });
     expect(feed.statusCode).toBe(422);
     expect(feed.json().errors).toEqual({ cid: ['The cid parameter is unknown: this route takes callsign and area.'] });
