@@ -229,6 +229,13 @@ export interface AuditLogTable {
   after: string | null;
 }
 
+/** A member's own calendar feed address (/calendar/member/<secret>.ics); renewing replaces the secret. */
+export interface MemberCalendarsTable {
+  user_id: number;
+  secret: string;
+  created_at: number;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -249,6 +256,7 @@ export interface Database {
   network_pushes: NetworkPushesTable;
   outbox_cursors: OutboxCursorsTable;
   audit_log: AuditLogTable;
+  member_calendars: MemberCalendarsTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

@@ -3,6 +3,7 @@ import { apiKeysRepository } from './api-keys.js';
 import { bookingsRepository } from './bookings.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { healthRepository } from './health.js';
+import { membersRepository } from './members.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { calendarRepository } from './calendar.js';
 import { positionsRepository } from './positions.js';
@@ -15,6 +16,7 @@ export function createRepositories(db: Db) {
     calendar: calendarRepository(db.kysely),
     networkPushes: networkPushesRepository(db.kysely, db.dialect),
     health: healthRepository(db.kysely),
+    members: membersRepository(db.kysely),
     outboxFigures: outboxFiguresRepository(db.kysely),
     positions: positionsRepository(db.kysely),
     users: usersRepository(db.kysely),

@@ -1,8 +1,8 @@
 // Audit entries: who changed what, and which fields changed. Pure: no database access.
 import { ymdHis } from '../time.js';
 
-/** Who made a change: an API key (its id and name) or an operator at the command line. */
-export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' };
+/** Who made a change: an API key (its id and name), a signed-in member (CID and name) or an operator at the command line. */
+export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'member'; cid: number; name: string } | { kind: 'cli' };
 
 export type Fields = Record<string, unknown>;
 
@@ -16,9 +16,11 @@ export interface AuditEntry {
   after: Fields | null;
 }
 
-/** The stored form of an actor: `key:<id>` or `cli`, and the key's name apart. */
+/** The stored form of an actor: `key:<id>`, `member:<cid>` or `cli`, and the key's or member's name apart. */
 export function actorColumns(actor: AuditActor): { actor: string; actor_name: string | null } {
-  return actor.kind === 'key' ? { actor: `key:${actor.keyId}`, actor_name: actor.keyName } : { actor: 'cli', actor_name: null };
+  if (actor.kind === 'key') return { actor: `key:${actor.keyId}`, actor_name: actor.keyName };
+  if (actor.kind === 'member') return { actor: `member:${actor.cid}`, actor_name: actor.name };
+  return { actor: 'cli', actor_name: null };
 }
 
 export const bookingTarget = (id: number): string => `booking:${id}`;
