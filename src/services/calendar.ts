@@ -20,7 +20,7 @@ import {
 } from '../domain/calendar/filter.js';
 import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import { type PageAssets, schedulePage } from '../presenters/schedule-page.js';
+import { type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
 import { type CachedBody, withEtag } from './cached-body.js';
 
@@ -98,6 +98,12 @@ export class CalendarAnswers {
     return this.answers.get(`${kind}:${filterKey(filter)}`, render, stamp);
   }
 
+  /** The schedule page for a filter it cannot use: the form again with the errors (never kept). */
+  async refusedFilter(refused: RefusedFilter): Promise<Buffer> {
+    const areas = await this.repo.areaNames();
+    return refusedFilterPage({ siteName: this.options.config.siteName, areas, assets: this.options.assets }, refused);
+  }
+
   private async read(): Promise<Snapshot> {
     const at = this.minute();
     const [rows, areas] = await Promise.all([this.repo.bookings(feedWindow(at)), this.repo.areaNames()]);
@@ -130,7 +136,7 @@ export class CalendarAnswers {
     const window = kind === 'feed' ? feedWindow(s.at) : pageWindow(s.at);
     const picked = s.bookings.filter((b) => inWindow(b, window) && matchesFilter(filter, b));
     if (kind === 'feed') return calendarFeed(picked, { siteName, siteHost, version: this.options.version });
-    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets });
+    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets, now: s.at });
   }
 }
 
