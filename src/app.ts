@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import authPlugin from './plugins/auth.js';
 import bodyParsers from './plugins/body-parsers.js';
 import cors from './plugins/cors.js';
+import memberSession from './plugins/member-session.js';
 import rateLimit from './plugins/rate-limit.js';
 import notFound from './plugins/not-found.js';
 import requestMetrics, { unmatchedObserver } from './plugins/request-metrics.js';
@@ -88,6 +89,14 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   await app.register(rateLimit, { max: config.rateLimit });
   await app.register(authPlugin, { keys: services.keys, ...(app.ipLimited ? { ipLimited: app.ipLimited } : {}) });
   await app.register(cors);
+  await app.register(memberSession, {
+    sessions: services.sessions,
+    secret: await services.sessions.cookieSecret(config.sessionSecret),
+    secureCookies: config.publicUrl.startsWith('https:'),
+    signInEnabled: services.signIn !== null,
+    siteName: config.siteName,
+    assets: services.pageAssets,
+  });
   await app.register(openapi, { version: VERSION });
   await registerRoutes(app, services);
   return app;

@@ -46,6 +46,22 @@ export interface Config {
   auditRetentionDays: number | null;
   /** Whether GET /metrics answers (METRICS=0 turns it off). */
   metrics: boolean;
+  /** The address people use, without a trailing slash (PUBLIC_URL; default http://HOST:PORT). */
+  publicUrl: string;
+  /** Members' sign-in with the network's account (docs/sign-in.md); null when it is off. */
+  signIn: SignInConfig | null;
+  /** Signs the session cookie (SESSION_SECRET); null: generated at first start and kept in the database. Never logged. */
+  sessionSecret: string | null;
+}
+
+export interface SignInConfig {
+  /** The network's OAuth2 server (CONNECT_URL), without a trailing slash. */
+  connectUrl: string;
+  clientId: string;
+  /** Never logged. */
+  clientSecret: string;
+  /** How long one call to the network may take, answer included. */
+  timeoutMs: number;
 }
 
 export interface NetworkConfig {
@@ -129,8 +145,16 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
     siteName: str('SITE_NAME', 'Sector'),
     siteHost: str('SITE_HOST', 'sector'),
+    publicUrl: '',
+    signIn: null,
+    sessionSecret: str('SESSION_SECRET', '') === '' ? null : str('SESSION_SECRET', ''),
   };
   config.network = networkConfig(env, str, int, problems);
+  config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config, problems);
+  config.signIn = signInConfig(env, str, int, problems);
+  if (config.sessionSecret !== null && config.sessionSecret.length < 32) {
+    problems.push('SESSION_SECRET must be at least 32 characters (or unset: one is generated and kept in the database)');
+  }
   if (config.siteName.length > 100 || /[\u0000-\u001f\u007f]/.test(config.siteName)) {
     problems.push('SITE_NAME must be at most 100 characters, without control characters');
   }
@@ -172,4 +196,76 @@ function networkConfig(
   }
   if (/\s/.test(key)) problems.push('NETWORK_BOOKINGS_KEY must not contain spaces');
   return { url: url.replace(/\/+$/, ''), key, retryBaseMs, timeoutMs };
+}
+
+/** Whether a host is this machine's own (127.0.0.0/8, [::1], localhost), where http: is allowed. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * A network service's address: https:, or http: on loopback only (local development and tests),
+ * without query or fragment. Returns it without a trailing slash, or null after adding a problem.
+ */
+export function networkAddress(name: string, raw: string, problems: string[]): string | null {
+  let parsed: URL | null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = null;
+  }
+  const ok =
+    parsed !== null &&
+    (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) &&
+    parsed.search === '' &&
+    parsed.hash === '' &&
+    parsed.username === '' &&
+    parsed.password === '';
+  if (!ok) {
+    problems.push(`${name} must be an https: URL (http: only on 127.0.0.1, [::1] or localhost), without query (got "${raw}")`);
+    return null;
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** PUBLIC_URL: http: or https:, an origin with an optional path prefix; default http://HOST:PORT. */
+function publicUrl(raw: string, config: Pick<Config, 'host' | 'port'>, problems: string[]): string {
+  if (raw === '') {
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    return `http://${host}:${config.port}`;
+  }
+  let parsed: URL | null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '') {
+    problems.push(`PUBLIC_URL must be the http: or https: address people use, e.g. https://bookings.example.org (got "${raw}")`);
+    return raw;
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** CONNECT_CLIENT_ID and CONNECT_CLIENT_SECRET: both (sign-in on) or neither (off). */
+function signInConfig(
+  env: Env,
+  str: (name: string, fallback: string) => string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): SignInConfig | null {
+  const clientId = str('CONNECT_CLIENT_ID', '');
+  const clientSecret = str('CONNECT_CLIENT_SECRET', '');
+  const connectUrl = networkAddress('CONNECT_URL', str('CONNECT_URL', 'https://auth.vatsim.net'), problems);
+  const timeoutMs = int('CONNECT_TIMEOUT_MS', 10_000, 100, 300_000);
+  if (clientId === '' && clientSecret === '') return null;
+  if (clientId === '' || clientSecret === '') {
+    const [set, missing] =
+      clientId === '' ? ['CONNECT_CLIENT_SECRET', 'CONNECT_CLIENT_ID'] : ['CONNECT_CLIENT_ID', 'CONNECT_CLIENT_SECRET'];
+    problems.push(`${set} is set but ${missing} is not: set both to let members sign in, or neither`);
+    return null;
+  }
+  if (connectUrl === null) return null;
+  return { connectUrl, clientId, clientSecret, timeoutMs };
 }

@@ -23,6 +23,8 @@ export interface UsersTable {
   subdivision: string | null;
   created_at: number;
   updated_at: number;
+  /** When the member last signed in on the page; null: never. */
+  last_login_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface UserAreaActivityTable {
@@ -229,6 +231,33 @@ export interface AuditLogTable {
   after: string | null;
 }
 
+/** A signed-in member's session (migration 0014): the id itself is only in the member's cookie. */
+export interface SessionsTable {
+  /** SHA-256 (hex) of the session id. */
+  id_hash: string;
+  user_id: number;
+  /** Secret the session's CSRF tokens are made from and checked against. */
+  csrf_secret: string;
+  created_at: number;
+  last_seen_at: number;
+}
+
+/** A sign-in under way: its OAuth2 state (hashed), the browser it belongs to and its PKCE verifier. */
+export interface LoginStatesTable {
+  state_hash: string;
+  /** SHA-256 (hex) of the random value in the browser's sign-in cookie. */
+  browser_hash: string;
+  code_verifier: string;
+  /** The same-origin path to return to. */
+  next: string;
+  created_at: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 /** A member's own calendar feed address (/calendar/member/<secret>.ics); renewing replaces the secret. */
 export interface MemberCalendarsTable {
   user_id: number;
@@ -256,6 +285,9 @@ export interface Database {
   network_pushes: NetworkPushesTable;
   outbox_cursors: OutboxCursorsTable;
   audit_log: AuditLogTable;
+  sessions: SessionsTable;
+  login_states: LoginStatesTable;
+  settings: SettingsTable;
   member_calendars: MemberCalendarsTable;
 }
 

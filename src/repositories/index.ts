@@ -7,6 +7,7 @@ import { membersRepository } from './members.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { calendarRepository } from './calendar.js';
 import { positionsRepository } from './positions.js';
+import { sessionsRepository } from './sessions.js';
 import { usersRepository } from './users.js';
 
 export function createRepositories(db: Db) {
@@ -19,6 +20,7 @@ export function createRepositories(db: Db) {
     members: membersRepository(db.kysely),
     outboxFigures: outboxFiguresRepository(db.kysely),
     positions: positionsRepository(db.kysely),
+    sessions: sessionsRepository(db.kysely),
     users: usersRepository(db.kysely),
   };
 }

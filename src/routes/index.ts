@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteServices } from '../services/index.js';
+import authRoutes from './auth/index.js';
 import bookingsRoutes from './bookings/index.js';
 import calendarRoutes from './calendar/index.js';
 import healthRoutes from './health/index.js';
@@ -22,4 +23,5 @@ export async function registerRoutes(app: FastifyInstance, services: RouteServic
   await app.register(deprecatedRoutes, { services });
   await app.register(calendarRoutes, { services });
   await app.register(eventsRoutes, { services });
+  await app.register(authRoutes, { services });
 }

@@ -22,6 +22,8 @@ import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
 import { PositionsList } from './positions.js';
+import type { PageAssets } from '../presenters/schedule-page.js';
+import { MemberSessions, SignIn } from './sign-in/index.js';
 import { UsersList } from './users-list.js';
 
 /** Everything a route or command needs, built once per process from config and database. */
@@ -54,6 +56,12 @@ export interface AppServices {
   networkPusher: NetworkPusher | null;
   /** Null when METRICS=0. */
   metrics: Metrics | null;
+  /** The pages' stylesheet, script and icon URLs. */
+  pageAssets: PageAssets;
+  /** Members' sessions (request.member on page routes). */
+  sessions: MemberSessions;
+  /** Signing members in with the network's account; null when sign-in is off. */
+  signIn: SignIn | null;
 }
 
 /**
@@ -88,6 +96,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   // Answers look the response cache up through the services at each request, not once: the
   // services' cache may be replaced (tests give it a smaller budget).
   const responses = () => services.responses;
+  const assets = pageAssets();
+  const sessions = new MemberSessions(db, repos.sessions, freshness, clock);
   const bookingWrites = new BookingWrites(db, repos.bookings, freshness, clock, recorders);
   const services: AppServices = {
     config,
@@ -105,12 +115,15 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     memberBookings: new MemberBookings(repos.members, bookingWrites, config, clock, VERSION),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets: pageAssets() }),
+    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets }),
     recorders,
     outbox,
     eventStream,
     networkPusher,
     metrics,
+    pageAssets: assets,
+    sessions,
+    signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions) : null,
   };
   return services;
 }

@@ -1,8 +1,11 @@
 // Audit entries: who changed what, and which fields changed. Pure: no database access.
 import { ymdHis } from '../time.js';
 
-/** Who made a change: an API key (its id and name), a signed-in member (CID and name) or an operator at the command line. */
-export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'member'; cid: number; name: string } | { kind: 'cli' };
+/**
+ * Who made a change: an API key (its id and name), an operator at the command line, or a member
+ * signed in on the pages (their CID and name).
+ */
+export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' } | { kind: 'member'; cid: number; name: string };
 
 export type Fields = Record<string, unknown>;
 
@@ -16,16 +19,22 @@ export interface AuditEntry {
   after: Fields | null;
 }
 
-/** The stored form of an actor: `key:<id>`, `member:<cid>` or `cli`, and the key's or member's name apart. */
+/** The stored form of an actor: `key:<id>` or `cli`, and the key's name apart. */
 export function actorColumns(actor: AuditActor): { actor: string; actor_name: string | null } {
-  if (actor.kind === 'key') return { actor: `key:${actor.keyId}`, actor_name: actor.keyName };
-  if (actor.kind === 'member') return { actor: `member:${actor.cid}`, actor_name: actor.name };
-  return { actor: 'cli', actor_name: null };
+  switch (actor.kind) {
+    case 'key':
+      return { actor: `key:${actor.keyId}`, actor_name: actor.keyName };
+    case 'member':
+      return { actor: `member:${actor.cid}`, actor_name: actor.name };
+    case 'cli':
+      return { actor: 'cli', actor_name: null };
+  }
 }
 
 export const bookingTarget = (id: number): string => `booking:${id}`;
 export const apiKeyTarget = (id: string): string => `apikey:${id}`;
 export const webhookTarget = (id: string): string => `webhook:${id}`;
+export const userTarget = (cid: number): string => `user:${cid}`;
 
 /** A booking's stored columns an audit entry shows (bookkeeping columns id/created_at/updated_at left out). */
 export interface AuditedBooking {
@@ -85,4 +94,29 @@ export function bookingAction(before: AuditedBooking | null, after: AuditedBooki
   if (before === null) return 'booking.created';
   if (before.deleted === 0 && after.deleted === 1) return 'booking.deleted';
   return 'booking.updated';
+}
+
+/** A user's fields a sign-in audit entry shows (the e-mail address is left out of the log). */
+export interface AuditedProfile {
+  first_name: string | null;
+  last_name: string | null;
+  rating: number;
+  region: string | null;
+  division: string | null;
+  subdivision: string | null;
+}
+
+const PROFILE_FIELDS = ['first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'] as const satisfies ReadonlyArray<
+  keyof AuditedProfile
+>;
+
+/** A sign-in: every field for a new user, the fields the network changed for a known one. */
+export function signInDiff(before: AuditedProfile | undefined, after: AuditedProfile): { before: Fields | null; after: Fields | null } {
+  if (before === undefined) return { before: null, after: Object.fromEntries(PROFILE_FIELDS.map((f) => [f, after[f]])) };
+  const changed = PROFILE_FIELDS.filter((f) => before[f] !== after[f]);
+  if (changed.length === 0) return { before: null, after: null };
+  return {
+    before: Object.fromEntries(changed.map((f) => [f, before[f]])),
+    after: Object.fromEntries(changed.map((f) => [f, after[f]])),
+  };
 }

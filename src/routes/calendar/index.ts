@@ -70,7 +70,7 @@ const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
 
   // A person typed the filter: a value the page cannot use is answered with the page (422), the
   // form again with the message next to its field, not with the API's JSON.
-  app.get('/', { schema: getSchedulePage, config: { auth: 'public' }, attachValidation: true }, async (request, reply) => {
+  app.get('/', { schema: getSchedulePage, config: { auth: 'public', page: true }, attachValidation: true }, async (request, reply) => {
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
     const query: FilterQuery = request.query;
     const parsed: ParsedFilter = request.validationError

@@ -1,0 +1,95 @@
+// Sign-in with the network's account: what the network tells about a member, and where a member
+// may be sent back to afterwards. Pure.
+import { RATINGS, ratingValue } from '../ratings.js';
+
+/** The member as the network's GET /api/user describes them (docs/sign-in.md). */
+export interface NetworkProfile {
+  cid: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  /** Numeric rating value (domain/ratings.ts). */
+  rating: number;
+  region: string | null;
+  division: string | null;
+  subdivision: string | null;
+}
+
+const MAX_TEXT = 200;
+const MAX_EMAIL = 320;
+const KNOWN_VALUES = new Set<number>(Object.values(RATINGS));
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function text(v: unknown, max: number): string | null {
+  if (typeof v !== 'string') return null;
+  const t = v.trim();
+  return t === '' || t.length > max || /[\u0000-\u001f\u007f]/.test(t) ? null : t;
+}
+
+/** An id of the network's region/division/subdivision objects ({"id": "EUR"}); null when absent. */
+function placeId(v: unknown): string | null {
+  return isObject(v) ? text(v.id, 32) : null;
+}
+
+function rating(v: unknown): number | null {
+  if (!isObject(v)) return null;
+  if (typeof v.id === 'number' && Number.isInteger(v.id) && KNOWN_VALUES.has(v.id)) return v.id;
+  return typeof v.short === 'string' ? (ratingValue(v.short.toUpperCase()) ?? null) : null;
+}
+
+/**
+ * The profile from GET /api/user's answer (`{"data": {"cid", "personal", "vatsim"}}`), or null when
+ * it is not one: the member is then told the network answered something unexpected.
+ */
+export function parseNetworkProfile(body: unknown): NetworkProfile | null {
+  const data = isObject(body) ? body.data : undefined;
+  if (!isObject(data) || !isObject(data.personal) || !isObject(data.vatsim)) return null;
+  const rawCid = typeof data.cid === 'number' ? String(data.cid) : data.cid;
+  if (typeof rawCid !== 'string' || !/^[1-9]\d{0,9}$/.test(rawCid)) return null;
+  const firstName = text(data.personal.name_first, MAX_TEXT);
+  const lastName = text(data.personal.name_last, MAX_TEXT);
+  const r = rating(data.vatsim.rating);
+  if (firstName === null || lastName === null || r === null) return null;
+  return {
+    cid: Number(rawCid),
+    firstName,
+    lastName,
+    email: text(data.personal.email, MAX_EMAIL),
+    rating: r,
+    region: placeId(data.vatsim.region),
+    division: placeId(data.vatsim.division),
+    subdivision: placeId(data.vatsim.subdivision),
+  };
+}
+
+/** Suspended and inactive accounts are not signed in (contract §14). */
+export function signInRefusedFor(rating: number): string | null {
+  if (rating === RATINGS.SUS) return 'Your network account is suspended, so you cannot sign in here.';
+  if (rating === RATINGS.INA) return 'Your network account is inactive, so you cannot sign in here. Reactivate it with the network first.';
+  return null;
+}
+
+const MAX_NEXT = 512;
+// A path and query of this site: unreserved and sub-delimiter characters, ":", "@", "/", "?" and
+// percent escapes. No backslash (browsers read it as "/"), no control characters or spaces
+// (browsers drop tabs and newlines, which can turn "/\t/evil" into "//evil").
+const PATH_CHARS = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*$/;
+
+/**
+ * Where to send a member after signing in: a path of this site, else "/". Anything a browser could
+ * read as another origin is refused: "//host", "/\host", absolute URLs, and the same spelled with
+ * percent escapes ("/%2F%2Fhost", "/%5Chost").
+ */
+export function safeNext(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.length > MAX_NEXT || !PATH_CHARS.test(raw)) return '/';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return '/';
+  }
+  if (raw.startsWith('//') || decoded.startsWith('//') || decoded.includes('\\') || /[\u0000-\u001f\u007f]/.test(decoded)) return '/';
+  if (decoded.startsWith('/auth/')) return '/';
+  return raw;
+}

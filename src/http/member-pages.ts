@@ -1,0 +1,131 @@
+// Everything a page route for signed-in members needs, in one place.
+//
+// How to use it (a route in src/routes/…):
+//
+//   app.get('/my/bookings', { config: { page: true }, preHandler: requireMember }, async (request, reply) => {
+//     const member = request.member!;               // { cid, name, firstName, lastName, rating }
+//     const body = myBookingsPage({ …, csrf: csrfField(request) });   // put csrfField in every <form method="post">
+//     return sendPage(reply, 200, body);
+//   });
+//   app.post('/bookings', { config: { page: true }, preHandler: memberForm }, async (request, reply) => {
+//     // Only reached by a signed-in member whose form carried a valid token; then 303 (post/redirect/get).
+//     return reply.redirect('/my/bookings?done=booked', 303);
+//   });
+//
+// - `config: { page: true }` is what gives a route request.member (null when signed out or when
+//   sign-in is off) and `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
+// - requireMember: signed out → 303 to /auth/login?next=<this page>, and back here after signing in.
+// - checkCsrf: a POST without the session's token (field `_csrf`, or header X-CSRF-Token) → 403 page,
+//   before the handler runs, so nothing is written. memberForm = [requireMember, checkCsrf].
+// - accountView(request) feeds presenters/member-pages.ts accountBar (Sign in / name, Sign out, links).
+// - sendPage sets the pages' Content-Security-Policy; sendMessage answers a short HTML page.
+// - Audit and booking writes made for a member use memberActor(member): actor `member:<cid>`.
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { AuditActor } from '../domain/audit/index.js';
+import { type AccountView, CSRF_FIELD, csrfInput, messagePage } from '../presenters/member-pages.js';
+import type { Html } from '../presenters/html.js';
+import type { Member } from '../services/sign-in/index.js';
+
+export type { Member } from '../services/sign-in/index.js';
+export { CSRF_FIELD } from '../presenters/member-pages.js';
+
+/** The pages load their stylesheet and script from this origin only; forms post only to it. */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** Whether members can sign in at all (CONNECT_CLIENT_ID and CONNECT_CLIENT_SECRET are set). */
+export const signInEnabled = (request: FastifyRequest): boolean => request.server.memberPages.signInEnabled;
+
+/** /auth/login, coming back to `next` (a path of this site) afterwards. */
+export const signInPath = (next: string): string => `/auth/login?next=${encodeURIComponent(next)}`;
+
+/** A fresh CSRF token of the request's session, for one form. Only for signed-in members. */
+export function csrfToken(request: FastifyRequest): string {
+  const session = request.memberSession;
+  if (session === null) throw new Error('csrfToken needs a signed-in member (use requireMember)');
+  return request.server.memberPages.tokens.create(session.csrfSecret);
+}
+
+/** The hidden input carrying a CSRF token, to put in a form. */
+export const csrfField = (request: FastifyRequest): Html => csrfInput(csrfToken(request));
+
+/** The audit and booking-change actor for what a member does on the pages. */
+export const memberActor = (member: Member): AuditActor => ({ kind: 'member', cid: member.cid, name: member.name });
+
+/** What the account bar shows for this request (null: sign-in is off). */
+export function accountView(request: FastifyRequest): AccountView {
+  if (!signInEnabled(request)) return null;
+  if (request.member === null) return { member: null, signInHref: signInPath(request.url) };
+  return { member: { name: request.member.name, cid: request.member.cid }, csrfToken: csrfToken(request) };
+}
+
+/** An HTML page's bytes, with the pages' security headers. */
+export function sendPage(reply: FastifyReply, status: number, body: Buffer): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-security-policy', PAGE_CSP)
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(body);
+}
+
+/** A short HTML page saying what happened, with where to go next (by default the schedule). */
+export function sendMessage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  page: { title: string; message: string; links?: ReadonlyArray<{ href: string; text: string }> },
+): FastifyReply {
+  const { siteName, assets } = request.server.memberPages;
+  const links = page.links ?? [{ href: '/', text: 'Back to the schedule' }];
+  return sendPage(
+    reply.header('cache-control', 'no-store'),
+    status,
+    messagePage({ siteName, assets, title: page.title, message: page.message, links }),
+  );
+}
+
+/** Signed out: 303 to sign-in, back to this page afterwards (a POST comes back to the page it was posted from). */
+export const requireMember: preHandlerAsyncHookHandler = async (request, reply) => {
+  if (request.member !== null) return;
+  if (!signInEnabled(request)) {
+    await sendMessage(request, reply, 404, { title: 'Not available', message: 'Signing in is not set up on this site.' });
+    return;
+  }
+  const back = request.method === 'GET' ? request.url : (refererPath(request) ?? '/');
+  await reply.redirect(signInPath(back), 303);
+};
+
+function refererPath(request: FastifyRequest): string | null {
+  const referer = request.headers.referer;
+  if (referer === undefined) return null;
+  try {
+    const url = new URL(referer);
+    return url.host === request.host ? `${url.pathname}${url.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+function sentToken(request: FastifyRequest): string | null {
+  const body = request.body as Record<string, unknown> | null | undefined;
+  const field = body !== null && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
+  if (typeof field === 'string') return field;
+  const header = request.headers['x-csrf-token'];
+  return typeof header === 'string' ? header : null;
+}
+
+/** Refuses (403, nothing done) a request whose form does not carry this session's CSRF token. */
+export const checkCsrf: preHandlerAsyncHookHandler = async (request, reply) => {
+  const session = request.memberSession;
+  const token = sentToken(request);
+  if (session !== null && token !== null && request.server.memberPages.tokens.verify(session.csrfSecret, token)) return;
+  await sendMessage(request, reply, 403, {
+    title: 'Form refused',
+    message:
+      'This form was not sent from a page of this site opened in your current session, so nothing was changed. Open the page again and resend it.',
+  });
+};
+
+/** For a member's forms (POST): signed in, and with a valid CSRF token. */
+export const memberForm: preHandlerAsyncHookHandler[] = [requireMember, checkCsrf];

@@ -1,0 +1,60 @@
+// What signing in adds to the pages: the account bar (sign in, or the member's name, sign out and
+// links to their bookings) and the short page that says why a sign-in or a form was refused.
+import type { PageAssets } from './schedule-page.js';
+import { type Html, html } from './html.js';
+
+/** What the account bar shows: sign-in off (null), signed out, or a member with their form token. */
+export type AccountView = null | { member: null; signInHref: string } | { member: { name: string; cid: number }; csrfToken: string };
+
+/** The name of the hidden field that carries a form's CSRF token. */
+export const CSRF_FIELD = '_csrf';
+
+export const csrfInput = (token: string): Html => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+
+/** The account bar at the top of a page; nothing when sign-in is off. */
+export function accountBar(view: AccountView): Html | '' {
+  if (view === null) return '';
+  if (view.member === null) {
+    return html`<nav class="account" aria-label="Account"><a href="${view.signInHref}">Sign in</a></nav>`;
+  }
+  return html`<nav class="account" aria-label="Account">
+    <span class="member">Signed in as <strong>${view.member.name}</strong> (${view.member.cid})</span>
+    <a href="/bookings/new">Book a position</a> <a href="/my/bookings">My bookings</a>
+    <form method="post" action="/auth/logout" class="sign-out">${csrfInput(view.csrfToken)}<button type="submit">Sign out</button></form>
+  </nav>`;
+}
+
+export interface MessagePage {
+  siteName: string;
+  assets: PageAssets;
+  title: string;
+  message: string;
+  /** Where the member may go from here, e.g. "Try again". */
+  links: ReadonlyArray<{ href: string; text: string }>;
+}
+
+/** A short page saying what happened (a refused sign-in, a refused form). */
+export function messagePage(page: MessagePage): Buffer {
+  const body = html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>${page.title} — ${page.siteName}</title>
+        <link rel="icon" href="${page.assets.icon}" type="image/svg+xml" />
+        <link rel="stylesheet" href="${page.assets.css}" />
+      </head>
+      <body>
+        <header>
+          <p><a href="/">${page.siteName}</a></p>
+        </header>
+        <main>
+          <h1>${page.title}</h1>
+          <p role="alert">${page.message}</p>
+          <p class="actions">${page.links.map((l, i) => html`${i > 0 ? ' ' : ''}<a href="${l.href}">${l.text}</a>`)}</p>
+        </main>
+      </body>
+    </html> `;
+  return Buffer.from(body.toString());
+}

@@ -1,0 +1,146 @@
+// The network's OAuth2 service (VATSIM Connect): the authorization-code flow with PKCE, through
+// oauth4webapi. Every call has a timeout, follows no redirect and reads a bounded answer. The
+// access token is used once, to read the member's profile, and never kept.
+import * as oauth from 'oauth4webapi';
+import type { SignInConfig } from '../../config.js';
+
+/** The scopes Sector asks for: names, e-mail, and ratings and membership. */
+export const CONNECT_SCOPE = 'full_name email vatsim_details';
+
+/** Largest answer read from the network (tokens and a profile are a few kilobytes). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** A call to the network failed: unreachable, too slow, refused, or an answer that is not one. */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    /** The network's own error code (e.g. invalid_grant), when it gave one. */
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+async function readBounded(response: Response): Promise<Uint8Array | null> {
+  if (response.body === null) return null;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  // Leaving the loop early (throw) cancels the stream, so the rest is never read.
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_ANSWER_BYTES) throw new ConnectError('the network answered with more than expected');
+    parts.push(chunk);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** fetch that follows no redirect and hands oauth4webapi the answer only once it is read within bounds. */
+const boundedFetch = async (url: string, init: RequestInit): Promise<Response> => {
+  const response = await fetch(url, { ...init, redirect: 'manual' });
+  const body = await readBounded(response);
+  const bodiless = [101, 204, 205, 304].includes(response.status);
+  return new Response(bodiless ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+
+export class ConnectClient {
+  private readonly as: oauth.AuthorizationServer;
+  private readonly client: oauth.Client;
+  private readonly auth: oauth.ClientAuth;
+
+  constructor(
+    private readonly config: SignInConfig,
+    /** ${PUBLIC_URL}/auth/callback, as registered with the network. */
+    readonly redirectUri: string,
+  ) {
+    this.as = {
+      issuer: config.connectUrl,
+      authorization_endpoint: `${config.connectUrl}/oauth/authorize`,
+      token_endpoint: `${config.connectUrl}/oauth/token`,
+    };
+    this.client = { client_id: config.clientId };
+    // The network takes client_id and client_secret in the token request's form body.
+    this.auth = oauth.ClientSecretPost(config.clientSecret);
+  }
+
+  static newCodeVerifier(): string {
+    return oauth.generateRandomCodeVerifier();
+  }
+
+  /** Where the member's browser is sent to sign in and consent. */
+  async authorizationUrl(state: string, codeVerifier: string): Promise<string> {
+    const url = new URL(this.as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.config.clientId,
+      redirect_uri: this.redirectUri,
+      scope: CONNECT_SCOPE,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+    }).toString();
+    return url.toString();
+  }
+
+  private options() {
+    return {
+      [oauth.customFetch]: boundedFetch,
+      // Plain http: only ever on loopback addresses (local development and tests): config.ts refuses it elsewhere.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      [oauth.allowInsecureRequests]: this.config.connectUrl.startsWith('http:'),
+      signal: AbortSignal.timeout(this.config.timeoutMs),
+    };
+  }
+
+  /**
+   * Exchanges the callback's code for an access token and reads GET /api/user with it; returns
+   * the answer's JSON as it is (domain/members/sign-in.ts checks it). The state was checked by the
+   * caller against the one kept for this browser.
+   */
+  async profile(callback: URLSearchParams, codeVerifier: string): Promise<unknown> {
+    try {
+      const params = oauth.validateAuthResponse(this.as, this.client, callback, oauth.skipStateCheck);
+      const tokenAnswer = await oauth.authorizationCodeGrantRequest(
+        this.as,
+        this.client,
+        this.auth,
+        params,
+        this.redirectUri,
+        codeVerifier,
+        this.options(),
+      );
+      const token = await oauth.processAuthorizationCodeResponse(this.as, this.client, tokenAnswer);
+      const userAnswer = await oauth.protectedResourceRequest(
+        token.access_token,
+        'GET',
+        new URL(`${this.config.connectUrl}/api/user`),
+        new Headers({ accept: 'application/json' }),
+        null,
+        this.options(),
+      );
+      if (userAnswer.status !== 200) throw new ConnectError(`the network answered ${userAnswer.status} when asked who you are`);
+      return await userAnswer.json();
+    } catch (err) {
+      throw describe(err);
+    }
+  }
+}
+
+/** One short sentence for the member and the log, without tokens or secrets. */
+function describe(err: unknown): ConnectError {
+  if (err instanceof ConnectError) return err;
+  if (err instanceof oauth.ResponseBodyError) return new ConnectError(`the network refused the sign-in (${err.error})`, err.error);
+  if (err instanceof oauth.AuthorizationResponseError) return new ConnectError(`the network refused the sign-in (${err.error})`, err.error);
+  const e = err as { name?: string } | null;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return new ConnectError('the network did not answer in time');
+  if (err instanceof SyntaxError) return new ConnectError('the network answered with something that is not JSON');
+  if (err instanceof oauth.OperationProcessingError || err instanceof oauth.WWWAuthenticateChallengeError) {
+    return new ConnectError('the network answered with something unexpected');
+  }
+  return new ConnectError('the network could not be reached');
+}

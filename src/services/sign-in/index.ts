@@ -1,0 +1,84 @@
+// Signing members in with the network's account (contract §14, docs/sign-in.md): the way to the
+// network and back. Nothing is stored unless the whole sign-in succeeds.
+import type { SignInConfig } from '../../config.js';
+import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../domain/members/sign-in.js';
+import { ConnectClient, ConnectError } from './connect.js';
+import type { MemberSessions } from './sessions.js';
+
+export { ConnectError } from './connect.js';
+export { type ActiveSession, type Member, MemberSessions, SESSION_IDLE_MS } from './sessions.js';
+
+/** Why a sign-in did not succeed, in words for the member. */
+export interface SignInProblem {
+  kind: 'consent' | 'state' | 'network' | 'profile' | 'rating';
+  message: string;
+}
+
+/** What the callback gave: the query of GET /auth/callback. */
+export interface CallbackQuery {
+  code?: string | undefined;
+  state?: string | undefined;
+  error?: string | undefined;
+}
+
+export type SignInResult = { ok: true; sessionId: string; next: string } | { ok: false; problem: SignInProblem };
+
+const STATE_PROBLEMS = {
+  missing: 'The answer from the network did not say which sign-in it belongs to.',
+  unknown: 'This sign-in was already used or is not known here. Sign-ins can be used once only.',
+  expired: 'This sign-in took longer than ten minutes and has expired.',
+  'other-browser': 'This sign-in was started in another browser (or its cookies were cleared meanwhile).',
+} as const;
+
+/** Callback parameters are the network's, but anything may arrive: keep what is plausible. */
+const param = (v: unknown, max = 2048): string | null => (typeof v === 'string' && v !== '' && v.length <= max ? v : null);
+
+export class SignIn {
+  private readonly connect: ConnectClient;
+
+  constructor(
+    config: SignInConfig,
+    publicUrl: string,
+    private readonly sessions: MemberSessions,
+  ) {
+    this.connect = new ConnectClient(config, `${publicUrl}/auth/callback`);
+  }
+
+  /** Starts a sign-in: where to send the browser, and the value of its sign-in cookie. */
+  async start(next: unknown): Promise<{ location: string; browserToken: string }> {
+    const codeVerifier = ConnectClient.newCodeVerifier();
+    const { state, browserToken } = await this.sessions.beginLogin(codeVerifier, safeNext(next));
+    return { location: await this.connect.authorizationUrl(state, codeVerifier), browserToken };
+  }
+
+  /** Finishes a sign-in when the network sends the browser back. */
+  async finish(query: CallbackQuery, browserToken: string | null): Promise<SignInResult> {
+    const refuse = (kind: SignInProblem['kind'], message: string): SignInResult => ({ ok: false, problem: { kind, message } });
+    const state = param(query.state, 256);
+    // Taken first, whatever the answer: a state is used once, also by a refusal.
+    const taken = state === null ? null : await this.sessions.takeLogin(state, browserToken);
+    if (param(query.error) !== null) {
+      return refuse(
+        'consent',
+        query.error === 'access_denied' ? 'You did not allow the sign-in at the network.' : 'The network did not sign you in.',
+      );
+    }
+    if (taken === null) return refuse('state', STATE_PROBLEMS.missing);
+    if (!taken.ok) return refuse('state', STATE_PROBLEMS[taken.problem]);
+    const code = param(query.code);
+    if (code === null) return refuse('network', 'The network sent you back without a sign-in code.');
+
+    let answer: unknown;
+    try {
+      answer = await this.connect.profile(new URLSearchParams({ code, state: state! }), taken.codeVerifier);
+    } catch (err) {
+      if (err instanceof ConnectError) return refuse('network', `Signing in failed: ${err.message}.`);
+      throw err;
+    }
+    const profile = parseNetworkProfile(answer);
+    if (profile === null) return refuse('profile', 'Signing in failed: the network answered with something unexpected about you.');
+    const refusal = signInRefusedFor(profile.rating);
+    if (refusal !== null) return refuse('rating', refusal);
+    return { ok: true, sessionId: await this.sessions.signIn(profile), next: taken.next };
+  }
+}

@@ -1,0 +1,157 @@
+// Members' sessions, kept in the database so that every instance knows them and signing out
+// ends one everywhere. The cookie carries a random session id; the database only its SHA-256.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../db/connection.js';
+import type { Freshness } from '../../db/freshness.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { signInDiff, userTarget } from '../../domain/audit/index.js';
+import type { NetworkProfile } from '../../domain/members/sign-in.js';
+import type { Clock } from '../../domain/time.js';
+import { appendAudit } from '../../repositories/audit.js';
+import { insertSession, profileOf, type SessionsRepository, upsertSignedInUser } from '../../repositories/sessions.js';
+
+/** The signed-in member a page request is made by (request.member). */
+export interface Member {
+  /** The network's user ID (CID). */
+  cid: number;
+  /** "First Last", as the network gave it. */
+  name: string;
+  firstName: string;
+  lastName: string;
+  /** Numeric rating value (domain/ratings.ts), as of the last sign-in or roster update. */
+  rating: number;
+}
+
+/** A session found for a request: its member and what its CSRF tokens are made from. */
+export interface ActiveSession {
+  member: Member;
+  /** SHA-256 of the session id, to end it. */
+  idHash: string;
+  csrfSecret: string;
+}
+
+export const SESSION_IDLE_MS = 30 * 86_400_000;
+/** A used session's last_seen_at is written at most this often (not on every page). */
+const TOUCH_EVERY_MS = 5 * 60_000;
+/** A sign-in must come back from the network within this. */
+export const LOGIN_STATE_MS = 10 * 60_000;
+
+export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+export type LoginProblem = 'unknown' | 'expired' | 'other-browser';
+
+export class MemberSessions {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SessionsRepository,
+    private readonly freshness: Freshness,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The secret cookies are signed with: the configured one, else the one generated at first start. */
+  async cookieSecret(configured: string | null): Promise<string> {
+    if (configured !== null) return configured;
+    return this.repo.settingOrInsert('session_secret', randomToken(48));
+  }
+
+  /**
+   * The session of a cookie's id, or null when there is none or it was idle for 30 days (then it
+   * is ended). `touched`: its last use was recorded now (the cookie's lifetime is renewed with it).
+   */
+  async lookUp(sessionId: string): Promise<{ session: ActiveSession; touched: boolean } | null> {
+    const idHash = sha256(sessionId);
+    const row = await this.repo.find(idHash);
+    if (row === undefined) return null;
+    const now = this.clock();
+    if (now - row.last_seen_at >= SESSION_IDLE_MS) {
+      await this.repo.delete(idHash);
+      return null;
+    }
+    const touched = now - row.last_seen_at >= TOUCH_EVERY_MS;
+    if (touched) await this.repo.touch(idHash, now);
+    const firstName = row.first_name ?? '';
+    const lastName = row.last_name ?? '';
+    const member: Member = {
+      cid: row.user_id,
+      firstName,
+      lastName,
+      name: `${firstName} ${lastName}`.trim() || String(row.user_id),
+      rating: row.rating,
+    };
+    return { session: { idHash, csrfSecret: row.csrf_secret, member }, touched };
+  }
+
+  /** Ends a session on every instance. */
+  end(idHash: string): Promise<void> {
+    return this.repo.delete(idHash);
+  }
+
+  /** Keeps a sign-in under way; the browser gets `browserToken` in a cookie, the network `state`. */
+  async beginLogin(codeVerifier: string, next: string): Promise<{ state: string; browserToken: string }> {
+    const state = randomToken();
+    const browserToken = randomToken();
+    await this.repo.saveLoginState({
+      state_hash: sha256(state),
+      browser_hash: sha256(browserToken),
+      code_verifier: codeVerifier,
+      next,
+      created_at: this.clock(),
+    });
+    return { state, browserToken };
+  }
+
+  /** Takes (once) the sign-in a callback's state belongs to, if it is this browser's and recent. */
+  async takeLogin(
+    state: string,
+    browserToken: string | null,
+  ): Promise<{ ok: true; codeVerifier: string; next: string } | { ok: false; problem: LoginProblem }> {
+    const now = this.clock();
+    const row = await this.repo.takeLoginState(sha256(state), now - LOGIN_STATE_MS);
+    if (row === undefined) return { ok: false, problem: 'unknown' };
+    if (now - row.created_at > LOGIN_STATE_MS) return { ok: false, problem: 'expired' };
+    if (browserToken === null || sha256(browserToken) !== row.browser_hash) return { ok: false, problem: 'other-browser' };
+    return { ok: true, codeVerifier: row.code_verifier, next: row.next };
+  }
+
+  /**
+   * Signs a member in: creates or updates the user from the network's profile, records it in the
+   * audit log and opens a new session, in one transaction. Returns the new session's id (for the
+   * cookie; it is never stored).
+   */
+  async signIn(profile: NetworkProfile): Promise<string> {
+    const sessionId = randomToken();
+    const at = this.clock();
+    await writeTransaction(this.db, async (trx) => {
+      const before = await profileOf(trx, profile.cid);
+      await upsertSignedInUser(trx, profile, at);
+      const name = `${profile.firstName} ${profile.lastName}`;
+      const after = {
+        first_name: profile.firstName,
+        last_name: profile.lastName,
+        rating: profile.rating,
+        region: profile.region,
+        division: profile.division,
+        subdivision: profile.subdivision,
+      };
+      await appendAudit(trx, [
+        {
+          at,
+          actor: { kind: 'member', cid: profile.cid, name },
+          action: 'member.sign_in',
+          target: userTarget(profile.cid),
+          ...signInDiff(before, after),
+        },
+      ]);
+      await insertSession(trx, {
+        id_hash: sha256(sessionId),
+        user_id: profile.cid,
+        csrf_secret: randomToken(24),
+        created_at: at,
+        last_seen_at: at,
+      });
+    });
+    this.freshness.bump('users', 'names');
+    return sessionId;
+  }
+}
