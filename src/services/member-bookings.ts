@@ -117,6 +117,11 @@ export class MemberBookings {
     return booking;
   }
 
+  /** The tag the edit form shows for a stored booking (a forced training is not the member's choice). */
+  tagOf(booking: MemberBooking): Tag | null {
+    return storedTag(booking);
+  }
+
   /** The member's bookings from now on, for "My bookings". */
   upcoming(member: Member): Promise<MemberBooking[]> {
     const now = this.clock();
