@@ -1,8 +1,12 @@
 // Signing a member in for a test without the network's sign-in flow: a session made by the
 // application's own session layer (as /auth/callback makes one), and its signed cookie.
+import cookieSignature from '@fastify/cookie';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/connection.js';
+import type { NetworkProfile } from '../../src/domain/members/sign-in.js';
 import { ratingValue } from '../../src/domain/ratings.js';
-import type { AppServices } from '../../src/services/index.js';
+import { type AppServices, createServices } from '../../src/services/index.js';
 import { type UserRecord } from './factories.js';
 
 /** What a test's application must be started with for members to sign in (no request reaches the network). */
@@ -22,17 +26,19 @@ export interface SignedIn {
  * Signs the user in (they are created or updated from the record, as a sign-in does) and returns
  * their browser's cookie.
  */
+const profileOf = (user: UserRecord): NetworkProfile => ({
+  cid: user.id,
+  firstName: user.first_name,
+  lastName: user.last_name,
+  email: user.email ?? null,
+  rating: ratingValue(user.rating) ?? 1,
+  region: user.region ?? null,
+  division: user.division ?? null,
+  subdivision: user.subdivision ?? null,
+});
+
 export async function signIn(app: FastifyInstance, services: AppServices, user: UserRecord): Promise<SignedIn> {
-  const sessionId = await services.sessions.signIn({
-    cid: user.id,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    email: user.email ?? null,
-    rating: ratingValue(user.rating) ?? 1,
-    region: user.region ?? null,
-    division: user.division ?? null,
-    subdivision: user.subdivision ?? null,
-  });
+  const sessionId = await services.sessions.signIn(profileOf(user));
   return { cid: user.id, cookie: `sector_session=${app.signCookie(sessionId)}` };
 }
 
@@ -58,4 +64,20 @@ export function postForm(
     payload: new URLSearchParams(fields).toString(),
     ...extra,
   });
+}
+
+/**
+ * For a server process: signs the user in on its database (as its /auth/callback would) and
+ * returns the session cookie's value, signed with the SESSION_SECRET the server was given.
+ */
+export async function signInOnDatabase(databaseUrl: string, user: UserRecord): Promise<string> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...SIGN_IN_ENV });
+  const db = openDatabase(databaseUrl);
+  try {
+    const services = createServices(config, db);
+    const sessionId = await services.sessions.signIn(profileOf(user));
+    return cookieSignature.sign(sessionId, SIGN_IN_ENV.SESSION_SECRET);
+  } finally {
+    await db.close();
+  }
 }
