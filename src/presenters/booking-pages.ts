@@ -131,7 +131,7 @@ ${f.csrf}
 <input type="time" id="start_at" name="start_at" value="${values.start_at}" required${described('start_at', errors)}>${fieldError('start_at', errors)}</div>
 <div class="field"><label for="end_at">End (UTC)</label>
 <input type="time" id="end_at" name="end_at" value="${values.end_at}" required${described('end_at', errors, 'end-hint')}>
-<p class="hint" id="end-hint">Before the start: the next day.</p>${fieldError('end_at', errors)}</div>
+<p class="hint" id="end-hint">An end before the start is on the next day.</p>${fieldError('end_at', errors)}</div>
 </div>
 <div class="field"><label for="tag">Type</label>
 <select id="tag" name="tag"${described('tag', errors)}><option value="">Controlling</option>${f.tags.map(
