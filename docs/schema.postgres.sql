@@ -54,6 +54,14 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+login_states.browser_hash text not null
+login_states.code_verifier text not null
+login_states.created_at bigint not null
+login_states.next text not null
+login_states.state_hash text not null
+member_calendars.created_at bigint not null
+member_calendars.secret text not null
+member_calendars.user_id bigint not null
 network_pushes.attempts integer not null default 0
 network_pushes.booking_id integer not null
 network_pushes.last_error text
@@ -82,6 +90,13 @@ sector_migrations.name character varying not null
 sector_migrations.timestamp character varying not null
 sector_migrations_lock.id character varying not null
 sector_migrations_lock.is_locked integer not null default 0
+sessions.created_at bigint not null
+sessions.csrf_secret text not null
+sessions.id_hash text not null
+sessions.last_seen_at bigint not null
+sessions.user_id bigint not null
+settings.key text not null
+settings.value text not null
 training_ratings.rating integer not null
 training_ratings.training_id integer not null
 trainings.area_id integer not null
@@ -99,6 +114,7 @@ users.division text
 users.email text
 users.first_name text
 users.id bigint not null
+users.last_login_at bigint
 users.last_name text
 users.rating integer not null
 users.region text
@@ -155,6 +171,10 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+login_states login_states_pkey PRIMARY KEY (state_hash)
+member_calendars member_calendars_pkey PRIMARY KEY (user_id)
+member_calendars member_calendars_secret_key UNIQUE (secret)
+member_calendars member_calendars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
 network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
 outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
@@ -167,6 +187,9 @@ roles roles_pkey PRIMARY KEY (id)
 roles roles_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 sector_migrations sector_migrations_pkey PRIMARY KEY (name)
 sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
+sessions sessions_pkey PRIMARY KEY (id_hash)
+sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+settings settings_pkey PRIMARY KEY (key)
 training_ratings training_ratings_pk PRIMARY KEY (training_id, rating)
 training_ratings training_ratings_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 trainings trainings_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
@@ -203,6 +226,10 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
+CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)
+CREATE UNIQUE INDEX member_calendars_pkey ON member_calendars USING btree (user_id)
+CREATE UNIQUE INDEX member_calendars_secret_key ON member_calendars USING btree (secret)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
@@ -212,6 +239,10 @@ CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, ro
 CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)
 CREATE UNIQUE INDEX sector_migrations_pkey ON sector_migrations USING btree (name)
 CREATE UNIQUE INDEX sector_migrations_lock_pkey ON sector_migrations_lock USING btree (id)
+CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
+CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
+CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
+CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
 CREATE UNIQUE INDEX training_ratings_pk ON training_ratings USING btree (training_id, rating)
 CREATE UNIQUE INDEX trainings_natural_key ON trainings USING btree (user_id, area_id, created_at)
 CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)

@@ -14,7 +14,13 @@ CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id
 
 CREATE INDEX events_created_at_idx ON events (created_at);
 
+CREATE INDEX "login_states_created_idx" on "login_states" ("created_at");
+
 CREATE INDEX network_pushes_due_idx ON network_pushes (next_attempt_at) WHERE status = 'pending';
+
+CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
+
+CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
 
 CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
 
@@ -49,6 +55,10 @@ CREATE TABLE events (
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
 
+CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text not null, "code_verifier" text not null, "next" text not null, "created_at" bigint not null);
+
+CREATE TABLE "member_calendars" ("user_id" bigint primary key references "users" ("id") on delete cascade, "secret" text not null unique, "created_at" bigint not null);
+
 CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null);
 
 CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
@@ -61,13 +71,17 @@ CREATE TABLE "sector_migrations" ("name" varchar(255) not null primary key, "tim
 
 CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "is_locked" integer default 0 not null);
 
+CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null references "users" ("id") on delete cascade, "csrf_secret" text not null, "created_at" bigint not null, "last_seen_at" bigint not null);
+
+CREATE TABLE "settings" ("key" text primary key, "value" text not null);
+
 CREATE TABLE "training_ratings" ("training_id" integer not null references "trainings" ("id") on delete cascade, "rating" integer not null, constraint "training_ratings_pk" primary key ("training_id", "rating"));
 
 CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "type" text not null, "status" integer not null, "created_at" bigint not null, "started_at" bigint, constraint "trainings_natural_key" unique ("user_id", "area_id", "created_at"));
 
 CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
 
-CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null);
+CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint);
 
 CREATE TABLE webhook_attempts (
     id integer PRIMARY KEY AUTOINCREMENT,
