@@ -59,6 +59,9 @@ login_states.code_verifier text not null
 login_states.created_at bigint not null
 login_states.next text not null
 login_states.state_hash text not null
+member_calendars.created_at bigint not null
+member_calendars.secret text not null
+member_calendars.user_id bigint not null
 network_pushes.attempts integer not null default 0
 network_pushes.booking_id integer not null
 network_pushes.last_error text
@@ -66,7 +69,6 @@ network_pushes.last_status integer
 network_pushes.lease_owner text
 network_pushes.lease_until bigint
 network_pushes.next_attempt_at bigint not null
-network_pushes.pending_since bigint
 network_pushes.posted text
 network_pushes.status text not null
 network_pushes.updated_at bigint not null
@@ -170,6 +172,9 @@ endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
 login_states login_states_pkey PRIMARY KEY (state_hash)
+member_calendars member_calendars_pkey PRIMARY KEY (user_id)
+member_calendars member_calendars_secret_key UNIQUE (secret)
+member_calendars member_calendars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
 network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
 outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
@@ -223,6 +228,8 @@ CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
 CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
 CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)
+CREATE UNIQUE INDEX member_calendars_pkey ON member_calendars USING btree (user_id)
+CREATE UNIQUE INDEX member_calendars_secret_key ON member_calendars USING btree (secret)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)

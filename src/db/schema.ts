@@ -260,6 +260,13 @@ export interface SettingsTable {
   value: string;
 }
 
+/** A member's own calendar feed address (/calendar/member/<secret>.ics); renewing replaces the secret. */
+export interface MemberCalendarsTable {
+  user_id: number;
+  secret: string;
+  created_at: number;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -283,6 +290,7 @@ export interface Database {
   sessions: SessionsTable;
   login_states: LoginStatesTable;
   settings: SettingsTable;
+  member_calendars: MemberCalendarsTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

@@ -14,6 +14,9 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** The caller may not do this (a member booking what they may not book); the message says why. */
+export class ForbiddenError extends DomainError {}
+
 /** The request is well-formed but clashes with the current state; `details` go into the answer. */
 export class ConflictError extends DomainError {
   constructor(

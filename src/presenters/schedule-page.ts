@@ -1,6 +1,8 @@
 // The public schedule page (GET /): upcoming bookings grouped by UTC day, server-rendered, every
 // value escaped by html`…`. Works without JavaScript; the page's script only adds local times.
 import { type CalendarFilter, feedQuery, flagLabels } from '../domain/calendar/filter.js';
+import type { FieldErrors } from '../domain/errors.js';
+import { MAX_CALLSIGN_LENGTH } from '../domain/limits.js';
 import type { CalendarBooking } from '../repositories/calendar.js';
 import { type Html, html } from './html.js';
 import { accountBar, type AccountView } from './member-pages.js';
@@ -19,6 +21,8 @@ export interface SchedulePage {
   areas: readonly string[];
   filter: CalendarFilter;
   assets: PageAssets;
+  /** The moment the page shows (epoch ms): which UTC day is today. */
+  now: number;
   /** The account bar: null when sign-in is off (the page as it always was). */
   account?: AccountView;
   /** For signed-in members: who booked each booking (by booking id). Signed out: absent, the reduced form. */
@@ -31,12 +35,21 @@ export interface Booker {
   name: string;
 }
 
+/** A filter the server refused: what was typed, and the error of each field. */
+export interface RefusedFilter {
+  area: string;
+  callsign: string;
+  errors: FieldErrors;
+}
+
 const DAY_TITLE = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const SHORT_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 const isoMinute = (ms: number): string => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');
 const hhmm = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+const JUMP_DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 function timeCell(b: CalendarBooking): Html {
   const sameDay = utcDay(b.time_start) === utcDay(b.time_end - 1);
@@ -51,15 +64,22 @@ function bookerCell(b: CalendarBooking, bookers: ReadonlyMap<number, Booker>): H
 
 function row(b: CalendarBooking, bookers: ReadonlyMap<number, Booker> | undefined): Html {
   const flags = flagLabels(b);
-  return html`<tr data-start="${isoMinute(b.time_start)}" data-end="${isoMinute(b.time_end)}">${timeCell(b)}<th scope="row" data-label="Callsign">${b.callsign}</th><td data-label="Position">${b.position_name}</td><td data-label="Frequency">${b.frequency}</td><td data-label="Type"><span class="flags">${
-    flags.length === 0 ? html`<span class="muted">Controlling</span>` : flags.map((f, i) => html`${i > 0 ? ' ' : ''}<span class="flag flag-${f.toLowerCase()}">${f}</span>`)
+  return html`<tr${flags.length === 0 ? html` class="plain"` : ''} data-start="${isoMinute(b.time_start)}" data-end="${isoMinute(b.time_end)}">${timeCell(b)}<th scope="row" data-label="Callsign">${b.callsign}</th><td data-label="Position">${b.position_name}</td><td data-label="Frequency">${b.frequency}</td><td data-label="Type"><span class="flags">${
+    flags.length === 0 ? html`<span class="muted plain">Controlling</span>` : flags.map((f, i) => html`${i > 0 ? ' ' : ''}<span class="flag flag-${f.toLowerCase()}">${f}</span>`)
   }</span></td>${bookers ? bookerCell(b, bookers) : ''}</tr>`;
 }
 
-function day(date: string, bookings: CalendarBooking[], bookers: ReadonlyMap<number, Booker> | undefined): Html {
+function day(date: string, bookings: readonly CalendarBooking[], bookers: ReadonlyMap<number, Booker> | undefined): Html {
   const id = `day-${date}`;
+  if (bookings.length === 0) {
+    return html`<section aria-labelledby="${id}"><h2 id="${id}">${DAY_TITLE.format(Date.parse(date))}</h2>
+<p class="none">No bookings.</p></section>
+`;
+  }
+  // Every day's table has the same fixed columns, so they line up from one day to the next.
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${DAY_TITLE.format(Date.parse(date))}</h2>
 <table>
+<colgroup><col class="c-time"><col class="c-callsign"><col class="c-position"><col class="c-frequency"><col class="c-type">${bookers ? html`<col class="c-booker">` : ''}</colgroup>
 <thead><tr><th scope="col">Time (UTC)</th><th scope="col">Callsign</th><th scope="col">Position</th><th scope="col">Frequency</th><th scope="col">Type</th>${bookers ? html`<th scope="col">Booked by</th>` : ''}</tr></thead>
 <tbody>
 ${bookings.map((b) => html`${row(b, bookers)}\n`)}</tbody>
@@ -78,57 +98,118 @@ function byUtcDay(bookings: readonly CalendarBooking[]): Map<string, CalendarBoo
   return days;
 }
 
-function filters(page: SchedulePage): Html {
-  const { filter, areas } = page;
-  const prefix = filter.prefixes[0] ?? filter.callsigns[0] ?? '';
-  const feed = `/calendar/bookings.ics${feedQuery(filter)}`;
+/** A field's error, linked from the field by aria-describedby (`${field}-error`). */
+function fieldError(field: string, errors: FieldErrors): Html | '' {
+  const messages = errors[field];
+  return messages ? html`<p class="error" id="${field}-error">${messages.join(' ')}</p>` : '';
+}
+
+const describedBy = (field: string, errors: FieldErrors): Html | '' =>
+  errors[field] ? html` aria-describedby="${field}-error" aria-invalid="true"` : '';
+
+interface FilterForm {
+  areas: readonly string[];
+  /** Lower-case names of the selected areas. */
+  selected: readonly string[];
+  callsign: string;
+  errors: FieldErrors;
+  /** The feed of what the page shows; null on an error page. */
+  feed: string | null;
+}
+
+function filters(form: FilterForm): Html {
+  const { areas, errors } = form;
   return html`<nav aria-label="Filters">
 <form method="get" action="/" class="filters">
 <div class="field"><label for="area">Area</label>
-<select id="area" name="area"><option value="">All areas</option>${areas.map(
-    (a) => html`<option value="${a}"${filter.areas.includes(a.toLowerCase()) ? html` selected` : ''}>${a}</option>`,
-  )}</select></div>
+<select id="area" name="area"${describedBy('area', errors)}><option value="">All areas</option>${areas.map(
+    (a) => html`<option value="${a}"${form.selected.includes(a.toLowerCase()) ? html` selected` : ''}>${a}</option>`,
+  )}</select>${fieldError('area', errors)}</div>
 <div class="field"><label for="callsign">Callsign starts with</label>
-<input id="callsign" name="callsign" value="${prefix}" maxlength="32" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="EKCH"></div>
+<input id="callsign" name="callsign" value="${form.callsign}" maxlength="${MAX_CALLSIGN_LENGTH}" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="EKCH"${describedBy('callsign', errors)}>${fieldError('callsign', errors)}</div>
 <div class="actions"><button type="submit">Show</button> <a href="/">Clear filters</a></div>
 </form>
-<p class="feed"><a href="${feed}" type="text/calendar">Subscribe to these bookings in your calendar (iCalendar feed)</a></p>
+${form.feed === null ? '' : html`<p class="feed"><a href="${form.feed}" type="text/calendar">Subscribe to these bookings in your calendar (iCalendar feed)</a></p>`}
 </nav>`;
 }
 
-/** The whole page's bytes. */
-export function schedulePage(page: SchedulePage): Buffer {
-  const days = byUtcDay(page.bookings);
-  const feed = `/calendar/bookings.ics${feedQuery(page.filter)}`;
+/** Links to each day shown, today and tomorrow by name: on a phone the days are a long scroll apart. */
+function jumps(dates: readonly string[], today: string, tomorrow: string): Html {
+  const name = (d: string) => (d === today ? 'Today' : d === tomorrow ? 'Tomorrow' : JUMP_DAY.format(Date.parse(d)));
+  return html`<nav aria-label="Days" class="days"><ul>${dates.map((d) => html`<li><a href="#day-${d}">${name(d)}</a></li>`)}</ul></nav>
+`;
+}
+
+interface Frame {
+  siteName: string;
+  assets: PageAssets;
+  /** The feed the page links to as its alternate; null on an error page. */
+  feed: string | null;
+  title: string;
+  content: Html;
+  /** The account bar; absent when sign-in is off. */
+  account?: AccountView | undefined;
+}
+
+/** The page around its content: head, header, footer. */
+function frame(f: Frame): Buffer {
+  const feed = f.feed ?? '/calendar/bookings.ics';
   const body = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${page.siteName} — controller bookings</title>
-<link rel="icon" href="${page.assets.icon}" type="image/svg+xml">
-<link rel="stylesheet" href="${page.assets.css}">
-<link rel="alternate" type="text/calendar" title="${page.siteName} bookings" href="${feed}">
-<script src="${page.assets.js}" defer></script>
+<title>${f.title}</title>
+<link rel="icon" href="${f.assets.icon}" type="image/svg+xml">
+<link rel="stylesheet" href="${f.assets.css}">
+<link rel="alternate" type="text/calendar" title="${f.siteName} bookings" href="${feed}">
+<script src="${f.assets.js}" defer></script>
 </head>
 <body>
 <header>
-${page.account ? html`${accountBar(page.account)}\n` : ''}<h1>${page.siteName}</h1>
+${f.account ? html`${accountBar(f.account)}\n` : ''}<h1>${f.siteName}</h1>
 <p>Booked control positions, now and for the next 30 days. Times are UTC<span class="local-note" hidden>; your local time is shown below each</span>.</p>
 </header>
-${filters(page)}
-<main>
-${
-  days.size === 0
-    ? html`<p class="empty">No bookings in the next 30 days${page.filter.areas.length + page.filter.prefixes.length + page.filter.callsigns.length > 0 ? ' match these filters' : ''}.</p>`
-    : [...days].map(([date, list]) => day(date, list, page.bookers))
-}</main>
+${f.content}
 <footer>
-<p>${page.siteName} · <a href="${feed}">iCalendar feed</a> · <a href="/docs">API</a></p>
+<p>${f.siteName} · <a href="${feed}">iCalendar feed</a> · <a href="/docs">API</a></p>
 </footer>
 </body>
 </html>
 `;
   return Buffer.from(body.toString());
+}
+
+/** The whole page's bytes. */
+export function schedulePage(page: SchedulePage): Buffer {
+  const days = byUtcDay(page.bookings);
+  const feed = `/calendar/bookings.ics${feedQuery(page.filter)}`;
+  const filtered = page.filter.areas.length + page.filter.prefixes.length + page.filter.callsigns.length > 0;
+  const today = utcDay(page.now);
+  const tomorrow = utcDay(page.now + DAY_MS);
+  // Today and tomorrow always have their section (saying when nothing is booked), so their jumps always lead somewhere.
+  if (days.size > 0) {
+    for (const d of [today, tomorrow]) if (!days.has(d)) days.set(d, []);
+  }
+  const dates = [...days.keys()].sort();
+  const form = filters({ areas: page.areas, selected: page.filter.areas, callsign: page.filter.prefixes[0] ?? page.filter.callsigns[0] ?? '', errors: {}, feed });
+  const content = html`${form}
+${days.size === 0 ? '' : jumps(dates, today, tomorrow)}<main>
+${
+  days.size === 0
+    ? html`<p class="empty">No bookings in the next 30 days${filtered ? ' match these filters' : ''}.</p>`
+    : dates.map((date) => day(date, days.get(date)!, page.bookers))
+}</main>`;
+  return frame({ siteName: page.siteName, assets: page.assets, feed, title: `${page.siteName} — controller bookings`, content, account: page.account });
+}
+
+/** The page for a filter the server refused (422): the form again, each error next to its field. */
+export function refusedFilterPage(page: Pick<SchedulePage, 'siteName' | 'areas' | 'assets' | 'account'>, refused: RefusedFilter): Buffer {
+  const form = filters({ areas: page.areas, selected: [refused.area.toLowerCase()], callsign: refused.callsign, errors: refused.errors, feed: null });
+  const content = html`${form}
+<main>
+<p class="empty" role="alert">These filters cannot be used: see the message next to the field, or <a href="/">show every booking</a>.</p>
+</main>`;
+  return frame({ siteName: page.siteName, assets: page.assets, feed: null, title: `Filter not understood — ${page.siteName}`, content, account: page.account });
 }

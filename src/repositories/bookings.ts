@@ -120,7 +120,7 @@ export function bookingsRepository(db: Kysely<Database>) {
     },
 
     findPosition(ref: { id: number } | { callsign: string }) {
-      const q = db.selectFrom('positions').select(['id', 'callsign', 'rating', 'required_facility']);
+      const q = db.selectFrom('positions').select(['id', 'callsign', 'rating', 'required_facility', 'area_id']);
       return ('id' in ref ? q.where('id', '=', ref.id) : q.where('callsign', '=', ref.callsign)).executeTakeFirst();
     },
 

@@ -3,6 +3,7 @@ import { apiKeysRepository } from './api-keys.js';
 import { bookingsRepository } from './bookings.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { healthRepository } from './health.js';
+import { membersRepository } from './members.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { calendarRepository } from './calendar.js';
 import { positionsRepository } from './positions.js';
@@ -16,6 +17,7 @@ export function createRepositories(db: Db) {
     calendar: calendarRepository(db.kysely),
     networkPushes: networkPushesRepository(db.kysely, db.dialect),
     health: healthRepository(db.kysely),
+    members: membersRepository(db.kysely),
     outboxFigures: outboxFiguresRepository(db.kysely),
     positions: positionsRepository(db.kysely),
     sessions: sessionsRepository(db.kysely),

@@ -9,6 +9,7 @@ import positionsRoutes from './positions/index.js';
 import usersRoutes from './users/index.js';
 import deprecatedRoutes from './deprecated/index.js';
 import eventsRoutes from './events/index.js';
+import memberBookingsRoutes from './member-bookings/index.js';
 
 /**
  * Every resource's routes. Each module owns its handlers; their schemas are in src/schemas/. They
@@ -24,4 +25,5 @@ export async function registerRoutes(app: FastifyInstance, services: RouteServic
   await app.register(calendarRoutes, { services });
   await app.register(eventsRoutes, { services });
   await app.register(authRoutes, { services });
+  await app.register(memberBookingsRoutes, { services });
 }

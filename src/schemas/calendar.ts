@@ -64,7 +64,7 @@ export const getSchedulePage = {
     200: text('text/html', 'The page (text/html; charset=utf-8)'),
     304: NOT_MODIFIED,
     401: ErrorBody,
-    422: ValidationErrorBody,
+    422: text('text/html', 'A filter the page cannot use: the page again, with the message next to its field'),
     429: ErrorBody,
   },
 };

@@ -10,6 +10,22 @@ import { type Actor, type BookingChangeRecorder, notifyCommitted, recordChanges 
 
 export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 
+/** What a permit sees of a change: the booking as stored (null on create) and the position it is to be on. */
+export interface PermitContext {
+  fields: BookingFields;
+  existing: BookingView | null;
+  /** The area of the stored booking's position (null on create, or a position without an area). */
+  existingArea: number | null;
+  position: { callsign: string; rating: number; area_id: number | null };
+}
+
+/**
+ * A further check of who may make a change, run inside its transaction once the booking and the
+ * position are read, so what it decides on cannot change before the write: members' pages check
+ * who may book (src/domain/bookings/who-may-book.ts). It throws a ForbiddenError to refuse.
+ */
+export type BookingPermit = (change: PermitContext) => void;
+
 export interface SavedBooking {
   booking: BookingView;
   /** Training was forced on the booker (the response says "tag": "Training"). */
@@ -38,7 +54,7 @@ export class BookingWrites {
    * of requests or processes can get past; the refusal aborts the transaction, so the conflicting
    * ids are looked up afterwards for the 409.
    */
-  async save(id: number | null, fields: BookingFields, actor: Actor): Promise<SavedBooking> {
+  async save(id: number | null, fields: BookingFields, actor: Actor, permit?: BookingPermit): Promise<SavedBooking> {
     if (id !== null && !isBookingId(id)) throw new NotFoundError('Booking');
     const now = this.clock();
     const attempt: { slot?: Slot } = {};
@@ -57,6 +73,9 @@ export class BookingWrites {
         const facilityEndorsements =
           user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
 
+        if (permit && user && position) {
+          permit({ fields, existing: existing ?? null, existingArea: existing ? await this.areaOf(repo, existing) : null, position });
+        }
         const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
         if (!plan.ok) throw new ValidationError(plan.errors);
 
@@ -92,8 +111,12 @@ export class BookingWrites {
     }
   }
 
+  private async areaOf(repo: BookingsRepository, booking: BookingView): Promise<number | null> {
+    return (await repo.findPosition({ id: booking.position_id }))?.area_id ?? null;
+  }
+
   /** Soft delete: the row stays, marked deleted, and leaves the list. */
-  async remove(id: number, actor: Actor): Promise<BookingView> {
+  async remove(id: number, actor: Actor, permit?: BookingPermit): Promise<BookingView> {
     if (!isBookingId(id)) throw new NotFoundError('Booking');
     const now = this.clock();
     const removed = await writeTransaction(this.db, async (trx) => {
@@ -101,6 +124,10 @@ export class BookingWrites {
       if (this.lockRows) await repo.lockById(id);
       const existing = await repo.findById(id);
       if (!existing) throw new NotFoundError('Booking');
+      if (permit) {
+        const position = (await repo.findPosition({ id: existing.position_id }))!;
+        permit({ fields: {}, existing, existingArea: position.area_id, position });
+      }
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
       const booking = (await repo.findById(id))!;
       await recordChanges(this.recorders, trx, [{ kind: 'deleted', before: existing, after: booking }], { actor, origin: 'api', at: now });

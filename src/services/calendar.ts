@@ -21,7 +21,7 @@ import {
 import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
 import type { AccountView } from '../presenters/member-pages.js';
-import { type Booker, type PageAssets, schedulePage } from '../presenters/schedule-page.js';
+import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
 import { type CachedBody, withEtag } from './cached-body.js';
 
@@ -112,12 +112,27 @@ export class CalendarAnswers {
       rows.map((r) => [r.booking_id, { cid: r.cid, name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || String(r.cid) }]),
     );
     const { siteName } = this.options.config;
-    return schedulePage({ siteName, bookings: picked, areas: snapshot.areas, filter, assets: this.options.assets, account, bookers });
+    return schedulePage({
+      siteName,
+      bookings: picked,
+      areas: snapshot.areas,
+      filter,
+      assets: this.options.assets,
+      account,
+      bookers,
+      now: snapshot.at,
+    });
   }
 
   private pick(kind: CalendarKind, filter: CalendarFilter, s: Snapshot): Kept[] {
     const window = kind === 'feed' ? feedWindow(s.at) : pageWindow(s.at);
     return s.bookings.filter((b) => inWindow(b, window) && matchesFilter(filter, b));
+  }
+
+  /** The schedule page for a filter it cannot use: the form again with the errors (never kept). */
+  async refusedFilter(refused: RefusedFilter, account?: AccountView): Promise<Buffer> {
+    const areas = await this.repo.areaNames();
+    return refusedFilterPage({ siteName: this.options.config.siteName, areas, assets: this.options.assets, account }, refused);
   }
 
   private async read(): Promise<Snapshot> {
@@ -152,7 +167,7 @@ export class CalendarAnswers {
     const picked = this.pick(kind, filter, s);
     if (kind === 'feed') return calendarFeed(picked, { siteName, siteHost, version: this.options.version });
     const account: AccountView = this.options.signIn ? { member: null, signInHref: '/auth/login' } : null;
-    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets, account });
+    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets, account, now: s.at });
   }
 }
 

@@ -17,6 +17,7 @@ import { EventOutbox } from './events/outbox.js';
 import { EventStream } from './events/stream.js';
 import { Health } from './health.js';
 import { NetworkPusher } from './network/pusher.js';
+import { MemberBookings } from './member-bookings.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
@@ -39,6 +40,8 @@ export interface AppServices {
   bookingLists: BookingLists;
   bookingLookup: BookingLookup;
   bookingWrites: BookingWrites;
+  /** Members' own bookings (the booking pages): who-may-book over bookingWrites, and their calendar feeds. */
+  memberBookings: MemberBookings;
   usersList: UsersList;
   deprecatedUsers: DeprecatedUserLists;
   /** GET /calendar/bookings.ics and the schedule page. */
@@ -95,6 +98,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const responses = () => services.responses;
   const assets = pageAssets();
   const sessions = new MemberSessions(db, repos.sessions, freshness, clock);
+  const bookingWrites = new BookingWrites(db, repos.bookings, freshness, clock, recorders);
   const services: AppServices = {
     config,
     db,
@@ -107,7 +111,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     positions: new PositionsList(repos.positions, responses),
     bookingLists: new BookingLists(repos.bookings, clock, responses),
     bookingLookup: new BookingLookup(repos.bookings),
-    bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
+    bookingWrites,
+    memberBookings: new MemberBookings(repos.members, bookingWrites, config, clock, VERSION),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
     calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets, signIn: config.signIn !== null }),

@@ -2,7 +2,16 @@
 // GETs (bytes kept until bookings change, ETag/304), CORS like them.
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from '../../domain/calendar/filter.js';
+import {
+  type CalendarFilter,
+  type FilterMode,
+  type FilterQuery,
+  MAX_AREA_LENGTH,
+  MAX_FILTER_VALUES,
+  type ParsedFilter,
+  parseCalendarFilter,
+} from '../../domain/calendar/filter.js';
+import { MAX_CALLSIGN_LENGTH } from '../../domain/limits.js';
 import { registerAssets } from '../../http/assets.js';
 import { accountView } from '../../http/member-pages.js';
 import { ValidationError } from '../../domain/errors.js';
@@ -23,6 +32,29 @@ function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
   return parsed.filter;
 }
 
+/** The first value of a query parameter, as text (for the form shown again). */
+const firstValue = (v: unknown): string => {
+  const first: unknown = Array.isArray(v) ? (v as unknown[])[0] : v;
+  return typeof first === 'string' ? first : '';
+};
+
+/** The schema refuses only what is far too long or too many: said in the page's terms, per field. */
+function schemaErrors(error: Error & { validation?: Array<{ instancePath?: string }> }): Record<string, string[]> {
+  const fields = new Set((error.validation ?? []).map((v) => (v.instancePath ?? '').split('/')[1] ?? ''));
+  const errors: Record<string, string[]> = {};
+  if (fields.has('area'))
+    errors.area = [`The area field must be an area's name of at most ${MAX_AREA_LENGTH} characters, at most ${MAX_FILTER_VALUES} of them.`];
+  if (fields.has('callsign') || Object.keys(errors).length === 0) {
+    errors.callsign = [
+      `The callsign field must be the start of a callsign, at most ${MAX_CALLSIGN_LENGTH} characters, at most ${MAX_FILTER_VALUES} of them.`,
+    ];
+  }
+  return errors;
+}
+
+const sendRefusal = (reply: FastifyReply, page: Buffer) =>
+  reply.code(422).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+
 const send = (reply: FastifyReply, answer: CachedBody, contentType: string) =>
   reply.header('etag', answer.etag).type(contentType).send(answer.body);
 
@@ -39,14 +71,28 @@ const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
     return send(reply, answer, 'text/calendar; charset=utf-8');
   });
 
-  app.get('/', { schema: getSchedulePage, config: { auth: 'public', page: true } }, async (request, reply) => {
+  // A person typed the filter: a value the page cannot use is answered with the page (422), the
+  // form again with the message next to its field, not with the API's JSON.
+  app.get('/', { schema: getSchedulePage, config: { auth: 'public', page: true }, attachValidation: true }, async (request, reply) => {
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
-    // A signed-in member's page is theirs alone (names of bookers, their sign-out form): never kept.
-    if (request.member !== null) {
-      const body = await answers.memberPage(filterOf(request.query, 'page'), accountView(request));
-      return sendHtml(reply, body);
+    const query: FilterQuery = request.query;
+    const parsed: ParsedFilter = request.validationError
+      ? { ok: false, errors: schemaErrors(request.validationError) }
+      : parseCalendarFilter(query, 'page');
+    if (!parsed.ok) {
+      const page = await answers.refusedFilter(
+        {
+          area: firstValue(query.area),
+          callsign: firstValue(query.callsign),
+          errors: parsed.errors,
+        },
+        accountView(request),
+      );
+      return sendRefusal(reply, page);
     }
-    const answer = await answers.answer('page', filterOf(request.query, 'page'));
+    // A signed-in member's page is theirs alone (names of bookers, their sign-out form): never kept.
+    if (request.member !== null) return sendHtml(reply, await answers.memberPage(parsed.filter, accountView(request)));
+    const answer = await answers.answer('page', parsed.filter);
     return send(reply, answer, 'text/html; charset=utf-8');
   });
 };

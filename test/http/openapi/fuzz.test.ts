@@ -117,6 +117,16 @@ async function exchange(op: OpenApiOperation, req: FuzzRequest): Promise<void> {
   if (req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) return;
 
   if (res.statusCode >= 400) {
+    // A refusal documented as a page (the schedule page's filter): that page, and nothing changed.
+    const refusalTypes = op.mediaTypes[String(res.statusCode)] ?? [];
+    if (refusalTypes.length > 0 && !refusalTypes.includes('application/json')) {
+      expect(
+        refusalTypes.some((t) => String(res.headers['content-type']).startsWith(t)),
+        what,
+      ).toBe(true);
+      if (before !== null) expect(await bookingsFingerprint(), `a refused request changed bookings\n${what}`).toBe(before);
+      return;
+    }
     expect(res.headers['content-type'], what).toMatch(/^application\/json/);
     const body = JSON.parse(res.body) as { message?: unknown };
     expect(typeof body.message, what).toBe('string');

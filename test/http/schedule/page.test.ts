@@ -115,10 +115,45 @@ describe('GET / (schedule page)', () => {
     expect(body).toContain('<p class="empty">No bookings in the next 30 days match these filters.</p>');
   });
 
-  it('refuses a malformed filter with a 4xx JSON message', async () => {
-    const res = await page('?callsign=A*B');
-    expect(res.statusCode).toBe(422);
-    expect(res.json().errors.callsign).toEqual([expect.any(String)]);
+  it('answers a malformed filter with the page (422): the form again, the error next to its field', async () => {
+    for (const query of ['?callsign=A*B', `?callsign=${'E'.repeat(70)}`, `?area=${'x'.repeat(200)}`]) {
+      const res = await page(query);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toBe(EXPECTED_CSP);
+      expect(res.body).toMatch(/^<!doctype html>/);
+      const field = query.startsWith('?area') ? 'area' : 'callsign';
+      expect(res.body).toMatch(new RegExp(`id="${field}"[^>]* aria-describedby="${field}-error" aria-invalid="true"`));
+      expect(res.body).toMatch(new RegExp(`<p class="error" id="${field}-error">The ${field} field [^<]+</p>`));
+      expect(callsigns(res.body)).toEqual([]);
+    }
+    // What was typed is shown again, escaped.
+    expect((await page('?callsign=%22%3E*%3C')).body).toContain('value="&quot;&gt;*&lt;"');
+  });
+
+  it('lets the callsign field take exactly what the server accepts', async () => {
+    const body = (await page()).body;
+    expect(body).toMatch(/<input id="callsign" name="callsign" value="" maxlength="20"/);
+    expect((await page(`?callsign=${'E'.repeat(20)}`)).statusCode).toBe(200);
+    expect((await page(`?callsign=${'E'.repeat(21)}`)).statusCode).toBe(422);
+  });
+
+  it('jumps to today and tomorrow, and lines the days up with the same fixed columns', async () => {
+    const body = (await page()).body;
+    expect(body).toContain(
+      '<nav aria-label="Days" class="days"><ul><li><a href="#day-2026-03-10">Today</a></li><li><a href="#day-2026-03-11">Tomorrow</a></li><li><a href="#day-2026-03-12">Thu 12 Mar</a></li></ul></nav>',
+    );
+    expect(
+      body.match(
+        /<colgroup><col class="c-time"><col class="c-callsign"><col class="c-position"><col class="c-frequency"><col class="c-type"><\/colgroup>/g,
+      ),
+    ).toHaveLength(3);
+    // Plain controlling is marked so a phone's card can leave it out.
+    expect(body).toMatch(/<tr class="plain" data-start="2026-03-12T08:00Z"/);
+    // A filter that leaves nothing today or tomorrow still has both days, saying so.
+    const later = (await page('?callsign=EKXX')).body;
+    expect([...later.matchAll(/<h2 id="day-([\d-]+)">/g)].map((m) => m[1])).toEqual(['2026-03-10', '2026-03-11', '2026-03-12']);
+    expect(later.match(/<p class="none">No bookings.<\/p>/g)).toHaveLength(2);
   });
 
   it('shows no personal data', async () => {

@@ -1,0 +1,199 @@
+// Members' own bookings (contract §14, docs/booking-pages.md): GET /bookings/new, POST /bookings,
+// GET /bookings/{id}/edit, POST /bookings/{id}, POST /bookings/{id}/cancel, GET /my/bookings,
+// POST /my/calendar and the member's feed GET /calendar/member/<secret>.ics. Pages, not API:
+// answers are HTML, writes are forms with a CSRF token, and every write goes through the same
+// service as the API's (MemberBookings over BookingWrites).
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { bookingFieldsOf, type BookingBody, withoutBlanks } from '../../domain/bookings/input.js';
+import { type MemberFormValues, memberFormValues, parseMemberForm } from '../../domain/bookings/member-form.js';
+import { isBookingId } from '../../domain/bookings/index.js';
+import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { fieldErrorsFromValidation } from '../../http/errors.js';
+import { accountView, csrfField, memberForm, requireMember, sendMessage, sendPage } from '../../http/member-pages.js';
+import { bookingFormPage, myBookingsPage, valuesOf, whenText } from '../../presenters/booking-pages.js';
+import { CreateBookingBody } from '../../schemas/booking-input.js';
+import type { Member, OfferedChoice } from '../../services/member-bookings.js';
+import type { RouteServices } from '../../services/index.js';
+
+/** Page routes: request.member from the session; not part of the API's document. */
+const PAGE = { config: { auth: 'public' as const, page: true }, schema: { hide: true } };
+
+const EMPTY_FORM: MemberFormValues = { position: '', date: '', start_at: '', end_at: '', tag: '' };
+
+/** The form's fields, held to the API's create body: its schema (and messages), then its fields. */
+function checkCreateBody(request: FastifyRequest, raw: Record<string, string>) {
+  const body = withoutBlanks(raw, 'create');
+  const validate = request.compileValidationSchema(CreateBookingBody, 'body');
+  if (validate(body)) return { ok: true as const, fields: bookingFieldsOf(body as BookingBody, 'create') };
+  return { ok: false as const, errors: fieldErrorsFromValidation(validate.errors ?? [], 'body') };
+}
+
+const memberOf = (request: FastifyRequest): Member => ({ cid: request.member!.cid, name: request.member!.name });
+
+/** The booking id of a path, or null when it cannot be one. */
+function bookingIdOf(request: FastifyRequest): number | null {
+  const raw = (request.params as { id?: string }).id ?? '';
+  if (!/^\d{1,12}$/.test(raw)) return null;
+  const id = Number(raw);
+  return isBookingId(id) ? id : null;
+}
+
+const NOTICES = {
+  booked: 'Booked',
+  changed: 'Changed',
+  cancelled: 'Cancelled',
+} as const;
+
+const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, { services }) => {
+  const members = services.memberBookings;
+  const publicUrl = services.config.publicUrl.replace(/\/+$/, '');
+
+  const frame = (request: FastifyRequest) => ({
+    siteName: services.config.siteName,
+    assets: request.server.memberPages.assets,
+    account: accountView(request),
+    csrf: csrfField(request),
+  });
+
+  const today = () => new Date(services.clock()).toISOString().slice(0, 10);
+
+  /** The form (new or edit), with the member's offer; `status` 200, or 422 with the errors next to their fields. */
+  async function sendForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    bookingId: number | null,
+    values: MemberFormValues,
+    errors: FieldErrors,
+    offer?: OfferedChoice[],
+  ) {
+    const positions = offer ?? (await members.offer(memberOf(request))).positions;
+    const tags = [...new Set(positions.flatMap((p) => p.tags))].sort();
+    const page = bookingFormPage({ ...frame(request), bookingId, positions, tags, values, errors, today: today() });
+    return sendPage(reply, status, page);
+  }
+
+  const refuse = (request: FastifyRequest, reply: FastifyReply, reason: string) =>
+    sendMessage(request, reply, 403, {
+      title: 'Not allowed',
+      message: reason,
+      links: [
+        { href: '/bookings/new', text: 'Book a position' },
+        { href: '/my/bookings', text: 'My bookings' },
+      ],
+    });
+
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    sendMessage(request, reply, 404, {
+      title: 'No such booking',
+      message: 'This booking does not exist, or was cancelled.',
+      links: [{ href: '/my/bookings', text: 'My bookings' }],
+    });
+
+  /**
+   * Saves the posted form as a new booking (id null) or a change: 303 to "My bookings" with a
+   * confirmation; the form again (422) with each error at its field; 403 for what the member may
+   * not book. Who-may-book is decided again inside the write's transaction (the service).
+   */
+  async function save(request: FastifyRequest, reply: FastifyReply, id: number | null) {
+    const member = memberOf(request);
+    const values = memberFormValues(request.body);
+    const parsed = parseMemberForm(values, member.cid, (body) => checkCreateBody(request, body));
+    const { booker: _booker, positions } = await members.offer(member);
+    if (!parsed.ok) return sendForm(request, reply, 422, id, values, parsed.errors, positions);
+    try {
+      const saved = id === null ? await members.create(member, parsed.fields) : await members.update(member, id, parsed.fields);
+      const forced = saved.forcedTraining && parsed.fields.tag !== 1 ? '&forced=1' : '';
+      return await reply.redirect(`/my/bookings?done=${id === null ? 'booked' : 'changed'}&id=${saved.booking.id}${forced}`, 303);
+    } catch (err) {
+      if (err instanceof ValidationError) return await sendForm(request, reply, 422, id, values, err.errors, positions);
+      if (err instanceof ForbiddenError) return refuse(request, reply, err.message);
+      if (err instanceof NotFoundError) return notFound(request, reply);
+      if (err instanceof ConflictError) {
+        const ids = Array.isArray(err.details.conflicts) ? (err.details.conflicts as number[]) : [];
+        if (ids.length === 0) return notFound(request, reply);
+        const hits = await members.conflicts(ids);
+        const message = `This time overlaps ${hits.map((b) => `${b.callsign} booked ${whenText(b)}`).join('; ')}.`;
+        return await sendForm(request, reply, 422, id, values, { start_at: [message] }, positions);
+      }
+      throw err;
+    }
+  }
+
+  app.get('/bookings/new', { ...PAGE, preHandler: requireMember }, (request, reply) => sendForm(request, reply, 200, null, EMPTY_FORM, {}));
+
+  app.post('/bookings', { ...PAGE, preHandler: memberForm }, (request, reply) => save(request, reply, null));
+
+  app.get('/bookings/:id/edit', { ...PAGE, preHandler: requireMember }, async (request, reply) => {
+    const id = bookingIdOf(request);
+    if (id === null) return notFound(request, reply);
+    try {
+      const booking = await members.changeable(memberOf(request), id);
+      return await sendForm(request, reply, 200, id, valuesOf(booking, members.tagOf(booking)), {});
+    } catch (err) {
+      if (err instanceof NotFoundError) return notFound(request, reply);
+      if (err instanceof ForbiddenError) return refuse(request, reply, err.message);
+      throw err;
+    }
+  });
+
+  app.post('/bookings/:id', { ...PAGE, preHandler: memberForm }, async (request, reply) => {
+    const id = bookingIdOf(request);
+    if (id === null) return notFound(request, reply);
+    return save(request, reply, id);
+  });
+
+  app.post('/bookings/:id/cancel', { ...PAGE, preHandler: memberForm }, async (request, reply) => {
+    const id = bookingIdOf(request);
+    if (id === null) return notFound(request, reply);
+    try {
+      await members.cancel(memberOf(request), id);
+      return await reply.redirect(`/my/bookings?done=cancelled&id=${id}`, 303);
+    } catch (err) {
+      if (err instanceof ForbiddenError) return refuse(request, reply, err.message);
+      if (err instanceof NotFoundError || err instanceof ConflictError) return notFound(request, reply);
+      throw err;
+    }
+  });
+
+  app.get('/my/bookings', { ...PAGE, preHandler: requireMember }, async (request, reply) => {
+    const member = memberOf(request);
+    const q = request.query as Record<string, unknown>;
+    const [bookings, secret, notice] = await Promise.all([members.upcoming(member), members.calendarSecret(member), noticeOf(q)]);
+    const feedUrl = secret === null ? null : `${publicUrl}/calendar/member/${secret}.ics`;
+    return sendPage(reply, 200, myBookingsPage({ ...frame(request), bookings, notice, feedUrl }));
+  });
+
+  /** The confirmation after a 303: what was done, to which booking. */
+  async function noticeOf(q: Record<string, unknown>): Promise<string | null> {
+    if (q.done === 'renewed') return 'Your calendar has a new address; the old one no longer works.';
+    const done = typeof q.done === 'string' && Object.hasOwn(NOTICES, q.done) ? NOTICES[q.done as keyof typeof NOTICES] : null;
+    if (done === null) return null;
+    const id = typeof q.id === 'string' && /^\d{1,12}$/.test(q.id) ? Number(q.id) : null;
+    const [booking] = id === null ? [] : await members.conflicts([id]);
+    if (!booking) return `${done}.`;
+    const forced =
+      q.forced === '1'
+        ? ' As your rating is below the position’s (or it needs an endorsement you do not hold), it is a training booking.'
+        : '';
+    return `${done}: ${booking.callsign} ${whenText(booking)}.${forced}`;
+  }
+
+  app.post('/my/calendar', { ...PAGE, preHandler: memberForm }, async (request, reply) => {
+    await members.renewCalendar(memberOf(request));
+    return reply.redirect('/my/bookings?done=renewed#feed-title', 303);
+  });
+
+  app.get('/calendar/member/:file', { config: { auth: 'public' as const }, schema: { hide: true } }, async (request, reply) => {
+    const file = (request.params as { file: string }).file;
+    const feed = file.endsWith('.ics') ? await members.memberFeed(file.slice(0, -4)) : null;
+    if (feed === null) return reply.code(404).send({ message: 'Calendar not found' });
+    return reply
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', 'inline; filename="my-bookings.ics"')
+      .type('text/calendar; charset=utf-8')
+      .send(feed);
+  });
+};
+
+export default memberBookingsRoutes;

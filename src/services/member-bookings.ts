@@ -1,0 +1,169 @@
+// Members' own bookings (docs/booking-pages.md): what a signed-in member may book, and their
+// bookings made, changed and cancelled through the same write path as the API (BookingWrites:
+// the booking rules, events, network push and audit), with who-may-book checked in the write's
+// transaction and the member as the audit entry's actor.
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import { chosenFlags, type Tag } from '../domain/bookings/flags.js';
+import type { MemberFormFields } from '../domain/bookings/member-form.js';
+import { type Booker, mayBook, mayChange, positionsOffered, tagsOffered } from '../domain/bookings/who-may-book.js';
+import { feedWindow } from '../domain/calendar/filter.js';
+import { ForbiddenError, NotFoundError } from '../domain/errors.js';
+import type { Clock } from '../domain/time.js';
+import { isMember, membershipOf } from '../domain/users/membership.js';
+import { calendarFeed } from '../presenters/icalendar.js';
+import type { MemberBooking, MembersRepository, OfferedPosition } from '../repositories/members.js';
+import type { Actor } from './booking-changes.js';
+import type { BookingPermit, BookingWrites, SavedBooking } from './bookings.js';
+
+/** The signed-in member, as the session knows them. */
+export interface Member {
+  cid: number;
+  name: string;
+}
+
+export interface OfferedChoice extends OfferedPosition {
+  /** The tags the member may choose on it besides plain controlling. */
+  tags: Tag[];
+}
+
+/** What the booking form offers a member. */
+export interface BookingOffer {
+  booker: Booker;
+  positions: OfferedChoice[];
+}
+
+/** Feed secrets: 32 random bytes, URL-safe. */
+const newSecret = (): string => randomBytes(32).toString('base64url');
+const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const actorOf = (member: Member): Actor => ({ kind: 'member', cid: member.cid, name: member.name });
+
+/** The tag a stored booking was given by choice (forced training is not a choice). */
+function storedTag(b: { training: number; training_forced: number; exam: number; event: number }): Tag | null {
+  const chosen = chosenFlags(b);
+  return chosen.training ? 1 : chosen.exam ? 2 : chosen.event ? 3 : null;
+}
+
+export class MemberBookings {
+  constructor(
+    private readonly repo: MembersRepository,
+    private readonly writes: BookingWrites,
+    private readonly config: Pick<Config, 'division' | 'subdivisions' | 'siteName' | 'siteHost'>,
+    private readonly clock: Clock,
+    private readonly version: string,
+  ) {}
+
+  /** Who the member is to who-may-book; a member unknown to the database may book nothing. */
+  async booker(member: Member): Promise<Booker> {
+    const facts = await this.repo.booker(member.cid, this.clock());
+    if (!facts) {
+      return {
+        cid: member.cid,
+        rating: 0,
+        member: false,
+        activeAreas: new Set(),
+        visitingAreas: new Set(),
+        trainingAreas: new Map(),
+        staffAreas: new Set(),
+      };
+    }
+    return {
+      cid: member.cid,
+      rating: facts.user.rating,
+      member: isMember(membershipOf(this.config), facts.user),
+      activeAreas: new Set(facts.activeAreas),
+      visitingAreas: new Set(facts.visitingAreas),
+      trainingAreas: new Map(facts.trainings.map((t) => [t.area_id, t.rating])),
+      staffAreas: new Set(facts.staffAreas),
+    };
+  }
+
+  /** The positions the member may book, each with the tags they may choose on it. */
+  async offer(member: Member): Promise<BookingOffer> {
+    const booker = await this.booker(member);
+    const positions = positionsOffered(booker, await this.repo.positions()).map((p) => ({ ...p, tags: tagsOffered(booker, p) }));
+    return { booker, positions };
+  }
+
+  async create(member: Member, fields: MemberFormFields): Promise<SavedBooking> {
+    const booker = await this.booker(member);
+    return this.writes.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), this.bookingPermit(booker));
+  }
+
+  /** Changes a booking: the member's own, or anyone's in an area they are staff of. The booker stays. */
+  async update(member: Member, id: number, fields: MemberFormFields): Promise<SavedBooking> {
+    const booker = await this.booker(member);
+    return this.writes.save(id, fields, actorOf(member), this.bookingPermit(booker));
+  }
+
+  async cancel(member: Member, id: number): Promise<MemberBooking> {
+    const booker = await this.booker(member);
+    const permit: BookingPermit = ({ existing, existingArea }) => {
+      const decision = mayChange(booker, { user_id: existing!.user_id, area_id: existingArea });
+      if (!decision.ok) throw new ForbiddenError(decision.reason);
+    };
+    await this.writes.remove(id, actorOf(member), permit);
+    return (await this.repo.booking(id))!;
+  }
+
+  /** A live booking the member may change, for the edit form. */
+  async changeable(member: Member, id: number): Promise<MemberBooking> {
+    const booking = await this.repo.booking(id);
+    if (!booking || booking.deleted) throw new NotFoundError('Booking');
+    const booker = await this.booker(member);
+    const decision = mayChange(booker, booking);
+    if (!decision.ok) throw new ForbiddenError(decision.reason);
+    return booking;
+  }
+
+  /** The tag the edit form shows for a stored booking (a forced training is not the member's choice). */
+  tagOf(booking: MemberBooking): Tag | null {
+    return storedTag(booking);
+  }
+
+  /** The member's bookings from now on, for "My bookings". */
+  upcoming(member: Member): Promise<MemberBooking[]> {
+    const now = this.clock();
+    return this.repo.bookings(member.cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null });
+  }
+
+  /** The bookings a 409 named: what the form says the new booking overlaps. */
+  conflicts(ids: readonly number[]): Promise<MemberBooking[]> {
+    return this.repo.byIds(ids);
+  }
+
+  /** The member's calendar feed secret, or null before they made one. */
+  calendarSecret(member: Member): Promise<string | null> {
+    return this.repo.calendarSecret(member.cid);
+  }
+
+  /** A new feed secret for the member; the old address stops working. */
+  async renewCalendar(member: Member): Promise<string> {
+    const secret = newSecret();
+    await this.repo.setCalendarSecret(member.cid, secret, this.clock());
+    return secret;
+  }
+
+  /** The member feed of a secret (§12 format, their bookings only), or null for an unknown secret. */
+  async memberFeed(secret: string): Promise<Buffer | null> {
+    if (!SECRET_PATTERN.test(secret)) return null;
+    const cid = await this.repo.calendarOwner(secret);
+    if (cid === null) return null;
+    const bookings = await this.repo.bookings(cid, feedWindow(this.clock()));
+    return calendarFeed(bookings, { siteName: this.config.siteName, siteHost: this.config.siteHost, version: this.version });
+  }
+
+  /** Who-may-book in the write's transaction: the booking acted on (if any), then the position and tag. */
+  private bookingPermit(booker: Booker): BookingPermit {
+    return ({ fields, existing, existingArea, position }) => {
+      if (existing) {
+        const owner = mayChange(booker, { user_id: existing.user_id, area_id: existingArea });
+        if (!owner.ok) throw new ForbiddenError(owner.reason);
+      }
+      const tag = fields.tag !== undefined ? fields.tag : existing ? storedTag(existing) : null;
+      const decision = mayBook(booker, position, tag);
+      if (!decision.ok) throw new ForbiddenError(decision.reason);
+    };
+  }
+}
