@@ -2,7 +2,7 @@
 // assets, filters, no personal data, ETag/304. The page in a real browser: test/browser/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
+import { ADA, buildBooking, buildPosition, buildUser, HOSTILE_CALLSIGNS } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 
@@ -119,6 +119,11 @@ describe('GET / (schedule page)', () => {
     const res = await page('?callsign=A*B');
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.callsign).toEqual([expect.any(String)]);
+    for (const value of HOSTILE_CALLSIGNS) {
+      const hostile = await page(`?callsign=${encodeURIComponent(value)}`);
+      expect(hostile.statusCode, JSON.stringify(value)).toBe(422);
+      expect(Object.keys(hostile.json().errors), JSON.stringify(value)).toEqual(['callsign']);
+    }
   });
 
   it('shows no personal data', async () => {
