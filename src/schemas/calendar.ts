@@ -41,6 +41,7 @@ const text = (contentType: string, description: string) => ({
 const NOT_MODIFIED = { description: 'Not modified: the If-None-Match ETag is current', type: 'null' } as const;
 
 export const getCalendarFeed = {
+  operationId: 'getCalendarFeed',
   tags: ['calendar'],
   summary: 'Bookings as an iCalendar feed',
   description:
@@ -59,6 +60,7 @@ export const getCalendarFeed = {
 };
 
 export const getSchedulePage = {
+  operationId: 'getSchedulePage',
   tags: ['calendar'],
   summary: 'Schedule page',
   description:

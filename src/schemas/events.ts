@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { ErrorBody } from './common.js';
 
 export const streamEvents = {
+  operationId: 'streamEvents',
   tags: ['events'],
   summary: 'Live stream of booking events (server-sent events)',
   description:
