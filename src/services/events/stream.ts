@@ -202,9 +202,11 @@ export class EventStream {
     if (this.checking || this.admitted.size === 0) return;
     this.checking = true;
     try {
-      const valid = await this.validKeys([...this.perKey.keys()]);
-      for (const [sink, keyId] of [...this.admitted]) {
-        if (valid.has(keyId)) continue;
+      // Only the streams open when the question was asked: one opened meanwhile may have a key not asked about.
+      const asked = [...this.admitted];
+      const valid = await this.validKeys([...new Set(asked.map(([, keyId]) => keyId))]);
+      for (const [sink, keyId] of asked) {
+        if (valid.has(keyId) || !this.admitted.has(sink)) continue;
         sink.end();
         this.detach(sink);
       }
