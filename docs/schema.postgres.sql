@@ -69,6 +69,7 @@ network_pushes.last_status integer
 network_pushes.lease_owner text
 network_pushes.lease_until bigint
 network_pushes.next_attempt_at bigint not null
+network_pushes.pending_since bigint
 network_pushes.posted text
 network_pushes.status text not null
 network_pushes.updated_at bigint not null

@@ -59,7 +59,7 @@ CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text 
 
 CREATE TABLE "member_calendars" ("user_id" bigint primary key references "users" ("id") on delete cascade, "secret" text not null unique, "created_at" bigint not null);
 
-CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null);
+CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null, pending_since bigint);
 
 CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 

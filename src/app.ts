@@ -20,7 +20,7 @@ import { registerErrorHandling } from './http/errors.js';
 import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/client-errors.js';
 import { lazyChildLogger, loggerOptions } from './http/logging.js';
 import { parseQuery } from './http/parameters.js';
-import openapi from './http/openapi.js';
+import openapi, { serverUrl } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
 import type { AppServices } from './services/index.js';
@@ -98,7 +98,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     siteName: config.siteName,
     assets: services.pageAssets,
   });
-  await app.register(openapi, { version: VERSION });
+  await app.register(openapi, { version: VERSION, serverUrl: serverUrl(config.host, config.port) });
   await registerRoutes(app, services);
   return app;
 }

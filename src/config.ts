@@ -41,6 +41,10 @@ export interface Config {
   webhookMaxAttempts: number;
   /** Comment lines on idle event streams (15 s; shorter in tests only). */
   eventStreamHeartbeatMs: number;
+  /** Open GET /api/events streams per API key, in this process. */
+  eventsMaxStreamsPerKey: number;
+  /** Open GET /api/events streams in all, in this process. */
+  eventsMaxStreams: number;
   /** Bytes an event stream client may fall behind before it is dropped (it resumes with Last-Event-ID). */
   eventStreamBufferBytes: number;
   /** Pushing bookings to the network's ATC bookings service; null when not configured. */
@@ -142,6 +146,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookMaxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
     // Undocumented: lets tests see heartbeats without waiting 15 s.
     eventStreamHeartbeatMs: int('SECTOR_EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+    eventsMaxStreamsPerKey: int('EVENTS_MAX_STREAMS_PER_KEY', 10, 1, 30_000),
+    // Bounded so that one query can ask about every open stream's key at a heartbeat.
+    eventsMaxStreams: int('EVENTS_MAX_STREAMS', 1000, 1, 30_000),
     eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     network: null,
     auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),

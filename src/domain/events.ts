@@ -50,13 +50,33 @@ export function parseEventFilter(text: string): EventType[] {
   return types as EventType[];
 }
 
-/** An http: or https: URL with a host, or a message why not. */
+/**
+ * Control characters (C0, DEL, C1, so ESC too), whitespace of any kind (line and paragraph
+ * separators, no-break spaces) and the invisible characters that reorder or hide text.
+ */
+const UNSAFE_IN_URL = /[\u0000-\u0020\u007f-\u00a0\s\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
+
+/** The text with its %-escapes decoded: byte by byte when they are not UTF-8 (so no escape hides). */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+}
+
+/** An http: or https: URL with a host, without control characters or whitespace, or a message why not. */
 export function webhookUrlProblem(text: string): string | null {
+  // Checked on the text as given: URL parsing would silently drop tabs and line breaks, and the
+  // refusal does not echo the URL, so nothing in it reaches the operator's terminal.
+  if (UNSAFE_IN_URL.test(text) || UNSAFE_IN_URL.test(percentDecoded(text))) {
+    return 'the URL must not contain control characters or whitespace, as they are or %-encoded';
+  }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return `not a URL: "${text}"`;
+    return `not a URL: ${JSON.stringify(text)}`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the URL must be http: or https: (got "${url.protocol}")`;
   if (!url.hostname) return 'the URL has no host';

@@ -28,8 +28,17 @@ const AUTH_NOTE: Record<AuthLevel, string> = {
   edit: 'Needs an API key with edit scope.',
 };
 
+/**
+ * Where the server answers, as its configuration says (HOST and PORT); a wildcard address is shown
+ * as localhost, since clients cannot connect to it.
+ */
+export function serverUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
 /** OpenAPI 3.1 document at /openapi.json and a docs page at /docs, from the route schemas. */
-async function openapi(app: FastifyInstance, opts: { version: string }) {
+async function openapi(app: FastifyInstance, opts: { version: string; serverUrl: string }) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -40,7 +49,9 @@ async function openapi(app: FastifyInstance, opts: { version: string }) {
           'Control-centre API of one air traffic control division: controllers, bookings of control ' +
           'positions, positions. Authenticate with `Authorization: Bearer <API_KEY>`; keys are made ' +
           'with `npx sector create:apikey`. Errors are JSON `{"message": …}`; 422 adds `errors` per field.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      servers: [{ url: opts.serverUrl, description: 'This server, as configured by HOST and PORT' }],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key from `sector create:apikey`' } },
       },

@@ -22,23 +22,22 @@ async function routeDefaults(app: FastifyInstance, { rateLimited }: RouteDefault
     const auth = route.config?.auth;
     if (!auth) route.config = { ...route.config, rateLimit: false };
     // Routes a client calls (those with an auth level) take the parameters their schema names, and no
-    // other. Pages without a query schema (sign-in, members' forms) are reached from links of other
-    // sites and of the network's sign-in, which may add parameters of their own: their query is not checked.
+    // other. Pages answer people in HTML and check their own query (the schedule page shows its form
+    // again); sign-in and members' forms are reached from links of other sites and of the network's
+    // sign-in, which may add parameters of their own.
     const page = route.config?.page === true;
-    const query = querySchemaOf(route);
     const check = malformedRequestCheck(
-      auth === undefined || (page && query === undefined)
-        ? { variant: false }
-        : { variant: !page, parameters: Object.keys(query?.properties ?? {}) },
+      auth === undefined || page ? { variant: false } : { variant: true, parameters: parametersOf(route) },
     );
     if (rateLimited) addRouteHook(route, 'preParsing', preParsing(check));
     else addRouteHook(route, 'onRequest', check);
   });
 }
 
-/** The route's querystring schema, if it has one. */
-function querySchemaOf(route: RouteOptions): { properties?: Record<string, unknown> } | undefined {
-  return (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
+/** The names of the route's query parameters, as its querystring schema lists them (none without one). */
+function parametersOf(route: RouteOptions): string[] {
+  const query = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
+  return Object.keys(query?.properties ?? {});
 }
 
 export default fp(routeDefaults, { name: 'sector-route-defaults' });

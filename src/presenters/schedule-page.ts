@@ -207,9 +207,12 @@ ${
 /** The page for a filter the server refused (422): the form again, each error next to its field. */
 export function refusedFilterPage(page: Pick<SchedulePage, 'siteName' | 'areas' | 'assets' | 'account'>, refused: RefusedFilter): Buffer {
   const form = filters({ areas: page.areas, selected: [refused.area.toLowerCase()], callsign: refused.callsign, errors: refused.errors, feed: null });
+  // Errors of parameters the form does not have (a misspelt link) are listed under the message.
+  const others = Object.entries(refused.errors).flatMap(([field, messages]) => (field === 'area' || field === 'callsign' ? [] : messages));
   const content = html`${form}
 <main>
 <p class="empty" role="alert">These filters cannot be used: see the message next to the field, or <a href="/">show every booking</a>.</p>
+${others.length === 0 ? '' : html`<ul class="errors">${others.map((m) => html`<li>${m}</li>`)}</ul>`}
 </main>`;
   return frame({ siteName: page.siteName, assets: page.assets, feed: null, title: `Filter not understood — ${page.siteName}`, content, account: page.account });
 }

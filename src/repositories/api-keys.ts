@@ -35,6 +35,18 @@ export function apiKeysRepository(database: Db) {
         .execute();
       return { byId: rows.find((r) => r.id === ref), byName: rows.find((r) => r.name === ref) };
     },
+    /** Of the given ids, those of keys neither revoked nor expired at `now`: one statement for all. */
+    async validIds(ids: string[], now: number): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .execute();
+      return rows.map((r) => r.id);
+    },
     nameExists(name: string): Promise<boolean> {
       return db
         .selectFrom('api_keys')

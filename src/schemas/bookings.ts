@@ -132,6 +132,7 @@ const writeErrors = {
 };
 
 export const listBookings = {
+  operationId: 'listBookings',
   tags: ['bookings'],
   summary: 'List bookings',
   description:
@@ -150,6 +151,7 @@ export const listBookings = {
 };
 
 export const getBooking = {
+  operationId: 'getBooking',
   tags: ['bookings'],
   summary: 'Get one booking',
   description: 'With an API key a deleted booking is returned too (deleted: 1); without a key it is not found.',
@@ -166,6 +168,7 @@ export const getBooking = {
 };
 
 export const createBooking = {
+  operationId: 'createBooking',
   tags: ['bookings'],
   summary: 'Create a booking',
   description:
@@ -186,6 +189,7 @@ export const createBooking = {
 };
 
 export const updateBooking = {
+  operationId: 'updateBooking',
   tags: ['bookings'],
   summary: 'Update a booking',
   description:
@@ -198,6 +202,7 @@ export const updateBooking = {
 };
 
 export const deleteBooking = {
+  operationId: 'deleteBooking',
   tags: ['bookings'],
   summary: 'Delete a booking',
   description:

@@ -14,7 +14,8 @@ const repeatable = (description: string, example: string, maxLength: number) =>
 
 export const CalendarQuery = Type.Object({
   callsign: repeatable(
-    'Only these positions: a callsign matches exactly, case-insensitive; `EKCH_*` matches every callsign starting EKCH_.',
+    'Only these positions: a callsign matches exactly, case-insensitive; `EKCH_*` matches every callsign starting EKCH_. ' +
+      'Letters A-Z, digits and _ only (at most 20), with one * at the end for a prefix; anything else is 422.',
     'EKCH_*',
     64,
   ),
@@ -23,7 +24,11 @@ export const CalendarQuery = Type.Object({
 export type CalendarQuery = Static<typeof CalendarQuery>;
 
 export const SchedulePageQuery = Type.Object({
-  callsign: repeatable('Only callsigns starting with this (EKCH matches EKCH_TWR and EKCH_APP), case-insensitive.', 'EKCH', 64),
+  callsign: repeatable(
+    'Only callsigns starting with this (EKCH matches EKCH_TWR and EKCH_APP), case-insensitive. Letters A-Z, digits and _ only; anything else is 422.',
+    'EKCH',
+    64,
+  ),
   area: repeatable("Only positions of this area (the area's name, case-insensitive).", 'Denmark', MAX_AREA_LENGTH + 1),
 });
 export type SchedulePageQuery = Static<typeof SchedulePageQuery>;
@@ -36,6 +41,7 @@ const text = (contentType: string, description: string) => ({
 const NOT_MODIFIED = { description: 'Not modified: the If-None-Match ETag is current', type: 'null' } as const;
 
 export const getCalendarFeed = {
+  operationId: 'getCalendarFeed',
   tags: ['calendar'],
   summary: 'Bookings as an iCalendar feed',
   description:
@@ -54,6 +60,7 @@ export const getCalendarFeed = {
 };
 
 export const getSchedulePage = {
+  operationId: 'getSchedulePage',
   tags: ['calendar'],
   summary: 'Schedule page',
   description:

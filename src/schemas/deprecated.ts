@@ -13,8 +13,9 @@ const Areas = Type.Array(Type.String(), { description: 'Area names' });
 export const DEPRECATION_NOTE =
   'Deprecated: use GET /api/users instead. Answers carry `Deprecation: true` and ' + '`Link: </api/users>; rel="successor-version"`.';
 
-function deprecatedRoute<T extends TSchema>(summary: string, description: string, data: T) {
+function deprecatedRoute<T extends TSchema>(operationId: string, summary: string, description: string, data: T) {
   return {
+    operationId,
     tags: ['deprecated'],
     summary,
     description: `${description}\n\n${DEPRECATION_NOTE}`,
@@ -37,6 +38,7 @@ export const LegacyRoles = Type.Object(
 export type LegacyRoles = Static<typeof LegacyRoles>;
 
 export const listRoles = deprecatedRoute(
+  'listRoles',
   'Users with roles (deprecated)',
   'Mentors, moderators and administrators with the areas they hold the role in, each list sorted by user ID. ' +
     'Replaced by `GET /api/users?include=roles`.',
@@ -54,6 +56,7 @@ export const FacilityHolder = Type.Object(
 export type FacilityHolder = Static<typeof FacilityHolder>;
 
 export const listMasc = deprecatedRoute(
+  'listMascEndorsements',
   'Facility (Major Airport / Special Center) endorsement holders (deprecated)',
   'Users holding at least one active facility endorsement, with the facility names, sorted by user ID. ' +
     'Replaced by `GET /api/users?include=endorsements` (`endorsements.facility`).',
@@ -80,11 +83,17 @@ const recentNote =
   'Active endorsements plus those that expired or were revoked within the last 14 days, sorted by user ID and valid_from. ' +
   'Replaced by `GET /api/users?include=endorsements` (`endorsements.training`).';
 export const listSolo = deprecatedRoute(
+  'listSoloEndorsements',
   'Solo training endorsements (deprecated)',
   recentNote,
   Type.Array(LegacyTrainingEndorsement('SOLO')),
 );
-export const listS1 = deprecatedRoute('S1 training endorsements (deprecated)', recentNote, Type.Array(LegacyTrainingEndorsement('S1')));
+export const listS1 = deprecatedRoute(
+  'listS1Endorsements',
+  'S1 training endorsements (deprecated)',
+  recentNote,
+  Type.Array(LegacyTrainingEndorsement('S1')),
+);
 
 export const ExaminerArea = Type.Object(
   {
@@ -101,6 +110,7 @@ export const ExaminerArea = Type.Object(
 export type ExaminerArea = Static<typeof ExaminerArea>;
 
 export const listExaminers = deprecatedRoute(
+  'listExaminerEndorsements',
   'Examiners per area (deprecated)',
   'Every area (sorted by name) with the holders of an active examiner endorsement for it, sorted by user ID; ' +
     "`rating` is the endorsement's rating. Replaced by `GET /api/users?include=endorsements` (`endorsements.examiner`).",
@@ -119,6 +129,7 @@ export const VisitingEndorsement = Type.Object(
 export type VisitingEndorsement = Static<typeof VisitingEndorsement>;
 
 export const listVisiting = deprecatedRoute(
+  'listVisitingEndorsements',
   'Visiting controllers (deprecated)',
   "One entry per active visiting endorsement, sorted by user ID and valid_from; `rating` is the endorsement's rating. " +
     "For each endorsed area, `maes` lists the user's active facility endorsements that positions of that area require. " +

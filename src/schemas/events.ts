@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { ErrorBody } from './common.js';
 
 export const streamEvents = {
+  operationId: 'streamEvents',
   tags: ['events'],
   summary: 'Live stream of booking events (server-sent events)',
   description:
@@ -10,7 +11,8 @@ export const streamEvents = {
     'Reconnect with `Last-Event-ID` to receive what you missed (within the retention, 7 days by default) before live events; ' +
     'an unknown or expired id starts the stream with one `event: reset` (re-read the lists). A comment line `: keep-alive` ' +
     'comes every 15 s. A client that stops reading is disconnected once about 1 MiB is waiting for it; it resumes with ' +
-    '`Last-Event-ID`. See docs/events.md.',
+    '`Last-Event-ID`. At most 10 streams per key and 1000 in all are open per server (configurable); past a cap the answer ' +
+    'is 429 with `Retry-After`. The stream of a key that is revoked or expires ends at the next keep-alive. See docs/events.md.',
   headers: Type.Object({
     'last-event-id': Type.Optional(Type.String({ maxLength: 200, description: 'The id of the last event received' })),
   }),

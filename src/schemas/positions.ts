@@ -15,6 +15,7 @@ export const PositionList = Type.Object({ data: Type.Array(Position) }, { additi
 export type PositionList = Static<typeof PositionList>;
 
 export const listPositions = {
+  operationId: 'listPositions',
   tags: ['positions'],
   summary: 'List positions',
   description: 'Every control position of the division, sorted by callsign.',

@@ -117,6 +117,7 @@ export const UsersQuery = Type.Object({
 export type UsersQuery = Static<typeof UsersQuery>;
 
 export const listUsers = {
+  operationId: 'listUsers',
   tags: ['users'],
   summary: 'List users',
   description:

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
 import { writeTransaction } from '../db/transaction.js';
-import { type BookingFields, isBookingId, planBooking } from '../domain/bookings/index.js';
+import { type BookingFields, changesNothing, isBookingId, planBooking } from '../domain/bookings/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import { isBookingOverlap } from '../repositories/booking-overlap.js';
@@ -57,7 +57,7 @@ export class BookingWrites {
   async save(id: number | null, fields: BookingFields, actor: Actor, permit?: BookingPermit): Promise<SavedBooking> {
     if (id !== null && !isBookingId(id)) throw new NotFoundError('Booking');
     const now = this.clock();
-    const attempt: { slot?: Slot } = {};
+    const attempt: { slot?: Slot; unchanged?: boolean } = {};
     try {
       const saved = await writeTransaction(this.db, async (trx): Promise<SavedBooking> => {
         const repo = bookingsRepository(trx);
@@ -78,6 +78,11 @@ export class BookingWrites {
         }
         const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
         if (!plan.ok) throw new ValidationError(plan.errors);
+        // Nothing to write, so nothing is caused: no event, push or audit entry; updated_at and the revision stay.
+        if (existing && changesNothing(existing, plan.booking)) {
+          attempt.unchanged = true;
+          return { booking: existing, forcedTraining: existing.training_forced === 1 };
+        }
 
         if (this.lockRows) await repo.lockPosition(plan.booking.position_id);
         const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
@@ -100,6 +105,7 @@ export class BookingWrites {
         });
         return { booking, forcedTraining: plan.forcedTraining };
       });
+      if (attempt.unchanged) return saved;
       this.freshness.bump('bookings');
       notifyCommitted(this.recorders);
       return saved;

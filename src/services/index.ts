@@ -77,7 +77,13 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   // Webhook deliveries and network pushes are derived from the events after the commit.
   const outbox = new EventOutbox(db.dialect, config.network !== null);
   const recorders: BookingChangeRecorder[] = [auditRecorder, outbox];
-  const eventStream = new EventStream(db, config.eventStreamHeartbeatMs);
+  const keys = new ApiKeyService(repos.apiKeys, freshness, clock);
+  const eventStream = new EventStream(
+    db,
+    config.eventStreamHeartbeatMs,
+    { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams },
+    (ids) => keys.stillValid(ids),
+  );
   outbox.onCommitted(() => eventStream.wake());
   const networkPusher = config.network
     ? new NetworkPusher({
@@ -105,7 +111,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     clock,
     freshness,
     repos,
-    keys: new ApiKeyService(repos.apiKeys, freshness, clock),
+    keys,
     responses: new ResponseCache(freshness, metrics ? { onLookup: (hit) => metrics.observeCache(hit) } : {}),
     health: new Health(repos.health),
     positions: new PositionsList(repos.positions, responses),

@@ -134,3 +134,20 @@ export function buildBooking(overrides: Partial<BookingRecord> = {}): BookingRec
 export function buildDivision(overrides: Partial<Division> = {}): Division {
   return { areas: ['Denmark'], users: [buildUser()], positions: [buildPosition('EKCH_TWR')], ...overrides };
 }
+
+/** Not callsigns (docs/calendar.md, filters), though most pass a check for control characters and length. */
+export const HOSTILE_CALLSIGNS = [
+  '🛫',
+  'EKCH🛫',
+  '\u202eRWT_HCKE',
+  'EKCH\u200b_TWR',
+  'EKCH TWR',
+  'EKCH-TWR',
+  'EKCH.TWR',
+  'ß',
+  'ı*',
+  'ＥＫＣＨ',
+  "EKCH'--",
+  'EKCH%',
+  '<b>',
+];

@@ -104,3 +104,22 @@ export function planBooking(c: PlanContext): Plan {
     },
   };
 }
+
+/**
+ * True when an update would leave the booking as it is (contract §8): same booker, position,
+ * period and flags. Compared on the planned values, so every spelling of a field that resolves
+ * to the stored value (callsign case, `1/2/2026` for `01/02/2026`, a tag the forced training
+ * already shows) counts as no change. Whether training was forced or chosen is not compared: a
+ * tag equal to what the booking shows is the stored value (§8: every given field equals it).
+ */
+export function changesNothing(existing: StoredBooking, planned: PlannedBooking): boolean {
+  return (
+    planned.user_id === existing.user_id &&
+    planned.position_id === existing.position_id &&
+    planned.time_start === existing.time_start &&
+    planned.time_end === existing.time_end &&
+    planned.training === existing.training &&
+    planned.exam === existing.exam &&
+    planned.event === existing.event
+  );
+}

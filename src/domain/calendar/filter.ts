@@ -39,6 +39,12 @@ export type ParsedFilter = { ok: true; filter: CalendarFilter } | { ok: false; e
 export type FilterMode = 'feed' | 'page';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/**
+ * What a callsign (or its start) is made of: ASCII letters, digits and `_`, like every position's
+ * callsign (docs/import-format.md). Tested before upper-casing, which turns some other letters
+ * (`ß`, dotless `ı`) into ASCII ones.
+ */
+const CALLSIGN_CHARACTERS = /^[A-Za-z0-9_]+$/;
 
 const valuesOf = (v: string | string[] | undefined): string[] =>
   (v === undefined ? [] : Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean);
@@ -57,16 +63,15 @@ export function parseCalendarFilter(query: FilterQuery, mode: FilterMode): Parse
   if (callsigns.length > MAX_FILTER_VALUES) errors.callsign = [`At most ${MAX_FILTER_VALUES} callsigns can be given.`];
   else {
     for (const raw of callsigns) {
-      const value = raw.toUpperCase();
-      const star = value.endsWith('*');
-      const stem = star ? value.slice(0, -1) : value;
-      if (stem === '' || stem.length > MAX_CALLSIGN_LENGTH || stem.includes('*') || CONTROL.test(stem)) {
+      const star = raw.endsWith('*');
+      const stem = star ? raw.slice(0, -1) : raw;
+      if (stem.length > MAX_CALLSIGN_LENGTH || !CALLSIGN_CHARACTERS.test(stem)) {
         errors.callsign = [
-          `The callsign field must be a callsign (EKCH_TWR) or its start followed by * (EKCH_*), at most ${MAX_CALLSIGN_LENGTH} characters.`,
+          `The callsign field must be a callsign (EKCH_TWR) or its start followed by * (EKCH_*): letters A-Z, digits and _, at most ${MAX_CALLSIGN_LENGTH} characters.`,
         ];
         break;
       }
-      (star || mode === 'page' ? prefixes : exact).push(stem);
+      (star || mode === 'page' ? prefixes : exact).push(stem.toUpperCase());
     }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -14,6 +14,7 @@ import {
 import { MAX_CALLSIGN_LENGTH } from '../../domain/limits.js';
 import { registerAssets } from '../../http/assets.js';
 import { accountView } from '../../http/member-pages.js';
+import { unknownParameters } from '../../http/parameters.js';
 import { ValidationError } from '../../domain/errors.js';
 import { getCalendarFeed, getSchedulePage } from '../../schemas/calendar.js';
 import type { CachedBody } from '../../services/cached-body.js';
@@ -52,6 +53,9 @@ function schemaErrors(error: Error & { validation?: Array<{ instancePath?: strin
   return errors;
 }
 
+/** What the schedule page's form sends; anything else is answered with the form and a message. */
+const PAGE_PARAMETERS: readonly string[] = ['callsign', 'area'];
+
 const sendRefusal = (reply: FastifyReply, page: Buffer) =>
   reply.code(422).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
 
@@ -76,9 +80,13 @@ const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
   app.get('/', { schema: getSchedulePage, config: { auth: 'public', page: true }, attachValidation: true }, async (request, reply) => {
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
     const query: FilterQuery = request.query;
-    const parsed: ParsedFilter = request.validationError
-      ? { ok: false, errors: schemaErrors(request.validationError) }
-      : parseCalendarFilter(query, 'page');
+    const unknown = Object.keys(query).filter((name) => !PAGE_PARAMETERS.includes(name));
+    const parsed: ParsedFilter =
+      unknown.length > 0
+        ? { ok: false, errors: unknownParameters(unknown, PAGE_PARAMETERS).errors }
+        : request.validationError
+          ? { ok: false, errors: schemaErrors(request.validationError) }
+          : parseCalendarFilter(query, 'page');
     if (!parsed.ok) {
       const page = await answers.refusedFilter(
         {

@@ -7,6 +7,9 @@ import { streamEvents } from '../../schemas/events.js';
 /** The reset a client with an unknown or expired Last-Event-ID receives: it re-reads the lists. */
 const RESET = `event: reset\ndata: {"message":"Last-Event-ID is unknown or past the retention; re-read the lists"}\n\n`;
 
+/** Seconds a client refused for a cap waits before trying again (places free as streams close). */
+const RETRY_AFTER_S = 30;
+
 const eventsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const stream = services.eventStream;
   const bound = services.config.eventStreamBufferBytes;
@@ -18,17 +21,7 @@ const eventsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
 
   app.get('/api/events', { schema: streamEvents, config: { auth: 'read' }, exposeHeadRoute: false }, async (request, reply) => {
     const lastEventId = request.headers['last-event-id'];
-    reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, {
-      ...PROTECTIVE_HEADERS,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      // Proxies that buffer responses would hold the events back.
-      'x-accel-buffering': 'no',
-      connection: 'close',
-    });
-    res.flushHeaders();
     let ended = false;
     const sink: StreamSink = {
       write: (text) => {
@@ -61,10 +54,35 @@ const eventsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
       },
       closed: () => ended,
     };
+    // The route needs a read key, so there is one.
+    const refused = stream.admit(sink, request.apiKey!.id);
+    if (refused !== null) {
+      const message =
+        refused === 'key'
+          ? `This API key has ${services.config.eventsMaxStreamsPerKey} event streams open, the most it may; close one or retry later`
+          : 'The server has as many event streams open as it may; retry later';
+      return reply.code(429).header('retry-after', String(RETRY_AFTER_S)).send({ message });
+    }
     res.on('close', () => {
       ended = true;
       stream.detach(sink);
     });
+    reply.hijack();
+    // Gone before the listener was there: its close has passed already.
+    if (res.destroyed) {
+      ended = true;
+      stream.detach(sink);
+      return;
+    }
+    res.writeHead(200, {
+      ...PROTECTIVE_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      // Proxies that buffer responses would hold the events back.
+      'x-accel-buffering': 'no',
+      connection: 'close',
+    });
+    res.flushHeaders();
     try {
       await stream.attach(sink, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined, RESET);
     } catch (err) {

@@ -5,7 +5,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { ADA, BO, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
+import { ADA, BO, buildBooking, buildPosition, buildUser, HOSTILE_CALLSIGNS } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const DAY = 86_400_000;
@@ -213,6 +213,15 @@ describe('GET /calendar/bookings.ics', () => {
     const res = await feed('?callsign=EK*CH');
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors)).toEqual(['callsign']);
+  });
+
+  it('refuses with 422 a callsign of anything but letters A-Z, digits and _ (docs/calendar.md)', async () => {
+    for (const value of HOSTILE_CALLSIGNS) {
+      const res = await feed(`?callsign=${encodeURIComponent(value)}`);
+      expect(res.statusCode, JSON.stringify(value)).toBe(422);
+      expect(Object.keys(res.json().errors), JSON.stringify(value)).toEqual(['callsign']);
+    }
+    expect((await feed('?callsign=ekch_twr&callsign=EK_*')).statusCode).toBe(200);
   });
 
   it('shows no personal data: no names, emails or CIDs', async () => {

@@ -47,7 +47,9 @@ describe('unknown query parameters', () => {
 
     const page = await ctx.request({ method: 'GET', url: '/?areas=Denmark' });
     expect(page.statusCode).toBe(422);
-    expect(page.json().errors).toEqual({ areas: ['The areas parameter is unknown: this route takes callsign and area.'] });
+    // The page answers a person: its form again, in HTML, with the message.
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('<li>The areas parameter is unknown: this route takes callsign and area.</li>');
   });
 
   it('refuses any parameter on a route that takes none', async () => {

@@ -2,7 +2,7 @@
 // assets, filters, no personal data, ETag/304. The page in a real browser: test/browser/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
+import { ADA, buildBooking, buildPosition, buildUser, HOSTILE_CALLSIGNS } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 
@@ -113,6 +113,16 @@ describe('GET / (schedule page)', () => {
     const body = (await page('?callsign=ZZZZ')).body;
     expect(callsigns(body)).toEqual([]);
     expect(body).toContain('<p class="empty">No bookings in the next 30 days match these filters.</p>');
+  });
+
+  it('refuses every hostile callsign with the page (422), the error next to the callsign field', async () => {
+    for (const value of HOSTILE_CALLSIGNS) {
+      const hostile = await page(`?callsign=${encodeURIComponent(value)}`);
+      expect(hostile.statusCode, JSON.stringify(value)).toBe(422);
+      expect(hostile.headers['content-type'], JSON.stringify(value)).toBe('text/html; charset=utf-8');
+      expect(hostile.body, JSON.stringify(value)).toMatch(/<p class="error" id="callsign-error">The callsign field [^<]+<\/p>/);
+      expect(hostile.body, JSON.stringify(value)).not.toContain('id="area-error"');
+    }
   });
 
   it('answers a malformed filter with the page (422): the form again, the error next to its field', async () => {
