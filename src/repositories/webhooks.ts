@@ -14,7 +14,9 @@ import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js
  */
 const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
 
-export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq'>;
+export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'failing_since'>;
+
+const LISTED = ['id', 'url', 'events', 'created_at', 'removed_at', 'disabled_at', 'disabled_reason'] as const;
 
 /** Advisory-lock key held by whoever fans events out or removes a subscription (PostgreSQL). */
 const FAN_OUT_LOCK = 0x5345435446414e4fn;
@@ -71,7 +73,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
 
   return {
     /** Adds a subscription that takes the events committed from now on. */
-    async add(row: Omit<WebhookRow, 'fanned_out_seq'>): Promise<void> {
+    async add(row: Omit<WebhookRow, 'fanned_out_seq' | 'failing_since' | 'disabled_at' | 'disabled_reason'>): Promise<void> {
       await db
         .insertInto('webhooks')
         .values({ ...row, fanned_out_seq: lastEventSeq })
@@ -129,16 +131,11 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Subscriptions without their secrets. */
     list(): Promise<WebhookListing[]> {
-      return db
-        .selectFrom('webhooks')
-        .select(['id', 'url', 'events', 'created_at', 'removed_at'])
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      return db.selectFrom('webhooks').select(LISTED).orderBy('created_at').orderBy('id').execute();
     },
 
     find(id: string): Promise<WebhookListing | undefined> {
-      return db.selectFrom('webhooks').select(['id', 'url', 'events', 'created_at', 'removed_at']).where('id', '=', id).executeTakeFirst();
+      return db.selectFrom('webhooks').select(LISTED).where('id', '=', id).executeTakeFirst();
     },
 
     /**
