@@ -15,6 +15,8 @@ import {
   type NetworkListedBooking,
   type Outcome,
   type PushedBooking,
+  classifyLookup,
+  retryAfterMs,
   retryDelay,
 } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
@@ -62,8 +64,8 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
   if (action.kind === 'lookup') {
     const found = await lookUp(ctx, action.posted);
     if (typeof found === 'object' && found !== null) {
-      const why = found.status === null ? (found.error ?? 'no answer') : describeAnswer(found.status, found.body);
-      return finish(ctx, claim, 'POST', classifyAnswer('POST', found.status), found.status, `looking for an earlier create: ${why}`);
+      const { answer, why } = found;
+      return finish(ctx, claim, 'POST', classifyLookup(answer.status), answer.status, `looking for an earlier create: ${why}`, answer);
     }
     await backgroundWrite(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
@@ -98,22 +100,24 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
 
 /**
  * The network's id of an earlier POST, from its list of this key's bookings on that day (the
- * filters its list route takes); null when it is not there; the answer when the list could not be read.
+ * filters its list route takes); null when it is not there. Only a 200 with a JSON array tells:
+ * any other answer is returned as a failure (contract §11), never taken as "not there".
  */
-async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | NetworkAnswer> {
+async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | { answer: NetworkAnswer; why: string }> {
   const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
   const answer = await ctx.send('GET', `booking?${query.toString()}`);
   if (answer.status === 200) {
+    let list: unknown;
     try {
-      const list = JSON.parse(answer.body) as unknown;
-      if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
+      list = JSON.parse(answer.body);
     } catch {
-      // fall through: an answer we cannot read is no evidence either way
+      list = undefined;
     }
-    return { status: 502, body: 'the list of bookings was not a JSON array' };
+    if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
+    return { answer, why: 'HTTP 200: the list of bookings was not a JSON array' };
   }
-  // The list refused the question itself (a 4xx other than 401): it cannot tell, and never will; post.
-  return classifyAnswer('POST', answer.status).kind === 'refused' ? null : answer;
+  const why = answer.status === null ? (answer.error ?? 'no answer') : describeAnswer(answer.status, answer.body);
+  return { answer, why };
 }
 
 async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: NetworkAnswer): Promise<Attempted> {
@@ -162,9 +166,10 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
     ctx.freshness.bump('bookings');
     return { method, outcome, status: answer.status, error: null };
   }
-  return finish(ctx, claim, method, outcome, answer.status, error);
+  return finish(ctx, claim, method, outcome, answer.status, error, answer);
 }
 
+/** `answer`: the network's answer, whose Retry-After (on a 429 or 503) delays the next attempt. */
 async function finish(
   ctx: AttemptContext,
   claim: ClaimedPush,
@@ -172,10 +177,12 @@ async function finish(
   outcome: Outcome,
   status: number | null,
   error: string | null,
+  answer?: NetworkAnswer,
 ): Promise<Attempted> {
   const now = ctx.clock();
+  const notBefore = retryAfterMs(status, answer?.retryAfter, now);
   await write(ctx, (pushes) =>
-    pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now), now),
+    pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now, notBefore), now),
   );
   return { method, outcome, status, error };
 }
@@ -188,6 +195,8 @@ function resultOf(
   status: number | null,
   error: string | null,
   now: number,
+  /** A wait the network asked for (Retry-After): the backoff is at least this long. */
+  notBefore: number | null = null,
 ): PushResult {
   switch (outcome.kind) {
     case 'done':
@@ -199,7 +208,7 @@ function resultOf(
     case 'retry':
       return {
         status: 'pending',
-        next_attempt_at: now + retryDelay(claim.attempts, ctx.config.retryBaseMs),
+        next_attempt_at: now + Math.max(retryDelay(claim.attempts, ctx.config.retryBaseMs), notBefore ?? 0),
         last_status: status,
         last_error: error,
         resetAttempts: false,
