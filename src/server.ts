@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { describeStartupError, runShutdownSteps, startServices } from './runtime.js';
 import type { AppServices } from './services/index.js';
 import { builtInJobs, JobRunner, jobMetrics, type ScheduledJob } from './services/jobs/index.js';
+import { webhooksDisabledMetric } from './services/outbox-metrics.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 
 /**
@@ -32,9 +33,16 @@ async function main(): Promise<void> {
   });
   // Webhook deliveries: one dispatcher per server process (never in CLI commands), woken by local
   // commits and polling for those of other processes.
+  const countDisabled = services.metrics ? webhooksDisabledMetric(services.metrics.registry) : undefined;
   const dispatcher = new WebhookDispatcher(
     services.db,
-    { timeoutMs: config.webhookTimeoutMs, retryBaseMs: config.webhookRetryBaseMs, maxAttempts: config.webhookMaxAttempts },
+    {
+      timeoutMs: config.webhookTimeoutMs,
+      retryBaseMs: config.webhookRetryBaseMs,
+      maxAttempts: config.webhookMaxAttempts,
+      disableAfterMs: config.webhookDisableAfterMs,
+      ...(countDisabled ? { onDisabled: countDisabled } : {}),
+    },
     services.clock,
     app.log,
   );

@@ -4,7 +4,7 @@
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
-import { backgroundWrite } from '../../db/transaction.js';
+import { writeTransaction } from '../../db/transaction.js';
 import {
   classifyAnswer,
   decidePush,
@@ -46,12 +46,9 @@ export interface AttemptContext {
   send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer>;
 }
 
-/**
- * The pushes' bookkeeping, each write a transaction of its own: on SQLite it shares the group
- * commit of the API's writes instead of paying a durable commit of its own (backgroundWrite).
- */
+/** The pushes' bookkeeping, each write a transaction of its own. */
 const write = <T>(ctx: AttemptContext, fn: (pushes: ReturnType<typeof networkPushesRepository>) => Promise<T>): Promise<T> =>
-  backgroundWrite(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
+  writeTransaction(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
 
 /** Makes the push; null when the claim was lost before anything was sent (nothing to report). */
 export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Promise<Attempted | null> {
@@ -67,7 +64,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
       const { answer, why } = found;
       return finish(ctx, claim, 'POST', classifyLookup(answer.status), answer.status, `looking for an earlier create: ${why}`, answer);
     }
-    await backgroundWrite(ctx.db, async (trx) => {
+    await writeTransaction(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       if (found !== null) await pushes.setNetworkId(id, found);
       await pushes.notePosted(id, ctx.owner, null);
@@ -141,7 +138,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
     );
   }
   const now = ctx.clock();
-  await backgroundWrite(ctx.db, async (trx) => {
+  await writeTransaction(ctx.db, async (trx) => {
     const pushes = networkPushesRepository(trx, ctx.db.dialect);
     await pushes.setNetworkId(claim.booking_id, networkId);
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
@@ -158,7 +155,7 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
   if (outcome.kind === 'lost') {
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
-    await backgroundWrite(ctx.db, async (trx) => {
+    await writeTransaction(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       await pushes.setNetworkId(claim.booking_id, null);
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
