@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
 import { load, percentile, type LoadTarget } from './load.js';
 import { ROOT, runNode } from './processes.js';
@@ -120,6 +121,12 @@ export async function preparePostgres(pgUrl: string, divisionFile: string) {
     }
   };
   try {
+    const db = openDatabase(databaseUrl);
+    try {
+      await migrateToLatest(db);
+    } finally {
+      await db.close();
+    }
     await runNode(CLI, ['import', divisionFile], { env, timeoutMs: 300_000 });
     const key = JSON.parse((await runNode(CLI, ['create:apikey', '--name', 'bench', '--edit', '--json'], { env })).stdout.trim()) as {
       token: string;

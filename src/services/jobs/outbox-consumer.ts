@@ -15,8 +15,11 @@ export interface OutboxSource<T> {
   /**
    * One attempt at a claimed row, its result recorded. A throw leaves the row to its lease: it is
    * tried again once that lapses (at least once). `signal` aborts when the consumer stops.
+   * The write that records the result may claim the next due rows too (a subscription's next
+   * event, usually), so a backlog costs one write per row: `slots()` says how many it may claim
+   * (this row's slot and any free one); they are returned to be handled next.
    */
-  handle(item: T, signal: AbortSignal): Promise<void>;
+  handle(item: T, signal: AbortSignal, slots: () => number): Promise<T[] | void>;
   /** Log fields naming a row. */
   describe(item: T): object;
 }
@@ -36,6 +39,8 @@ export class OutboxConsumer<T> {
   private readonly timers: Timers;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborts = new AbortController();
+  /** Slots promised to claims being written by finishing attempts (see launch). */
+  private reserved = 0;
   private poll: unknown;
   private claiming: Promise<void> | null = null;
   private again = false;
@@ -93,7 +98,7 @@ export class OutboxConsumer<T> {
   private async claimLoop(): Promise<void> {
     do {
       this.again = false;
-      const free = this.o.concurrency - this.inFlight.size;
+      const free = this.o.concurrency - this.inFlight.size - this.reserved;
       let batch: { claimed: T[]; more: boolean };
       try {
         batch = await this.source.claim(Math.max(free, 0));
@@ -108,17 +113,30 @@ export class OutboxConsumer<T> {
   }
 
   private launch(item: T): void {
-    const attempt = this.source
-      .handle(item, this.aborts.signal)
+    let promised = 0;
+    // This attempt's own slot, and the free ones, held until what it claims is launched.
+    const slots = () => {
+      if (!this.running) return 0;
+      const others = Math.max(0, this.o.concurrency - this.inFlight.size - this.reserved);
+      this.reserved += others;
+      promised += others;
+      return others + 1;
+    };
+    const attempt: Promise<void> = this.source
+      .handle(item, this.aborts.signal, slots)
       .catch((err: unknown) => {
         this.o.log.warn(
           { err, ...this.source.describe(item) },
           `${this.o.name}: an attempt failed; it is tried again when its lease lapses`,
         );
       })
-      .finally(() => {
+      .then((next) => {
         this.inFlight.delete(attempt);
-        this.wake();
+        this.reserved -= promised;
+        const claimed = next ?? [];
+        if (this.running) for (const n of claimed) this.launch(n);
+        // Nothing claimed with the result: look for what else may be due.
+        if (claimed.length === 0) this.wake();
       });
     this.inFlight.add(attempt);
   }

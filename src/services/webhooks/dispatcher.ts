@@ -48,7 +48,7 @@ export class WebhookDispatcher {
     this.consumer = new OutboxConsumer(
       {
         claim: (limit) => this.claim(limit),
-        handle: (d, signal) => this.deliver(d, signal),
+        handle: (d, signal, slots) => this.deliver(d, signal, slots),
         describe: (d) => ({ webhook: d.webhook_id, event: d.event_id }),
       },
       {
@@ -101,8 +101,11 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Makes one attempt and records it, with what it means for its subscription. */
-  private async deliver(d: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+  /**
+   * Makes one attempt and records it, with what it means for its subscription; the same write
+   * claims the next due deliveries (usually this subscription's next event).
+   */
+  private async deliver(d: ClaimedDelivery, signal: AbortSignal, slots: () => number): Promise<ClaimedDelivery[]> {
     const timestamp = Math.floor(this.clock() / 1000);
     const headers = {
       'webhook-id': d.event_id,
@@ -111,19 +114,16 @@ export class WebhookDispatcher {
     };
     const result = await postWebhook(d.url, headers, d.body, this.options.timeoutMs, signal);
     // Stopping: the lease lapses and any instance tries it again (at least once).
-    if (signal.aborted) return;
+    if (signal.aborted) return [];
     const outcome = this.outcome(d, result);
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
-    const disabled = await writeTransaction(this.db, async (trx) => {
+    const { disabled, next } = await writeTransaction(this.db, async (trx) => {
       const repo = webhooksRepository(trx, this.db.dialect);
       await repo.complete(d, outcome);
-      return repo.noteHealth(
-        d.webhook_id,
-        result.error === null,
-        outcome.at,
-        outcome.at - disableAfterMs,
-        disableReason(disableAfterMs, result),
-      );
+      const reason = disableReason(disableAfterMs, result);
+      const disabled = await repo.noteHealth(d.webhook_id, result.error === null, outcome.at, outcome.at - disableAfterMs, reason);
+      const now = this.clock();
+      return { disabled, next: await repo.claim(now, now + this.options.timeoutMs + LEASE_MARGIN_MS, slots()) };
     });
     if (disabled) {
       this.log.warn(
@@ -132,6 +132,7 @@ export class WebhookDispatcher {
       );
       this.options.onDisabled?.(d.webhook_id);
     }
+    return next;
   }
 
   private outcome(d: ClaimedDelivery, result: SendResult) {

@@ -66,7 +66,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
     network.answerWith((method) => (method === 'POST' ? { status: 500, body: 'upstream reset', handled: true } : undefined));
     const id = await create();
     await vi.waitFor(() => expect(network.count('POST')).toBe(1));
-    await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: 1 }));
+    await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: 1, lease_owner: null }));
 
     const lookups: Array<{ status: number; body?: string; headers?: Record<string, string> }> = [
       { status: 204 },
@@ -78,7 +78,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
       network.answerWith((method) => (method === 'GET' ? answer : undefined));
       later(3_600_000);
       await vi.waitFor(() => expect(network.count('GET')).toBe(i + 1));
-      await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: i + 2 }));
+      await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: i + 2, lease_owner: null }));
       const row = await push();
       expect(row.last_error).toMatch(/^looking for an earlier create: /);
       expect(row.posted).not.toBeNull();
@@ -100,7 +100,9 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
   it('waits as long as Retry-After asks on a 429 (seconds) and a 503 (HTTP-date)', async () => {
     network.answerWith((method) => (method === 'POST' ? { status: 429, headers: { 'retry-after': '120' } } : undefined));
     await create();
-    await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: 1, last_status: 429 }));
+    await vi.waitFor(async () =>
+      expect(await push()).toMatchObject({ status: 'pending', attempts: 1, last_status: 429, lease_owner: null }),
+    );
     expect((await push()).next_attempt_at).toBe(now + 120_000);
 
     later(60_000); // not due yet
@@ -108,7 +110,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
       method === 'POST' ? { status: 503, headers: { 'retry-after': new Date(now + 300_000).toUTCString() } } : undefined,
     );
     later(60_000);
-    await vi.waitFor(async () => expect(await push()).toMatchObject({ attempts: 2, last_status: 503 }));
+    await vi.waitFor(async () => expect(await push()).toMatchObject({ attempts: 2, last_status: 503, lease_owner: null }));
     expect(network.count('POST')).toBe(2);
     expect((await push()).next_attempt_at).toBe(now + 300_000);
   });
