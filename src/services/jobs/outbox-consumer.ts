@@ -19,7 +19,7 @@ export interface OutboxSource<T> {
    * event, usually), so a backlog costs one write per row: `slots()` says how many it may claim
    * (this row's slot and any free one); they are returned to be handled next.
    */
-  handle(item: T, signal: AbortSignal, slots: () => number): Promise<T[] | void>;
+  handle(item: T, signal: AbortSignal, slots: () => number): Promise<T[]>;
   /** Log fields naming a row. */
   describe(item: T): object;
 }

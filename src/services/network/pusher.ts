@@ -80,7 +80,10 @@ export class NetworkPusher {
     this.consumer = new OutboxConsumer(
       {
         claim: (limit) => this.claim(limit),
-        handle: (push, signal) => this.push(push, signal),
+        handle: async (push, signal) => {
+          await this.push(push, signal);
+          return [];
+        },
         describe: (push) => ({ booking: push.booking_id }),
       },
       {
