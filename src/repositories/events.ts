@@ -25,7 +25,7 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /**
      * Writes the events, and nothing else: their webhook deliveries and network pushes are
-     * derived from them after the commit (webhooksRepository.fanOut, networkPushesRepository.absorb).
+     * derived from them after the commit (webhooksRepository.fanOut, networkPushesRepository.queueChanges).
      */
     async insert(events: NewEvent[]): Promise<void> {
       for (const part of chunks(events)) await db.insertInto('events').values(part).execute();

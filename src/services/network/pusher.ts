@@ -138,13 +138,13 @@ export class NetworkPusher {
     const now = this.o.clock();
     const { db } = this.o;
     const reads = networkPushesRepository(db.kysely, db.dialect);
-    const absorb = await reads.absorbDue();
-    const claim = limit > 0 && (absorb || (await reads.anyDue(now)));
-    if (!absorb && !claim) return { claimed: [], more: false };
+    const queue = await reads.queueDue();
+    const claim = limit > 0 && (queue || (await reads.anyDue(now)));
+    if (!queue && !claim) return { claimed: [], more: false };
     return writeTransaction(db, async (trx) => {
       const repo = networkPushesRepository(trx, db.dialect);
-      const absorbed = absorb ? await repo.absorb(now) : { more: false };
-      return { claimed: claim ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: absorbed.more };
+      const queued = queue ? await repo.queueChanges(now) : { more: false };
+      return { claimed: claim ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: queued.more };
     });
   }
 
