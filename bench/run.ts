@@ -1,7 +1,7 @@
 // npm run bench — Sector side by side with a plain Fastify route and a bare node:http server, both
 // sending the same bytes, in one run; every target a ratio within the run (bench/README.md).
 //   --quick            short warm-up and runs, for development
-//   --scenario NAME    run only this scenario (repeatable)
+//   --scenario NAME    run only this scenario (repeatable; `webhooks`: the delivery latency on SQLite and PostgreSQL)
 //   --cpu-prof         profile Sector (node --cpu-prof; both sides of create) into bench/profiles/ and summarise it;
 //                      profiling slows Sector down, so results.json is not written
 //   --network-delay MS the stand-in of the network's bookings service answers after MS ms (default 0)
@@ -21,11 +21,15 @@ import { copyDatabase, startFanout, startSector, stopSector, type Fanout, type S
 import { slotSequence, type SlotSequence } from './lib/slots.js';
 import { countUsersStatements } from './lib/sql-count.js';
 import { measureUsersWithWrites } from './lib/users-with-writes.js';
+import { measureWebhookLatency, preparePostgres } from './lib/webhook-latency.js';
 import { checkBookings } from './lib/verify.js';
 import { summariseProfile, formatSummary, type CpuProfile } from './profile.js';
 import { runScale } from './scale.js';
 
 const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
+/** Not a request scenario: webhook delivery latency at a steady rate of creates (lib/webhook-latency.ts). */
+const WEBHOOKS = 'webhooks';
+const PG_URL = process.env.PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 interface Options {
   quick: boolean;
@@ -52,8 +56,10 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const [name, next] = value(arg, i);
       i = next;
-      if (name === undefined || !SCENARIOS.some((s) => s.name === name)) {
-        throw new Error(`unknown scenario "${name}"; scenarios: ${SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
+      if (name === undefined || (name !== WEBHOOKS && !SCENARIOS.some((s) => s.name === name))) {
+        throw new Error(
+          `unknown scenario "${name}"; scenarios: ${[...SCENARIOS.map((s) => s.name), WEBHOOKS].map((n) => `"${n}"`).join(', ')}`,
+        );
       }
       options.scenarios.push(name);
     } else throw new Error(`unknown option ${arg} (options: --quick, --scenario NAME, --cpu-prof, --network-delay MS, --scale)`);
@@ -285,6 +291,41 @@ async function runScenarios(selected: readonly Scenario[], context: RunContext):
   return rows;
 }
 
+/** Webhook delivery latency on a copy of the SQLite database, then on PostgreSQL (the division imported). */
+async function runWebhooks(context: Pick<RunContext, 'dataset' | 'slots' | 'durations' | 'extras'>): Promise<void> {
+  const { dataset, slots, durations, extras } = context;
+  const create = SCENARIOS.find((s) => s.body === 'slots')!;
+  const target = (port: number, token: string) => targetOf(create, port, { dataset: { ...dataset, token }, slots });
+  const seconds = durations.rounds === 1 ? 5 : 15;
+  const databaseFile = path.join(dataset.dir, 'webhooks.db');
+  copyDatabase(dataset.databaseFile, databaseFile);
+  const sqlite = await measureWebhookLatency({
+    label: 'SQLite',
+    databaseUrl: `sqlite:${databaseFile}`,
+    token: dataset.token,
+    create: target,
+    seconds,
+    log,
+  });
+  extras.webhookSqlite = sqlite;
+  extras.failures.push(...sqlite.failures);
+  const pg = await preparePostgres(PG_URL, path.join(dataset.dir, 'division.json'));
+  try {
+    const postgres = await measureWebhookLatency({
+      label: 'PostgreSQL',
+      databaseUrl: pg.databaseUrl,
+      token: pg.token,
+      create: target,
+      seconds,
+      log,
+    });
+    extras.webhookPostgres = postgres;
+    extras.failures.push(...postgres.failures);
+  } finally {
+    await pg.drop();
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   if (options.scale) return runScale({ quick: options.quick, log });
@@ -354,6 +395,13 @@ async function main(): Promise<void> {
       extras,
       acknowledged: { sector: 0, configured: 0 },
     });
+    if (options.scenarios.length === 0 || options.scenarios.includes(WEBHOOKS)) {
+      try {
+        await runWebhooks({ dataset, slots, durations, extras });
+      } catch (err) {
+        extras.failures.push(`webhooks: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     for (const s of sectors) {
       const peak = peakRssMb(s.pid);
       if (peak !== null) peakRss = Math.max(peakRss ?? 0, peak);

@@ -54,6 +54,10 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+job_leases.last_success_at bigint
+job_leases.lease_until bigint not null
+job_leases.name text not null
+job_leases.owner text not null
 login_states.browser_hash text not null
 login_states.code_verifier text not null
 login_states.created_at bigint not null
@@ -144,7 +148,10 @@ webhook_deliveries.status text not null
 webhook_deliveries.updated_at bigint not null
 webhook_deliveries.webhook_id text not null
 webhooks.created_at bigint not null
+webhooks.disabled_at bigint
+webhooks.disabled_reason text
 webhooks.events text
+webhooks.failing_since bigint
 webhooks.fanned_out_seq bigint not null default 0
 webhooks.id text not null
 webhooks.removed_at bigint
@@ -172,6 +179,7 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+job_leases job_leases_pkey PRIMARY KEY (name)
 login_states login_states_pkey PRIMARY KEY (state_hash)
 member_calendars member_calendars_pkey PRIMARY KEY (user_id)
 member_calendars member_calendars_secret_key UNIQUE (secret)
@@ -227,6 +235,7 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
 CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
 CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)
 CREATE UNIQUE INDEX member_calendars_pkey ON member_calendars USING btree (user_id)

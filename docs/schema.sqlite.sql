@@ -55,6 +55,8 @@ CREATE TABLE events (
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
 
+CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint);
+
 CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text not null, "code_verifier" text not null, "next" text not null, "created_at" bigint not null);
 
 CREATE TABLE "member_calendars" ("user_id" bigint primary key references "users" ("id") on delete cascade, "secret" text not null unique, "created_at" bigint not null);
@@ -118,7 +120,7 @@ CREATE TABLE webhooks (
     secret text NOT NULL,
     created_at bigint NOT NULL,
     removed_at bigint
-  , fanned_out_seq bigint NOT NULL DEFAULT 0);
+  , fanned_out_seq bigint NOT NULL DEFAULT 0, "failing_since" bigint, "disabled_at" bigint, "disabled_reason" text);
 
 CREATE TRIGGER bookings_no_overlap_insert BEFORE INSERT ON bookings
            WHEN NEW.deleted = 0 AND EXISTS (

@@ -39,6 +39,8 @@ export interface Config {
   /** First retry delay; doubles per attempt, capped at an hour. */
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
+  /** A subscription whose every attempt failed for this long is disabled (WEBHOOK_DISABLE_AFTER_HOURS). */
+  webhookDisableAfterMs: number;
   /** Comment lines on idle event streams (15 s; shorter in tests only). */
   eventStreamHeartbeatMs: number;
   /** Open GET /api/events streams per API key, in this process. */
@@ -106,6 +108,14 @@ export function loadConfig(env: Env = process.env): Config {
     }
     return Number(raw);
   };
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name, String(fallback));
+    if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
   const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
     const raw = str(name, fallback);
     if (!(allowed as readonly string[]).includes(raw)) {
@@ -144,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
     webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5000, 1, 3_600_000),
     webhookMaxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+    webhookDisableAfterMs: Math.round(decimal('WEBHOOK_DISABLE_AFTER_HOURS', 120, 0.001, 100_000) * 3_600_000),
     // Undocumented: lets tests see heartbeats without waiting 15 s.
     eventStreamHeartbeatMs: int('SECTOR_EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     eventsMaxStreamsPerKey: int('EVENTS_MAX_STREAMS_PER_KEY', 10, 1, 30_000),

@@ -2,13 +2,15 @@
 export const USERS_RELATIONS = ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'];
 export const USERS_PATH = `/api/users?include=${USERS_RELATIONS.join(',')}`;
 
-/** Every target but two absolute floors (users p50, creates per second) is a ratio within one run. */
+/**
+ * Budgets: floors to stay above, not targets to chase (nothing in Sector exists to beat them).
+ * Public GETs are compared with a plain Fastify route sending the same bytes, in the same run.
+ */
 export const TARGETS = {
-  /** Sector's rate over the bare node:http server's, same bytes, same rounds. */
-  positionsRatio: 0.85,
-  bookingsRatio: 0.9,
-  /** The schedule page (GET /) as the bare server sending its bytes. */
-  scheduleRatio: 0.8,
+  /** Sector's rate over the plain Fastify route's, same bytes, same rounds. */
+  publicGetOverFastify: 0.8,
+  /** positions, the smallest answer: the framework's share of each request is largest there. */
+  positionsOverFastify: 0.6,
   usersP50Ms: 100,
   /** Sector's users p99 over the baseline's, both pooled over the same rounds. */
   usersP99OverBaseline: 1.5,
@@ -18,10 +20,13 @@ export const TARGETS = {
   usersWithWritesOverReadOnly: 1.5,
   /** Bookings created per second while users are read (users with writes). */
   usersWithWritesCreateRate: 50,
-  createsPerSecond: 2000,
-  /** Creates per second with events, audit and network sync all configured, over none configured. */
-  configuredCreateShare: 0.8,
-  peakRssMb: 200,
+  /** Creates per second on SQLite with nothing configured. */
+  createsPerSecond: 1500,
+  /** Creates per second with webhooks, audit and network sync all configured, over none configured. */
+  configuredCreateShare: 0.7,
+  /** p95 from an event's commit to its arrival at a local receiver, at 50 creates/s with three subscriptions (contract §10). */
+  webhookP95Ms: 1000,
+  peakRssMb: 250,
 };
 
 /** Targets of `--scale` (bench/scale.ts). */

@@ -36,17 +36,17 @@ export interface PushResult {
 }
 
 /** Events taken from the outbox into pushes at most per statement: a long backlog goes in batches. */
-const ABSORB_BATCH = 2_000;
+const QUEUE_BATCH = 2_000;
 
 /** Works on the base connection or on a transaction alike. */
 export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     /**
      * Whether the outbox holds events the network sync has not looked at yet: a read, one seek of
-     * each key. Events not owed to the network (imports) are passed over by absorb too, so that
+     * each key. Events not owed to the network (imports) are passed over by queueChanges too, so that
      * this stays a comparison of two numbers however many of them come.
      */
-    async absorbDue(): Promise<boolean> {
+    async queueDue(): Promise<boolean> {
       const row = await db
         .selectFrom('outbox_cursors')
         .select('seq')
@@ -65,7 +65,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
      * before the newest one seen here later. The caller runs this in a write transaction; on
      * PostgreSQL one process at a time does it (the others skip it). `more`: a batch was left.
      */
-    async absorb(now: number): Promise<{ more: boolean }> {
+    async queueChanges(now: number): Promise<{ more: boolean }> {
       const cursor = await db
         .selectFrom('outbox_cursors')
         .select(['seq', lastEventSeq.as('high')])
@@ -74,7 +74,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
         .executeTakeFirst();
       if (cursor === undefined || cursor.high <= cursor.seq) return { more: false };
       const { seq: low, high } = cursor;
-      const upper = Math.min(high, low + ABSORB_BATCH);
+      const upper = Math.min(high, low + QUEUE_BATCH);
       await sql`INSERT INTO network_pushes (booking_id, status, version, attempts, next_attempt_at, updated_at, pending_since)
         SELECT e.booking_id, 'pending', 1, 0, ${now}, ${now}, ${now} FROM events e
         WHERE e.seq > ${low} AND e.seq <= ${upper} AND e.network_push = 1

@@ -44,15 +44,24 @@ async function list(opts: { json?: boolean }): Promise<void> {
       id: w.id,
       url: w.url,
       events: w.events,
-      status: w.removed_at === null ? 'active' : 'removed',
+      status: w.removed_at !== null ? 'removed' : w.disabled_at !== null ? 'disabled' : 'active',
       created_at: isoMicros(w.created_at),
       removed_at: w.removed_at === null ? null : isoMicros(w.removed_at),
+      disabled_at: w.disabled_at === null ? null : isoMicros(w.disabled_at),
+      disabled_reason: w.disabled_reason,
     }));
     if (opts.json) return printJson(hooks);
     if (hooks.length === 0) return tell('No webhooks yet. Add one with: npx sector webhook:add --url URL');
     printTable([
-      ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED'],
-      ...hooks.map((w) => [w.id, w.url, w.events?.join(',') ?? 'all', w.status, w.created_at.slice(0, 16)]),
+      ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED', 'DISABLED'],
+      ...hooks.map((w) => [
+        w.id,
+        w.url,
+        w.events?.join(',') ?? 'all',
+        w.status,
+        w.created_at.slice(0, 16),
+        w.disabled_at === null ? '' : `${w.disabled_at.slice(0, 16)}: ${w.disabled_reason ?? ''}`,
+      ]),
     ]);
   });
 }
@@ -61,6 +70,13 @@ async function remove(id: string): Promise<void> {
   await withSubscriptions(async (subs) => {
     const w = await subs.remove(id);
     tell(show`Removed webhook ${w.id} (${w.url}); events committed from now on are not delivered to it.`);
+  });
+}
+
+async function enable(id: string): Promise<void> {
+  await withSubscriptions(async (subs) => {
+    const w = await subs.enable(id);
+    tell(show`Enabled webhook ${w.id} (${w.url}); events committed from now on are delivered to it.`);
   });
 }
 
@@ -117,6 +133,11 @@ export function registerWebhookCommands(program: Command): void {
     .description('Remove a webhook subscription; later events are not delivered to it.')
     .argument('<id>')
     .action(remove);
+  program
+    .command('webhook:enable')
+    .description('Turn a disabled webhook subscription back on, for events committed from now on.')
+    .argument('<id>')
+    .action(enable);
   program
     .command('webhook:deliveries')
     .description('Recent delivery attempts of a subscription: event, type, attempt, status code or error, time.')
