@@ -46,6 +46,35 @@ export interface Config {
   auditRetentionDays: number | null;
   /** Whether GET /metrics answers (METRICS=0 turns it off). */
   metrics: boolean;
+  /** The network's API v2 (roster, members' ATC history); `key` null = no roster sync. */
+  coreApi: CoreApiConfig;
+  /** The network's public data feed; null when DATA_FEED_URL=off. */
+  dataFeed: DataFeedConfig | null;
+  /** How ATC activity is computed from sessions; `hours` null = activity stays as imported. */
+  activity: ActivityConfig;
+}
+
+export interface CoreApiConfig {
+  /** Without a trailing slash, e.g. https://api.vatsim.net. */
+  url: string;
+  /** Sent as X-API-Key. Never logged. */
+  key: string | null;
+  /** Hours between roster syncs run by the server; 0 = only by command. */
+  rosterSyncHours: number;
+  /** One request to the network's API, answer included, must end within this. */
+  timeoutMs: number;
+}
+
+export interface DataFeedConfig {
+  url: string;
+  intervalS: number;
+}
+
+export interface ActivityConfig {
+  /** Hours needed in the period to be active in an area; null = not computed. */
+  hours: number | null;
+  periodMonths: number;
+  graceMonths: number;
 }
 
 export interface NetworkConfig {
@@ -79,6 +108,14 @@ export function loadConfig(env: Env = process.env): Config {
     const raw = str(name, String(fallback));
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
       problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name, String(fallback));
+    if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a number from ${min} to ${max}, decimals allowed (got "${raw}")`);
       return fallback;
     }
     return Number(raw);
@@ -129,8 +166,28 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
     siteName: str('SITE_NAME', 'Sector'),
     siteHost: str('SITE_HOST', 'sector'),
+    coreApi: { url: '', key: null, rosterSyncHours: 0, timeoutMs: 0 },
+    dataFeed: null,
+    activity: { hours: null, periodMonths: 12, graceMonths: 12 },
   };
   config.network = networkConfig(env, str, int, problems);
+  config.coreApi = {
+    url: networkAddress('CORE_API_URL', str('CORE_API_URL', 'https://api.vatsim.net'), problems).replace(/\/+$/, ''),
+    key: str('CORE_API_KEY', '') === '' ? null : str('CORE_API_KEY', ''),
+    rosterSyncHours: decimal('ROSTER_SYNC_HOURS', 12, 0, 100_000),
+    timeoutMs: int('CORE_API_TIMEOUT_MS', 30_000, 100, 300_000),
+  };
+  if (config.coreApi.key !== null && /\s/.test(config.coreApi.key)) problems.push('CORE_API_KEY must not contain spaces');
+  const feedUrl = str('DATA_FEED_URL', 'https://data.vatsim.net/v3/vatsim-data.json');
+  config.dataFeed =
+    feedUrl === 'off'
+      ? null
+      : { url: networkAddress('DATA_FEED_URL', feedUrl, problems), intervalS: int('DATA_FEED_INTERVAL_S', 60, 1, 86_400) };
+  config.activity = {
+    hours: str('ACTIVITY_HOURS', '') === '' ? null : decimal('ACTIVITY_HOURS', 0, 0, 100_000),
+    periodMonths: int('ACTIVITY_PERIOD_MONTHS', 12, 1, 120),
+    graceMonths: int('ACTIVITY_GRACE_MONTHS', 12, 0, 120),
+  };
   if (config.siteName.length > 100 || /[\u0000-\u001f\u007f]/.test(config.siteName)) {
     problems.push('SITE_NAME must be at most 100 characters, without control characters');
   }
@@ -172,4 +229,23 @@ function networkConfig(
   }
   if (/\s/.test(key)) problems.push('NETWORK_BOOKINGS_KEY must not contain spaces');
   return { url: url.replace(/\/+$/, ''), key, retryBaseMs, timeoutMs };
+}
+
+/**
+ * The network's addresses must be https:, except on loopback (local development and tests): a
+ * key sent over plain http on the internet is a key given away.
+ */
+function networkAddress(name: string, value: string, problems: string[]): string {
+  let parsed: URL | null;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = null;
+  }
+  const loopback =
+    parsed !== null && (/^127\.\d+\.\d+\.\d+$/.test(parsed.hostname) || parsed.hostname === '[::1]' || parsed.hostname === 'localhost');
+  if (parsed === null || !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback)) || parsed.hash !== '') {
+    problems.push(`${name} must be an https: URL (http: only on a loopback address) (got "${value}")`);
+  }
+  return value;
 }

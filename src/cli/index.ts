@@ -10,6 +10,7 @@ import { registerBackupCommand } from './commands/backup.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerNetworkCommands } from './commands/network.js';
+import { registerRosterCommands } from './commands/roster.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')
@@ -22,6 +23,7 @@ registerApiKeyCommands(program);
 registerDataCommands(program);
 registerWebhookCommands(program);
 registerNetworkCommands(program);
+registerRosterCommands(program);
 registerAuditCommand(program);
 registerBackupCommand(program);
 

@@ -10,6 +10,8 @@ import * as m0007 from './migrations/0007_audit_log.js';
 import * as m0008 from './migrations/0008_network_pushes.js';
 import * as m0009 from './migrations/0009_bookings_end_index.js';
 import * as m0010 from './migrations/0010_outbox_cursors.js';
+import * as m0012 from './migrations/0012_controlling_sessions.js';
+import * as m0013 from './migrations/0013_activity_backfill.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -24,6 +26,8 @@ const MIGRATIONS = {
   '0008_network_pushes': m0008,
   '0009_bookings_end_index': m0009,
   '0010_outbox_cursors': m0010,
+  '0012_controlling_sessions': m0012,
+  '0013_activity_backfill': m0013,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

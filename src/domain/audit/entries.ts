@@ -1,8 +1,11 @@
 // Audit entries: who changed what, and which fields changed. Pure: no database access.
 import { ymdHis } from '../time.js';
 
-/** Who made a change: an API key (its id and name) or an operator at the command line. */
-export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' };
+/**
+ * Who made a change: an API key (its id and name), an operator at the command line, or the roster
+ * sync (the network's roster, by command or by the server).
+ */
+export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' } | { kind: 'roster' };
 
 export type Fields = Record<string, unknown>;
 
@@ -18,12 +21,13 @@ export interface AuditEntry {
 
 /** The stored form of an actor: `key:<id>` or `cli`, and the key's name apart. */
 export function actorColumns(actor: AuditActor): { actor: string; actor_name: string | null } {
-  return actor.kind === 'key' ? { actor: `key:${actor.keyId}`, actor_name: actor.keyName } : { actor: 'cli', actor_name: null };
+  return actor.kind === 'key' ? { actor: `key:${actor.keyId}`, actor_name: actor.keyName } : { actor: actor.kind, actor_name: null };
 }
 
 export const bookingTarget = (id: number): string => `booking:${id}`;
 export const apiKeyTarget = (id: string): string => `apikey:${id}`;
 export const webhookTarget = (id: string): string => `webhook:${id}`;
+export const userTarget = (id: number): string => `user:${id}`;
 
 /** A booking's stored columns an audit entry shows (bookkeeping columns id/created_at/updated_at left out). */
 export interface AuditedBooking {
