@@ -6,6 +6,7 @@ import { ApiKeyService } from '../auth/keys.js';
 import { ResponseCache } from './response-cache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
+import { ActivityService } from './activity.js';
 import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingLookup } from './booking-lookup.js';
@@ -51,6 +52,8 @@ export interface AppServices {
   networkPusher: NetworkPusher | null;
   /** Null when METRICS=0. */
   metrics: Metrics | null;
+  /** ATC activity from the recorded sessions (ACTIVITY_HOURS). */
+  activity: ActivityService;
 }
 
 /**
@@ -106,6 +109,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     eventStream,
     networkPusher,
     metrics,
+    activity: new ActivityService(db, config.activity, clock, freshness),
   };
   return services;
 }
