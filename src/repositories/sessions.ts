@@ -68,15 +68,17 @@ export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sigh
   return [...new Set(gone.map((s) => s.cid))];
 }
 
-/** Sessions still open (their controller was in the last feed read), seen at or after `since`. */
-export function openSessions(db: Kysely<Database>, since: number): Promise<OpenSession[]> {
+/** Sessions still open (their controller was in the last feed read), seen at or after `since`, with the user's name when known. */
+export function openSessions(
+  db: Kysely<Database>,
+  since: number,
+): Promise<Array<OpenSession & { first_name: string | null; last_name: string | null }>> {
   return db
-    .selectFrom('atc_sessions')
-    .select(['cid', 'callsign', 'position', 'name', 'frequency', 'logon_time', 'last_seen'])
-    .where('ended_at', 'is', null)
-    .where('last_seen', '>=', since)
-    .orderBy('position')
-    .orderBy('callsign')
+    .selectFrom('atc_sessions as s')
+    .leftJoin('users as u', 'u.id', 's.cid')
+    .select(['s.cid', 's.callsign', 's.position', 's.name', 's.frequency', 's.logon_time', 's.last_seen', 'u.first_name', 'u.last_name'])
+    .where('s.ended_at', 'is', null)
+    .where('s.last_seen', '>=', since)
     .execute();
 }
 

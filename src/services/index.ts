@@ -21,6 +21,7 @@ import { NetworkPusher } from './network/pusher.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
+import { OnlineNow } from './online.js';
 import { PositionsList } from './positions.js';
 import { UsersList } from './users-list.js';
 
@@ -54,6 +55,8 @@ export interface AppServices {
   metrics: Metrics | null;
   /** ATC activity from the recorded sessions (ACTIVITY_HOURS). */
   activity: ActivityService;
+  /** Who is online now (GET /api/online, the schedule page). */
+  online: OnlineNow;
 }
 
 /**
@@ -110,6 +113,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     networkPusher,
     metrics,
     activity: new ActivityService(db, config.activity, clock, freshness),
+    online: new OnlineNow(db, clock, config.dataFeed),
   };
   return services;
 }
