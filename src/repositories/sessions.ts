@@ -82,11 +82,20 @@ export function openSessions(
     .execute();
 }
 
-/** Past sessions of the members' history; a session already recorded (by the feed or before) is kept as it is. */
-export async function recordHistory(db: Kysely<Database>, sessions: readonly HistorySession[]): Promise<number> {
+/**
+ * Past sessions of one member's history. A session overlapping one already recorded for the same
+ * member and callsign (by the feed, which sees logon times a few seconds apart from the history's)
+ * is the same session and is not added twice. Returns how many were added.
+ */
+export async function recordHistory(trx: Kysely<Database>, cid: number, sessions: readonly HistorySession[]): Promise<number> {
+  if (sessions.length === 0) return 0;
+  const known = await trx.selectFrom('atc_sessions').select(['callsign', 'logon_time', 'last_seen']).where('cid', '=', cid).execute();
+  const fresh = sessions.filter(
+    (s) => !known.some((k) => k.callsign === s.callsign && k.logon_time < s.ended_at && s.logon_time < k.last_seen),
+  );
   let added = 0;
-  for (const part of chunks([...sessions])) {
-    const r = await db
+  for (const part of chunks(fresh)) {
+    const r = await trx
       .insertInto('atc_sessions')
       .values(part.map((s) => ({ ...s, last_seen: s.ended_at, name: null, frequency: null, source: 'history' })))
       .onConflict((oc) => oc.columns(['cid', 'callsign', 'logon_time']).doNothing())

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
 import { escapeUnprintable } from '../../import/quote.js';
 import type { ActivityExplanation } from '../../services/activity.js';
+import { BackfillError, backfillActivity } from '../../services/activity-backfill.js';
 import { CliError, withServices } from '../context.js';
 
 const WHY: Record<ActivityExplanation['reason'], string> = {
@@ -54,6 +55,35 @@ async function activity(opts: { cid?: string; json?: boolean }): Promise<void> {
   });
 }
 
+async function backfill(opts: { cid?: string }): Promise<void> {
+  const cid = parseCid(opts.cid);
+  await withServices(async (services) => {
+    const { config } = services;
+    let result;
+    try {
+      result = await backfillActivity(
+        {
+          db: services.db,
+          coreApi: config.coreApi,
+          membership: { division: config.division, subdivisions: config.subdivisions },
+          clock: services.clock,
+          spacingMs: config.coreApi.backfillSpacingMs,
+          onProgress: (line) => process.stderr.write(`${line}\n`),
+        },
+        cid,
+      );
+    } catch (err) {
+      if (err instanceof BackfillError) throw new CliError(err.message);
+      throw err;
+    }
+    const changed = await services.activity.recompute(result.done);
+    process.stdout.write(
+      `Read the history of ${result.done.length} members in ${result.requests} requests: ${result.added} sessions added` +
+        (config.activity.hours === null ? '.\n' : `, activity changed for ${changed} user areas.\n`),
+    );
+  });
+}
+
 export function registerActivityCommands(program: Command): void {
   program
     .command('activity')
@@ -61,4 +91,9 @@ export function registerActivityCommands(program: Command): void {
     .option('--cid <cid>', 'only this user')
     .option('--json', 'print one JSON array on stdout')
     .action(activity);
+  program
+    .command('activity:backfill')
+    .description("Read members' past sessions from the network's ATC history (10 requests a minute; resumes where it stopped).")
+    .option('--cid <cid>', 'only this user (read again from the start)')
+    .action(backfill);
 }

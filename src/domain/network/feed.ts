@@ -99,3 +99,33 @@ export function sightingsOf(controllers: readonly FeedController[], match: (call
 
 /** The key of a session: one connection of one controller on one callsign. */
 export const sessionKey = (s: { cid: number; callsign: string; logon_time: number }): string => `${s.cid}|${s.callsign}|${s.logon_time}`;
+
+/** A past session of a member's ATC history (`GET /v2/members/{cid}/atc`). */
+export interface HistoryItem {
+  callsign: string;
+  start: number;
+  end: number;
+}
+
+/** The network writes these instants without a zone; they are UTC. */
+const utcInstant = (v: unknown): number | null =>
+  typeof v !== 'string' ? null : parseIsoInstant(/(Z|[+-]\d{2}:?\d{2})$/.test(v) ? v : `${v}Z`);
+
+/** One page of a member's ATC history: `{"items": [{"connection_id": {"callsign", "start", "end"}}], "count"}`. */
+export function parseHistoryPage(v: unknown): { items: HistoryItem[]; count: number } {
+  if (!isObj(v) || !Array.isArray(v.items) || typeof v.count !== 'number' || !Number.isSafeInteger(v.count)) {
+    throw new FeedShapeError('not a page of ATC sessions (items and count)');
+  }
+  const items: HistoryItem[] = [];
+  for (const item of v.items) {
+    const c = isObj(item) && isObj(item.connection_id) ? item.connection_id : null;
+    if (c === null) throw new FeedShapeError('an item has no connection_id');
+    const callsign = text(c.callsign, 40);
+    const start = utcInstant(c.start);
+    const end = utcInstant(c.end);
+    // A session still running has no end yet: the feed records it.
+    if (callsign === null || start === null || end === null || end <= start) continue;
+    items.push({ callsign: callsign.toUpperCase(), start, end });
+  }
+  return { items, count: v.count };
+}
