@@ -2,8 +2,6 @@
 // size starts from an empty heap): a division of N users imported into a fresh SQLite file, then
 // uncached GET /api/users with every relation over HTTP from the application in this process, timed.
 //   npx tsx bench/scale-users.ts USERS RUNS   (prints progress lines, then one line of JSON)
-// The server's heap setting, as in a server (src/server.ts imports it first too).
-import '../src/heap-growth.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

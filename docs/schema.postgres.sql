@@ -67,6 +67,10 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+job_leases.last_success_at bigint
+job_leases.lease_until bigint not null
+job_leases.name text not null
+job_leases.owner text not null
 network_pushes.attempts integer not null default 0
 network_pushes.booking_id integer not null
 network_pushes.last_error text
@@ -141,7 +145,10 @@ webhook_deliveries.status text not null
 webhook_deliveries.updated_at bigint not null
 webhook_deliveries.webhook_id text not null
 webhooks.created_at bigint not null
+webhooks.disabled_at bigint
+webhooks.disabled_reason text
 webhooks.events text
+webhooks.failing_since bigint
 webhooks.fanned_out_seq bigint not null default 0
 webhooks.id text not null
 webhooks.removed_at bigint
@@ -172,6 +179,7 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+job_leases job_leases_pkey PRIMARY KEY (name)
 network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
 network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
 outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
@@ -225,6 +233,7 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)

@@ -73,6 +73,8 @@ CREATE TABLE events (
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
 
+CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint);
+
 CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null);
 
 CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
@@ -128,7 +130,7 @@ CREATE TABLE webhooks (
     secret text NOT NULL,
     created_at bigint NOT NULL,
     removed_at bigint
-  , fanned_out_seq bigint NOT NULL DEFAULT 0);
+  , fanned_out_seq bigint NOT NULL DEFAULT 0, "failing_since" bigint, "disabled_at" bigint, "disabled_reason" text);
 
 CREATE TRIGGER bookings_no_overlap_insert BEFORE INSERT ON bookings
            WHEN NEW.deleted = 0 AND EXISTS (

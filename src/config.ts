@@ -36,6 +36,8 @@ export interface Config {
   /** First retry delay; doubles per attempt, capped at an hour. */
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
+  /** A subscription whose every attempt failed for this long is disabled (WEBHOOK_DISABLE_AFTER_HOURS). */
+  webhookDisableAfterMs: number;
   /** Comment lines on idle event streams (15 s; shorter in tests only). */
   eventStreamHeartbeatMs: number;
   /** Bytes an event stream client may fall behind before it is dropped (it resumes with Last-Event-ID). */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
     webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 5000, 1, 3_600_000),
     webhookMaxAttempts: int('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+    webhookDisableAfterMs: Math.round(decimal('WEBHOOK_DISABLE_AFTER_HOURS', 120, 0.001, 100_000) * 3_600_000),
     // Undocumented: lets tests see heartbeats without waiting 15 s.
     eventStreamHeartbeatMs: int('SECTOR_EVENT_STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
     eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),

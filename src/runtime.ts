@@ -32,37 +32,6 @@ export function describeStartupError(err: unknown): string {
   return e?.message ?? String(err);
 }
 
-/** Records API key use in the background; stop() writes the last batch. */
-export interface KeyUseRecorder {
-  stop(): Promise<void>;
-}
-
-/**
- * Writes the batched last-used times every `intervalMs`. Batches run one after another, and
- * stop() waits for one already under way before writing the last: closing the database under a
- * running batch would lose it. stop() rejects if the last batch cannot be written.
- */
-export function recordKeyUse(
-  keys: Pick<AppServices['keys'], 'flushLastUsed'>,
-  onError: (err: unknown) => void,
-  intervalMs = 30_000,
-): KeyUseRecorder {
-  let latest: Promise<void> = Promise.resolve();
-  const write = () => keys.flushLastUsed();
-  // After the previous batch, whether it was written or failed (its failure is reported on its own).
-  const flush = () => (latest = latest.then(write, write));
-  const timer = setInterval(() => {
-    flush().catch(onError);
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return flush();
-    },
-  };
-}
-
 /**
  * Runs shutdown steps in order, each whether or not the one before it failed (the database is
  * closed even when key use could not be written), and returns one line naming what failed, or

@@ -1,56 +1,65 @@
-// First, before any other module: see the module itself.
-import './tick-queue-warm-up.js';
-import './heap-growth.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { describeStartupError, recordKeyUse, runShutdownSteps, startServices } from './runtime.js';
-import { startRetention } from './services/events/retention.js';
+import { describeStartupError, runShutdownSteps, startServices } from './runtime.js';
+import type { AppServices } from './services/index.js';
+import { builtInJobs, JobRunner, jobMetrics, type ScheduledJob } from './services/jobs/index.js';
+import { webhooksDisabledMetric } from './services/outbox-metrics.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
-import { startAuditRetention } from './services/audit.js';
+
+/**
+ * Scheduled jobs beyond the server's own (src/services/jobs/built-in.ts): every other periodic
+ * task (roster sync, data-feed polls) is a ScheduledJob listed here, run by the same runner.
+ */
+function extraJobs(_services: AppServices): ScheduledJob[] {
+  return [];
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const services = await startServices(config);
   const app = await buildApp(services);
 
-  const keyUse = recordKeyUse(services.keys, (err) => app.log.warn({ err }, 'could not record API key use'));
+  const jobs = [...builtInJobs(services), ...extraJobs(services)];
+  const runner = new JobRunner({
+    db: services.db,
+    jobs,
+    log: app.log.child({ component: 'jobs' }),
+    observer: services.metrics
+      ? jobMetrics(
+          services.metrics.registry,
+          jobs.map((job) => job.name),
+        )
+      : undefined,
+  });
   // Webhook deliveries: one dispatcher per server process (never in CLI commands), woken by local
   // commits and polling for those of other processes.
+  const countDisabled = services.metrics ? webhooksDisabledMetric(services.metrics.registry) : undefined;
   const dispatcher = new WebhookDispatcher(
     services.db,
-    { timeoutMs: config.webhookTimeoutMs, retryBaseMs: config.webhookRetryBaseMs, maxAttempts: config.webhookMaxAttempts },
+    {
+      timeoutMs: config.webhookTimeoutMs,
+      retryBaseMs: config.webhookRetryBaseMs,
+      maxAttempts: config.webhookMaxAttempts,
+      disableAfterMs: config.webhookDisableAfterMs,
+      ...(countDisabled ? { onDisabled: countDisabled } : {}),
+    },
     services.clock,
     app.log,
   );
   services.outbox.onCommitted(() => dispatcher.committed());
-  const retention = startRetention(services.db, config.eventRetentionDays, services.clock, (err) =>
-    app.log.warn({ err }, 'could not prune old events'),
-  );
-  const auditRetention =
-    config.auditRetentionDays === null
-      ? null
-      : startAuditRetention(
-          services.db,
-          config.auditRetentionDays,
-          services.clock,
-          (deleted) => app.log.info({ deleted, retentionDays: config.auditRetentionDays }, 'pruned old audit entries'),
-          (err) => app.log.warn({ err }, 'could not prune the audit log'),
-        );
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    retention.stop();
-    auditRetention?.stop();
     // Stop accepting, let in-flight requests finish (their key use is then counted), write the
     // last batch of key use, then release the database.
     const failure = await runShutdownSteps([
       ['finish in-flight requests', () => app.close()],
       ['stop webhook deliveries', () => dispatcher.stop()],
       ['stop pushing to the network', async () => services.networkPusher?.stop()],
-      ['record API key use', () => keyUse.stop()],
+      ['record API key use', () => runner.stop()],
       ['close the database', () => services.db.close()],
     ]);
     if (failure !== null) app.log.error(failure);
@@ -68,6 +77,7 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   dispatcher.start();
+  runner.start();
   // Pushes owed from before a restart are found at once; new ones as their changes commit.
   services.networkPusher?.start(app.log.child({ component: 'network' }));
 }

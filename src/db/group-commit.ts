@@ -19,18 +19,6 @@ const SQLITE_LOCK_WAIT_MS = 20;
 const SQLITE_DEFAULT_WAIT_MS = 5_000;
 /** Writes in one shared transaction at most; a larger queue is committed in several. */
 const MAX_GROUP = 64;
-/**
- * How long a deferrable write (the bookkeeping of background work) waits for a group of other
- * writes to ride along with before it commits on its own.
- */
-export const DEFER_MS = 25;
-/**
- * Deferrable writes wait only while the API is writing: when none of its writes came for this
- * long, nothing is likely to come to share a commit with, and background work (a webhook backlog
- * catching up, one delivery after another) must not be slowed by waiting for nothing.
- */
-export const QUIET_MS = 100;
-
 interface QueuedWrite {
   fn: (trx: Kysely<Database>) => Promise<unknown>;
   resolve: (value: unknown) => void;
@@ -39,37 +27,16 @@ interface QueuedWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/**
- * The queue of one SQLite database's writes, drained one shared transaction at a time. Deferrable
- * writes (background work's bookkeeping: webhook and network-push claims and results) made while
- * the API is writing join the next group its writes start, or commit on their own after DEFER_MS:
- * each commit waits for the disk and holds the event loop meanwhile, so background work must not
- * add commits of its own while requests are writing. When the API is quiet they commit at once.
- */
+/** The queue of one SQLite database's writes, drained one shared transaction at a time. */
 class SqliteWriteQueue {
   private readonly queue: QueuedWrite[] = [];
-  private readonly deferred: QueuedWrite[] = [];
   private draining = false;
-  private deferTimer: NodeJS.Timeout | undefined;
-  /** When the last write that may not wait was queued (performance.now()). */
-  private lastUrgent = -Infinity;
   constructor(private readonly db: Db) {}
 
-  run<T>(fn: (trx: Kysely<Database>) => Promise<T>, deferrable: boolean): Promise<T> {
+  run<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const write = { fn, resolve: resolve as (value: unknown) => void, reject };
-      const now = performance.now();
-      if (!deferrable) this.lastUrgent = now;
-      if (deferrable && now - this.lastUrgent < QUIET_MS) {
-        this.deferred.push(write);
-        this.deferTimer ??= setTimeout(() => {
-          this.deferTimer = undefined;
-          this.start();
-        }, DEFER_MS);
-      } else {
-        this.queue.push(write);
-        this.start();
-      }
+      this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.start();
     });
   }
 
@@ -80,23 +47,12 @@ class SqliteWriteQueue {
     }
   }
 
-  /** The next group: the writes waiting, then deferred ones as far as room allows. */
-  private nextGroup(): QueuedWrite[] {
-    const group = this.queue.splice(0, MAX_GROUP);
-    group.push(...this.deferred.splice(0, MAX_GROUP - group.length));
-    if (this.deferred.length === 0) {
-      clearTimeout(this.deferTimer);
-      this.deferTimer = undefined;
-    }
-    return group;
-  }
-
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0 || this.deferred.length > 0) {
+      while (this.queue.length > 0) {
         // One turn of the event loop first: requests read from sockets meanwhile join this group.
         await new Promise((resolve) => setImmediate(resolve));
-        const group = this.nextGroup();
+        const group = this.queue.splice(0, MAX_GROUP);
         const outcomes = await this.commitWithRetries(group);
         group.forEach((write, i) => {
           const outcome = outcomes[i]!;
@@ -181,11 +137,10 @@ const queues = new WeakMap<Db, SqliteWriteQueue>();
 
 /**
  * Runs fn in the next shared transaction of this database: in a savepoint of its own, so a
- * failing write undoes only its own changes; resolves after the single durable COMMIT. A
- * `deferrable` write may wait up to DEFER_MS for other writes to share its commit.
+ * failing write undoes only its own changes; resolves after the single durable COMMIT.
  */
-export function groupCommit<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>, deferrable = false): Promise<T> {
+export function groupCommit<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   let queue = queues.get(db);
   if (!queue) queues.set(db, (queue = new SqliteWriteQueue(db)));
-  return queue.run(fn, deferrable);
+  return queue.run(fn);
 }

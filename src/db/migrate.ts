@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_audit_log.js';
 import * as m0008 from './migrations/0008_network_pushes.js';
 import * as m0009 from './migrations/0009_bookings_end_index.js';
 import * as m0010 from './migrations/0010_outbox_cursors.js';
+import * as m0011 from './migrations/0011_background_jobs.js';
 import * as m0012 from './migrations/0012_controlling_sessions.js';
 import * as m0013 from './migrations/0013_activity_backfill.js';
 
@@ -26,6 +27,7 @@ const MIGRATIONS = {
   '0008_network_pushes': m0008,
   '0009_bookings_end_index': m0009,
   '0010_outbox_cursors': m0010,
+  '0011_background_jobs': m0011,
   '0012_controlling_sessions': m0012,
   '0013_activity_backfill': m0013,
 };

@@ -179,6 +179,19 @@ export interface WebhooksTable {
   removed_at: number | null;
   /** Events up to this seq have their deliveries to this subscription queued. */
   fanned_out_seq: number;
+  /** When the current run of failed attempts began (null: the last attempt succeeded, or none failed). */
+  failing_since: number | null;
+  /** Set when its attempts kept failing for WEBHOOK_DISABLE_AFTER_HOURS: nothing is fanned out to it. */
+  disabled_at: number | null;
+  disabled_reason: string | null;
+}
+
+/** One row per scheduled job: whoever holds the lease runs it (src/services/jobs/runner.ts). */
+export interface JobLeasesTable {
+  name: string;
+  owner: string;
+  lease_until: number;
+  last_success_at: number | null;
 }
 
 /** How far a consumer of the outbox has taken events ('network': the network sync's pushes). */
@@ -269,6 +282,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   events: EventsTable;
   webhooks: WebhooksTable;
+  job_leases: JobLeasesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   network_pushes: NetworkPushesTable;

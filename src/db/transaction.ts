@@ -18,8 +18,8 @@ const MAX_PG_ATTEMPTS = 4;
  * single COMMIT. The transaction begins IMMEDIATE: the write lock is taken before the first read,
  * so a check-then-write inside fn cannot interleave with another writer.
  */
-export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>, deferrable = false): Promise<T> {
-  if (db.dialect !== 'postgres') return groupCommit(db, fn, deferrable);
+export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (db.dialect !== 'postgres') return groupCommit(db, fn);
   for (let attempt = 1; ; attempt++) {
     try {
       return await pgOwnTransaction(db, fn);
@@ -29,15 +29,6 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) =>
       await backOff(attempt);
     }
   }
-}
-
-/**
- * writeTransaction for the bookkeeping of background work (claims and results of webhook deliveries
- * and network pushes, retention): on SQLite it may wait a moment to share the next commit of the
- * API's writes (db/group-commit.ts, DEFER_MS) rather than make the disk wait for one of its own.
- */
-export function backgroundWrite<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return writeTransaction(db, fn, true);
 }
 
 /**

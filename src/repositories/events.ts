@@ -60,7 +60,7 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
     async prune(before: number): Promise<{ events: number; attempts: number }> {
       const events = await sql`DELETE FROM events WHERE created_at < ${before}
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))
-        AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.removed_at IS NULL AND w.fanned_out_seq < events.seq)
+        AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.removed_at IS NULL AND w.disabled_at IS NULL AND w.fanned_out_seq < events.seq)
         AND NOT (events.network_push = 1 AND events.seq > ${networkCursor})`.execute(db);
       await sql`DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.seq = webhook_deliveries.event_seq)`.execute(db);

@@ -14,7 +14,9 @@ import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js
  */
 const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
 
-export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq'>;
+export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'failing_since'>;
+
+const LISTED = ['id', 'url', 'events', 'created_at', 'removed_at', 'disabled_at', 'disabled_reason'] as const;
 
 /** Advisory-lock key held by whoever fans events out or removes a subscription (PostgreSQL). */
 const FAN_OUT_LOCK = 0x5345435446414e4fn;
@@ -71,7 +73,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
 
   return {
     /** Adds a subscription that takes the events committed from now on. */
-    async add(row: Omit<WebhookRow, 'fanned_out_seq'>): Promise<void> {
+    async add(row: Omit<WebhookRow, 'fanned_out_seq' | 'failing_since' | 'disabled_at' | 'disabled_reason'>): Promise<void> {
       await db
         .insertInto('webhooks')
         .values({ ...row, fanned_out_seq: lastEventSeq })
@@ -84,6 +86,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .selectFrom('webhooks')
         .select('id')
         .where('removed_at', 'is', null)
+        .where('disabled_at', 'is', null)
         .where('fanned_out_seq', '<', lastEventSeq)
         .limit(1)
         .executeTakeFirst();
@@ -108,6 +111,7 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .selectFrom('webhooks')
         .select((eb) => [eb.fn.min<number | null>('fanned_out_seq').as('low'), lastEventSeq.as('high')])
         .where('removed_at', 'is', null)
+        .where('disabled_at', 'is', null)
         .executeTakeFirst();
       const low = bounds?.low ?? null;
       const high = bounds?.high ?? 0;
@@ -116,12 +120,13 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
       await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
           SELECT e.seq, e.id, w.id, 'pending', 0, ${now}, ${now}, ${now}
           FROM webhooks w JOIN events e ON e.seq > w.fanned_out_seq AND e.seq <= ${upper}
-          WHERE w.removed_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}
+          WHERE w.removed_at IS NULL AND w.disabled_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}
           ORDER BY e.seq, w.id`.execute(db);
       await db
         .updateTable('webhooks')
         .set({ fanned_out_seq: upper })
         .where('removed_at', 'is', null)
+        .where('disabled_at', 'is', null)
         .where('fanned_out_seq', '<', upper)
         .execute();
       return { more: upper < high };
@@ -129,16 +134,11 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Subscriptions without their secrets. */
     list(): Promise<WebhookListing[]> {
-      return db
-        .selectFrom('webhooks')
-        .select(['id', 'url', 'events', 'created_at', 'removed_at'])
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      return db.selectFrom('webhooks').select(LISTED).orderBy('created_at').orderBy('id').execute();
     },
 
     find(id: string): Promise<WebhookListing | undefined> {
-      return db.selectFrom('webhooks').select(['id', 'url', 'events', 'created_at', 'removed_at']).where('id', '=', id).executeTakeFirst();
+      return db.selectFrom('webhooks').select(LISTED).where('id', '=', id).executeTakeFirst();
     },
 
     /**
@@ -164,12 +164,64 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
       return true;
     },
 
+    /**
+     * Notes an attempt's outcome for its subscription: a success ends its run of failures; a
+     * failure starts one, and when every attempt since `disableBefore` has failed the subscription
+     * is disabled and its waiting deliveries closed as failed (so retention can prune their
+     * events). Returns whether this call disabled it.
+     */
+    async noteHealth(id: string, ok: boolean, at: number, disableBefore: number, reason: string): Promise<boolean> {
+      if (ok) {
+        await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', id).where('failing_since', 'is not', null).execute();
+        return false;
+      }
+      await db.updateTable('webhooks').set({ failing_since: at }).where('id', '=', id).where('failing_since', 'is', null).execute();
+      const due = await db
+        .selectFrom('webhooks')
+        .select('id')
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .where('disabled_at', 'is', null)
+        .where('failing_since', '<=', disableBefore)
+        .executeTakeFirst();
+      if (!due) return false;
+      // Not while a fan-out is queuing deliveries that this would have to close.
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${FAN_OUT_LOCK.toString()}::bigint)`.execute(db);
+      const r = await db
+        .updateTable('webhooks')
+        .set({ disabled_at: at, disabled_reason: reason })
+        .where('id', '=', id)
+        .where('disabled_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', lease_until: null, last_error: 'subscription disabled', updated_at: at })
+        .where('webhook_id', '=', id)
+        .where(isOpen('webhook_deliveries'))
+        .execute();
+      return true;
+    },
+
+    /** Turns a disabled subscription back on for the events committed from now on. */
+    async enable(id: string): Promise<boolean> {
+      if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${FAN_OUT_LOCK.toString()}::bigint)`.execute(db);
+      const r = await db
+        .updateTable('webhooks')
+        .set({ disabled_at: null, disabled_reason: null, failing_since: null, fanned_out_seq: lastEventSeq })
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .where('disabled_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
     /** Queues the event again for one active subscription, or for every active one whose filter takes it. */
     async redeliver(event: { seq: number; id: string; type: string }, to: string | null, now: number): Promise<number> {
       const r =
         await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
         SELECT ${event.seq}, ${event.id}, w.id, 'pending', 0, ${now}, ${now}, ${now} FROM webhooks w
-        WHERE w.removed_at IS NULL AND ${to === null ? subscriptionTakes('w', sql`${event.type}`) : sql`w.id = ${to}`}
+        WHERE w.removed_at IS NULL AND w.disabled_at IS NULL AND ${to === null ? subscriptionTakes('w', sql`${event.type}`) : sql`w.id = ${to}`}
         ORDER BY w.id`.execute(db);
       return Number(r.numAffectedRows ?? 0);
     },

@@ -31,6 +31,13 @@ export interface ReceivedRequest {
   authorization: string | undefined;
 }
 
+export interface OverrideAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  handled?: boolean;
+}
+
 /** up: answers; refuse: not listening (connections are refused); unavailable: every request gets 503. */
 export type StandInMode = 'up' | 'refuse' | 'unavailable';
 
@@ -44,6 +51,12 @@ export interface NetworkStandIn {
   setMode(mode: StandInMode): Promise<void>;
   /** Answer this long after handling a request (the change is stored at once). */
   setDelay(ms: number): void;
+  /**
+   * Answers requests this function returns an answer for with that answer instead, without handling
+   * them (with `handled`, after handling them: a create is stored, its answer replaced); null
+   * restores the ordinary answers. `body` is sent as it is.
+   */
+  answerWith(override: ((method: string, path: string) => OverrideAnswer | undefined) | null): void;
   addKey(key: StandInKey): void;
   close(): Promise<void>;
 }
@@ -114,6 +127,7 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
   let nextId = 1;
   let mode: StandInMode = 'up';
   let delay = 0;
+  let override: Parameters<NetworkStandIn['answerWith']>[0] = null;
   const sockets = new Set<Socket>();
 
   const overlapping = (callsign: unknown, start: unknown, end: unknown, exceptId?: number) =>
@@ -216,13 +230,17 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
       }
       const auth = req.headers.authorization;
       requests.push({ method: req.method ?? '', path: url.pathname + url.search, body, authorization: auth });
+      const replaced = override?.(req.method ?? '', url.pathname);
       const answer =
         mode === 'unavailable'
           ? { status: 503, json: { message: 'Service Unavailable' } }
-          : handle(req.method ?? 'GET', url.pathname, url.searchParams, body, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
+          : replaced && !replaced.handled
+            ? { status: replaced.status }
+            : handle(req.method ?? 'GET', url.pathname, url.searchParams, body, auth?.startsWith('Bearer ') ? auth.slice(7) : undefined);
       counts.set(req.method ?? '', (counts.get(req.method ?? '') ?? 0) + 1);
       const send = () => {
         if (res.destroyed) return;
+        if (replaced) return void res.writeHead(replaced.status, replaced.headers).end(replaced.body);
         if (answer.json === undefined || answer.status === 204) res.writeHead(answer.status).end();
         else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
       };
@@ -255,6 +273,9 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
     },
     setDelay: (ms) => {
       delay = ms;
+    },
+    answerWith: (fn) => {
+      override = fn;
     },
     addKey,
     close: () =>

@@ -4,10 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { recordKeyUse } from '../../src/runtime.js';
 import { createTestContext, tempDir } from '../support/context.js';
 import { createKey, ROOT, startServer } from '../support/processes.js';
-import { sleep } from '../support/raw-http.js';
 
 describe('the server process', () => {
   it('starts on the embedded SQLite default, creating and migrating ./data/sector.db', async () => {
@@ -73,48 +71,6 @@ describe('the server process', () => {
 });
 
 describe('recording API key use', () => {
-  it('lets a batch already under way finish before writing the last one, so neither is lost', async () => {
-    const ctx = await createTestContext();
-    try {
-      const first = await ctx.key('read', { name: 'first' });
-      const second = await ctx.key('read', { name: 'second' });
-      // Hold the periodic batch in the middle of its write, as a slow disk or database would.
-      const repo = ctx.services.repos.apiKeys;
-      const touch = repo.touch.bind(repo);
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const order: string[] = [];
-      repo.touch = async (batch) => {
-        order.push(`write ${[...batch.keys()].length}`);
-        if (order.length === 1) await held;
-        await touch(batch);
-        order.push('written');
-      };
-      const errors: unknown[] = [];
-      const recorder = recordKeyUse(ctx.services.keys, (err) => errors.push(err), 20);
-
-      await ctx.request({ method: 'GET', url: '/api/positions', token: first });
-      for (let i = 0; order.length === 0 && i < 500; i++) await sleep(10);
-      expect(order).toEqual(['write 1']);
-      await ctx.request({ method: 'GET', url: '/api/positions', token: second });
-      const stopped = recorder.stop().then(() => order.push('stopped'));
-      await sleep(100);
-      expect(order).toEqual(['write 1']); // shutdown waits for the batch under way
-
-      release();
-      await stopped;
-      expect(order).toEqual(['write 1', 'written', 'write 1', 'written', 'stopped']);
-      expect(errors).toEqual([]);
-      const rows = await ctx.services.db.kysely.selectFrom('api_keys').select(['name', 'last_used_at']).orderBy('name').execute();
-      expect(rows).toEqual([
-        { name: 'first', last_used_at: expect.any(Number) },
-        { name: 'second', last_used_at: expect.any(Number) },
-      ]);
-    } finally {
-      await ctx.close();
-    }
-  });
-
   it('keeps the times of a batch that could not be written, and writes them with the next one', async () => {
     const ctx = await createTestContext();
     try {
@@ -137,22 +93,5 @@ describe('recording API key use', () => {
     } finally {
       await ctx.close();
     }
-  });
-
-  it('reports a failed periodic batch and carries on; stop() rejects when the last batch fails', async () => {
-    const failures = [new Error('disk full')];
-    const keys = {
-      flushLastUsed: async () => {
-        const err = failures.shift();
-        if (err) throw err;
-      },
-    };
-    const reported: unknown[] = [];
-    const recorder = recordKeyUse(keys, (err) => reported.push(err), 10);
-    await sleep(50);
-    expect(reported.map((e) => (e as Error).message)).toEqual(['disk full']);
-    await expect(recorder.stop()).resolves.toBeUndefined();
-    const failing = recordKeyUse({ flushLastUsed: () => Promise.reject(new Error('gone')) }, () => {}, 60_000);
-    await expect(failing.stop()).rejects.toThrow('gone');
   });
 });

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { backgroundWrite, writeTransaction } from '../../src/db/transaction.js';
+import { writeTransaction } from '../../src/db/transaction.js';
 import { freshDatabaseUrl, TEST_DIALECT, tempDir } from '../support/context.js';
 
 /** A users row as stored, written straight into the table: these tests are below the import. */
@@ -92,40 +92,6 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     expect(statements.filter((sql) => /^commit$/i.test(sql.trim()))).toHaveLength(1);
     const ids = (await db.kysely.selectFrom('users').select('id').where('id', '>=', 100).orderBy('id').execute()).map((u) => u.id);
     expect(ids).toEqual([100, 101, 102, 103, 105, 106, 107, 108, 109]);
-  });
-
-  it("commits background bookkeeping with the API's next write while the API writes, or on its own when none comes", async () => {
-    const statements: string[] = [];
-    const db = await database(undefined, (sql) => statements.push(sql));
-    const commits = () => statements.filter((sql) => /^commit$/i.test(sql.trim())).length;
-    const rename = (id: number, name: string) => (trx: Parameters<Parameters<typeof writeTransaction>[1]>[0]) =>
-      trx.updateTable('users').set({ last_name: name }).where('id', '=', id).execute();
-    statements.length = 0;
-
-    // While the API writes, bookkeeping waits for its next write and shares its commit.
-    await writeTransaction(db, rename(2, 'first'));
-    expect(commits()).toBe(1);
-    const background = backgroundWrite(db, rename(1, 'bookkeeping'));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(commits()).toBe(1);
-    await Promise.all([background, writeTransaction(db, rename(2, 'api'))]);
-    expect(commits()).toBe(2);
-
-    // With no API write to share, it commits on its own, and a failing one undoes only itself.
-    const alone = await Promise.allSettled([
-      backgroundWrite(db, rename(1, 'alone')),
-      backgroundWrite(db, async (trx) => {
-        await rename(2, 'refused')(trx);
-        throw new Error('refused');
-      }),
-    ]);
-    expect(alone.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
-    expect(commits()).toBe(3);
-    const names = await db.kysely.selectFrom('users').select(['id', 'last_name']).orderBy('id').execute();
-    expect(names).toEqual([
-      { id: 1, last_name: 'alone' },
-      { id: 2, last_name: 'api' },
-    ]);
   });
 
   it('waits for a write lock held by another process between attempts, answering reads meanwhile', async () => {

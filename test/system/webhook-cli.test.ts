@@ -1,6 +1,7 @@
 // The webhook commands (docs/events.md), as an operator runs them against a running server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
+import { openDatabase } from '../../src/db/connection.js';
 import { runCli, startServer, type ServerProcess } from '../support/processes.js';
 import { createBooking, prepareDivision, type Receiver, sleep, startReceiver } from '../support/webhooks.js';
 
@@ -113,5 +114,68 @@ describe('webhook commands', { timeout: 120_000 }, () => {
     expect(got[1]!.body).toBe(got[0]!.body);
     // The secret never reaches the server's logs.
     expect(server.logs()).not.toContain(kept.secret);
+  });
+});
+
+// The dispatcher disables a subscription after WEBHOOK_DISABLE_AFTER_HOURS of failures (proven
+// in-process in test/http/events/webhook-disable.test.ts); here the operator's side of it.
+describe('a disabled webhook subscription', { timeout: 120_000 }, () => {
+  const env = { DATABASE_URL: freshDatabaseUrl() };
+  let server: ServerProcess;
+  let receiver: Receiver;
+
+  afterAll(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  it('is listed as disabled with its time and reason, and webhook:enable turns it on for events committed from then on', async () => {
+    const { token } = prepareDivision(env);
+    receiver = await startReceiver();
+    server = await startServer(env);
+    const { id } = JSON.parse(runCli(['webhook:add', '--url', receiver.url, '--json'], env).stdout) as { id: string };
+    const disabledAt = Date.UTC(2026, 4, 2, 13, 45);
+    const db = openDatabase(env.DATABASE_URL);
+    try {
+      await db.kysely
+        .updateTable('webhooks')
+        .set({ disabled_at: disabledAt, disabled_reason: 'every attempt failed for 120 hours (last: HTTP 503)' })
+        .where('id', '=', id)
+        .execute();
+    } finally {
+      await db.close();
+    }
+
+    const json = runCli(['webhook:list', '--json'], env);
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({
+        id,
+        status: 'disabled',
+        disabled_at: '2026-05-02T13:45:00.000000Z',
+        disabled_reason: 'every attempt failed for 120 hours (last: HTTP 503)',
+      }),
+    ]);
+    const text = runCli(['webhook:list'], env);
+    expect(text.stdout).toMatch(/disabled +\S+ +2026-05-02T13:45: every attempt failed for 120 hours \(last: HTTP 503\)/);
+
+    // Committed while disabled: never delivered, even after enabling.
+    expect((await createBooking(server.url, token, 0)).status).toBe(201);
+    const enabled = runCli(['webhook:enable', id], env);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stderr).toContain(`Enabled webhook ${id}`);
+    const after = await createBooking(server.url, token, 10);
+    expect(after.status).toBe(201);
+    const [got] = await receiver.waitFor(1);
+    expect(JSON.parse(got!.body)).toMatchObject({ type: 'booking.created', data: { booking: { id: after.body.booking.id } } });
+    expect(JSON.parse(runCli(['webhook:list', '--json'], env).stdout)[0]).toMatchObject({ status: 'active', disabled_at: null });
+
+    for (const args of [
+      ['webhook:enable', id],
+      ['webhook:enable', 'wh_nope'],
+    ]) {
+      const refused = runCli(args, env);
+      expect(refused.code).not.toBe(0);
+      expect(oneLine(refused.stderr)).toBe(true);
+    }
   });
 });

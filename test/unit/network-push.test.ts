@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  classifyLookup,
+  retryAfterMs,
   classifyAnswer,
   decidePush,
   describeAnswer,
@@ -93,5 +95,26 @@ describe('network push rules', () => {
     expect(describeAnswer(422, JSON.stringify({ message: 'Invalid', errors: { start: ['bad'] } }))).toBe('HTTP 422: Invalid; start: bad');
     expect(describeAnswer(500, '<html>\n oops</html>')).toBe('HTTP 500: <html> oops</html>');
     expect(describeAnswer(400, 'x'.repeat(5000)).length).toBe(500);
+  });
+});
+
+describe('answers that delay or settle a push', () => {
+  it('never takes a look-up answer other than a 200 list as a success or a refusal', () => {
+    for (const status of [200, 201, 204, 400, 404, 422, 500, null]) {
+      expect(classifyLookup(status)).toEqual({ kind: 'retry', operator: false });
+    }
+    expect(classifyLookup(401)).toEqual({ kind: 'retry', operator: true });
+  });
+
+  it('reads Retry-After on a 429 or 503 as seconds or an HTTP-date, at most an hour', () => {
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    expect(retryAfterMs(429, '120', now)).toBe(120_000);
+    expect(retryAfterMs(503, new Date(now + 90_000).toUTCString(), now)).toBe(90_000);
+    expect(retryAfterMs(503, 'Wed, 01 Jan 2025 00:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs(429, '999999', now)).toBe(3_600_000);
+    expect(retryAfterMs(500, '120', now)).toBeNull();
+    expect(retryAfterMs(429, 'soon', now)).toBeNull();
+    expect(retryAfterMs(429, '-5', now)).toBeNull();
+    expect(retryAfterMs(429, undefined, now)).toBeNull();
   });
 });

@@ -54,15 +54,24 @@ async function list(opts: { json?: boolean }): Promise<void> {
       id: w.id,
       url: w.url,
       events: w.events,
-      status: w.removed_at === null ? 'active' : 'removed',
+      status: w.removed_at !== null ? 'removed' : w.disabled_at !== null ? 'disabled' : 'active',
       created_at: isoMicros(w.created_at),
       removed_at: w.removed_at === null ? null : isoMicros(w.removed_at),
+      disabled_at: w.disabled_at === null ? null : isoMicros(w.disabled_at),
+      disabled_reason: w.disabled_reason,
     }));
     if (opts.json) return void process.stdout.write(`${JSON.stringify(hooks)}\n`);
     if (hooks.length === 0) return void process.stderr.write('No webhooks yet. Add one with: npx sector webhook:add --url URL\n');
     table([
-      ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED'],
-      ...hooks.map((w) => [w.id, w.url, w.events?.join(',') ?? 'all', w.status, w.created_at.slice(0, 16)]),
+      ['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED', 'DISABLED'],
+      ...hooks.map((w) => [
+        w.id,
+        w.url,
+        w.events?.join(',') ?? 'all',
+        w.status,
+        w.created_at.slice(0, 16),
+        w.disabled_at === null ? '' : `${w.disabled_at.slice(0, 16)}: ${w.disabled_reason ?? ''}`,
+      ]),
     ]);
   });
 }
@@ -71,6 +80,13 @@ async function remove(id: string): Promise<void> {
   await withSubscriptions(async (subs) => {
     const w = await subs.remove(id);
     process.stderr.write(`Removed webhook ${w.id} (${w.url}); events committed from now on are not delivered to it.\n`);
+  });
+}
+
+async function enable(id: string): Promise<void> {
+  await withSubscriptions(async (subs) => {
+    const w = await subs.enable(id);
+    process.stderr.write(`Enabled webhook ${w.id} (${w.url}); events committed from now on are delivered to it.\n`);
   });
 }
 
@@ -127,6 +143,11 @@ export function registerWebhookCommands(program: Command): void {
     .description('Remove a webhook subscription; later events are not delivered to it.')
     .argument('<id>')
     .action(remove);
+  program
+    .command('webhook:enable')
+    .description('Turn a disabled webhook subscription back on, for events committed from now on.')
+    .argument('<id>')
+    .action(enable);
   program
     .command('webhook:deliveries')
     .description('Recent delivery attempts of a subscription: event, type, attempt, status code or error, time.')

@@ -127,7 +127,27 @@ export function classifyAnswer(method: 'POST' | 'PUT' | 'DELETE', status: number
   return { kind: 'refused' };
 }
 
+/**
+ * A look-up of an earlier create (GET {url}/booking) that did not settle: only a 200 answer with a
+ * JSON array does. Whatever else came is a failure to retry, never a success or a refusal.
+ */
+export function classifyLookup(status: number | null): Outcome {
+  const outcome = classifyAnswer('POST', status);
+  return outcome.kind === 'retry' ? outcome : { kind: 'retry', operator: false };
+}
+
 const HOUR = 3_600_000;
+
+/**
+ * The wait a 429 or 503 asks for with Retry-After (delay-seconds or an HTTP-date), in ms from
+ * `now`, at most an hour (the longest backoff); null when there is none or it cannot be read.
+ */
+export function retryAfterMs(status: number | null, header: string | undefined, now: number): number | null {
+  if ((status !== 429 && status !== 503) || header === undefined) return null;
+  const text = header.trim();
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : /[a-z]/i.test(text) ? Date.parse(text) - now : NaN;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), HOUR) : null;
+}
 
 /** Delay before attempt n+1 after n failed ones: base, doubling, capped at one hour. */
 export function retryDelay(attempts: number, baseMs: number): number {

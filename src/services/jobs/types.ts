@@ -9,6 +9,13 @@ export interface JobContext {
   now(): number;
   /** Aborted when the server shuts down: a long run stops at its next step. */
   signal: AbortSignal;
+  /** For what an operator should see (a failed run is logged by the runner itself). */
+  log: JobLogger;
+}
+
+export interface JobLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
 }
 
 /** A job that runs every `intervalMs`, by one instance at a time across all instances. */
@@ -22,5 +29,12 @@ export interface ScheduledJob {
   startDelayMs?: number;
   /** The longest one run may hold the cross-instance lock before another instance may take over. */
   leaseMs: number;
+  /**
+   * Runs in every instance, without the cross-instance lock: for work on the process's own state
+   * (the API key use it has batched). `leaseMs` is then unused.
+   */
+  perInstance?: boolean;
+  /** Runs once more when the runner stops (after any run under way): the last batch is not lost. */
+  runAtStop?: boolean;
   run(ctx: JobContext): Promise<void>;
 }

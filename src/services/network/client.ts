@@ -13,6 +13,8 @@ export interface NetworkAnswer {
   body: string;
   /** Why there was no answer (status null). */
   error?: string;
+  /** The answer's Retry-After header, as sent. */
+  retryAfter?: string | undefined;
 }
 
 export class NetworkClient {
@@ -69,10 +71,12 @@ export class NetworkClient {
           if (size >= MAX_BODY) {
             // Enough: the status is what matters, and the message fits in far less.
             res.destroy();
-            done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8') });
+            done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), retryAfter: res.headers['retry-after'] });
           }
         });
-        res.on('end', () => done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8'), retryAfter: res.headers['retry-after'] }),
+        );
         res.on('error', (err: NodeJS.ErrnoException) => done({ status: null, body: '', error: describeError(err) }));
       });
       req.end(payload);

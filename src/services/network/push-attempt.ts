@@ -4,7 +4,7 @@
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
-import { backgroundWrite } from '../../db/transaction.js';
+import { writeTransaction } from '../../db/transaction.js';
 import {
   classifyAnswer,
   decidePush,
@@ -15,6 +15,8 @@ import {
   type NetworkListedBooking,
   type Outcome,
   type PushedBooking,
+  classifyLookup,
+  retryAfterMs,
   retryDelay,
 } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
@@ -44,12 +46,9 @@ export interface AttemptContext {
   send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer>;
 }
 
-/**
- * The pushes' bookkeeping, each write a transaction of its own: on SQLite it shares the group
- * commit of the API's writes instead of paying a durable commit of its own (backgroundWrite).
- */
+/** The pushes' bookkeeping, each write a transaction of its own. */
 const write = <T>(ctx: AttemptContext, fn: (pushes: ReturnType<typeof networkPushesRepository>) => Promise<T>): Promise<T> =>
-  backgroundWrite(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
+  writeTransaction(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
 
 /** Makes the push; null when the claim was lost before anything was sent (nothing to report). */
 export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Promise<Attempted | null> {
@@ -62,10 +61,10 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
   if (action.kind === 'lookup') {
     const found = await lookUp(ctx, action.posted);
     if (typeof found === 'object' && found !== null) {
-      const why = found.status === null ? (found.error ?? 'no answer') : describeAnswer(found.status, found.body);
-      return finish(ctx, claim, 'POST', classifyAnswer('POST', found.status), found.status, `looking for an earlier create: ${why}`);
+      const { answer, why } = found;
+      return finish(ctx, claim, 'POST', classifyLookup(answer.status), answer.status, `looking for an earlier create: ${why}`, answer);
     }
-    await backgroundWrite(ctx.db, async (trx) => {
+    await writeTransaction(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       if (found !== null) await pushes.setNetworkId(id, found);
       await pushes.notePosted(id, ctx.owner, null);
@@ -98,22 +97,24 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
 
 /**
  * The network's id of an earlier POST, from its list of this key's bookings on that day (the
- * filters its list route takes); null when it is not there; the answer when the list could not be read.
+ * filters its list route takes); null when it is not there. Only a 200 with a JSON array tells:
+ * any other answer is returned as a failure (contract §11), never taken as "not there".
  */
-async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | NetworkAnswer> {
+async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | { answer: NetworkAnswer; why: string }> {
   const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
   const answer = await ctx.send('GET', `booking?${query.toString()}`);
   if (answer.status === 200) {
+    let list: unknown;
     try {
-      const list = JSON.parse(answer.body) as unknown;
-      if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
+      list = JSON.parse(answer.body);
     } catch {
-      // fall through: an answer we cannot read is no evidence either way
+      list = undefined;
     }
-    return { status: 502, body: 'the list of bookings was not a JSON array' };
+    if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
+    return { answer, why: 'HTTP 200: the list of bookings was not a JSON array' };
   }
-  // The list refused the question itself (a 4xx other than 401): it cannot tell, and never will; post.
-  return classifyAnswer('POST', answer.status).kind === 'refused' ? null : answer;
+  const why = answer.status === null ? (answer.error ?? 'no answer') : describeAnswer(answer.status, answer.body);
+  return { answer, why };
 }
 
 async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: NetworkAnswer): Promise<Attempted> {
@@ -137,7 +138,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
     );
   }
   const now = ctx.clock();
-  await backgroundWrite(ctx.db, async (trx) => {
+  await writeTransaction(ctx.db, async (trx) => {
     const pushes = networkPushesRepository(trx, ctx.db.dialect);
     await pushes.setNetworkId(claim.booking_id, networkId);
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
@@ -154,7 +155,7 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
   if (outcome.kind === 'lost') {
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
-    await backgroundWrite(ctx.db, async (trx) => {
+    await writeTransaction(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       await pushes.setNetworkId(claim.booking_id, null);
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
@@ -162,9 +163,10 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
     ctx.freshness.bump('bookings');
     return { method, outcome, status: answer.status, error: null };
   }
-  return finish(ctx, claim, method, outcome, answer.status, error);
+  return finish(ctx, claim, method, outcome, answer.status, error, answer);
 }
 
+/** `answer`: the network's answer, whose Retry-After (on a 429 or 503) delays the next attempt. */
 async function finish(
   ctx: AttemptContext,
   claim: ClaimedPush,
@@ -172,10 +174,12 @@ async function finish(
   outcome: Outcome,
   status: number | null,
   error: string | null,
+  answer?: NetworkAnswer,
 ): Promise<Attempted> {
   const now = ctx.clock();
+  const notBefore = retryAfterMs(status, answer?.retryAfter, now);
   await write(ctx, (pushes) =>
-    pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now), now),
+    pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now, notBefore), now),
   );
   return { method, outcome, status, error };
 }
@@ -188,6 +192,8 @@ function resultOf(
   status: number | null,
   error: string | null,
   now: number,
+  /** A wait the network asked for (Retry-After): the backoff is at least this long. */
+  notBefore: number | null = null,
 ): PushResult {
   switch (outcome.kind) {
     case 'done':
@@ -199,7 +205,7 @@ function resultOf(
     case 'retry':
       return {
         status: 'pending',
-        next_attempt_at: now + retryDelay(claim.attempts, ctx.config.retryBaseMs),
+        next_attempt_at: now + Math.max(retryDelay(claim.attempts, ctx.config.retryBaseMs), notBefore ?? 0),
         last_status: status,
         last_error: error,
         resetAttempts: false,

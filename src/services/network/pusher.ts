@@ -7,12 +7,12 @@ import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
-import { backgroundWrite } from '../../db/transaction.js';
+import { writeTransaction } from '../../db/transaction.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
-import { BackgroundPacing } from '../background-pacing.js';
-import { TakeSpacing } from '../events/take-spacing.js';
+import { OutboxConsumer } from '../jobs/outbox-consumer.js';
+import type { Timers } from '../jobs/timers.js';
 import { NetworkClient, type NetworkAnswer } from './client.js';
 import { type AttemptContext, type Attempted, attemptPush, type PushMethod } from './push-attempt.js';
 
@@ -44,6 +44,7 @@ export interface NetworkPusherOptions {
   concurrency?: number;
   /** How often due pushes (retries) are looked for when nothing wakes the pusher. */
   pollMs?: number;
+  timers?: Timers;
   onOutcome?: (outcome: PushOutcome) => void;
 }
 
@@ -52,23 +53,15 @@ class Stopped extends Error {}
 export class NetworkPusher {
   private readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly client: NetworkClient;
-  private readonly concurrency: number;
   /** A claim outlives the longest request, so it cannot lapse while its push is still under way. */
   private readonly leaseMs: number;
-  private readonly inFlight = new Map<number, Promise<void>>();
-  private readonly abort = new AbortController();
-  private readonly spacing = new TakeSpacing(() => this.wake());
-  private readonly pacing = new BackgroundPacing(() => this.wake());
+  private readonly consumer: OutboxConsumer<ClaimedPush>;
   private log: PushLogger = silent;
   private running = false;
-  private filling = false;
-  private wakeAgain = false;
-  /** The last claim took as many pushes as it asked for: more are probably due. */
-  private backlog = false;
-  private timer: NodeJS.Timeout | undefined;
   private readonly outcomeListeners: Array<(outcome: PushOutcome) => void> = [];
   /** What one push needs of the pusher: the claims' owner, and requests cut short when it stops. */
   private readonly attempt: AttemptContext;
+  private signal: AbortSignal | undefined;
 
   constructor(private readonly o: NetworkPusherOptions) {
     this.client = new NetworkClient(o.config);
@@ -82,9 +75,22 @@ export class NetworkPusher {
       owner: this.owner,
       send: (method, path, body) => this.send(method, path, body),
     };
-    this.concurrency = o.concurrency ?? 4;
     this.leaseMs = o.config.timeoutMs + Math.min(o.config.timeoutMs, 5_000);
     if (o.onOutcome) this.outcomeListeners.push(o.onOutcome);
+    this.consumer = new OutboxConsumer(
+      {
+        claim: (limit) => this.claim(limit),
+        handle: (push, signal) => this.push(push, signal),
+        describe: (push) => ({ booking: push.booking_id }),
+      },
+      {
+        name: 'network pushes',
+        concurrency: o.concurrency ?? 4,
+        pollMs: o.pollMs ?? 500,
+        log: { warn: (obj, msg) => this.log.warn(obj, msg) },
+        ...(o.timers ? { timers: o.timers } : {}),
+      },
+    );
   }
 
   /** Calls listener after every push attempt (e.g. to count pushes by outcome in metrics). */
@@ -96,110 +102,66 @@ export class NetworkPusher {
     if (this.running) return;
     this.log = log;
     this.running = true;
-    this.timer = setInterval(() => this.wake(), this.o.pollMs ?? 500);
-    this.timer.unref();
-    this.wake();
+    this.consumer.start();
   }
 
-  /** A local commit wrote changes: they are taken at once, or with the next spaced take. */
+  /** A local commit wrote changes: they are taken and pushed at once. */
   committed(): void {
-    if (this.spacing.mayTake()) this.wake();
+    this.consumer.wake();
   }
 
-  /** Something may be due (a slot came free, the poll, changes to take). Cheap to call often. */
+  /** Something may be due. Cheap to call often. */
   wake(): void {
-    if (!this.running) return;
-    if (this.filling) {
-      this.wakeAgain = true;
-      return;
-    }
-    void this.fill();
+    this.consumer.wake();
   }
 
   /** Stops claiming, cuts requests under way short and lets go of their claims (none is lost). */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    clearInterval(this.timer);
-    this.spacing.stop();
-    this.pacing.stop();
-    this.abort.abort();
-    await Promise.allSettled([...this.inFlight.values()]);
+    await this.consumer.stop(0);
     this.client.close();
   }
 
-  private async fill(): Promise<void> {
-    this.filling = true;
+  settled(): Promise<void> {
+    return this.consumer.settled();
+  }
+
+  /**
+   * Turns changes committed since the last call into pushes and claims due ones, in one write;
+   * reads first, so an idle pusher never takes the write lock.
+   */
+  private async claim(limit: number): Promise<{ claimed: ClaimedPush[]; more: boolean }> {
+    const now = this.o.clock();
+    const { db } = this.o;
+    const reads = networkPushesRepository(db.kysely, db.dialect);
+    const absorb = await reads.absorbDue();
+    const claim = limit > 0 && (absorb || (await reads.anyDue(now)));
+    if (!absorb && !claim) return { claimed: [], more: false };
+    return writeTransaction(db, async (trx) => {
+      const repo = networkPushesRepository(trx, db.dialect);
+      const absorbed = absorb ? await repo.absorb(now) : { more: false };
+      return { claimed: claim ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: absorbed.more };
+    });
+  }
+
+  private async push(claim: ClaimedPush, signal: AbortSignal): Promise<void> {
+    this.signal = signal;
     try {
-      do {
-        this.wakeAgain = false;
-        while (this.running && this.inFlight.size < this.concurrency) {
-          const claimed = await this.claim(this.concurrency - this.inFlight.size);
-          if (claimed.length === 0) break;
-          for (const push of claimed) this.launch(push);
-        }
-      } while (this.wokenMeanwhile());
+      const attempted = await attemptPush(this.attempt, claim);
+      if (attempted) this.report(claim, attempted);
     } catch (err) {
-      this.log.error({ err }, 'could not claim network pushes; trying again shortly');
-    } finally {
-      this.filling = false;
+      if (!(err instanceof Stopped))
+        this.log.error({ err, booking: claim.booking_id }, 'network push failed; it is tried again when its claim lapses');
+      // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
+      await writeTransaction(this.o.db, (trx) =>
+        networkPushesRepository(trx, this.o.db.dialect).release([claim.booking_id], this.owner),
+      ).catch(() => {});
     }
   }
 
-  /** Whether wake() was called while claiming (read through a method: the flag changes across awaits). */
-  private wokenMeanwhile(): boolean {
-    return this.wakeAgain && this.running;
-  }
-
-  /** Claims up to `open` due pushes, as many as the pace allows; absorbs new changes on a spaced look. */
-  private async claim(open: number): Promise<ClaimedPush[]> {
-    const now = this.o.clock();
-    const { db } = this.o;
-    // Reads first: an idle pusher never takes the write lock.
-    const reads = networkPushesRepository(db.kysely, db.dialect);
-    const look = this.spacing.mayTake();
-    if (look) this.spacing.taking();
-    const absorb = look && (await reads.absorbDue());
-    // After a full claim more is probably due: the claim itself finds out, without a read first.
-    if (!absorb && !this.backlog && !(await reads.anyDue(now))) return [];
-    // The pace is asked only once there is something to claim, so an idle look leaves it alone.
-    const limit = this.pacing.allow(open);
-    if (!absorb && limit === 0) return [];
-    // Changes committed since the last look become pushes in the same write as the claim.
-    const { claimed, more } = await backgroundWrite(db, async (trx) => {
-      const repo = networkPushesRepository(trx, db.dialect);
-      const absorbed = absorb ? await repo.absorb(now) : { more: false };
-      return { claimed: limit > 0 ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: absorbed.more };
-    });
-    if (more) this.wakeAgain = true;
-    if (limit > 0) this.backlog = claimed.length === limit;
-    return claimed;
-  }
-
-  private launch(push: ClaimedPush): void {
-    const run = this.push(push)
-      .catch(async (err: unknown) => {
-        if (!(err instanceof Stopped))
-          this.log.error({ err, booking: push.booking_id }, 'network push failed; it is tried again when its claim lapses');
-        // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
-        await backgroundWrite(this.o.db, (trx) =>
-          networkPushesRepository(trx, this.o.db.dialect).release([push.booking_id], this.owner),
-        ).catch(() => {});
-      })
-      .finally(() => {
-        this.inFlight.delete(push.booking_id);
-        this.wake();
-      });
-    this.inFlight.set(push.booking_id, run);
-  }
-
-  private async push(claim: ClaimedPush): Promise<void> {
-    const attempted = await attemptPush(this.attempt, claim);
-    if (attempted) this.report(claim, attempted);
-  }
-
   private async send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer> {
-    const answer = await this.client.request(method, path, body, this.abort.signal);
+    const answer = await this.client.request(method, path, body, this.signal);
     if (!this.running && answer.status === null) throw new Stopped();
     return answer;
   }

@@ -19,6 +19,9 @@ export interface Subscription {
   events: EventType[] | null;
   created_at: number;
   removed_at: number | null;
+  /** When its attempts had failed for WEBHOOK_DISABLE_AFTER_HOURS, and why; null while active. */
+  disabled_at: number | null;
+  disabled_reason: string | null;
 }
 
 export class WebhookSubscriptions {
@@ -57,7 +60,7 @@ export class WebhookSubscriptions {
         },
       ]);
     });
-    return { ...row, events };
+    return { ...row, events, disabled_at: null, disabled_reason: null };
   }
 
   async list(): Promise<Subscription[]> {
@@ -87,6 +90,30 @@ export class WebhookSubscriptions {
     return { ...found, events: decodeEventFilter(found.events), removed_at: now };
   }
 
+  /** Turns a disabled subscription back on, for the events committed from now on. */
+  async enable(id: string): Promise<Subscription> {
+    const now = this.clock();
+    const found = await this.repo().find(id);
+    if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
+    if (found.removed_at !== null) throw new WebhookError(`webhook subscription ${id} is removed`);
+    const enabled = await writeTransaction(this.db, async (trx) => {
+      if (!(await this.repo(trx).enable(id))) return false;
+      await appendAudit(trx, [
+        {
+          at: now,
+          actor: { kind: 'cli' },
+          action: 'webhook.enabled',
+          target: webhookTarget(id),
+          before: { disabled_at: isoMicros(found.disabled_at ?? now), disabled_reason: found.disabled_reason },
+          after: { disabled_at: null, disabled_reason: null },
+        },
+      ]);
+      return true;
+    });
+    if (!enabled) throw new WebhookError(`webhook subscription ${id} is not disabled`);
+    return { ...found, events: decodeEventFilter(found.events), disabled_at: null, disabled_reason: null };
+  }
+
   async deliveries(id: string, limit = 50): Promise<AttemptListing[]> {
     if (!(await this.repo().find(id))) throw new WebhookError(`no webhook subscription with id "${id}"`);
     return this.repo().attempts(id, limit);
@@ -99,6 +126,8 @@ export class WebhookSubscriptions {
       const target = await this.repo().find(to);
       if (!target) throw new WebhookError(`no webhook subscription with id "${to}"`);
       if (target.removed_at !== null) throw new WebhookError(`webhook subscription ${to} is removed`);
+      if (target.disabled_at !== null)
+        throw new WebhookError(`webhook subscription ${to} is disabled; turn it on with webhook:enable ${to}`);
     }
     const now = this.clock();
     return writeTransaction(this.db, async (trx) => {

@@ -1,0 +1,170 @@
+// The scheduled-job runner on a fake clock, in-process, against a real database: once across
+// instances (two runners on one database), take-over after a crash, metrics, the last run at stop.
+import { Registry } from 'prom-client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { JobRunner, jobMetrics, type ScheduledJob } from '../../src/services/jobs/index.js';
+import { freshDatabaseUrl } from '../support/context.js';
+
+const quiet = { info() {}, warn() {} };
+const MINUTE = 60_000;
+
+describe('scheduled jobs', () => {
+  let db: Db;
+  const runners: JobRunner[] = [];
+
+  beforeEach(async () => {
+    db = openDatabase(freshDatabaseUrl());
+    await migrateToLatest(db);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(Date.UTC(2026, 0, 1));
+  });
+
+  afterEach(async () => {
+    vi.useRealTimers();
+    for (const runner of runners.splice(0)) await runner.stop().catch(() => {});
+    await db.close();
+  });
+
+  const runner = (jobs: ScheduledJob[], extra: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) => {
+    const r = new JobRunner({ db, jobs, log: quiet, ...extra });
+    runners.push(r);
+    return r;
+  };
+
+  /** Moves the fake clock on, then waits for the runs (and their database writes) it started. */
+  const step = async (ms: number, ...of: JobRunner[]) => {
+    await vi.advanceTimersByTimeAsync(ms);
+    await Promise.all(of.map((r) => r.settled()));
+  };
+
+  it('runs a job once per interval across two instances, never both at once', async () => {
+    const runs: string[] = [];
+    let active = 0;
+    let overlapped = false;
+    const job = (who: string): ScheduledJob => ({
+      name: 'tally',
+      intervalMs: 10 * MINUTE,
+      runAtStart: true,
+      leaseMs: MINUTE,
+      run: async () => {
+        active++;
+        if (active > 1) overlapped = true;
+        runs.push(who);
+        await Promise.resolve();
+        active--;
+      },
+    });
+    const a = runner([job('a')]);
+    const b = runner([job('b')]);
+    a.start();
+    b.start();
+    await step(0, a, b);
+    expect(runs).toHaveLength(1);
+    for (let i = 0; i < 6; i++) await step(10 * MINUTE, a, b);
+    expect(runs).toHaveLength(7);
+    expect(overlapped).toBe(false);
+    const row = await db.kysely.selectFrom('job_leases').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: 'tally', last_success_at: Date.now() });
+  });
+
+  it('lets another instance take over when the holder dies in the middle of a run', async () => {
+    const runs: string[] = [];
+    // a's run does not end (until the test stops it), as if its process had been killed: its lease must lapse.
+    const hang: ScheduledJob['run'] = (ctx) =>
+      new Promise((resolve) => (runs.push('a'), ctx.signal.addEventListener('abort', () => resolve())));
+    const a = runner([{ name: 'sync', intervalMs: 5 * MINUTE, runAtStart: true, leaseMs: 2 * MINUTE, run: hang }]);
+    const b = runner([
+      {
+        name: 'sync',
+        intervalMs: 5 * MINUTE,
+        runAtStart: true,
+        startDelayMs: 1000,
+        leaseMs: 2 * MINUTE,
+        run: async () => void runs.push('b'),
+      },
+    ]);
+    a.start();
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.waitFor(() => expect(runs).toEqual(['a']));
+    b.start();
+    await step(1000, b);
+    expect(runs).toEqual(['a']); // a holds the lease
+    await step(2 * MINUTE, b);
+    expect(runs).toEqual(['a', 'b']);
+  });
+
+  it('counts failures and durations per job, records the last success, and runs again at the next interval', async () => {
+    const registry = new Registry();
+    let fail = true;
+    const jobs: ScheduledJob[] = [
+      {
+        name: 'flaky',
+        intervalMs: MINUTE,
+        leaseMs: MINUTE,
+        run: async () => {
+          vi.advanceTimersByTime(250);
+          if (fail) throw new Error('feed unreachable');
+        },
+      },
+    ];
+    const warnings: string[] = [];
+    const r = runner(jobs, { observer: jobMetrics(registry, ['flaky']), log: { info() {}, warn: (_o, msg) => void warnings.push(msg) } });
+    r.start();
+    await step(MINUTE, r);
+    let text = await registry.metrics();
+    expect(text).toContain('sector_job_failures_total{job="flaky"} 1');
+    expect(text).not.toContain('sector_job_last_success_timestamp_seconds{job="flaky"}');
+    expect(warnings).toEqual(['a scheduled job failed; it runs again at its next interval']);
+    fail = false;
+    await step(MINUTE, r);
+    text = await registry.metrics();
+    expect(text).toContain('sector_job_failures_total{job="flaky"} 1');
+    expect(text).toContain(`sector_job_last_success_timestamp_seconds{job="flaky"} ${Math.floor(Date.now() / 1000)}`);
+    expect(text).toContain('sector_job_duration_seconds_count{job="flaky"} 2');
+    expect(text).toContain('sector_job_duration_seconds_sum{job="flaky"} 0.5');
+  });
+
+  it('runs per-instance jobs without a lease, and at stop waits for the run under way before the last one', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const r = runner([
+      {
+        name: 'api-key-use',
+        intervalMs: 30_000,
+        leaseMs: 0,
+        perInstance: true,
+        runAtStop: true,
+        run: async () => {
+          const n = ++calls;
+          order.push(`write ${n}`);
+          if (n === 1) await held;
+          order.push(`written ${n}`);
+        },
+      },
+    ]);
+    r.start();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(order).toEqual(['write 1']);
+    const stopped = r.stop().then(() => order.push('stopped'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(order).toEqual(['write 1']); // waits for the run under way
+    release();
+    await stopped;
+    expect(order).toEqual(['write 1', 'written 1', 'write 2', 'written 2', 'stopped']);
+    expect(await db.kysely.selectFrom('job_leases').selectAll().execute()).toEqual([]);
+  });
+
+  it('rejects stop() when the last run fails, and refuses two jobs of one name', async () => {
+    const r = runner([
+      { name: 'flush', intervalMs: 1000, leaseMs: 0, perInstance: true, runAtStop: true, run: () => Promise.reject(new Error('gone')) },
+    ]);
+    r.start();
+    await expect(r.stop()).rejects.toThrow('flush: gone');
+    const twice: ScheduledJob = { name: 'x', intervalMs: 1, leaseMs: 1, run: async () => {} };
+    expect(() => new JobRunner({ db, jobs: [twice, twice], log: quiet })).toThrow('two scheduled jobs are named "x"');
+  });
+});
