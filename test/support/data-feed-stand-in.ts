@@ -26,6 +26,8 @@ export interface DataFeedStandIn {
   setMode(mode: FeedMode): void;
   /** Requests answered so far. */
   count(): number;
+  /** When each request arrived (ms), in order. */
+  times(): number[];
   close(): Promise<void>;
 }
 
@@ -128,10 +130,12 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
   let body = JSON.stringify(feedDocument('2026-01-01T00:00:00.000000Z', []));
   let mode: FeedMode = 'up';
   let answered = 0;
+  const arrivals: number[] = [];
   const sockets = new Set<Socket>();
   const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     answered++;
+    arrivals.push(Date.now());
     if (mode === 'timeout') {
       held.add(res);
       return;
@@ -156,6 +160,7 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
       mode = m;
     },
     count: () => answered,
+    times: () => [...arrivals],
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of held) res.destroy();
