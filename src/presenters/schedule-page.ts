@@ -3,6 +3,7 @@
 import { type CalendarFilter, feedQuery, flagLabels } from '../domain/calendar/filter.js';
 import type { CalendarBooking } from '../repositories/calendar.js';
 import { type Html, html } from './html.js';
+import { type OnNow, onNowSection } from './on-now.js';
 
 export interface PageAssets {
   /** URLs with a content hash, so they can be cached for good. */
@@ -18,6 +19,8 @@ export interface SchedulePage {
   areas: readonly string[];
   filter: CalendarFilter;
   assets: PageAssets;
+  /** Who is on now (absent: the section is not shown), as of `now`. */
+  online?: { controllers: readonly OnNow[]; now: number };
 }
 
 const DAY_TITLE = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -103,6 +106,7 @@ export function schedulePage(page: SchedulePage): Buffer {
 </header>
 ${filters(page)}
 <main>
+${page.online ? onNowSection(page.online.controllers, page.bookings, page.online.now) : ''}
 ${
   days.size === 0
     ? html`<p class="empty">No bookings in the next 30 days${page.filter.areas.length + page.filter.prefixes.length + page.filter.callsigns.length > 0 ? ' match these filters' : ''}.</p>`

@@ -20,6 +20,7 @@ import {
 } from '../domain/calendar/filter.js';
 import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
+import type { OnNow } from '../presenters/on-now.js';
 import { type PageAssets, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
 import { type CachedBody, withEtag } from './cached-body.js';
@@ -42,6 +43,8 @@ interface Snapshot {
   at: number;
   bookings: Kept[];
   areas: string[];
+  /** Who was on at that minute (the page's "On now"). */
+  online: OnNow[] | null;
   areaKeys: Set<string>;
   callsignKeys: string[];
 }
@@ -52,6 +55,8 @@ export interface CalendarOptions {
   config: Pick<Config, 'siteName' | 'siteHost'>;
   version: string;
   assets: PageAssets;
+  /** Who is on now, for the page; the page follows it at the next minute. */
+  online?: () => Promise<OnNow[]>;
 }
 
 /** What the feed and the page show: bookings, their positions' callsigns and areas (no names). */
@@ -100,7 +105,11 @@ export class CalendarAnswers {
 
   private async read(): Promise<Snapshot> {
     const at = this.minute();
-    const [rows, areas] = await Promise.all([this.repo.bookings(feedWindow(at)), this.repo.areaNames()]);
+    const [rows, areas, online] = await Promise.all([
+      this.repo.bookings(feedWindow(at)),
+      this.repo.areaNames(),
+      this.options.online ? this.options.online() : null,
+    ]);
     const bookings = rows.map((b) => ({
       ...b,
       callsignKey: b.callsign.toUpperCase(),
@@ -110,6 +119,7 @@ export class CalendarAnswers {
       at,
       bookings,
       areas,
+      online,
       areaKeys: new Set(areas.map((a) => a.toLowerCase())),
       callsignKeys: [...new Set(bookings.map((b) => b.callsignKey))],
     };
@@ -130,7 +140,14 @@ export class CalendarAnswers {
     const window = kind === 'feed' ? feedWindow(s.at) : pageWindow(s.at);
     const picked = s.bookings.filter((b) => inWindow(b, window) && matchesFilter(filter, b));
     if (kind === 'feed') return calendarFeed(picked, { siteName, siteHost, version: this.options.version });
-    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets });
+    return schedulePage({
+      siteName,
+      bookings: picked,
+      areas: s.areas,
+      filter,
+      assets: this.options.assets,
+      ...(s.online ? { online: { controllers: s.online, now: s.at } } : {}),
+    });
   }
 }
 

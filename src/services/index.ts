@@ -91,6 +91,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   // Answers look the response cache up through the services at each request, not once: the
   // services' cache may be replaced (tests give it a smaller budget).
   const responses = () => services.responses;
+  const online = new OnlineNow(db, clock, config.dataFeed);
   const services: AppServices = {
     config,
     db,
@@ -106,14 +107,19 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     bookingWrites: new BookingWrites(db, repos.bookings, freshness, clock, recorders),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets: pageAssets() }),
+    calendar: new CalendarAnswers(repos.calendar, freshness, clock, {
+      config,
+      version: VERSION,
+      assets: pageAssets(),
+      online: () => online.controllers(),
+    }),
     recorders,
     outbox,
     eventStream,
     networkPusher,
     metrics,
     activity: new ActivityService(db, config.activity, clock, freshness),
-    online: new OnlineNow(db, clock, config.dataFeed),
+    online,
   };
   return services;
 }
