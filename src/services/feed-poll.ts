@@ -37,10 +37,15 @@ export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promis
     ...(signal ? { signal } : {}),
   });
   if (!answer.ok || answer.status !== 200) throw new FeedPollError(`data feed failed: ${describeFailure(answer)}`);
+  return processFeed(deps, answer.body);
+}
+
+/** Records one feed document already read (the poll's work after the download). */
+export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcome> {
   const started = performance.now();
   let feed;
   try {
-    feed = parseFeed(JSON.parse(answer.body.toString('utf8')));
+    feed = parseFeed(JSON.parse(body.toString('utf8')));
   } catch (err) {
     throw new FeedPollError(
       `data feed answered ${err instanceof FeedShapeError ? `an unexpected shape: ${err.message}` : 'something that is not JSON'}`,
