@@ -111,12 +111,12 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
   if (options.dryRun || changes.length === 0) return result;
 
   const now = deps.clock();
-  const rows = changes.map((change) => ({
-    change,
-    row: { ...emptyUser(change.id), ...stored.get(change.id), ...change.after },
-  }));
-  for (let i = 0; i < rows.length; i += CHANGES_PER_TRANSACTION) {
-    await writeTransaction(deps.db, (trx) => applyUserChanges(trx, rows.slice(i, i + CHANGES_PER_TRANSACTION), now));
+  for (let i = 0; i < changes.length; i += CHANGES_PER_TRANSACTION) {
+    // Whole rows for one transaction at a time: a roster of 100,000 never holds them all at once.
+    const rows = changes
+      .slice(i, i + CHANGES_PER_TRANSACTION)
+      .map((change) => ({ change, row: { ...emptyUser(change.id), ...stored.get(change.id), ...change.after } }));
+    await writeTransaction(deps.db, (trx) => applyUserChanges(trx, rows, now));
     deps.freshness.bump('users', 'names');
   }
   return result;

@@ -96,7 +96,11 @@ export interface UserChange {
 /** What the member's stored row becomes: only the fields that differ (null when none does). */
 export function changeOf(stored: StoredUser | undefined, member: RosterMember): UserChange | null {
   if (stored === undefined) {
-    const after = { email: null, first_name: null, last_name: null, ...member };
+    // A roster member carries every field already: kept as it is (a roster of 100,000 is not copied).
+    const after =
+      'email' in member && 'first_name' in member && 'last_name' in member
+        ? member
+        : { email: null, first_name: null, last_name: null, ...member };
     return { id: member.id, before: null, after };
   }
   const before: Partial<StoredUser> = {};
