@@ -94,6 +94,7 @@ process.stdout.write(`feed: ${(body.length / 1e6).toFixed(1)} MB, 1,500 controll
         { port: sector.port, path: '/api/positions' },
         { connections: 4, duration: Number(args.duration), keepLatencies: true },
       );
+      if (r.ok === 0) throw new Error(`${label}: no 2xx answer (${r.non2xx} other, ${r.errors} errors)\n${sector.output()}`);
       const sorted = [...(r.latencies ?? [])].sort((a, b) => a - b);
       return sorted.length > 0 ? percentile(sorted, 99) : r.p99;
     } finally {
