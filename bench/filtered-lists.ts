@@ -27,7 +27,14 @@ const dataset = await buildDataset({ now: NOW });
 const port = await freePort();
 const sector = startNode(path.join(ROOT, 'dist/server.js'), {
   name: 'Sector',
-  env: { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: dataset.databaseUrl, RATE_LIMIT: '0', LOG_LEVEL: 'warn' },
+  env: {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: dataset.databaseUrl,
+    RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+    DATA_FEED_URL: 'off',
+  },
 });
 try {
   await waitUntil(

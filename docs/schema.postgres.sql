@@ -1,4 +1,7 @@
 -- columns
+activity_backfill.cid bigint not null
+activity_backfill.done_at bigint
+activity_backfill.next_offset integer not null
 api_keys.compat text
 api_keys.created_at bigint not null
 api_keys.expires_at bigint
@@ -11,6 +14,16 @@ api_keys.secret_hash text not null
 api_keys.variant text
 areas.id integer not null
 areas.name text not null
+atc_sessions.callsign text not null
+atc_sessions.cid bigint not null
+atc_sessions.ended_at bigint
+atc_sessions.frequency text
+atc_sessions.id bigint not null
+atc_sessions.last_seen bigint not null
+atc_sessions.logon_time bigint not null
+atc_sessions.name text
+atc_sessions.position text not null
+atc_sessions.source text not null
 audit_log.action text not null
 audit_log.actor text not null
 audit_log.actor_name text
@@ -113,6 +126,7 @@ trainings.type text not null
 trainings.user_id bigint not null
 user_area_activity.active integer not null
 user_area_activity.area_id integer not null
+user_area_activity.granted_at bigint
 user_area_activity.user_id bigint not null
 users.created_at bigint not null
 users.division text
@@ -158,10 +172,13 @@ webhooks.removed_at bigint
 webhooks.secret text not null
 webhooks.url text not null
 -- constraints
+activity_backfill activity_backfill_pkey PRIMARY KEY (cid)
 api_keys api_keys_name_key UNIQUE (name)
 api_keys api_keys_pkey PRIMARY KEY (id)
 areas areas_name_key UNIQUE (name)
 areas areas_pkey PRIMARY KEY (id)
+atc_sessions atc_sessions_key UNIQUE (cid, callsign, logon_time)
+atc_sessions atc_sessions_pkey PRIMARY KEY (id)
 audit_log audit_log_pkey PRIMARY KEY (id)
 bookings bookings_no_overlap EXCLUDE USING gist (position_id WITH =, int8range(time_start, time_end) WITH &&) WHERE ((deleted = 0))
 bookings bookings_period_valid CHECK ((time_start < time_end))
@@ -214,10 +231,15 @@ webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
 webhooks webhooks_pkey PRIMARY KEY (id)
 -- indexes
+CREATE UNIQUE INDEX activity_backfill_pkey ON activity_backfill USING btree (cid)
 CREATE UNIQUE INDEX api_keys_name_key ON api_keys USING btree (name)
 CREATE UNIQUE INDEX api_keys_pkey ON api_keys USING btree (id)
 CREATE UNIQUE INDEX areas_name_key ON areas USING btree (name)
 CREATE UNIQUE INDEX areas_pkey ON areas USING btree (id)
+CREATE UNIQUE INDEX atc_sessions_key ON atc_sessions USING btree (cid, callsign, logon_time)
+CREATE INDEX atc_sessions_open_idx ON atc_sessions USING btree (last_seen) WHERE (ended_at IS NULL)
+CREATE UNIQUE INDEX atc_sessions_pkey ON atc_sessions USING btree (id)
+CREATE INDEX atc_sessions_seen_idx ON atc_sessions USING btree (last_seen, cid)
 CREATE INDEX audit_log_at_idx ON audit_log USING btree (at, id)
 CREATE UNIQUE INDEX audit_log_pkey ON audit_log USING btree (id)
 CREATE INDEX audit_log_target_idx ON audit_log USING btree (target, id)

@@ -1,3 +1,7 @@
+CREATE INDEX atc_sessions_open_idx ON atc_sessions (last_seen) WHERE ended_at IS NULL;
+
+CREATE INDEX atc_sessions_seen_idx ON atc_sessions (last_seen, cid);
+
 CREATE INDEX "audit_log_at_idx" on "audit_log" ("at", "id");
 
 CREATE INDEX "audit_log_target_idx" on "audit_log" ("target", "id");
@@ -32,9 +36,29 @@ CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_seq);
 
 CREATE INDEX webhook_deliveries_open_idx ON webhook_deliveries (webhook_id, id) WHERE status IN ('pending', 'delivering');
 
+CREATE TABLE activity_backfill (
+    cid bigint PRIMARY KEY,
+    next_offset integer NOT NULL,
+    done_at bigint
+  );
+
 CREATE TABLE "api_keys" ("id" text primary key, "name" text not null unique, "scope" text not null, "variant" text, "compat" text, "secret_hash" text not null, "created_at" bigint not null, "last_used_at" bigint, "expires_at" bigint, "revoked_at" bigint);
 
 CREATE TABLE "areas" ("id" integer primary key autoincrement, "name" text not null unique);
+
+CREATE TABLE atc_sessions (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    cid bigint NOT NULL,
+    callsign text NOT NULL,
+    position text NOT NULL,
+    name text,
+    frequency text,
+    logon_time bigint NOT NULL,
+    last_seen bigint NOT NULL,
+    ended_at bigint,
+    source text NOT NULL,
+    CONSTRAINT atc_sessions_key UNIQUE (cid, callsign, logon_time)
+  );
 
 CREATE TABLE "audit_log" ("id" integer primary key autoincrement, "at" bigint not null, "actor" text not null, "actor_name" text, "action" text not null, "target" text not null, "before" text, "after" text);
 
@@ -81,7 +105,7 @@ CREATE TABLE "training_ratings" ("training_id" integer not null references "trai
 
 CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "type" text not null, "status" integer not null, "created_at" bigint not null, "started_at" bigint, constraint "trainings_natural_key" unique ("user_id", "area_id", "created_at"));
 
-CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
+CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, granted_at bigint, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
 
 CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint);
 

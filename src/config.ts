@@ -61,6 +61,12 @@ export interface Config {
   signIn: SignInConfig | null;
   /** Signs the session cookie (SESSION_SECRET); null: generated at first start and kept in the database. Never logged. */
   sessionSecret: string | null;
+  /** The network's API v2 (roster, members' ATC history); `key` null = no roster sync. */
+  coreApi: CoreApiConfig;
+  /** The network's public data feed; null when DATA_FEED_URL=off. */
+  dataFeed: DataFeedConfig | null;
+  /** How ATC activity is computed from sessions; `hours` null = activity stays as imported. */
+  activity: ActivityConfig;
 }
 
 export interface SignInConfig {
@@ -71,6 +77,31 @@ export interface SignInConfig {
   clientSecret: string;
   /** How long one call to the network may take, answer included. */
   timeoutMs: number;
+}
+
+export interface CoreApiConfig {
+  /** Without a trailing slash, e.g. https://api.vatsim.net. */
+  url: string;
+  /** Sent as X-API-Key. Never logged. */
+  key: string | null;
+  /** Hours between roster syncs run by the server; 0 = only by command. */
+  rosterSyncHours: number;
+  /** One request to the network's API, answer included, must end within this. */
+  timeoutMs: number;
+  /** Time between two requests of the history backfill (6 s: 10 a minute). */
+  backfillSpacingMs: number;
+}
+
+export interface DataFeedConfig {
+  url: string;
+  intervalS: number;
+}
+
+export interface ActivityConfig {
+  /** Hours needed in the period to be active in an area; null = not computed. */
+  hours: number | null;
+  periodMonths: number;
+  graceMonths: number;
 }
 
 export interface NetworkConfig {
@@ -111,7 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
   const decimal = (name: string, fallback: number, min: number, max: number): number => {
     const raw = str(name, String(fallback));
     if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      problems.push(`${name} must be a number from ${min} to ${max}, decimals allowed (got "${raw}")`);
       return fallback;
     }
     return Number(raw);
@@ -169,6 +200,9 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: '',
     signIn: null,
     sessionSecret: str('SESSION_SECRET', '') === '' ? null : str('SESSION_SECRET', ''),
+    coreApi: { url: '', key: null, rosterSyncHours: 0, timeoutMs: 0, backfillSpacingMs: 0 },
+    dataFeed: null,
+    activity: { hours: null, periodMonths: 12, graceMonths: 12 },
   };
   config.network = networkConfig(env, str, int, problems);
   config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config, problems);
@@ -176,6 +210,25 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.sessionSecret !== null && config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters (or unset: one is generated and kept in the database)');
   }
+  config.coreApi = {
+    url: networkAddress('CORE_API_URL', str('CORE_API_URL', 'https://api.vatsim.net'), problems) ?? '',
+    key: str('CORE_API_KEY', '') === '' ? null : str('CORE_API_KEY', ''),
+    rosterSyncHours: decimal('ROSTER_SYNC_HOURS', 12, 0, 100_000),
+    timeoutMs: int('CORE_API_TIMEOUT_MS', 30_000, 100, 300_000),
+    // Undocumented: lets tests read a history without waiting 6 s a page.
+    backfillSpacingMs: int('SECTOR_BACKFILL_SPACING_MS', 6000, 0, 3_600_000),
+  };
+  if (config.coreApi.key !== null && /\s/.test(config.coreApi.key)) problems.push('CORE_API_KEY must not contain spaces');
+  const feedUrl = str('DATA_FEED_URL', 'https://data.vatsim.net/v3/vatsim-data.json');
+  config.dataFeed =
+    feedUrl === 'off'
+      ? null
+      : { url: networkAddress('DATA_FEED_URL', feedUrl, problems) ?? feedUrl, intervalS: int('DATA_FEED_INTERVAL_S', 60, 1, 86_400) };
+  config.activity = {
+    hours: str('ACTIVITY_HOURS', '') === '' ? null : decimal('ACTIVITY_HOURS', 0, 0, 100_000),
+    periodMonths: int('ACTIVITY_PERIOD_MONTHS', 12, 1, 120),
+    graceMonths: int('ACTIVITY_GRACE_MONTHS', 12, 0, 120),
+  };
   if (config.siteName.length > 100 || /[\u0000-\u001f\u007f]/.test(config.siteName)) {
     problems.push('SITE_NAME must be at most 100 characters, without control characters');
   }

@@ -3,15 +3,16 @@ import { ConfigError, loadConfig } from './config.js';
 import { describeStartupError, runShutdownSteps, startServices } from './runtime.js';
 import type { AppServices } from './services/index.js';
 import { builtInJobs, JobRunner, jobMetrics, type ScheduledJob } from './services/jobs/index.js';
+import { networkJobs } from './services/jobs/network-jobs.js';
 import { webhooksDisabledMetric } from './services/outbox-metrics.js';
 import { WebhookDispatcher } from './services/webhooks/dispatcher.js';
 
 /**
- * Scheduled jobs beyond the server's own (src/services/jobs/built-in.ts): every other periodic
- * task (roster sync, data-feed polls) is a ScheduledJob listed here, run by the same runner.
+ * Scheduled jobs beyond the server's own (src/services/jobs/built-in.ts): the roster sync, the data
+ * feed poll and the daily activity recompute, run by the same runner.
  */
-function extraJobs(_services: AppServices): ScheduledJob[] {
-  return [];
+function extraJobs(services: AppServices): ScheduledJob[] {
+  return networkJobs(services);
 }
 
 async function main(): Promise<void> {

@@ -10,6 +10,8 @@ import { registerBackupCommand } from './commands/backup.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerNetworkCommands } from './commands/network.js';
+import { registerRosterCommands } from './commands/roster.js';
+import { registerActivityCommands } from './commands/activity.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')
@@ -24,6 +26,8 @@ registerApiKeyCommands(program);
 registerDataCommands(program);
 registerWebhookCommands(program);
 registerNetworkCommands(program);
+registerRosterCommands(program);
+registerActivityCommands(program);
 registerAuditCommand(program);
 registerBackupCommand(program);
 

@@ -11,6 +11,8 @@ import * as m0008 from './migrations/0008_network_pushes.js';
 import * as m0009 from './migrations/0009_bookings_end_index.js';
 import * as m0010 from './migrations/0010_outbox_cursors.js';
 import * as m0011 from './migrations/0011_background_jobs.js';
+import * as m0012 from './migrations/0012_controlling_sessions.js';
+import * as m0013 from './migrations/0013_activity_backfill.js';
 import * as m0014 from './migrations/0014_sign_in.js';
 import * as m0015 from './migrations/0015_member_calendars.js';
 import * as m0016 from './migrations/0016_network_push_pending_since.js';
@@ -29,6 +31,8 @@ const MIGRATIONS = {
   '0009_bookings_end_index': m0009,
   '0010_outbox_cursors': m0010,
   '0011_background_jobs': m0011,
+  '0012_controlling_sessions': m0012,
+  '0013_activity_backfill': m0013,
   '0014_sign_in': m0014,
   '0015_member_calendars': m0015,
   '0016_network_push_pending_since': m0016,

@@ -31,6 +31,31 @@ export interface UserAreaActivityTable {
   user_id: number;
   area_id: number;
   active: number;
+  /** When an import set the area active: a grace of ACTIVITY_GRACE_MONTHS runs from it. */
+  granted_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface AtcSessionsTable {
+  id: Generated<number>;
+  cid: number;
+  /** The callsign the controller used (EKCH_A_TWR). */
+  callsign: string;
+  /** The division position it counts for (EKCH_TWR). */
+  position: string;
+  name: string | null;
+  frequency: string | null;
+  logon_time: number;
+  last_seen: number;
+  /** Null while the controller is still seen in the feed. */
+  ended_at: number | null;
+  /** 'feed' or 'history' (the backfill). */
+  source: string;
+}
+
+export interface ActivityBackfillTable {
+  cid: number;
+  next_offset: number;
+  done_at: number | null;
 }
 
 export interface PositionsTable {
@@ -305,6 +330,8 @@ export interface Database {
   login_states: LoginStatesTable;
   settings: SettingsTable;
   member_calendars: MemberCalendarsTable;
+  atc_sessions: AtcSessionsTable;
+  activity_backfill: ActivityBackfillTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

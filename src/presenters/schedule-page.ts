@@ -6,6 +6,7 @@ import { MAX_CALLSIGN_LENGTH } from '../domain/limits.js';
 import type { CalendarBooking } from '../repositories/calendar.js';
 import { type Html, html } from './html.js';
 import { accountBar, type AccountView } from './member-pages.js';
+import { type OnNow, onNowSection } from './on-now.js';
 
 export interface PageAssets {
   /** URLs with a content hash, so they can be cached for good. */
@@ -27,6 +28,8 @@ export interface SchedulePage {
   account?: AccountView;
   /** For signed-in members: who booked each booking (by booking id). Signed out: absent, the reduced form. */
   bookers?: ReadonlyMap<number, Booker>;
+  /** Who is on now (absent: the section is not shown), as of `now`. */
+  online?: { controllers: readonly OnNow[]; now: number };
 }
 
 /** Who booked a booking, as signed-in members see it. */
@@ -196,6 +199,7 @@ export function schedulePage(page: SchedulePage): Buffer {
   const form = filters({ areas: page.areas, selected: page.filter.areas, callsign: page.filter.prefixes[0] ?? page.filter.callsigns[0] ?? '', errors: {}, feed });
   const content = html`${form}
 ${days.size === 0 ? '' : jumps(dates, today, tomorrow)}<main>
+${page.online ? onNowSection(page.online.controllers, page.bookings, page.online.now) : ''}
 ${
   days.size === 0
     ? html`<p class="empty">No bookings in the next 30 days${filtered ? ' match these filters' : ''}.</p>`

@@ -151,13 +151,20 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
       user_id: u.id,
       area_id: areaId(area, `${u.path}.atc_active_areas.${pathKey(area)}`),
       active: active ? 1 : 0,
+      // Where activity is computed from sessions, an imported `true` starts a grace (a completed
+      // training, a returning controller); a `false` ends any grace.
+      granted_at: active ? now : null,
     })),
   );
   for (const part of chunks(activity)) {
     await db
       .insertInto('user_area_activity')
       .values(part)
-      .onConflict((oc) => oc.columns(['user_id', 'area_id']).doUpdateSet((eb) => ({ active: eb.ref('excluded.active') })))
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'area_id'])
+          .doUpdateSet((eb) => ({ active: eb.ref('excluded.active'), granted_at: eb.ref('excluded.granted_at') })),
+      )
       .execute();
   }
   return renamed;

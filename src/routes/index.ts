@@ -10,6 +10,7 @@ import usersRoutes from './users/index.js';
 import deprecatedRoutes from './deprecated/index.js';
 import eventsRoutes from './events/index.js';
 import memberBookingsRoutes from './member-bookings/index.js';
+import onlineRoutes from './online/index.js';
 
 /**
  * Every resource's routes. Each module owns its handlers; their schemas are in src/schemas/. They
@@ -19,6 +20,7 @@ export async function registerRoutes(app: FastifyInstance, services: RouteServic
   await app.register(healthRoutes, { services });
   if (services.metrics) await app.register(metricsRoutes, { metrics: services.metrics });
   await app.register(positionsRoutes, { services });
+  await app.register(onlineRoutes, { services });
   await app.register(bookingsRoutes, { services });
   await app.register(usersRoutes, { services });
   await app.register(deprecatedRoutes, { services });

@@ -21,6 +21,7 @@ import {
 import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
 import type { AccountView } from '../presenters/member-pages.js';
+import type { OnNow } from '../presenters/on-now.js';
 import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
 import { type CachedBody, withEtag } from './cached-body.js';
@@ -43,6 +44,8 @@ interface Snapshot {
   at: number;
   bookings: Kept[];
   areas: string[];
+  /** Who was on at that minute (the page's "On now"). */
+  online: OnNow[] | null;
   areaKeys: Set<string>;
   callsignKeys: string[];
 }
@@ -55,10 +58,15 @@ export interface CalendarOptions {
   assets: PageAssets;
   /** Whether members can sign in: the page then has its account bar. */
   signIn: boolean;
+  /** Who is on now, for the page; the page follows it at the next minute. */
+  online?: () => Promise<OnNow[]>;
 }
 
 /** What the feed and the page show: bookings, their positions' callsigns and areas (no names). */
 const CALENDAR_TOPICS: readonly Topic[] = ['bookings', 'positions'];
+
+/** Who is on now, for the page, when the data feed is read. */
+const onlineOf = (s: Snapshot) => (s.online ? { online: { controllers: s.online, now: s.at } } : {});
 
 export class CalendarAnswers {
   private readonly snapshots: StampedCache<Snapshot>;
@@ -121,6 +129,7 @@ export class CalendarAnswers {
       account,
       bookers,
       now: snapshot.at,
+      ...onlineOf(snapshot),
     });
   }
 
@@ -137,7 +146,11 @@ export class CalendarAnswers {
 
   private async read(): Promise<Snapshot> {
     const at = this.minute();
-    const [rows, areas] = await Promise.all([this.repo.bookings(feedWindow(at)), this.repo.areaNames()]);
+    const [rows, areas, online] = await Promise.all([
+      this.repo.bookings(feedWindow(at)),
+      this.repo.areaNames(),
+      this.options.online ? this.options.online() : null,
+    ]);
     const bookings = rows.map((b) => ({
       ...b,
       callsignKey: b.callsign.toUpperCase(),
@@ -147,6 +160,7 @@ export class CalendarAnswers {
       at,
       bookings,
       areas,
+      online,
       areaKeys: new Set(areas.map((a) => a.toLowerCase())),
       callsignKeys: [...new Set(bookings.map((b) => b.callsignKey))],
     };
@@ -167,7 +181,16 @@ export class CalendarAnswers {
     const picked = this.pick(kind, filter, s);
     if (kind === 'feed') return calendarFeed(picked, { siteName, siteHost, version: this.options.version });
     const account: AccountView = this.options.signIn ? { member: null, signInHref: '/auth/login' } : null;
-    return schedulePage({ siteName, bookings: picked, areas: s.areas, filter, assets: this.options.assets, account, now: s.at });
+    return schedulePage({
+      siteName,
+      bookings: picked,
+      areas: s.areas,
+      filter,
+      assets: this.options.assets,
+      account,
+      now: s.at,
+      ...onlineOf(s),
+    });
   }
 }
 

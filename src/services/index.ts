@@ -6,6 +6,7 @@ import { ApiKeyService } from '../auth/keys.js';
 import { ResponseCache } from './response-cache.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
+import { ActivityService } from './activity.js';
 import { auditRecorder } from './audit.js';
 import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingLookup } from './booking-lookup.js';
@@ -21,6 +22,7 @@ import { MemberBookings } from './member-bookings.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
 import { outboxMetrics } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
+import { OnlineNow } from './online.js';
 import { PositionsList } from './positions.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
 import { MemberSessions, SignIn } from './sign-in/index.js';
@@ -62,6 +64,10 @@ export interface AppServices {
   sessions: MemberSessions;
   /** Signing members in with the network's account; null when sign-in is off. */
   signIn: SignIn | null;
+  /** ATC activity from the recorded sessions (ACTIVITY_HOURS). */
+  activity: ActivityService;
+  /** Who is online now (GET /api/online, the schedule page). */
+  online: OnlineNow;
 }
 
 /**
@@ -105,6 +111,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const assets = pageAssets();
   const sessions = new MemberSessions(db, repos.sessions, freshness, clock);
   const bookingWrites = new BookingWrites(db, repos.bookings, freshness, clock, recorders);
+  const online = new OnlineNow(db, clock, config.dataFeed);
   const services: AppServices = {
     config,
     db,
@@ -121,7 +128,13 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     memberBookings: new MemberBookings(repos.members, bookingWrites, config, clock, VERSION),
     usersList: new UsersList(config, db, repos.users, freshness, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, freshness, clock, { config, version: VERSION, assets, signIn: config.signIn !== null }),
+    calendar: new CalendarAnswers(repos.calendar, freshness, clock, {
+      config,
+      version: VERSION,
+      assets,
+      signIn: config.signIn !== null,
+      online: () => online.controllers(),
+    }),
     recorders,
     outbox,
     eventStream,
@@ -130,6 +143,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     pageAssets: assets,
     sessions,
     signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions) : null,
+    activity: new ActivityService(db, config.activity, clock, freshness),
+    online,
   };
   return services;
 }

@@ -63,7 +63,7 @@ export function freshDatabaseUrl(): string {
 
 export async function createTestContext(options: { env?: Record<string, string>; now?: number } = {}): Promise<TestContext> {
   const databaseUrl = freshDatabaseUrl();
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', ...options.env });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', DATA_FEED_URL: 'off', ...options.env });
   let statements: string[] = [];
   let parameters: Array<readonly unknown[]> = [];
   const db = openDatabase(databaseUrl, {

@@ -93,7 +93,8 @@ export function startServer(env: Record<string, string>, cwd = ROOT): Promise<Se
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SERVER], {
       cwd,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT: '0', ...env },
+      // No poll of the real network's feed from a test (a test that wants one points DATA_FEED_URL at a stand-in).
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT: '0', DATA_FEED_URL: 'off', ...env },
     });
     let logs = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

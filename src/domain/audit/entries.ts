@@ -2,10 +2,12 @@
 import { ymdHis } from '../time.js';
 
 /**
- * Who made a change: an API key (its id and name), an operator at the command line, or a member
- * signed in on the pages (their CID and name).
+ * Who made a change: an API key (its id and name), an operator at the command line, a member
+ * signed in on the pages (their CID and name), or the roster sync (the network's roster, by
+ * command or by the server).
  */
-export type AuditActor = { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' } | { kind: 'member'; cid: number; name: string };
+export type AuditActor =
+  { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' } | { kind: 'member'; cid: number; name: string } | { kind: 'roster' };
 
 export type Fields = Record<string, unknown>;
 
@@ -27,7 +29,8 @@ export function actorColumns(actor: AuditActor): { actor: string; actor_name: st
     case 'member':
       return { actor: `member:${actor.cid}`, actor_name: actor.name };
     case 'cli':
-      return { actor: 'cli', actor_name: null };
+    case 'roster':
+      return { actor: actor.kind, actor_name: null };
   }
 }
 

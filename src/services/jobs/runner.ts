@@ -9,6 +9,9 @@ import { jobLeasesRepository } from '../../repositories/job-leases.js';
 import { systemTimers, type Timers } from './timers.js';
 import type { JobLogger, ScheduledJob } from './types.js';
 
+/** A failed run the job has already logged as it sees fit: counted in the metrics, not logged again. */
+export class ReportedJobFailure extends Error {}
+
 /** Told of every finished run (metrics). */
 export interface JobObserver {
   ran(job: string, ok: boolean, seconds: number, at: number): void;
@@ -118,7 +121,9 @@ export class JobRunner {
       await job.run(this.context());
     } catch (err) {
       ok = false;
-      this.o.log.warn({ err, job: job.name }, 'a scheduled job failed; it runs again at its next interval');
+      // A job that reports its own failures (once per run of failures, not every interval) says so.
+      if (!(err instanceof ReportedJobFailure))
+        this.o.log.warn({ err, job: job.name }, 'a scheduled job failed; it runs again at its next interval');
     }
     const finished = this.timers.now();
     this.o.observer?.ran(job.name, ok, (finished - started) / 1000, finished);

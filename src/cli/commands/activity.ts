@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import { isoMicros } from '../../domain/time.js';
+import { escapeUnprintable } from '../../import/quote.js';
+import type { ActivityExplanation } from '../../services/activity.js';
+import { BackfillError, backfillActivity } from '../../services/activity-backfill.js';
+import { CliError, withServices } from '../context.js';
+
+const WHY: Record<ActivityExplanation['reason'], string> = {
+  hours: 'enough hours',
+  grace: 'grace from import',
+  below: 'below the requirement',
+  imported: 'as imported (ACTIVITY_HOURS not set)',
+};
+
+function parseCid(ref: string | undefined): number | null {
+  if (ref === undefined) return null;
+  if (!/^[1-9]\d{0,14}$/.test(ref)) throw new CliError(`--cid must be a positive whole number (got "${ref}")`);
+  return Number(ref);
+}
+
+async function activity(opts: { cid?: string; json?: boolean }): Promise<void> {
+  const cid = parseCid(opts.cid);
+  await withServices(async (services) => {
+    const rows = await services.activity.explain(cid);
+    if (services.config.activity.hours === null) {
+      process.stderr.write('ACTIVITY_HOURS is not set: activity is not computed, it stays as imported.\n');
+    }
+    if (opts.json) {
+      const out = rows.map((r) => ({
+        ...r,
+        period_start: r.period_start === null ? null : isoMicros(r.period_start),
+        grace_until: r.grace_until === null ? null : isoMicros(r.grace_until),
+      }));
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+      return;
+    }
+    if (rows.length === 0) {
+      process.stdout.write(cid === null ? 'No user has sessions or activity yet.\n' : `User ${cid} has no sessions or activity.\n`);
+      return;
+    }
+    const table = [
+      ['CID', 'AREA', 'HOURS', 'REQUIRED', 'GRACE UNTIL', 'ACTIVE', 'WHY'],
+      ...rows.map((r) => [
+        String(r.cid),
+        escapeUnprintable(r.area),
+        r.hours.toFixed(2),
+        r.required_hours === null ? '-' : String(r.required_hours),
+        r.grace_until === null ? '-' : isoMicros(r.grace_until).slice(0, 10),
+        r.active ? 'yes' : 'no',
+        `${WHY[r.reason]}${r.active !== r.listed ? ' (the users list follows at the next recompute)' : ''}`,
+      ]),
+    ];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+    for (const r of table) process.stdout.write(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`);
+  });
+}
+
+async function backfill(opts: { cid?: string }): Promise<void> {
+  const cid = parseCid(opts.cid);
+  await withServices(async (services) => {
+    const { config } = services;
+    let result;
+    try {
+      result = await backfillActivity(
+        {
+          db: services.db,
+          coreApi: config.coreApi,
+          membership: { division: config.division, subdivisions: config.subdivisions },
+          clock: services.clock,
+          spacingMs: config.coreApi.backfillSpacingMs,
+          onProgress: (line) => process.stderr.write(`${line}\n`),
+        },
+        cid,
+      );
+    } catch (err) {
+      if (err instanceof BackfillError) throw new CliError(err.message);
+      throw err;
+    }
+    const changed = await services.activity.recompute(result.done);
+    process.stdout.write(
+      `Read the history of ${result.done.length} members in ${result.requests} requests: ${result.added} sessions added` +
+        (config.activity.hours === null ? '.\n' : `, activity changed for ${changed} user areas.\n`),
+    );
+  });
+}
+
+export function registerActivityCommands(program: Command): void {
+  program
+    .command('activity')
+    .description('Show per user and area the hours controlled, the requirement, the grace and whether the user is ATC-active.')
+    .option('--cid <cid>', 'only this user')
+    .option('--json', 'print one JSON array on stdout')
+    .action(activity);
+  program
+    .command('activity:backfill')
+    .description("Read members' past sessions from the network's ATC history (10 requests a minute; resumes where it stopped).")
+    .option('--cid <cid>', 'only this user (read again from the start)')
+    .action(backfill);
+}

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { describeRosterError, syncRoster } from '../../services/roster-sync.js';
+import { CliError, withServices } from '../context.js';
+
+async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: boolean }): Promise<void> {
+  await withServices(async (services) => {
+    const { config } = services;
+    let result;
+    try {
+      result = await syncRoster(
+        {
+          db: services.db,
+          coreApi: config.coreApi,
+          membership: { division: config.division, subdivisions: config.subdivisions },
+          clock: services.clock,
+          freshness: services.freshness,
+        },
+        { dryRun: Boolean(opts.dryRun), force: Boolean(opts.force) },
+      );
+    } catch (err) {
+      const line = describeRosterError(err);
+      if (line !== null) throw new CliError(line);
+      throw err;
+    }
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return;
+    }
+    const list = (ids: number[]) => (ids.length === 0 ? '' : `: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}`);
+    const verb = result.dry_run ? 'would be ' : '';
+    process.stdout.write(
+      `Roster of ${result.roster} members read from the network${result.dry_run ? ' (dry run: nothing changed)' : ''}.\n`,
+    );
+    process.stdout.write(`${result.created.length} ${verb}created${list(result.created)}\n`);
+    process.stdout.write(`${result.updated.length} ${verb}updated${list(result.updated)}\n`);
+    process.stdout.write(`${result.gone.length} gone from the division${list(result.gone)}\n`);
+    process.stdout.write(`${result.unchanged} unchanged\n`);
+  });
+}
+
+export function registerRosterCommands(program: Command): void {
+  program
+    .command('roster:sync')
+    .description("Bring the users up to date with the network's roster of the division (CORE_API_KEY).")
+    .option('--dry-run', 'show what would change, change nothing')
+    .option('--force', 'apply a roster that takes away more than half of the members')
+    .option('--json', 'print one JSON object on stdout')
+    .action(rosterSync);
+}

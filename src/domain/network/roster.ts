@@ -1,0 +1,130 @@
+// Pure rules of the roster sync (contract §15): what a roster page and a member answer must look
+// like, and what they change in the stored users.
+import { ratingCode } from '../ratings.js';
+import type { MembershipSettings } from '../users/membership.js';
+
+/** The users' columns the roster gives. */
+export interface RosterFields {
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  rating: number;
+  region: string | null;
+  division: string | null;
+  subdivision: string | null;
+}
+
+export interface RosterMember extends RosterFields {
+  id: number;
+}
+
+export type StoredUser = RosterMember & { email: string | null; first_name: string | null; last_name: string | null };
+
+export const ROSTER_FIELDS = ['email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'] as const;
+export type RosterField = (typeof ROSTER_FIELDS)[number];
+
+/** An answer of the network that is not the documented shape. */
+export class RosterShapeError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function cidOf(v: unknown, where: string): number {
+  const n = typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) throw new RosterShapeError(`${where}.id is not a member id`);
+  return n;
+}
+
+function textOrNull(o: Obj, field: string, where: string, optional: boolean): string | null | undefined {
+  const v = o[field];
+  if (v === undefined && optional) return undefined;
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string' || v.length > 500) throw new RosterShapeError(`${where}.${field} is not a string`);
+  return v === '' ? null : v;
+}
+
+/** A member object of the Orgs roster (names and e-mail present) or of /v2/members/{id} (without them). */
+export function parseMember(v: unknown, where: string, withPersonal: boolean): RosterMember {
+  if (!isObj(v)) throw new RosterShapeError(`${where} is not an object`);
+  const rating = typeof v.rating === 'string' && /^-?\d+$/.test(v.rating) ? Number(v.rating) : v.rating;
+  if (typeof rating !== 'number' || !Number.isInteger(rating)) throw new RosterShapeError(`${where}.rating is not a rating number`);
+  try {
+    ratingCode(rating);
+  } catch {
+    throw new RosterShapeError(`${where}.rating ${rating} is not a known rating`);
+  }
+  const member: RosterMember = {
+    id: cidOf(v.id, where),
+    rating,
+    region: textOrNull(v, 'region_id', where, false) ?? null,
+    division: textOrNull(v, 'division_id', where, false) ?? null,
+    subdivision: textOrNull(v, 'subdivision_id', where, false) ?? null,
+  };
+  for (const [field, column] of [
+    ['name_first', 'first_name'],
+    ['name_last', 'last_name'],
+    ['email', 'email'],
+  ] as const) {
+    const value = textOrNull(v, field, where, !withPersonal);
+    if (value !== undefined) member[column] = value;
+  }
+  return member;
+}
+
+/** One page of `GET /v2/orgs/{division|subdivision}/{id}`: `{"items": [...], "count": N}`. */
+export function parseRosterPage(v: unknown, where: string): { items: RosterMember[]; count: number } {
+  if (!isObj(v) || !Array.isArray(v.items)) throw new RosterShapeError(`${where} has no items array`);
+  const count = v.count;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw new RosterShapeError(`${where} has no count`);
+  return { items: v.items.map((item, i) => parseMember(item, `${where}.items[${i}]`, true)), count };
+}
+
+/** Whether the user is a member of this division (contract §8), from the fields the roster gives. */
+export function isMember(u: Pick<RosterFields, 'division' | 'subdivision'>, settings: MembershipSettings): boolean {
+  if (settings.subdivisions.length > 0) return u.subdivision !== null && settings.subdivisions.includes(u.subdivision);
+  if (settings.division !== null) return u.division === settings.division;
+  return true;
+}
+
+export interface UserChange {
+  id: number;
+  /** null: a new user. */
+  before: Partial<StoredUser> | null;
+  after: Partial<StoredUser>;
+}
+
+/** What the member's stored row becomes: only the fields that differ (null when none does). */
+export function changeOf(stored: StoredUser | undefined, member: RosterMember): UserChange | null {
+  if (stored === undefined) {
+    // A roster member carries every field already: kept as it is (a roster of 100,000 is not copied).
+    const after =
+      'email' in member && 'first_name' in member && 'last_name' in member
+        ? member
+        : { email: null, first_name: null, last_name: null, ...member };
+    return { id: member.id, before: null, after };
+  }
+  const before: Partial<StoredUser> = {};
+  const after: Partial<StoredUser> = {};
+  for (const field of ROSTER_FIELDS) {
+    const value = member[field];
+    if (value === undefined || value === stored[field]) continue;
+    (before as Record<string, unknown>)[field] = stored[field];
+    (after as Record<string, unknown>)[field] = value;
+  }
+  return Object.keys(after).length === 0 ? null : { id: member.id, before, after };
+}
+
+/** A user the network does not know any more (404): no longer a member of any division. */
+export function goneChange(stored: StoredUser): UserChange | null {
+  if (stored.division === null && stored.subdivision === null) return null;
+  return {
+    id: stored.id,
+    before: { division: stored.division, subdivision: stored.subdivision },
+    after: { division: null, subdivision: null },
+  };
+}
+
+/** More than half of the current members would stop being members: a broken answer, most likely. */
+export function removesTooMany(leaving: number, members: number): boolean {
+  return members > 0 && leaving * 2 > members;
+}

@@ -1,0 +1,106 @@
+// Controlling sessions: recorded from the data feed (and the members' ATC history), read for who
+// is online and for activity. Set-based: one upsert per few hundred sightings.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { type Sighting, sessionKey } from '../domain/network/feed.js';
+import { chunks } from './import-rows.js';
+
+export interface OpenSession {
+  cid: number;
+  callsign: string;
+  position: string;
+  name: string | null;
+  frequency: string | null;
+  logon_time: number;
+  last_seen: number;
+}
+
+export interface HistorySession {
+  cid: number;
+  callsign: string;
+  position: string;
+  logon_time: number;
+  ended_at: number;
+}
+
+/**
+ * Records one poll of the feed, seen at `seenAt`: sessions seen continue (or start), and open
+ * sessions of the feed that it no longer shows end at their last sighting. A session seen again
+ * under the same key after a poll that missed it is the same session, open again. Returns the cids
+ * whose sessions ended.
+ */
+export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sighting[], seenAt: number): Promise<number[]> {
+  for (const part of chunks([...sightings])) {
+    await trx
+      .insertInto('atc_sessions')
+      .values(part.map((s) => ({ ...s, last_seen: seenAt, ended_at: null, source: 'feed' })))
+      .onConflict((oc) =>
+        oc.columns(['cid', 'callsign', 'logon_time']).doUpdateSet({
+          position: (eb) => eb.ref('excluded.position'),
+          name: (eb) => eb.ref('excluded.name'),
+          frequency: (eb) => eb.ref('excluded.frequency'),
+          // A feed older than one already recorded (a stale cache) does not move a session back.
+          last_seen: sql`CASE WHEN excluded.last_seen > atc_sessions.last_seen THEN excluded.last_seen ELSE atc_sessions.last_seen END`,
+          ended_at: null,
+        }),
+      )
+      .execute();
+  }
+  const seen = new Set(sightings.map(sessionKey));
+  const open = await trx
+    .selectFrom('atc_sessions')
+    .select(['id', 'cid', 'callsign', 'logon_time', 'last_seen'])
+    .where('ended_at', 'is', null)
+    .where('source', '=', 'feed')
+    .execute();
+  const gone = open.filter((s) => !seen.has(sessionKey(s)) && s.last_seen < seenAt);
+  for (const part of chunks(gone)) {
+    await trx
+      .updateTable('atc_sessions')
+      .set({ ended_at: sql`last_seen` })
+      .where(
+        'id',
+        'in',
+        part.map((s) => s.id),
+      )
+      .execute();
+  }
+  return [...new Set(gone.map((s) => s.cid))];
+}
+
+/** Sessions still open (their controller was in the last feed read), seen at or after `since`, with the user's name when known. */
+export function openSessions(
+  db: Kysely<Database>,
+  since: number,
+): Promise<Array<OpenSession & { first_name: string | null; last_name: string | null }>> {
+  return db
+    .selectFrom('atc_sessions as s')
+    .leftJoin('users as u', 'u.id', 's.cid')
+    .select(['s.cid', 's.callsign', 's.position', 's.name', 's.frequency', 's.logon_time', 's.last_seen', 'u.first_name', 'u.last_name'])
+    .where('s.ended_at', 'is', null)
+    .where('s.last_seen', '>=', since)
+    .execute();
+}
+
+/**
+ * Past sessions of one member's history. A session overlapping one already recorded for the same
+ * member and callsign (by the feed, which sees logon times a few seconds apart from the history's)
+ * is the same session and is not added twice. Returns how many were added.
+ */
+export async function recordHistory(trx: Kysely<Database>, cid: number, sessions: readonly HistorySession[]): Promise<number> {
+  if (sessions.length === 0) return 0;
+  const known = await trx.selectFrom('atc_sessions').select(['callsign', 'logon_time', 'last_seen']).where('cid', '=', cid).execute();
+  const fresh = sessions.filter(
+    (s) => !known.some((k) => k.callsign === s.callsign && k.logon_time < s.ended_at && s.logon_time < k.last_seen),
+  );
+  let added = 0;
+  for (const part of chunks(fresh)) {
+    const r = await trx
+      .insertInto('atc_sessions')
+      .values(part.map((s) => ({ ...s, last_seen: s.ended_at, name: null, frequency: null, source: 'history' })))
+      .onConflict((oc) => oc.columns(['cid', 'callsign', 'logon_time']).doNothing())
+      .executeTakeFirst();
+    added += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return added;
+}

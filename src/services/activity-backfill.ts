@@ -1,0 +1,106 @@
+// The members' past sessions from the network's ATC history (contract §16), so a division does not
+// start with everyone inactive. At most 10 requests a minute (the network throttles harder), and
+// resumable: each page is recorded with how far that member has come, in one transaction.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CoreApiConfig } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { writeTransaction } from '../db/transaction.js';
+import { FeedShapeError, parseHistoryPage, positionMatcher } from '../domain/network/feed.js';
+import { isMember } from '../domain/network/roster.js';
+import type { Clock } from '../domain/time.js';
+import type { MembershipSettings } from '../domain/users/membership.js';
+import { recordHistory } from '../repositories/controlling-sessions.js';
+import { describeFailure, getBounded } from './network/http-get.js';
+
+const PAGE = 100;
+const MAX_BYTES = 4 * 1024 * 1024;
+
+export class BackfillError extends Error {}
+
+export interface BackfillDeps {
+  db: Db;
+  coreApi: CoreApiConfig;
+  membership: MembershipSettings;
+  clock: Clock;
+  /** Time between two requests: 6 s keeps to 10 a minute. */
+  spacingMs: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface BackfillResult {
+  members: number;
+  requests: number;
+  added: number;
+  /** cids whose history was read to the end in this run. */
+  done: number[];
+}
+
+export async function backfillActivity(deps: BackfillDeps, cid: number | null, signal?: AbortSignal): Promise<BackfillResult> {
+  const { db, coreApi } = deps;
+  if (coreApi.key === null) throw new BackfillError('CORE_API_KEY is not set: the members\u2019 history cannot be read from the network');
+  const kysely = db.kysely;
+  const users = await kysely.selectFrom('users').select(['id', 'division', 'subdivision']).orderBy('id').execute();
+  const members = cid === null ? users.filter((u) => isMember(u, deps.membership)).map((u) => u.id) : [cid];
+  if (cid !== null) {
+    // Asked for by name: read again from the start.
+    await kysely.deleteFrom('activity_backfill').where('cid', '=', cid).execute();
+  }
+  const progress = new Map(
+    (await kysely.selectFrom('activity_backfill').select(['cid', 'next_offset', 'done_at']).execute()).map((p) => [p.cid, p]),
+  );
+  const positions = await kysely.selectFrom('positions').select('callsign').execute();
+  const match = positionMatcher(positions.map((p) => p.callsign));
+  const base = new URL(`${coreApi.url}/`);
+  const result: BackfillResult = { members: 0, requests: 0, added: 0, done: [] };
+  let last = 0;
+  for (const member of members) {
+    const p = progress.get(member);
+    if (p?.done_at != null) continue;
+    result.members++;
+    let offset = p?.next_offset ?? 0;
+    for (;;) {
+      const wait = last + deps.spacingMs - Date.now();
+      if (wait > 0 && result.requests > 0) await sleep(wait, undefined, signal ? { signal } : {});
+      last = Date.now();
+      result.requests++;
+      const where = `v2/members/${member}/atc?offset=${offset}`;
+      const answer = await getBounded(new URL(`v2/members/${member}/atc?limit=${PAGE}&offset=${offset}`, base), {
+        headers: { 'x-api-key': coreApi.key },
+        timeoutMs: coreApi.timeoutMs,
+        maxBytes: MAX_BYTES,
+        ...(signal ? { signal } : {}),
+      });
+      if (!answer.ok || answer.status !== 200) {
+        throw new BackfillError(`the network's API failed (${where}): ${describeFailure(answer)}; run again to resume from here`);
+      }
+      let page;
+      try {
+        page = parseHistoryPage(JSON.parse(answer.body.toString('utf8')));
+      } catch (err) {
+        const why = err instanceof FeedShapeError ? `an unexpected shape (${err.message})` : 'something that is not JSON';
+        throw new BackfillError(`the network's API answered ${why} (${where}); run again to resume from here`);
+      }
+      const sessions = page.items.flatMap((s) => {
+        const position = match(s.callsign);
+        return position === null ? [] : [{ cid: member, callsign: s.callsign, position, logon_time: s.start, ended_at: s.end }];
+      });
+      const next = offset + page.items.length;
+      const finished = page.items.length === 0 || next >= page.count;
+      const now = deps.clock();
+      result.added += await writeTransaction(db, async (trx) => {
+        const added = await recordHistory(trx, member, sessions);
+        await trx
+          .insertInto('activity_backfill')
+          .values({ cid: member, next_offset: next, done_at: finished ? now : null })
+          .onConflict((oc) => oc.column('cid').doUpdateSet({ next_offset: next, done_at: finished ? now : null }))
+          .execute();
+        return added;
+      });
+      offset = next;
+      if (finished) break;
+    }
+    result.done.push(member);
+    deps.onProgress?.(`member ${member}: history read`);
+  }
+  return result;
+}

@@ -1,0 +1,57 @@
+// One poll of the network's data feed (contract §16): the division's controllers recorded as
+// sessions, by one instance at a time (the job runner's lock). A failed poll, or a feed that is not
+// the documented shape, changes nothing: sessions stay open and continue at the next good poll.
+import { performance } from 'node:perf_hooks';
+import type { DataFeedConfig } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { writeTransaction } from '../db/transaction.js';
+import { recordPoll } from '../repositories/controlling-sessions.js';
+import { parseOffThread } from './feed-parse.js';
+import { describeFailure, getBounded } from './network/http-get.js';
+
+/** The real feed is several megabytes; a body past this is refused, not read on. */
+const MAX_FEED_BYTES = 32 * 1024 * 1024;
+
+export class FeedPollError extends Error {}
+
+export interface PollOutcome {
+  /** Controllers on a division position. */
+  sightings: number;
+  /** cids whose sessions ended in this poll. */
+  ended: number[];
+  /** Time taken by parsing and matching (wall clock, in ms; in the worker thread when it runs). */
+  processingMs: number;
+}
+
+export interface FeedPollDeps {
+  db: Db;
+  feed: DataFeedConfig;
+  /** Called with the cids whose sessions ended (activity is recomputed for them). */
+  onEnded?: (cids: number[]) => Promise<void>;
+}
+
+export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollOutcome> {
+  const answer = await getBounded(new URL(deps.feed.url), {
+    timeoutMs: Math.min(30_000, Math.max(5_000, deps.feed.intervalS * 1000)),
+    maxBytes: MAX_FEED_BYTES,
+    ...(signal ? { signal } : {}),
+  });
+  if (!answer.ok || answer.status !== 200) throw new FeedPollError(`data feed failed: ${describeFailure(answer)}`);
+  return processFeed(deps, answer.body);
+}
+
+/** Records one feed document already read (the poll's work after the download). */
+export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcome> {
+  const started = performance.now();
+  const positions = await deps.db.kysely.selectFrom('positions').select('callsign').execute();
+  const parsed = await parseOffThread(
+    body,
+    positions.map((p) => p.callsign),
+  );
+  if (!parsed.ok) throw new FeedPollError(`data feed answered ${parsed.message}`);
+  const { sightings, generatedAt } = parsed;
+  const processingMs = performance.now() - started;
+  const ended = await writeTransaction(deps.db, (trx) => recordPoll(trx, sightings, generatedAt));
+  if (ended.length > 0) await deps.onEnded?.(ended);
+  return { sightings: sightings.length, ended, processingMs };
+}

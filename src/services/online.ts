@@ -1,0 +1,56 @@
+// GET /api/online and the schedule page's "On now": the open sessions of the division's positions.
+import type { DataFeedConfig } from '../config.js';
+import type { Db } from '../db/connection.js';
+import { isoMicros, type Clock } from '../domain/time.js';
+import { openSessions } from '../repositories/controlling-sessions.js';
+import type { OnlineItem } from '../schemas/online.js';
+
+export interface OnlineController {
+  callsign: string;
+  position: string;
+  frequency: string;
+  since: number;
+  cid: number;
+  name: string | null;
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export class OnlineNow {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly feed: DataFeedConfig | null,
+  ) {}
+
+  /**
+   * Open sessions seen recently: when the feed has not been read for a while (it failed, every
+   * instance stopped), nobody is shown as online on the strength of an old sighting.
+   */
+  async controllers(): Promise<OnlineController[]> {
+    const windowMs = Math.max(3 * (this.feed?.intervalS ?? 60), 300) * 1000;
+    const rows = await openSessions(this.db.kysely, this.clock() - windowMs);
+    return rows
+      .map((r) => ({
+        callsign: r.callsign,
+        position: r.position,
+        frequency: r.frequency ?? '',
+        since: r.logon_time,
+        cid: r.cid,
+        name: r.first_name !== null || r.last_name !== null ? [r.first_name, r.last_name].filter(Boolean).join(' ') : r.name,
+      }))
+      .sort((a, b) => byText(a.position, b.position) || byText(a.callsign, b.callsign));
+  }
+
+  async list(keyed: boolean): Promise<{ data: OnlineItem[] }> {
+    const data = (await this.controllers()).map((c): OnlineItem => {
+      const item: OnlineItem = { callsign: c.callsign, position: c.position, frequency: c.frequency, since: isoMicros(c.since) };
+      if (keyed) {
+        item.cid = c.cid;
+        item.name = c.name ?? '';
+      }
+      return item;
+    });
+    return { data };
+  }
+}

@@ -1,0 +1,140 @@
+// Controlling sessions recorded from the data feed (contract §16), against a stand-in of the
+// network's feed (test/support/data-feed-stand-in.ts). The poll is the job's handler, called as
+// the server's job runner calls it.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection.js';
+import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
+import { ADA, BO, buildDivision, buildPosition, buildUser } from '../support/factories.js';
+
+const T0 = Date.UTC(2026, 10, 25, 10, 0, 0);
+const iso = (ms: number) => new Date(ms).toISOString();
+const min = 60_000;
+
+describe('sessions from the data feed', () => {
+  let feed: DataFeedStandIn;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    feed = await startDataFeedStandIn();
+  });
+  afterAll(async () => feed.close());
+  beforeEach(async () => {
+    ctx = await createTestContext({ now: T0 });
+    await ctx.load(
+      buildDivision({
+        areas: ['Denmark', 'Finland'],
+        users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg' })],
+        positions: [buildPosition('EKCH_TWR'), buildPosition('EKCH_APP'), buildPosition('EKDK_CTR'), buildPosition('EFHK_TWR')],
+      }),
+    );
+    feed.setMode('up');
+  });
+  afterEach(async () => ctx.close());
+
+  const poll = () => pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } });
+
+  async function sessions(url = ctx.databaseUrl) {
+    const db = openDatabase(url);
+    try {
+      const rows = await db.kysely
+        .selectFrom('atc_sessions')
+        .select(['cid', 'callsign', 'position', 'logon_time', 'last_seen', 'ended_at'])
+        .orderBy('cid')
+        .orderBy('logon_time')
+        .execute();
+      return rows.map((r) => ({
+        ...r,
+        logon_time: iso(r.logon_time),
+        last_seen: iso(r.last_seen),
+        ended_at: r.ended_at === null ? null : iso(r.ended_at),
+      }));
+    } finally {
+      await db.close();
+    }
+  }
+
+  it('starts sessions, continues them across a failed and a garbage poll, and ends them at their last sighting', async () => {
+    const adaOn = iso(T0 - 30 * min);
+    const stranger = 1_444_444; // not a user of Sector (yet): kept all the same
+    feed.set(iso(T0), [
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn },
+      { cid: stranger, callsign: 'EKDK_CTR', logon_time: iso(T0 - 5 * min), facility: 6 },
+      { cid: BO, callsign: 'ESSA_TWR', logon_time: adaOn }, // not a position of the division
+    ]);
+    expect(await poll()).toMatchObject({ sightings: 2, ended: [] });
+
+    feed.setMode({ status: 500 });
+    await expect(poll()).rejects.toThrow(new FeedPollError('data feed failed: HTTP 500'));
+    feed.setMode('garbage');
+    await expect(poll()).rejects.toThrow(/data feed answered something that is not JSON/);
+    expect((await sessions()).map((s) => s.ended_at)).toEqual([null, null]);
+
+    feed.setMode('up');
+    feed.set(iso(T0 + 3 * min), [
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn },
+      { cid: stranger, callsign: 'EKDK_CTR', logon_time: iso(T0 - 5 * min), facility: 6 },
+    ]);
+    await poll();
+    // A restart: another process (a new database handle) polls next; the sessions go on.
+    const other = openDatabase(ctx.databaseUrl);
+    feed.set(iso(T0 + 4 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn }]);
+    expect(await pollFeed({ db: other, feed: { url: feed.url, intervalS: 1 } })).toMatchObject({ sightings: 1, ended: [stranger] });
+    await other.close();
+    feed.set(iso(T0 + 5 * min), []);
+    expect(await poll()).toMatchObject({ sightings: 0, ended: [ADA] });
+
+    expect(await sessions()).toEqual([
+      {
+        cid: ADA,
+        callsign: 'EKCH_TWR',
+        position: 'EKCH_TWR',
+        logon_time: adaOn,
+        last_seen: iso(T0 + 4 * min),
+        ended_at: iso(T0 + 4 * min),
+      },
+      {
+        cid: stranger,
+        callsign: 'EKDK_CTR',
+        position: 'EKDK_CTR',
+        logon_time: iso(T0 - 5 * min),
+        last_seen: iso(T0 + 3 * min),
+        ended_at: iso(T0 + 3 * min),
+      },
+    ]);
+
+    // A new connection is a new session.
+    feed.set(iso(T0 + 20 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 + 15 * min) }]);
+    await poll();
+    expect((await sessions()).filter((s) => s.cid === ADA)).toHaveLength(2);
+  });
+
+  it('counts EKCH_A_TWR and EKCH_1_TWR for EKCH_TWR, and not EKCHX_TWR, observers or a facility of 0', async () => {
+    feed.set(iso(T0), [
+      { cid: 1_500_001, callsign: 'EKCH_A_TWR', logon_time: iso(T0 - min) },
+      { cid: 1_500_002, callsign: 'ekch_1_twr', logon_time: iso(T0 - min) },
+      { cid: 1_500_003, callsign: 'EKCHX_TWR', logon_time: iso(T0 - min) },
+      { cid: 1_500_004, callsign: 'EKCH_TWR', logon_time: iso(T0 - min), facility: 0 },
+      { cid: 1_500_005, callsign: 'EKCH_OBS', logon_time: iso(T0 - min), facility: 0 },
+      { cid: 1_500_006, callsign: 'EFHK_W_TWR', logon_time: iso(T0 - min) },
+      { cid: 1_500_007, callsign: 'EKCH_TWR_X', logon_time: iso(T0 - min) },
+    ]);
+    await poll();
+    expect((await sessions()).map((s) => [s.cid, s.callsign, s.position])).toEqual([
+      [1_500_001, 'EKCH_A_TWR', 'EKCH_TWR'],
+      [1_500_002, 'EKCH_1_TWR', 'EKCH_TWR'],
+      [1_500_006, 'EFHK_W_TWR', 'EFHK_TWR'],
+    ]);
+  });
+
+  it('refuses a feed that is not the documented shape, a timeout and an over-long wait without recording anything', async () => {
+    feed.setMode({ status: 404 });
+    await expect(poll()).rejects.toThrow(/HTTP 404/);
+    feed.setMode('up');
+    feed.set('not a time', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0) }]);
+    await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
+    feed.setMode('timeout');
+    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } })).rejects.toThrow(/no answer within 5000 ms/);
+    expect(await sessions()).toEqual([]);
+  });
+});

@@ -1,0 +1,214 @@
+// roster:sync against a stand-in of the network's API v2 (test/support/core-api-stand-in.ts).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { member, startCoreApiStandIn, type CoreApiStandIn } from '../support/core-api-stand-in.js';
+import { runCliAsync } from '../support/processes.js';
+
+interface SyncJson {
+  dry_run: boolean;
+  roster: number;
+  created: number[];
+  updated: number[];
+  gone: number[];
+  unchanged: number;
+}
+
+describe('npx sector roster:sync', () => {
+  let api: CoreApiStandIn;
+  beforeAll(async () => {
+    api = await startCoreApiStandIn();
+  });
+  afterAll(async () => api.close());
+
+  let ctx: TestContext | undefined;
+  afterEach(async () => {
+    await ctx?.close();
+    ctx = undefined;
+    api.members.clear();
+    api.clearFaults();
+    api.requests.splice(0);
+  });
+
+  async function setUp(members: number) {
+    ctx = await createTestContext({ env: { DIVISION: 'EUD' } });
+    for (let id = 1; id <= members; id++) api.members.set(1_000_000 + id, member(1_000_000 + id));
+    const env = {
+      DATABASE_URL: ctx.databaseUrl,
+      DIVISION: 'EUD',
+      CORE_API_URL: api.url,
+      CORE_API_KEY: api.key,
+      CORE_API_TIMEOUT_MS: '1000',
+    };
+    return { ctx, env };
+  }
+
+  async function users(url: string) {
+    const db = openDatabase(url);
+    try {
+      const rows = await db.kysely.selectFrom('users').selectAll().orderBy('id').execute();
+      return rows;
+    } finally {
+      await db.close();
+    }
+  }
+
+  async function auditRows(url: string) {
+    const db = openDatabase(url);
+    try {
+      return await db.kysely.selectFrom('audit_log').select(['actor', 'action', 'target', 'before', 'after']).orderBy('id').execute();
+    } finally {
+      await db.close();
+    }
+  }
+
+  async function sync(env: Record<string, string>, ...args: string[]) {
+    const r = await runCliAsync(['roster:sync', '--json', ...args], env);
+    return { ...r, json: r.code === 0 ? (JSON.parse(r.stdout) as SyncJson) : null };
+  }
+
+  it('reads a roster of 2,500 members in three pages and creates them, with audit entries; a second run changes nothing', async () => {
+    const { env } = await setUp(2500);
+    const first = await sync(env);
+    expect(first.stderr).toBe('');
+    expect(first.json).toMatchObject({ dry_run: false, roster: 2500, updated: [], gone: [], unchanged: 0 });
+    expect(first.json!.created).toHaveLength(2500);
+    expect(api.requests.filter((p) => p.startsWith('/v2/orgs/division/EUD'))).toEqual([
+      '/v2/orgs/division/EUD?limit=1000&offset=0',
+      '/v2/orgs/division/EUD?limit=1000&offset=1000',
+      '/v2/orgs/division/EUD?limit=1000&offset=2000',
+    ]);
+    const stored = await users(env.DATABASE_URL);
+    expect(stored).toHaveLength(2500);
+    expect(stored[0]).toMatchObject({
+      id: 1_000_001,
+      first_name: 'First1000001',
+      email: '1000001@example.org',
+      rating: 3,
+      division: 'EUD',
+      subdivision: 'SCA',
+      region: 'EMEA',
+    });
+    const audit = await auditRows(env.DATABASE_URL);
+    expect(audit).toHaveLength(2500);
+    expect(audit[0]).toMatchObject({ actor: 'roster', action: 'user.create', target: 'user:1000001', before: null });
+
+    const second = await sync(env);
+    expect(second.json).toMatchObject({ created: [], updated: [], gone: [], unchanged: 2500 });
+    expect(await auditRows(env.DATABASE_URL)).toHaveLength(2500);
+  });
+
+  it('follows rating changes both ways, and a member who moved division is looked up and leaves; --dry-run changes nothing', async () => {
+    const { env } = await setUp(10);
+    expect((await sync(env)).code).toBe(0);
+    api.members.get(1_000_001)!.rating = 5; // S2 -> C1
+    api.members.get(1_000_002)!.rating = 1; // S2 -> OBS (demoted)
+    api.members.get(1_000_003)!.division_id = 'EUC'; // moved
+    api.members.get(1_000_003)!.subdivision_id = null;
+    api.members.delete(1_000_004); // unknown to the network now
+    api.requests.splice(0);
+
+    const dry = await sync(env, '--dry-run');
+    expect(dry.json).toEqual({
+      dry_run: true,
+      roster: 8,
+      created: [],
+      updated: [1_000_001, 1_000_002, 1_000_003, 1_000_004],
+      gone: [1_000_003, 1_000_004],
+      unchanged: 6,
+    });
+    expect(api.requests).toContain('/v2/members/1000003');
+    expect(api.requests).toContain('/v2/members/1000004');
+    expect((await users(env.DATABASE_URL)).find((u) => u.id === 1_000_001)!.rating).toBe(3);
+
+    const real = await sync(env);
+    expect(real.json).toMatchObject({
+      dry_run: false,
+      updated: [1_000_001, 1_000_002, 1_000_003, 1_000_004],
+      gone: [1_000_003, 1_000_004],
+    });
+    const byId = new Map((await users(env.DATABASE_URL)).map((u) => [u.id, u]));
+    expect(byId.get(1_000_001)!.rating).toBe(5);
+    expect(byId.get(1_000_002)!.rating).toBe(1);
+    expect(byId.get(1_000_003)).toMatchObject({ division: 'EUC', subdivision: null, first_name: 'First1000003' });
+    expect(byId.get(1_000_004)).toMatchObject({ division: null, subdivision: null });
+    const audit = (await auditRows(env.DATABASE_URL)).filter((a) => a.action === 'user.update');
+    const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as unknown;
+    expect(audit.map((a) => [a.target, parse(a.before), parse(a.after)])).toEqual([
+      ['user:1000001', { rating: 3 }, { rating: 5 }],
+      ['user:1000002', { rating: 3 }, { rating: 1 }],
+      ['user:1000003', { division: 'EUD', subdivision: 'SCA' }, { division: 'EUC', subdivision: null }],
+      ['user:1000004', { division: 'EUD', subdivision: 'SCA' }, { division: null, subdivision: null }],
+    ]);
+    // Users who left are not in the division's list any more.
+    const key = await ctx!.key('read');
+    const list = await ctx!.request({ method: 'GET', url: '/api/users?include=allUsers', token: key });
+    expect((list.json() as Array<{ id: number }>).map((u) => u.id)).toEqual([
+      1_000_001, 1_000_002, 1_000_005, 1_000_006, 1_000_007, 1_000_008, 1_000_009, 1_000_010,
+    ]);
+  });
+
+  it('applies nothing when a page in the middle is broken', async () => {
+    const { env } = await setUp(2500);
+    api.fail('offset=1000', 'garbage');
+    const r = await sync(env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^sector: the network's API answered something that is not JSON \(v2\/orgs\/division\/EUD\?offset=1000\); nothing changed\n$/,
+    );
+    expect(await users(env.DATABASE_URL)).toEqual([]);
+    expect(await auditRows(env.DATABASE_URL)).toEqual([]);
+  });
+
+  it('refuses a roster that would take away more than half of the members, unless --force', async () => {
+    const { env } = await setUp(10);
+    expect((await sync(env)).code).toBe(0);
+    for (let id = 1_000_001; id <= 1_000_006; id++) api.members.delete(id);
+    const refused = await sync(env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'sector: the roster would take away 6 of 10 members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)\n',
+    );
+    expect((await users(env.DATABASE_URL)).filter((u) => u.division === 'EUD')).toHaveLength(10);
+    const forced = await sync(env, '--force');
+    expect(forced.json).toMatchObject({ gone: [1_000_001, 1_000_002, 1_000_003, 1_000_004, 1_000_005, 1_000_006] });
+    expect((await users(env.DATABASE_URL)).filter((u) => u.division === 'EUD')).toHaveLength(4);
+  });
+
+  it.each([
+    ['401 (a wrong key)', 'orgs', { status: 401 }, /HTTP 401/],
+    ['429', 'orgs', { status: 429 }, /HTTP 429/],
+    ['500', 'orgs', { status: 500 }, /HTTP 500/],
+    ['a timeout', 'orgs', 'timeout', /no answer within 1000 ms/],
+    ['garbage', 'orgs', 'garbage', /not JSON/],
+    ['another shape', 'orgs', 'shape', /unexpected shape \(v2\/orgs\/division\/EUD\?offset=0 has no items array\)/],
+    ['a failing member look-up', 'members/1000001', { status: 500 }, /v2\/members\/1000001\): HTTP 500/],
+  ] as const)('exits 1 with one line and changes nothing on %s', async (_name, match, fault, message) => {
+    const { env } = await setUp(3);
+    expect((await sync(env)).code).toBe(0);
+    api.members.get(1_000_002)!.rating = 7;
+    api.members.delete(1_000_001);
+    const before = await users(env.DATABASE_URL);
+    api.fail(match, fault);
+    const r = await sync(env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(await users(env.DATABASE_URL)).toEqual(before);
+  });
+
+  it('reads every subdivision of SUBDIVISIONS, and says so when no key is configured', async () => {
+    const { env } = await setUp(3);
+    api.members.set(2_000_001, member(2_000_001, 'EUD', 'NOR'));
+    const r = await sync({ ...env, SUBDIVISIONS: 'SCA,NOR' });
+    expect(r.json).toMatchObject({ roster: 4 });
+    expect(api.requests.filter((p) => p.startsWith('/v2/orgs/'))).toEqual([
+      '/v2/orgs/subdivision/SCA?limit=1000&offset=0',
+      '/v2/orgs/subdivision/NOR?limit=1000&offset=0',
+    ]);
+    const nokey = await runCliAsync(['roster:sync'], { DATABASE_URL: env.DATABASE_URL, DIVISION: 'EUD' });
+    expect(nokey.code).toBe(1);
+    expect(nokey.stderr).toBe('sector: CORE_API_KEY is not set: the roster cannot be read from the network\n');
+  });
+});
