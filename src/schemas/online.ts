@@ -19,6 +19,7 @@ export type OnlineList = Static<typeof OnlineList>;
 
 export const listOnline = {
   tags: ['positions'],
+  operationId: 'listOnline',
   summary: 'Who is online',
   description:
     "The division's positions staffed now, from the network's data feed, sorted by position then callsign. Public; with an API key each item adds the controller's `cid` and `name`.",

@@ -133,7 +133,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       version: VERSION,
       assets,
       signIn: config.signIn !== null,
-      online: () => online.controllers(),
+      // Without the data feed nothing is known of who is on: the page shows no such section.
+      ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
     recorders,
     outbox,

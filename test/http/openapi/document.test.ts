@@ -51,6 +51,7 @@ describe('GET /openapi.json', () => {
       'DELETE /api/bookings/{id}': 'deleteBooking',
       'GET /api/users': 'listUsers',
       'GET /api/positions': 'listPositions',
+      'GET /api/online': 'listOnline',
       'GET /api/events': 'streamEvents',
       'GET /calendar/bookings.ics': 'getCalendarFeed',
     });

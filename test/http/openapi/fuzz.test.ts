@@ -20,6 +20,7 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 // The operations the contract defines: the fuzz must cover each (and picks up any new one).
 const EXPECTED = [
   'GET /api/positions',
+  'GET /api/online',
   'GET /api/bookings',
   'GET /api/bookings/{id}',
   'POST /api/bookings/create',

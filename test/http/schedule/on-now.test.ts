@@ -19,7 +19,7 @@ describe('GET / "On now"', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     feed = await startDataFeedStandIn();
-    ctx = await createTestContext({ now: T0 });
+    ctx = await createTestContext({ now: T0, env: { DATA_FEED_URL: feed.url } });
     await ctx.load({
       areas: ['Denmark'],
       users: [buildUser()],
