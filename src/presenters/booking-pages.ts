@@ -8,7 +8,7 @@ import { flagLabels } from '../domain/calendar/filter.js';
 import type { FieldErrors } from '../domain/errors.js';
 import type { MemberBooking, OfferedPosition } from '../repositories/members.js';
 import { type Html, html } from './html.js';
-import { type AccountView, accountBar } from './member-pages.js';
+import { type AccountView, accountBar, pageHead } from './member-pages.js';
 import type { PageAssets } from './schedule-page.js';
 
 export interface PageFrame {
@@ -52,14 +52,7 @@ export function valuesOf(b: MemberBooking, tag: Tag | null): MemberFormValues {
 function frame(f: PageFrame, title: string, main: Html): Buffer {
   const body = html`<!doctype html>
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>${title} — ${f.siteName}</title>
-        <link rel="icon" href="${f.assets.icon}" type="image/svg+xml" />
-        <link rel="stylesheet" href="${f.assets.css}" />
-      </head>
+      ${pageHead(title, f.siteName, f.assets)}
       <body>
         <header class="site">
           <p class="site-name"><a href="/">${f.siteName}</a></p>

@@ -33,18 +33,23 @@ export interface MessagePage {
   links: ReadonlyArray<{ href: string; text: string }>;
 }
 
+/** The head of the members' pages: the schedule page's stylesheet and icon, no script. */
+export function pageHead(title: string, siteName: string, assets: { css: string; icon: string }): Html {
+  return html`<head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="color-scheme" content="light dark" />
+    <title>${title} — ${siteName}</title>
+    <link rel="icon" href="${assets.icon}" type="image/svg+xml" />
+    <link rel="stylesheet" href="${assets.css}" />
+  </head>`;
+}
+
 /** A short page saying what happened (a refused sign-in, a refused form). */
 export function messagePage(page: MessagePage): Buffer {
   const body = html`<!doctype html>
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <title>${page.title} — ${page.siteName}</title>
-        <link rel="icon" href="${page.assets.icon}" type="image/svg+xml" />
-        <link rel="stylesheet" href="${page.assets.css}" />
-      </head>
+      ${pageHead(page.title, page.siteName, page.assets)}
       <body>
         <header>
           <p><a href="/">${page.siteName}</a></p>

@@ -2,26 +2,16 @@
 // form to "My bookings" and cancelling again, the form's errors next to their fields, and every
 // page scanned with axe-core (no serious or critical violation) in light and dark, at 390 and 1366
 // pixels wide, with screenshots in test-results/ for a person to look at.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
+import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { BO, buildBooking, buildPosition, buildUser } from '../support/factories.js';
 import { SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
-import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { runCli, startServer, type ServerProcess } from '../support/processes.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.join(ROOT, 'test-results');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-const browserMissing = !fs.existsSync(CHROMIUM);
-if (browserMissing && !process.env.CI) {
-  console.warn(`Skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium). On CI (CI set) they fail instead.`);
-}
-// The pages read the same queries on both databases (test/http/member-bookings covers both); the browser runs once.
-const skip = (browserMissing && !process.env.CI) || TEST_DIALECT === 'postgres';
+const skip = SKIP_BROWSER;
 
 const DAY = 86_400_000;
 const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
@@ -83,8 +73,7 @@ describe.skipIf(skip)('members booking pages in Chromium', () => {
     expect(imported.code, imported.stderr).toBe(0);
     server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV });
     cookie = await signInOnDatabase(databaseUrl, BOB);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
     await browser.close();

@@ -2,26 +2,15 @@
 // server process with an imported division: bookings shown, filters, local times with JavaScript
 // and the UTC schedule without, no console errors or CSP violations, an axe-core scan in light and
 // dark, and screenshots at phone and desktop widths in test-results/ for a person to look at.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
+import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../support/factories.js';
-import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { runCli, startServer, type ServerProcess } from '../support/processes.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.join(ROOT, 'test-results');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-// On CI the browser tests must run (.ci/run installs chromium); elsewhere a missing browser skips them, saying so.
-const browserMissing = !fs.existsSync(CHROMIUM);
-if (browserMissing && !process.env.CI) {
-  console.warn(`Skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium). On CI (CI set) they fail instead.`);
-}
-// The page reads the same queries on both databases (test/http/schedule covers both); the browser runs once.
-const skip = (browserMissing && !process.env.CI) || TEST_DIALECT === 'postgres';
+const skip = SKIP_BROWSER;
 
 const DAY = 86_400_000;
 const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
@@ -93,8 +82,7 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
     const imported = runCli(['import', writeImportFile(DIVISION, 'division.json')], { DATABASE_URL: databaseUrl });
     expect(imported.code, imported.stderr).toBe(0);
     server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
     await browser.close();

@@ -1,23 +1,17 @@
 // Signing in and out in a real Chromium against a server process and the VATSIM Connect stand-in:
 // the account bar, the bookers' names for members, sign-out, and the page of a refused sign-in,
 // each scanned by axe-core in light and dark at phone and desktop widths.
-import fs from 'node:fs';
 import net from 'node:net';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../support/connect-stand-in.js';
-import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../support/factories.js';
-import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { runCli, startServer, type ServerProcess } from '../support/processes.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.join(ROOT, 'test-results');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const browserMissing = !fs.existsSync(CHROMIUM);
-// The pages read the same queries on both databases (test/http/sign-in covers both); the browser runs once.
-const skip = (browserMissing && !process.env.CI) || TEST_DIALECT === 'postgres';
+const skip = SKIP_BROWSER;
 
 const DAY = 86_400_000;
 const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
@@ -96,8 +90,7 @@ describe.skipIf(skip)('signing in and out in Chromium', () => {
       CONNECT_CLIENT_ID: connect.clientId,
       CONNECT_CLIENT_SECRET: connect.clientSecret,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
     // beforeAll may have failed part way.

@@ -11,7 +11,7 @@
 // A real HTTP server on 127.0.0.1, with failures to choose.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 export interface ConnectUser {
   cid: string;
@@ -105,7 +105,6 @@ export async function startConnectStandIn(): Promise<ConnectStandIn> {
   let failures: ConnectFailures = {};
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, ConnectUser>();
-  const sockets = new Set<Socket>();
   const authorizations: URLSearchParams[] = [];
   const tokenRequests: URLSearchParams[] = [];
   const userRequests: string[] = [];
@@ -192,12 +191,8 @@ export async function startConnectStandIn(): Promise<ConnectStandIn> {
       res.end('{"message":"Not Found"}');
     })();
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
+  const { port } = listening;
   return {
     url: `http://127.0.0.1:${port}`,
     clientId,
@@ -208,10 +203,6 @@ export async function startConnectStandIn(): Promise<ConnectStandIn> {
     authorizations,
     tokenRequests,
     userRequests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => listening.close(),
   };
 }

@@ -5,7 +5,7 @@
 // member's ATC sessions (`GET /v2/members/{cid}/atc`, paged the same way). Every route needs the
 // `X-API-Key` header. Plain node:http on 127.0.0.1, with controls to make answers fail.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 export interface StandInMember {
   id: number;
@@ -72,7 +72,6 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
   const atc = new Map<number, StandInAtcSession[]>();
   const requests: string[] = [];
   const faults: Array<[string, Fault]> = [];
-  const sockets = new Set<Socket>();
   const held = new Set<http.ServerResponse>();
 
   const server = http.createServer((req, res) => {
@@ -136,12 +135,8 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
     }
     return send(res, 404, { detail: 'Not Found' });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
+  const { port } = listening;
   return {
     url: `http://127.0.0.1:${port}`,
     key,
@@ -150,11 +145,9 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
     requests,
     fail: (match, fault) => void faults.unshift([match, fault]),
     clearFaults: () => void faults.splice(0),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
+    close: () => {
+      for (const res of held) res.destroy();
+      return listening.close();
+    },
   };
 }

@@ -3,7 +3,7 @@
 // prefiles, facilities, ratings, pilot_ratings, military_ratings}`). The test sets the controllers
 // and the generation time; the stand-in can answer an error, garbage or nothing at all.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 export interface FeedControllerInput {
   cid: number;
@@ -135,7 +135,6 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
   let mode: FeedMode = 'up';
   let answered = 0;
   const arrivals: number[] = [];
-  const sockets = new Set<Socket>();
   const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     answered++;
@@ -149,12 +148,8 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
     if (req.url !== '/v3/vatsim-data.json') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
+  const { port } = listening;
   return {
     url: `http://127.0.0.1:${port}/v3/vatsim-data.json`,
     set: (generatedAt, controllers, pilots = 0) => {
@@ -165,11 +160,9 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
     },
     count: () => answered,
     times: () => [...arrivals],
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
+    close: () => {
+      for (const res of held) res.destroy();
+      return listening.close();
+    },
   };
 }

@@ -1,0 +1,27 @@
+// The pages' tests drive the system's Chromium (playwright-core never downloads one). On CI the
+// browser tests must run (.ci/run installs chromium); elsewhere a missing browser skips them,
+// saying so. The pages read the same queries on both databases (test/http/ covers both), so the
+// browser runs in the SQLite half only.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { TEST_DIALECT } from './context.js';
+import { ROOT } from './processes.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** Screenshots for a person to look at (not committed). */
+export const SCREENSHOTS = path.join(ROOT, 'test-results');
+/** axe-core, injected into a page with page.addScriptTag({ path: AXE }). */
+export const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const browserMissing = !fs.existsSync(CHROMIUM);
+if (browserMissing && !process.env.CI) {
+  console.warn(`Skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium). On CI (CI set) they fail instead.`);
+}
+export const SKIP_BROWSER = (browserMissing && !process.env.CI) || TEST_DIALECT === 'postgres';
+
+export function launchBrowser(): Promise<Browser> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
