@@ -5,15 +5,8 @@ import type { Database } from '../db/schema.js';
 import { type Sighting, sessionKey } from '../domain/network/feed.js';
 import { chunks } from './import-rows.js';
 
-export interface OpenSession {
-  cid: number;
-  callsign: string;
-  position: string;
-  name: string | null;
-  frequency: string | null;
-  logon_time: number;
-  last_seen: number;
-}
+/** A session still seen in the feed: what it was sighted with, and when it was last seen. */
+export type OpenSession = Sighting & { last_seen: number };
 
 export interface HistorySession {
   cid: number;

@@ -65,13 +65,13 @@ describe('npx sector activity:backfill', () => {
     api.requests.splice(0);
     const second = await runCliAsync(['activity:backfill'], env);
     expect(second.stderr).toBe(`member ${B}: history read\n`);
-    expect(second.stdout).toBe('Read the history of 1 members in 1 requests: 0 sessions added, activity changed for 0 user areas.\n');
+    expect(second.stdout).toBe('Read the history of 1 member in 1 request: 0 sessions added, activity changed for 0 user areas.\n');
     expect(api.requests).toEqual([`/v2/members/${B}/atc?limit=100&offset=0`]);
 
     // A's sessions were recorded by the first run; the recompute of the second covers only B:
     // --cid reads A again (nothing new to add) and recomputes A.
     const again = await runCliAsync(['activity:backfill', '--cid', String(A)], env);
-    expect(again.stdout).toBe('Read the history of 1 members in 2 requests: 0 sessions added, activity changed for 1 user areas.\n');
+    expect(again.stdout).toBe('Read the history of 1 member in 2 requests: 0 sessions added, activity changed for 1 user area.\n');
     const activity = await runCliAsync(['activity', '--json'], env);
     expect(JSON.parse(activity.stdout)).toEqual([
       expect.objectContaining({ cid: A, area: 'Denmark', hours: 12, active: true, reason: 'hours' }),

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
-import { escapeUnprintable } from '../../import/quote.js';
 import type { ActivityExplanation } from '../../services/activity.js';
 import { BackfillError, backfillActivity } from '../../services/activity-backfill.js';
 import { CliError, withServices } from '../context.js';
+import { count, print, printJson, printTable, show, tell } from '../output.js';
 
 const WHY: Record<ActivityExplanation['reason'], string> = {
   hours: 'enough hours',
@@ -23,7 +23,7 @@ async function activity(opts: { cid?: string; json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const rows = await services.activity.explain(cid);
     if (services.config.activity.hours === null) {
-      process.stderr.write('ACTIVITY_HOURS is not set: activity is not computed, it stays as imported.\n');
+      tell('ACTIVITY_HOURS is not set: activity is not computed, it stays as imported.');
     }
     if (opts.json) {
       const out = rows.map((r) => ({
@@ -31,27 +31,25 @@ async function activity(opts: { cid?: string; json?: boolean }): Promise<void> {
         period_start: r.period_start === null ? null : isoMicros(r.period_start),
         grace_until: r.grace_until === null ? null : isoMicros(r.grace_until),
       }));
-      process.stdout.write(`${JSON.stringify(out)}\n`);
+      printJson(out);
       return;
     }
     if (rows.length === 0) {
-      process.stdout.write(cid === null ? 'No user has sessions or activity yet.\n' : `User ${cid} has no sessions or activity.\n`);
+      print(cid === null ? 'No user has sessions or activity yet.' : `User ${cid} has no sessions or activity.`);
       return;
     }
-    const table = [
+    printTable([
       ['CID', 'AREA', 'HOURS', 'REQUIRED', 'GRACE UNTIL', 'ACTIVE', 'WHY'],
       ...rows.map((r) => [
         String(r.cid),
-        escapeUnprintable(r.area),
+        r.area,
         r.hours.toFixed(2),
         r.required_hours === null ? '-' : String(r.required_hours),
         r.grace_until === null ? '-' : isoMicros(r.grace_until).slice(0, 10),
         r.active ? 'yes' : 'no',
         `${WHY[r.reason]}${r.active !== r.listed ? ' (the users list follows at the next recompute)' : ''}`,
       ]),
-    ];
-    const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-    for (const r of table) process.stdout.write(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')}\n`);
+    ]);
   });
 }
 
@@ -68,7 +66,7 @@ async function backfill(opts: { cid?: string }): Promise<void> {
           membership: { division: config.division, subdivisions: config.subdivisions },
           clock: services.clock,
           spacingMs: config.coreApi.backfillSpacingMs,
-          onProgress: (line) => process.stderr.write(`${line}\n`),
+          onProgress: (line) => tell(show`${line}`),
         },
         cid,
       );
@@ -77,9 +75,9 @@ async function backfill(opts: { cid?: string }): Promise<void> {
       throw err;
     }
     const changed = await services.activity.recompute(result.done);
-    process.stdout.write(
-      `Read the history of ${result.done.length} members in ${result.requests} requests: ${result.added} sessions added` +
-        (config.activity.hours === null ? '.\n' : `, activity changed for ${changed} user areas.\n`),
+    print(
+      `Read the history of ${count(result.done.length, 'member')} in ${count(result.requests, 'request')}: ${count(result.added, 'session')} added` +
+        (config.activity.hours === null ? '.' : `, activity changed for ${count(changed, 'user area')}.`),
     );
   });
 }

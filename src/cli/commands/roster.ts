@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { describeRosterError, syncRoster } from '../../services/roster-sync.js';
 import { CliError, withServices } from '../context.js';
+import { count, print, printJson } from '../output.js';
 
 async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: boolean }): Promise<void> {
   await withServices(async (services) => {
@@ -23,18 +24,16 @@ async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: bool
       throw err;
     }
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      printJson(result);
       return;
     }
     const list = (ids: number[]) => (ids.length === 0 ? '' : `: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}`);
     const verb = result.dry_run ? 'would be ' : '';
-    process.stdout.write(
-      `Roster of ${result.roster} members read from the network${result.dry_run ? ' (dry run: nothing changed)' : ''}.\n`,
-    );
-    process.stdout.write(`${result.created.length} ${verb}created${list(result.created)}\n`);
-    process.stdout.write(`${result.updated.length} ${verb}updated${list(result.updated)}\n`);
-    process.stdout.write(`${result.gone.length} gone from the division${list(result.gone)}\n`);
-    process.stdout.write(`${result.unchanged} unchanged\n`);
+    print(`Roster of ${count(result.roster, 'member')} read from the network${result.dry_run ? ' (dry run: nothing changed)' : ''}.`);
+    print(`${result.created.length} ${verb}created${list(result.created)}`);
+    print(`${result.updated.length} ${verb}updated${list(result.updated)}`);
+    print(`${result.gone.length} gone from the division${list(result.gone)}`);
+    print(`${result.unchanged} unchanged`);
   });
 }
 
