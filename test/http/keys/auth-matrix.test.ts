@@ -12,6 +12,7 @@ const WRITE = { none: 401, read: 403, edit: 'allowed', bad: 401 } as const;
 
 const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Caller, Expect> }> = {
   'GET /api/positions': { url: '/api/positions', expect: PUBLIC },
+  'GET /api/online': { url: '/api/online', expect: PUBLIC },
   'GET /api/bookings': { url: '/api/bookings', expect: PUBLIC },
   'GET /api/bookings/{id}': { url: '/api/bookings/1', expect: PUBLIC },
   'GET /api/users': { url: '/api/users?include[]=allUsers', expect: KEYED },
