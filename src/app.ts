@@ -84,7 +84,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   registerErrorHandling(app);
   await app.register(notFound, services.metrics ? { onUnmatched: unmatchedObserver(services.metrics) } : {});
   if (services.metrics) await app.register(requestMetrics, { metrics: services.metrics });
-  await app.register(shutdown);
+  await app.register(shutdown, { requestTimeoutMs: config.requestTimeoutMs });
   await app.register(routeDefaults, { rateLimited: config.rateLimit > 0 });
   await app.register(responseHeaders, { rateLimited: config.rateLimit > 0 });
   await app.register(rateLimit, { max: config.rateLimit });

@@ -37,9 +37,14 @@ export function describeStartupError(err: unknown): string {
  * closed even when key use could not be written), and returns one line naming what failed, or
  * null when every step succeeded.
  */
-export async function runShutdownSteps(steps: Array<[what: string, run: () => Promise<unknown>]>): Promise<string | null> {
+export async function runShutdownSteps(
+  steps: Array<[what: string, run: () => Promise<unknown>]>,
+  log?: (step: string) => void,
+): Promise<string | null> {
   const failures: string[] = [];
   for (const [what, run] of steps) {
+    // A shutdown that hangs is then found in the log at the step it hangs in.
+    log?.(what);
     try {
       await run();
     } catch (err) {

@@ -56,13 +56,16 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     // Stop accepting, let in-flight requests finish (their key use is then counted), write the
     // last batch of key use, then release the database.
-    const failure = await runShutdownSteps([
-      ['finish in-flight requests', () => app.close()],
-      ['stop webhook deliveries', () => dispatcher.stop()],
-      ['stop pushing to the network', async () => services.networkPusher?.stop()],
-      ['record API key use', () => runner.stop()],
-      ['close the database', () => services.db.close()],
-    ]);
+    const failure = await runShutdownSteps(
+      [
+        ['finish in-flight requests', () => app.close()],
+        ['stop webhook deliveries', () => dispatcher.stop()],
+        ['stop pushing to the network', async () => services.networkPusher?.stop()],
+        ['record API key use', () => runner.stop()],
+        ['close the database', () => services.db.close()],
+      ],
+      (step) => app.log.debug({ step }, 'shutting down'),
+    );
     if (failure !== null) app.log.error(failure);
     process.exit(failure === null ? 0 : 1);
   };

@@ -89,6 +89,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How long a stopped server may take to exit (its shutdown waits at most for in-flight work). */
+const STOP_MS = 20_000;
+
 export function startServer(env: Record<string, string>, cwd = ROOT): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SERVER], {
@@ -109,7 +112,19 @@ export function startServer(env: Record<string, string>, cwd = ROOT): Promise<Se
           logs: () => logs,
           stop: async (signal = 'SIGTERM') => {
             child.kill(signal);
-            return exited;
+            // A server that does not exit is a defect: say so with its log, instead of a bare hook timeout.
+            let hung: NodeJS.Timeout | undefined;
+            const deadline = new Promise<never>((_, fail) => {
+              hung = setTimeout(() => {
+                child.kill('SIGKILL');
+                fail(new Error(`server did not exit within ${STOP_MS} ms of ${signal}:\n${logs}`));
+              }, STOP_MS);
+            });
+            try {
+              return await Promise.race([exited, deadline]);
+            } finally {
+              clearTimeout(hung);
+            }
           },
         });
       }

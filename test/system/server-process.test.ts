@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
@@ -42,6 +43,34 @@ describe('the server process', () => {
     const answered = statuses.filter((s) => s.status === 'fulfilled').map((s) => s.value);
     expect(answered.length).toBeGreaterThan(0);
     for (const status of answered) expect([200, 503]).toContain(status);
+  });
+
+  it('on SIGTERM lets go at once of connections that carry no request, and finishes a stream first', async () => {
+    const env = { DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` };
+    const token = createKey(env, 'listener', 'read-only');
+    const server = await startServer(env);
+    const { port } = new URL(server.url);
+    // A spare connection that never sends a request, one left open after a request, and a live stream.
+    const connect = () =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+        socket.on('error', reject);
+      });
+    const silent = await connect();
+    const keptAlive = await connect();
+    keptAlive.write(`GET /api/positions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await new Promise((resolve) => keptAlive.once('data', resolve));
+    const stream = await fetch(`${server.url}/api/events`, { headers: { authorization: `Bearer ${token}` } });
+    expect(stream.status).toBe(200);
+    const closed = (socket: net.Socket) => new Promise((resolve) => socket.once('close', resolve));
+    const gone = Promise.all([closed(silent), closed(keptAlive)]);
+
+    const started = Date.now();
+    expect(await server.stop('SIGTERM')).toBe(0);
+    await gone;
+    await stream.text(); // the stream ended cleanly
+    // Held by the silent connection, the server would wait for the client (a minute, by default).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('exits 1 with one line, no stack trace, when key use cannot be recorded at shutdown', async () => {
