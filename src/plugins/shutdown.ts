@@ -10,9 +10,10 @@ import { ApiError } from '../http/errors.js';
  * (RFC 9112 §3.2), so that checking it costs no hook of its own.
  *
  * Connections are let go as soon as they carry no request. Node's close() only ends connections
- * idle between two requests: one opened that has not sent a request yet counts as busy, and would
- * hold the shutdown until the client gives up (browsers and HTTP clients open such spare
- * connections). In-flight requests are given `requestTimeoutMs` to finish, the bound they had anyway.
+ * idle between two requests: one opened that has not sent a byte yet counts as busy, and would
+ * hold the shutdown until the client gives up (HTTP clients open such spare connections). A
+ * connection whose response ends during shutdown is closed with it. In-flight requests are given
+ * `requestTimeoutMs` to finish, the bound they had anyway.
  */
 async function shutdown(app: FastifyInstance, { requestTimeoutMs }: { requestTimeoutMs: number }) {
   let closing = false;
@@ -32,7 +33,8 @@ async function shutdown(app: FastifyInstance, { requestTimeoutMs }: { requestTim
   });
   app.addHook('preClose', (done) => {
     closing = true;
-    for (const socket of open) if (!busy.has(socket)) socket.destroy();
+    // Connections between two requests Node ends itself; one whose request is half sent is answered 503.
+    for (const socket of open) if (socket.bytesRead === 0 && !busy.has(socket)) socket.destroy();
     setTimeout(() => {
       for (const socket of open) socket.destroy();
     }, requestTimeoutMs).unref();
