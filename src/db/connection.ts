@@ -1,13 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database } from './schema.js';
 import { SnapshotEpochs } from './snapshot-epochs.js';
 import { externalChangeCounter } from './sqlite-change-counter.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+// A process uses one database: the other's driver is never loaded (each is dozens of modules of a
+// CLI command's start-up).
+const load = createRequire(import.meta.url);
 
 /** A handle to run queries on: the database itself or an open transaction (services pass it to repositories). */
 export type Executor = Kysely<Database>;
@@ -67,9 +72,6 @@ export interface QueryTiming {
 }
 
 export class DatabaseUrlError extends Error {}
-
-// int8 (bigint) columns hold epoch milliseconds and ids, all far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 /**
  * Kysely prepares every statement anew; preparing costs more than running a small one. The
@@ -143,7 +145,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     const file = url.slice('sqlite:'.length);
     if (file === '') throw new DatabaseUrlError('DATABASE_URL sqlite: needs a path or :memory:');
     if (file !== ':memory:') ensureFolder(path.dirname(path.resolve(file)));
-    const raw = new SQLite(file);
+    const raw = new (load('better-sqlite3') as typeof SQLite)(file);
     // WAL: readers never block the writer. synchronous=FULL: a commit is on disk before we
     // answer 2xx, so an acknowledged write survives a crash or power loss.
     raw.pragma('journal_mode = WAL');
@@ -188,7 +190,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
       throw new DatabaseUrlError('DATABASE_URL ?schema= must be a lower-case SQL identifier');
     }
     parsed.searchParams.delete('schema');
-    const pool = new pg.Pool({
+    const { Pool, types } = load('pg') as typeof pg;
+    // int8 (bigint) columns hold epoch milliseconds and ids, all far below 2^53.
+    types.setTypeParser(types.builtins.INT8, (v) => Number(v));
+    const pool = new Pool({
       connectionString: parsed.toString(),
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5000,

@@ -1,7 +1,8 @@
 // Prometheus metrics (docs/operations.md), in a registry of this instance's own: several apps in one
 // process (tests) never share or clash. Labels are bounded: route templates, never raw URLs.
 import type { QueryTiming } from '../db/connection.js';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
+import { promClient } from './prom-client.js';
 import { SeriesHistogram, type SeriesObserver } from './series-metrics.js';
 
 /**
@@ -43,7 +44,7 @@ export interface MetricsSources {
 }
 
 export class Metrics {
-  readonly registry = new Registry();
+  readonly registry = new (promClient().Registry)();
   private readonly requests: SeriesHistogram;
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
@@ -54,6 +55,7 @@ export class Metrics {
   private processMetrics = false;
 
   constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
+    const { Counter, Gauge, Histogram } = promClient();
     const registers = [this.registry];
     this.requests = new SeriesHistogram({
       name: 'sector_http_request_duration_seconds',
@@ -128,7 +130,7 @@ export class Metrics {
   async scrape(): Promise<{ contentType: string; body: string }> {
     if (!this.processMetrics) {
       this.processMetrics = true;
-      collectDefaultMetrics({ register: this.registry });
+      promClient().collectDefaultMetrics({ register: this.registry });
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }

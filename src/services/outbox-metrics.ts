@@ -1,6 +1,7 @@
 // The outbox figures of the events (docs/events.md) and the network sync (docs/network-sync.md) as Prometheus metrics:
 // backlogs read from the tables on scrape (true across instances), push outcomes counted here.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from './prom-client.js';
 import type { OutboxFigures, OutboxFiguresRepository } from '../repositories/outbox-figures.js';
 import type { MetricsExtension } from './metrics.js';
 import type { NetworkPusher } from './network/pusher.js';
@@ -11,6 +12,7 @@ const PUSH_OUTCOMES = ['done', 'refused', 'retry', 'rejected_key', 'lost'] as co
 
 export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => number, pusher: NetworkPusher | null): MetricsExtension {
   return (registry: Registry) => {
+    const { Counter, Gauge } = promClient();
     const registers = [registry];
     // One read per scrape, shared by the gauges below.
     let current: Promise<OutboxFigures> | undefined;
@@ -80,7 +82,7 @@ export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => num
 
 /** Counts the webhook subscriptions this instance disabled (WEBHOOK_DISABLE_AFTER_HOURS); returns the counting function. */
 export function webhooksDisabledMetric(registry: Registry): () => void {
-  const disabled = new Counter({
+  const disabled = new (promClient().Counter)({
     name: 'sector_webhooks_disabled_total',
     help: 'Webhook subscriptions disabled by this instance because every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS',
     registers: [registry],

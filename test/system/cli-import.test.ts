@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
+import { MIGRATION_NAMES, migratorOf } from '../../src/db/migrate.js';
 import { createServices } from '../../src/services/index.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';
@@ -259,6 +260,20 @@ describe('npx sector migrate', () => {
     expect(first.stderr).toMatch(/^Applied migrations: 0001_initial, /);
     const again = runCli(['migrate'], env);
     expect(again.stderr.trim()).toBe('Database schema is already up to date.');
+  });
+
+  it('brings a database that is one migration behind up to date at the next command', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const db = openDatabase(env.DATABASE_URL);
+    const { error } = await migratorOf(db).migrateTo(MIGRATION_NAMES.at(-2)!);
+    await db.close();
+    expect(error).toBeUndefined();
+    const listed = runCli(['audit'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const after = openDatabase(env.DATABASE_URL);
+    const applied = await after.kysely.selectFrom('sector_migrations' as never).select('name' as never).execute();
+    await after.close();
+    expect(applied.map((r) => (r as { name: string }).name).sort()).toEqual([...MIGRATION_NAMES]);
   });
 });
 

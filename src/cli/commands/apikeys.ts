@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { confirm, input } from '@inquirer/prompts';
 import { KeyNameTakenError } from '../../auth/keys.js';
 import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
 import { isoMicros } from '../../domain/time.js';
@@ -65,6 +64,7 @@ async function create(opts: CreateOptions): Promise<void> {
     // Interactive, as the specification describes: edit rights first, then a name.
     // Prompts go to stderr so that stdout carries only the result.
     const io = { output: process.stderr };
+    const { confirm, input } = await import('@inquirer/prompts');
     const edit =
       opts.edit ?? (opts.readOnly ? false : await confirm({ message: 'Should the API key have edit rights?', default: false }, io));
     scope = edit ? 'edit' : 'read';

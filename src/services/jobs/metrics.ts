@@ -1,11 +1,13 @@
 // The scheduled jobs' metrics, labelled `job`: when each last succeeded on this instance, how long
 // its runs take, and how often they failed.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from '../prom-client.js';
 import type { JobObserver } from './runner.js';
 
 const SECONDS = [0.005, 0.025, 0.1, 0.5, 1, 5, 30, 120, 600];
 
 export function jobMetrics(registry: Registry, jobs: readonly string[]): JobObserver {
+  const { Counter, Gauge, Histogram } = promClient();
   const registers = [registry];
   const lastSuccess = new Gauge({
     name: 'sector_job_last_success_timestamp_seconds',
