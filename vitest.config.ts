@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // The suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
 const projects = [{ extends: true as const, test: { name: 'sqlite', env: { SECTOR_TEST_DB: 'sqlite' } } }];
 if (process.env.TEST_DATABASE_URL) {
-  projects.push({ extends: true as const, test: { name: 'postgres', env: { SECTOR_TEST_DB: 'postgres' } } });
+  // test/unit/ holds no database: it runs once, on the SQLite side.
+  projects.push({ extends: true as const, test: { name: 'postgres', env: { SECTOR_TEST_DB: 'postgres' }, exclude: ['test/unit/**'] } });
 }
 
 export default defineConfig({
