@@ -1,20 +1,11 @@
-// The roster sync's SQL: every user's roster fields in one read, and a page of changes written
-// set-based with its audit entries, in the caller's transaction.
+// The roster sync's writes: a page of changes written set-based with its audit entries, in the
+// caller's transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type AuditEntry, userTarget } from '../domain/audit/index.js';
 import type { StoredUser, UserChange } from '../domain/network/roster.js';
 import { appendAudit } from './audit.js';
 import { chunks } from './import-rows.js';
-
-export async function allStoredUsers(db: Kysely<Database>): Promise<Map<number, StoredUser>> {
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'])
-    .orderBy('id')
-    .execute();
-  return new Map(rows.map((r) => [r.id, r]));
-}
 
 /**
  * Writes the changes (each the whole row as it becomes) with one audit entry each (actor
