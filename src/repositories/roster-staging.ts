@@ -178,6 +178,32 @@ export async function leaversAfter(
   return rows.map((r) => r.id);
 }
 
+type StagedJoin = ExpressionBuilder<Database & { s: RosterStagingTable; u: Database['users'] }, 's' | 'u'>;
+
+/**
+ * A staged row (s) that changes its user (u, left-joined): none stored yet, or a field the answer
+ * gives differs. Every field the sync writes is compared, in the same terms as the domain's
+ * changeOf and goneChange.
+ */
+export function differsFromUser(eb: StagedJoin): Expression<SqlBool> {
+  const differs = (a: 'region' | 'division' | 'subdivision' | 'email' | 'first_name' | 'last_name') =>
+    eb(`s.${a}`, 'is distinct from', eb.ref(`u.${a}`));
+  return eb.or([
+    eb.and([eb('u.id', 'is', null), eb('s.kind', '<>', 'unknown')]),
+    eb.and([eb('s.kind', '=', 'unknown'), eb.or([eb('u.division', 'is not', null), eb('u.subdivision', 'is not', null)])]),
+    eb.and([
+      eb('s.kind', '<>', 'unknown'),
+      eb.or([
+        eb('s.rating', '<>', eb.ref('u.rating')),
+        differs('region'),
+        differs('division'),
+        differs('subdivision'),
+        eb.and([eb('s.personal', '=', 1), eb.or([differs('email'), differs('first_name'), differs('last_name')])]),
+      ]),
+    ]),
+  ]);
+}
+
 export interface StagedWithStored {
   answer: StagedAnswer;
   /** The user as stored now; undefined when there is none. */
@@ -215,24 +241,7 @@ export async function changedAfter(db: Kysely<Database>, runId: string, afterId:
     ])
     .where('s.run_id', '=', runId)
     .where('s.id', '>', afterId)
-    .where((eb) => {
-      const differs = (a: 'region' | 'division' | 'subdivision' | 'email' | 'first_name' | 'last_name') =>
-        eb(`s.${a}`, 'is distinct from', eb.ref(`u.${a}`));
-      return eb.or([
-        eb.and([eb('u.id', 'is', null), eb('s.kind', '<>', 'unknown')]),
-        eb.and([eb('s.kind', '=', 'unknown'), eb.or([eb('u.division', 'is not', null), eb('u.subdivision', 'is not', null)])]),
-        eb.and([
-          eb('s.kind', '<>', 'unknown'),
-          eb.or([
-            eb('s.rating', '<>', eb.ref('u.rating')),
-            differs('region'),
-            differs('division'),
-            differs('subdivision'),
-            eb.and([eb('s.personal', '=', 1), eb.or([differs('email'), differs('first_name'), differs('last_name')])]),
-          ]),
-        ]),
-      ]);
-    })
+    .where(differsFromUser)
     .orderBy('s.id')
     .limit(limit)
     .execute();

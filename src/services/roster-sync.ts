@@ -3,7 +3,7 @@
 // the database as they are read (one page in memory at a time) and the changes are planned from
 // SQL a batch at a time, so memory does not grow with the roster.
 import type { CoreApiConfig } from '../config.js';
-import type { Db } from '../db/connection.js';
+import type { Db, Executor } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
 import {
   isMember,
@@ -14,12 +14,11 @@ import {
   RosterShapeError,
   stagedChange,
   type StagedAnswer,
-  type StoredUser,
   type UserChange,
 } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
-import { applyUserChanges } from '../repositories/roster.js';
+import { applyStagedChanges } from '../repositories/roster.js';
 import { changedAfter, countMembersAndLeavers, countStaged, leaversAfter, stageAnswers } from '../repositories/roster-staging.js';
 import { describeFailure, getBounded } from './network/http-get.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
@@ -32,6 +31,8 @@ const PAGE = 1000;
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 /** Changes written per transaction (and planned per read). */
 const CHANGES_PER_TRANSACTION = 1000;
+/** Staged rows read at once. */
+const ROWS_PER_READ = 250;
 /** Leavers looked up at once. */
 const LOOKUPS_AT_ONCE = 4;
 /** Leavers read from the database, looked up and staged per batch. */
@@ -107,16 +108,13 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
       // A dry run only reads; a real one reads each batch in the transaction that applies it, so the
       // users it compares with are the ones it writes over.
       const batch = options.dryRun
-        ? planBatch(await changedAfter(kysely, run.id, after, CHANGES_PER_TRANSACTION))
-        : await run.write(async (trx) => {
-            const planned = planBatch(await changedAfter(trx, run.id, after, CHANGES_PER_TRANSACTION));
-            if (planned.rows.length > 0) await applyUserChanges(trx, planned.rows, now);
-            return planned;
-          });
+        ? await planAndApply(kysely, run.id, after, null)
+        : await run.write((trx) => planAndApply(trx, run.id, after, now));
       if (batch.lastId === null) break;
-      if (!options.dryRun && batch.rows.length > 0) deps.freshness.bump('users', 'names');
-      for (const { change } of batch.rows) (change.before === null ? result.created : result.updated).push(change.id);
-      changes += batch.rows.length;
+      if (!options.dryRun && batch.created.length + batch.updated.length > 0) deps.freshness.bump('users', 'names');
+      result.created.push(...batch.created);
+      result.updated.push(...batch.updated);
+      changes += batch.created.length + batch.updated.length;
       after = batch.lastId;
     }
     result.unchanged = staged - changes;
@@ -127,32 +125,42 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
   }
 }
 
-/** A batch of staged rows as whole user rows to write, and the last id read (null: none left). */
-function planBatch(rows: Awaited<ReturnType<typeof changedAfter>>): {
-  rows: Array<{ change: UserChange; row: StoredUser }>;
-  lastId: number | null;
-} {
-  const out: Array<{ change: UserChange; row: StoredUser }> = [];
-  for (const { answer, stored } of rows) {
-    const change = stagedChange(answer, stored);
-    if (change !== null) out.push({ change, row: { ...emptyUser(change.id), ...stored, ...change.after } });
+/**
+ * Up to CHANGES_PER_TRANSACTION changes after `after`, each written (with `now`) unless `now` is
+ * null; the ids created and updated, and the last id read (null: none left). Rows are read a
+ * slice at a time so that few of them are alive at once: rows that outlive a garbage collection
+ * or two move to the old generation, which grows until its next full collection.
+ */
+async function planAndApply(
+  executor: Executor,
+  runId: string,
+  after: number,
+  now: number | null,
+): Promise<{ created: number[]; updated: number[]; lastId: number | null }> {
+  const created: number[] = [];
+  const updated: number[] = [];
+  let lastId: number | null = null;
+  while (created.length + updated.length < CHANGES_PER_TRANSACTION) {
+    const limit = Math.min(ROWS_PER_READ, CHANGES_PER_TRANSACTION - created.length - updated.length);
+    const rows = await changedAfter(executor, runId, lastId ?? after, limit);
+    const changes: UserChange[] = [];
+    for (const { answer, stored } of rows) {
+      const change = stagedChange(answer, stored);
+      if (change === null) continue;
+      changes.push(change);
+      (change.before === null ? created : updated).push(change.id);
+    }
+    const last = rows.at(-1);
+    if (last === undefined) break;
+    const range: { afterId: number; lastId: number } = { afterId: lastId ?? after, lastId: idOf(last.answer) };
+    if (now !== null) await applyStagedChanges(executor, runId, range, changes, now);
+    lastId = range.lastId;
+    if (rows.length < limit) break;
   }
-  const last = rows.at(-1);
-  return { rows: out, lastId: last === undefined ? null : idOf(last.answer) };
+  return { created, updated, lastId };
 }
 
 const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.member.id);
-
-const emptyUser = (id: number): StoredUser => ({
-  id,
-  email: null,
-  first_name: null,
-  last_name: null,
-  rating: 1,
-  region: null,
-  division: null,
-  subdivision: null,
-});
 
 /** Reads a roster page by page, staging each page as it is parsed. */
 async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promise<void> {
