@@ -1,7 +1,8 @@
 // The roster sync's staging (contract §15): whose turn it is (roster_sync_runs, one row at most),
 // the network's answers of that run (roster_staging), and the set-based reads that plan its
 // changes from them — counts, leavers and changed rows a batch of ids at a time.
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Dialect } from '../db/connection.js';
 import type { Database, RosterStagingTable } from '../db/schema.js';
 import type { RosterMember, StagedAnswer, StoredUser } from '../domain/network/roster.js';
 import { chunks } from './import-rows.js';
@@ -117,6 +118,15 @@ export async function stageAnswers(trx: Kysely<Database>, runId: string, answers
       )
       .execute();
   }
+}
+
+/**
+ * PostgreSQL plans from statistics, which rows staged seconds ago do not have yet (autovacuum
+ * comes later): without them it sorts every remaining staged row for each batch instead of
+ * walking the primary key, and a roster of 100,000 takes minutes. SQLite walks the key anyway.
+ */
+export async function refreshStagingStatistics(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`ANALYZE roster_staging`.execute(db);
 }
 
 /** Rows the run has staged (of one kind, or all). */

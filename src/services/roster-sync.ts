@@ -19,7 +19,14 @@ import {
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
 import { applyStagedChanges } from '../repositories/roster.js';
-import { changedAfter, countMembersAndLeavers, countStaged, leaversAfter, stageAnswers } from '../repositories/roster-staging.js';
+import {
+  changedAfter,
+  countMembersAndLeavers,
+  countStaged,
+  leaversAfter,
+  refreshStagingStatistics,
+  stageAnswers,
+} from '../repositories/roster-staging.js';
 import { describeFailure, getBounded } from './network/http-get.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
 
@@ -83,6 +90,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
   try {
     for (const source of sources) await stageRoster(api, run, source);
     const kysely = deps.db.kysely;
+    await refreshStagingStatistics(kysely, deps.db.dialect);
     const roster = await countStaged(kysely, run.id, 'roster');
 
     const { members, leavers } = await countMembersAndLeavers(kysely, run.id, filter);
