@@ -115,6 +115,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
     for (let after = 0; ;) {
       // A dry run only reads; a real one reads each batch in the transaction that applies it, so the
       // users it compares with are the ones it writes over.
+      if (options.dryRun) await run.keep();
       const batch = options.dryRun
         ? await planAndApply(kysely, run.id, after, null)
         : await run.write((trx) => planAndApply(trx, run.id, after, now));
