@@ -1,7 +1,8 @@
 // npm run bench — Sector side by side with a plain Fastify route and a bare node:http server, both
 // sending the same bytes, in one run; every target a ratio within the run (bench/README.md).
 //   --quick            short warm-up and runs, for development
-//   --scenario NAME    run only this scenario (repeatable; `webhooks`: the delivery latency on SQLite and PostgreSQL)
+//   --scenario NAME    run only this scenario (repeatable; `webhooks`: the delivery latency on SQLite and PostgreSQL;
+//                      `feed`: a poll's CPU and GET p99 during polls; `roster`: roster:sync of 100,000 members)
 //   --cpu-prof         profile Sector (node --cpu-prof; both sides of create) into bench/profiles/ and summarise it;
 //                      profiling slows Sector down, so results.json is not written
 //   --network-delay MS the stand-in of the network's bookings service answers after MS ms (default 0)
@@ -22,6 +23,7 @@ import { slotSequence, type SlotSequence } from './lib/slots.js';
 import { countUsersStatements } from './lib/sql-count.js';
 import { measureUsersWithWrites } from './lib/users-with-writes.js';
 import { measureWebhookLatency, preparePostgres } from './lib/webhook-latency.js';
+import { measureFeed, measureRoster, ROSTER_MEMBERS } from './lib/network.js';
 import { checkBookings } from './lib/verify.js';
 import { summariseProfile, formatSummary, type CpuProfile } from './profile.js';
 import { runScale } from './scale.js';
@@ -29,6 +31,10 @@ import { runScale } from './scale.js';
 const RESULTS_FILE = path.join(ROOT, 'bench/results.json');
 /** Not a request scenario: webhook delivery latency at a steady rate of creates (lib/webhook-latency.ts). */
 const WEBHOOKS = 'webhooks';
+/** Not request scenarios either: the data feed and the roster (lib/network.ts), each with processes of its own. */
+const FEED = 'feed';
+const ROSTER = 'roster';
+const OTHER_SCENARIOS = [WEBHOOKS, FEED, ROSTER];
 const PG_URL = process.env.PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 interface Options {
@@ -56,9 +62,9 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (arg === '--scenario' || arg.startsWith('--scenario=')) {
       const [name, next] = value(arg, i);
       i = next;
-      if (name === undefined || (name !== WEBHOOKS && !SCENARIOS.some((s) => s.name === name))) {
+      if (name === undefined || (!OTHER_SCENARIOS.includes(name) && !SCENARIOS.some((s) => s.name === name))) {
         throw new Error(
-          `unknown scenario "${name}"; scenarios: ${[...SCENARIOS.map((s) => s.name), WEBHOOKS].map((n) => `"${n}"`).join(', ')}`,
+          `unknown scenario "${name}"; scenarios: ${[...SCENARIOS.map((s) => s.name), ...OTHER_SCENARIOS].map((n) => `"${n}"`).join(', ')}`,
         );
       }
       options.scenarios.push(name);
@@ -330,88 +336,109 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   if (options.scale) return runScale({ quick: options.quick, log });
   const selected = options.scenarios.length > 0 ? SCENARIOS.filter((s) => options.scenarios.includes(s.name)) : SCENARIOS;
+  const wants = (name: string): boolean => options.scenarios.length === 0 || options.scenarios.includes(name);
+  // The feed and the roster bring their own databases and processes: the division is not needed for them.
+  const sectorRuns = selected.length > 0 || wants(WEBHOOKS);
+  const names = [...selected.map((s) => s.name), ...OTHER_SCENARIOS.filter(wants)];
   const durations: Durations = options.quick ? { warmup: 1, round: 3, rounds: 1 } : { warmup: 3, round: 5, rounds: 3 };
   const loadBefore = loadAverage();
   log(
-    `Sector benchmark: ${selected.map((s) => s.name).join(', ')}; warm-up ${durations.warmup} s, ${durations.rounds} rounds of ${durations.round} s or more; ` +
+    `Sector benchmark: ${names.join(', ')}; warm-up ${durations.warmup} s, ${durations.rounds} rounds of ${durations.round} s or more; ` +
       `${os.cpus().length} CPUs, Node ${process.version}`,
   );
   if (loadBefore !== null && loadBefore > 0.5)
     log(`warning: load average ${loadBefore} before start — other CPU load distorts the results`);
 
-  const now = Date.now();
-  const dataset = await buildDataset({ now });
-  log(`dataset: ${dataset.imported}`);
-  const slots = slotSequence({ now, callsigns: dataset.callsigns, userIds: dataset.userIds });
-
-  let sqlStatements: number | null = null;
-  const users = selected.find((s) => s.name === 'users');
-  if (users) {
-    // In this process, before Sector starts: nothing else competes for the CPU.
-    const env = { RATE_LIMIT: '0', LOG_LEVEL: 'silent', DIVISION: 'EUD', SUBDIVISIONS: 'SCA', API_VARIANT: 'newer', API_COMPAT: 'none' };
-    const counted = await countUsersStatements({ databaseUrl: dataset.databaseUrl, env, path: users.path, token: dataset.token });
-    if (counted.ok) {
-      sqlStatements = counted.statements;
-      log(
-        `users in-process: ${counted.users} users, ${counted.bytes} bytes; cold ${fixed(counted.coldMs)} ms with ` +
-          `${counted.statements} SQL statements, cached ${fixed(counted.warmMs)} ms with ${counted.warmStatements}`,
-      );
-    } else {
-      log(`users in-process: answered ${counted.status}: ${counted.message}`);
-    }
-  }
-
-  const label = options.scenarios.length > 0 ? options.scenarios.join('+').replace(/\W+/g, '-') : 'all';
   const extras = noExtras();
   const sectors: Sector[] = [];
-  let fanout: Fanout | null = null;
-  let rows: ScenarioRow[];
+  let rows: ScenarioRow[] = [];
   let peakRss: number | null = null;
-  try {
-    let configured: RunContext['configured'] = null;
-    if (selected.some((s) => s.body === 'slots')) {
-      // Its own copy of the database, so both Sectors start from the same data.
-      const databaseFile = path.join(dataset.dir, 'configured.db');
-      copyDatabase(dataset.databaseFile, databaseFile);
-      fanout = await startFanout(`sqlite:${databaseFile}`, options.networkDelay);
-      const plus = await startSector({
-        databaseUrl: `sqlite:${databaseFile}`,
-        cpuProf: options.cpuProf,
-        label: `${label}-configured`,
-        env: fanout.env,
-      });
-      sectors.push(plus);
-      plus.pause();
-      configured = { sector: plus, fanout, databaseFile };
-    }
-    const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
-    sectors.push(sector);
-    rows = await runScenarios(selected, {
-      sector,
-      configured,
-      dataset,
-      slots,
-      durations,
-      extras,
-      acknowledged: { sector: 0, configured: 0 },
-    });
-    if (options.scenarios.length === 0 || options.scenarios.includes(WEBHOOKS)) {
-      try {
-        await runWebhooks({ dataset, slots, durations, extras });
-      } catch (err) {
-        extras.failures.push(`webhooks: ${err instanceof Error ? err.message : String(err)}`);
+  let sqlStatements: number | null = null;
+  if (sectorRuns) {
+    const now = Date.now();
+    const dataset = await buildDataset({ now });
+    log(`dataset: ${dataset.imported}`);
+    const slots = slotSequence({ now, callsigns: dataset.callsigns, userIds: dataset.userIds });
+
+    const users = selected.find((s) => s.name === 'users');
+    if (users) {
+      // In this process, before Sector starts: nothing else competes for the CPU.
+      const env = { RATE_LIMIT: '0', LOG_LEVEL: 'silent', DIVISION: 'EUD', SUBDIVISIONS: 'SCA', API_VARIANT: 'newer', API_COMPAT: 'none' };
+      const counted = await countUsersStatements({ databaseUrl: dataset.databaseUrl, env, path: users.path, token: dataset.token });
+      if (counted.ok) {
+        sqlStatements = counted.statements;
+        log(
+          `users in-process: ${counted.users} users, ${counted.bytes} bytes; cold ${fixed(counted.coldMs)} ms with ` +
+            `${counted.statements} SQL statements, cached ${fixed(counted.warmMs)} ms with ${counted.warmStatements}`,
+        );
+      } else {
+        log(`users in-process: answered ${counted.status}: ${counted.message}`);
       }
     }
-    for (const s of sectors) {
-      const peak = peakRssMb(s.pid);
-      if (peak !== null) peakRss = Math.max(peakRss ?? 0, peak);
+
+    const label = options.scenarios.length > 0 ? options.scenarios.join('+').replace(/\W+/g, '-') : 'all';
+    let fanout: Fanout | null = null;
+    try {
+      let configured: RunContext['configured'] = null;
+      if (selected.some((s) => s.body === 'slots')) {
+        // Its own copy of the database, so both Sectors start from the same data.
+        const databaseFile = path.join(dataset.dir, 'configured.db');
+        copyDatabase(dataset.databaseFile, databaseFile);
+        fanout = await startFanout(`sqlite:${databaseFile}`, options.networkDelay);
+        const plus = await startSector({
+          databaseUrl: `sqlite:${databaseFile}`,
+          cpuProf: options.cpuProf,
+          label: `${label}-configured`,
+          env: fanout.env,
+        });
+        sectors.push(plus);
+        plus.pause();
+        configured = { sector: plus, fanout, databaseFile };
+      }
+      const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf: options.cpuProf, label });
+      sectors.push(sector);
+      rows = await runScenarios(selected, {
+        sector,
+        configured,
+        dataset,
+        slots,
+        durations,
+        extras,
+        acknowledged: { sector: 0, configured: 0 },
+      });
+      if (options.scenarios.length === 0 || options.scenarios.includes(WEBHOOKS)) {
+        try {
+          await runWebhooks({ dataset, slots, durations, extras });
+        } catch (err) {
+          extras.failures.push(`webhooks: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      for (const s of sectors) {
+        const peak = peakRssMb(s.pid);
+        if (peak !== null) peakRss = Math.max(peakRss ?? 0, peak);
+      }
+    } finally {
+      for (const s of sectors) {
+        const trouble = await stopSector(s);
+        if (trouble) log(trouble);
+      }
+      await fanout?.close();
     }
-  } finally {
-    for (const s of sectors) {
-      const trouble = await stopSector(s);
-      if (trouble) log(trouble);
+  }
+  // After the servers of the other scenarios have stopped: nothing else competes for the CPU.
+  if (wants(FEED)) {
+    try {
+      extras.feed = await measureFeed({ seconds: durations.rounds === 1 ? 3 : 10, polls: 10, log });
+    } catch (err) {
+      extras.failures.push(`feed: ${err instanceof Error ? err.message : String(err)}`);
     }
-    await fanout?.close();
+  }
+  if (wants(ROSTER)) {
+    try {
+      extras.roster = await measureRoster({ members: ROSTER_MEMBERS, log });
+    } catch (err) {
+      extras.failures.push(`roster: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   const results = resultsJson(rows, extras, peakRss, sqlStatements);
@@ -435,7 +462,7 @@ async function main(): Promise<void> {
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
   }
 
-  const missed = missedTargets(results, rows, extras);
+  const missed = missedTargets(results, rows, extras, sectorRuns);
   if (missed.length > 0) {
     log(`\nTARGETS MISSED (${missed.length}):`);
     for (const line of missed) log(`  - ${line}`);

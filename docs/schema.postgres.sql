@@ -104,6 +104,21 @@ roles.area_id integer not null
 roles.id integer not null
 roles.role text not null
 roles.user_id bigint not null
+roster_staging.division text
+roster_staging.email text
+roster_staging.first_name text
+roster_staging.id bigint not null
+roster_staging.kind text not null
+roster_staging.last_name text
+roster_staging.personal integer not null
+roster_staging.rating integer
+roster_staging.region text
+roster_staging.run_id text not null
+roster_staging.subdivision text
+roster_sync_runs.lease_until bigint not null
+roster_sync_runs.run_id text not null
+roster_sync_runs.slot integer not null default 1
+roster_sync_runs.started_at bigint not null
 sector_migrations.name character varying not null
 sector_migrations.timestamp character varying not null
 sector_migrations_lock.id character varying not null
@@ -211,6 +226,13 @@ roles roles_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CA
 roles roles_natural_key UNIQUE (user_id, area_id, role)
 roles roles_pkey PRIMARY KEY (id)
 roles roles_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+roster_staging roster_staging_check CHECK (((kind = 'unknown'::text) OR (rating IS NOT NULL)))
+roster_staging roster_staging_kind_check CHECK ((kind = ANY (ARRAY['roster'::text, 'member'::text, 'unknown'::text])))
+roster_staging roster_staging_pkey PRIMARY KEY (run_id, id)
+roster_staging roster_staging_run_id_fkey FOREIGN KEY (run_id) REFERENCES roster_sync_runs(run_id) ON DELETE CASCADE
+roster_sync_runs roster_sync_runs_pkey PRIMARY KEY (run_id)
+roster_sync_runs roster_sync_runs_slot_check CHECK ((slot = 1))
+roster_sync_runs roster_sync_runs_slot_key UNIQUE (slot)
 sector_migrations sector_migrations_pkey PRIMARY KEY (name)
 sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
@@ -269,6 +291,9 @@ CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
 CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)
+CREATE UNIQUE INDEX roster_staging_pkey ON roster_staging USING btree (run_id, id)
+CREATE UNIQUE INDEX roster_sync_runs_pkey ON roster_sync_runs USING btree (run_id)
+CREATE UNIQUE INDEX roster_sync_runs_slot_key ON roster_sync_runs USING btree (slot)
 CREATE UNIQUE INDEX sector_migrations_pkey ON sector_migrations USING btree (name)
 CREATE UNIQUE INDEX sector_migrations_lock_pkey ON sector_migrations_lock USING btree (id)
 CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)

@@ -93,6 +93,28 @@ CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" tex
 
 CREATE TABLE "roles" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "role" text not null, constraint "roles_natural_key" unique ("user_id", "area_id", "role"));
 
+CREATE TABLE roster_staging (
+    run_id text NOT NULL REFERENCES roster_sync_runs (run_id) ON DELETE CASCADE,
+    id bigint NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('roster', 'member', 'unknown')),
+    rating integer CHECK (kind = 'unknown' OR rating IS NOT NULL),
+    region text,
+    division text,
+    subdivision text,
+    personal integer NOT NULL,
+    email text,
+    first_name text,
+    last_name text,
+    PRIMARY KEY (run_id, id)
+  );
+
+CREATE TABLE roster_sync_runs (
+    run_id text PRIMARY KEY,
+    slot integer NOT NULL DEFAULT 1 UNIQUE CHECK (slot = 1),
+    started_at bigint NOT NULL,
+    lease_until bigint NOT NULL
+  );
+
 CREATE TABLE "sector_migrations" ("name" varchar(255) not null primary key, "timestamp" varchar(255) not null);
 
 CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "is_locked" integer default 0 not null);

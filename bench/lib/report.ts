@@ -1,4 +1,5 @@
 // The one table, bench/results.json (a fixed shape other tools read), and the target verdicts.
+import type { FeedFigures, RosterFigures } from './network.js';
 import { TARGETS } from './scenarios.js';
 
 /** One scenario's outcome in a run; numbers are null when it failed before measuring. */
@@ -32,6 +33,9 @@ export interface Extras {
   /** Webhook delivery latency at a steady rate of creates, per database (null: not measured). */
   webhookSqlite: { p50: number | null; p95: number | null } | null;
   webhookPostgres: { p50: number | null; p95: number | null } | null;
+  /** The data feed and the roster (lib/network.ts; null: not measured). */
+  feed: FeedFigures | null;
+  roster: RosterFigures | null;
   failures: string[];
 }
 
@@ -43,6 +47,8 @@ export const noExtras = (): Extras => ({
   createAllConfiguredRps: null,
   webhookSqlite: null,
   webhookPostgres: null,
+  feed: null,
+  roster: null,
   failures: [],
 });
 
@@ -79,6 +85,17 @@ export interface Results {
   webhook_p95_ms_postgres: number | null;
   peak_rss_mb: number | null;
   sql_statements_per_users_request: number | null;
+  feed_poll_cpu_median_ms: number | null;
+  feed_poll_cpu_worst_ms: number | null;
+  positions_p99_ms_without_polls: number | null;
+  positions_p99_ms_with_polls: number | null;
+  /** positions_p99_ms_with_polls / positions_p99_ms_without_polls. */
+  positions_p99_polls_ratio: number | null;
+  roster_members: number | null;
+  roster_sync_s: number | null;
+  roster_peak_rss_mb: number | null;
+  /** roster_peak_rss_mb over the peak RSS of a command loading the same modules and database. */
+  roster_peak_rss_growth_mb: number | null;
 }
 
 const round = (n: number | null | undefined, digits: number): number | null =>
@@ -115,6 +132,15 @@ export function resultsJson(rows: readonly ScenarioRow[], extras: Extras, peakRs
     webhook_p95_ms_postgres: round(extras.webhookPostgres?.p95, 0),
     peak_rss_mb: round(peakRss, 1),
     sql_statements_per_users_request: sqlStatements,
+    feed_poll_cpu_median_ms: round(extras.feed?.pollCpuMedianMs, 0),
+    feed_poll_cpu_worst_ms: round(extras.feed?.pollCpuWorstMs, 0),
+    positions_p99_ms_without_polls: round(extras.feed?.p99QuietMs, 2),
+    positions_p99_ms_with_polls: round(extras.feed?.p99PolledMs, 2),
+    positions_p99_polls_ratio: round(extras.feed ? extras.feed.p99PolledMs / extras.feed.p99QuietMs : null, 2),
+    roster_members: extras.roster?.members ?? null,
+    roster_sync_s: round(extras.roster?.seconds, 1),
+    roster_peak_rss_mb: round(extras.roster?.peakRssMb, 0),
+    roster_peak_rss_growth_mb: round(extras.roster ? extras.roster.peakRssMb - extras.roster.baselinePeakRssMb : null, 0),
   };
 }
 
@@ -149,22 +175,32 @@ export function formatTable(results: Results, rows: readonly ScenarioRow[]): str
   const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
   const fmt = (cells: readonly string[]): string =>
     `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join(' | ')} |`;
+  // Only the scenarios without requests ran (webhooks, feed, roster): no table.
+  const table =
+    lines.length === 0
+      ? []
+      : [
+          fmt(header),
+          `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+          ...lines.map(fmt),
+          '',
+        ];
   return [
-    fmt(header),
-    `|${widths.map((w, c) => (c === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
-    ...lines.map(fmt),
-    '',
+    ...table,
     `users p50 read-only ${show(results.users_read_only_p50_ms)} ms, with bookings created at ${show(results.users_with_writes_create_rps)}/s ${show(results.users_with_writes_p50_ms)} ms`,
     `create: ${show(results.create_none_configured_rps)}/s with nothing configured, ${show(results.create_all_configured_rps)}/s with webhooks, audit and network sync`,
     `webhook delivery at 50 creates/s, 3 subscriptions: SQLite p50 ${show(results.webhook_p50_ms_sqlite)} / p95 ${show(results.webhook_p95_ms_sqlite)} ms, ` +
       `PostgreSQL p50 ${show(results.webhook_p50_ms_postgres)} / p95 ${show(results.webhook_p95_ms_postgres)} ms`,
     `peak RSS of the Sector process (VmHWM): ${show(results.peak_rss_mb)} MB`,
     `SQL statements per GET /api/users with every relation (cold): ${show(results.sql_statements_per_users_request)}`,
+    `feed poll CPU: median ${show(results.feed_poll_cpu_median_ms)} ms, worst ${show(results.feed_poll_cpu_worst_ms)} ms; ` +
+      `GET /api/positions p99 ${show(results.positions_p99_ms_without_polls)} ms without polls, ${show(results.positions_p99_ms_with_polls)} ms with a poll every second (×${show(results.positions_p99_polls_ratio)})`,
+    `roster of ${show(results.roster_members)} members: synced in ${show(results.roster_sync_s)} s, peak RSS ${show(results.roster_peak_rss_mb)} MB (+${show(results.roster_peak_rss_growth_mb)} MB)`,
   ].join('\n');
 }
 
-/** Every missed target, as one line each (empty: all met). */
-export function missedTargets(results: Results, rows: readonly ScenarioRow[], extras: Extras): string[] {
+/** Every missed target, as one line each (empty: all met). `sectorRan`: a server scenario ran, so its peak RSS counts. */
+export function missedTargets(results: Results, rows: readonly ScenarioRow[], extras: Extras, sectorRan = true): string[] {
   const missed: string[] = [];
   for (const row of rows) {
     if (row.failure) missed.push(`${row.name}: ${row.failure}`);
@@ -219,6 +255,21 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
   ] as const) {
     if (p95 !== null && p95 > TARGETS.webhookP95Ms) missed.push(`webhooks (${db}): p95 ${p95} ms > ${TARGETS.webhookP95Ms} ms`);
   }
+  const cpu = results.feed_poll_cpu_worst_ms;
+  if (cpu !== null && cpu > TARGETS.feedPollCpuMs) missed.push(`feed: poll CPU ${cpu} ms > ${TARGETS.feedPollCpuMs} ms`);
+  const polls = results.positions_p99_polls_ratio;
+  if (polls !== null && polls > TARGETS.p99DuringPollsOverQuiet) {
+    missed.push(
+      `feed: GET /api/positions p99 ${results.positions_p99_ms_with_polls} ms during polls > ${TARGETS.p99DuringPollsOverQuiet} × ${results.positions_p99_ms_without_polls} ms without`,
+    );
+  }
+  const sync = results.roster_sync_s;
+  if (sync !== null && sync > TARGETS.rosterSyncSeconds) missed.push(`roster: synced in ${sync} s > ${TARGETS.rosterSyncSeconds} s`);
+  const growth = results.roster_peak_rss_growth_mb;
+  if (growth !== null && growth > TARGETS.rosterPeakRssGrowthMb) {
+    missed.push(`roster: peak RSS growth ${growth} MB > ${TARGETS.rosterPeakRssGrowthMb} MB`);
+  }
+  if (!sectorRan) return missed;
   if (results.peak_rss_mb === null) missed.push('peak RSS: not measured');
   else if (results.peak_rss_mb > TARGETS.peakRssMb) missed.push(`peak RSS: ${results.peak_rss_mb} MB > ${TARGETS.peakRssMb} MB`);
   return missed;

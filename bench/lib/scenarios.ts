@@ -27,6 +27,14 @@ export const TARGETS = {
   /** p95 from an event's commit to its arrival at a local receiver, at 50 creates/s with three subscriptions (contract §10). */
   webhookP95Ms: 1000,
   peakRssMb: 250,
+  /** CPU of one poll of the feed (1,500 controllers, 20,000 pilots), worst of the polls. */
+  feedPollCpuMs: 300,
+  /** Public GET /api/positions p99 while the feed is polled every second, over without polls. */
+  p99DuringPollsOverQuiet: 1.5,
+  /** roster:sync of 100,000 members into an empty database. */
+  rosterSyncSeconds: 60,
+  /** Its peak RSS over that of a command loading the same modules and database. */
+  rosterPeakRssGrowthMb: 100,
 };
 
 /** Targets of `--scale` (bench/scale.ts). */

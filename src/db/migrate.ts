@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_activity_backfill.js';
 import * as m0014 from './migrations/0014_sign_in.js';
 import * as m0015 from './migrations/0015_member_calendars.js';
 import * as m0016 from './migrations/0016_network_push_pending_since.js';
+import * as m0017 from './migrations/0017_roster_staging.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -36,6 +37,7 @@ const MIGRATIONS = {
   '0014_sign_in': m0014,
   '0015_member_calendars': m0015,
   '0016_network_push_pending_since': m0016,
+  '0017_roster_staging': m0017,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

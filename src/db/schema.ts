@@ -305,6 +305,32 @@ export interface MemberCalendarsTable {
   created_at: number;
 }
 
+/** The roster sync under way (at most one row: slot is always 1). */
+export interface RosterSyncRunsTable {
+  run_id: string;
+  slot: ColumnType<number, number | undefined, never>;
+  started_at: number;
+  /** Renewed while the run makes progress; once past, the next run replaces it. */
+  lease_until: number;
+}
+
+/** A roster sync's members as read from the network, one run's rows at a time. */
+export interface RosterStagingTable {
+  run_id: string;
+  id: number;
+  /** 'roster': from the roster; 'member': a leaver's own record; 'unknown': a leaver the network no longer knows. */
+  kind: 'roster' | 'member' | 'unknown';
+  rating: number | null;
+  region: string | null;
+  division: string | null;
+  subdivision: string | null;
+  /** 1 when email and names were given (the roster), 0 when not (a member's own record). */
+  personal: number;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
 export interface Database {
   areas: AreasTable;
   users: UsersTable;
@@ -332,6 +358,8 @@ export interface Database {
   member_calendars: MemberCalendarsTable;
   atc_sessions: AtcSessionsTable;
   activity_backfill: ActivityBackfillTable;
+  roster_sync_runs: RosterSyncRunsTable;
+  roster_staging: RosterStagingTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

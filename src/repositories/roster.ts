@@ -1,49 +1,68 @@
-// The roster sync's SQL: every user's roster fields in one read, and a page of changes written
-// set-based with its audit entries, in the caller's transaction.
-import type { Kysely } from 'kysely';
+// The roster sync's writes: the users a range of staged rows changes, upserted from the staging
+// table by one statement (no row travels through the application), with their audit entries, in
+// the caller's transaction.
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type AuditEntry, userTarget } from '../domain/audit/index.js';
-import type { StoredUser, UserChange } from '../domain/network/roster.js';
+import type { UserChange } from '../domain/network/roster.js';
 import { appendAudit } from './audit.js';
-import { chunks } from './import-rows.js';
-
-export async function allStoredUsers(db: Kysely<Database>): Promise<Map<number, StoredUser>> {
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'])
-    .orderBy('id')
-    .execute();
-  return new Map(rows.map((r) => [r.id, r]));
-}
+import { differsFromUser } from './roster-staging.js';
 
 /**
- * Writes the changes (each the whole row as it becomes) with one audit entry each (actor
- * `roster`): one upsert per few hundred users, never one statement per user.
+ * Writes what the run's staged rows with ids in (afterId, lastId] change — exactly the rows
+ * changedAfter reads in that range, whose `changes` the caller computed — and one audit entry per
+ * change (actor `roster`). A field the answer does not give keeps its stored value; a member the
+ * network no longer knows loses division and subdivision.
  */
-export async function applyUserChanges(
+export async function applyStagedChanges(
   trx: Kysely<Database>,
-  changes: ReadonlyArray<{ change: UserChange; row: StoredUser }>,
+  runId: string,
+  range: { afterId: number; lastId: number },
+  changes: readonly UserChange[],
   now: number,
 ): Promise<void> {
-  for (const part of chunks([...changes])) {
-    await trx
-      .insertInto('users')
-      .values(part.map(({ row }) => ({ ...row, created_at: now, updated_at: now })))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          email: eb.ref('excluded.email'),
-          first_name: eb.ref('excluded.first_name'),
-          last_name: eb.ref('excluded.last_name'),
-          rating: eb.ref('excluded.rating'),
-          region: eb.ref('excluded.region'),
-          division: eb.ref('excluded.division'),
-          subdivision: eb.ref('excluded.subdivision'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
-  const entries: AuditEntry[] = changes.map(({ change }) => ({
+  if (changes.length === 0) return;
+  const unknown = sql<boolean>`s.kind = 'unknown'`;
+  const personal = sql<boolean>`s.personal = 1`;
+  await trx
+    .insertInto('users')
+    .columns(['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision', 'created_at', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('roster_staging as s')
+        .leftJoin('users as u', 'u.id', 's.id')
+        .select((e) => [
+          's.id',
+          e.case().when(personal).then(e.ref('s.email')).else(e.ref('u.email')).end().as('email'),
+          e.case().when(personal).then(e.ref('s.first_name')).else(e.ref('u.first_name')).end().as('first_name'),
+          e.case().when(personal).then(e.ref('s.last_name')).else(e.ref('u.last_name')).end().as('last_name'),
+          // A user created from a leaver's record always has a rating: only `unknown` rows lack one.
+          e.fn.coalesce('s.rating', 'u.rating').as('rating'),
+          e.case().when(unknown).then(e.ref('u.region')).else(e.ref('s.region')).end().as('region'),
+          e.case().when(unknown).then(null).else(e.ref('s.division')).end().as('division'),
+          e.case().when(unknown).then(null).else(e.ref('s.subdivision')).end().as('subdivision'),
+          e.val(now).as('created_at'),
+          e.val(now).as('updated_at'),
+        ])
+        .where('s.run_id', '=', runId)
+        .where('s.id', '>', range.afterId)
+        .where('s.id', '<=', range.lastId)
+        .where(differsFromUser),
+    )
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        email: eb.ref('excluded.email'),
+        first_name: eb.ref('excluded.first_name'),
+        last_name: eb.ref('excluded.last_name'),
+        rating: eb.ref('excluded.rating'),
+        region: eb.ref('excluded.region'),
+        division: eb.ref('excluded.division'),
+        subdivision: eb.ref('excluded.subdivision'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+  const entries: AuditEntry[] = changes.map((change) => ({
     at: now,
     actor: { kind: 'roster' },
     action: change.before === null ? 'user.create' : 'user.update',

@@ -1,39 +1,53 @@
 // The roster from the network (contract §15): every page is read and checked before anything is
-// written, so a broken page, a refusal or a timeout anywhere changes nothing.
+// written, so a broken page, a refusal or a timeout anywhere changes nothing. Pages are staged in
+// the database as they are read (one page in memory at a time) and the changes are planned from
+// SQL a batch at a time, so memory does not grow with the roster.
 import type { CoreApiConfig } from '../config.js';
-import type { Db } from '../db/connection.js';
+import type { Db, Executor } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
-import { writeTransaction } from '../db/transaction.js';
 import {
-  changeOf,
-  goneChange,
   isMember,
+  membershipFilter,
   parseMember,
   parseRosterPage,
   removesTooMany,
-  type RosterMember,
   RosterShapeError,
-  type StoredUser,
+  stagedChange,
+  type StagedAnswer,
   type UserChange,
 } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
-import { allStoredUsers, applyUserChanges } from '../repositories/roster.js';
+import { applyStagedChanges } from '../repositories/roster.js';
+import {
+  changedAfter,
+  countMembersAndLeavers,
+  countStaged,
+  leaversAfter,
+  refreshStagingStatistics,
+  stageAnswers,
+} from '../repositories/roster-staging.js';
 import { describeFailure, getBounded } from './network/http-get.js';
+import { RosterRun, RosterSyncError } from './roster-run.js';
+
+export { RosterSyncError } from './roster-run.js';
 
 /** The network's page size limit. */
 const PAGE = 1000;
 /** A roster page of 1,000 members is a few hundred kilobytes. */
 const MAX_PAGE_BYTES = 8 * 1024 * 1024;
-/** Changes written per transaction. */
+/** Changes written per transaction (and planned per read). */
 const CHANGES_PER_TRANSACTION = 1000;
+/** Staged rows read at once. */
+const ROWS_PER_READ = 250;
 /** Leavers looked up at once. */
 const LOOKUPS_AT_ONCE = 4;
+/** Leavers read from the database, looked up and staged per batch. */
+const LEAVERS_PER_BATCH = 100;
 /** No division has this many members: a count beyond it is a broken answer. */
 const MAX_COUNT = 5_000_000;
-
-/** The sync could not run or was refused: nothing was changed. One line for the operator. */
-export class RosterSyncError extends Error {}
+/** A run's turn outlasts its slowest step (one request's timeout) with room to spare. */
+const leaseMsOf = (coreApi: CoreApiConfig) => 2 * coreApi.timeoutMs + 60_000;
 
 export interface RosterSyncOptions {
   dryRun?: boolean;
@@ -64,104 +78,155 @@ export interface RosterSyncDeps {
 export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions = {}): Promise<RosterSyncResult> {
   const { coreApi, membership } = deps;
   if (coreApi.key === null) throw new RosterSyncError('CORE_API_KEY is not set: the roster cannot be read from the network');
-  if (membership.division === null && membership.subdivisions.length === 0) {
-    throw new RosterSyncError('DIVISION (or SUBDIVISIONS) is not set: there is no roster to read');
-  }
+  const filter = membershipFilter(membership);
+  if (filter === null) throw new RosterSyncError('DIVISION (or SUBDIVISIONS) is not set: there is no roster to read');
   const api = new CoreApi(coreApi.url, coreApi.key, coreApi.timeoutMs, options.signal);
   const sources =
     membership.subdivisions.length > 0
       ? membership.subdivisions.map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
       : [`v2/orgs/division/${encodeURIComponent(membership.division!)}`];
 
-  const roster = new Map<number, RosterMember>();
-  for (const source of sources) for (const m of await readRoster(api, source)) roster.set(m.id, m);
+  const run = await RosterRun.start(deps.db, deps.clock, leaseMsOf(coreApi));
+  try {
+    for (const source of sources) await stageRoster(api, run, source);
+    const kysely = deps.db.kysely;
+    await refreshStagingStatistics(kysely, deps.db.dialect);
+    const roster = await countStaged(kysely, run.id, 'roster');
 
-  const stored = await allStoredUsers(deps.db.kysely);
-  const changes: UserChange[] = [];
-  let unchanged = 0;
-  for (const member of roster.values()) {
-    const change = changeOf(stored.get(member.id), member);
-    if (change === null) unchanged++;
-    else changes.push(change);
-  }
-  const members = [...stored.values()].filter((u) => isMember(u, membership));
-  const leavers = members.filter((u) => !roster.has(u.id));
-  if (removesTooMany(leavers.length, members.length) && !options.force) {
-    throw new RosterSyncError(
-      `the roster would take away ${leavers.length} of ${members.length} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
-    );
-  }
-  const gone: number[] = [];
-  const answers = await lookUpAll(api, leavers);
-  for (const [user, member] of answers) {
-    const change = member === null ? goneChange(user) : changeOf(user, member);
-    if (member === null || !isMember(member, membership)) gone.push(user.id);
-    if (change !== null) changes.push(change);
-    else unchanged++;
-  }
+    const { members, leavers } = await countMembersAndLeavers(kysely, run.id, filter);
+    if (removesTooMany(leavers, members) && !options.force) {
+      throw new RosterSyncError(
+        `the roster would take away ${leavers} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
+      );
+    }
+    const gone = await stageLeavers(api, run, deps.db, filter, membership);
 
-  const result: RosterSyncResult = {
-    dry_run: Boolean(options.dryRun),
-    roster: roster.size,
-    created: changes.filter((c) => c.before === null).map((c) => c.id),
-    updated: changes.filter((c) => c.before !== null).map((c) => c.id),
-    gone: gone.sort((a, b) => a - b),
-    unchanged,
-  };
-  if (options.dryRun || changes.length === 0) return result;
-
-  const now = deps.clock();
-  for (let i = 0; i < changes.length; i += CHANGES_PER_TRANSACTION) {
-    // Whole rows for one transaction at a time: a roster of 100,000 never holds them all at once.
-    const rows = changes
-      .slice(i, i + CHANGES_PER_TRANSACTION)
-      .map((change) => ({ change, row: { ...emptyUser(change.id), ...stored.get(change.id), ...change.after } }));
-    await writeTransaction(deps.db, (trx) => applyUserChanges(trx, rows, now));
-    deps.freshness.bump('users', 'names');
+    const result: RosterSyncResult = {
+      dry_run: Boolean(options.dryRun),
+      roster,
+      created: [],
+      updated: [],
+      gone: gone.sort((a, b) => a - b),
+      unchanged: 0,
+    };
+    const staged = await countStaged(kysely, run.id);
+    const now = deps.clock();
+    let changes = 0;
+    for (let after = 0; ;) {
+      // A dry run only reads; a real one reads each batch in the transaction that applies it, so the
+      // users it compares with are the ones it writes over.
+      if (options.dryRun) await run.keep();
+      const batch = options.dryRun
+        ? await planAndApply(kysely, run.id, after, null)
+        : await run.write((trx) => planAndApply(trx, run.id, after, now));
+      if (batch.lastId === null) break;
+      if (!options.dryRun && batch.created.length + batch.updated.length > 0) deps.freshness.bump('users', 'names');
+      result.created.push(...batch.created);
+      result.updated.push(...batch.updated);
+      changes += batch.created.length + batch.updated.length;
+      after = batch.lastId;
+    }
+    result.unchanged = staged - changes;
+    return result;
+  } finally {
+    // A failed end leaves the turn to lapse; the next run removes these rows then.
+    await run.end().catch(() => undefined);
   }
-  return result;
 }
 
-const emptyUser = (id: number): StoredUser => ({
-  id,
-  email: null,
-  first_name: null,
-  last_name: null,
-  rating: 1,
-  region: null,
-  division: null,
-  subdivision: null,
-});
+/**
+ * Up to CHANGES_PER_TRANSACTION changes after `after`, each written (with `now`) unless `now` is
+ * null; the ids created and updated, and the last id read (null: none left). Rows are read a
+ * slice at a time so that few of them are alive at once: rows that outlive a garbage collection
+ * or two move to the old generation, which grows until its next full collection.
+ */
+async function planAndApply(
+  executor: Executor,
+  runId: string,
+  after: number,
+  now: number | null,
+): Promise<{ created: number[]; updated: number[]; lastId: number | null }> {
+  const created: number[] = [];
+  const updated: number[] = [];
+  let lastId: number | null = null;
+  while (created.length + updated.length < CHANGES_PER_TRANSACTION) {
+    const limit = Math.min(ROWS_PER_READ, CHANGES_PER_TRANSACTION - created.length - updated.length);
+    const rows = await changedAfter(executor, runId, lastId ?? after, limit);
+    const changes: UserChange[] = [];
+    for (const { answer, stored } of rows) {
+      const change = stagedChange(answer, stored);
+      if (change === null) continue;
+      changes.push(change);
+      (change.before === null ? created : updated).push(change.id);
+    }
+    const last = rows.at(-1);
+    if (last === undefined) break;
+    const range: { afterId: number; lastId: number } = { afterId: lastId ?? after, lastId: idOf(last.answer) };
+    if (now !== null) await applyStagedChanges(executor, runId, range, changes, now);
+    lastId = range.lastId;
+    if (rows.length < limit) break;
+  }
+  return { created, updated, lastId };
+}
 
-async function readRoster(api: CoreApi, source: string): Promise<RosterMember[]> {
-  const items: RosterMember[] = [];
+const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.member.id);
+
+/** Reads a roster page by page, staging each page as it is parsed. */
+async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promise<void> {
+  let read = 0;
   let count = Infinity;
-  while (items.length < count) {
-    const where = `${source}?offset=${items.length}`;
-    const page = parseRosterPage(await api.json(`${source}?limit=${PAGE}&offset=${items.length}`, where), where);
+  while (read < count) {
+    const where = `${source}?offset=${read}`;
+    await run.keep();
+    const page = parseRosterPage(await api.json(`${source}?limit=${PAGE}&offset=${read}`, where), where);
     if (page.count > MAX_COUNT) throw new RosterSyncError(`the network's roster (${where}) claims ${page.count} members: refused`);
     count = page.count;
-    if (page.items.length === 0 && items.length < count) {
-      throw new RosterSyncError(`the network's roster (${where}) ended at ${items.length} of the ${count} members it counts`);
+    if (page.items.length === 0 && read < count) {
+      throw new RosterSyncError(`the network's roster (${where}) ended at ${read} of the ${count} members it counts`);
     }
-    items.push(...page.items);
+    const answers = page.items.map((member): StagedAnswer => ({ kind: 'roster', member }));
+    await run.write((trx) => stageAnswers(trx, run.id, answers));
+    read += page.items.length;
   }
-  return items;
 }
 
-/** Each leaver's member record, or null when the network does not know the id any more (404). */
-async function lookUpAll(api: CoreApi, leavers: StoredUser[]): Promise<Array<[StoredUser, RosterMember | null]>> {
-  const out: Array<[StoredUser, RosterMember | null]> = [];
+/**
+ * Looks up each member missing from the roster, a batch at a time, and stages the answers; returns
+ * the ids of those who are no longer members.
+ */
+async function stageLeavers(
+  api: CoreApi,
+  run: RosterRun,
+  db: Db,
+  filter: NonNullable<ReturnType<typeof membershipFilter>>,
+  membership: MembershipSettings,
+): Promise<number[]> {
+  const gone: number[] = [];
+  for (let after = 0; ;) {
+    const ids = await leaversAfter(db.kysely, run.id, filter, after, LEAVERS_PER_BATCH);
+    if (ids.length === 0) return gone;
+    const answers = await lookUpAll(api, run, ids);
+    for (const a of answers) if (a.kind === 'unknown' || !isMember(a.member, membership)) gone.push(idOf(a));
+    await run.write((trx) => stageAnswers(trx, run.id, answers));
+    after = ids.at(-1)!;
+  }
+}
+
+/** Each leaver's member record, or `unknown` when the network does not know the id any more (404). */
+async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[]): Promise<StagedAnswer[]> {
+  const out: StagedAnswer[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < leavers.length) {
-      const user = leavers[next++]!;
-      const path = `v2/members/${user.id}`;
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      const path = `v2/members/${id}`;
+      await run.keep();
       const body = await api.json(path, path, true);
-      out.push([user, body === null ? null : parseMember(body, path, false)]);
+      // Staged under the id looked up: the answer describes that user.
+      out.push(body === null ? { kind: 'unknown', id } : { kind: 'member', member: { ...parseMember(body, path, false), id } });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, leavers.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, ids.length) }, worker));
   return out;
 }
 

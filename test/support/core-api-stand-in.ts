@@ -25,8 +25,8 @@ export interface StandInAtcSession {
   end: string;
 }
 
-/** How a request matching a fault is answered instead. */
-export type Fault = { status: number; body?: string } | 'timeout' | 'garbage' | 'shape';
+/** How a request matching a fault is answered instead (`delayMs`: as usual, that much later). */
+export type Fault = { status: number; body?: string } | { delayMs: number } | 'timeout' | 'garbage' | 'shape';
 
 export interface CoreApiStandIn {
   url: string;
@@ -85,7 +85,19 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
     }
     if (fault === 'garbage') return send(res, 200, '<html>Bad gateway</html>');
     if (fault === 'shape') return send(res, 200, { data: [] });
+    if (fault && 'delayMs' in fault) {
+      held.add(res);
+      setTimeout(() => {
+        held.delete(res);
+        if (!res.destroyed) answer(req, res, url);
+      }, fault.delayMs);
+      return;
+    }
     if (fault) return send(res, fault.status, fault.body ?? { detail: 'error' });
+    answer(req, res, url);
+  });
+
+  function answer(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
     if (req.method !== 'GET') return send(res, 405, { detail: 'Method Not Allowed' });
     if (req.headers['x-api-key'] !== key) return send(res, 401, { detail: 'Invalid API key' });
 
@@ -134,7 +146,7 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
       return p ? send(res, 200, p) : send(res, 422, { detail: 'invalid paging' });
     }
     return send(res, 404, { detail: 'Not Found' });
-  });
+  }
   const listening = await listenOnLoopback(server);
   const { port } = listening;
   return {

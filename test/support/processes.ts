@@ -45,6 +45,20 @@ export function runCliAsync(args: string[], env: Record<string, string>, timeout
   });
 }
 
+/** The CLI as a process the test can kill midway (a crash); `done` settles when it has exited. */
+export function spawnCli(args: string[], env: Record<string, string>): { kill(signal: NodeJS.Signals): void; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { kill: (signal) => void child.kill(signal), done };
+}
+
 /** An API key made by `create:apikey --json`, as an operator makes one; its token. */
 export function createKey(env: Record<string, string>, name: string, access: 'edit' | 'read-only' = 'edit'): string {
   const r = runCli(['create:apikey', '--name', name, `--${access}`, '--json'], env);

@@ -7,7 +7,7 @@ import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/cont
 import { member, startCoreApiStandIn, type CoreApiStandIn } from '../support/core-api-stand-in.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { buildPosition } from '../support/factories.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { runCli, runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -79,6 +79,43 @@ describe('scheduled network jobs', () => {
     expect(metrics).toMatch(/sector_job_last_success_timestamp_seconds\{job="roster-sync"\} \d+/);
     expect(metrics).toMatch(/sector_job_last_success_timestamp_seconds\{job="activity-recompute"\} \d+/);
     await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  it("roster:sync from the command line during the server's scheduled sync refuses with one line; the server's completes", async () => {
+    const env = { ...(await prepare()), DATA_FEED_URL: 'off' };
+    api.fail('/v2/orgs/division/EUD', { delayMs: 3000 });
+    const mark = api.requests.length;
+    const server = await startServer(env);
+    started.push(server);
+    await waitFor("the server's sync to ask for the roster", () => api.requests.slice(mark).some((p) => p.startsWith('/v2/orgs/')));
+    const cli = await runCliAsync(['roster:sync'], env);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toBe('');
+    expect(cli.stderr).toMatch(
+      /^sector: another roster sync is running \(started [^)]+\): refused, nothing changed; try again once it has finished\n$/,
+    );
+    expect(api.requests.slice(mark).filter((p) => p.startsWith('/v2/orgs/'))).toHaveLength(1);
+    await waitFor("the server's sync", async () => {
+      const db = openDatabase(env.DATABASE_URL);
+      try {
+        return (await db.kysely.selectFrom('users').select('id').execute()).length === 20;
+      } finally {
+        await db.close();
+      }
+    });
+    api.clearFaults();
+    await waitFor('the turn to be free', async () => {
+      const db = openDatabase(env.DATABASE_URL);
+      try {
+        return (await db.kysely.selectFrom('roster_sync_runs').select('run_id').execute()).length === 0;
+      } finally {
+        await db.close();
+      }
+    });
+    const after = await runCliAsync(['roster:sync', '--json'], env);
+    expect(after.stderr).toBe('');
+    expect(JSON.parse(after.stdout)).toMatchObject({ roster: 20, created: [], updated: [], unchanged: 20 });
+    await server.stop();
   });
 
   it('a feed that keeps failing is logged once, counted every time, and the server keeps answering', async () => {

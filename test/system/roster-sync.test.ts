@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { member, startCoreApiStandIn, type CoreApiStandIn } from '../support/core-api-stand-in.js';
-import { runCliAsync } from '../support/processes.js';
+import { runCliAsync, spawnCli } from '../support/processes.js';
 
 interface SyncJson {
   dry_run: boolean;
@@ -59,6 +59,32 @@ describe('npx sector roster:sync', () => {
       return await db.kysely.selectFrom('audit_log').select(['actor', 'action', 'target', 'before', 'after']).orderBy('id').execute();
     } finally {
       await db.close();
+    }
+  }
+
+  /** The sync's own tables: rows staged by any run, and runs holding the turn. */
+  async function staging(url: string) {
+    const db = openDatabase(url);
+    try {
+      const count = async (table: 'roster_staging' | 'roster_sync_runs') =>
+        Number(
+          (
+            await db.kysely
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      return { staged: await count('roster_staging'), runs: await count('roster_sync_runs') };
+    } finally {
+      await db.close();
+    }
+  }
+
+  async function until(what: string, ok: () => boolean) {
+    for (let waited = 0; !ok(); waited += 20) {
+      if (waited > 15_000) throw new Error(`gave up waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
     }
   }
 
@@ -158,6 +184,7 @@ describe('npx sector roster:sync', () => {
     );
     expect(await users(env.DATABASE_URL)).toEqual([]);
     expect(await auditRows(env.DATABASE_URL)).toEqual([]);
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
   });
 
   it('refuses a roster that would take away more than half of the members, unless --force', async () => {
@@ -189,6 +216,7 @@ describe('npx sector roster:sync', () => {
     api.members.get(1_000_002)!.rating = 7;
     api.members.delete(1_000_001);
     const before = await users(env.DATABASE_URL);
+    const auditBefore = await auditRows(env.DATABASE_URL);
     api.fail(match, fault);
     const r = await sync(env);
     expect(r.code).toBe(1);
@@ -196,6 +224,85 @@ describe('npx sector roster:sync', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(await users(env.DATABASE_URL)).toEqual(before);
+    expect(await auditRows(env.DATABASE_URL)).toEqual(auditBefore);
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+  });
+
+  it('a failure after some pages were staged leaves users, audit and staging as they were', async () => {
+    const { env } = await setUp(3000);
+    expect((await sync(env)).code).toBe(0);
+    // Changes in the pages read before the failure, and a new member.
+    api.members.get(1_000_001)!.rating = 7;
+    api.members.get(1_001_500)!.rating = 7;
+    api.members.set(1_003_001, member(1_003_001));
+    const before = await users(env.DATABASE_URL);
+    const auditBefore = await auditRows(env.DATABASE_URL);
+    api.fail('offset=2000', { status: 503 });
+    const r = await sync(env);
+    expect(r.stderr).toMatch(/^sector: the network's API failed \(v2\/orgs\/division\/EUD\?offset=2000\): HTTP 503; nothing changed\n$/);
+    expect(api.requests.filter((p) => p.startsWith('/v2/orgs/'))).toHaveLength(3 + 3);
+    expect(await users(env.DATABASE_URL)).toEqual(before);
+    expect(await auditRows(env.DATABASE_URL)).toEqual(auditBefore);
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+  });
+
+  it('runs one sync at a time: a second one started meanwhile refuses with one line, the first completes', async () => {
+    const { env } = await setUp(2500);
+    const slow = { ...env, CORE_API_TIMEOUT_MS: '10000' };
+    api.fail('offset=1000', { delayMs: 2000 });
+    const first = sync(slow);
+    await until('the first run to read its second page', () => api.requests.some((p) => p.includes('offset=1000')));
+    const second = await sync(slow);
+    expect(second.code).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toMatch(
+      /^sector: another roster sync is running \(started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, held until [^)]+\): refused, nothing changed; try again once it has finished\n$/,
+    );
+    // The second read nothing: only the first's pages were asked for.
+    expect(api.requests.filter((p) => p.includes('offset=0'))).toHaveLength(1);
+    const done = await first;
+    expect(done.stderr).toBe('');
+    expect(done.json).toMatchObject({ roster: 2500, updated: [], gone: [], unchanged: 0 });
+    expect(done.json!.created).toHaveLength(2500);
+    expect(await auditRows(env.DATABASE_URL)).toHaveLength(2500);
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+    // The turn is free again once the first has finished.
+    api.clearFaults();
+    expect((await sync(env)).json).toMatchObject({ created: [], updated: [], unchanged: 2500 });
+  });
+
+  it("a crashed run's staged rows hold the turn until it lapses, then go, without touching the next run", async () => {
+    const { env } = await setUp(2500);
+    api.fail('offset=1000', 'timeout');
+    const crashed = spawnCli(['roster:sync', '--json'], { ...env, CORE_API_TIMEOUT_MS: '30000' });
+    await until('the run to read its second page', () => api.requests.some((p) => p.includes('offset=1000')));
+    crashed.kill('SIGKILL');
+    await crashed.done;
+    api.clearFaults();
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 1000, runs: 1 });
+
+    const refused = await sync(env);
+    expect(refused.stderr).toMatch(/^sector: another roster sync is running \(started [^)]+\): refused, nothing changed/);
+    expect(await users(env.DATABASE_URL)).toEqual([]);
+
+    // The crashed run's turn lapses after CORE_API_TIMEOUT_MS × 2 + 60 s without progress: stand
+    // for that time having passed.
+    const db = openDatabase(env.DATABASE_URL);
+    await db.kysely.updateTable('roster_sync_runs').set({ lease_until: 0 }).execute();
+    await db.close();
+    // Meanwhile one member the crashed run staged left the network and another's rating changed.
+    api.members.delete(1_000_002);
+    api.members.get(1_000_001)!.rating = 5;
+
+    const next = await sync(env);
+    expect(next.stderr).toBe('');
+    expect(next.json).toMatchObject({ roster: 2499, updated: [], gone: [], unchanged: 0 });
+    expect(next.json!.created).toHaveLength(2499);
+    expect(next.json!.created).not.toContain(1_000_002);
+    const stored = await users(env.DATABASE_URL);
+    expect(stored).toHaveLength(2499);
+    expect(stored[0]).toMatchObject({ id: 1_000_001, rating: 5 });
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
   });
 
   it('reads every subdivision of SUBDIVISIONS, and says so when no key is configured', async () => {

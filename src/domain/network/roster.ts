@@ -128,3 +128,22 @@ export function goneChange(stored: StoredUser): UserChange | null {
 export function removesTooMany(leaving: number, members: number): boolean {
   return members > 0 && leaving * 2 > members;
 }
+
+/** Which users are members (contract §8), as a column and its values, for the database to count. */
+export function membershipFilter(settings: MembershipSettings): { column: 'division' | 'subdivision'; values: string[] } | null {
+  if (settings.subdivisions.length > 0) return { column: 'subdivision', values: [...settings.subdivisions] };
+  if (settings.division !== null) return { column: 'division', values: [settings.division] };
+  return null;
+}
+
+/**
+ * What the network said of one member, as staged: a roster entry or a leaver's own record, or
+ * `unknown` when the network answered 404 for a leaver.
+ */
+export type StagedAnswer = { kind: 'roster' | 'member'; member: RosterMember } | { kind: 'unknown'; id: number };
+
+/** The change a staged answer makes to the stored user (undefined: no such user yet). */
+export function stagedChange(answer: StagedAnswer, stored: StoredUser | undefined): UserChange | null {
+  if (answer.kind !== 'unknown') return changeOf(stored, answer.member);
+  return stored === undefined ? null : goneChange(stored);
+}

@@ -1,0 +1,277 @@
+// The roster sync's staging (contract §15): whose turn it is (roster_sync_runs, one row at most),
+// the network's answers of that run (roster_staging), and the set-based reads that plan its
+// changes from them — counts, leavers and changed rows a batch of ids at a time.
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Dialect } from '../db/connection.js';
+import type { Database, RosterStagingTable } from '../db/schema.js';
+import type { RosterMember, StagedAnswer, StoredUser } from '../domain/network/roster.js';
+import { chunks } from './import-rows.js';
+
+export interface RosterRunHolder {
+  run_id: string;
+  started_at: number;
+  lease_until: number;
+}
+
+/** Users who are members: their column among these values. */
+export interface MembershipFilter {
+  column: 'division' | 'subdivision';
+  values: string[];
+}
+
+/**
+ * Takes the turn for `runId` unless another run holds it at `now`; a lapsed holder is removed with
+ * its staged rows (foreign key, on delete cascade). Returns null when taken, else the holder.
+ * In the caller's transaction: two runs taking it at once both reach the unique slot, one wins.
+ */
+export async function takeRosterRun(trx: Kysely<Database>, runId: string, now: number, until: number): Promise<RosterRunHolder | null> {
+  await trx.deleteFrom('roster_sync_runs').where('lease_until', '<=', now).execute();
+  const taken = await trx
+    .insertInto('roster_sync_runs')
+    .values({ run_id: runId, started_at: now, lease_until: until })
+    .onConflict((oc) => oc.column('slot').doNothing())
+    .returning('run_id')
+    .executeTakeFirst();
+  if (!taken) {
+    const holder = await trx.selectFrom('roster_sync_runs').select(['run_id', 'started_at', 'lease_until']).executeTakeFirst();
+    // Ended between the two statements: the caller tries again.
+    return holder ?? { run_id: '', started_at: now, lease_until: now };
+  }
+  // Rows no run holds (a database without foreign keys enforced, or restored from a backup).
+  await trx.deleteFrom('roster_staging').where('run_id', '<>', runId).execute();
+  return null;
+}
+
+/**
+ * Extends the run's turn: false when it is not this run's any more. Inside a write transaction
+ * the row stays locked until commit, so no other run can take over while that transaction applies.
+ */
+export async function renewRosterRun(trx: Kysely<Database>, runId: string, until: number): Promise<boolean> {
+  const r = await trx.updateTable('roster_sync_runs').set({ lease_until: until }).where('run_id', '=', runId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Ends the run: its staged rows and its turn. */
+export async function endRosterRun(db: Kysely<Database>, runId: string): Promise<void> {
+  await db.deleteFrom('roster_staging').where('run_id', '=', runId).execute();
+  await db.deleteFrom('roster_sync_runs').where('run_id', '=', runId).execute();
+}
+
+const stagedRow = (runId: string, answer: StagedAnswer): RosterStagingTable => {
+  if (answer.kind === 'unknown') {
+    return {
+      run_id: runId,
+      id: answer.id,
+      kind: 'unknown',
+      rating: null,
+      region: null,
+      division: null,
+      subdivision: null,
+      personal: 0,
+      email: null,
+      first_name: null,
+      last_name: null,
+    };
+  }
+  const m = answer.member;
+  const personal = m.email !== undefined && m.first_name !== undefined && m.last_name !== undefined;
+  return {
+    run_id: runId,
+    id: m.id,
+    kind: answer.kind,
+    rating: m.rating,
+    region: m.region,
+    division: m.division,
+    subdivision: m.subdivision,
+    personal: personal ? 1 : 0,
+    email: personal ? (m.email ?? null) : null,
+    first_name: personal ? (m.first_name ?? null) : null,
+    last_name: personal ? (m.last_name ?? null) : null,
+  };
+};
+
+/** Stages answers of the run; an id staged again takes the later answer (as a later subdivision's roster does). */
+export async function stageAnswers(trx: Kysely<Database>, runId: string, answers: readonly StagedAnswer[]): Promise<void> {
+  // One statement must not touch a row twice (PostgreSQL refuses it): the last answer per id.
+  const byId = new Map<number, RosterStagingTable>();
+  for (const a of answers) {
+    const row = stagedRow(runId, a);
+    byId.delete(row.id);
+    byId.set(row.id, row);
+  }
+  for (const part of chunks([...byId.values()])) {
+    await trx
+      .insertInto('roster_staging')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['run_id', 'id']).doUpdateSet((eb) => ({
+          kind: eb.ref('excluded.kind'),
+          rating: eb.ref('excluded.rating'),
+          region: eb.ref('excluded.region'),
+          division: eb.ref('excluded.division'),
+          subdivision: eb.ref('excluded.subdivision'),
+          personal: eb.ref('excluded.personal'),
+          email: eb.ref('excluded.email'),
+          first_name: eb.ref('excluded.first_name'),
+          last_name: eb.ref('excluded.last_name'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * PostgreSQL plans from statistics, which rows staged seconds ago do not have yet (autovacuum
+ * comes later): without them it sorts every remaining staged row for each batch instead of
+ * walking the primary key, and a roster of 100,000 takes minutes. SQLite walks the key anyway.
+ */
+export async function refreshStagingStatistics(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`ANALYZE roster_staging`.execute(db);
+}
+
+/** Rows the run has staged (of one kind, or all). */
+export async function countStaged(db: Kysely<Database>, runId: string, kind?: RosterStagingTable['kind']): Promise<number> {
+  let q = db
+    .selectFrom('roster_staging')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('run_id', '=', runId);
+  if (kind !== undefined) q = q.where('kind', '=', kind);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+const isMemberRow = (eb: ExpressionBuilder<Database, 'users'>, filter: MembershipFilter): Expression<SqlBool> =>
+  eb(`users.${filter.column}`, 'in', filter.values);
+
+const notStaged = (eb: ExpressionBuilder<Database, 'users'>, runId: string): Expression<SqlBool> =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('roster_staging')
+        .select('roster_staging.id')
+        .where('roster_staging.run_id', '=', runId)
+        .whereRef('roster_staging.id', '=', 'users.id'),
+    ),
+  );
+
+/** The division's members now, and how many of them the run's staged roster leaves out. */
+export async function countMembersAndLeavers(
+  db: Kysely<Database>,
+  runId: string,
+  filter: MembershipFilter,
+): Promise<{ members: number; leavers: number }> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('members'),
+      eb.fn.sum<number | string | null>(eb.case().when(notStaged(eb, runId)).then(1).else(0).end()).as('leavers'),
+    ])
+    .where((eb) => isMemberRow(eb, filter))
+    .executeTakeFirstOrThrow();
+  return { members: Number(row.members), leavers: Number(row.leavers ?? 0) };
+}
+
+/** The next members (by id, after `afterId`) that the run has staged nothing for. */
+export async function leaversAfter(
+  db: Kysely<Database>,
+  runId: string,
+  filter: MembershipFilter,
+  afterId: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('users.id')
+    .where((eb) => eb.and([isMemberRow(eb, filter), notStaged(eb, runId), eb('users.id', '>', afterId)]))
+    .orderBy('users.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+type StagedJoin = ExpressionBuilder<Database & { s: RosterStagingTable; u: Database['users'] }, 's' | 'u'>;
+
+/**
+ * A staged row (s) that changes its user (u, left-joined): none stored yet, or a field the answer
+ * gives differs. Every field the sync writes is compared, in the same terms as the domain's
+ * changeOf and goneChange.
+ */
+export function differsFromUser(eb: StagedJoin): Expression<SqlBool> {
+  const differs = (a: 'region' | 'division' | 'subdivision' | 'email' | 'first_name' | 'last_name') =>
+    eb(`s.${a}`, 'is distinct from', eb.ref(`u.${a}`));
+  return eb.or([
+    eb.and([eb('u.id', 'is', null), eb('s.kind', '<>', 'unknown')]),
+    eb.and([eb('s.kind', '=', 'unknown'), eb.or([eb('u.division', 'is not', null), eb('u.subdivision', 'is not', null)])]),
+    eb.and([
+      eb('s.kind', '<>', 'unknown'),
+      eb.or([
+        eb('s.rating', '<>', eb.ref('u.rating')),
+        differs('region'),
+        differs('division'),
+        differs('subdivision'),
+        eb.and([eb('s.personal', '=', 1), eb.or([differs('email'), differs('first_name'), differs('last_name')])]),
+      ]),
+    ]),
+  ]);
+}
+
+export interface StagedWithStored {
+  answer: StagedAnswer;
+  /** The user as stored now; undefined when there is none. */
+  stored: StoredUser | undefined;
+}
+
+/**
+ * The next staged rows (by id, after `afterId`) that differ from the stored user or have none:
+ * the database compares, so unchanged members are never read. A superset is harmless (the caller
+ * decides each change); missing one is not, so every field the sync writes is compared.
+ */
+export async function changedAfter(db: Kysely<Database>, runId: string, afterId: number, limit: number): Promise<StagedWithStored[]> {
+  const rows = await db
+    .selectFrom('roster_staging as s')
+    .leftJoin('users as u', 'u.id', 's.id')
+    .select([
+      's.id',
+      's.kind',
+      's.rating',
+      's.region',
+      's.division',
+      's.subdivision',
+      's.personal',
+      's.email',
+      's.first_name',
+      's.last_name',
+      'u.id as u_id',
+      'u.rating as u_rating',
+      'u.region as u_region',
+      'u.division as u_division',
+      'u.subdivision as u_subdivision',
+      'u.email as u_email',
+      'u.first_name as u_first_name',
+      'u.last_name as u_last_name',
+    ])
+    .where('s.run_id', '=', runId)
+    .where('s.id', '>', afterId)
+    .where(differsFromUser)
+    .orderBy('s.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => {
+    const stored: StoredUser | undefined =
+      r.u_id === null
+        ? undefined
+        : {
+            id: r.u_id,
+            rating: r.u_rating!,
+            region: r.u_region,
+            division: r.u_division,
+            subdivision: r.u_subdivision,
+            email: r.u_email,
+            first_name: r.u_first_name,
+            last_name: r.u_last_name,
+          };
+    if (r.kind === 'unknown') return { answer: { kind: 'unknown', id: r.id }, stored };
+    const member: RosterMember = { id: r.id, rating: r.rating!, region: r.region, division: r.division, subdivision: r.subdivision };
+    if (r.personal === 1) Object.assign(member, { email: r.email, first_name: r.first_name, last_name: r.last_name });
+    return { answer: { kind: r.kind, member }, stored };
+  });
+}
