@@ -271,7 +271,10 @@ describe('npx sector migrate', () => {
     const listed = runCli(['audit'], env);
     expect(listed.code, listed.stderr).toBe(0);
     const after = openDatabase(env.DATABASE_URL);
-    const applied = await after.kysely.selectFrom('sector_migrations' as never).select('name' as never).execute();
+    const applied = await after.kysely
+      .selectFrom('sector_migrations' as never)
+      .select('name' as never)
+      .execute();
     await after.close();
     expect(applied.map((r) => (r as { name: string }).name).sort()).toEqual([...MIGRATION_NAMES]);
   });
