@@ -1,10 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // The suite runs on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
-const projects = [{ extends: true as const, test: { name: 'sqlite', env: { SECTOR_TEST_DB: 'sqlite' } } }];
+const projects: TestProjectInlineConfiguration[] = [{ extends: true, test: { name: 'sqlite', env: { SECTOR_TEST_DB: 'sqlite' } } }];
 if (process.env.TEST_DATABASE_URL) {
   // test/unit/ holds no database: it runs once, on the SQLite side.
-  projects.push({ extends: true as const, test: { name: 'postgres', env: { SECTOR_TEST_DB: 'postgres' }, exclude: ['test/unit/**'] } });
+  projects.push({ extends: true, test: { name: 'postgres', env: { SECTOR_TEST_DB: 'postgres' }, exclude: ['test/unit/**'] } });
 }
 
 export default defineConfig({
