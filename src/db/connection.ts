@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, sql, SqliteDialect, type LogEvent } from 'kysely';
+import { SearchPathPostgresDialect } from './postgres-dialect.js';
 import type { Database } from './schema.js';
 import { SnapshotEpochs } from './snapshot-epochs.js';
 import { externalChangeCounter } from './sqlite-change-counter.js';
@@ -203,7 +204,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     });
     // An idle client dropped by the server must not crash the process.
     pool.on('error', () => {});
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const kysely = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }), log });
     return {
       kysely,
       dialect: 'postgres',

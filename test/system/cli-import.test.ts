@@ -51,6 +51,7 @@ async function counts(url: string) {
 }
 
 describe('npx sector import', () => {
+  let refusals: { DATABASE_URL: string } | undefined;
   it('imports every section in the contract format, and is idempotent (upserts by natural key)', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     const file = writeImportFile({ ...VALID, bookings: [{ ...VALID.bookings[0], id: 7 }] });
@@ -189,8 +190,12 @@ describe('npx sector import', () => {
     [[1, 2], '$: must be an object'],
     ['{"users": [', 'is not valid JSON'],
   ])('refuses a bad file with its JSON path and changes nothing (%#)', async (data, message) => {
-    const env = { DATABASE_URL: freshDatabaseUrl() };
-    runCli(['migrate'], env);
+    // One database for every refusal: each must leave it as it found it.
+    if (refusals === undefined) {
+      refusals = { DATABASE_URL: freshDatabaseUrl() };
+      expect(runCli(['migrate'], refusals).code).toBe(0);
+    }
+    const env = refusals;
     const before = await counts(env.DATABASE_URL);
     const r = runCli(['import', writeImportFile(data)], env);
     expect(r.code).toBe(1);
