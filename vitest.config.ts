@@ -14,6 +14,10 @@ export default defineConfig({
     // Integration tests start real servers and CLI processes; keep the 2-core machine unhurried.
     pool: 'forks',
     maxWorkers: 2,
+    // A worker keeps its loaded modules from one test file to the next (each file still builds its
+    // own application, database and processes): importing the application again for every file cost
+    // about a fifth of the run. Nothing in src/ or test/support/ may keep state between files.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects,

@@ -6,10 +6,11 @@ import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
-import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { freshDatabaseUrl } from '../support/context.js';
 import { BO, buildBooking, buildPosition, buildUser } from '../support/factories.js';
 import { SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { startServer, type ServerProcess } from '../support/processes.js';
+import { importData } from '../support/seed.js';
 
 const skip = SKIP_BROWSER;
 
@@ -69,8 +70,7 @@ describe.skipIf(skip)('members booking pages in Chromium', () => {
 
   beforeAll(async () => {
     const databaseUrl = freshDatabaseUrl();
-    const imported = runCli(['import', writeImportFile(DIVISION, 'division.json')], { DATABASE_URL: databaseUrl });
-    expect(imported.code, imported.stderr).toBe(0);
+    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
     server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV });
     cookie = await signInOnDatabase(databaseUrl, BOB);
     browser = await launchBrowser();

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
-import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../support/factories.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { startServer, type ServerProcess } from '../support/processes.js';
+import { importData } from '../support/seed.js';
 
 const skip = SKIP_BROWSER;
 
@@ -79,8 +80,7 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
 
   beforeAll(async () => {
     const databaseUrl = freshDatabaseUrl();
-    const imported = runCli(['import', writeImportFile(DIVISION, 'division.json')], { DATABASE_URL: databaseUrl });
-    expect(imported.code, imported.stderr).toBe(0);
+    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
     server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC' });
     browser = await launchBrowser();
   }, 120_000);

@@ -7,9 +7,10 @@ import { type Browser, type BrowserContextOptions, type Page } from 'playwright-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../support/connect-stand-in.js';
-import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../support/factories.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { startServer, type ServerProcess } from '../support/processes.js';
+import { importData } from '../support/seed.js';
 
 const skip = SKIP_BROWSER;
 
@@ -79,8 +80,7 @@ describe.skipIf(skip)('signing in and out in Chromium', () => {
     connect = await startConnectStandIn();
     connect.setUser(connectUser(1234567, { id: 3, short: 'S2' }, { name_first: 'Karin', name_last: 'Holm' }));
     const databaseUrl = freshDatabaseUrl();
-    const imported = runCli(['import', writeImportFile(DIVISION, 'division.json')], { DATABASE_URL: databaseUrl });
-    expect(imported.code, imported.stderr).toBe(0);
+    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
     const port = await freePort();
     server = await startServer({
       DATABASE_URL: databaseUrl,

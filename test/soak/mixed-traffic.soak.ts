@@ -11,7 +11,8 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { expect, it } from 'vitest';
 import { tempDir } from '../support/context.js';
-import { createKey, ROOT, runCli } from '../support/processes.js';
+import { ROOT, runCli } from '../support/processes.js';
+import { createKey } from '../support/seed.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 12);
@@ -66,8 +67,8 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
   const dir = tempDir('sector-soak-');
   const env = { DATABASE_URL: process.env.SOAK_DATABASE_URL ?? `sqlite:${path.join(dir, 'sector.db')}` };
   expect(runCli(['seed:demo'], env).code).toBe(0);
-  const editToken = createKey(env, 'soak-edit');
-  const readToken = createKey(env, 'soak-read', 'read-only');
+  const editToken = await createKey(env, 'soak-edit');
+  const readToken = await createKey(env, 'soak-read', 'read-only');
 
   const port = await freePort();
   const logFile = path.join(dir, 'server.log');

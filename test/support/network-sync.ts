@@ -1,8 +1,9 @@
 // Shared set-up of the network sync tests: a division, a key, a server pointed at a stand-in.
 import { expect } from 'vitest';
-import { freshDatabaseUrl, writeImportFile } from './context.js';
+import { freshDatabaseUrl } from './context.js';
 import { buildDivision, buildPosition, buildUser } from './factories.js';
-import { createKey, runCli, runCliAsync } from './processes.js';
+import { runCliAsync } from './processes.js';
+import { createKey, importData } from './seed.js';
 
 export const NETWORK_KEY = 'division-key-3f9a2c';
 export const DAY = 86_400_000;
@@ -22,7 +23,7 @@ export const DIVISION_FILE = buildDivision({
 });
 
 /** A fresh database with the division imported and an edit key; env for the server and CLI. */
-export function prepareDivision(networkUrl: string, extra: Record<string, string> = {}, data: unknown = DIVISION_FILE) {
+export async function prepareDivision(networkUrl: string, extra: Record<string, string> = {}, data: unknown = DIVISION_FILE) {
   const env: Record<string, string> = {
     DATABASE_URL: freshDatabaseUrl(),
     DIVISION: 'EUD',
@@ -33,9 +34,8 @@ export function prepareDivision(networkUrl: string, extra: Record<string, string
     NETWORK_TIMEOUT_MS: '2000',
     ...extra,
   };
-  const imported = runCli(['import', writeImportFile(data, 'division.json')], env);
-  expect(imported.code, imported.stderr).toBe(0);
-  return { env, token: createKey(env, 'staffing') };
+  await importData(env, data);
+  return { env, token: await createKey(env, 'staffing') };
 }
 
 /** d/m/Y of a day from now. */

@@ -59,13 +59,6 @@ export function spawnCli(args: string[], env: Record<string, string>): { kill(si
   return { kill: (signal) => void child.kill(signal), done };
 }
 
-/** An API key made by `create:apikey --json`, as an operator makes one; its token. */
-export function createKey(env: Record<string, string>, name: string, access: 'edit' | 'read-only' = 'edit'): string {
-  const r = runCli(['create:apikey', '--name', name, `--${access}`, '--json'], env);
-  if (r.code !== 0) throw new Error(`create:apikey exited with ${r.code}: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { token: string }).token;
-}
-
 /** Runs the CLI on a pseudo-terminal (via script(1)), answering prompts as they appear. */
 export function runCliInteractive(
   args: string[],

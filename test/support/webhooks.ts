@@ -1,9 +1,10 @@
 // Receivers of webhook deliveries and readers of the event stream, for tests of docs/events.md.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeImportFile } from './context.js';
 import { buildDivision, buildUser } from './factories.js';
-import { createKey, runCli } from './processes.js';
+import { createKey, importData } from './seed.js';
+
+export { addWebhook } from './seed.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -81,8 +82,8 @@ const DAY = 86_400_000;
 export const USERS = Array.from({ length: 5 }, (_, i) => 1_200_000 + i);
 export const POSITIONS = Array.from({ length: 10 }, (_, i) => `EKEV${i}_TWR`);
 
-/** A small division imported by the CLI into env's database, and an edit key for it. */
-export function prepareDivision(env: Record<string, string>): { token: string; readToken: string } {
+/** A small division imported into env's database, an edit key and a read-only key for it. */
+export async function prepareDivision(env: Record<string, string>): Promise<{ token: string; readToken: string }> {
   const division = buildDivision({
     users: USERS.map((id) => buildUser({ id, first_name: 'Event', last_name: `Tester ${id}` })),
     positions: POSITIONS.map((callsign, i) => ({
@@ -93,9 +94,8 @@ export function prepareDivision(env: Record<string, string>): { token: string; r
       rating: 'S1',
     })),
   });
-  const imported = runCli(['import', writeImportFile(division, 'division.json')], env);
-  if (imported.code !== 0) throw new Error(imported.stderr);
-  return { token: createKey(env, 'events edit'), readToken: createKey(env, 'events read', 'read-only') };
+  await importData(env, division);
+  return { token: await createKey(env, 'events edit'), readToken: await createKey(env, 'events read', 'read-only') };
 }
 
 /** The create body of booking number i: its own position and two hours, never overlapping another i. */
@@ -123,12 +123,6 @@ export async function createBooking(
     body: JSON.stringify(bookingBody(i)),
   });
   return { status: res.status, body: (await res.json()) as { booking: { id: number } } };
-}
-
-export function addWebhook(env: Record<string, string>, url: string, events?: string): { id: string; secret: string } {
-  const r = runCli(['webhook:add', '--url', url, ...(events ? ['--events', events] : []), '--json'], env);
-  if (r.code !== 0) throw new Error(r.stderr);
-  return JSON.parse(r.stdout) as { id: string; secret: string };
 }
 
 export interface StreamMessage {

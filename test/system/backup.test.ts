@@ -3,9 +3,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { tempDir, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { tempDir, TEST_DIALECT } from '../support/context.js';
 import { buildBooking, buildDivision, buildUser } from '../support/factories.js';
-import { createKey, runCli, runCliAsync, startServer } from '../support/processes.js';
+import { runCli, runCliAsync, startServer } from '../support/processes.js';
+import { createKey, importData } from '../support/seed.js';
 
 const CID = 1000001;
 const POSITIONS = Array.from({ length: 6 }, (_, i) => `ESSA_${String.fromCharCode(65 + i)}_TWR`);
@@ -25,8 +26,8 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
     async () => {
       const dir = tempDir();
       const env = { DATABASE_URL: `sqlite:${path.join(dir, 'live.db')}` };
-      expect(runCli(['import', writeImportFile(DATA)], env).code).toBe(0);
-      const token = createKey(env, 'burst');
+      await importData(env, DATA);
+      const token = await createKey(env, 'burst');
       const server = await startServer(env);
 
       // One writer per position, each booking the next hour: no two writes conflict.
@@ -108,14 +109,14 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npx sector backup (SQLite)', () => {
   it(
     'never writes over the live database, its -wal, -shm or -journal (by any path, symlink or hard link), a directory, a device or a FIFO, even with --force',
     { timeout: SLOW_MS },
-    () => {
+    async () => {
       const dir = tempDir();
       const live = path.join(dir, 'live.db');
       const env = { DATABASE_URL: `sqlite:${live}` };
       const data = buildDivision({
         bookings: [buildBooking(), buildBooking({ time_start: '2030-03-13 10:00:00', time_end: '2030-03-13 12:00:00', deleted: true })],
       });
-      expect(runCli(['import', writeImportFile(data)], env)).toMatchObject({ code: 0 });
+      await importData(env, data);
       // An open connection, as the server holds: the -wal and -shm files exist while it is open.
       const reader = new SQLite(live);
       try {

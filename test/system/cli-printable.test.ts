@@ -48,7 +48,7 @@ describe('CLI output is safe to print', { timeout: SLOW_MS }, () => {
   });
 
   it("network:status shows the network's message escaped; --json keeps it exactly", async () => {
-    const { env, token } = prepareDivision(networkUrl);
+    const { env, token } = await prepareDivision(networkUrl);
     const server = await startServer(env);
     try {
       const b = await api(server.url, token).create({

@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { TEST_DIALECT, tempDir, writeImportFile } from '../support/context.js';
+import { TEST_DIALECT, tempDir } from '../support/context.js';
 import { buildUser, SCANDINAVIA } from '../support/factories.js';
-import { createKey, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { startServer, type ServerProcess } from '../support/processes.js';
+import { createKey, importData } from '../support/seed.js';
 
 const POSITIONS = Array.from({ length: 20 }, (_, i) => `ESCR${String(i).padStart(2, '0')}_TWR`);
 const USERS = [1000001, 1000002, 1000003];
@@ -68,8 +69,8 @@ describe.runIf(TEST_DIALECT === 'sqlite')('crash safety', () => {
   it.each(['FULL', 'NORMAL'])('keeps every acknowledged write through a SIGKILL mid-stream (synchronous=%s)', async (synchronous) => {
     const file = path.join(tempDir('sector-crash-'), 'sector.db');
     const env = { DATABASE_URL: `sqlite:${file}`, SQLITE_SYNCHRONOUS: synchronous };
-    expect(runCli(['import', writeImportFile(division, 'division.json')], env).code).toBe(0);
-    const token = createKey(env, 'crash');
+    await importData(env, division);
+    const token = await createKey(env, 'crash');
     const headers = { authorization: `Bearer ${token}` };
 
     const server: ServerProcess = await startServer(env);

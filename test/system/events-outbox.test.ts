@@ -29,7 +29,7 @@ describe('the event outbox', { timeout: 120_000 }, () => {
 
   it('publishes nothing for refused writes (409, 422) and one event per acknowledged change', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const { token } = prepareDivision(env);
+    const { token } = await prepareDivision(env);
     server = await startServer(env);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
@@ -69,9 +69,9 @@ describe('the event outbox', { timeout: 120_000 }, () => {
 
   it('keeps and delivers an acknowledged change when the server is killed right after its 2xx', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl(), WEBHOOK_RETRY_BASE_MS: '100' };
-    const { token } = prepareDivision(env);
+    const { token } = await prepareDivision(env);
     receiver = await startReceiver(() => 503);
-    addWebhook(env, receiver.url);
+    await addWebhook(env, receiver.url);
     server = await startServer(env);
 
     const created = await createBooking(server.url, token, 7);
@@ -93,7 +93,7 @@ describe('the event outbox', { timeout: 120_000 }, () => {
 
   it('publishes the changes of an import: created, updated and deleted bookings', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    prepareDivision(env);
+    await prepareDivision(env);
     const file = path.join(tempDir(), 'bookings.json');
     const write = (bookings: object[]) => fs.writeFileSync(file, JSON.stringify({ bookings }));
     const slot = (h: number) => ({

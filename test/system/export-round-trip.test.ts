@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, freshDatabaseUrl, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
-import { createKey, runCli, startServer } from '../support/processes.js';
+import { runCli, startServer } from '../support/processes.js';
+import { createKey } from '../support/seed.js';
 
 // Hostile text: combining marks, astral symbols, a ZWJ sequence, bidi controls, zero-width space,
 // quotes, backslashes, a line break, characters JSON escapes.
@@ -204,7 +205,7 @@ describe('export', () => {
       expect(roundTrip(url) === textA).toBe(true);
 
       const maxId = Math.max(...(JSON.parse(textA).bookings as Array<{ id: number }>).map((b) => b.id));
-      const key = createKey({ DATABASE_URL: url }, 'after import');
+      const key = await createKey({ DATABASE_URL: url }, 'after import');
       const server = await startServer({ DATABASE_URL: url });
       try {
         const res = await fetch(`${server.url}/api/bookings/create`, {

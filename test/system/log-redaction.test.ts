@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/auth/tokens.js';
 import { redactUrl, scrubCredentials } from '../../src/http/redact.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
-import { createKey, startServer } from '../support/processes.js';
+import { startServer } from '../support/processes.js';
+import { createKey } from '../support/seed.js';
 import { connect, sleep } from '../support/raw-http.js';
 import { whileLocked } from '../support/sqlite-lock.js';
 
 describe('credentials in URLs', () => {
   it('are redacted in every log line, whatever the parameter is called or where the token sits', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const token = createKey(env, 'in-url');
+    const token = await createKey(env, 'in-url');
     const { id, secret } = parseToken(token)!;
     // Wrong credentials are secrets too: somebody's mistyped password, another service's token.
     const other = 'hunter2-9f8e7d6c5b4a';

@@ -27,8 +27,10 @@ describe('a booking made on the members page', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY, division: 'EUD' }]);
     receiver = await startReceiver();
-    env = prepareDivision(network.url, { ...SIGN_IN_ENV }, buildDivision({ users: [ASTRID], positions: [buildPosition('EKCH_TWR')] })).env;
-    addWebhook(env, receiver.url);
+    env = (
+      await prepareDivision(network.url, { ...SIGN_IN_ENV }, buildDivision({ users: [ASTRID], positions: [buildPosition('EKCH_TWR')] }))
+    ).env;
+    await addWebhook(env, receiver.url);
     server = await startServer(env);
   });
   afterAll(async () => {

@@ -3,11 +3,12 @@
 // failing is one warning, not one per poll.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { member, startCoreApiStandIn, type CoreApiStandIn } from '../support/core-api-stand-in.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { buildPosition } from '../support/factories.js';
-import { runCli, runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
+import { runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
+import { importData } from '../support/seed.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,8 +46,7 @@ describe('scheduled network jobs', () => {
       DATA_FEED_INTERVAL_S: '1',
       ACTIVITY_HOURS: '10',
     };
-    const imported = runCli(['import', writeImportFile({ areas: ['Denmark'], positions: [buildPosition('EKCH_TWR')] })], env);
-    expect(imported.code).toBe(0);
+    await importData(env, { areas: ['Denmark'], positions: [buildPosition('EKCH_TWR')] });
     return env;
   }
 

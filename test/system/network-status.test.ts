@@ -41,7 +41,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
   it('names the request that failed and where, says what to do, and exports how long the oldest push has waited', async () => {
     const port = await closedPort();
     const networkUrl = `http://127.0.0.1:${port}/api`;
-    const { env, token } = prepareDivision(networkUrl);
+    const { env, token } = await prepareDivision(networkUrl);
     const server = await startServer(env);
     try {
       expect(await oldestPendingAge(server.url)).toBe(0);
@@ -77,7 +77,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
 
   it('says what it pushes to when nothing is owed', async () => {
     const port = await closedPort();
-    const { env } = prepareDivision(`http://user:pw@127.0.0.1:${port}/api`);
+    const { env } = await prepareDivision(`http://user:pw@127.0.0.1:${port}/api`);
     const human = await runCliAsync(['network:status'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe(

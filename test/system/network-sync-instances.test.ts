@@ -16,7 +16,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('network sync with two instances on 
 
   beforeAll(async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
-    ({ env, token } = prepareDivision(network.url));
+    ({ env, token } = await prepareDivision(network.url));
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {

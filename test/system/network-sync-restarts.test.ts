@@ -34,7 +34,7 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
   it('pushes a create whose POST was under way when the server was SIGKILLed, once, after the restart', async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
     // Requests time out after 1 s here, so the dead server's claim lapses within 2 s.
-    const { env, token } = prepareDivision(network.url, { NETWORK_TIMEOUT_MS: '1000' });
+    const { env, token } = await prepareDivision(network.url, { NETWORK_TIMEOUT_MS: '1000' });
     const first = await start(env);
     // The network stores the booking at once but answers late: the server dies before the answer.
     network.setDelay(5_000);
@@ -64,7 +64,7 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
 
   it('pushes changes committed while the network was down after a SIGKILL and a restart', async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
-    const { env, token } = prepareDivision(network.url);
+    const { env, token } = await prepareDivision(network.url);
     await network.setMode('refuse');
     const first = await start(env);
     const client = api(first.url, token);
@@ -89,7 +89,7 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
 
   it('keeps retrying while the network rejects the key, logs it as an error, and pushes once the key is fixed', async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
-    const { env, token } = prepareDivision(network.url, { NETWORK_BOOKINGS_KEY: 'a-revoked-key' });
+    const { env, token } = await prepareDivision(network.url, { NETWORK_BOOKINGS_KEY: 'a-revoked-key' });
     const first = await start(env);
     const b = await api(first.url, token).create({
       cid: 1_200_001,
@@ -123,7 +123,7 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
         buildBooking({ user_id: 1_200_001, time_start: `${ymdIn(6)} 08:00:00`, time_end: `${ymdIn(6)} 09:00:00`, tag: null, source: 'CC' }),
       ],
     };
-    const { env, token } = prepareDivision(network.url, {}, imported);
+    const { env, token } = await prepareDivision(network.url, {}, imported);
     // An import into a running system is not pushed either.
     const more = writeImportFile(
       {

@@ -14,7 +14,7 @@ describe('network booking sync', { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY, division: 'EUD' }, { token: 'another-division' }]);
-    const prepared = prepareDivision(network.url);
+    const prepared = await prepareDivision(network.url);
     env = prepared.env;
     server = await startServer(env);
     client = api(server.url, prepared.token);

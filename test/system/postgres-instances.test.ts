@@ -2,9 +2,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../support/context.js';
+import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { buildDivision, buildUser } from '../support/factories.js';
-import { createKey, ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { createKey, importData } from '../support/seed.js';
 
 const DAY = 86_400_000;
 
@@ -21,8 +22,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
 
   beforeAll(async () => {
     const users = Array.from({ length: 60 }, (_, i) => buildUser({ id: 1_000_100 + i, first_name: 'Controller', last_name: `No${i}` }));
-    expect(runCli(['import', writeImportFile(buildDivision({ users }), 'division.json')], env).code).toBe(0);
-    token = createKey(env, 'staffing tool');
+    await importData(env, buildDivision({ users }));
+    token = await createKey(env, 'staffing tool');
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {
@@ -116,7 +117,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
   });
 
   it('rejects a key revoked through the CLI on both instances at once', async () => {
-    const read = createKey(env, 'bot', 'read-only');
+    const read = await createKey(env, 'bot', 'read-only');
     for (const s of [a, b])
       expect((await fetch(`${s.url}/api/users?include[]=allUsers`, { headers: { authorization: `Bearer ${read}` } })).status).toBe(200);
     expect(runCli(['apikey:revoke', 'bot'], env).code).toBe(0);

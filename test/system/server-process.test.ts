@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { createTestContext, tempDir } from '../support/context.js';
-import { createKey, ROOT, startServer } from '../support/processes.js';
+import { ROOT, startServer } from '../support/processes.js';
+import { createKey } from '../support/seed.js';
 
 describe('the server process', () => {
   it('starts on the embedded SQLite default, ./data/sector.db of the project whatever the folder it starts in', async () => {
@@ -47,7 +48,7 @@ describe('the server process', () => {
 
   it('on SIGTERM lets go at once of connections that carry no request, and finishes a stream first', async () => {
     const env = { DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` };
-    const token = createKey(env, 'listener', 'read-only');
+    const token = await createKey(env, 'listener', 'read-only');
     const server = await startServer(env);
     const { port } = new URL(server.url);
     // A spare connection that never sends a request, one left open after a request, and a live stream.
@@ -76,7 +77,7 @@ describe('the server process', () => {
   it('exits 1 with one line, no stack trace, when key use cannot be recorded at shutdown', async () => {
     const env = { DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` };
     const server = await startServer(env);
-    const token = createKey(env, 'poller', 'read-only');
+    const token = await createKey(env, 'poller', 'read-only');
     expect((await fetch(`${server.url}/api/positions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     // The batched write at shutdown now fails: its table is gone.
     const other = openDatabase(env.DATABASE_URL);

@@ -18,7 +18,7 @@ describe('webhook commands', { timeout: 120_000 }, () => {
   let plainSecret: string;
 
   beforeAll(async () => {
-    ({ token } = prepareDivision(env));
+    ({ token } = await prepareDivision(env));
     receiver = await startReceiver();
     server = await startServer(env);
   });
@@ -130,7 +130,7 @@ describe('a disabled webhook subscription', { timeout: 120_000 }, () => {
   });
 
   it('is listed as disabled with its time and reason, and webhook:enable turns it on for events committed from then on', async () => {
-    const { token } = prepareDivision(env);
+    const { token } = await prepareDivision(env);
     receiver = await startReceiver();
     server = await startServer(env);
     const { id } = JSON.parse(runCli(['webhook:add', '--url', receiver.url, '--json'], env).stdout) as { id: string };

@@ -34,17 +34,17 @@ describe('webhook delivery', { timeout: 60_000 }, () => {
   const bookingIds: number[] = [];
 
   beforeAll(async () => {
-    ({ token } = prepareDivision(env));
+    ({ token } = await prepareDivision(env));
     [ok, flaky, dead, deletesOnly] = await Promise.all([
       startReceiver(),
       startReceiver(failingFirst(2)),
       startReceiver(failingFirst(Infinity)),
       startReceiver(),
     ]);
-    hooks.ok = addWebhook(env, ok.url);
-    hooks.flaky = addWebhook(env, flaky.url);
-    hooks.dead = addWebhook(env, dead.url);
-    hooks.deletesOnly = addWebhook(env, deletesOnly.url, 'booking.deleted');
+    hooks.ok = await addWebhook(env, ok.url);
+    hooks.flaky = await addWebhook(env, flaky.url);
+    hooks.dead = await addWebhook(env, dead.url);
+    hooks.deletesOnly = await addWebhook(env, deletesOnly.url, 'booking.deleted');
     server = await startServer(env);
     for (const i of [0, 1]) {
       const r = await createBooking(server.url, token, i);

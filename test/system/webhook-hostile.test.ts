@@ -22,7 +22,7 @@ describe('hostile webhook receivers', { timeout: 120_000 }, () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    ({ token } = prepareDivision(env));
+    ({ token } = await prepareDivision(env));
     target = await startReceiver();
     receiver = await startReceiver((req, res) => {
       maxOpen = Math.max(maxOpen, receiver.openSockets());

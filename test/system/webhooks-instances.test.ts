@@ -19,7 +19,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
   });
 
   it('delivers every event exactly once per successful attempt, and pending ones after both restart', async () => {
-    const { token } = prepareDivision(env);
+    const { token } = await prepareDivision(env);
     let up = true;
     const okAnswers = new Map<string, number>();
     const receiver = await startReceiver((_req, _res, got: Received) => {
@@ -28,7 +28,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
       okAnswers.set(id, (okAnswers.get(id) ?? 0) + 1);
       return 200;
     });
-    addWebhook(env, receiver.url);
+    await addWebhook(env, receiver.url);
     await startBoth();
 
     const created = await Promise.all(Array.from({ length: N }, (_, i) => createBooking(servers[i % 2]!.url, token, i)));

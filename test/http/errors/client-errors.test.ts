@@ -6,7 +6,8 @@
 // mistaken for a failing database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
-import { createKey, startServer, type ServerProcess } from '../../support/processes.js';
+import { startServer, type ServerProcess } from '../../support/processes.js';
+import { createKey } from '../../support/seed.js';
 import { connect, sleep } from '../../support/raw-http.js';
 
 interface RawAnswer {
@@ -54,7 +55,7 @@ describe('requests the HTTP layer refuses', () => {
   let edit: string;
   beforeAll(async () => {
     server = await startServer(env);
-    edit = createKey(env, 'client-errors');
+    edit = await createKey(env, 'client-errors');
   });
   afterAll(() => server.stop());
 
@@ -175,7 +176,9 @@ describe('a request that arrives while the server shuts down', () => {
     const conn = await connect(server.url);
     // A request under way (its headers half sent) keeps its connection open through the shutdown.
     await conn.write('GET /api/positions HTTP/1.1\r\nHost: x\r\n');
-    await sleep(100);
+    // The server must have read those bytes before it shuts down. It reads every connection that is
+    // readable when it looks, so once it has answered a request sent after them, it has them.
+    expect((await fetch(`${server.url}/api/positions`)).status).toBe(200);
     const stopped = server.stop('SIGTERM');
     for (let i = 0; i < 100 && !server.logs().includes('"shutting down"'); i++) await sleep(20);
     await sleep(100);

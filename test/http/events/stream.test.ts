@@ -1,9 +1,10 @@
 // GET /api/events (docs/events.md): live events, Last-Event-ID resume, reset for an unknown id,
 // heartbeats, a bounded buffer per client, and a clean end at SIGTERM. Against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, writeImportFile } from '../../support/context.js';
+import { freshDatabaseUrl } from '../../support/context.js';
 import { buildBooking } from '../../support/factories.js';
-import { runCli, startServer, type ServerProcess } from '../../support/processes.js';
+import { startServer, type ServerProcess } from '../../support/processes.js';
+import { importData } from '../../support/seed.js';
 import { createBooking, openStream, POSITIONS, prepareDivision, type StreamMessage, USERS } from '../../support/webhooks.js';
 
 const events = (m: StreamMessage[]) => m.filter((x) => x.event !== undefined);
@@ -16,7 +17,7 @@ describe('the live event stream', { timeout: 60_000 }, () => {
   let next = 0;
 
   beforeAll(async () => {
-    ({ token, readToken } = prepareDivision(env));
+    ({ token, readToken } = await prepareDivision(env));
     server = await startServer(env);
   });
   afterAll(async () => {
@@ -102,7 +103,7 @@ describe('the live event stream', { timeout: 60_000 }, () => {
         time_end: fmt(start + 3_600_000),
       });
     });
-    expect(runCli(['import', writeImportFile({ bookings }, 'many.json')], env).code).toBe(0);
+    await importData(env, { bookings });
 
     const deadline = Date.now() + 20_000;
     while (!server.logs().includes('fell too far behind') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

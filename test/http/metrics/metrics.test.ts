@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, TEST_DIALECT, writeImportFile } from '../../support/context.js';
+import { freshDatabaseUrl, TEST_DIALECT } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition } from '../../support/factories.js';
-import { createKey, runCli, startServer, type ServerProcess } from '../../support/processes.js';
+import { runCli, startServer, type ServerProcess } from '../../support/processes.js';
+import { createKey, importData } from '../../support/seed.js';
 
 interface Sample {
   name: string;
@@ -64,7 +65,7 @@ describe('GET /metrics', () => {
 
   beforeAll(async () => {
     env = { DATABASE_URL: freshDatabaseUrl() };
-    expect(runCli(['import', writeImportFile(DATA)], env).code).toBe(0);
+    await importData(env, DATA);
     // A tiny rate limit: /metrics must not count against it.
     server = await startServer({ ...env, RATE_LIMIT: '4' });
   }, SLOW_MS);
@@ -164,7 +165,7 @@ describe('GET /metrics', () => {
       const owing = { ...env, NETWORK_BOOKINGS_URL: `${nowhere}/api`, NETWORK_BOOKINGS_KEY: 'k', NETWORK_RETRY_BASE_MS: '3600000' };
       const added = runCli(['webhook:add', '--url', `${nowhere}/hook`, '--json'], owing);
       expect(added.code, added.stderr).toBe(0);
-      const token = createKey(owing, 'metrics edit');
+      const token = await createKey(owing, 'metrics edit');
       const owed = await startServer({ ...owing, WEBHOOK_RETRY_BASE_MS: '3600000' });
       try {
         const created = await fetch(`${owed.url}/api/bookings/create`, {

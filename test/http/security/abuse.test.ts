@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision } from '../../support/factories.js';
-import { createKey, startServer, type ServerProcess } from '../../support/processes.js';
+import { startServer, type ServerProcess } from '../../support/processes.js';
+import { createKey } from '../../support/seed.js';
 import { connect, sleep } from '../../support/raw-http.js';
 
 describe('rate limiting', () => {
@@ -191,7 +192,7 @@ describe('limits of a listening server', () => {
   let token: string;
   beforeAll(async () => {
     server = await startServer(env);
-    token = createKey(env, 'abuse');
+    token = await createKey(env, 'abuse');
   });
   afterAll(() => server.stop());
 

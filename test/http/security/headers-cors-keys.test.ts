@@ -3,9 +3,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../../src/auth/tokens.js';
-import { createTestContext, freshDatabaseUrl, TEST_DIALECT, tempDir, writeImportFile, type TestContext } from '../../support/context.js';
+import { createTestContext, freshDatabaseUrl, TEST_DIALECT, tempDir, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser, SCANDINAVIA } from '../../support/factories.js';
-import { createKey, runCli, startServer } from '../../support/processes.js';
+import { runCli, startServer } from '../../support/processes.js';
+import { createKey, importData } from '../../support/seed.js';
 import { whileLocked } from '../../support/sqlite-lock.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -226,9 +227,9 @@ describe.runIf(TEST_DIALECT === 'sqlite')('tokens in logs and error bodies', () 
   it('never appear, at LOG_LEVEL=trace, on success, refusal or server error paths', async () => {
     const file = path.join(tempDir('sector-logs-'), 'sector.db');
     const env = { DATABASE_URL: `sqlite:${file}` };
-    expect(runCli(['import', writeImportFile(division, 'division.json')], env).code).toBe(0);
-    const edit = createKey(env, 'log-edit');
-    const read = createKey(env, 'log-read', 'read-only');
+    await importData(env, division);
+    const edit = await createKey(env, 'log-edit');
+    const read = await createKey(env, 'log-read', 'read-only');
     // The secret itself may contain '_' (base64url), so it is cut by the format, not by splitting.
     const secretOf = (token: string) => parseToken(token)!.secret;
     // Wrong tokens carry secrets of their own: a near miss of a real one, and one for a real id.

@@ -1,0 +1,45 @@
+// Set-up of a database that a test then serves or runs the CLI on: done in the test's own process,
+// through the services that `import`, `create:apikey` and `webhook:add` call. Starting the CLI for
+// set-up cost a second of CPU each time, and hundreds of tests do it; the tests of those commands
+// still run them as processes (cli-import, cli-apikeys, webhook-cli).
+import { loadConfig } from '../../src/config.js';
+import { parseEventFilter } from '../../src/domain/events.js';
+import { startServices } from '../../src/runtime.js';
+import { importRecording } from '../../src/services/booking-changes.js';
+import { runImport } from '../../src/services/import.js';
+import type { AppServices } from '../../src/services/index.js';
+import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+
+/** The services over env's database (migrated, as every command does first), closed afterwards. */
+async function withDatabase<T>(env: Record<string, string>, fn: (services: AppServices) => Promise<T>): Promise<T> {
+  const services = await startServices({ ...loadConfig({ ...env, LOG_LEVEL: 'silent', DATA_FEED_URL: 'off' }), metrics: false });
+  try {
+    return await fn(services);
+  } finally {
+    await services.db.close();
+  }
+}
+
+/** Imports records (docs/import-format.md) into env's database, as `npx sector import` does. */
+export async function importData(env: Record<string, string>, data: unknown): Promise<void> {
+  await withDatabase(env, async (services) => {
+    const now = services.clock();
+    await runImport(services.db, data, now, { source: 'division.json', ...importRecording(services.recorders, now) });
+  });
+}
+
+/** An API key made as `create:apikey` makes one; its token. */
+export async function createKey(env: Record<string, string>, name: string, access: 'edit' | 'read-only' = 'edit'): Promise<string> {
+  return withDatabase(env, async (services) => {
+    const { token } = await services.keys.create({ name, scope: access === 'edit' ? 'edit' : 'read', variant: null, compat: null });
+    return token;
+  });
+}
+
+/** A webhook subscription made as `webhook:add --json` makes one. */
+export async function addWebhook(env: Record<string, string>, url: string, events?: string): Promise<{ id: string; secret: string }> {
+  return withDatabase(env, async (services) => {
+    const w = await new WebhookSubscriptions(services.db, services.clock).add(url, events === undefined ? null : parseEventFilter(events));
+    return { id: w.id, secret: w.secret };
+  });
+}
