@@ -1,6 +1,7 @@
 // Controlling sessions recorded from the data feed (contract §16), against a stand-in of the
 // network's feed (test/support/data-feed-stand-in.ts). The poll is the job's handler, called as
 // the server's job runner calls it.
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
@@ -134,7 +135,19 @@ describe('sessions from the data feed', () => {
     feed.set('not a time', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0) }]);
     await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
     feed.setMode('timeout');
-    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } })).rejects.toThrow(/no answer within 5000 ms/);
+    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } })).rejects.toThrow(
+      `data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`,
+    );
     expect(await sessions()).toEqual([]);
+  });
+
+  it('names the host it could not reach, and the failure in words', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(
+      pollFeed({ db: ctx.services.db, feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 } }),
+    ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
   });
 });

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { NetworkConfig } from '../../config.js';
+import { describeError } from './http-get.js';
 
 /** Longest answer body read; the rest is dropped (the network's answers are a few hundred bytes). */
 const MAX_BODY = 64 * 1024;
@@ -94,24 +95,4 @@ export class NetworkClient {
 export function withoutSecrets(url: URL | string): string {
   const u = new URL(url);
   return `${u.protocol}//${u.host}${u.pathname}`;
-}
-
-/** Connection failures as words, the code kept for searching. */
-const FAILURES: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ETIMEDOUT: 'connection timed out',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ENOTFOUND: 'host name not found',
-  EAI_AGAIN: 'host name lookup failed for now',
-  EPIPE: 'connection closed while sending',
-};
-
-/** One line naming the failure, without the request (and so without the key). */
-function describeError(err: NodeJS.ErrnoException): string {
-  if (err.code && FAILURES[err.code]) return `${FAILURES[err.code]} (${err.code})`;
-  return err.code
-    ? `${err.code}${err.message && !err.message.includes(err.code) ? ` ${err.message}` : ''}`
-    : err.message || 'request failed';
 }

@@ -19,6 +19,27 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: 4 }),
 };
 
+/** Connection failures as words, the code kept for searching. */
+const FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed for now',
+  EPIPE: 'connection closed while sending',
+};
+
+/** One line naming the failure, without the request (and so without the key). */
+export function describeError(err: NodeJS.ErrnoException): string {
+  if (err.code && FAILURES[err.code]) return `${FAILURES[err.code]} (${err.code})`;
+  return err.code
+    ? `${err.code}${err.message && !err.message.includes(err.code) ? ` ${err.message}` : ''}`
+    : err.message || 'request failed';
+}
+
+/** A failed exchange names the host it was with: the operator sees which setting to look at. */
 export function getBounded(url: URL, options: GetOptions): Promise<GetAnswer> {
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<GetAnswer>((resolve) => {
@@ -37,7 +58,7 @@ export function getBounded(url: URL, options: GetOptions): Promise<GetAnswer> {
     });
     const timer = setTimeout(() => {
       req.destroy();
-      done({ ok: false, error: `no answer within ${options.timeoutMs} ms` });
+      done({ ok: false, error: `${url.host}: no answer within ${options.timeoutMs} ms` });
     }, options.timeoutMs);
     const onAbort = () => {
       req.destroy();
@@ -45,12 +66,12 @@ export function getBounded(url: URL, options: GetOptions): Promise<GetAnswer> {
     };
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err: NodeJS.ErrnoException) => done({ ok: false, error: err.code ?? (err.message || 'request failed') }));
+    req.on('error', (err: NodeJS.ErrnoException) => done({ ok: false, error: `${url.host}: ${describeError(err)}` }));
     req.on('response', (res) => {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
         res.destroy();
-        done({ ok: false, error: `answer larger than ${options.maxBytes} bytes` });
+        done({ ok: false, error: `${url.host}: answer larger than ${options.maxBytes} bytes` });
         return;
       }
       const chunks: Buffer[] = [];
@@ -59,19 +80,19 @@ export function getBounded(url: URL, options: GetOptions): Promise<GetAnswer> {
         size += chunk.length;
         if (size > options.maxBytes) {
           res.destroy();
-          done({ ok: false, error: `answer larger than ${options.maxBytes} bytes` });
+          done({ ok: false, error: `${url.host}: answer larger than ${options.maxBytes} bytes` });
           return;
         }
         chunks.push(chunk);
       });
       res.on('end', () => done({ ok: true, status: res.statusCode ?? 0, body: Buffer.concat(chunks, size) }));
-      res.on('error', (err: NodeJS.ErrnoException) => done({ ok: false, error: err.code ?? (err.message || 'answer broken off') }));
+      res.on('error', (err: NodeJS.ErrnoException) => done({ ok: false, error: `${url.host}: answer broken off (${describeError(err)})` }));
     });
     req.end();
   });
 }
 
-/** One line naming an answer that is not a success: `HTTP 429`, `no answer within 15000 ms`. */
+/** One line naming an answer that is not a success: `HTTP 429`, `api.vatsim.net: no answer within 15000 ms`. */
 export function describeFailure(answer: GetAnswer): string {
   return answer.ok ? `HTTP ${answer.status}` : answer.error;
 }
