@@ -1,9 +1,8 @@
 // The one place environment variables are read. Everything else receives a typed Config.
 
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ApiVariant } from './domain/users/includes.js';
+import { projectRoot } from './project-root.js';
 
 export type { ApiVariant } from './domain/users/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
@@ -237,18 +236,6 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
-}
-
-/**
- * Sector's own folder: the nearest one above this module holding a package.json (src/ when run
- * from source, dist/ when built, both one level below it).
- */
-function projectRoot(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (let dir = here; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return path.dirname(here);
-  }
 }
 
 /**

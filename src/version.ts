@@ -1,4 +1,6 @@
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from './project-root.js';
 
-const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
 export const VERSION: string = pkg.version;

@@ -3,11 +3,12 @@
 // src/http/assets.ts serves them.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { projectRoot } from '../project-root.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
 
-/** public/ at the repository's root, from src/services (tsx) and dist/services (the build) alike. */
-export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+/** public/ at the repository's root. */
+export const PUBLIC_DIR = `${path.join(projectRoot(), 'public')}${path.sep}`;
 
 const versioned = (file: string): string => {
   const hash = createHash('sha256')
