@@ -6,6 +6,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY packages ./packages
+COPY scripts ./scripts
 COPY src ./src
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
@@ -22,6 +23,8 @@ COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/packages ./packages
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
+# The schedule page's stylesheet, script and icon: read at start, served under /assets/.
+COPY public ./public
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
