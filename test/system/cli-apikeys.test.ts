@@ -4,10 +4,30 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/auth/tokens.js';
 import { openDatabase } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { freshDatabaseUrl } from '../support/context.js';
+import { ALL_TABLES, readDatabase, tableRows } from '../support/db-state.js';
 import { ROOT, runCli, runCliAsync, runCliInteractive, startServer, type CliResult, type ServerProcess } from '../support/processes.js';
+import { createKey } from '../support/seed.js';
 
 const CLI = path.join(ROOT, 'dist/cli/index.js');
+
+/** The stored API keys, oldest first (as apikey:list lists them), read in this process. */
+function storedKeys(url: string) {
+  return readDatabase(url, (db) => db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute());
+}
+
+/** A fresh database, migrated in this process. */
+async function migratedDatabase(): Promise<{ DATABASE_URL: string }> {
+  const env = { DATABASE_URL: freshDatabaseUrl() };
+  const db = openDatabase(env.DATABASE_URL);
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.close();
+  }
+  return env;
+}
 
 /** The CLI writing into a pipe whose reader has already gone (as `| head -1` does after its line). */
 function runCliIntoClosedPipe(args: string[], env: Record<string, string>, stream: 'stdout' | 'stderr'): CliResult {
@@ -72,8 +92,11 @@ async function holdKeyInserts(url: string) {
 describe('API keys through the CLI and a running server', () => {
   const env = { DATABASE_URL: freshDatabaseUrl() };
   let server: ServerProcess;
+  /** One database for the refusals: each must leave it as it found it. */
+  let refusals: { DATABASE_URL: string };
   beforeAll(async () => {
     server = await startServer(env);
+    refusals = await migratedDatabase();
   });
   afterAll(() => server.stop());
 
@@ -120,22 +143,22 @@ describe('API keys through the CLI and a running server', () => {
   it('records last use without a write per request, and writes it at shutdown', async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
     const own = await startServer(local);
-    const key = JSON.parse(runCli(['create:apikey', '--name', 'poller', '--read-only', '--json'], local).stdout);
+    const token = await createKey(local, 'poller', 'read-only');
     for (let i = 0; i < 5; i++)
-      expect((await fetch(`${own.url}/api/positions`, { headers: { authorization: `Bearer ${key.token}` } })).status).toBe(200);
-    const before = JSON.parse(runCli(['apikey:list', '--json'], local).stdout)[0];
-    expect(before.last_used_at).toBeNull(); // batched, not written per request
+      expect((await fetch(`${own.url}/api/positions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const before = await storedKeys(local.DATABASE_URL);
+    expect(before).toEqual([expect.objectContaining({ name: 'poller', last_used_at: null })]); // batched, not written per request
     expect(await own.stop('SIGTERM')).toBe(0);
     const after = JSON.parse(runCli(['apikey:list', '--json'], local).stdout)[0];
     expect(after.last_used_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
   });
 
   it('never logs the token', async () => {
-    const key = JSON.parse(runCli(['create:apikey', '--name', 'logger-check', '--edit', '--json'], env).stdout);
-    await get('/api/positions', key.token);
-    await get('/api/positions', `${key.token}x`);
+    const token = await createKey(env, 'logger-check', 'edit');
+    await get('/api/positions', token);
+    await get('/api/positions', `${token}x`);
     expect(server.logs()).toContain('/api/positions');
-    expect(server.logs()).not.toContain(parseToken(key.token)!.secret);
+    expect(server.logs()).not.toContain(parseToken(token)!.secret);
   });
 
   it('asks edit rights, then a name, when run interactively', async () => {
@@ -146,8 +169,9 @@ describe('API keys through the CLI and a running server', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/sector_[0-9a-f]{16}_[A-Za-z0-9_-]{43}/);
-    const keys = JSON.parse(runCli(['apikey:list', '--json'], local).stdout);
-    expect(keys).toEqual([expect.objectContaining({ name: 'Division website', scope: 'edit', status: 'active' })]);
+    expect(await storedKeys(local.DATABASE_URL)).toEqual([
+      expect.objectContaining({ name: 'Division website', scope: 'edit', revoked_at: null, expires_at: null }),
+    ]);
   });
 
   it('pins variant and compat, and expires keys', async () => {
@@ -156,9 +180,11 @@ describe('API keys through the CLI and a running server', () => {
       runCli(['create:apikey', '--name', 'old bot', '--read-only', '--variant', 'older', '--compat', 'controlcenter'], local).code,
     ).toBe(0);
     expect(runCli(['create:apikey', '--name', 'temp', '--edit', '--expires-in', '30d'], local).code).toBe(0);
-    const keys = JSON.parse(runCli(['apikey:list', '--json'], local).stdout);
-    expect(keys[0]).toMatchObject({ name: 'old bot', variant: 'older', compat: 'controlcenter', expires_at: null });
-    expect(Date.parse(keys[1].expires_at) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    const keys = await storedKeys(local.DATABASE_URL);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatchObject({ name: 'old bot', scope: 'read', variant: 'older', compat: 'controlcenter', expires_at: null });
+    expect(keys[1]).toMatchObject({ name: 'temp', scope: 'edit', variant: null, compat: null });
+    expect(keys[1]!.expires_at! - Date.now()).toBeGreaterThan(29 * 86_400_000);
   });
 
   it.each([
@@ -171,13 +197,14 @@ describe('API keys through the CLI and a running server', () => {
     [['create:apikey'], /no terminal/],
     [['apikey:revoke', 'nobody'], /no API key with id or name "nobody"/],
     [['frobnicate'], /unknown command/],
-  ])('refuses %j with one line on stderr and changes nothing', (args, message) => {
-    const local = { DATABASE_URL: freshDatabaseUrl() };
-    const r = runCli(args, local);
+  ])('refuses %j with one line on stderr and changes nothing', async (args, message) => {
+    const before = await tableRows(refusals.DATABASE_URL, ALL_TABLES);
+    expect(before.api_keys).toEqual([]);
+    const r = runCli(args, refusals);
     expect(r.code).not.toBe(0);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
-    expect(JSON.parse(runCli(['apikey:list', '--json'], local).stdout)).toEqual([]);
+    expect(await tableRows(refusals.DATABASE_URL, ALL_TABLES)).toEqual(before);
   });
 
   it('refuses, when asked interactively, a name that looks like a key id, and asks again', async () => {
@@ -188,13 +215,12 @@ describe('API keys through the CLI and a running server', () => {
       [/must not look like a key id/, `${'\x7f'.repeat(16)}Division website\r`],
     ]);
     expect(r.code).toBe(0);
-    const keys = JSON.parse(runCli(['apikey:list', '--json'], local).stdout);
-    expect(keys).toEqual([expect.objectContaining({ name: 'Division website', scope: 'read' })]);
+    expect(await storedKeys(local.DATABASE_URL)).toEqual([expect.objectContaining({ name: 'Division website', scope: 'read' })]);
   });
 
   it("revokes by exact id or name, and refuses a reference that is one key's id and another's name", async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
-    const first = JSON.parse(runCli(['create:apikey', '--name', 'first', '--edit', '--json'], local).stdout);
+    const first = parseToken(await createKey(local, 'first', 'edit'))!;
     // A key named like the first key's id, as could be created before such names were refused.
     const db = openDatabase(local.DATABASE_URL);
     const second = {
@@ -211,28 +237,33 @@ describe('API keys through the CLI and a running server', () => {
     };
     await db.kysely.insertInto('api_keys').values(second).execute();
     await db.close();
-    const status = () =>
+    // What apikey:list says of each key.
+    const status = async () =>
       Object.fromEntries(
-        JSON.parse(runCli(['apikey:list', '--json'], local).stdout).map((k: { id: string; status: string }) => [k.id, k.status]),
+        (await storedKeys(local.DATABASE_URL)).map((k) => [
+          k.id,
+          k.revoked_at !== null ? 'revoked' : k.expires_at !== null && k.expires_at <= Date.now() ? 'expired' : 'active',
+        ]),
       );
 
+    const unrevoked = await tableRows(local.DATABASE_URL, ALL_TABLES);
     const ambiguous = runCli(['apikey:revoke', first.id], local);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr.trim()).toBe(
       `sector: "${first.id}" is the id of API key "first" and the name of API key ${second.id}; say "first" for the one or ${second.id} for the other; nothing was revoked`,
     );
-    expect(status()).toEqual({ [first.id]: 'active', [second.id]: 'active' });
+    expect(await status()).toEqual({ [first.id]: 'active', [second.id]: 'active' });
+    expect(await tableRows(local.DATABASE_URL, ALL_TABLES)).toEqual(unrevoked);
 
     expect(runCli(['apikey:revoke', second.id], local).code).toBe(0);
-    expect(status()).toEqual({ [first.id]: 'active', [second.id]: 'revoked' });
+    expect(await status()).toEqual({ [first.id]: 'active', [second.id]: 'revoked' });
     const byName = runCli(['apikey:revoke', 'first'], local);
     expect(byName.stderr.trim()).toBe(`Revoked API key "first" (id ${first.id}); it is refused from the next request on.`);
-    expect(status()).toEqual({ [first.id]: 'revoked', [second.id]: 'revoked' });
+    expect(await status()).toEqual({ [first.id]: 'revoked', [second.id]: 'revoked' });
   });
 
   it('gives the loser of a race for one name the same one-line refusal, and creates one key', async () => {
-    const local = { DATABASE_URL: freshDatabaseUrl() };
-    expect(runCli(['migrate'], local).code).toBe(0);
+    const local = await migratedDatabase();
     const hold = await holdKeyInserts(local.DATABASE_URL);
     const racers = [
       runCliAsync(['create:apikey', '--name', 'racer', '--edit', '--json'], local),
@@ -248,13 +279,13 @@ describe('API keys through the CLI and a running server', () => {
     const loser = results.find((r) => r.code === 1)!;
     expect(loser.stderr).toBe('sector: an API key named "racer" already exists\n');
     expect(loser.stdout).toBe('');
-    const keys = JSON.parse(runCli(['apikey:list', '--json'], local).stdout);
-    expect(keys).toEqual([expect.objectContaining({ name: 'racer', id: JSON.parse(results.find((r) => r.code === 0)!.stdout).id })]);
+    const winner = JSON.parse(results.find((r) => r.code === 0)!.stdout);
+    expect(await storedKeys(local.DATABASE_URL)).toEqual([expect.objectContaining({ name: 'racer', id: winner.id, scope: winner.scope })]);
   });
 
-  it('stops quietly with status 0 when the reader of its output has gone (| head -1)', () => {
+  it('stops quietly with status 0 when the reader of its output has gone (| head -1)', async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
-    expect(runCli(['create:apikey', '--name', 'listed', '--edit'], local).code).toBe(0);
+    await createKey(local, 'listed', 'edit');
     for (const args of [['apikey:list'], ['apikey:list', '--json']]) {
       const r = runCliIntoClosedPipe(args, local, 'stdout');
       expect(r.stderr).toBe('');
@@ -266,12 +297,14 @@ describe('API keys through the CLI and a running server', () => {
     expect(runCliIntoClosedPipe(['apikey:revoke', 'nobody'], local, 'stderr').code).toBe(1);
   });
 
-  it('refuses a duplicate key name', () => {
+  it('refuses a duplicate key name', async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
-    expect(runCli(['create:apikey', '--name', 'twice', '--edit'], local).code).toBe(0);
+    await createKey(local, 'twice', 'edit');
+    const before = await tableRows(local.DATABASE_URL, ALL_TABLES);
+    expect(before.api_keys).toHaveLength(1);
     const r = runCli(['create:apikey', '--name', 'twice', '--read-only'], local);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe('sector: an API key named "twice" already exists');
-    expect(JSON.parse(runCli(['apikey:list', '--json'], local).stdout)).toHaveLength(1);
+    expect(await tableRows(local.DATABASE_URL, ALL_TABLES)).toEqual(before);
   });
 });

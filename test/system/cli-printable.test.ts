@@ -9,9 +9,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { freshDatabaseUrl, tempDir } from '../support/context.js';
+import { readDatabase } from '../support/db-state.js';
 import { buildDivision, buildUser } from '../support/factories.js';
-import { api, dateIn, eventually, networkStatus, prepareDivision } from '../support/network-sync.js';
+import { api, dateIn, eventually, prepareDivision } from '../support/network-sync.js';
 import { runCli, runCliAsync, startServer } from '../support/processes.js';
+import { addWebhook } from '../support/seed.js';
 
 /** An OSC window title ended by BEL, a clear-screen, a one-character CSI (C1), a right-to-left override, an isolate, DEL. */
 const HOSTILE = '\u001b]0;owned\u0007\u001b[2J\u009b31mred\u202eevil\u2066x\u2069\u007f';
@@ -58,8 +60,12 @@ describe('CLI output is safe to print', { timeout: SLOW_MS }, () => {
         end_at: '11:00',
         position: 'EKCH_TWR',
       });
+      // Waited for in this process: network:status itself runs below.
       const refused = await eventually(
-        async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.status === 'refused'),
+        () =>
+          readDatabase(env.DATABASE_URL!, (db) =>
+            db.selectFrom('network_pushes').selectAll().where('booking_id', '=', b.id).where('status', '=', 'refused').executeTakeFirst(),
+          ),
         'the refusal',
       );
       expect(refused.last_error).toBe(`HTTP 422: ${HOSTILE}`);
@@ -111,9 +117,7 @@ describe('CLI output is safe to print', { timeout: SLOW_MS }, () => {
 
   it('webhook:list and webhook:remove show a stored URL escaped', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
-    const added = runCli(['webhook:add', '--url', 'https://hooks.example.org/in', '--json'], env);
-    expect(added.code, added.stderr).toBe(0);
-    const { id } = JSON.parse(added.stdout) as { id: string };
+    const { id } = await addWebhook(env, 'https://hooks.example.org/in');
     // A URL stored before such URLs were refused.
     const url = `https://hooks.example.org/${HOSTILE}`;
     const db = openDatabase(env.DATABASE_URL);

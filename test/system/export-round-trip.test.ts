@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { buildDemoDivision } from '../../src/demo/division.js';
 import { createTestContext, freshDatabaseUrl, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
+import { ALL_TABLES, tableRows } from '../support/db-state.js';
 import { runCli, startServer } from '../support/processes.js';
 import { createKey } from '../support/seed.js';
 
@@ -95,8 +99,8 @@ describe('export', () => {
     ctx = await createTestContext();
     dir = tempDir();
     const env = { DATABASE_URL: ctx.databaseUrl };
-    const seeded = runCli(['seed:demo', '--seed', '7'], env);
-    expect(seeded.code, seeded.stderr).toBe(0);
+    // The division `seed:demo --seed 7` loads, loaded in this process.
+    await ctx.load(buildDemoDivision({ now: ctx.services.clock(), seed: 7 }));
     await ctx.load(EXTRA);
     // Changes through the API: forced training (an S1 booker on an S3 position), an exam, a
     // deletion and an update, so the export carries what only the API makes.
@@ -231,8 +235,14 @@ describe('export', () => {
     },
   );
 
-  it('import refuses unknown and malformed lossless fields with their path, changing nothing', { timeout: SLOW_MS }, () => {
+  it('import refuses unknown and malformed lossless fields with their path, changing nothing', { timeout: SLOW_MS }, async () => {
     const url = freshDatabaseUrl();
+    const db = openDatabase(url);
+    try {
+      await migrateToLatest(db);
+    } finally {
+      await db.close();
+    }
     const file = path.join(dir, 'bad.json');
     const booking = { user_id: YAN, callsign: 'BIRK_TWR', time_start: '2030-01-01 10:00:00', time_end: '2030-01-01 11:00:00' };
     for (const [bad, message] of [
@@ -242,11 +252,14 @@ describe('export', () => {
       [{ forced: true }, 'bookings[0].forced: unknown field'],
     ] as const) {
       fs.writeFileSync(file, JSON.stringify({ ...EXTRA, bookings: [{ ...booking, ...bad }] }));
+      const before = await tableRows(url, ALL_TABLES);
       const r = runCli(['import', file], { DATABASE_URL: url });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(message);
+      expect(await tableRows(url, ALL_TABLES), message).toEqual(before);
     }
-    expect(JSON.parse(runCli(['export'], { DATABASE_URL: url }).stdout)).toEqual({
+    // Everything an export writes is still empty.
+    expect(await tableRows(url, ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings'])).toEqual({
       areas: [],
       users: [],
       positions: [],

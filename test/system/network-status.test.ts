@@ -4,7 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
-import { api, dateIn, eventually, networkStatus, prepareDivision } from '../support/network-sync.js';
+import { readDatabase } from '../support/db-state.js';
+import { api, dateIn, eventually, prepareDivision } from '../support/network-sync.js';
 import { runCliAsync, startServer } from '../support/processes.js';
 
 const SLOW_MS = 180_000;
@@ -52,8 +53,19 @@ describe('network:status', { timeout: SLOW_MS }, () => {
         end_at: '11:00',
         position: 'EKCH_TWR',
       });
+      // Waited for in this process: network:status itself runs below.
       const failing = await eventually(
-        async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 1 && s.last_error !== null),
+        () =>
+          readDatabase(env.DATABASE_URL!, (db) =>
+            db
+              .selectFrom('network_pushes')
+              .selectAll()
+              .where('booking_id', '=', b.id)
+              .where('status', 'in', ['pending', 'refused'])
+              .where('attempts', '>=', 1)
+              .where('last_error', 'is not', null)
+              .executeTakeFirst(),
+          ),
         'a failed attempt',
       );
       expect(failing.last_error).toMatch(

@@ -1,0 +1,64 @@
+// What a database holds, read in this process: for tests that show that a command (a real CLI
+// process) changed nothing, or what it changed. A CLI read such as `apikey:list --json` costs a
+// process and shows only one table, through the command's own formatting.
+import { type Kysely, sql } from 'kysely';
+import { openDatabase } from '../../src/db/connection.js';
+import type { Database } from '../../src/db/schema.js';
+
+export type Table = keyof Database;
+
+/** Every table of the schema (checked below: a table added to Database must be added here). */
+export const ALL_TABLES = [
+  'areas',
+  'users',
+  'user_area_activity',
+  'positions',
+  'endorsements',
+  'endorsement_areas',
+  'endorsement_positions',
+  'roles',
+  'trainings',
+  'training_ratings',
+  'bookings',
+  'api_keys',
+  'events',
+  'webhooks',
+  'job_leases',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'network_pushes',
+  'outbox_cursors',
+  'audit_log',
+  'sessions',
+  'login_states',
+  'settings',
+  'member_calendars',
+  'atc_sessions',
+  'activity_backfill',
+  'roster_sync_runs',
+  'roster_staging',
+] as const satisfies readonly Table[];
+type NoneMissing<T extends never> = T;
+type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;
+
+/** fn's answer over a connection of this process to the database, closed afterwards. */
+export async function readDatabase<R>(databaseUrl: string, fn: (db: Kysely<Database>) => Promise<R>): Promise<R> {
+  const db = openDatabase(databaseUrl);
+  try {
+    return await fn(db.kysely);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Every row of each table (as JSON, in a stable order), to compare before and after a command. */
+export function tableRows<T extends Table>(databaseUrl: string, tables: readonly T[]): Promise<Record<T, string[]>> {
+  return readDatabase(databaseUrl, async (db) => {
+    const out = {} as Record<T, string[]>;
+    for (const table of tables) {
+      const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)}`.execute(db);
+      out[table] = rows.map((r) => JSON.stringify(r)).sort();
+    }
+    return out;
+  });
+}
