@@ -3,13 +3,14 @@
 // process and shows only one table, through the command's own formatting.
 import { type Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
+import { freshDatabaseUrl } from './context.js';
 
 export type Table = keyof Database;
 
-/** Every table of the schema (checked below: a table added to Database must be added here). */
-export const ALL_TABLES = [
-  'areas',
+/** The division's data below its areas: what an import writes. */
+export const DIVISION_TABLES = [
   'users',
   'user_area_activity',
   'positions',
@@ -20,6 +21,12 @@ export const ALL_TABLES = [
   'trainings',
   'training_ratings',
   'bookings',
+] as const satisfies readonly Table[];
+
+/** Every table of the schema (checked below: a table added to Database must be added here). */
+export const ALL_TABLES = [
+  'areas',
+  ...DIVISION_TABLES,
   'api_keys',
   'events',
   'webhooks',
@@ -61,4 +68,16 @@ export function tableRows<T extends Table>(databaseUrl: string, tables: readonly
     }
     return out;
   });
+}
+
+/** A fresh database, migrated in this process (for a test whose command is not `migrate`). */
+export async function migratedDatabase(): Promise<{ DATABASE_URL: string }> {
+  const env = { DATABASE_URL: freshDatabaseUrl() };
+  const db = openDatabase(env.DATABASE_URL);
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.close();
+  }
+  return env;
 }

@@ -4,9 +4,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/auth/tokens.js';
 import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { freshDatabaseUrl } from '../support/context.js';
-import { ALL_TABLES, readDatabase, tableRows } from '../support/db-state.js';
+import { ALL_TABLES, migratedDatabase, readDatabase, tableRows } from '../support/db-state.js';
 import { ROOT, runCli, runCliAsync, runCliInteractive, startServer, type CliResult, type ServerProcess } from '../support/processes.js';
 import { createKey } from '../support/seed.js';
 
@@ -15,18 +14,6 @@ const CLI = path.join(ROOT, 'dist/cli/index.js');
 /** The stored API keys, oldest first (as apikey:list lists them), read in this process. */
 function storedKeys(url: string) {
   return readDatabase(url, (db) => db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute());
-}
-
-/** A fresh database, migrated in this process. */
-async function migratedDatabase(): Promise<{ DATABASE_URL: string }> {
-  const env = { DATABASE_URL: freshDatabaseUrl() };
-  const db = openDatabase(env.DATABASE_URL);
-  try {
-    await migrateToLatest(db);
-  } finally {
-    await db.close();
-  }
-  return env;
 }
 
 /** The CLI writing into a pipe whose reader has already gone (as `| head -1` does after its line). */

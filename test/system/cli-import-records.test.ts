@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { runImport } from '../../src/services/import.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
+import { DIVISION_TABLES } from '../support/db-state.js';
 import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';
 import { runCli } from '../support/processes.js';
 
@@ -139,18 +140,7 @@ async function loaded() {
         .executeTakeFirstOrThrow(),
     everything: async () => {
       const out: Record<string, unknown[]> = {};
-      for (const t of [
-        'users',
-        'user_area_activity',
-        'positions',
-        'endorsements',
-        'endorsement_areas',
-        'endorsement_positions',
-        'roles',
-        'trainings',
-        'training_ratings',
-        'bookings',
-      ] as const) {
+      for (const t of DIVISION_TABLES) {
         out[t] = await k.selectFrom(t).selectAll().execute();
       }
       return out;

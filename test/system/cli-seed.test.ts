@@ -2,9 +2,9 @@
 // what is wrong with a bad --seed.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildDemoDivision } from '../../src/demo/division.js';
 import { freshDatabaseUrl } from '../support/context.js';
+import { migratedDatabase } from '../support/db-state.js';
 import { runCli, runCliAsync } from '../support/processes.js';
 import { importData } from '../support/seed.js';
 
@@ -47,13 +47,7 @@ describe('npx sector seed:demo', () => {
         return seeded.get(seed)!;
       };
       for (let round = 0; round < 3; round++) {
-        const env = { DATABASE_URL: freshDatabaseUrl() };
-        const db = openDatabase(env.DATABASE_URL);
-        try {
-          await migrateToLatest(db);
-        } finally {
-          await db.close();
-        }
+        const env = await migratedDatabase();
         // Different seeds: a loser that got through would add a second division to the first.
         const results = await Promise.all([runCliAsync(['seed:demo', '--seed', '1'], env), runCliAsync(['seed:demo', '--seed', '2'], env)]);
         const winners = results.filter((r) => r.code === 0);
