@@ -1,11 +1,13 @@
 // What network:status and /metrics tell an operator: that sync is off when it is, what failed
-// where when the network cannot be reached, and how long the oldest push has been waiting.
+// where when the network cannot be reached or answers with an error, and how long the oldest push
+// has been waiting.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { readDatabase } from '../support/db-state.js';
 import { api, dateIn, eventually, prepareDivision } from '../support/network-sync.js';
+import { startNetworkStandIn } from '../support/network-stand-in.js';
 import { runCliAsync, startServer } from '../support/processes.js';
 
 const SLOW_MS = 180_000;
@@ -84,6 +86,52 @@ describe('network:status', { timeout: SLOW_MS }, () => {
       await eventually(async () => (await oldestPendingAge(server.url)) > 0, 'a pending push older than zero');
     } finally {
       await server.stop();
+    }
+  });
+
+  it('names where the network is when it answers with an error: one that may pass, then a refused key', async () => {
+    const network = await startNetworkStandIn();
+    await network.setMode('unavailable');
+    const { env, token } = await prepareDivision(network.url);
+    const server = await startServer(env);
+    const lastStatus = (bookingId: number, status: number) =>
+      eventually(
+        () =>
+          readDatabase(env.DATABASE_URL!, (db) =>
+            db
+              .selectFrom('network_pushes')
+              .select('last_status')
+              .where('booking_id', '=', bookingId)
+              .where('status', '=', 'pending')
+              .where('last_status', '=', status)
+              .executeTakeFirst(),
+          ),
+        `an attempt answered ${status}`,
+      );
+    try {
+      const b = await api(server.url, token).create({
+        cid: 1_200_001,
+        date: dateIn(4),
+        start_at: '10:00',
+        end_at: '11:00',
+        position: 'EKCH_TWR',
+      });
+      await lastStatus(b.id, 503);
+      const passing = await runCliAsync(['network:status'], env);
+      expect(passing.code).toBe(0);
+      expect(passing.stderr).toContain(
+        `The network at ${network.url} answered with an error that may pass: the server retries with backoff`,
+      );
+
+      // Up again, but the division's key is not one it knows.
+      await network.setMode('up');
+      await lastStatus(b.id, 401);
+      const refused = await runCliAsync(['network:status'], env);
+      expect(refused.code).toBe(0);
+      expect(refused.stderr).toContain(`The network at ${network.url} refuses the key: check NETWORK_BOOKINGS_KEY with the network`);
+    } finally {
+      await server.stop();
+      await network.close();
     }
   });
 

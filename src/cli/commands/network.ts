@@ -39,15 +39,17 @@ const SYNC_OFF =
 /** What the operator can do about the pushes listed, by what their last attempts answered. */
 function advice(pushes: PushJson[], networkUrl: string | null): string[] {
   const pending = pushes.filter((p) => p.status === 'pending');
+  // An answer's error names no address (it is the network's message): the advice does.
+  const at = networkUrl === null ? '' : show` at ${networkUrl}`;
   const lines: string[] = [];
   if (pending.some((p) => p.attempts > 0 && p.last_status === null && p.last_error !== null))
     lines.push(
-      show`The network could not be reached${networkUrl === null ? '' : ` at ${networkUrl}`}: check that NETWORK_BOOKINGS_URL is right and reachable from the server's host (firewall, DNS, proxy); the server keeps retrying by itself.`,
+      `The network could not be reached${at}: check that NETWORK_BOOKINGS_URL is right and reachable from the server's host (firewall, DNS, proxy); the server keeps retrying by itself.`,
     );
   if (pending.some((p) => p.last_status === 401 || p.last_status === 403))
-    lines.push('The network refuses the key: check NETWORK_BOOKINGS_KEY with the network (a rejected key is retried).');
+    lines.push(`The network${at} refuses the key: check NETWORK_BOOKINGS_KEY with the network (a rejected key is retried).`);
   if (pending.some((p) => p.last_status !== null && (p.last_status >= 500 || p.last_status === 429 || p.last_status === 408)))
-    lines.push('The network answered with an error that may pass: the server retries with backoff (up to an hour apart).');
+    lines.push(`The network${at} answered with an error that may pass: the server retries with backoff (up to an hour apart).`);
   if (pushes.some((p) => p.status === 'refused'))
     lines.push(
       "Refused pushes are not retried: fix the cause (the last error is the network's message), then `npx sector network:retry <booking-id>`.",
