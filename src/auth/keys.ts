@@ -1,6 +1,6 @@
 import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
 import type { Freshness } from '../db/freshness.js';
-import { StampedCache } from '../db/freshness.js';
+import { VersionedCache } from '../db/freshness.js';
 import { isDuplicateKeyName, type ApiKeysRepository } from '../repositories/api-keys.js';
 import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
 import { isoMicros, type Clock } from '../domain/time.js';
@@ -51,7 +51,7 @@ const nameTaken = (name: string) => new KeyNameTakenError(`an API key named "${n
 
 /** API key lifecycle: issue, authenticate (with a freshness-checked cache), revoke, last-used. */
 export class ApiKeyService {
-  private readonly cache: StampedCache<ApiKeyRow | null>;
+  private readonly cache: VersionedCache<ApiKeyRow | null>;
   private readonly lastUsed = new Map<string, number>();
   /** Keys created by this process; other processes' changes show in the external version. */
   private localChanges = 0;
@@ -71,7 +71,7 @@ export class ApiKeyService {
     this.maxUnknownIds = options.unknownIds ?? UNKNOWN_IDS;
     this.unknownIdMs = options.unknownIdMs ?? UNKNOWN_ID_MS;
     // Only key changes matter here: a booking written by this process must not empty the key cache.
-    this.cache = new StampedCache(async () => {
+    this.cache = new VersionedCache(async () => {
       const external = freshness.external();
       return external === null ? null : `${external}:${this.localChanges}`;
     }, 1024);

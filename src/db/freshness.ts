@@ -1,7 +1,7 @@
 import type { Db } from './connection.js';
 
 /** A value that changes whenever cached data may be stale; null means "never cache". */
-export type Stamp = () => Promise<string | null>;
+export type VersionReader = () => Promise<string | null>;
 
 /**
  * What cached answers are built from, so that a local write invalidates only what shows it:
@@ -15,24 +15,24 @@ export const TOPICS: readonly Topic[] = ['users', 'names', 'positions', 'booking
 
 /**
  * Tells in-process caches whether the data they were built from may have changed.
- * A stamp changes after a local write of a topic it depends on (bump) and after any commit by
+ * A version changes after a local write of a topic it depends on (bump) and after any commit by
  * another connection (another process, another instance, the CLI): on SQLite from PRAGMA
  * data_version, on PostgreSQL from the server's current snapshot (one round trip per event-loop
- * turn; this process's own commits there are told apart, see SnapshotEpochs). The stamp is read
+ * turn; this process's own commits there are told apart, see SnapshotEpochs). The version is read
  * before the data it guards: a commit after the read changes the next
- * stamp. Local writes bump after their commit, so data read between the commit and the bump is
- * kept under the old stamp and rebuilt at the next request, never the other way round.
+ * version. Local writes bump after their commit, so data read between the commit and the bump is
+ * kept under the old version and rebuilt at the next request, never the other way round.
  */
 export class Freshness {
-  private readonly versions = new Map<Topic, number>(TOPICS.map((t) => [t, 0]));
-  private readonly stamps = new Map<string, Stamp>();
+  private readonly topicVersions = new Map<Topic, number>(TOPICS.map((t) => [t, 0]));
+  private readonly readers = new Map<string, VersionReader>();
   private externalMemo: number | null | undefined;
   private snapshotMemo: Promise<string | null> | undefined;
   constructor(private readonly db: Db) {}
 
   /** After a local commit that changed these topics (none named: everything). */
   bump(...topics: Topic[]): void {
-    for (const topic of topics.length > 0 ? topics : TOPICS) this.versions.set(topic, this.versions.get(topic)! + 1);
+    for (const topic of topics.length > 0 ? topics : TOPICS) this.topicVersions.set(topic, this.topicVersions.get(topic)! + 1);
   }
 
   /**
@@ -70,25 +70,25 @@ export class Freshness {
     return this.snapshotMemo;
   }
 
-  /** The stamp of data built from every topic. */
-  readonly stamp: Stamp = () => (this.everything ??= this.stampOf(TOPICS))();
-  private everything: Stamp | undefined;
+  /** The version of data built from every topic. */
+  readonly version: VersionReader = () => (this.everything ??= this.versionOf(TOPICS))();
+  private everything: VersionReader | undefined;
 
-  /** The stamp of data built from these topics only: writes of other topics leave it as it is. */
-  stampOf(topics: readonly Topic[]): Stamp {
+  /** The version of data built from these topics only: writes of other topics leave it as it is. */
+  versionOf(topics: readonly Topic[]): VersionReader {
     const name = [...new Set(topics)].sort().join(',');
-    let stamp = this.stamps.get(name);
-    if (stamp === undefined) {
+    let version = this.readers.get(name);
+    if (version === undefined) {
       const watched = TOPICS.filter((t) => topics.includes(t));
-      // The last stamp made, reused while neither the database's counter nor a watched topic moved:
+      // The last version made, reused while neither the database's counter nor a watched topic moved:
       // most requests find it unchanged and build no string.
       let lastExternal: number | null = null;
       let lastVersions = -1;
       let last = '';
-      const local = () => watched.map((t) => this.versions.get(t)!).join(':');
-      stamp = async () => {
+      const local = () => watched.map((t) => this.topicVersions.get(t)!).join(':');
+      version = async () => {
         let versions = 0;
-        for (const topic of watched) versions += this.versions.get(topic)!;
+        for (const topic of watched) versions += this.topicVersions.get(topic)!;
         const external = this.external();
         if (external !== null) {
           if (external !== lastExternal || versions !== lastVersions) {
@@ -105,9 +105,9 @@ export class Freshness {
         const snapshot = await this.snapshot(read);
         return snapshot === null ? null : `${snapshot}:${versionsNow}`;
       };
-      this.stamps.set(name, stamp);
+      this.readers.set(name, version);
     }
-    return stamp;
+    return version;
   }
 }
 
@@ -122,28 +122,28 @@ export interface ByteBudget<V> {
 }
 
 interface Entry<V> {
-  stamp: string;
+  version: string;
   value: V;
   bytes: number;
 }
 
 /**
- * Caches one value per key for as long as the stamp stays the same, bounded by a number of
+ * Caches one value per key for as long as the version stays the same, bounded by a number of
  * entries and optionally by bytes, evicting the least recently used first.
  */
-export class StampedCache<V> {
+export class VersionedCache<V> {
   /** In order of use, least recent first (a Map iterates in insertion order). */
   private readonly entries = new Map<string, Entry<V>>();
-  private readonly stamp: Stamp;
+  private readonly version: VersionReader;
   private totalBytes = 0;
   /** The key used last: a run of hits on one key (the common case) skips reordering. */
   private newest: string | undefined;
   constructor(
-    source: Freshness | Stamp,
+    source: Freshness | VersionReader,
     private readonly maxEntries = 256,
     private readonly budget?: ByteBudget<V>,
   ) {
-    this.stamp = typeof source === 'function' ? source : source.stamp;
+    this.version = typeof source === 'function' ? source : source.version;
   }
 
   /** Bytes currently kept, as counted by the budget's sizeOf (0 without a budget). */
@@ -156,26 +156,26 @@ export class StampedCache<V> {
   }
 
   /**
-   * The value under `key`, loaded and kept when there is none for the current stamp. `known`: the
-   * stamp this request already read, so one request reads the snapshot once however many caches
+   * The value under `key`, loaded and kept when there is none for the current version. `known`: the
+   * version this request already read, so one request reads the snapshot once however many caches
    * it consults.
    */
   async get(key: string, load: () => Promise<V>, known?: string | null): Promise<V> {
-    const stamp = known === undefined ? await this.stamp() : known;
-    if (stamp === null) return load();
+    const version = known === undefined ? await this.version() : known;
+    if (version === null) return load();
     const hit = this.entries.get(key);
     if (hit) {
-      if (hit.stamp === stamp) {
+      if (hit.version === version) {
         this.markUsed(key, hit);
         return hit.value;
       }
-      // Stamps never come back: an entry from an older one is dead weight.
+      // Versions never come back: an entry from an older one is dead weight.
       this.remove(key, hit);
     }
     const value = await load();
-    // Another write may have landed while loading; store under the stamp seen before loading,
+    // Another write may have landed while loading; store under the version seen before loading,
     // so a stale value is never kept past the next check.
-    this.store(key, { stamp, value, bytes: this.budget ? this.budget.sizeOf(key, value) : 0 });
+    this.store(key, { version, value, bytes: this.budget ? this.budget.sizeOf(key, value) : 0 });
     return value;
   }
 

@@ -20,19 +20,19 @@ export interface MembershipFilter {
 }
 
 /**
- * Takes the turn for `runId` unless another run holds it at `now`; a lapsed holder is removed with
- * its staged rows (foreign key, on delete cascade). Returns null when taken, else the holder.
- * In the caller's transaction: two runs taking it at once both reach the unique slot, one wins.
+ * Claims the turn for `runId` unless another run holds it at `now`; a lapsed holder is removed with
+ * its staged rows (foreign key, on delete cascade). Returns null when claimed, else the holder.
+ * In the caller's transaction: two runs claiming it at once both reach the unique slot, one wins.
  */
-export async function takeRosterRun(trx: Kysely<Database>, runId: string, now: number, until: number): Promise<RosterRunHolder | null> {
+export async function claimRosterRun(trx: Kysely<Database>, runId: string, now: number, until: number): Promise<RosterRunHolder | null> {
   await trx.deleteFrom('roster_sync_runs').where('lease_until', '<=', now).execute();
-  const taken = await trx
+  const claimed = await trx
     .insertInto('roster_sync_runs')
     .values({ run_id: runId, started_at: now, lease_until: until })
     .onConflict((oc) => oc.column('slot').doNothing())
     .returning('run_id')
     .executeTakeFirst();
-  if (!taken) {
+  if (!claimed) {
     const holder = await trx.selectFrom('roster_sync_runs').select(['run_id', 'started_at', 'lease_until']).executeTakeFirst();
     // Ended between the two statements: the caller tries again.
     return holder ?? { run_id: '', started_at: now, lease_until: now };

@@ -59,10 +59,10 @@ export function sessionsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Takes a sign-in under way: deletes it and returns it, in one statement, so that two uses of
+     * Consumes a sign-in under way: deletes it and returns it, in one statement, so that two uses of
      * the same state cannot both get it.
      */
-    takeLoginState(stateHash: string): Promise<Database['login_states'] | undefined> {
+    consumeLoginState(stateHash: string): Promise<Database['login_states'] | undefined> {
       return db.deleteFrom('login_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
     },
 

@@ -4,7 +4,7 @@ import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from '
 import type { Database, EndorsementType, TrainingsTable } from '../db/schema.js';
 import { deprecatedRepository } from './deprecated.js';
 import { activeEndorsement, atcActiveUsers, openTraining } from './predicates.js';
-import { selectsUsers, type ActivityStretch, type Includes, type Membership } from '../domain/users/index.js';
+import { selectsUsers, type EndorsementInterval, type Includes, type Membership } from '../domain/users/index.js';
 
 export interface UsersQuery {
   includes: Includes;
@@ -229,11 +229,11 @@ function fetchTrainings(db: Db, ownRows: IdSubquery | null): Promise<TrainingRow
 }
 
 /**
- * The stretch around `now` in which no non-revoked endorsement starts or ends: from the latest
+ * The interval around `now` in which no non-revoked endorsement starts or ends: from the latest
  * such instant at or before `now` to the earliest one after it. One pass over endorsements,
  * returning one row however many there are.
  */
-async function endorsementStretch(db: Db, now: number): Promise<ActivityStretch> {
+async function endorsementInterval(db: Db, now: number): Promise<EndorsementInterval> {
   const row = await db
     .selectFrom('endorsements')
     .select((eb) => {
@@ -292,7 +292,7 @@ export function usersRepository(db: Db) {
   return {
     /** Rows of the deprecated endpoints (docs/api.md, deprecated endpoints). */
     deprecated: deprecatedRepository(db),
-    endorsementStretch: (now: number) => endorsementStretch(db, now),
+    endorsementInterval: (now: number) => endorsementInterval(db, now),
     listForApi: (q: UsersQuery) => listForApi(db, q),
   };
 }

@@ -129,31 +129,31 @@ export class BookingLists {
   ) {}
 
   async answer(form: BookingForm, filter: BookingListFilter, envelope: boolean): Promise<ListAnswer> {
-    // Two entries are read for a wrapped list: under one stamp, so they always agree.
-    const stamp = await this.responses().stampOf(BOOKING_TOPICS);
-    if (isUnfiltered(filter)) return this.whole(form, envelope, stamp);
+    // Two entries are read for a wrapped list: under one version, so they always agree.
+    const version = await this.responses().versionOf(BOOKING_TOPICS);
+    if (isUnfiltered(filter)) return this.whole(form, envelope, version);
     // A list from yesterday on (the schedule, what is booked from now) needs only the window.
     const from = windowStart(this.clock());
     const whole = `bookings:${form}`;
     const key = filter.from !== undefined && filter.from >= from ? `${whole}:from:${from}` : whole;
     if (this.tooLarge.has(key)) return this.fromQuery(form, filter, envelope);
-    return page(await this.snapshot(key, key === whole ? {} : { from }, form, stamp), filter, envelope);
+    return page(await this.snapshot(key, key === whole ? {} : { from }, form, version), filter, envelope);
   }
 
-  private async whole(form: BookingForm, envelope: boolean, stamp: string | null): Promise<ListAnswer> {
+  private async whole(form: BookingForm, envelope: boolean, version: string | null): Promise<ListAnswer> {
     const key = `bookings:${form}`;
-    const snapshot = await this.snapshot(key, {}, form, stamp);
+    const snapshot = await this.snapshot(key, {}, form, version);
     if (!envelope) return { body: snapshot.body, etag: snapshot.etag, next: null };
-    const wrapped = await this.responses().entry(`${key}:data`, stamp, async () =>
+    const wrapped = await this.responses().entry(`${key}:data`, version, async () =>
       withEtag(Buffer.concat([DATA_OPEN, snapshot.body, DATA_CLOSE])),
     );
     return { ...wrapped, next: null };
   }
 
   /** The list of `scope` (every live booking, or those of the window), built and kept if it fits. */
-  private async snapshot(key: string, scope: BookingListFilter, form: BookingForm, stamp: string | null): Promise<Snapshot> {
+  private async snapshot(key: string, scope: BookingListFilter, form: BookingForm, version: string | null): Promise<Snapshot> {
     const responses = this.responses();
-    const snapshot = await responses.entry(key, stamp, async () => snapshotOf(await this.bookings.list(scope), form));
+    const snapshot = await responses.entry(key, version, async () => snapshotOf(await this.bookings.list(scope), form));
     if (responses.keeps(key, snapshot)) this.tooLarge.delete(key);
     else this.tooLarge.add(key);
     return snapshot;

@@ -8,7 +8,7 @@
 // are rendered from the kept bookings each time and never kept, so they cannot grow memory or
 // push real answers out.
 import type { Config } from '../config.js';
-import { type Freshness, StampedCache, type Stamp, type Topic } from '../db/freshness.js';
+import { type Freshness, VersionedCache, type VersionReader, type Topic } from '../db/freshness.js';
 import {
   type CalendarFilter,
   feedWindow,
@@ -69,9 +69,9 @@ const CALENDAR_TOPICS: readonly Topic[] = ['bookings', 'positions'];
 const onlineOf = (s: Snapshot) => (s.online ? { online: { controllers: s.online, now: s.at } } : {});
 
 export class CalendarAnswers {
-  private readonly snapshots: StampedCache<Snapshot>;
-  private readonly answers: StampedCache<CachedBody>;
-  private readonly stamp: Stamp;
+  private readonly snapshots: VersionedCache<Snapshot>;
+  private readonly answers: VersionedCache<CachedBody>;
+  private readonly dataVersion: VersionReader;
 
   constructor(
     private readonly repo: CalendarRepository,
@@ -79,14 +79,14 @@ export class CalendarAnswers {
     private readonly clock: Clock,
     private readonly options: CalendarOptions,
   ) {
-    // The database's stamp and the minute: a new minute moves the windows.
-    const stamp: Stamp = (this.stamp = async () => {
+    // The data's version and the minute: a new minute moves the windows.
+    const dataVersion: VersionReader = (this.dataVersion = async () => {
       const minute = this.minute();
-      const s = await freshness.stampOf(CALENDAR_TOPICS)();
+      const s = await freshness.versionOf(CALENDAR_TOPICS)();
       return s === null ? null : `${s}@${minute}`;
     });
-    this.snapshots = new StampedCache(stamp, 1);
-    this.answers = new StampedCache(stamp, ANSWERS_KEPT, {
+    this.snapshots = new VersionedCache(dataVersion, 1);
+    this.answers = new VersionedCache(dataVersion, ANSWERS_KEPT, {
       maxBytes: ANSWER_BYTES_KEPT,
       maxEntryBytes: ANSWER_BYTES_KEPT / 4,
       sizeOf: (key, value) => value.body.byteLength + key.length * 2 + ANSWER_OVERHEAD_BYTES,
@@ -99,12 +99,12 @@ export class CalendarAnswers {
 
   /** The answer of a kind for a filter: bytes and a strong ETag. */
   async answer(kind: CalendarKind, filter: CalendarFilter): Promise<CachedBody> {
-    // Read once: the bookings and the answer cut from them are kept under the same stamp.
-    const stamp = await this.stamp();
-    const snapshot = await this.snapshots.get('bookings', () => this.read(), stamp);
+    // Read once: the bookings and the answer cut from them are kept under the same version.
+    const dataVersion = await this.dataVersion();
+    const snapshot = await this.snapshots.get('bookings', () => this.read(), dataVersion);
     const render = async () => withEtag(this.render(kind, filter, snapshot));
     if (!this.worthKeeping(filter, snapshot)) return render();
-    return this.answers.get(`${kind}:${filterKey(filter)}`, render, stamp);
+    return this.answers.get(`${kind}:${filterKey(filter)}`, render, dataVersion);
   }
 
   /**
@@ -112,8 +112,8 @@ export class CalendarAnswers {
    * Made for each request (it is theirs alone), from the same kept bookings.
    */
   async memberPage(filter: CalendarFilter, account: AccountView): Promise<Buffer> {
-    const stamp = await this.stamp();
-    const snapshot = await this.snapshots.get('bookings', () => this.read(), stamp);
+    const dataVersion = await this.dataVersion();
+    const snapshot = await this.snapshots.get('bookings', () => this.read(), dataVersion);
     const picked = this.pick('page', filter, snapshot);
     const rows = await this.repo.bookers(picked.map((b) => b.id));
     const bookers = new Map<number, Booker>(

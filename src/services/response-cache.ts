@@ -1,4 +1,4 @@
-import { type Freshness, StampedCache, type Topic } from '../db/freshness.js';
+import { type Freshness, VersionedCache, type Topic } from '../db/freshness.js';
 import { type CachedBody, serialiseWithEtag } from './cached-body.js';
 
 export type { CachedBody } from './cached-body.js';
@@ -38,7 +38,7 @@ export interface ResponseCacheOptions {
  * not change is neither re-queried nor re-serialised, and its ETag is computed once.
  */
 export class ResponseCache {
-  private readonly cache: StampedCache<CachedBody>;
+  private readonly cache: VersionedCache<CachedBody>;
   private readonly maxBodyBytes: number;
   private readonly onLookup: ((hit: boolean) => void) | undefined;
 
@@ -48,17 +48,17 @@ export class ResponseCache {
   ) {
     this.maxBodyBytes = options.maxBodyBytes ?? RESPONSE_CACHE_MAX_BODY_BYTES;
     this.onLookup = options.onLookup;
-    // Every lookup names its stamp (of the topics its answer is built from); this one is unused.
-    this.cache = new StampedCache(freshness, RESPONSE_CACHE_ENTRIES, {
+    // Every lookup names its version (of the topics its answer is built from); this one is unused.
+    this.cache = new VersionedCache(freshness, RESPONSE_CACHE_ENTRIES, {
       maxBytes: options.maxBytes ?? RESPONSE_CACHE_BYTES,
       maxEntryBytes: this.maxBodyBytes,
       sizeOf,
     });
   }
 
-  /** The stamp of answers built from `topics`: read it once per request, for every entry the request uses. */
-  stampOf(topics: readonly Topic[]): Promise<string | null> {
-    return this.freshness.stampOf(topics)();
+  /** The version of answers built from `topics`: read it once per request, for every entry the request uses. */
+  versionOf(topics: readonly Topic[]): Promise<string | null> {
+    return this.freshness.versionOf(topics)();
   }
 
   /** Bytes held, for tests and diagnostics. */
@@ -72,11 +72,11 @@ export class ResponseCache {
   }
 
   /**
-   * The entry under `key`, built and kept if there is none for `stamp` (from stampOf). One key
+   * The entry under `key`, built and kept if there is none for `version` (from versionOf). One key
    * always holds entries of one shape, so a caller may keep more than a body in them (T).
    */
-  async entry<T extends CachedBody>(key: string, stamp: string | null, build: () => Promise<T>): Promise<T> {
-    if (!this.onLookup) return this.cache.get(key, build, stamp) as Promise<T>;
+  async entry<T extends CachedBody>(key: string, version: string | null, build: () => Promise<T>): Promise<T> {
+    if (!this.onLookup) return this.cache.get(key, build, version) as Promise<T>;
     let built = false;
     const entry = (await this.cache.get(
       key,
@@ -84,7 +84,7 @@ export class ResponseCache {
         built = true;
         return build();
       },
-      stamp,
+      version,
     )) as T;
     this.onLookup(!built);
     return entry;
@@ -92,6 +92,6 @@ export class ResponseCache {
 
   /** The body under `key` for answers built from `topics`, serialising what `build` gives when there is none. */
   async body(key: string, topics: readonly Topic[], build: () => Promise<unknown>): Promise<CachedBody> {
-    return this.entry(key, await this.stampOf(topics), async () => serialiseWithEtag(await build()));
+    return this.entry(key, await this.versionOf(topics), async () => serialiseWithEtag(await build()));
   }
 }

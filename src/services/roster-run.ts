@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Executor } from '../db/connection.js';
 import { writeTransaction } from '../db/transaction.js';
 import type { Clock } from '../domain/time.js';
-import { endRosterRun, renewRosterRun, takeRosterRun } from '../repositories/roster-staging.js';
+import { endRosterRun, renewRosterRun, claimRosterRun } from '../repositories/roster-staging.js';
 
 /** The sync could not run or was refused: nothing was changed. One line for the operator. */
 export class RosterSyncError extends Error {}
@@ -31,7 +31,7 @@ export class RosterRun {
     const id = randomUUID();
     for (let attempt = 0; ; attempt++) {
       const now = clock();
-      const holder = await writeTransaction(db, (trx) => takeRosterRun(trx, id, now, now + leaseMs));
+      const holder = await writeTransaction(db, (trx) => claimRosterRun(trx, id, now, now + leaseMs));
       if (holder === null) return new RosterRun(db, clock, id, leaseMs);
       // The holder ended between the insert and the read: its slot is free now.
       if (holder.run_id === '' && attempt < 2) continue;

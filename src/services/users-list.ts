@@ -1,6 +1,6 @@
 import type { ApiVariant, Config } from '../config.js';
-import { type Freshness, StampedCache, type Topic } from '../db/freshness.js';
-import { type ActivityStretch, type Includes, isWithinStretch, membershipOf, selectsUsers } from '../domain/users/index.js';
+import { type Freshness, VersionedCache, type Topic } from '../db/freshness.js';
+import { type EndorsementInterval, type Includes, isWithinInterval, membershipOf, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
 import { serialiseWithEtag } from './cached-body.js';
 import { presentUsers } from '../presenters/users.js';
@@ -45,9 +45,9 @@ export const USERS_TOPICS: readonly Topic[] = ['users', 'names', 'positions'];
 
 /** The GET /api/users answer: built in a constant number of queries, reused while it holds. */
 export class UsersList {
-  private readonly lists: StampedCache<UsersBody>;
-  /** The stretch of time the latest build fell in, and the stamp it was worked out under. */
-  private stretch: (ActivityStretch & { stamp: string }) | null = null;
+  private readonly lists: VersionedCache<UsersBody>;
+  /** The interval of time the latest build fell in, and the version it was worked out under. */
+  private interval: (EndorsementInterval & { version: string }) | null = null;
   /** Builds under way, so simultaneous first requests for one list share a single build. */
   private readonly building = new Map<string, Promise<UsersBody>>();
 
@@ -58,7 +58,7 @@ export class UsersList {
     private readonly freshness: Freshness,
     private readonly clock: Clock,
   ) {
-    this.lists = new StampedCache(freshness.stampOf(USERS_TOPICS), CACHED_LISTS, usersBudget);
+    this.lists = new VersionedCache(freshness.versionOf(USERS_TOPICS), CACHED_LISTS, usersBudget);
   }
 
   /** The users array at `now`, uncached; its several queries read one snapshot. */
@@ -76,23 +76,23 @@ export class UsersList {
   async body(req: UsersRequest): Promise<UsersBody> {
     if (!selectsUsers(req.includes)) return serialise([]);
     const now = this.clock();
-    const stamp = await this.freshness.stampOf(USERS_TOPICS)();
-    if (stamp === null) return serialise(await this.build(req, now));
-    const { from } = await this.stretchAt(stamp, now);
+    const version = await this.freshness.versionOf(USERS_TOPICS)();
+    if (version === null) return serialise(await this.build(req, now));
+    const { from } = await this.intervalAt(version, now);
     const relations = Object.entries(req.includes)
       .filter(([, on]) => on)
       .map(([name]) => name)
       .join(',');
-    // Under one stamp, the start of the stretch names it: equal starts, same active endorsements.
-    const key = `${stamp}|${from}|${req.variant}|${relations}|${req.onlyAtcActive}`;
-    return this.lists.get(key, () => this.buildOnce(key, async () => serialise(await this.build(req, now))), stamp);
+    // Under one version, the start of the interval names it: equal starts, same active endorsements.
+    const key = `${version}|${from}|${req.variant}|${relations}|${req.onlyAtcActive}`;
+    return this.lists.get(key, () => this.buildOnce(key, async () => serialise(await this.build(req, now))), version);
   }
 
-  private async stretchAt(stamp: string, now: number): Promise<ActivityStretch> {
-    if (this.stretch === null || this.stretch.stamp !== stamp || !isWithinStretch(this.stretch, now)) {
-      this.stretch = { ...(await this.users.endorsementStretch(now)), stamp };
+  private async intervalAt(version: string, now: number): Promise<EndorsementInterval> {
+    if (this.interval === null || this.interval.version !== version || !isWithinInterval(this.interval, now)) {
+      this.interval = { ...(await this.users.endorsementInterval(now)), version };
     }
-    return this.stretch;
+    return this.interval;
   }
 
   private buildOnce(key: string, build: () => Promise<UsersBody>): Promise<UsersBody> {

@@ -1,7 +1,7 @@
 // Memory held by the read caches stays within fixed budgets, whatever clients ask for: distinct
 // filters are distinct cache entries, and each unpaginated list can run to megabytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StampedCache } from '../../src/db/freshness.js';
+import { VersionedCache } from '../../src/db/freshness.js';
 import { RESPONSE_CACHE_BYTES } from '../../src/services/response-cache.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { buildBooking, buildDivision } from '../support/factories.js';
@@ -59,18 +59,18 @@ describe('the response cache under many distinct filters', () => {
   });
 });
 
-describe('StampedCache with a byte budget', () => {
+describe('VersionedCache with a byte budget', () => {
   const sized = (key: string, value: Buffer) => value.byteLength;
   const cacheOf = (maxBytes: number, maxEntryBytes = maxBytes, maxEntries = 100) => {
-    let stamp = 's1';
-    const cache = new StampedCache<Buffer>(async () => stamp, maxEntries, { maxBytes, maxEntryBytes, sizeOf: sized });
+    let version = 's1';
+    const cache = new VersionedCache<Buffer>(async () => version, maxEntries, { maxBytes, maxEntryBytes, sizeOf: sized });
     const loads: string[] = [];
     const get = (key: string, bytes = 10) =>
       cache.get(key, async () => {
         loads.push(key);
         return Buffer.alloc(bytes);
       });
-    return { cache, loads, get, setStamp: (s: string) => (stamp = s) };
+    return { cache, loads, get, setVersion: (s: string) => (version = s) };
   };
 
   it('answers a hit with the very value it stored, not a copy', async () => {
@@ -131,10 +131,10 @@ describe('StampedCache with a byte budget', () => {
     expect(loads).toEqual(['b']);
   });
 
-  it('drops an entry of an older stamp when it is next asked for, and counts its replacement once', async () => {
-    const { cache, get, loads, setStamp } = cacheOf(100);
+  it('drops an entry of an older version when it is next asked for, and counts its replacement once', async () => {
+    const { cache, get, loads, setVersion } = cacheOf(100);
     await get('a');
-    setStamp('s2');
+    setVersion('s2');
     await get('a', 20);
     expect(loads).toEqual(['a', 'a']);
     expect(cache.bytes).toBe(20);

@@ -44,14 +44,14 @@ export function isExpired(e: Pick<EndorsementTimes, 'valid_to'>, now: number): b
 }
 
 /**
- * A stretch of time [from, to) in which no endorsement starts or ends: every moment in it sees
+ * An interval of time [from, to) in which no endorsement starts or ends: every moment in it sees
  * exactly the same endorsements as active, so a response built at one is valid at any other.
  */
-export interface ActivityStretch {
+export interface EndorsementInterval {
   from: number;
   to: number;
 }
 
-export function isWithinStretch(stretch: ActivityStretch, now: number): boolean {
-  return stretch.from <= now && now < stretch.to;
+export function isWithinInterval(interval: EndorsementInterval, now: number): boolean {
+  return interval.from <= now && now < interval.to;
 }

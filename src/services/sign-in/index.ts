@@ -55,22 +55,22 @@ export class SignIn {
   async finish(query: CallbackQuery, browserToken: string | null): Promise<SignInResult> {
     const refuse = (kind: SignInProblem['kind'], message: string): SignInResult => ({ ok: false, problem: { kind, message } });
     const state = param(query.state, 256);
-    // Taken first, whatever the answer: a state is used once, also by a refusal.
-    const taken = state === null ? null : await this.sessions.takeLogin(state, browserToken);
+    // Consumed first, whatever the answer: a state is used once, also by a refusal.
+    const consumed = state === null ? null : await this.sessions.consumeLogin(state, browserToken);
     if (param(query.error) !== null) {
       return refuse(
         'consent',
         query.error === 'access_denied' ? 'You did not allow the sign-in at the network.' : 'The network did not sign you in.',
       );
     }
-    if (taken === null) return refuse('state', STATE_PROBLEMS.missing);
-    if (!taken.ok) return refuse('state', STATE_PROBLEMS[taken.problem]);
+    if (consumed === null) return refuse('state', STATE_PROBLEMS.missing);
+    if (!consumed.ok) return refuse('state', STATE_PROBLEMS[consumed.problem]);
     const code = param(query.code);
     if (code === null) return refuse('network', 'The network sent you back without a sign-in code.');
 
     let answer: unknown;
     try {
-      answer = await this.connect.profile(new URLSearchParams({ code, state: state! }), taken.codeVerifier);
+      answer = await this.connect.profile(new URLSearchParams({ code, state: state! }), consumed.codeVerifier);
     } catch (err) {
       if (err instanceof ConnectError) return refuse('network', `Signing in failed: ${err.message}.`);
       throw err;
@@ -79,6 +79,6 @@ export class SignIn {
     if (profile === null) return refuse('profile', 'Signing in failed: the network answered with something unexpected about you.');
     const refusal = signInRefusedFor(profile.rating);
     if (refusal !== null) return refuse('rating', refusal);
-    return { ok: true, sessionId: await this.sessions.signIn(profile), next: taken.next };
+    return { ok: true, sessionId: await this.sessions.signIn(profile), next: consumed.next };
   }
 }

@@ -99,13 +99,13 @@ export class MemberSessions {
     return { state, browserToken };
   }
 
-  /** Takes (once) the sign-in a callback's state belongs to, if it is this browser's and recent. */
-  async takeLogin(
+  /** Consumes (once) the sign-in a callback's state belongs to, if it is this browser's and recent. */
+  async consumeLogin(
     state: string,
     browserToken: string | null,
   ): Promise<{ ok: true; codeVerifier: string; next: string } | { ok: false; problem: LoginProblem }> {
     const now = this.clock();
-    const row = await this.repo.takeLoginState(sha256(state));
+    const row = await this.repo.consumeLoginState(sha256(state));
     if (row === undefined) return { ok: false, problem: 'unknown' };
     if (now - row.created_at > LOGIN_STATE_MS) return { ok: false, problem: 'expired' };
     if (browserToken === null || sha256(browserToken) !== row.browser_hash) return { ok: false, problem: 'other-browser' };

@@ -19,10 +19,10 @@ const USERS = '/api/users?include[]=allUsers&include[]=name&include[]=endorsemen
 const BOOKINGS = '/api/bookings';
 const POSITIONS = '/api/positions';
 
-/** Statements that read the data behind an answer (not a key lookup, not the stamp). */
+/** Statements that read the data behind an answer (not a key lookup, not the version). */
 const readsOf = (statements: string[], table: RegExp) => statements.filter((s) => /^\s*select/i.test(s) && table.test(s));
 
-describe('caches stamped by topic', () => {
+describe('caches versioned by topic', () => {
   let ctx: TestContext;
   let edit: string;
   beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('caches stamped by topic', () => {
   // On PostgreSQL a commit by anyone else on the server (other test files run in parallel)
   // starts a new epoch and rightly rebuilds everything; the claim is about this process's own
   // writes, so an attempt during which someone else committed is tried again.
-  const epoch = async () => String(await ctx.services.freshness.stampOf(USERS_TOPICS)()).split(':')[0];
+  const epoch = async () => String(await ctx.services.freshness.versionOf(USERS_TOPICS)()).split(':')[0];
   const ATTEMPTS = TEST_DIALECT === 'postgres' ? 100 : 1;
 
   async function quietly(attempt: () => Promise<'ok' | 'rebuilt'>): Promise<void> {

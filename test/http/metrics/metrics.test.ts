@@ -106,7 +106,7 @@ describe('GET /metrics', () => {
       expect(find('sector_http_request_duration_seconds_count', { route: '/api/bookings', status: '200' })[0]?.value).toBe(2);
 
       // Both lookups of the list were counted; on SQLite the second came from the cache. (On PostgreSQL
-      // any transaction ending on the server, other databases' too, may renew the data's stamp.)
+      // any transaction ending on the server, other databases' too, may renew the data's version.)
       const hits = find('sector_response_cache_hits_total')[0]!.value;
       const misses = find('sector_response_cache_misses_total')[0]!.value;
       expect(hits + misses).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  isWithinStretch,
+  isWithinInterval,
   endedAt,
   isActiveEndorsement,
   isExpired,
@@ -146,7 +146,7 @@ describe('endorsement activity', () => {
     expect(isListedAsRecent(e(0, null), now)).toBe(true);
   });
 
-  it('two moments in the same stretch between endorsement starts and ends see the same active endorsements', () => {
+  it('two moments in the same interval between endorsement starts and ends see the same active endorsements', () => {
     const endorsement = fc.record({
       valid_from: fc.integer({ min: 0, max: 1000 }),
       length: fc.option(fc.integer({ min: 1, max: 1000 }), { nil: null }),
@@ -164,23 +164,23 @@ describe('endorsement activity', () => {
           const boundaries = rows
             .filter((r) => !r.revoked)
             .flatMap((r) => (r.valid_to === null ? [r.valid_from] : [r.valid_from, r.valid_to]));
-          // The stretch around t1, as the repository works it out: last boundary at or before it, first after it.
-          const stretch = {
+          // The interval around t1, as the repository works it out: last boundary at or before it, first after it.
+          const interval = {
             from: Math.max(-Infinity, ...boundaries.filter((b) => b <= t1)),
             to: Math.min(Infinity, ...boundaries.filter((b) => b > t1)),
           };
-          expect(isWithinStretch(stretch, t1)).toBe(true);
+          expect(isWithinInterval(interval, t1)).toBe(true);
           const active = (t: number) => rows.map((r) => isActiveEndorsement(r, t)).join();
-          if (isWithinStretch(stretch, t2)) expect(active(t2)).toBe(active(t1));
+          if (isWithinInterval(interval, t2)) expect(active(t2)).toBe(active(t1));
         },
       ),
     );
   });
 
-  it('treats a stretch as half-open', () => {
-    expect(isWithinStretch({ from: 10, to: 20 }, 10)).toBe(true);
-    expect(isWithinStretch({ from: 10, to: 20 }, 19)).toBe(true);
-    expect(isWithinStretch({ from: 10, to: 20 }, 20)).toBe(false);
-    expect(isWithinStretch({ from: 10, to: 20 }, 9)).toBe(false);
+  it('treats an interval as half-open', () => {
+    expect(isWithinInterval({ from: 10, to: 20 }, 10)).toBe(true);
+    expect(isWithinInterval({ from: 10, to: 20 }, 19)).toBe(true);
+    expect(isWithinInterval({ from: 10, to: 20 }, 20)).toBe(false);
+    expect(isWithinInterval({ from: 10, to: 20 }, 9)).toBe(false);
   });
 });
