@@ -28,6 +28,11 @@ async function oldestPendingAge(url: string): Promise<number> {
   return Number(m![1]);
 }
 
+/** A booking through the API, which the server then pushes to the network. */
+function bookTower(serverUrl: string, token: string) {
+  return api(serverUrl, token).create({ cid: 1_200_001, date: dateIn(4), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
+}
+
 describe('network:status', { timeout: SLOW_MS }, () => {
   it('says that sync is off when it is, never that nothing is owed', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
@@ -48,13 +53,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
     const server = await startServer(env);
     try {
       expect(await oldestPendingAge(server.url)).toBe(0);
-      const b = await api(server.url, token).create({
-        cid: 1_200_001,
-        date: dateIn(4),
-        start_at: '10:00',
-        end_at: '11:00',
-        position: 'EKCH_TWR',
-      });
+      const b = await bookTower(server.url, token);
       // Waited for in this process: network:status itself runs below.
       const failing = await eventually(
         () =>
@@ -109,13 +108,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
         `an attempt answered ${status}`,
       );
     try {
-      const b = await api(server.url, token).create({
-        cid: 1_200_001,
-        date: dateIn(4),
-        start_at: '10:00',
-        end_at: '11:00',
-        position: 'EKCH_TWR',
-      });
+      const b = await bookTower(server.url, token);
       await lastStatus(b.id, 503);
       const passing = await runCliAsync(['network:status'], env);
       expect(passing.code).toBe(0);
