@@ -51,8 +51,11 @@ describe.runIf(TEST_DIALECT === 'postgres')('network sync with two instances on 
 
     await Promise.all(created.map((x, i) => api((i % 2 ? a : b).url, token).remove(x.id)));
     await eventually(() => network.bookings.size === 0, 'every delete pushed', 90_000);
+    // The stand-in forgets a booking before its slow answer reaches the pusher, which then ends the
+    // push: nothing is owed once every answer is in.
+    await eventually(async () => (await networkStatus(env)).length === 0, 'every push ended', 30_000);
     expect(network.count('DELETE')).toBe(COUNT);
     expect(network.count('POST')).toBe(COUNT);
-    expect(await networkStatus(env)).toEqual([]);
+    expect(network.count('PUT')).toBe(COUNT);
   });
 });
