@@ -77,8 +77,8 @@ export class Freshness {
   /** The version of data built from these topics only: writes of other topics leave it as it is. */
   versionOf(topics: readonly Topic[]): VersionReader {
     const name = [...new Set(topics)].sort().join(',');
-    let version = this.readers.get(name);
-    if (version === undefined) {
+    let reader = this.readers.get(name);
+    if (reader === undefined) {
       const watched = TOPICS.filter((t) => topics.includes(t));
       // The last version made, reused while neither the database's counter nor a watched topic moved:
       // most requests find it unchanged and build no string.
@@ -86,7 +86,7 @@ export class Freshness {
       let lastVersions = -1;
       let last = '';
       const local = () => watched.map((t) => this.topicVersions.get(t)!).join(':');
-      version = async () => {
+      reader = async () => {
         let versions = 0;
         for (const topic of watched) versions += this.topicVersions.get(topic)!;
         const external = this.external();
@@ -105,9 +105,9 @@ export class Freshness {
         const snapshot = await this.snapshot(read);
         return snapshot === null ? null : `${snapshot}:${versionsNow}`;
       };
-      this.readers.set(name, version);
+      this.readers.set(name, reader);
     }
-    return version;
+    return reader;
   }
 }
 
