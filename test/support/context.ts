@@ -11,6 +11,8 @@ import { importChanges } from '../../src/services/import.js';
 import { createServices, type AppServices } from '../../src/services/index.js';
 import { importRecording } from '../../src/services/booking-changes.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';
+import { inject } from 'vitest';
+import { testSchemaName } from './test-schemas.js';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -55,10 +57,14 @@ export function freshDatabaseUrl(): string {
   if (TEST_DIALECT === 'postgres') {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error('TEST_DATABASE_URL is not set');
-    const schema = `sector_test_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
-    return `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
+    return `${base}${base.includes('?') ? '&' : '?'}schema=${freshSchemaName()}`;
   }
   return `sqlite:${path.join(tempDir(), 'sector.db')}`;
+}
+
+/** A new PostgreSQL schema name owned by this test run (dropped at its end). */
+export function freshSchemaName(label = `${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`): string {
+  return testSchemaName(inject('testRunId'), label);
 }
 
 export async function createTestContext(options: { env?: Record<string, string>; now?: number } = {}): Promise<TestContext> {

@@ -1,43 +1,24 @@
-import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { dropRunSchemas, dropStaleSchemas, newRunId } from './test-schemas.js';
 
-// Drops the schemas earlier PostgreSQL test runs left behind. Fails the run when
-// TEST_DATABASE_URL is set but the server cannot be reached.
+// Gives the run its id (test-schemas.ts): the PostgreSQL schemas its tests make carry it, and only
+// those are dropped at its end. Fails the run when TEST_DATABASE_URL is set but unreachable.
 
-/** Schemas are named sector_test_<worker pid>_…: one whose worker still runs belongs to another, concurrent run. */
-function inUse(schema: string): boolean {
-  const pid = Number(/^sector_test_(\d+)_/.exec(schema)?.[1]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testRunId: string;
   }
 }
 
-async function dropTestSchemas(): Promise<void> {
+const runId = newRunId();
+
+export async function setup(project: TestProject): Promise<void> {
+  project.provide('testRunId', runId);
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(`TEST_DATABASE_URL=${url} is unreachable: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    const { rows } = await client.query<{ nspname: string }>("select nspname from pg_namespace where nspname like 'sector_test_%'");
-    for (const { nspname } of rows) {
-      if (!inUse(nspname)) await client.query(`drop schema if exists "${nspname}" cascade`);
-    }
-  } finally {
-    await client.end();
-  }
-}
-
-export async function setup(): Promise<void> {
-  await dropTestSchemas();
+  if (url) await dropStaleSchemas(url);
 }
 
 export async function teardown(): Promise<void> {
-  await dropTestSchemas();
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) await dropRunSchemas(url, runId);
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildDemoDivision } from '../../src/demo/division.js';
-import { createTestContext, freshDatabaseUrl, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
+import { createTestContext, freshDatabaseUrl, freshSchemaName, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
 import { ALL_TABLES, tableRows } from '../support/db-state.js';
 import { runCli, startServer } from '../support/processes.js';
 import { createKey } from '../support/seed.js';
@@ -230,7 +230,7 @@ describe('export', () => {
     { timeout: SLOW_MS },
     () => {
       const base = process.env.TEST_DATABASE_URL!;
-      const schema = `sector_test_${process.pid}_move_${Math.random().toString(36).slice(2, 8)}`;
+      const schema = freshSchemaName(`move_${Math.random().toString(36).slice(2, 8)}`);
       expect(roundTrip(`${base}${base.includes('?') ? '&' : '?'}schema=${schema}`) === textA).toBe(true);
     },
   );

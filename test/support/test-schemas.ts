@@ -1,0 +1,52 @@
+// Each test run owns the PostgreSQL schemas it makes: their names carry the run's id
+// (sector_test_<run id>_<label>), and the run drops only those at its end, so two runs against one
+// database never drop each other's. A run that crashed leaves its schemas behind: a later run drops
+// them once they are a day old (no run lasts that long).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const TEST_SCHEMA_PREFIX = 'sector_test_';
+/** A run id: the run's start in milliseconds, base 36, then 6 hex digits of randomness. */
+const RUN_ID = /^sector_test_([0-9a-z]{8,9})([0-9a-f]{6})_/;
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+export function newRunId(now = Date.now()): string {
+  return `${now.toString(36)}${randomBytes(3).toString('hex')}`;
+}
+
+/** A new schema name of the run (at most 63 characters, PostgreSQL's limit). */
+export function testSchemaName(runId: string, label: string): string {
+  return `${TEST_SCHEMA_PREFIX}${runId}_${label}`.slice(0, 63);
+}
+
+async function dropSchemas(url: string, which: (schema: string) => boolean): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`TEST_DATABASE_URL=${url} is unreachable: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where starts_with(nspname, $1)', [
+      TEST_SCHEMA_PREFIX,
+    ]);
+    for (const { nspname } of rows) {
+      if (which(nspname)) await client.query(`drop schema if exists "${nspname}" cascade`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops the run's own schemas (at its end). */
+export function dropRunSchemas(url: string, runId: string): Promise<void> {
+  return dropSchemas(url, (schema) => schema.startsWith(`${TEST_SCHEMA_PREFIX}${runId}_`));
+}
+
+/** Drops the schemas of runs that started more than a day before `now` (crashed runs). */
+export function dropStaleSchemas(url: string, now = Date.now()): Promise<void> {
+  return dropSchemas(url, (schema) => {
+    const match = RUN_ID.exec(schema);
+    return match !== null && now - parseInt(match[1]!, 36) > STALE_MS;
+  });
+}
