@@ -2,10 +2,12 @@
 
 import path from 'node:path';
 import type { ApiVariant } from './domain/users/includes.js';
+import { networkAddress, networkConfig, publicUrl, signInConfig, type NetworkConfig, type SignInConfig } from './config-services.js';
 import { projectRoot } from './project-root.js';
 
 export type { ApiVariant } from './domain/users/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
+export { isLoopbackHost, networkAddress, type NetworkConfig, type SignInConfig } from './config-services.js';
 
 export interface Config {
   host: string;
@@ -68,16 +70,6 @@ export interface Config {
   activity: ActivityConfig;
 }
 
-export interface SignInConfig {
-  /** The network's OAuth2 server (CONNECT_URL), without a trailing slash. */
-  connectUrl: string;
-  clientId: string;
-  /** Never logged. */
-  clientSecret: string;
-  /** How long one call to the network may take, answer included. */
-  timeoutMs: number;
-}
-
 export interface CoreApiConfig {
   /** Without a trailing slash, e.g. https://api.vatsim.net. */
   url: string;
@@ -103,17 +95,6 @@ export interface ActivityConfig {
   graceMonths: number;
 }
 
-export interface NetworkConfig {
-  /** The service's API base, without a trailing slash (e.g. https://atc-bookings.example/api). */
-  url: string;
-  /** The division's key there, sent as a bearer token. Never logged. */
-  key: string;
-  /** First retry delay after a failure that may pass; doubles per attempt, capped at one hour. */
-  retryBaseMs: number;
-  /** How long one request may take, answer included. */
-  timeoutMs: number;
-}
-
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -122,7 +103,7 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -203,9 +184,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataFeed: null,
     activity: { hours: null, periodMonths: 12, graceMonths: 12 },
   };
-  config.network = networkConfig(env, str, int, problems);
-  config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config, problems);
-  config.signIn = signInConfig(env, str, int, problems);
+  config.network = networkConfig(str, int, problems);
+  config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config.host, config.port, problems);
+  config.signIn = signInConfig(str, int, problems);
   if (config.sessionSecret !== null && config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters (or unset: one is generated and kept in the database)');
   }
@@ -248,119 +229,4 @@ function rootedSqlite(url: string): string {
   const file = url.slice('sqlite:'.length);
   if (file === '' || file === ':memory:' || path.isAbsolute(file)) return url;
   return `sqlite:${path.resolve(projectRoot(), file)}`;
-}
-
-/** NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY: both (sync on) or neither (off). */
-function networkConfig(
-  env: Env,
-  str: (name: string, fallback: string) => string,
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  problems: string[],
-): NetworkConfig | null {
-  const url = str('NETWORK_BOOKINGS_URL', '');
-  const key = str('NETWORK_BOOKINGS_KEY', '');
-  const retryBaseMs = int('NETWORK_RETRY_BASE_MS', 5000, 1, 3_600_000);
-  const timeoutMs = int('NETWORK_TIMEOUT_MS', 15_000, 100, 300_000);
-  if (url === '' && key === '') return null;
-  if (url === '' || key === '') {
-    const [set, missing] = url === '' ? ['NETWORK_BOOKINGS_KEY', 'NETWORK_BOOKINGS_URL'] : ['NETWORK_BOOKINGS_URL', 'NETWORK_BOOKINGS_KEY'];
-    problems.push(`${set} is set but ${missing} is not: set both to push bookings to the network, or neither`);
-    return null;
-  }
-  let parsed: URL | null;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = null;
-  }
-  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '') {
-    problems.push(
-      `NETWORK_BOOKINGS_URL must be an http: or https: URL without query, e.g. https://atc-bookings.example/api (got "${url}")`,
-    );
-    return null;
-  }
-  if (/\s/.test(key)) problems.push('NETWORK_BOOKINGS_KEY must not contain spaces');
-  return { url: url.replace(/\/+$/, ''), key, retryBaseMs, timeoutMs };
-}
-
-/** Whether a host is this machine's own (127.0.0.0/8, [::1], localhost), where http: is allowed. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === 'localhost' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
-}
-
-/**
- * A network service's address: https:, or http: on loopback only (local development and tests),
- * without query or fragment. Returns it without a trailing slash, or null after adding a problem.
- */
-export function networkAddress(name: string, raw: string, problems: string[]): string | null {
-  let parsed: URL | null;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    parsed = null;
-  }
-  const ok =
-    parsed !== null &&
-    (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) &&
-    parsed.search === '' &&
-    parsed.hash === '' &&
-    parsed.username === '' &&
-    parsed.password === '';
-  if (!ok) {
-    problems.push(`${name} must be an https: URL (http: only on 127.0.0.1, [::1] or localhost), without query (got "${raw}")`);
-    return null;
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-/** PUBLIC_URL: the http: or https: origin people use (Sector is served at its root); default http://HOST:PORT. */
-function publicUrl(raw: string, config: Pick<Config, 'host' | 'port'>, problems: string[]): string {
-  if (raw === '') {
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    return `http://${host}:${config.port}`;
-  }
-  let parsed: URL | null;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    parsed = null;
-  }
-  if (
-    parsed === null ||
-    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
-    parsed.pathname !== '/' ||
-    parsed.search !== '' ||
-    parsed.hash !== '' ||
-    parsed.username !== '' ||
-    parsed.password !== ''
-  ) {
-    problems.push(
-      `PUBLIC_URL must be the http: or https: address people use, without a path, e.g. https://bookings.example.org (got "${raw}")`,
-    );
-    return raw;
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-/** CONNECT_CLIENT_ID and CONNECT_CLIENT_SECRET: both (sign-in on) or neither (off). */
-function signInConfig(
-  env: Env,
-  str: (name: string, fallback: string) => string,
-  int: (name: string, fallback: number, min: number, max: number) => number,
-  problems: string[],
-): SignInConfig | null {
-  const clientId = str('CONNECT_CLIENT_ID', '');
-  const clientSecret = str('CONNECT_CLIENT_SECRET', '');
-  const connectUrl = networkAddress('CONNECT_URL', str('CONNECT_URL', 'https://auth.vatsim.net'), problems);
-  const timeoutMs = int('CONNECT_TIMEOUT_MS', 10_000, 100, 300_000);
-  if (clientId === '' && clientSecret === '') return null;
-  if (clientId === '' || clientSecret === '') {
-    const [set, missing] =
-      clientId === '' ? ['CONNECT_CLIENT_SECRET', 'CONNECT_CLIENT_ID'] : ['CONNECT_CLIENT_ID', 'CONNECT_CLIENT_SECRET'];
-    problems.push(`${set} is set but ${missing} is not: set both to let members sign in, or neither`);
-    return null;
-  }
-  if (connectUrl === null) return null;
-  return { connectUrl, clientId, clientSecret, timeoutMs };
 }

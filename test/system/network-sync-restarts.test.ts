@@ -156,7 +156,10 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     for (const [env, missing] of [
       [{ ...base, NETWORK_BOOKINGS_URL: 'https://bookings.example/api' }, 'NETWORK_BOOKINGS_KEY is not'],
       [{ ...base, NETWORK_BOOKINGS_KEY: 'k' }, 'NETWORK_BOOKINGS_URL is not'],
-      [{ ...base, NETWORK_BOOKINGS_URL: 'ftp://bookings.example', NETWORK_BOOKINGS_KEY: 'k' }, 'NETWORK_BOOKINGS_URL must be an http'],
+      [
+        { ...base, NETWORK_BOOKINGS_URL: 'ftp://bookings.example', NETWORK_BOOKINGS_KEY: 'k' },
+        'NETWORK_BOOKINGS_URL must be an https: URL',
+      ],
     ] as const) {
       const cli = await runCliAsync(['network:status'], env);
       expect(cli.code).toBe(1);
@@ -165,5 +168,21 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
       await expect(startServer(env)).rejects.toThrow(missing);
     }
     expect(fs.existsSync(path.join(dir, 'x.db'))).toBe(false);
+  });
+
+  it('NETWORK_BOOKINGS_URL with http: on a host other than loopback is refused: the network key would travel in clear', async () => {
+    const dir = tempDir();
+    const base = { DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`, NETWORK_BOOKINGS_KEY: 'k' };
+    for (const url of ['http://bookings.example/api', 'http://10.0.0.5/api', 'http://127.0.0.1.example/api']) {
+      const cli = await runCliAsync(['network:status'], { ...base, NETWORK_BOOKINGS_URL: url });
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toContain(`NETWORK_BOOKINGS_URL must be an https: URL (http: only on 127.0.0.1, [::1] or localhost)`);
+      expect(cli.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    await expect(startServer({ ...base, NETWORK_BOOKINGS_URL: 'http://bookings.example/api' })).rejects.toThrow('must be an https: URL');
+    // Loopback stays open for local development and the tests' stand-ins.
+    const loopback = await runCliAsync(['network:status', '--json'], { ...base, NETWORK_BOOKINGS_URL: 'http://127.0.0.1:9/api' });
+    expect(loopback.stderr).not.toContain('must be an https');
+    expect(loopback.code).toBe(0);
   });
 });

@@ -1,0 +1,126 @@
+// The settings of the services Sector talks to: the network's addresses (https:, or http: on
+// loopback only), the two-part settings that are both set or neither, and the public address.
+
+export interface SignInConfig {
+  /** The network's OAuth2 server (CONNECT_URL), without a trailing slash. */
+  connectUrl: string;
+  clientId: string;
+  /** Never logged. */
+  clientSecret: string;
+  /** How long one call to the network may take, answer included. */
+  timeoutMs: number;
+}
+
+export interface NetworkConfig {
+  /** The service's API base, without a trailing slash (e.g. https://atc-bookings.example/api). */
+  url: string;
+  /** The division's key there, sent as a bearer token. Never logged. */
+  key: string;
+  /** First retry delay after a failure that may pass; doubles per attempt, capped at one hour. */
+  retryBaseMs: number;
+  /** How long one request may take, answer included. */
+  timeoutMs: number;
+}
+
+/** NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY: both (sync on) or neither (off). */
+export function networkConfig(
+  str: (name: string, fallback: string) => string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): NetworkConfig | null {
+  const url = str('NETWORK_BOOKINGS_URL', '');
+  const key = str('NETWORK_BOOKINGS_KEY', '');
+  const retryBaseMs = int('NETWORK_RETRY_BASE_MS', 5000, 1, 3_600_000);
+  const timeoutMs = int('NETWORK_TIMEOUT_MS', 15_000, 100, 300_000);
+  if (url === '' && key === '') return null;
+  if (url === '' || key === '') {
+    const [set, missing] = url === '' ? ['NETWORK_BOOKINGS_KEY', 'NETWORK_BOOKINGS_URL'] : ['NETWORK_BOOKINGS_URL', 'NETWORK_BOOKINGS_KEY'];
+    problems.push(`${set} is set but ${missing} is not: set both to push bookings to the network, or neither`);
+    return null;
+  }
+  // The key travels with every request: never in clear over a network (http: on loopback only).
+  const address = networkAddress('NETWORK_BOOKINGS_URL', url, problems);
+  if (address === null) return null;
+  if (/\s/.test(key)) problems.push('NETWORK_BOOKINGS_KEY must not contain spaces');
+  return { url: address, key, retryBaseMs, timeoutMs };
+}
+
+/** Whether a host is this machine's own (127.0.0.0/8, [::1], localhost), where http: is allowed. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * A network service's address: https:, or http: on loopback only (local development and tests),
+ * without query or fragment. Returns it without a trailing slash, or null after adding a problem.
+ */
+export function networkAddress(name: string, raw: string, problems: string[]): string | null {
+  let parsed: URL | null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = null;
+  }
+  const ok =
+    parsed !== null &&
+    (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) &&
+    parsed.search === '' &&
+    parsed.hash === '' &&
+    parsed.username === '' &&
+    parsed.password === '';
+  if (!ok) {
+    problems.push(`${name} must be an https: URL (http: only on 127.0.0.1, [::1] or localhost), without query (got "${raw}")`);
+    return null;
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** PUBLIC_URL: the http: or https: origin people use (Sector is served at its root); default http://HOST:PORT. */
+export function publicUrl(raw: string, host: string, port: number, problems: string[]): string {
+  if (raw === '') {
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
+  let parsed: URL | null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = null;
+  }
+  if (
+    parsed === null ||
+    (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+    parsed.pathname !== '/' ||
+    parsed.search !== '' ||
+    parsed.hash !== '' ||
+    parsed.username !== '' ||
+    parsed.password !== ''
+  ) {
+    problems.push(
+      `PUBLIC_URL must be the http: or https: address people use, without a path, e.g. https://bookings.example.org (got "${raw}")`,
+    );
+    return raw;
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** CONNECT_CLIENT_ID and CONNECT_CLIENT_SECRET: both (sign-in on) or neither (off). */
+export function signInConfig(
+  str: (name: string, fallback: string) => string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): SignInConfig | null {
+  const clientId = str('CONNECT_CLIENT_ID', '');
+  const clientSecret = str('CONNECT_CLIENT_SECRET', '');
+  const connectUrl = networkAddress('CONNECT_URL', str('CONNECT_URL', 'https://auth.vatsim.net'), problems);
+  const timeoutMs = int('CONNECT_TIMEOUT_MS', 10_000, 100, 300_000);
+  if (clientId === '' && clientSecret === '') return null;
+  if (clientId === '' || clientSecret === '') {
+    const [set, missing] =
+      clientId === '' ? ['CONNECT_CLIENT_SECRET', 'CONNECT_CLIENT_ID'] : ['CONNECT_CLIENT_ID', 'CONNECT_CLIENT_SECRET'];
+    problems.push(`${set} is set but ${missing} is not: set both to let members sign in, or neither`);
+    return null;
+  }
+  if (connectUrl === null) return null;
+  return { connectUrl, clientId, clientSecret, timeoutMs };
+}
