@@ -2,9 +2,12 @@
 // network's feed (test/support/data-feed-stand-in.ts). The poll is the job's handler, called as
 // the server's job runner calls it.
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
+import { JobRunner } from '../../src/services/jobs/index.js';
+import { networkJobs } from '../../src/services/jobs/network-jobs.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../support/factories.js';
@@ -149,5 +152,69 @@ describe('sessions from the data feed', () => {
     await expect(
       pollFeed({ db: ctx.services.db, feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 } }),
     ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
+  });
+
+  it('merges a controller the feed lists twice into one session (the earliest logon) and records everyone else', async () => {
+    feed.set(iso(T0), [
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) },
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) },
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 - 10 * min) },
+      { cid: BO, callsign: 'ekch_app', logon_time: iso(T0 - 20 * min) },
+      { cid: 1_444_444, callsign: 'EKDK_CTR', logon_time: iso(T0 - 5 * min), facility: 6 },
+    ]);
+    expect(await poll()).toMatchObject({ sightings: 3, ended: [] });
+    ctx.setNow(T0 + min);
+    feed.set(iso(T0 + min), [
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 - 20 * min) },
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 - 10 * min) },
+    ]);
+    const second = await poll();
+    expect(second.sightings).toBe(1);
+    expect(second.ended.sort((a, b) => a - b)).toEqual([ADA, 1_444_444]);
+    expect((await sessions()).map((s) => [s.cid, s.callsign, s.logon_time, s.last_seen, s.ended_at])).toEqual([
+      [ADA, 'EKCH_TWR', iso(T0 - 30 * min), iso(T0), iso(T0)],
+      [BO, 'EKCH_APP', iso(T0 - 20 * min), iso(T0 + min), null],
+      [1_444_444, 'EKDK_CTR', iso(T0 - 5 * min), iso(T0), iso(T0)],
+    ]);
+  });
+
+  it('logs a poll that fails for a reason of its own (its table gone) once until it succeeds again, without a stack', async () => {
+    const own = await createTestContext({ now: T0, env: { DATA_FEED_URL: feed.url, DATA_FEED_INTERVAL_S: '1' } });
+    const lines: Array<{ level: string; obj: object; msg: string }> = [];
+    const log = {
+      info: (obj: object, msg: string) => lines.push({ level: 'info', obj, msg }),
+      warn: (obj: object, msg: string) => lines.push({ level: 'warn', obj, msg }),
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(T0);
+    const runner = new JobRunner({ db: own.services.db, jobs: networkJobs(own.services), log });
+    try {
+      feed.set(iso(T0), []);
+      const before = feed.count();
+      await sql`ALTER TABLE atc_sessions RENAME TO atc_sessions_elsewhere`.execute(own.services.db.kysely);
+      runner.start();
+      for (let i = 0; i < 3; i++) {
+        await vi.advanceTimersByTimeAsync(i === 0 ? 0 : 1000);
+        await runner.settled();
+      }
+      await sql`ALTER TABLE atc_sessions_elsewhere RENAME TO atc_sessions`.execute(own.services.db.kysely);
+      await vi.advanceTimersByTimeAsync(1000);
+      await runner.settled();
+      expect(feed.count() - before).toBe(4);
+      expect(lines.map((l) => [l.level, l.msg])).toEqual([
+        [
+          'warn',
+          expect.stringMatching(
+            /^data feed poll failed: .*atc_sessions.*; sessions continue at the next good poll \(logged once until it answers\)$/,
+          ),
+        ],
+        ['info', 'data feed answers again'],
+      ]);
+      expect(lines.map((l) => l.obj)).toEqual([{ job: 'data-feed' }, { job: 'data-feed' }]);
+    } finally {
+      vi.useRealTimers();
+      await runner.stop();
+      await own.close();
+    }
   });
 });

@@ -85,16 +85,22 @@ export function positionMatcher(positions: readonly string[]): (callsign: string
   };
 }
 
-/** The controllers who count for a position of the division (facility > 0: not observers). */
+/**
+ * The controllers who count for a position of the division (facility > 0: not observers). A cid
+ * listed twice on one callsign is one session: the entry with the earliest logon is kept.
+ */
 export function sightingsOf(controllers: readonly FeedController[], match: (callsign: string) => string | null): Sighting[] {
-  const out: Sighting[] = [];
+  const out = new Map<string, Sighting>();
   for (const c of controllers) {
     if (c.facility <= 0) continue;
     const position = match(c.callsign);
     if (position === null) continue;
-    out.push({ cid: c.cid, callsign: c.callsign, position, name: c.name, frequency: c.frequency, logon_time: c.logon_time });
+    const key = `${c.cid}|${c.callsign}`;
+    const held = out.get(key);
+    if (held !== undefined && held.logon_time <= c.logon_time) continue;
+    out.set(key, { cid: c.cid, callsign: c.callsign, position, name: c.name, frequency: c.frequency, logon_time: c.logon_time });
   }
-  return out;
+  return [...out.values()];
 }
 
 /** The key of a session: one connection of one controller on one callsign. */
