@@ -2,7 +2,7 @@
 // is online and for activity. Set-based: one upsert per few hundred sightings.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type Sighting, sessionKey } from '../domain/network/feed.js';
+import { type Sighting, sessionKey, sightingStart } from '../domain/network/feed.js';
 import { chunks } from './import-rows.js';
 
 /** A session still seen in the feed: what it was sighted with, and when it was last seen. */
@@ -26,7 +26,9 @@ export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sigh
   for (const part of chunks([...sightings])) {
     await trx
       .insertInto('atc_sessions')
-      .values(part.map((s) => ({ ...s, last_seen: seenAt, ended_at: null, source: 'feed' })))
+      .values(
+        part.map((s) => ({ ...s, logon_time: sightingStart(s.logon_time, seenAt), last_seen: seenAt, ended_at: null, source: 'feed' })),
+      )
       .onConflict((oc) =>
         oc.columns(['cid', 'callsign', 'logon_time']).doUpdateSet({
           position: (eb) => eb.ref('excluded.position'),
@@ -39,7 +41,7 @@ export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sigh
       )
       .execute();
   }
-  const seen = new Set(sightings.map(sessionKey));
+  const seen = new Set(sightings.map((s) => sessionKey({ ...s, logon_time: sightingStart(s.logon_time, seenAt) })));
   const open = await trx
     .selectFrom('atc_sessions')
     .select(['id', 'cid', 'callsign', 'logon_time', 'last_seen'])

@@ -36,7 +36,7 @@ describe('sessions from the data feed', () => {
   });
   afterEach(async () => ctx.close());
 
-  const poll = () => pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } });
+  const poll = () => pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock });
 
   async function sessions(url = ctx.databaseUrl) {
     const db = openDatabase(url);
@@ -59,6 +59,8 @@ describe('sessions from the data feed', () => {
   }
 
   it('starts sessions, continues them across a failed and a garbage poll, and ends them at their last sighting', async () => {
+    // The server's clock: every document below was generated in its past.
+    ctx.setNow(T0 + 20 * min);
     const adaOn = iso(T0 - 30 * min);
     const stranger = 1_444_444; // not a user of Sector (yet): kept all the same
     feed.set(iso(T0), [
@@ -83,7 +85,10 @@ describe('sessions from the data feed', () => {
     // A restart: another process (a new database handle) polls next; the sessions go on.
     const other = openDatabase(ctx.databaseUrl);
     feed.set(iso(T0 + 4 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn }]);
-    expect(await pollFeed({ db: other, feed: { url: feed.url, intervalS: 1 } })).toMatchObject({ sightings: 1, ended: [stranger] });
+    expect(await pollFeed({ db: other, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).toMatchObject({
+      sightings: 1,
+      ended: [stranger],
+    });
     await other.close();
     feed.set(iso(T0 + 5 * min), []);
     expect(await poll()).toMatchObject({ sightings: 0, ended: [ADA] });
@@ -138,7 +143,7 @@ describe('sessions from the data feed', () => {
     feed.set('not a time', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0) }]);
     await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
     feed.setMode('timeout');
-    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } })).rejects.toThrow(
+    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).rejects.toThrow(
       `data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`,
     );
     expect(await sessions()).toEqual([]);
@@ -150,8 +155,36 @@ describe('sessions from the data feed', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     await expect(
-      pollFeed({ db: ctx.services.db, feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 } }),
+      pollFeed({
+        db: ctx.services.db,
+        feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 },
+        clock: ctx.services.clock,
+      }),
     ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
+  });
+
+  it('refuses a feed document dated more than two minutes ahead of the clock, and records a slightly early one at the clock: no stored time is later than now', async () => {
+    feed.set('2099-01-01T00:00:00Z', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) }]);
+    await expect(poll()).rejects.toThrow(
+      new FeedPollError(
+        `data feed answered a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock (${iso(T0).replace('Z', '000Z')})`,
+      ),
+    );
+    expect(await sessions()).toEqual([]);
+
+    // A clock a minute behind the network's: the document is taken, its sightings at this clock's time.
+    feed.set(iso(T0 + min), [
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) },
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 + 30_000) },
+    ]);
+    await poll();
+    ctx.setNow(T0 + 2 * min);
+    feed.set(iso(T0 + 2 * min), []);
+    expect((await poll()).ended.sort((a, b) => a - b)).toEqual([ADA, BO]);
+    expect(await sessions()).toEqual([
+      { cid: ADA, callsign: 'EKCH_TWR', position: 'EKCH_TWR', logon_time: iso(T0 - 30 * min), last_seen: iso(T0), ended_at: iso(T0) },
+      { cid: BO, callsign: 'EKCH_APP', position: 'EKCH_APP', logon_time: iso(T0), last_seen: iso(T0), ended_at: iso(T0) },
+    ]);
   });
 
   it('merges a controller the feed lists twice into one session (the earliest logon) and records everyone else', async () => {

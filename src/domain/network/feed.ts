@@ -103,6 +103,20 @@ export function sightingsOf(controllers: readonly FeedController[], match: (call
   return [...out.values()];
 }
 
+/** How far a feed may be dated ahead of this server's clock (clocks differ a little) before it is refused. */
+export const MAX_FEED_AHEAD_MS = 2 * 60_000;
+
+/**
+ * When a feed's controllers were seen: the feed's time, never later than now (a stored time in the
+ * future would keep a session open and growing); null for a feed dated too far ahead to believe.
+ */
+export function sightingTime(generatedAt: number, now: number): number | null {
+  return generatedAt > now + MAX_FEED_AHEAD_MS ? null : Math.min(generatedAt, now);
+}
+
+/** A session's start: its logon, never after its first sighting (the network's clocks may run ahead). */
+export const sightingStart = (logon: number, seenAt: number): number => Math.min(logon, seenAt);
+
 /** The key of a session: one connection of one controller on one callsign. */
 export const sessionKey = (s: { cid: number; callsign: string; logon_time: number }): string => `${s.cid}|${s.callsign}|${s.logon_time}`;
 

@@ -56,6 +56,7 @@ export function networkJobs(services: Services): ScheduledJob[] {
             {
               db: services.db,
               feed,
+              clock: services.clock,
               onEnded: async (cids) => {
                 await services.activity.recompute(cids);
               },
