@@ -211,6 +211,28 @@ describe('sessions from the data feed', () => {
     ]);
   });
 
+  it('starts a session whose logon time is ahead of its sighting (clock skew) at its first sighting, and does not split it across polls', async () => {
+    const logon = iso(T0 + 90_000);
+    for (const at of [T0, T0 + min, T0 + 2 * min, T0 + 3 * min]) {
+      ctx.setNow(at);
+      feed.set(iso(at), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: logon }]);
+      expect(await poll()).toMatchObject({ sightings: 1, ended: [] });
+    }
+    ctx.setNow(T0 + 4 * min);
+    feed.set(iso(T0 + 4 * min), []);
+    expect(await poll()).toMatchObject({ ended: [ADA] });
+    expect(await sessions()).toEqual([
+      {
+        cid: ADA,
+        callsign: 'EKCH_TWR',
+        position: 'EKCH_TWR',
+        logon_time: iso(T0),
+        last_seen: iso(T0 + 3 * min),
+        ended_at: iso(T0 + 3 * min),
+      },
+    ]);
+  });
+
   it('logs a poll that fails for a reason of its own (its table gone) once until it succeeds again, without a stack', async () => {
     const own = await createTestContext({ now: T0, env: { DATA_FEED_URL: feed.url, DATA_FEED_INTERVAL_S: '1' } });
     const lines: Array<{ level: string; obj: object; msg: string }> = [];

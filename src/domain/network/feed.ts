@@ -51,7 +51,8 @@ export function parseFeed(v: unknown): { generatedAt: number; controllers: FeedC
       facility: c.facility,
       name: text(c.name, 200),
       frequency: text(c.frequency, 20),
-      logon_time: Math.min(logon, generatedAt),
+      // As the network gave it: a skewed one is clamped to the sighting (sightingStart).
+      logon_time: logon,
     });
   }
   return { generatedAt, controllers };
