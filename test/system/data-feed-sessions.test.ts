@@ -163,6 +163,17 @@ describe('sessions from the data feed', () => {
     ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
   });
 
+  it('names the host whose name it could not find', async () => {
+    // .invalid never resolves (RFC 6761).
+    await expect(
+      pollFeed({
+        db: ctx.services.db,
+        feed: { url: 'https://nonexistent.invalid/v3/vatsim-data.json', intervalS: 1 },
+        clock: ctx.services.clock,
+      }),
+    ).rejects.toThrow(new FeedPollError('data feed failed: nonexistent.invalid: host name not found (ENOTFOUND)'));
+  });
+
   it('refuses a feed document dated more than two minutes ahead of the clock, and records a slightly early one at the clock: no stored time is later than now', async () => {
     feed.set('2099-01-01T00:00:00Z', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) }]);
     await expect(poll()).rejects.toThrow(
