@@ -17,6 +17,7 @@ areas.name text not null
 atc_sessions.callsign text not null
 atc_sessions.cid bigint not null
 atc_sessions.ended_at bigint
+atc_sessions.feed_logon_time bigint
 atc_sessions.frequency text
 atc_sessions.id bigint not null
 atc_sessions.last_seen bigint not null

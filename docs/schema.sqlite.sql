@@ -56,7 +56,7 @@ CREATE TABLE atc_sessions (
     logon_time bigint NOT NULL,
     last_seen bigint NOT NULL,
     ended_at bigint,
-    source text NOT NULL,
+    source text NOT NULL, feed_logon_time bigint,
     CONSTRAINT atc_sessions_key UNIQUE (cid, callsign, logon_time)
   );
 

@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_sign_in.js';
 import * as m0015 from './migrations/0015_member_calendars.js';
 import * as m0016 from './migrations/0016_network_push_pending_since.js';
 import * as m0017 from './migrations/0017_roster_staging.js';
+import * as m0018 from './migrations/0018_feed_logon_time.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -38,6 +39,7 @@ const MIGRATIONS = {
   '0015_member_calendars': m0015,
   '0016_network_push_pending_since': m0016,
   '0017_roster_staging': m0017,
+  '0018_feed_logon_time': m0018,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

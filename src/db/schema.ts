@@ -44,7 +44,10 @@ export interface AtcSessionsTable {
   position: string;
   name: string | null;
   frequency: string | null;
+  /** The start: the logon, never after the first sighting. */
   logon_time: number;
+  /** The feed's logon as the network gave it (finds the session at the next poll); null for history. */
+  feed_logon_time: ColumnType<number | null, number | null | undefined, number | null>;
   last_seen: number;
   /** Null while the controller is still seen in the feed. */
   ended_at: number | null;

@@ -2,7 +2,7 @@
 // is online and for activity. Set-based: one upsert per few hundred sightings.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type Sighting, sessionKey } from '../domain/network/feed.js';
+import { type Sighting, sessionKey, sightingStart } from '../domain/network/feed.js';
 import { chunks } from './import-rows.js';
 
 /** A session still seen in the feed: what it was sighted with, and when it was last seen. */
@@ -17,13 +17,19 @@ export interface HistorySession {
 }
 
 /**
- * Records one poll of the feed, seen at `seenAt`: sessions seen continue (or start), and open
- * sessions of the feed that it no longer shows end at their last sighting. A session seen again
- * under the same key after a poll that missed it is the same session, open again. Returns the cids
- * whose sessions ended.
+ * Records one poll of the feed, seen at `seenAt` (one sighting per cid and callsign): sessions seen
+ * continue (or start), and open sessions of the feed that it no longer shows end at their last
+ * sighting. A session seen again under the same key after a poll that missed it is the same
+ * session, open again. Returns the cids whose sessions ended.
  */
 export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sighting[], seenAt: number): Promise<number[]> {
-  for (const part of chunks([...sightings])) {
+  const skewed = await skewedStarts(trx, sightings);
+  const rows = sightings.map((s) => ({
+    ...s,
+    logon_time: skewed.get(`${s.cid}|${s.callsign}|${s.logon_time}`) ?? sightingStart(s.logon_time, seenAt),
+    feed_logon_time: s.logon_time,
+  }));
+  for (const part of chunks(rows)) {
     await trx
       .insertInto('atc_sessions')
       .values(part.map((s) => ({ ...s, last_seen: seenAt, ended_at: null, source: 'feed' })))
@@ -39,7 +45,7 @@ export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sigh
       )
       .execute();
   }
-  const seen = new Set(sightings.map(sessionKey));
+  const seen = new Set(rows.map(sessionKey));
   const open = await trx
     .selectFrom('atc_sessions')
     .select(['id', 'cid', 'callsign', 'logon_time', 'last_seen'])
@@ -59,6 +65,26 @@ export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sigh
       .execute();
   }
   return [...new Set(gone.map((s) => s.cid))];
+}
+
+/**
+ * The starts of the feed's sessions that began at their first sighting, before the logon the
+ * network gave them (its clock ahead), by `cid|callsign|feed logon`: the next polls continue them.
+ */
+async function skewedStarts(trx: Kysely<Database>, sightings: readonly Sighting[]): Promise<Map<string, number>> {
+  const starts = new Map<string, number>();
+  for (const part of chunks([...sightings])) {
+    const rows = await trx
+      .selectFrom('atc_sessions')
+      .select(['cid', 'callsign', 'logon_time', 'feed_logon_time'])
+      .where('source', '=', 'feed')
+      .where('cid', 'in', [...new Set(part.map((s) => s.cid))])
+      .where('feed_logon_time', 'in', [...new Set(part.map((s) => s.logon_time))])
+      .whereRef('logon_time', '<', 'feed_logon_time')
+      .execute();
+    for (const r of rows) starts.set(`${r.cid}|${r.callsign}|${r.feed_logon_time}`, r.logon_time);
+  }
+  return starts;
 }
 
 /** Sessions still open (their controller was in the last feed read), seen at or after `since`, with the user's name when known. */

@@ -5,6 +5,8 @@ import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { writeTransaction } from '../db/transaction.js';
+import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
+import { type Clock, isoMicros } from '../domain/time.js';
 import { recordPoll } from '../repositories/controlling-sessions.js';
 import { parseOffThread } from './feed-parse.js';
 import { describeFailure, getBounded } from './network/http-get.js';
@@ -26,6 +28,8 @@ export interface PollOutcome {
 export interface FeedPollDeps {
   db: Db;
   feed: DataFeedConfig;
+  /** The application's clock: sightings are never later than its now. */
+  clock: Clock;
   /** Called with the cids whose sessions ended (activity is recomputed for them). */
   onEnded?: (cids: number[]) => Promise<void>;
 }
@@ -50,8 +54,14 @@ export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<Pol
   );
   if (!parsed.ok) throw new FeedPollError(`data feed answered ${parsed.message}`);
   const { sightings, generatedAt } = parsed;
+  const now = deps.clock();
+  const seenAt = sightingTime(generatedAt, now);
+  if (seenAt === null)
+    throw new FeedPollError(
+      `data feed answered a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
+    );
   const processingMs = performance.now() - started;
-  const ended = await writeTransaction(deps.db, (trx) => recordPoll(trx, sightings, generatedAt));
+  const ended = await writeTransaction(deps.db, (trx) => recordPoll(trx, sightings, seenAt));
   if (ended.length > 0) await deps.onEnded?.(ended);
   return { sightings: sightings.length, ended, processingMs };
 }

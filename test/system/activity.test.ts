@@ -59,6 +59,7 @@ describe('ATC activity from sessions', () => {
     return pollFeed({
       db: ctx.services.db,
       feed: { url: feed.url, intervalS: 1 },
+      clock: ctx.services.clock,
       onEnded: (cids) => ctx.services.activity.recompute(cids).then(() => {}),
     });
   };

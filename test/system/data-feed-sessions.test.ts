@@ -2,9 +2,12 @@
 // network's feed (test/support/data-feed-stand-in.ts). The poll is the job's handler, called as
 // the server's job runner calls it.
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
+import { JobRunner } from '../../src/services/jobs/index.js';
+import { networkJobs } from '../../src/services/jobs/network-jobs.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../support/factories.js';
@@ -33,7 +36,7 @@ describe('sessions from the data feed', () => {
   });
   afterEach(async () => ctx.close());
 
-  const poll = () => pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } });
+  const poll = () => pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock });
 
   async function sessions(url = ctx.databaseUrl) {
     const db = openDatabase(url);
@@ -56,6 +59,8 @@ describe('sessions from the data feed', () => {
   }
 
   it('starts sessions, continues them across a failed and a garbage poll, and ends them at their last sighting', async () => {
+    // The server's clock: every document below was generated in its past.
+    ctx.setNow(T0 + 20 * min);
     const adaOn = iso(T0 - 30 * min);
     const stranger = 1_444_444; // not a user of Sector (yet): kept all the same
     feed.set(iso(T0), [
@@ -80,7 +85,10 @@ describe('sessions from the data feed', () => {
     // A restart: another process (a new database handle) polls next; the sessions go on.
     const other = openDatabase(ctx.databaseUrl);
     feed.set(iso(T0 + 4 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn }]);
-    expect(await pollFeed({ db: other, feed: { url: feed.url, intervalS: 1 } })).toMatchObject({ sightings: 1, ended: [stranger] });
+    expect(await pollFeed({ db: other, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).toMatchObject({
+      sightings: 1,
+      ended: [stranger],
+    });
     await other.close();
     feed.set(iso(T0 + 5 * min), []);
     expect(await poll()).toMatchObject({ sightings: 0, ended: [ADA] });
@@ -135,7 +143,7 @@ describe('sessions from the data feed', () => {
     feed.set('not a time', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0) }]);
     await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
     feed.setMode('timeout');
-    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 } })).rejects.toThrow(
+    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).rejects.toThrow(
       `data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`,
     );
     expect(await sessions()).toEqual([]);
@@ -147,7 +155,132 @@ describe('sessions from the data feed', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     await expect(
-      pollFeed({ db: ctx.services.db, feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 } }),
+      pollFeed({
+        db: ctx.services.db,
+        feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 },
+        clock: ctx.services.clock,
+      }),
     ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
+  });
+
+  it('names the host whose name it could not find', async () => {
+    // .invalid never resolves (RFC 6761).
+    await expect(
+      pollFeed({
+        db: ctx.services.db,
+        feed: { url: 'https://nonexistent.invalid/v3/vatsim-data.json', intervalS: 1 },
+        clock: ctx.services.clock,
+      }),
+    ).rejects.toThrow(new FeedPollError('data feed failed: nonexistent.invalid: host name not found (ENOTFOUND)'));
+  });
+
+  it('refuses a feed document dated more than two minutes ahead of the clock, and records a slightly early one at the clock: no stored time is later than now', async () => {
+    feed.set('2099-01-01T00:00:00Z', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) }]);
+    await expect(poll()).rejects.toThrow(
+      new FeedPollError(
+        `data feed answered a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock (${iso(T0).replace('Z', '000Z')})`,
+      ),
+    );
+    expect(await sessions()).toEqual([]);
+
+    // A clock a minute behind the network's: the document is taken, its sightings at this clock's time.
+    feed.set(iso(T0 + min), [
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) },
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 + 30_000) },
+    ]);
+    await poll();
+    ctx.setNow(T0 + 2 * min);
+    feed.set(iso(T0 + 2 * min), []);
+    expect((await poll()).ended.sort((a, b) => a - b)).toEqual([ADA, BO]);
+    expect(await sessions()).toEqual([
+      { cid: ADA, callsign: 'EKCH_TWR', position: 'EKCH_TWR', logon_time: iso(T0 - 30 * min), last_seen: iso(T0), ended_at: iso(T0) },
+      { cid: BO, callsign: 'EKCH_APP', position: 'EKCH_APP', logon_time: iso(T0), last_seen: iso(T0), ended_at: iso(T0) },
+    ]);
+  });
+
+  it('merges a controller the feed lists twice into one session (the earliest logon) and records everyone else', async () => {
+    feed.set(iso(T0), [
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) },
+      { cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) },
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 - 10 * min) },
+      { cid: BO, callsign: 'ekch_app', logon_time: iso(T0 - 20 * min) },
+      { cid: 1_444_444, callsign: 'EKDK_CTR', logon_time: iso(T0 - 5 * min), facility: 6 },
+    ]);
+    expect(await poll()).toMatchObject({ sightings: 3, ended: [] });
+    ctx.setNow(T0 + min);
+    feed.set(iso(T0 + min), [
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 - 20 * min) },
+      { cid: BO, callsign: 'EKCH_APP', logon_time: iso(T0 - 10 * min) },
+    ]);
+    const second = await poll();
+    expect(second.sightings).toBe(1);
+    expect(second.ended.sort((a, b) => a - b)).toEqual([ADA, 1_444_444]);
+    expect((await sessions()).map((s) => [s.cid, s.callsign, s.logon_time, s.last_seen, s.ended_at])).toEqual([
+      [ADA, 'EKCH_TWR', iso(T0 - 30 * min), iso(T0), iso(T0)],
+      [BO, 'EKCH_APP', iso(T0 - 20 * min), iso(T0 + min), null],
+      [1_444_444, 'EKDK_CTR', iso(T0 - 5 * min), iso(T0), iso(T0)],
+    ]);
+  });
+
+  it('starts a session whose logon time is ahead of its sighting (clock skew) at its first sighting, and does not split it across polls', async () => {
+    const logon = iso(T0 + 90_000);
+    for (const at of [T0, T0 + min, T0 + 2 * min, T0 + 3 * min]) {
+      ctx.setNow(at);
+      feed.set(iso(at), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: logon }]);
+      expect(await poll()).toMatchObject({ sightings: 1, ended: [] });
+    }
+    ctx.setNow(T0 + 4 * min);
+    feed.set(iso(T0 + 4 * min), []);
+    expect(await poll()).toMatchObject({ ended: [ADA] });
+    expect(await sessions()).toEqual([
+      {
+        cid: ADA,
+        callsign: 'EKCH_TWR',
+        position: 'EKCH_TWR',
+        logon_time: iso(T0),
+        last_seen: iso(T0 + 3 * min),
+        ended_at: iso(T0 + 3 * min),
+      },
+    ]);
+  });
+
+  it('logs a poll that fails for a reason of its own (its table gone) once until it succeeds again, without a stack', async () => {
+    const own = await createTestContext({ now: T0, env: { DATA_FEED_URL: feed.url, DATA_FEED_INTERVAL_S: '1' } });
+    const lines: Array<{ level: string; obj: object; msg: string }> = [];
+    const log = {
+      info: (obj: object, msg: string) => lines.push({ level: 'info', obj, msg }),
+      warn: (obj: object, msg: string) => lines.push({ level: 'warn', obj, msg }),
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(T0);
+    const runner = new JobRunner({ db: own.services.db, jobs: networkJobs(own.services), log });
+    try {
+      feed.set(iso(T0), []);
+      const before = feed.count();
+      await sql`ALTER TABLE atc_sessions RENAME TO atc_sessions_elsewhere`.execute(own.services.db.kysely);
+      runner.start();
+      for (let i = 0; i < 3; i++) {
+        await vi.advanceTimersByTimeAsync(i === 0 ? 0 : 1000);
+        await runner.settled();
+      }
+      await sql`ALTER TABLE atc_sessions_elsewhere RENAME TO atc_sessions`.execute(own.services.db.kysely);
+      await vi.advanceTimersByTimeAsync(1000);
+      await runner.settled();
+      expect(feed.count() - before).toBe(4);
+      expect(lines.map((l) => [l.level, l.msg])).toEqual([
+        [
+          'warn',
+          expect.stringMatching(
+            /^data feed poll failed: .*atc_sessions.*; sessions continue at the next good poll \(logged once until it answers\)$/,
+          ),
+        ],
+        ['info', 'data feed answers again'],
+      ]);
+      expect(lines.map((l) => l.obj)).toEqual([{ job: 'data-feed' }, { job: 'data-feed' }]);
+    } finally {
+      vi.useRealTimers();
+      await runner.stop();
+      await own.close();
+    }
   });
 });

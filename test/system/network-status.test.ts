@@ -88,6 +88,38 @@ describe('network:status', { timeout: SLOW_MS }, () => {
     }
   });
 
+  it('names the host it could not find in the last error of a push and in network:status', async () => {
+    // .invalid never resolves (RFC 6761): the look-up fails with ENOTFOUND.
+    const networkUrl = 'https://nonexistent.invalid/api';
+    const { env, token } = await prepareDivision(networkUrl);
+    const server = await startServer(env);
+    try {
+      const b = await bookTower(server.url, token);
+      await eventually(
+        () =>
+          readDatabase(env.DATABASE_URL!, (db) =>
+            db
+              .selectFrom('network_pushes')
+              .select('booking_id')
+              .where('booking_id', '=', b.id)
+              .where('attempts', '>=', 1)
+              .where('last_error', 'is not', null)
+              .executeTakeFirst(),
+          ),
+        'a failed attempt',
+      );
+      const human = await runCliAsync(['network:status'], env);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toMatch(/ (POST|GET) https:\/\/nonexistent\.invalid\/api\/booking: host name not found \(ENOTFOUND\)$/m);
+      const json = await runCliAsync(['network:status', '--json'], env);
+      expect((JSON.parse(json.stdout) as Array<{ last_error: string }>)[0]!.last_error).toMatch(
+        /^(looking for an earlier create: )?(POST|GET) https:\/\/nonexistent\.invalid\/api\/booking: host name not found \(ENOTFOUND\)$/,
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('names where the network is when it answers with an error: one that may pass, then a refused key', async () => {
     const network = await startNetworkStandIn();
     await network.setMode('unavailable');

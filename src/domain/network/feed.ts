@@ -51,7 +51,8 @@ export function parseFeed(v: unknown): { generatedAt: number; controllers: FeedC
       facility: c.facility,
       name: text(c.name, 200),
       frequency: text(c.frequency, 20),
-      logon_time: Math.min(logon, generatedAt),
+      // As the network gave it: a skewed one is clamped to the sighting (sightingStart).
+      logon_time: logon,
     });
   }
   return { generatedAt, controllers };
@@ -85,17 +86,37 @@ export function positionMatcher(positions: readonly string[]): (callsign: string
   };
 }
 
-/** The controllers who count for a position of the division (facility > 0: not observers). */
+/**
+ * The controllers who count for a position of the division (facility > 0: not observers). A cid
+ * listed twice on one callsign is one session: the entry with the earliest logon is kept.
+ */
 export function sightingsOf(controllers: readonly FeedController[], match: (callsign: string) => string | null): Sighting[] {
-  const out: Sighting[] = [];
+  const out = new Map<string, Sighting>();
   for (const c of controllers) {
     if (c.facility <= 0) continue;
     const position = match(c.callsign);
     if (position === null) continue;
-    out.push({ cid: c.cid, callsign: c.callsign, position, name: c.name, frequency: c.frequency, logon_time: c.logon_time });
+    const key = `${c.cid}|${c.callsign}`;
+    const held = out.get(key);
+    if (held !== undefined && held.logon_time <= c.logon_time) continue;
+    out.set(key, { cid: c.cid, callsign: c.callsign, position, name: c.name, frequency: c.frequency, logon_time: c.logon_time });
   }
-  return out;
+  return [...out.values()];
 }
+
+/** How far a feed may be dated ahead of this server's clock (clocks differ a little) before it is refused. */
+export const MAX_FEED_AHEAD_MS = 2 * 60_000;
+
+/**
+ * When a feed's controllers were seen: the feed's time, never later than now (a stored time in the
+ * future would keep a session open and growing); null for a feed dated too far ahead to believe.
+ */
+export function sightingTime(generatedAt: number, now: number): number | null {
+  return generatedAt > now + MAX_FEED_AHEAD_MS ? null : Math.min(generatedAt, now);
+}
+
+/** A session's start: its logon, never after its first sighting (the network's clocks may run ahead). */
+export const sightingStart = (logon: number, seenAt: number): number => Math.min(logon, seenAt);
 
 /** The key of a session: one connection of one controller on one callsign. */
 export const sessionKey = (s: { cid: number; callsign: string; logon_time: number }): string => `${s.cid}|${s.callsign}|${s.logon_time}`;

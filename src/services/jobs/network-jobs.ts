@@ -56,6 +56,7 @@ export function networkJobs(services: Services): ScheduledJob[] {
             {
               db: services.db,
               feed,
+              clock: services.clock,
               onEnded: async (cids) => {
                 await services.activity.recompute(cids);
               },
@@ -63,11 +64,13 @@ export function networkJobs(services: Services): ScheduledJob[] {
             ctx.signal,
           );
         } catch (err) {
-          if (!(err instanceof FeedPollError)) throw err;
+          // Our own failures too (the database): one line per run of failures, never a stack per poll.
+          const line =
+            err instanceof FeedPollError ? err.message : `data feed poll failed: ${err instanceof Error ? err.message : String(err)}`;
           if (!failing)
-            ctx.log.warn({ job: 'data-feed' }, `${err.message}; sessions continue at the next good poll (logged once until it answers)`);
+            ctx.log.warn({ job: 'data-feed' }, `${line}; sessions continue at the next good poll (logged once until it answers)`);
           failing = true;
-          throw new ReportedJobFailure(err.message);
+          throw new ReportedJobFailure(line);
         }
         if (failing) ctx.log.info({ job: 'data-feed' }, 'data feed answers again');
         failing = false;

@@ -22,7 +22,7 @@ describe('GET /api/online', () => {
   });
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 60 } });
+    return pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
   };
 
   it('lists who staffs which position: public without personal data, with a key adding cid and name', async () => {
@@ -67,6 +67,7 @@ describe('GET /api/online', () => {
   });
 
   it('drops sessions that ended, and shows nobody on the strength of an old sighting', async () => {
+    ctx.setNow(T0 + 60_000);
     await poll(T0 + 60_000, [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0 - 3_600_000) }]);
     expect((await ctx.request({ method: 'GET', url: '/api/online' })).json()).toMatchObject({ data: [{ position: 'EKCH_TWR' }] });
     // No poll for an hour (the feed failing): the open session is not shown.
@@ -74,6 +75,16 @@ describe('GET /api/online', () => {
     expect((await ctx.request({ method: 'GET', url: '/api/online' })).json()).toEqual({ data: [] });
     ctx.setNow(T0 + 120_000);
     await poll(T0 + 120_000, []);
+    expect((await ctx.request({ method: 'GET', url: '/api/online' })).json()).toEqual({ data: [] });
+  });
+
+  it('keeps nobody online on the strength of a feed document dated in the future: it is refused', async () => {
+    ctx.setNow(T0 + 10 * 60_000);
+    await expect(poll(Date.UTC(2099, 0, 1), [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0) }])).rejects.toThrow(
+      /data feed answered a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock/,
+    );
+    expect((await ctx.request({ method: 'GET', url: '/api/online' })).json()).toEqual({ data: [] });
+    ctx.setNow(T0 + 24 * 3_600_000);
     expect((await ctx.request({ method: 'GET', url: '/api/online' })).json()).toEqual({ data: [] });
   });
 
