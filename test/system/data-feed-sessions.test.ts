@@ -5,10 +5,11 @@ import net, { type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
+import { migrateToLatest, migratorOf } from '../../src/db/migrate.js';
 import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
 import { JobRunner } from '../../src/services/jobs/index.js';
 import { networkJobs } from '../../src/services/jobs/network-jobs.js';
-import { createTestContext, type TestContext } from '../support/context.js';
+import { createTestContext, freshDatabaseUrl, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../support/factories.js';
 
@@ -281,6 +282,40 @@ describe('sessions from the data feed', () => {
       vi.useRealTimers();
       await runner.stop();
       await own.close();
+    }
+  });
+});
+
+describe('sessions a feed dated in the future left behind', () => {
+  it('an upgrade ends the sessions a feed document dated in the future stored: no stored time stays later than now', async () => {
+    const url = freshDatabaseUrl();
+    const db = openDatabase(url);
+    try {
+      const { error } = await migratorOf(db).migrateTo('0017_roster_staging');
+      expect(error).toBeUndefined();
+      const future = Date.UTC(2099, 0, 1);
+      await db.kysely
+        .insertInto('atc_sessions')
+        .values({
+          cid: ADA,
+          callsign: 'EKCH_TWR',
+          position: 'EKCH_TWR',
+          name: null,
+          frequency: null,
+          logon_time: future,
+          last_seen: future,
+          ended_at: null,
+          source: 'feed',
+        } as never)
+        .execute();
+      const before = Date.now();
+      await migrateToLatest(db);
+      const [row] = await db.kysely.selectFrom('atc_sessions').select(['logon_time', 'last_seen', 'ended_at']).execute();
+      expect(row!.last_seen).toBeGreaterThanOrEqual(before);
+      expect(row!.last_seen).toBeLessThanOrEqual(Date.now());
+      expect(row!.logon_time).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await db.close();
     }
   });
 });
