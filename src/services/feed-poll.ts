@@ -9,7 +9,7 @@ import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
 import { recordPoll } from '../repositories/controlling-sessions.js';
 import { parseOffThread } from './feed-parse.js';
-import { describeFailure, getBounded } from './network/http-get.js';
+import { describeFailureOf, getBounded } from './network/http-get.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;
@@ -35,12 +35,13 @@ export interface FeedPollDeps {
 }
 
 export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollOutcome> {
-  const answer = await getBounded(new URL(deps.feed.url), {
+  const url = new URL(deps.feed.url);
+  const answer = await getBounded(url, {
     timeoutMs: Math.min(30_000, Math.max(5_000, deps.feed.intervalS * 1000)),
     maxBytes: MAX_FEED_BYTES,
     ...(signal ? { signal } : {}),
   });
-  if (!answer.ok || answer.status !== 200) throw new FeedPollError(`data feed failed: ${describeFailure(answer)}`);
+  if (!answer.ok || answer.status !== 200) throw new FeedPollError(`data feed failed: ${describeFailureOf(url, answer)}`);
   return processFeed(deps, answer.body);
 }
 

@@ -72,7 +72,7 @@ describe('sessions from the data feed', () => {
     expect(await poll()).toMatchObject({ sightings: 2, ended: [] });
 
     feed.setMode({ status: 500 });
-    await expect(poll()).rejects.toThrow(new FeedPollError('data feed failed: HTTP 500'));
+    await expect(poll()).rejects.toThrow(new FeedPollError(`data feed failed: ${new URL(feed.url).host}: HTTP 500`));
     feed.setMode('garbage');
     await expect(poll()).rejects.toThrow(/data feed answered something that is not JSON/);
     expect((await sessions()).map((s) => s.ended_at)).toEqual([null, null]);

@@ -126,7 +126,7 @@ describe('scheduled network jobs', () => {
     const before = feed.count();
     await waitFor('four polls of the feed', () => feed.count() >= before + 4);
     await sleep(300);
-    expect(server.logs().match(/data feed failed: HTTP 503/g)).toHaveLength(1);
+    expect(server.logs().match(/data feed failed: 127\.0\.0\.1:\d+: HTTP 503/g)).toHaveLength(1);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(Number(/sector_job_failures_total\{job="data-feed"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(3);
     expect((await fetch(`${server.url}/api/online`)).status).toBe(200);

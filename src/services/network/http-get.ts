@@ -96,3 +96,8 @@ export function getBounded(url: URL, options: GetOptions): Promise<GetAnswer> {
 export function describeFailure(answer: GetAnswer): string {
   return answer.ok ? `HTTP ${answer.status}` : answer.error;
 }
+
+/** The same, naming the host that answered too: `data.vatsim.net: HTTP 503`. */
+export function describeFailureOf(url: URL, answer: GetAnswer): string {
+  return answer.ok ? `${url.host}: HTTP ${answer.status}` : answer.error;
+}
