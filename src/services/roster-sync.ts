@@ -21,7 +21,7 @@ import type { MembershipSettings } from '../domain/users/membership.js';
 import { applyStagedChanges } from '../repositories/roster.js';
 import {
   changedAfter,
-  countMembersAndLeavers,
+  countMembersAndRemoved,
   countStaged,
   leaversAfter,
   refreshStagingStatistics,
@@ -93,10 +93,11 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
     await refreshStagingStatistics(kysely, deps.db.dialect);
     const roster = await countStaged(kysely, run.id, 'roster');
 
-    const { members, leavers } = await countMembersAndLeavers(kysely, run.id, filter);
-    if (removesTooMany(leavers, members) && !options.force) {
+    // Counted before any leaver is looked up: missing from the roster, or moved out of the division by it.
+    const { members, removed } = await countMembersAndRemoved(kysely, run.id, filter);
+    if (removesTooMany(removed, members) && !options.force) {
       throw new RosterSyncError(
-        `the roster would take away ${leavers} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
+        `the roster would take away ${removed} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
       );
     }
     const gone = await stageLeavers(api, run, deps.db, filter, membership);

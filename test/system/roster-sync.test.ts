@@ -203,6 +203,34 @@ describe('npx sector roster:sync', () => {
   });
 
   it.each([
+    ['null', null],
+    ['another subdivision', 'NOR'],
+    ['the subdivision in lower case', 'sca'],
+  ] as const)('a roster that moves every member out of the subdivision (%s) is refused without --force', async (_name, subdivision) => {
+    const { env } = await setUp(10);
+    const sca = { ...env, SUBDIVISIONS: 'SCA' };
+    expect((await sync(sca)).json).toMatchObject({ roster: 10 });
+    const before = await users(env.DATABASE_URL);
+    const auditBefore = await auditRows(env.DATABASE_URL);
+    // Every member is still listed, but in no subdivision of SUBDIVISIONS.
+    api.fail('/v2/orgs/subdivision/SCA', {
+      edit: (body) => ({ ...body, items: body.items.map((m: object) => ({ ...m, subdivision_id: subdivision })) }),
+    });
+    const refused = await sync(sca);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'sector: the roster would take away 10 of 10 members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)\n',
+    );
+    expect(await users(env.DATABASE_URL)).toEqual(before);
+    expect(await auditRows(env.DATABASE_URL)).toEqual(auditBefore);
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+
+    const forced = await sync(sca, '--force');
+    expect(forced.json).toMatchObject({ roster: 10, updated: before.map((u) => u.id) });
+    expect((await users(env.DATABASE_URL)).map((u) => u.subdivision)).toEqual(before.map(() => subdivision));
+  });
+
+  it.each([
     ['401 (a wrong key)', 'orgs', { status: 401 }, /HTTP 401/],
     ['429', 'orgs', { status: 429 }, /HTTP 429/],
     ['500', 'orgs', { status: 500 }, /HTTP 500/],
