@@ -139,6 +139,17 @@ export async function countStaged(db: Kysely<Database>, runId: string, kind?: Ro
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
+/** How many of these ids the run has staged already. */
+export async function countStagedAmong(db: Kysely<Database>, runId: string, ids: readonly number[]): Promise<number> {
+  const row = await db
+    .selectFrom('roster_staging')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('run_id', '=', runId)
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 const isMemberRow = (eb: ExpressionBuilder<Database, 'users'>, filter: MembershipFilter): Expression<SqlBool> =>
   eb(`users.${filter.column}`, 'in', filter.values);
 

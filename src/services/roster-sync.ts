@@ -23,6 +23,7 @@ import {
   changedAfter,
   countMembersAndRemoved,
   countStaged,
+  countStagedAmong,
   leaversAfter,
   refreshStagingStatistics,
   stageAnswers,
@@ -83,7 +84,8 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
   const api = new CoreApi(coreApi.url, coreApi.key, coreApi.timeoutMs, options.signal);
   const sources =
     membership.subdivisions.length > 0
-      ? membership.subdivisions.map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
+      ? // Each once: a subdivision read twice would repeat every member.
+        [...new Set(membership.subdivisions)].map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
       : [`v2/orgs/division/${encodeURIComponent(membership.division!)}`];
 
   const run = await RosterRun.start(deps.db, deps.clock, leaseMsOf(coreApi));
@@ -172,21 +174,41 @@ async function planAndApply(
 
 const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.member.id);
 
-/** Reads a roster page by page, staging each page as it is parsed. */
+/**
+ * Reads a roster page by page, staging each page as it is parsed. A roster that pages on without
+ * end is refused at once: every page before the last is full and brings members not read yet, and
+ * there are no more pages than the first count needs (at most MAX_COUNT / PAGE requests a source).
+ */
 async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promise<void> {
   let read = 0;
   let count = Infinity;
+  let pages = 0;
+  let pagesDue = Infinity;
   while (read < count) {
     const where = `${source}?offset=${read}`;
+    if (pages >= pagesDue) {
+      throw new RosterSyncError(
+        `the network's roster (${where}) counts ${count} members after the ${pages} pages of ${PAGE} its first count needed: refused, nothing changed`,
+      );
+    }
     await run.keep();
     const page = parseRosterPage(await api.json(`${source}?limit=${PAGE}&offset=${read}`, where), where);
     if (page.count > MAX_COUNT) throw new RosterSyncError(`the network's roster (${where}) claims ${page.count} members: refused`);
+    if (pages++ === 0) pagesDue = Math.ceil(page.count / PAGE);
     count = page.count;
-    if (page.items.length === 0 && read < count) {
-      throw new RosterSyncError(`the network's roster (${where}) ended at ${read} of the ${count} members it counts`);
+    if (page.items.length > PAGE || (page.items.length < PAGE && read + page.items.length < count)) {
+      throw new RosterSyncError(
+        `the network's roster (${where}) sent ${page.items.length} of the ${PAGE} members a page holds before the ${count} it counts were read: refused, nothing changed`,
+      );
     }
     const answers = page.items.map((member): StagedAnswer => ({ kind: 'roster', member }));
-    await run.write((trx) => stageAnswers(trx, run.id, answers));
+    await run.write(async (trx) => {
+      const ids = page.items.map((m) => m.id);
+      if (ids.length > 0 && (await countStagedAmong(trx, run.id, ids)) === new Set(ids).size) {
+        throw new RosterSyncError(`the network's roster (${where}) repeats members it sent before: refused, nothing changed`);
+      }
+      await stageAnswers(trx, run.id, answers);
+    });
     read += page.items.length;
   }
 }

@@ -231,6 +231,45 @@ describe('npx sector roster:sync', () => {
   });
 
   it.each([
+    [
+      'claims 4,999,999 members and sends one a page',
+      1,
+      (body: any) => ({ count: 4_999_999, items: body.items.slice(0, 1) }),
+      /^sector: the network's roster \(v2\/orgs\/division\/EUD\?offset=0\) sent 1 of the 1000 members a page holds before the 4999999 it counts were read: refused, nothing changed\n$/,
+    ],
+    [
+      'sends its first page again for every offset',
+      2,
+      (body: any) => ({ ...body, items: [...Array(1000).keys()].map((i) => member(1_000_001 + i)) }),
+      /^sector: the network's roster \(v2\/orgs\/division\/EUD\?offset=1000\) repeats members it sent before: refused, nothing changed\n$/,
+    ],
+    [
+      'counts more members with every page',
+      2,
+      (body: any, url: URL) => ({ ...body, count: 2000 + Number(url.searchParams.get('offset')) }),
+      /^sector: the network's roster \(v2\/orgs\/division\/EUD\?offset=2000\) counts 3000 members after the 2 pages of 1000 its first count needed: refused, nothing changed\n$/,
+    ],
+  ] as const)(
+    'a roster that pages on without end (%s) is refused after %i request(s), nothing changed',
+    async (_name, requests, edit, message) => {
+      const { env } = await setUp(2500);
+      expect((await sync(env)).code).toBe(0);
+      api.members.get(1_000_001)!.rating = 7;
+      const before = await users(env.DATABASE_URL);
+      const auditBefore = await auditRows(env.DATABASE_URL);
+      api.requests.splice(0);
+      api.fail('/v2/orgs/division/EUD', { edit });
+      const r = await sync(env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(api.requests).toHaveLength(requests);
+      expect(await users(env.DATABASE_URL)).toEqual(before);
+      expect(await auditRows(env.DATABASE_URL)).toEqual(auditBefore);
+      expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+    },
+  );
+
+  it.each([
     ['401 (a wrong key)', 'orgs', { status: 401 }, /HTTP 401/],
     ['429', 'orgs', { status: 429 }, /HTTP 429/],
     ['500', 'orgs', { status: 500 }, /HTTP 500/],
