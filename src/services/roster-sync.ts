@@ -12,6 +12,7 @@ import {
   parseRosterPage,
   removesTooMany,
   RosterShapeError,
+  type SkippedMember,
   stagedChange,
   type StagedAnswer,
   type UserChange,
@@ -66,6 +67,8 @@ export interface RosterSyncResult {
   /** Members of Sector missing from the roster who are no longer members (looked up one by one). */
   gone: number[];
   unchanged: number;
+  /** Members left as they are, with the reason: a rating outside the list. */
+  skipped: SkippedMember[];
 }
 
 export interface RosterSyncDeps {
@@ -90,7 +93,9 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
 
   const run = await RosterRun.start(deps.db, deps.clock, leaseMsOf(coreApi));
   try {
-    for (const source of sources) await stageRoster(api, run, source);
+    // By id: a member skipped in the roster is skipped again when looked up.
+    const skipped = new Map<number, string>();
+    for (const source of sources) await stageRoster(api, run, source, skipped);
     const kysely = deps.db.kysely;
     await refreshStagingStatistics(kysely, deps.db.dialect);
     const roster = await countStaged(kysely, run.id, 'roster');
@@ -102,7 +107,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
         `the roster would take away ${removed} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
       );
     }
-    const gone = await stageLeavers(api, run, deps.db, filter, membership);
+    const gone = await stageLeavers(api, run, deps.db, filter, membership, skipped);
 
     const result: RosterSyncResult = {
       dry_run: Boolean(options.dryRun),
@@ -111,6 +116,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
       updated: [],
       gone: gone.sort((a, b) => a - b),
       unchanged: 0,
+      skipped: [...skipped].map(([id, reason]) => ({ id, reason })).sort((a, b) => a.id - b.id),
     };
     const staged = await countStaged(kysely, run.id);
     const now = deps.clock();
@@ -179,7 +185,7 @@ const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.membe
  * end is refused at once: every page before the last is full and brings members not read yet, and
  * there are no more pages than the first count needs (at most MAX_COUNT / PAGE requests a source).
  */
-async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promise<void> {
+async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped: Map<number, string>): Promise<void> {
   let read = 0;
   let count = Infinity;
   let pages = 0;
@@ -196,9 +202,9 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promis
     if (page.count > MAX_COUNT) throw new RosterSyncError(`the network's roster (${where}) claims ${page.count} members: refused`);
     if (pages++ === 0) pagesDue = Math.ceil(page.count / PAGE);
     count = page.count;
-    if (page.items.length > PAGE || (page.items.length < PAGE && read + page.items.length < count)) {
+    if (page.listed > PAGE || (page.listed < PAGE && read + page.listed < count)) {
       throw new RosterSyncError(
-        `the network's roster (${where}) sent ${page.items.length} of the ${PAGE} members a page holds before the ${count} it counts were read: refused, nothing changed`,
+        `the network's roster (${where}) sent ${page.listed} of the ${PAGE} members a page holds before the ${count} it counts were read: refused, nothing changed`,
       );
     }
     const answers = page.items.map((member): StagedAnswer => ({ kind: 'roster', member }));
@@ -209,7 +215,8 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promis
       }
       await stageAnswers(trx, run.id, answers);
     });
-    read += page.items.length;
+    for (const m of page.skipped) if (!skipped.has(m.id)) skipped.set(m.id, m.reason);
+    read += page.listed;
   }
 }
 
@@ -223,20 +230,24 @@ async function stageLeavers(
   db: Db,
   filter: NonNullable<ReturnType<typeof membershipFilter>>,
   membership: MembershipSettings,
+  skipped: Map<number, string>,
 ): Promise<number[]> {
   const gone: number[] = [];
   for (let after = 0; ;) {
     const ids = await leaversAfter(db.kysely, run.id, filter, after, LEAVERS_PER_BATCH);
     if (ids.length === 0) return gone;
-    const answers = await lookUpAll(api, run, ids);
+    const answers = await lookUpAll(api, run, ids, skipped);
     for (const a of answers) if (a.kind === 'unknown' || !isMember(a.member, membership)) gone.push(idOf(a));
     await run.write((trx) => stageAnswers(trx, run.id, answers));
     after = ids.at(-1)!;
   }
 }
 
-/** Each leaver's member record, or `unknown` when the network does not know the id any more (404). */
-async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[]): Promise<StagedAnswer[]> {
+/**
+ * Each leaver's member record, or `unknown` when the network does not know the id any more (404);
+ * a record with a rating outside the list is skipped instead (the user stays as it is).
+ */
+async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], skipped: Map<number, string>): Promise<StagedAnswer[]> {
   const out: StagedAnswer[] = [];
   let next = 0;
   const worker = async () => {
@@ -245,8 +256,17 @@ async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[]): 
       const path = `v2/members/${id}`;
       await run.keep();
       const body = await api.json(path, path, true);
+      if (body === null) {
+        out.push({ kind: 'unknown', id });
+        continue;
+      }
+      const parsed = parseMember(body, path, false);
+      if (parsed.skipped) {
+        if (!skipped.has(id)) skipped.set(id, parsed.skipped.reason);
+        continue;
+      }
       // Staged under the id looked up: the answer describes that user.
-      out.push(body === null ? { kind: 'unknown', id } : { kind: 'member', member: { ...parseMember(body, path, false), id } });
+      out.push({ kind: 'member', member: { ...parsed.member, id } });
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, ids.length) }, worker));

@@ -12,6 +12,7 @@ interface SyncJson {
   updated: number[];
   gone: number[];
   unchanged: number;
+  skipped: Array<{ id: number; reason: string }>;
 }
 
 describe('npx sector roster:sync', () => {
@@ -142,6 +143,7 @@ describe('npx sector roster:sync', () => {
       updated: [1_000_001, 1_000_002, 1_000_003, 1_000_004],
       gone: [1_000_003, 1_000_004],
       unchanged: 6,
+      skipped: [],
     });
     expect(api.requests).toContain('/v2/members/1000003');
     expect(api.requests).toContain('/v2/members/1000004');
@@ -171,6 +173,40 @@ describe('npx sector roster:sync', () => {
     const list = await ctx!.request({ method: 'GET', url: '/api/users?include=allUsers', token: key });
     expect((list.json() as Array<{ id: number }>).map((u) => u.id)).toEqual([
       1_000_001, 1_000_002, 1_000_005, 1_000_006, 1_000_007, 1_000_008, 1_000_009, 1_000_010,
+    ]);
+  });
+
+  it('a roster carrying C2 and I2 is applied; a member with a rating outside the list is skipped and named, the rest applied', async () => {
+    const { env } = await setUp(4);
+    api.members.get(1_000_001)!.rating = 6; // C2
+    api.members.get(1_000_002)!.rating = 9; // I2
+    api.members.get(1_000_003)!.rating = 13;
+    const first = await sync(env);
+    expect(first.stderr).toBe('');
+    expect(first.json).toMatchObject({
+      roster: 3,
+      created: [1_000_001, 1_000_002, 1_000_004],
+      skipped: [{ id: 1_000_003, reason: 'rating 13 is not a known rating' }],
+    });
+    expect((await users(env.DATABASE_URL)).map((u) => [u.id, u.rating])).toEqual([
+      [1_000_001, 6],
+      [1_000_002, 9],
+      [1_000_004, 3],
+    ]);
+
+    // A stored member whose rating leaves the list is left as stored (skipped in the roster and in
+    // its look-up, named once); the others are still applied. The text output names them too.
+    api.members.get(1_000_004)!.rating = 42;
+    api.members.get(1_000_001)!.rating = 7;
+    const text = await runCliAsync(['roster:sync'], env);
+    expect(text.stderr).toBe('');
+    expect(api.requests).toContain('/v2/members/1000004');
+    expect(text.stdout).toContain('1 updated: 1000001\n');
+    expect(text.stdout).toContain('2 skipped: 1000003 (rating 13 is not a known rating), 1000004 (rating 42 is not a known rating)\n');
+    expect((await users(env.DATABASE_URL)).map((u) => [u.id, u.rating, u.division])).toEqual([
+      [1_000_001, 7, 'EUD'],
+      [1_000_002, 9, 'EUD'],
+      [1_000_004, 3, 'EUD'],
     ]);
   });
 
