@@ -210,6 +210,28 @@ describe('npx sector roster:sync', () => {
     ]);
   });
 
+  it('roster audit entries record that an e-mail address was set, changed or cleared, never the address', async () => {
+    const { env } = await setUp(3);
+    expect((await sync(env)).code).toBe(0);
+    api.members.get(1_000_001)!.email = 'new-address@example.org';
+    api.members.get(1_000_002)!.email = '';
+    expect((await sync(env)).json).toMatchObject({ updated: [1_000_001, 1_000_002] });
+    expect((await users(env.DATABASE_URL)).map((u) => u.email)).toEqual(['new-address@example.org', null, '1000003@example.org']);
+
+    const audit = await auditRows(env.DATABASE_URL);
+    const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
+    expect(audit.filter((a) => a.action === 'user.create').map((a) => parse(a.after)!.email)).toEqual([
+      '(not recorded)',
+      '(not recorded)',
+      '(not recorded)',
+    ]);
+    expect(audit.filter((a) => a.action === 'user.update').map((a) => [a.target, parse(a.before), parse(a.after)])).toEqual([
+      ['user:1000001', { email: '(not recorded)' }, { email: '(not recorded)' }],
+      ['user:1000002', { email: '(not recorded)' }, { email: null }],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('@example.org');
+  });
+
   it('applies nothing when a page in the middle is broken', async () => {
     const { env } = await setUp(2500);
     api.fail('offset=1000', 'garbage');
