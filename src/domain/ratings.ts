@@ -1,4 +1,5 @@
-// Network controller ratings: code <-> numeric value, ordered by value.
+// Network controller ratings: code <-> numeric value, ordered by value. C2 and I2 are not issued
+// today but are in the network's list, so a member may still hold them.
 export const RATINGS = {
   INA: -1,
   SUS: 0,
@@ -7,8 +8,10 @@ export const RATINGS = {
   S2: 3,
   S3: 4,
   C1: 5,
+  C2: 6,
   C3: 7,
   I1: 8,
+  I2: 9,
   I3: 10,
   SUP: 11,
   ADM: 12,
@@ -26,6 +29,10 @@ export function isRatingCode(code: string): code is RatingCode {
 
 export function ratingValue(code: string): number | undefined {
   return isRatingCode(code) ? RATINGS[code] : undefined;
+}
+
+export function isRatingValue(value: number): boolean {
+  return BY_VALUE.has(value);
 }
 
 export function ratingCode(value: number): RatingCode {

@@ -139,6 +139,17 @@ export async function countStaged(db: Kysely<Database>, runId: string, kind?: Ro
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
 
+/** How many of these ids the run has staged already. */
+export async function countStagedAmong(db: Kysely<Database>, runId: string, ids: readonly number[]): Promise<number> {
+  const row = await db
+    .selectFrom('roster_staging')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('run_id', '=', runId)
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 const isMemberRow = (eb: ExpressionBuilder<Database, 'users'>, filter: MembershipFilter): Expression<SqlBool> =>
   eb(`users.${filter.column}`, 'in', filter.values);
 
@@ -153,21 +164,34 @@ const notStaged = (eb: ExpressionBuilder<Database, 'users'>, runId: string): Exp
     ),
   );
 
-/** The division's members now, and how many of them the run's staged roster leaves out. */
-export async function countMembersAndLeavers(
+/**
+ * The division's members now, and how many of them the run's staged roster would take away: those
+ * it leaves out, and those whose staged row is not a member (moved to another division or
+ * subdivision, or none) — every member without a staged row that is one.
+ */
+export async function countMembersAndRemoved(
   db: Kysely<Database>,
   runId: string,
   filter: MembershipFilter,
-): Promise<{ members: number; leavers: number }> {
+): Promise<{ members: number; removed: number }> {
+  const stagedAsMember = (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.exists(
+      eb
+        .selectFrom('roster_staging')
+        .select('roster_staging.id')
+        .where('roster_staging.run_id', '=', runId)
+        .whereRef('roster_staging.id', '=', 'users.id')
+        .where(`roster_staging.${filter.column}`, 'in', filter.values),
+    );
   const row = await db
     .selectFrom('users')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('members'),
-      eb.fn.sum<number | string | null>(eb.case().when(notStaged(eb, runId)).then(1).else(0).end()).as('leavers'),
+      eb.fn.sum<number | string | null>(eb.case().when(stagedAsMember(eb)).then(0).else(1).end()).as('removed'),
     ])
     .where((eb) => isMemberRow(eb, filter))
     .executeTakeFirstOrThrow();
-  return { members: Number(row.members), leavers: Number(row.leavers ?? 0) };
+  return { members: Number(row.members), removed: Number(row.removed ?? 0) };
 }
 
 /** The next members (by id, after `afterId`) that the run has staged nothing for. */

@@ -3,7 +3,7 @@
 // the caller's transaction.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type AuditEntry, userTarget } from '../domain/audit/index.js';
+import { type AuditEntry, userTarget, withoutEmailAddress } from '../domain/audit/index.js';
 import type { UserChange } from '../domain/network/roster.js';
 import { appendAudit } from './audit.js';
 import { differsFromUser } from './roster-staging.js';
@@ -11,8 +11,9 @@ import { differsFromUser } from './roster-staging.js';
 /**
  * Writes what the run's staged rows with ids in (afterId, lastId] change — exactly the rows
  * changedAfter reads in that range, whose `changes` the caller computed — and one audit entry per
- * change (actor `roster`). A field the answer does not give keeps its stored value; a member the
- * network no longer knows loses division and subdivision.
+ * change (actor `roster`; an e-mail address shows only as set, changed or cleared). A field the
+ * answer does not give keeps its stored value; a member the network no longer knows loses
+ * division and subdivision.
  */
 export async function applyStagedChanges(
   trx: Kysely<Database>,
@@ -67,8 +68,8 @@ export async function applyStagedChanges(
     actor: { kind: 'roster' },
     action: change.before === null ? 'user.create' : 'user.update',
     target: userTarget(change.id),
-    before: change.before,
-    after: change.after,
+    before: withoutEmailAddress(change.before),
+    after: withoutEmailAddress(change.after),
   }));
   await appendAudit(trx, entries);
 }

@@ -12,6 +12,7 @@ import {
   parseRosterPage,
   removesTooMany,
   RosterShapeError,
+  type SkippedMember,
   stagedChange,
   type StagedAnswer,
   type UserChange,
@@ -21,8 +22,9 @@ import type { MembershipSettings } from '../domain/users/membership.js';
 import { applyStagedChanges } from '../repositories/roster.js';
 import {
   changedAfter,
-  countMembersAndLeavers,
+  countMembersAndRemoved,
   countStaged,
+  countStagedAmong,
   leaversAfter,
   refreshStagingStatistics,
   stageAnswers,
@@ -65,6 +67,8 @@ export interface RosterSyncResult {
   /** Members of Sector missing from the roster who are no longer members (looked up one by one). */
   gone: number[];
   unchanged: number;
+  /** Members left as they are, with the reason: a rating outside the list. */
+  skipped: SkippedMember[];
 }
 
 export interface RosterSyncDeps {
@@ -83,23 +87,27 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
   const api = new CoreApi(coreApi.url, coreApi.key, coreApi.timeoutMs, options.signal);
   const sources =
     membership.subdivisions.length > 0
-      ? membership.subdivisions.map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
+      ? // Each once: a subdivision read twice would repeat every member.
+        [...new Set(membership.subdivisions)].map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
       : [`v2/orgs/division/${encodeURIComponent(membership.division!)}`];
 
   const run = await RosterRun.start(deps.db, deps.clock, leaseMsOf(coreApi));
   try {
-    for (const source of sources) await stageRoster(api, run, source);
+    // By id: a member skipped in the roster is skipped again when looked up.
+    const skipped = new Map<number, string>();
+    for (const source of sources) await stageRoster(api, run, source, skipped);
     const kysely = deps.db.kysely;
     await refreshStagingStatistics(kysely, deps.db.dialect);
     const roster = await countStaged(kysely, run.id, 'roster');
 
-    const { members, leavers } = await countMembersAndLeavers(kysely, run.id, filter);
-    if (removesTooMany(leavers, members) && !options.force) {
+    // Counted before any leaver is looked up: missing from the roster, or moved out of the division by it.
+    const { members, removed } = await countMembersAndRemoved(kysely, run.id, filter);
+    if (removesTooMany(removed, members) && !options.force) {
       throw new RosterSyncError(
-        `the roster would take away ${leavers} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
+        `the roster would take away ${removed} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
       );
     }
-    const gone = await stageLeavers(api, run, deps.db, filter, membership);
+    const gone = await stageLeavers(api, run, deps.db, filter, membership, skipped);
 
     const result: RosterSyncResult = {
       dry_run: Boolean(options.dryRun),
@@ -108,6 +116,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
       updated: [],
       gone: gone.sort((a, b) => a - b),
       unchanged: 0,
+      skipped: [...skipped].map(([id, reason]) => ({ id, reason })).sort((a, b) => a.id - b.id),
     };
     const staged = await countStaged(kysely, run.id);
     const now = deps.clock();
@@ -171,22 +180,43 @@ async function planAndApply(
 
 const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.member.id);
 
-/** Reads a roster page by page, staging each page as it is parsed. */
-async function stageRoster(api: CoreApi, run: RosterRun, source: string): Promise<void> {
+/**
+ * Reads a roster page by page, staging each page as it is parsed. A roster that pages on without
+ * end is refused at once: every page before the last is full and brings members not read yet, and
+ * there are no more pages than the first count needs (at most MAX_COUNT / PAGE requests a source).
+ */
+async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped: Map<number, string>): Promise<void> {
   let read = 0;
   let count = Infinity;
+  let pages = 0;
+  let pagesDue = Infinity;
   while (read < count) {
     const where = `${source}?offset=${read}`;
+    if (pages >= pagesDue) {
+      throw new RosterSyncError(
+        `the network's roster (${where}) counts ${count} members after the ${pages} pages of ${PAGE} its first count needed: refused, nothing changed`,
+      );
+    }
     await run.keep();
     const page = parseRosterPage(await api.json(`${source}?limit=${PAGE}&offset=${read}`, where), where);
     if (page.count > MAX_COUNT) throw new RosterSyncError(`the network's roster (${where}) claims ${page.count} members: refused`);
+    if (pages++ === 0) pagesDue = Math.ceil(page.count / PAGE);
     count = page.count;
-    if (page.items.length === 0 && read < count) {
-      throw new RosterSyncError(`the network's roster (${where}) ended at ${read} of the ${count} members it counts`);
+    if (page.listed > PAGE || (page.listed < PAGE && read + page.listed < count)) {
+      throw new RosterSyncError(
+        `the network's roster (${where}) sent ${page.listed} of the ${PAGE} members a page holds before the ${count} it counts were read: refused, nothing changed`,
+      );
     }
     const answers = page.items.map((member): StagedAnswer => ({ kind: 'roster', member }));
-    await run.write((trx) => stageAnswers(trx, run.id, answers));
-    read += page.items.length;
+    await run.write(async (trx) => {
+      const ids = page.items.map((m) => m.id);
+      if (ids.length > 0 && (await countStagedAmong(trx, run.id, ids)) === new Set(ids).size) {
+        throw new RosterSyncError(`the network's roster (${where}) repeats members it sent before: refused, nothing changed`);
+      }
+      await stageAnswers(trx, run.id, answers);
+    });
+    for (const m of page.skipped) if (!skipped.has(m.id)) skipped.set(m.id, m.reason);
+    read += page.listed;
   }
 }
 
@@ -200,20 +230,24 @@ async function stageLeavers(
   db: Db,
   filter: NonNullable<ReturnType<typeof membershipFilter>>,
   membership: MembershipSettings,
+  skipped: Map<number, string>,
 ): Promise<number[]> {
   const gone: number[] = [];
   for (let after = 0; ;) {
     const ids = await leaversAfter(db.kysely, run.id, filter, after, LEAVERS_PER_BATCH);
     if (ids.length === 0) return gone;
-    const answers = await lookUpAll(api, run, ids);
+    const answers = await lookUpAll(api, run, ids, skipped);
     for (const a of answers) if (a.kind === 'unknown' || !isMember(a.member, membership)) gone.push(idOf(a));
     await run.write((trx) => stageAnswers(trx, run.id, answers));
     after = ids.at(-1)!;
   }
 }
 
-/** Each leaver's member record, or `unknown` when the network does not know the id any more (404). */
-async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[]): Promise<StagedAnswer[]> {
+/**
+ * Each leaver's member record, or `unknown` when the network does not know the id any more (404);
+ * a record with a rating outside the list is skipped instead (the user stays as it is).
+ */
+async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], skipped: Map<number, string>): Promise<StagedAnswer[]> {
   const out: StagedAnswer[] = [];
   let next = 0;
   const worker = async () => {
@@ -222,8 +256,17 @@ async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[]): 
       const path = `v2/members/${id}`;
       await run.keep();
       const body = await api.json(path, path, true);
+      if (body === null) {
+        out.push({ kind: 'unknown', id });
+        continue;
+      }
+      const parsed = parseMember(body, path, false);
+      if (parsed.skipped) {
+        if (!skipped.has(id)) skipped.set(id, parsed.skipped.reason);
+        continue;
+      }
       // Staged under the id looked up: the answer describes that user.
-      out.push(body === null ? { kind: 'unknown', id } : { kind: 'member', member: { ...parseMember(body, path, false), id } });
+      out.push({ kind: 'member', member: { ...parsed.member, id } });
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, ids.length) }, worker));

@@ -25,8 +25,12 @@ export interface StandInAtcSession {
   end: string;
 }
 
-/** How a request matching a fault is answered instead (`delayMs`: as usual, that much later). */
-export type Fault = { status: number; body?: string } | { delayMs: number } | 'timeout' | 'garbage' | 'shape';
+/**
+ * How a request matching a fault is answered instead (`delayMs`: as usual, that much later; `edit`:
+ * as usual, its JSON body passed through the function first).
+ */
+export type Fault =
+  { status: number; body?: string } | { delayMs: number } | { edit: (body: any, url: URL) => unknown } | 'timeout' | 'garbage' | 'shape';
 
 export interface CoreApiStandIn {
   url: string;
@@ -93,11 +97,13 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
       }, fault.delayMs);
       return;
     }
+    if (fault && 'edit' in fault) return answer(req, res, url, (body) => fault.edit(body, url));
     if (fault) return send(res, fault.status, fault.body ?? { detail: 'error' });
     answer(req, res, url);
   });
 
-  function answer(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
+  function answer(req: http.IncomingMessage, res: http.ServerResponse, url: URL, edit?: (body: unknown) => unknown): void {
+    const reply = (r: http.ServerResponse, status: number, body: unknown) => send(r, status, edit ? edit(body) : body);
     if (req.method !== 'GET') return send(res, 405, { detail: 'Method Not Allowed' });
     if (req.headers['x-api-key'] !== key) return send(res, 401, { detail: 'Invalid API key' });
 
@@ -108,13 +114,13 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
         .filter((u) => (kind === 'division' ? u.division_id === id : u.subdivision_id === id))
         .sort((a, b) => a.id - b.id);
       const p = page(all, url);
-      return p ? send(res, 200, p) : send(res, 422, { detail: 'invalid paging' });
+      return p ? reply(res, 200, p) : send(res, 422, { detail: 'invalid paging' });
     }
     if ((m = /^\/v2\/members\/(\d+)$/.exec(url.pathname))) {
       const u = members.get(Number(m[1]));
       if (!u) return send(res, 404, { detail: 'Not Found' });
       // The public member record: no name or e-mail.
-      return send(res, 200, {
+      return reply(res, 200, {
         id: u.id,
         rating: u.rating,
         pilotrating: 0,
@@ -143,7 +149,7 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
         aircraftengagement: 0,
       }));
       const p = page(sessions, url);
-      return p ? send(res, 200, p) : send(res, 422, { detail: 'invalid paging' });
+      return p ? reply(res, 200, p) : send(res, 422, { detail: 'invalid paging' });
     }
     return send(res, 404, { detail: 'Not Found' });
   }

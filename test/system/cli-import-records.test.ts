@@ -227,6 +227,24 @@ describe('import: omitted fields keep, null clears, creates need required fields
     });
   });
 
+  it('C2 and I2 are rating codes: users, positions, visiting endorsements and trainings carry them', async () => {
+    const db = await loaded();
+    await db.load({
+      users: [
+        { id: ADA, rating: 'C2' },
+        { id: BO, rating: 'I2' },
+      ],
+      positions: [{ callsign: 'EKCH_TWR', rating: 'C2' }],
+      endorsements: [{ ...BASE.endorsements[0], rating: 'I2' }],
+      trainings: [{ ...BASE.trainings[0], ratings: ['C2', 'I2'] }],
+    });
+    expect((await db.user(ADA)).rating).toBe(6);
+    expect((await db.user(BO)).rating).toBe(9);
+    expect((await db.position('EKCH_TWR')).rating).toBe(6);
+    expect((await db.endorsement('visiting')).rating).toBe('I2');
+    expect((await db.training()).ratings).toEqual([6, 9]);
+  });
+
   it('users: a new user needs a rating; the error names it and nothing of the file is kept', async () => {
     const db = await loaded();
     const before = await db.everything();

@@ -12,6 +12,7 @@ interface SyncJson {
   updated: number[];
   gone: number[];
   unchanged: number;
+  skipped: Array<{ id: number; reason: string }>;
 }
 
 describe('npx sector roster:sync', () => {
@@ -142,6 +143,7 @@ describe('npx sector roster:sync', () => {
       updated: [1_000_001, 1_000_002, 1_000_003, 1_000_004],
       gone: [1_000_003, 1_000_004],
       unchanged: 6,
+      skipped: [],
     });
     expect(api.requests).toContain('/v2/members/1000003');
     expect(api.requests).toContain('/v2/members/1000004');
@@ -174,6 +176,62 @@ describe('npx sector roster:sync', () => {
     ]);
   });
 
+  it('a roster carrying C2 and I2 is applied; a member with a rating outside the list is skipped and named, the rest applied', async () => {
+    const { env } = await setUp(4);
+    api.members.get(1_000_001)!.rating = 6; // C2
+    api.members.get(1_000_002)!.rating = 9; // I2
+    api.members.get(1_000_003)!.rating = 13;
+    const first = await sync(env);
+    expect(first.stderr).toBe('');
+    expect(first.json).toMatchObject({
+      roster: 3,
+      created: [1_000_001, 1_000_002, 1_000_004],
+      skipped: [{ id: 1_000_003, reason: 'rating 13 is not a known rating' }],
+    });
+    expect((await users(env.DATABASE_URL)).map((u) => [u.id, u.rating])).toEqual([
+      [1_000_001, 6],
+      [1_000_002, 9],
+      [1_000_004, 3],
+    ]);
+
+    // A stored member whose rating leaves the list is left as stored (skipped in the roster and in
+    // its look-up, named once); the others are still applied. The text output names them too.
+    api.members.get(1_000_004)!.rating = 42;
+    api.members.get(1_000_001)!.rating = 7;
+    const text = await runCliAsync(['roster:sync'], env);
+    expect(text.stderr).toBe('');
+    expect(api.requests).toContain('/v2/members/1000004');
+    expect(text.stdout).toContain('1 updated: 1000001\n');
+    expect(text.stdout).toContain('2 skipped: 1000003 (rating 13 is not a known rating), 1000004 (rating 42 is not a known rating)\n');
+    expect((await users(env.DATABASE_URL)).map((u) => [u.id, u.rating, u.division])).toEqual([
+      [1_000_001, 7, 'EUD'],
+      [1_000_002, 9, 'EUD'],
+      [1_000_004, 3, 'EUD'],
+    ]);
+  });
+
+  it('roster audit entries record that an e-mail address was set, changed or cleared, never the address', async () => {
+    const { env } = await setUp(3);
+    expect((await sync(env)).code).toBe(0);
+    api.members.get(1_000_001)!.email = 'new-address@example.org';
+    api.members.get(1_000_002)!.email = '';
+    expect((await sync(env)).json).toMatchObject({ updated: [1_000_001, 1_000_002] });
+    expect((await users(env.DATABASE_URL)).map((u) => u.email)).toEqual(['new-address@example.org', null, '1000003@example.org']);
+
+    const audit = await auditRows(env.DATABASE_URL);
+    const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
+    expect(audit.filter((a) => a.action === 'user.create').map((a) => parse(a.after)!.email)).toEqual([
+      '(not recorded)',
+      '(not recorded)',
+      '(not recorded)',
+    ]);
+    expect(audit.filter((a) => a.action === 'user.update').map((a) => [a.target, parse(a.before), parse(a.after)])).toEqual([
+      ['user:1000001', { email: '(not recorded)' }, { email: '(not recorded)' }],
+      ['user:1000002', { email: '(not recorded)' }, { email: null }],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('@example.org');
+  });
+
   it('applies nothing when a page in the middle is broken', async () => {
     const { env } = await setUp(2500);
     api.fail('offset=1000', 'garbage');
@@ -201,6 +259,73 @@ describe('npx sector roster:sync', () => {
     expect(forced.json).toMatchObject({ gone: [1_000_001, 1_000_002, 1_000_003, 1_000_004, 1_000_005, 1_000_006] });
     expect((await users(env.DATABASE_URL)).filter((u) => u.division === 'EUD')).toHaveLength(4);
   });
+
+  it.each([
+    ['null', null],
+    ['another subdivision', 'NOR'],
+    ['the subdivision in lower case', 'sca'],
+  ] as const)('a roster that moves every member out of the subdivision (%s) is refused without --force', async (_name, subdivision) => {
+    const { env } = await setUp(10);
+    const sca = { ...env, SUBDIVISIONS: 'SCA' };
+    expect((await sync(sca)).json).toMatchObject({ roster: 10 });
+    const before = await users(env.DATABASE_URL);
+    const auditBefore = await auditRows(env.DATABASE_URL);
+    // Every member is still listed, but in no subdivision of SUBDIVISIONS.
+    api.fail('/v2/orgs/subdivision/SCA', {
+      edit: (body) => ({ ...body, items: body.items.map((m: object) => ({ ...m, subdivision_id: subdivision })) }),
+    });
+    const refused = await sync(sca);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'sector: the roster would take away 10 of 10 members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)\n',
+    );
+    expect(await users(env.DATABASE_URL)).toEqual(before);
+    expect(await auditRows(env.DATABASE_URL)).toEqual(auditBefore);
+    expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+
+    const forced = await sync(sca, '--force');
+    expect(forced.json).toMatchObject({ roster: 10, updated: before.map((u) => u.id) });
+    expect((await users(env.DATABASE_URL)).map((u) => u.subdivision)).toEqual(before.map(() => subdivision));
+  });
+
+  it.each([
+    [
+      'claims 4,999,999 members and sends one a page',
+      1,
+      (body: any) => ({ count: 4_999_999, items: body.items.slice(0, 1) }),
+      /^sector: the network's roster \(v2\/orgs\/division\/EUD\?offset=0\) sent 1 of the 1000 members a page holds before the 4999999 it counts were read: refused, nothing changed\n$/,
+    ],
+    [
+      'sends its first page again for every offset',
+      2,
+      (body: any) => ({ ...body, items: [...Array(1000).keys()].map((i) => member(1_000_001 + i)) }),
+      /^sector: the network's roster \(v2\/orgs\/division\/EUD\?offset=1000\) repeats members it sent before: refused, nothing changed\n$/,
+    ],
+    [
+      'counts more members with every page',
+      2,
+      (body: any, url: URL) => ({ ...body, count: 2000 + Number(url.searchParams.get('offset')) }),
+      /^sector: the network's roster \(v2\/orgs\/division\/EUD\?offset=2000\) counts 3000 members after the 2 pages of 1000 its first count needed: refused, nothing changed\n$/,
+    ],
+  ] as const)(
+    'a roster that pages on without end (%s) is refused after %i request(s), nothing changed',
+    async (_name, requests, edit, message) => {
+      const { env } = await setUp(2500);
+      expect((await sync(env)).code).toBe(0);
+      api.members.get(1_000_001)!.rating = 7;
+      const before = await users(env.DATABASE_URL);
+      const auditBefore = await auditRows(env.DATABASE_URL);
+      api.requests.splice(0);
+      api.fail('/v2/orgs/division/EUD', { edit });
+      const r = await sync(env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(api.requests).toHaveLength(requests);
+      expect(await users(env.DATABASE_URL)).toEqual(before);
+      expect(await auditRows(env.DATABASE_URL)).toEqual(auditBefore);
+      expect(await staging(env.DATABASE_URL)).toEqual({ staged: 0, runs: 0 });
+    },
+  );
 
   it.each([
     ['401 (a wrong key)', 'orgs', { status: 401 }, /HTTP 401/],

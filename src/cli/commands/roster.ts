@@ -27,13 +27,15 @@ async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: bool
       printJson(result);
       return;
     }
-    const list = (ids: number[]) => (ids.length === 0 ? '' : `: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}`);
+    const list = (items: ReadonlyArray<number | string>) =>
+      items.length === 0 ? '' : `: ${items.slice(0, 20).join(', ')}${items.length > 20 ? ', …' : ''}`;
     const verb = result.dry_run ? 'would be ' : '';
     print(`Roster of ${count(result.roster, 'member')} read from the network${result.dry_run ? ' (dry run: nothing changed)' : ''}.`);
     print(`${result.created.length} ${verb}created${list(result.created)}`);
     print(`${result.updated.length} ${verb}updated${list(result.updated)}`);
     print(`${result.gone.length} gone from the division${list(result.gone)}`);
     print(`${result.unchanged} unchanged`);
+    print(`${result.skipped.length} skipped${list(result.skipped.map((m) => `${m.id} (${m.reason})`))}`);
   });
 }
 

@@ -99,6 +99,19 @@ export function bookingAction(before: AuditedBooking | null, after: AuditedBooki
   return 'booking.updated';
 }
 
+/** Stands for an e-mail address in a user's audit entry: the log holds no addresses (as at sign-in). */
+export const EMAIL_NOT_RECORDED = '(not recorded)';
+
+/**
+ * A user change's fields as the audit log keeps them: an e-mail address replaced by
+ * EMAIL_NOT_RECORDED, so the entry shows that the address was set, changed or cleared (null stays
+ * null: no address), never the address itself.
+ */
+export function withoutEmailAddress(fields: Fields | null): Fields | null {
+  if (fields === null || fields.email === undefined || fields.email === null) return fields;
+  return { ...fields, email: EMAIL_NOT_RECORDED };
+}
+
 /** A user's fields a sign-in audit entry shows (the e-mail address is left out of the log). */
 export interface AuditedProfile {
   first_name: string | null;

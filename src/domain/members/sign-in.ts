@@ -32,10 +32,12 @@ function placeId(v: unknown): string | null {
   return isObject(v) ? text(v.id, 32) : null;
 }
 
+/** The rating's number: its id if known, else its short code's, else the unknown id (signInRefusedFor names it). */
 function rating(v: unknown): number | null {
   if (!isObject(v)) return null;
-  if (typeof v.id === 'number' && Number.isInteger(v.id) && KNOWN_VALUES.has(v.id)) return v.id;
-  return typeof v.short === 'string' ? (ratingValue(v.short.toUpperCase()) ?? null) : null;
+  const id = typeof v.id === 'number' && Number.isInteger(v.id) ? v.id : null;
+  if (id !== null && KNOWN_VALUES.has(id)) return id;
+  return (typeof v.short === 'string' ? ratingValue(v.short.toUpperCase()) : undefined) ?? id;
 }
 
 /**
@@ -63,8 +65,11 @@ export function parseNetworkProfile(body: unknown): NetworkProfile | null {
   };
 }
 
-/** Suspended and inactive accounts are not signed in (contract §14). */
+/** Suspended and inactive accounts are not signed in (contract §14), nor a rating not in the list. */
 export function signInRefusedFor(rating: number): string | null {
+  if (!KNOWN_VALUES.has(rating)) {
+    return `Your network account has rating number ${rating}, which is not a rating this site knows, so you cannot sign in here.`;
+  }
   if (rating === RATINGS.SUS) return 'Your network account is suspended, so you cannot sign in here.';
   if (rating === RATINGS.INA) return 'Your network account is inactive, so you cannot sign in here. Reactivate it with the network first.';
   return null;

@@ -1,6 +1,6 @@
 // Pure rules of the roster sync (contract §15): what a roster page and a member answer must look
 // like, and what they change in the stored users.
-import { ratingCode } from '../ratings.js';
+import { isRatingValue } from '../ratings.js';
 import type { MembershipSettings } from '../users/membership.js';
 
 /** The users' columns the roster gives. */
@@ -43,18 +43,28 @@ function textOrNull(o: Obj, field: string, where: string, optional: boolean): st
   return v === '' ? null : v;
 }
 
-/** A member object of the Orgs roster (names and e-mail present) or of /v2/members/{id} (without them). */
-export function parseMember(v: unknown, where: string, withPersonal: boolean): RosterMember {
+/** A member the sync leaves as it is, and why (named in its report). */
+export interface SkippedMember {
+  id: number;
+  reason: string;
+}
+
+/** A member answer: the member, or skipped when its rating is a number outside the list. */
+export type ParsedMember = { member: RosterMember; skipped?: undefined } | { skipped: SkippedMember };
+
+/**
+ * A member object of the Orgs roster (names and e-mail present) or of /v2/members/{id} (without
+ * them). A rating number not in the list (contract, top) skips that member alone; anything else
+ * not of the documented shape is a broken answer.
+ */
+export function parseMember(v: unknown, where: string, withPersonal: boolean): ParsedMember {
   if (!isObj(v)) throw new RosterShapeError(`${where} is not an object`);
+  const id = cidOf(v.id, where);
   const rating = typeof v.rating === 'string' && /^-?\d+$/.test(v.rating) ? Number(v.rating) : v.rating;
   if (typeof rating !== 'number' || !Number.isInteger(rating)) throw new RosterShapeError(`${where}.rating is not a rating number`);
-  try {
-    ratingCode(rating);
-  } catch {
-    throw new RosterShapeError(`${where}.rating ${rating} is not a known rating`);
-  }
+  if (!isRatingValue(rating)) return { skipped: { id, reason: `rating ${rating} is not a known rating` } };
   const member: RosterMember = {
-    id: cidOf(v.id, where),
+    id,
     rating,
     region: textOrNull(v, 'region_id', where, false) ?? null,
     division: textOrNull(v, 'division_id', where, false) ?? null,
@@ -68,15 +78,25 @@ export function parseMember(v: unknown, where: string, withPersonal: boolean): R
     const value = textOrNull(v, field, where, !withPersonal);
     if (value !== undefined) member[column] = value;
   }
-  return member;
+  return { member };
 }
 
 /** One page of `GET /v2/orgs/{division|subdivision}/{id}`: `{"items": [...], "count": N}`. */
-export function parseRosterPage(v: unknown, where: string): { items: RosterMember[]; count: number } {
+export function parseRosterPage(
+  v: unknown,
+  where: string,
+): { items: RosterMember[]; skipped: SkippedMember[]; listed: number; count: number } {
   if (!isObj(v) || !Array.isArray(v.items)) throw new RosterShapeError(`${where} has no items array`);
   const count = v.count;
   if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw new RosterShapeError(`${where} has no count`);
-  return { items: v.items.map((item, i) => parseMember(item, `${where}.items[${i}]`, true)), count };
+  const items: RosterMember[] = [];
+  const skipped: SkippedMember[] = [];
+  v.items.forEach((item, i) => {
+    const parsed = parseMember(item, `${where}.items[${i}]`, true);
+    if (parsed.skipped) skipped.push(parsed.skipped);
+    else items.push(parsed.member);
+  });
+  return { items, skipped, listed: v.items.length, count };
 }
 
 /** Whether the user is a member of this division (contract §8), from the fields the roster gives. */

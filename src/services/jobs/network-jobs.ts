@@ -28,9 +28,15 @@ export function networkJobs(services: Services): ScheduledJob[] {
         try {
           const r = await syncRoster({ ...services, coreApi: config.coreApi, membership }, { signal: ctx.signal });
           ctx.log.info(
-            { roster: r.roster, created: r.created.length, updated: r.updated.length, gone: r.gone.length },
+            { roster: r.roster, created: r.created.length, updated: r.updated.length, gone: r.gone.length, skipped: r.skipped.length },
             'roster synced from the network',
           );
+          if (r.skipped.length > 0) {
+            ctx.log.warn(
+              { skipped: r.skipped.slice(0, 20) },
+              `roster sync left ${r.skipped.length} member(s) as they were (rating not in the list)`,
+            );
+          }
         } catch (err) {
           const line = describeRosterError(err);
           if (line === null) throw err;

@@ -218,6 +218,24 @@ describe('sign-in with the network account', () => {
     await nothingStored();
   });
 
+  it.each([
+    ['C2', 6],
+    ['I2', 9],
+  ] as const)('a %s member signs in', async (short, id) => {
+    connect.setUser(connectUser(1234567, { id, short }));
+    expect((await new MemberBrowser(ctx.app).signIn(connect)).statusCode).toBe(303);
+    expect(await ctx.services.db.kysely.selectFrom('users').select('rating').executeTakeFirstOrThrow()).toEqual({ rating: id });
+  });
+
+  it('a member whose rating number is not in the list is told so, not that the network failed; nothing stored', async () => {
+    connect.setUser(connectUser(1234567, { id: 13, short: 'XX' }));
+    const r = await new MemberBrowser(ctx.app).signIn(connect);
+    expect(r.statusCode).toBe(400);
+    expect(r.body).toContain('rating number 13, which is not a rating this site knows');
+    expect(r.body).not.toContain('unexpected');
+    await nothingStored();
+  });
+
   it('a session cookie set before sign-in is not the one after (no fixation), and the old one is ended', async () => {
     const browser = new MemberBrowser(ctx.app);
     await browser.signIn(connect);

@@ -48,11 +48,17 @@ describe('parseNetworkProfile', () => {
   it('takes the rating by its short name when the id is unknown', () => {
     expect(parseNetworkProfile(answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'C1' } } }))?.rating).toBe(5);
   });
+  it('reads C2 and I2, and keeps a rating number outside the list for signInRefusedFor to name', () => {
+    const withRating = (rating: unknown) => answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating } });
+    expect(parseNetworkProfile(withRating({ id: 6, short: 'C2' }))?.rating).toBe(6);
+    expect(parseNetworkProfile(withRating({ id: 9, short: 'I2' }))?.rating).toBe(9);
+    expect(parseNetworkProfile(withRating({ id: 99, short: 'XX' }))?.rating).toBe(99);
+  });
   it.each([
     ['no data envelope', MEMBER],
     ['a cid that is not a number', answer({ ...MEMBER, cid: '12a' })],
     ['no names', answer({ ...MEMBER, personal: { email: 'x@example.org' } })],
-    ['an unknown rating', answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'XX' } } })],
+    ['a rating that is no number', answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: '3', short: 'XX' } } })],
     ['a name with control characters', answer({ ...MEMBER, personal: { ...MEMBER.personal, name_last: 'Ho\u0000lm' } })],
   ])('refuses %s', (_what, body) => {
     expect(parseNetworkProfile(body)).toBeNull();
@@ -60,10 +66,15 @@ describe('parseNetworkProfile', () => {
 });
 
 describe('signInRefusedFor', () => {
-  it('refuses suspended and inactive accounts only', () => {
+  it('refuses suspended and inactive accounts', () => {
     expect(signInRefusedFor(0)).toMatch(/suspended/);
     expect(signInRefusedFor(-1)).toMatch(/inactive/);
     expect(signInRefusedFor(1)).toBeNull();
     expect(signInRefusedFor(3)).toBeNull();
+  });
+  it('refuses a rating number outside the list, naming it', () => {
+    expect(signInRefusedFor(99)).toMatch(/rating number 99, which is not a rating this site knows/);
+    expect(signInRefusedFor(6)).toBeNull();
+    expect(signInRefusedFor(9)).toBeNull();
   });
 });
