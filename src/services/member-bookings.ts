@@ -128,6 +128,12 @@ export class MemberBookings {
     return this.repo.bookings(member.cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null });
   }
 
+  /** One of the member's own bookings, cancelled ones too (the confirmation after a change); anyone else's is none. */
+  async own(member: Member, id: number): Promise<MemberBooking | null> {
+    const booking = await this.repo.booking(id);
+    return booking?.user_id === member.cid ? booking : null;
+  }
+
   /** The bookings a 409 named: what the form says the new booking overlaps. */
   conflicts(ids: readonly number[]): Promise<MemberBooking[]> {
     return this.repo.byIds(ids);
