@@ -146,3 +146,21 @@ describe('who may book: staff, and changing bookings', () => {
     expect(mayChange(member, { user_id: 1000002, area_id: DENMARK })).toEqual({ ok: false, reason: REFUSALS.notOwner });
   });
 });
+
+describe('who may book: suspended and inactive accounts', () => {
+  it('refuses a suspended or inactive account every position and every change, staff roles and trainings included', () => {
+    for (const rating of [RATINGS.SUS, RATINGS.INA]) {
+      const barred = persona({
+        rating,
+        activeAreas: new Set([DENMARK]),
+        visitingAreas: new Set([DENMARK]),
+        trainingAreas: new Map([[DENMARK, RATINGS.S3]]),
+        staffAreas: new Set([DENMARK]),
+      });
+      expect(callsigns(barred)).toEqual([]);
+      expect(mayBook(barred, EKCH_DEL, null)).toEqual({ ok: false, reason: REFUSALS.barred });
+      expect(mayChange(barred, { user_id: barred.cid, area_id: DENMARK })).toEqual({ ok: false, reason: REFUSALS.barred });
+      expect(mayChange(barred, { user_id: 1000002, area_id: DENMARK })).toEqual({ ok: false, reason: REFUSALS.barred });
+    }
+  });
+});
