@@ -10,6 +10,13 @@ import type { ActiveSession, Member, MemberSessions } from '../services/sign-in/
 export const SESSION_COOKIE = 'sector_session';
 /** The signed cookie that binds a sign-in under way to the browser that started it. */
 export const LOGIN_COOKIE = 'sector_login';
+
+/**
+ * A cookie's name as sent: under https with the `__Host-` prefix, which browsers accept only with
+ * Secure, Path=/ and no Domain, so a sibling subdomain cannot set it for this site.
+ */
+export const cookieName = (base: string, secure: boolean): string => (secure ? `__Host-${base}` : base);
+
 const SESSION_MAX_AGE_S = 30 * 86_400;
 
 /** What page helpers (src/http/member-pages.ts) need, decorated on the application. */
@@ -18,7 +25,7 @@ export interface MemberPagesContext {
   assets: PageAssets;
   /** Whether members can sign in (CONNECT_CLIENT_ID and CONNECT_CLIENT_SECRET set). */
   signInEnabled: boolean;
-  /** Cookies get Secure when PUBLIC_URL is https. */
+  /** Cookies get Secure and the `__Host-` prefix when PUBLIC_URL is https. */
   secureCookies: boolean;
   tokens: Tokens.TokensSimple;
   sessions: MemberSessions;
@@ -51,37 +58,37 @@ export interface MemberSessionOptions {
 }
 
 /**
- * Sets a signed cookie (HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https). Written here
- * rather than through @fastify/cookie's hooks, which would run on every request of the API too.
+ * Sets a signed cookie (HttpOnly, SameSite=Lax, Path=/; Secure and named with `__Host-` when
+ * PUBLIC_URL is https). Written here rather than through @fastify/cookie's hooks, which would run
+ * on every request of the API too.
  */
-export function setSignedCookie(
-  reply: FastifyReply,
-  name: string,
-  value: string,
-  o: { path: string; maxAge: number; secure: boolean },
-): void {
+export function setSignedCookie(reply: FastifyReply, base: string, value: string, maxAge: number): void {
   const server = reply.server;
-  reply.header('set-cookie', server.serializeCookie(name, server.signCookie(value), { httpOnly: true, sameSite: 'lax', ...o }));
+  const secure = server.memberPages.secureCookies;
+  const options = { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge } as const;
+  reply.header('set-cookie', server.serializeCookie(cookieName(base, secure), server.signCookie(value), options));
 }
 
-export function clearCookie(reply: FastifyReply, name: string, o: { path: string; secure: boolean }): void {
-  reply.header('set-cookie', reply.server.serializeCookie(name, '', { httpOnly: true, sameSite: 'lax', expires: new Date(0), ...o }));
+export function clearCookie(reply: FastifyReply, base: string): void {
+  const secure = reply.server.memberPages.secureCookies;
+  const options = { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: new Date(0) } as const;
+  reply.header('set-cookie', reply.server.serializeCookie(cookieName(base, secure), '', options));
 }
 
 /** Sets the session cookie: on sign-in, and again when a used session is recorded as seen. */
-export function setSessionCookie(reply: FastifyReply, sessionId: string, secure: boolean): void {
-  setSignedCookie(reply, SESSION_COOKIE, sessionId, { path: '/', maxAge: SESSION_MAX_AGE_S, secure });
+export function setSessionCookie(reply: FastifyReply, sessionId: string): void {
+  setSignedCookie(reply, SESSION_COOKIE, sessionId, SESSION_MAX_AGE_S);
 }
 
-export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
-  clearCookie(reply, SESSION_COOKIE, { path: '/', secure });
+export function clearSessionCookie(reply: FastifyReply): void {
+  clearCookie(reply, SESSION_COOKIE);
 }
 
-/** The value of one of the request's signed cookies, when its signature holds. */
-export function signedCookie(request: FastifyRequest, name: string): string | null {
+/** The value of one of the request's signed cookies (by its base name), when its signature holds. */
+export function signedCookie(request: FastifyRequest, base: string): string | null {
   const header = request.headers.cookie;
   if (header === undefined) return null;
-  const raw = request.server.parseCookie(header)[name];
+  const raw = request.server.parseCookie(header)[cookieName(base, request.server.memberPages.secureCookies)];
   if (raw === undefined) return null;
   const unsigned = request.server.unsignCookie(raw);
   return unsigned.valid && unsigned.value !== '' ? unsigned.value : null;
@@ -112,11 +119,11 @@ async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
     const sessionId = signedCookie(request, SESSION_COOKIE);
     if (sessionId === null) return;
     const found = await opts.sessions.lookUp(sessionId);
-    if (found === null) return clearSessionCookie(reply, opts.secureCookies);
+    if (found === null) return clearSessionCookie(reply);
     request.member = found.session.member;
     request.memberSession = found.session;
     reply.header('cache-control', 'private, no-store');
-    if (found.touched) setSessionCookie(reply, sessionId, opts.secureCookies);
+    if (found.touched) setSessionCookie(reply, sessionId);
   };
 
   app.addHook('onRoute', (route) => {

@@ -30,6 +30,8 @@ const SHORT_DAY_FORMAT = new Intl.DateTimeFormat('en-GB', {
 const shortDay = (ms: number): string => SHORT_DAY_FORMAT.format(ms).replace(',', '');
 const hhmm = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** "2026-11-26" as "26/11/2026". */
+const dayMonthYear = (iso: string): string => iso.split('-').reverse().join('/');
 
 /** "Thu 12 Mar 2030, 10:00–12:00 UTC" (the end's day too when it is another). */
 export function whenText(b: { time_start: number; time_end: number }): string {
@@ -118,7 +120,7 @@ ${f.csrf}
   )}</select>${fieldError('position', errors)}</div>
 <div class="field"><label for="date">Date</label>
 <input type="date" id="date" name="date" value="${values.date}" min="${f.today}" required${described('date', errors, 'date-hint')}>
-<p class="hint" id="date-hint">The UTC day: 2030-12-24 or 24/12/2030.</p>${fieldError('date', errors)}</div>
+<p class="hint" id="date-hint">Day (UTC), as DD/MM/YYYY or YYYY-MM-DD, e.g. ${dayMonthYear(f.today)}</p>${fieldError('date', errors)}</div>
 <div class="times">
 <div class="field"><label for="start_at">Start (UTC)</label>
 <input type="time" id="start_at" name="start_at" value="${values.start_at}" required${described('start_at', errors)}>${fieldError('start_at', errors)}</div>

@@ -120,9 +120,15 @@ interface FilterForm {
   feed: string | null;
 }
 
+/**
+ * The filters and the feed link, folded (a <details>, no script needed) so that on a phone the
+ * bookings begin on the first screen; open while a filter is in use or refused.
+ */
 function filters(form: FilterForm): Html {
   const { areas, errors } = form;
+  const open = form.selected.length > 0 || form.callsign !== '' || Object.keys(errors).length > 0;
   return html`<nav aria-label="Filters">
+<details class="filter-box"${open ? html` open` : ''}><summary>Filters and calendar feed</summary>
 <form method="get" action="/" class="filters">
 <div class="field"><label for="area">Area</label>
 <select id="area" name="area"${describedBy('area', errors)}><option value="">All areas</option>${areas.map(
@@ -133,6 +139,7 @@ function filters(form: FilterForm): Html {
 <div class="actions"><button type="submit">Show</button> <a href="/">Clear filters</a></div>
 </form>
 ${form.feed === null ? '' : html`<p class="feed"><a href="${form.feed}" type="text/calendar">Subscribe to these bookings in your calendar (iCalendar feed)</a></p>`}
+</details>
 </nav>`;
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection.js';
+import type { Db, Executor } from '../db/connection.js';
 import type { Freshness } from '../db/freshness.js';
 import { writeTransaction } from '../db/transaction.js';
 import { type BookingFields, changesNothing, isBookingId, planBooking } from '../domain/bookings/index.js';
@@ -17,6 +17,8 @@ export interface PermitContext {
   /** The area of the stored booking's position (null on create, or a position without an area). */
   existingArea: number | null;
   position: { callsign: string; rating: number; area_id: number | null };
+  /** The write's transaction, for what else the permit decides on (read there, it cannot change before the write). */
+  trx: Executor;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface PermitContext {
  * position are read, so what it decides on cannot change before the write: members' pages check
  * who may book (src/domain/bookings/who-may-book.ts). It throws a ForbiddenError to refuse.
  */
-export type BookingPermit = (change: PermitContext) => void;
+export type BookingPermit = (change: PermitContext) => Promise<void>;
 
 export interface SavedBooking {
   booking: BookingView;
@@ -74,7 +76,13 @@ export class BookingWrites {
           user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
 
         if (permit && user && position) {
-          permit({ fields, existing: existing ?? null, existingArea: existing ? await this.areaOf(repo, existing) : null, position });
+          await permit({
+            fields,
+            existing: existing ?? null,
+            existingArea: existing ? await this.areaOf(repo, existing) : null,
+            position,
+            trx,
+          });
         }
         const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
         if (!plan.ok) throw new ValidationError(plan.errors);
@@ -132,7 +140,7 @@ export class BookingWrites {
       if (!existing) throw new NotFoundError('Booking');
       if (permit) {
         const position = (await repo.findPosition({ id: existing.position_id }))!;
-        permit({ fields: {}, existing, existingArea: position.area_id, position });
+        await permit({ fields: {}, existing, existingArea: position.area_id, position, trx });
       }
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
       const booking = (await repo.findById(id))!;

@@ -6,13 +6,13 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { chosenFlags, type Tag } from '../domain/bookings/flags.js';
 import type { MemberFormFields } from '../domain/bookings/member-form.js';
-import { type Booker, mayBook, mayChange, positionsOffered, tagsOffered } from '../domain/bookings/who-may-book.js';
+import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from '../domain/bookings/who-may-book.js';
 import { feedWindow } from '../domain/calendar/filter.js';
 import { ForbiddenError, NotFoundError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import { isMember, membershipOf } from '../domain/users/membership.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import type { MemberBooking, MembersRepository, OfferedPosition } from '../repositories/members.js';
+import { type MemberBooking, membersRepository, type MembersRepository, type OfferedPosition } from '../repositories/members.js';
 import type { Actor } from './booking-changes.js';
 import type { BookingPermit, BookingWrites, SavedBooking } from './bookings.js';
 
@@ -54,12 +54,17 @@ export class MemberBookings {
     private readonly version: string,
   ) {}
 
-  /** Who the member is to who-may-book; a member unknown to the database may book nothing. */
+  /** Who the member is to who-may-book, as the database has them now; one unknown to it may book nothing. */
   async booker(member: Member): Promise<Booker> {
-    const facts = await this.repo.booker(member.cid, this.clock());
+    return this.bookerOf(this.repo, member.cid);
+  }
+
+  /** Who-may-book's facts about a user, read through `repo` (in a write's transaction: as of the write). */
+  private async bookerOf(repo: MembersRepository, cid: number): Promise<Booker> {
+    const facts = await repo.booker(cid, this.clock());
     if (!facts) {
       return {
-        cid: member.cid,
+        cid,
         rating: 0,
         member: false,
         activeAreas: new Set(),
@@ -69,7 +74,7 @@ export class MemberBookings {
       };
     }
     return {
-      cid: member.cid,
+      cid,
       rating: facts.user.rating,
       member: isMember(membershipOf(this.config), facts.user),
       activeAreas: new Set(facts.activeAreas),
@@ -86,20 +91,18 @@ export class MemberBookings {
     return { booker, positions };
   }
 
-  async create(member: Member, fields: MemberFormFields): Promise<SavedBooking> {
-    const booker = await this.booker(member);
-    return this.writes.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), this.bookingPermit(booker));
+  create(member: Member, fields: MemberFormFields): Promise<SavedBooking> {
+    return this.writes.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), this.bookingPermit(member));
   }
 
   /** Changes a booking: the member's own, or anyone's in an area they are staff of. The booker stays. */
-  async update(member: Member, id: number, fields: MemberFormFields): Promise<SavedBooking> {
-    const booker = await this.booker(member);
-    return this.writes.save(id, fields, actorOf(member), this.bookingPermit(booker));
+  update(member: Member, id: number, fields: MemberFormFields): Promise<SavedBooking> {
+    return this.writes.save(id, fields, actorOf(member), this.bookingPermit(member));
   }
 
   async cancel(member: Member, id: number): Promise<MemberBooking> {
-    const booker = await this.booker(member);
-    const permit: BookingPermit = ({ existing, existingArea }) => {
+    const permit: BookingPermit = async ({ existing, existingArea, trx }) => {
+      const booker = await this.bookerOf(membersRepository(trx), member.cid);
       const decision = mayChange(booker, { user_id: existing!.user_id, area_id: existingArea });
       if (!decision.ok) throw new ForbiddenError(decision.reason);
     };
@@ -128,6 +131,12 @@ export class MemberBookings {
     return this.repo.bookings(member.cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null });
   }
 
+  /** One of the member's own bookings, cancelled ones too (the confirmation after a change); anyone else's is none. */
+  async own(member: Member, id: number): Promise<MemberBooking | null> {
+    const booking = await this.repo.booking(id);
+    return booking?.user_id === member.cid ? booking : null;
+  }
+
   /** The bookings a 409 named: what the form says the new booking overlaps. */
   conflicts(ids: readonly number[]): Promise<MemberBooking[]> {
     return this.repo.byIds(ids);
@@ -154,15 +163,24 @@ export class MemberBookings {
     return calendarFeed(bookings, { siteName: this.config.siteName, siteHost: this.config.siteHost, version: this.version });
   }
 
-  /** Who-may-book in the write's transaction: the booking acted on (if any), then the position and tag. */
-  private bookingPermit(booker: Booker): BookingPermit {
-    return ({ fields, existing, existingArea, position }) => {
+  /**
+   * Who-may-book in the write's transaction, on the member as stored there: the booking acted on
+   * (if any), then the position and tag. Another member's booking stays on a position that member
+   * may book, in an area the staff member changing it is staff of.
+   */
+  private bookingPermit(member: Member): BookingPermit {
+    return async ({ fields, existing, existingArea, position, trx }) => {
+      const repo = membersRepository(trx);
+      const booker = await this.bookerOf(repo, member.cid);
       if (existing) {
         const owner = mayChange(booker, { user_id: existing.user_id, area_id: existingArea });
         if (!owner.ok) throw new ForbiddenError(owner.reason);
       }
       const tag = fields.tag !== undefined ? fields.tag : existing ? storedTag(existing) : null;
-      const decision = mayBook(booker, position, tag);
+      const decision =
+        existing && existing.user_id !== booker.cid
+          ? mayBookFor(booker, await this.bookerOf(repo, existing.user_id), position, tag)
+          : mayBook(booker, position, tag);
       if (!decision.ok) throw new ForbiddenError(decision.reason);
     };
   }

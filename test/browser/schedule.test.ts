@@ -126,6 +126,8 @@ describe.skipIf(skip)('schedule page in Chromium', () => {
   it('filters by area and by callsign prefix through the form, and links the matching feed', async () => {
     const { page, trouble, close } = await open(browser, server.url);
     try {
+      // The filters are folded until a filter is in use.
+      await page.getByText('Filters and calendar feed').click();
       await page.selectOption('#area', 'Norway');
       await Promise.all([page.waitForURL(/area=Norway/, { waitUntil: 'networkidle' }), page.click('button[type="submit"]')]);
       expect(await rowCallsigns(page)).toEqual(['ENGM_TWR', 'ENBR_APP']);

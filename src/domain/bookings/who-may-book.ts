@@ -66,9 +66,14 @@ export const REFUSALS = {
   exam: 'The Exam type needs a member with rating C1 or above.',
   event: 'The Event type needs rating S1 or above, as a member or a visitor of the position’s area.',
   notOwner: 'You may change or cancel only your own bookings.',
+  notStaffThere: (callsign: string) => `You are not staff of the area of ${callsign}, so you may not put another member’s booking there.`,
+  notForOwner: (callsign: string) => `The member whose booking this is may not book ${callsign}, so it cannot be put there.`,
+  barred: 'Your network account is suspended or inactive, so you may not book or change bookings.',
 } as const;
 
 const isStaffIn = (b: Booker, area: number): boolean => b.staffAreas.has(area);
+/** Suspended and inactive accounts may not sign in (contract §14), so they book nothing, whatever else they hold. */
+const isBarred = (b: Booker): boolean => b.rating <= RATINGS.SUS;
 
 /**
  * The highest position rating the booker may book in an area, or null when they may book none
@@ -84,6 +89,7 @@ function ratingLimit(b: Booker, area: number): number | null {
 
 /** Whether the booker may book the position at all (any tag). */
 export function mayBookPosition(b: Booker, p: BookablePosition): Decision {
+  if (isBarred(b)) return refused(REFUSALS.barred);
   if (p.area_id === null) return refused(REFUSALS.noArea(p.callsign));
   if (isStaffIn(b, p.area_id)) return ALLOWED;
   const limit = ratingLimit(b, p.area_id);
@@ -115,9 +121,23 @@ export function mayBook(b: Booker, p: BookablePosition, tag: Tag | null): Decisi
 
 /** Whether the booker may edit or cancel a booking: their own, or any in an area they are staff of. */
 export function mayChange(b: Booker, booking: OwnedBooking): Decision {
+  if (isBarred(b)) return refused(REFUSALS.barred);
   if (booking.user_id === b.cid) return ALLOWED;
   if (booking.area_id !== null && isStaffIn(b, booking.area_id)) return ALLOWED;
   return refused(REFUSALS.notOwner);
+}
+
+/**
+ * Whether the booker may put another member's booking on a position with a tag: they need staff
+ * rights in the position's area (as in the area the booking was in, see mayChange), and the
+ * position must be one the booking's member may book (the tag is the staff member's choice).
+ */
+export function mayBookFor(b: Booker, owner: Booker, p: BookablePosition, tag: Tag | null): Decision {
+  if (isBarred(b)) return refused(REFUSALS.barred);
+  if (p.area_id === null) return refused(REFUSALS.noArea(p.callsign));
+  if (!isStaffIn(b, p.area_id)) return refused(REFUSALS.notStaffThere(p.callsign));
+  if (!mayBookPosition(owner, p).ok) return refused(REFUSALS.notForOwner(p.callsign));
+  return mayUseTag(b, p, tag);
 }
 
 /** The positions offered to the booker, in the given order. */

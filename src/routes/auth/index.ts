@@ -27,14 +27,14 @@ const csrfWhenSignedIn: preHandlerAsyncHookHandler = async function (request, re
 
 const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, { services }) => {
   const signIn = services.signIn;
-  const secure = services.config.publicUrl.startsWith('https:');
   const unavailable = (request: FastifyRequest, reply: FastifyReply) =>
     sendMessage(request, reply, 404, { title: 'Not available', message: 'Signing in is not set up on this site.' });
 
   app.get('/auth/login', PAGE, async (request, reply) => {
     if (signIn === null) return unavailable(request, reply);
     const { location, browserToken } = await signIn.start(firstOf((request.query as Record<string, unknown>).next));
-    setSignedCookie(reply, LOGIN_COOKIE, browserToken, { path: '/auth/callback', maxAge: LOGIN_MAX_AGE_S, secure });
+    // Path=/ (not /auth/callback): the `__Host-` prefix it gets under https requires it.
+    setSignedCookie(reply, LOGIN_COOKIE, browserToken, LOGIN_MAX_AGE_S);
     return reply.header('cache-control', 'no-store').redirect(location, 302);
   });
 
@@ -45,7 +45,7 @@ const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, 
       { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
       signedCookie(request, LOGIN_COOKIE),
     );
-    clearCookie(reply, LOGIN_COOKIE, { path: '/auth/callback', secure });
+    clearCookie(reply, LOGIN_COOKIE);
     if (!result.ok) {
       const refused = result.problem.kind === 'rating';
       return sendMessage(request, reply, 400, {
@@ -62,13 +62,13 @@ const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, 
     // A new session id at every sign-in: whatever session the browser had before is ended, so a
     // session id planted before the sign-in never becomes a signed-in one.
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
-    setSessionCookie(reply, result.sessionId, secure);
+    setSessionCookie(reply, result.sessionId);
     return reply.header('cache-control', 'no-store').redirect(result.next, 303);
   });
 
   app.post('/auth/logout', { ...PAGE, preHandler: csrfWhenSignedIn }, async (request, reply) => {
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
-    clearSessionCookie(reply, secure);
+    clearSessionCookie(reply);
     return reply.header('cache-control', 'no-store').redirect('/', 303);
   });
 };

@@ -159,18 +159,18 @@ const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = as
   app.get('/my/bookings', { ...PAGE, preHandler: requireMember }, async (request, reply) => {
     const member = memberOf(request);
     const q = request.query as Record<string, unknown>;
-    const [bookings, secret, notice] = await Promise.all([members.upcoming(member), members.calendarSecret(member), noticeOf(q)]);
+    const [bookings, secret, notice] = await Promise.all([members.upcoming(member), members.calendarSecret(member), noticeOf(member, q)]);
     const feedUrl = secret === null ? null : `${publicUrl}/calendar/member/${secret}.ics`;
     return sendPage(reply, 200, myBookingsPage({ ...frame(request), bookings, notice, feedUrl }));
   });
 
-  /** The confirmation after a 303: what was done, to which booking. */
-  async function noticeOf(q: Record<string, unknown>): Promise<string | null> {
+  /** The confirmation after a 303: what was done, naming the booking only when it is the member's own. */
+  async function noticeOf(member: Member, q: Record<string, unknown>): Promise<string | null> {
     if (q.done === 'renewed') return 'Your calendar has a new address; the old one no longer works.';
     const done = typeof q.done === 'string' && Object.hasOwn(NOTICES, q.done) ? NOTICES[q.done as keyof typeof NOTICES] : null;
     if (done === null) return null;
     const id = typeof q.id === 'string' && /^\d{1,12}$/.test(q.id) ? Number(q.id) : null;
-    const [booking] = id === null ? [] : await members.conflicts([id]);
+    const booking = id === null ? null : await members.own(member, id);
     if (!booking) return `${done}.`;
     const forced =
       q.forced === '1'

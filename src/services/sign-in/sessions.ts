@@ -5,7 +5,7 @@ import type { Db } from '../../db/connection.js';
 import type { Freshness } from '../../db/freshness.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { signInDiff, userTarget } from '../../domain/audit/index.js';
-import type { NetworkProfile } from '../../domain/members/sign-in.js';
+import { type NetworkProfile, signInRefusedFor } from '../../domain/members/sign-in.js';
 import type { Clock } from '../../domain/time.js';
 import { appendAudit } from '../../repositories/audit.js';
 import { insertSession, profileOf, type SessionsRepository, upsertSignedInUser } from '../../repositories/sessions.js';
@@ -56,15 +56,17 @@ export class MemberSessions {
   }
 
   /**
-   * The session of a cookie's id, or null when there is none or it was idle for 30 days (then it
-   * is ended). `touched`: its last use was recorded now (the cookie's lifetime is renewed with it).
+   * The session of a cookie's id, with its member as stored now, or null when there is none, it
+   * was idle for 30 days, or the member's rating is now one that may not sign in (SUS, INA, as the
+   * roster sync or an import may set it): then it is ended. `touched`: its last use was recorded
+   * now (the cookie's lifetime is renewed with it).
    */
   async lookUp(sessionId: string): Promise<{ session: ActiveSession; touched: boolean } | null> {
     const idHash = sha256(sessionId);
     const row = await this.repo.find(idHash);
     if (row === undefined) return null;
     const now = this.clock();
-    if (now - row.last_seen_at >= SESSION_IDLE_MS) {
+    if (now - row.last_seen_at >= SESSION_IDLE_MS || signInRefusedFor(row.rating) !== null) {
       await this.repo.delete(idHash);
       return null;
     }

@@ -149,6 +149,12 @@ describe('members booking pages', () => {
     expect(mine.body).toContain(`<form method="post" action="/bookings/${id}/cancel"`);
   });
 
+  it("says in the date hint the formats and that the day is UTC, with today's UTC date as the example", async () => {
+    const page = (await get('/bookings/new', 'bo')).body;
+    expect(page).toContain('<p class="hint" id="date-hint">Day (UTC), as DD/MM/YYYY or YYYY-MM-DD, e.g. 10/03/2030</p>');
+    expect(page).toMatch(/<input type="date" id="date"[^>]* min="2030-03-10"[^>]* aria-describedby="date-hint"/);
+  });
+
   it('takes a typed d/m/Y date as well as a date input', async () => {
     const res = await book('bo', { date: '13/3/2030', start_at: '8:00', end_at: '9:00' });
     expect(res.statusCode).toBe(303);

@@ -69,7 +69,7 @@ describe('sign-in with the network account', () => {
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('state')!.length).toBeGreaterThanOrEqual(32);
     const loginCookie = (login.cookies as Array<{ name: string; httpOnly?: boolean; secure?: boolean; sameSite?: string }>).find(
-      (c) => c.name === 'sector_login',
+      (c) => c.name === '__Host-sector_login',
     );
     expect(loginCookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
 
@@ -79,7 +79,7 @@ describe('sign-in with the network account', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe('/?area=Denmark');
 
-    const session = (done.cookies as Array<Record<string, unknown>>).find((c) => c.name === 'sector_session');
+    const session = (done.cookies as Array<Record<string, unknown>>).find((c) => c.name === '__Host-sector_session');
     expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
     // The token request: the form body the network expects, with the verifier of the challenge.
     const form = connect.tokenRequests.at(-1)!;
@@ -138,7 +138,7 @@ describe('sign-in with the network account', () => {
     expect(r.headers['content-type']).toMatch(/^text\/html/);
     expect(r.body).toContain('You did not allow the sign-in');
     expect(r.body).toContain('href="/auth/login?next=%2F"');
-    expect(r.cookies.find((c) => c.name === 'sector_session')).toBeUndefined();
+    expect(r.cookies.find((c) => c.name === '__Host-sector_session')).toBeUndefined();
     expect(connect.tokenRequests).toHaveLength(0);
     await nothingStored();
   });
@@ -239,11 +239,11 @@ describe('sign-in with the network account', () => {
   it('a session cookie set before sign-in is not the one after (no fixation), and the old one is ended', async () => {
     const browser = new MemberBrowser(ctx.app);
     await browser.signIn(connect);
-    const before = browser.cookies.get('sector_session')!;
+    const before = browser.cookies.get('__Host-sector_session')!;
     const planted = browser.clone();
     // Signing in again in the same browser (or after someone planted their cookie in it).
     await browser.signIn(connect);
-    const after = browser.cookies.get('sector_session')!;
+    const after = browser.cookies.get('__Host-sector_session')!;
     expect(after).not.toBe(before);
     expect(await count('sessions')).toBe(1);
     expect((await planted.get('/')).body).not.toContain('Sign out');
@@ -289,7 +289,7 @@ describe('sign-in with the network account', () => {
     const out = await browser.post('/auth/logout', { _csrf: formToken(page.body) });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe('/');
-    expect(browser.cookies.has('sector_session')).toBe(false);
+    expect(browser.cookies.has('__Host-sector_session')).toBe(false);
     expect(await count('sessions')).toBe(1);
     const after = await stolen.get('/');
     expect(after.body).not.toContain('Sign out');
@@ -312,9 +312,9 @@ describe('sign-in with the network account', () => {
   it('a session cookie with a wrong signature is no session', async () => {
     const browser = new MemberBrowser(ctx.app);
     await browser.signIn(connect);
-    const value = browser.cookies.get('sector_session')!;
+    const value = browser.cookies.get('__Host-sector_session')!;
     const forged = browser.clone();
-    forged.cookies.set('sector_session', `${value.split('.')[0]}.AAAA`);
+    forged.cookies.set('__Host-sector_session', `${value.split('.')[0]}.AAAA`);
     expect((await forged.get('/')).body).not.toContain('Sign out');
   });
 });

@@ -3,6 +3,7 @@ import {
   type Booker,
   type BookablePosition,
   mayBook,
+  mayBookFor,
   mayChange,
   positionsOffered,
   REFUSALS,
@@ -144,5 +145,50 @@ describe('who may book: staff, and changing bookings', () => {
     const member = persona({ activeAreas: new Set([DENMARK]) });
     expect(mayChange(member, { user_id: member.cid, area_id: DENMARK })).toEqual({ ok: true });
     expect(mayChange(member, { user_id: 1000002, area_id: DENMARK })).toEqual({ ok: false, reason: REFUSALS.notOwner });
+  });
+});
+
+describe('who may book: suspended and inactive accounts', () => {
+  it('refuses a suspended or inactive account every position and every change, staff roles and trainings included', () => {
+    for (const rating of [RATINGS.SUS, RATINGS.INA]) {
+      const barred = persona({
+        rating,
+        activeAreas: new Set([DENMARK]),
+        visitingAreas: new Set([DENMARK]),
+        trainingAreas: new Map([[DENMARK, RATINGS.S3]]),
+        staffAreas: new Set([DENMARK]),
+      });
+      expect(callsigns(barred)).toEqual([]);
+      expect(mayBook(barred, EKCH_DEL, null)).toEqual({ ok: false, reason: REFUSALS.barred });
+      expect(mayChange(barred, { user_id: barred.cid, area_id: DENMARK })).toEqual({ ok: false, reason: REFUSALS.barred });
+      expect(mayChange(barred, { user_id: 1000002, area_id: DENMARK })).toEqual({ ok: false, reason: REFUSALS.barred });
+    }
+  });
+});
+
+describe("who may book: staff putting another member's booking on a position", () => {
+  const owner = persona({ cid: 1000002, activeAreas: new Set([DENMARK]) });
+  const danishStaff = persona({ rating: RATINGS.S3, activeAreas: new Set([DENMARK, SWEDEN]), staffAreas: new Set([DENMARK]) });
+  const nordicStaff = persona({ rating: RATINGS.S1, member: false, staffAreas: new Set([DENMARK, SWEDEN]) });
+
+  it("refuses a position outside the staff member's areas, even one they may book themselves", () => {
+    expect(mayBook(danishStaff, ESSA_TWR, null)).toEqual({ ok: true });
+    expect(mayBookFor(danishStaff, owner, ESSA_TWR, null)).toEqual({ ok: false, reason: REFUSALS.notStaffThere('ESSA_TWR') });
+  });
+
+  it("refuses a position the booking's member may not book, in an area the staff member is staff of", () => {
+    expect(mayBookFor(nordicStaff, owner, ESSA_TWR, null)).toEqual({ ok: false, reason: REFUSALS.notForOwner('ESSA_TWR') });
+    expect(mayBookFor(nordicStaff, owner, EKCH_APP, null)).toEqual({ ok: false, reason: REFUSALS.notForOwner('EKCH_APP') });
+    expect(
+      mayBookFor(nordicStaff, persona({ cid: 1000002, rating: RATINGS.SUS, activeAreas: new Set([DENMARK]) }), EKCH_DEL, null),
+    ).toEqual({
+      ok: false,
+      reason: REFUSALS.notForOwner('EKCH_DEL'),
+    });
+  });
+
+  it("allows a position the member may book, in the staff member's area, with any tag", () => {
+    expect(mayBookFor(danishStaff, owner, EKCH_TWR, 2)).toEqual({ ok: true });
+    expect(mayBookFor(nordicStaff, owner, EKCH_DEL, 1)).toEqual({ ok: true });
   });
 });
