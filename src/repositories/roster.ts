@@ -72,4 +72,7 @@ export async function applyStagedChanges(
     after: withoutEmailAddress(change.after),
   }));
   await appendAudit(trx, entries);
+  // A member the network suspended or made inactive is signed out everywhere, with the change.
+  const barred = changes.filter((c) => c.after.rating !== undefined && c.after.rating <= 0).map((c) => c.id);
+  if (barred.length > 0) await trx.deleteFrom('sessions').where('user_id', 'in', barred).execute();
 }

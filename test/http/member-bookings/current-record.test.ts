@@ -75,6 +75,9 @@ describe("a session follows the member's current record", () => {
     api.members.get(BO)!.rating = 0;
     api.members.get(USERS.ina.id)!.rating = -1;
     await rosterSync();
+    // Ended by the sync itself, with the change: not left for their next request.
+    expect(await sessionsOf(BO)).toBe(0);
+    expect(await sessionsOf(USERS.ina.id)).toBe(0);
 
     for (const who of ['bo', 'ina'] as const) {
       const fields = { _csrf: tokens[who], position: 'EKCH_DEL', date: '2030-03-14', start_at: '10:00', end_at: '11:00', tag: '' };
