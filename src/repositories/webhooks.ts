@@ -1,50 +1,14 @@
-// Webhook subscriptions and their delivery queue: one row per event and subscription, queued from
-// the outbox in batches after the commit (fanOut), claimed head-first per subscription under a
-// lease, so no two processes deliver the same one at once.
+// Webhook subscriptions: added, listed, removed, disabled and enabled again, and what was
+// attempted for them. Their delivery queue is in webhook-deliveries.ts.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
-import type { Database, DeliveryStatus, WebhookRow } from '../db/schema.js';
-import { claimable } from './leased-claim.js';
-import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js';
-
-/**
- * The delivery is still to be made: waiting for its attempt, or being attempted under a lease.
- * The statuses are written out, not bound: SQLite uses the partial index of open deliveries
- * (webhook_deliveries_open_idx, migration 0005) only for a query that names them.
- */
-const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
+import type { Database, WebhookRow } from '../db/schema.js';
+import { FAN_OUT_LOCK, isOpen } from './webhook-deliveries.js';
+import { lastEventSeq, subscriptionTakes } from './predicates.js';
 
 export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'failing_since'>;
 
 const LISTED = ['id', 'url', 'events', 'created_at', 'removed_at', 'disabled_at', 'disabled_reason'] as const;
-
-/** Advisory-lock key held by whoever fans events out or removes a subscription (PostgreSQL). */
-const FAN_OUT_LOCK = 0x5345435446414e4fn;
-
-/** Events fanned out to the subscriptions at most per statement: a long backlog goes in batches. */
-const FAN_OUT_BATCH = 2_000;
-
-/** A claimed delivery with what sending it needs. */
-export interface ClaimedDelivery {
-  id: number;
-  event_id: string;
-  event_type: string;
-  body: string;
-  webhook_id: string;
-  url: string;
-  secret: string;
-  attempts: number;
-  lease_until: number;
-}
-
-export interface AttemptOutcome {
-  status: DeliveryStatus;
-  nextAttemptAt: number;
-  statusCode: number | null;
-  error: string | null;
-  at: number;
-  durationMs: number;
-}
 
 export interface AttemptListing {
   event_id: string;
@@ -57,20 +21,6 @@ export interface AttemptListing {
 }
 
 export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
-  /**
-   * Each subscription's head: its lowest open delivery, found by one seek of the open-deliveries
-   * index per subscription, however long the queue behind it.
-   */
-  const heads = () =>
-    db.selectFrom('webhooks as w').select((eb) =>
-      eb
-        .selectFrom('webhook_deliveries as h')
-        .select((e) => e.fn.min('h.id').as('head'))
-        .whereRef('h.webhook_id', '=', 'w.id')
-        .where(isOpen('h'))
-        .as('id'),
-    );
-
   return {
     /** Adds a subscription that takes the events committed from now on. */
     async add(row: Omit<WebhookRow, 'fanned_out_seq' | 'failing_since' | 'disabled_at' | 'disabled_reason'>): Promise<void> {
@@ -78,58 +28,6 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .insertInto('webhooks')
         .values({ ...row, fanned_out_seq: lastEventSeq })
         .execute();
-    },
-
-    /** Whether an active subscription has events not yet queued for it: a read, no write lock. */
-    async fanOutDue(): Promise<boolean> {
-      const row = await db
-        .selectFrom('webhooks')
-        .select('id')
-        .where('removed_at', 'is', null)
-        .where('disabled_at', 'is', null)
-        .where('fanned_out_seq', '<', lastEventSeq)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /**
-     * Queues one delivery per event and active subscription whose filter takes its type, for the
-     * events each has not had yet (up to a batch), in seq order, and moves the subscriptions on.
-     * Set-based: a few statements, whatever the backlog; `more` when a batch was left for the next call. Events are numbered in commit order, so
-     * every event up to the newest one seen here is committed and none can come before it later.
-     * The caller runs this in a write transaction; on PostgreSQL one process at a time does it
-     * (the others skip it, or with `wait` wait for their turn), so no delivery is queued twice.
-     */
-    async fanOut(now: number, { wait = false } = {}): Promise<{ more: boolean }> {
-      if (dialect === 'postgres') {
-        const lock = wait ? sql`pg_advisory_xact_lock` : sql`pg_try_advisory_xact_lock`;
-        const locked = await sql<{ locked: unknown }>`SELECT ${lock}(${FAN_OUT_LOCK.toString()}::bigint) AS locked`.execute(db);
-        if (locked.rows[0]!.locked === false) return { more: false };
-      }
-      const bounds = await db
-        .selectFrom('webhooks')
-        .select((eb) => [eb.fn.min<number | null>('fanned_out_seq').as('low'), lastEventSeq.as('high')])
-        .where('removed_at', 'is', null)
-        .where('disabled_at', 'is', null)
-        .executeTakeFirst();
-      const low = bounds?.low ?? null;
-      const high = bounds?.high ?? 0;
-      if (low === null || low >= high) return { more: false };
-      const upper = Math.min(high, low + FAN_OUT_BATCH);
-      await sql`INSERT INTO webhook_deliveries (event_seq, event_id, webhook_id, status, attempts, next_attempt_at, created_at, updated_at)
-          SELECT e.seq, e.id, w.id, 'pending', 0, ${now}, ${now}, ${now}
-          FROM webhooks w JOIN events e ON e.seq > w.fanned_out_seq AND e.seq <= ${upper}
-          WHERE w.removed_at IS NULL AND w.disabled_at IS NULL AND ${subscriptionTakes('w', sql.ref('e.type'))}
-          ORDER BY e.seq, w.id`.execute(db);
-      await db
-        .updateTable('webhooks')
-        .set({ fanned_out_seq: upper })
-        .where('removed_at', 'is', null)
-        .where('disabled_at', 'is', null)
-        .where('fanned_out_seq', '<', upper)
-        .execute();
-      return { more: upper < high };
     },
 
     /** Subscriptions without their secrets. */
@@ -235,103 +133,6 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
-    },
-
-    /**
-     * Whether a subscription's head delivery is due: a read, so an idle poll takes no write lock,
-     * and one whose every subscription is busy with its head (the backlog of a burst) takes none
-     * either. Deliveries behind a head wait for it, so they are never due themselves.
-     */
-    async anyDue(now: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('webhook_deliveries as c')
-        .select('c.id')
-        .where('c.id', 'in', heads())
-        .where(isOpen('c'))
-        .where(dueAndUnleased(now, 'c'))
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /**
-     * Claims up to `limit` due deliveries, each the head (lowest id still open) of its
-     * subscription, leasing them until `leaseUntil`. A later delivery of a subscription waits
-     * while its head is retried. The caller runs this in a write transaction (see claimable).
-     */
-    async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
-      if (limit <= 0) return [];
-      const due = db
-        .selectFrom('webhook_deliveries as c')
-        .select('c.id')
-        .where('c.id', 'in', heads())
-        .where(isOpen('c'))
-        .where(dueAndUnleased(now, 'c'))
-        .orderBy('c.next_attempt_at')
-        .orderBy('c.id');
-      const claimed = await db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ status: 'delivering', attempts: eb('attempts', '+', 1), lease_until: leaseUntil, updated_at: now }))
-        .where('id', 'in', claimable(due, dialect, limit))
-        .returning('id')
-        .execute();
-      const ids = claimed.map((r) => r.id);
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('events as e', 'e.seq', 'd.event_seq')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .select([
-          'd.id',
-          'd.event_id',
-          'e.type as event_type',
-          'e.body',
-          'd.webhook_id',
-          'w.url',
-          'w.secret',
-          'd.attempts',
-          'd.lease_until',
-        ])
-        .where('d.id', 'in', ids)
-        .orderBy('d.id')
-        .execute();
-      return rows.map((r) => ({ ...r, lease_until: Number(r.lease_until) }));
-    },
-
-    /**
-     * Records an attempt and moves the delivery on, only while this claim still holds its lease
-     * (an expired one may have been claimed again meanwhile). Returns whether it did.
-     */
-    async complete(d: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
-      const r = await db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome.status,
-          next_attempt_at: outcome.nextAttemptAt,
-          lease_until: null,
-          last_status: outcome.statusCode,
-          last_error: outcome.error,
-          updated_at: outcome.at,
-        })
-        .where('id', '=', d.id)
-        .where('status', '=', 'delivering')
-        .where('lease_until', '=', d.lease_until)
-        .executeTakeFirst();
-      await db
-        .insertInto('webhook_attempts')
-        .values({
-          delivery_id: d.id,
-          webhook_id: d.webhook_id,
-          event_id: d.event_id,
-          event_type: d.event_type,
-          attempt: d.attempts,
-          status_code: outcome.statusCode,
-          error: outcome.error,
-          at: outcome.at,
-          duration_ms: outcome.durationMs,
-        })
-        .execute();
-      return Number(r.numUpdatedRows) > 0;
     },
   };
 }

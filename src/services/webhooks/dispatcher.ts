@@ -5,7 +5,8 @@ import type { Db } from '../../db/connection.js';
 import { writeTransaction } from '../../db/transaction.js';
 import { retryDelay } from '../../domain/events.js';
 import type { Clock } from '../../domain/time.js';
-import { type ClaimedDelivery, webhooksRepository } from '../../repositories/webhooks.js';
+import { type ClaimedDelivery, webhookDeliveriesRepository } from '../../repositories/webhook-deliveries.js';
+import { webhooksRepository } from '../../repositories/webhooks.js';
 import { OutboxConsumer } from '../jobs/outbox-consumer.js';
 import type { Timers } from '../jobs/timers.js';
 import { postWebhook, type SendResult } from './send.js';
@@ -89,12 +90,12 @@ export class WebhookDispatcher {
    */
   private async claim(limit: number): Promise<{ claimed: ClaimedDelivery[]; more: boolean }> {
     const now = this.clock();
-    const reads = webhooksRepository(this.db.kysely, this.db.dialect);
+    const reads = webhookDeliveriesRepository(this.db.kysely, this.db.dialect);
     const fanOut = await reads.fanOutDue();
     const claim = limit > 0 && (fanOut || (await reads.anyDue(now)));
     if (!fanOut && !claim) return { claimed: [], more: false };
     return writeTransaction(this.db, async (trx) => {
-      const repo = webhooksRepository(trx, this.db.dialect);
+      const repo = webhookDeliveriesRepository(trx, this.db.dialect);
       const fannedOut = fanOut ? await repo.fanOut(now) : { more: false };
       const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
       return { claimed: claim ? await repo.claim(now, leaseUntil, limit) : [], more: fannedOut.more };
@@ -118,10 +119,16 @@ export class WebhookDispatcher {
     const outcome = this.outcome(d, result);
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
     const { disabled, next } = await writeTransaction(this.db, async (trx) => {
-      const repo = webhooksRepository(trx, this.db.dialect);
+      const repo = webhookDeliveriesRepository(trx, this.db.dialect);
       await repo.complete(d, outcome);
       const reason = disableReason(disableAfterMs, result);
-      const disabled = await repo.noteHealth(d.webhook_id, result.error === null, outcome.at, outcome.at - disableAfterMs, reason);
+      const disabled = await webhooksRepository(trx, this.db.dialect).noteHealth(
+        d.webhook_id,
+        result.error === null,
+        outcome.at,
+        outcome.at - disableAfterMs,
+        reason,
+      );
       const now = this.clock();
       return { disabled, next: await repo.claim(now, now + this.options.timeoutMs + LEASE_MARGIN_MS, slots()) };
     });

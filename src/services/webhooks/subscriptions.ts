@@ -6,6 +6,7 @@ import { webhookTarget } from '../../domain/audit/index.js';
 import { type Clock, isoMicros } from '../../domain/time.js';
 import { appendAudit } from '../../repositories/audit.js';
 import { eventsRepository } from '../../repositories/events.js';
+import { webhookDeliveriesRepository } from '../../repositories/webhook-deliveries.js';
 import { type AttemptListing, webhooksRepository } from '../../repositories/webhooks.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
 
@@ -137,7 +138,7 @@ export class WebhookSubscriptions {
       // Queued in commit order like a new event, behind what each subscription already waits for
       // (events committed before are queued first).
       await events.lockCommitOrder();
-      await this.repo(trx).fanOut(now, { wait: true });
+      await webhookDeliveriesRepository(trx, this.db.dialect).fanOut(now, { wait: true });
       return this.repo(trx).redeliver(event, to, now);
     });
   }
