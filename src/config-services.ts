@@ -70,7 +70,11 @@ export function networkAddress(name: string, raw: string, problems: string[]): s
     parsed.username === '' &&
     parsed.password === '';
   if (!ok) {
-    problems.push(`${name} must be an https: URL (http: only on 127.0.0.1, [::1] or localhost), without query (got "${raw}")`);
+    // A password in the address is not repeated back: the message is printed and may be logged.
+    const shown = parsed === null ? raw : `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search}`;
+    problems.push(
+      `${name} must be an https: URL (http: only on 127.0.0.1, [::1] or localhost), without query, user or password (got "${shown}")`,
+    );
     return null;
   }
   return raw.replace(/\/+$/, '');

@@ -162,7 +162,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
 
   it('says what it pushes to when nothing is owed', async () => {
     const port = await closedPort();
-    const { env } = await prepareDivision(`http://user:pw@127.0.0.1:${port}/api`);
+    const { env } = await prepareDivision(`http://127.0.0.1:${port}/api`);
     const human = await runCliAsync(['network:status'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe(

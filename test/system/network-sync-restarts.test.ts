@@ -173,10 +173,16 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
   it('NETWORK_BOOKINGS_URL with http: on a host other than loopback is refused: the network key would travel in clear', async () => {
     const dir = tempDir();
     const base = { DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`, NETWORK_BOOKINGS_KEY: 'k' };
-    for (const url of ['http://bookings.example/api', 'http://10.0.0.5/api', 'http://127.0.0.1.example/api']) {
+    for (const url of [
+      'http://bookings.example/api',
+      'http://10.0.0.5/api',
+      'http://127.0.0.1.example/api',
+      'https://user:s3cret@bookings.example/api',
+    ]) {
       const cli = await runCliAsync(['network:status'], { ...base, NETWORK_BOOKINGS_URL: url });
       expect(cli.code).toBe(1);
       expect(cli.stderr).toContain(`NETWORK_BOOKINGS_URL must be an https: URL (http: only on 127.0.0.1, [::1] or localhost)`);
+      expect(cli.stderr).not.toContain('s3cret');
       expect(cli.stderr.trim().split('\n')).toHaveLength(1);
     }
     await expect(startServer({ ...base, NETWORK_BOOKINGS_URL: 'http://bookings.example/api' })).rejects.toThrow('must be an https: URL');
