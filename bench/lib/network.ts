@@ -12,7 +12,7 @@ import path from 'node:path';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildDemoDivision } from '../../src/demo/division.js';
-import { importChanges } from '../../src/services/import.js';
+import { importDivision } from './import-division.js';
 import { processFeed } from '../../src/services/feed-poll.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';
@@ -50,7 +50,7 @@ async function divisionDatabase(now: number): Promise<{ dir: string; databaseUrl
   const db = openDatabase(databaseUrl);
   try {
     await migrateToLatest(db);
-    await importChanges(db, demo, now);
+    await importDivision(db, databaseUrl, demo, now);
   } finally {
     await db.close();
   }

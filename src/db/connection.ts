@@ -3,11 +3,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, sql, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, SqliteDialect, type LogEvent } from 'kysely';
 import { SearchPathPostgresDialect } from './postgres-dialect.js';
 import type { Database } from './schema.js';
-import { SnapshotEpochs } from './snapshot-epochs.js';
-import { externalChangeCounter } from './sqlite-change-counter.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -32,34 +30,6 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL schema named by ?schema= in the URL (created by the migrations), else null. */
   schema: string | null;
-  /**
-   * A number that changes whenever another connection may have committed a change.
-   * SQLite answers it synchronously from PRAGMA data_version; on PostgreSQL it is null
-   * (see currentSnapshot).
-   */
-  externalVersion(): number | null;
-  /**
-   * SQLite: how long a statement that needs a lock waits for it, synchronously (busy_timeout).
-   * Set on the connection directly, not through a query: write transactions change it twice.
-   * No-op on PostgreSQL.
-   */
-  setLockWait(ms: number): void;
-  /**
-   * PostgreSQL: the server's current snapshot (pg_current_snapshot(): xmin, xmax and the
-   * transactions in progress). Any transaction that ends, whoever ran it, changes it, and it
-   * changes in the same step that makes the transaction's writes visible; so two equal
-   * snapshots mean the same committed data. (The WAL position would not do: a commit record
-   * is written before the commit becomes visible, and a read in between would cache old rows
-   * under the new position.) One round trip, no locks, nothing for writers to do. Other write
-   * transactions on the same server change it too: that only costs a rebuild. Null on SQLite.
-   */
-  currentSnapshot: (() => Promise<string>) | null;
-  /**
-   * PostgreSQL: tells this process's own write transactions from everyone else's between two
-   * snapshots (writeTransaction registers each), so that its own commits do not invalidate every
-   * cache. Null on SQLite, where PRAGMA data_version already ignores the connection's own commits.
-   */
-  snapshotEpochs: SnapshotEpochs | null;
   /** Calls listener after every statement with its duration (metrics); cheap when none is added. */
   addQueryListener(listener: (event: QueryTiming) => void): void;
   close(): Promise<void>;
@@ -73,30 +43,6 @@ export interface QueryTiming {
 }
 
 export class DatabaseUrlError extends Error {}
-
-/**
- * Kysely prepares every statement anew; preparing costs more than running a small one. The
- * same SQL text (parameters are bound, so texts repeat) reuses its prepared statement.
- * Safe because statements are only ever run to completion (all/run), never iterated.
- */
-function withStatementCache(raw: SQLite.Database, max = 500) {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= max) statements.clear();
-        statement = raw.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-    close() {
-      statements.clear();
-      raw.close();
-    },
-  };
-}
 
 /**
  * Creates a SQLite file's folder and its missing parents, one level at a time. Node's recursive
@@ -152,30 +98,10 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     raw.pragma('journal_mode = WAL');
     raw.pragma(`synchronous = ${options.sqliteSynchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     raw.pragma('foreign_keys = ON');
-    // Plain statements wait up to 5 s for a lock; write transactions wait between attempts (transaction.ts).
+    // A write waits up to 5 s for another process's write lock (src/db/transaction.ts), then 503.
     raw.pragma('busy_timeout = 5000');
-    const external = externalChangeCounter(raw);
-    const lockWaits = new Map<number, SQLite.Statement>();
-    const lockWait = (ms: number) => {
-      let statement = lockWaits.get(ms);
-      if (!statement) lockWaits.set(ms, (statement = raw.prepare(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`)));
-      return statement;
-    };
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }), log });
-    return {
-      kysely,
-      dialect: 'sqlite',
-      schema: null,
-      externalVersion: external.read,
-      setLockWait: (ms) => lockWait(ms).get(),
-      currentSnapshot: null,
-      snapshotEpochs: null,
-      addQueryListener,
-      close: async () => {
-        external.close();
-        await kysely.destroy();
-      },
-    };
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log });
+    return { kysely, dialect: 'sqlite', schema: null, addQueryListener, close: () => kysely.destroy() };
   }
 
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -205,18 +131,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     // An idle client dropped by the server must not crash the process.
     pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }), log });
-    return {
-      kysely,
-      dialect: 'postgres',
-      schema,
-      externalVersion: () => null,
-      setLockWait: () => {},
-      currentSnapshot: async () =>
-        (await sql<{ snapshot: string }>`SELECT pg_current_snapshot()::text AS snapshot`.execute(kysely)).rows[0]!.snapshot,
-      snapshotEpochs: new SnapshotEpochs(),
-      addQueryListener,
-      close: () => kysely.destroy(),
-    };
+    return { kysely, dialect: 'postgres', schema, addQueryListener, close: () => kysely.destroy() };
   }
 
   throw new DatabaseUrlError('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');

@@ -1,57 +1,64 @@
 import { sql, type Kysely } from 'kysely';
 import { backOff } from './back-off.js';
 import type { Db } from './connection.js';
-import { DatabaseBusyError, isPgRetryable } from './errors.js';
-import { groupCommit } from './group-commit.js';
+import { DatabaseBusyError, isPgRetryable, isSqliteBusy } from './errors.js';
 import type { Database } from './schema.js';
 
 /** PostgreSQL aborts one of two transactions that wait on each other; the retry then sees the winner. */
 const MAX_PG_ATTEMPTS = 4;
 
+/** How long a SQLite write waits for a write lock another process holds, then 503. */
+const SQLITE_LOCK_WAIT_MS = 5_000;
+
 /**
- * Runs fn as one atomic write and resolves once it is durable. On PostgreSQL fn is its own
- * transaction, run again from the start when PostgreSQL aborts it as a deadlock or serialization
- * failure (fn only touches the database, so running it again is safe).
- *
- * On SQLite, writes that arrive together share one transaction (group commit, in
- * src/db/group-commit.ts): each runs in a savepoint of its own and all are acknowledged after the
- * single COMMIT. The transaction begins IMMEDIATE: the write lock is taken before the first read,
- * so a check-then-write inside fn cannot interleave with another writer.
+ * Runs fn as one database transaction and resolves once it is durable. Services write through
+ * src/services/write.ts, which records what a change causes inside it.
+ * - SQLite: BEGIN IMMEDIATE takes the write lock before the first read, so a check inside fn
+ *   cannot interleave with another writer. While another process holds the lock, the wait is
+ *   between attempts (better-sqlite3 would wait inside the call, stopping every other request),
+ *   up to 5 s, then DatabaseBusyError (503).
+ * - PostgreSQL: run again from the start when PostgreSQL aborts it as a deadlock or serialization
+ *   failure (fn only touches the database, so running it again is safe).
  */
-export async function writeTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  if (db.dialect !== 'postgres') return groupCommit(db, fn);
+export async function transaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pgOwnTransaction(db, fn);
+      return db.dialect === 'sqlite' ? await sqliteImmediate(db, fn) : await db.kysely.transaction().execute(fn);
     } catch (err) {
-      if (!isPgRetryable(err)) throw err;
-      if (attempt >= MAX_PG_ATTEMPTS) throw new DatabaseBusyError(err);
+      if (err instanceof LockHeld) {
+        if (Date.now() >= deadline) throw new DatabaseBusyError(err.cause);
+      } else if (isPgRetryable(err)) {
+        if (attempt >= MAX_PG_ATTEMPTS) throw new DatabaseBusyError(err);
+      } else throw err;
       await backOff(attempt);
     }
   }
 }
 
-/**
- * A PostgreSQL transaction registered as this process's own before it can end (see
- * SnapshotEpochs): its commit invalidates only the caches its caller bumps. If its outcome is
- * unknown (it failed, possibly in COMMIT), it is disowned, so that its end counts as anyone's.
- */
-async function pgOwnTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  const epochs = db.snapshotEpochs;
-  const registered: number[] = [];
-  try {
-    return await db.kysely.transaction().execute(async (trx) => {
-      if (epochs) {
-        const row = (await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(trx)).rows[0]!;
-        registered.push(Number(row.xid));
-        epochs.registerOwn(Number(row.xid));
-      }
-      return fn(trx);
-    });
-  } catch (err) {
-    for (const xid of registered) epochs?.disown(xid);
-    throw err;
-  }
+/** BEGIN IMMEDIATE found the write lock held by another connection. */
+class LockHeld extends Error {}
+
+async function sqliteImmediate<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.kysely.connection().execute(async (conn) => {
+    // Asked not to wait: the connection's busy timeout (5 s) would wait inside the call.
+    await sql`PRAGMA busy_timeout = 0`.execute(conn);
+    try {
+      await sql`BEGIN IMMEDIATE`.execute(conn);
+    } catch (err) {
+      throw isSqliteBusy(err) ? new LockHeld('write lock held', { cause: err }) : err;
+    } finally {
+      await sql`PRAGMA busy_timeout = 5000`.execute(conn);
+    }
+    try {
+      const result = await fn(conn);
+      await sql`COMMIT`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`ROLLBACK`.execute(conn).catch(() => {});
+      throw err;
+    }
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { AuthLevel } from '../auth/levels.js';
+import type { AuthLevel } from './auth-levels.js';
 import { ErrorBody } from '../schemas/common.js';
 
 // Answers every API route may give whatever it does: malformed requests (JSON, Api-Variant,

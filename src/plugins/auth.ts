@@ -2,10 +2,10 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { addRouteHook } from '../http/route-hooks.js';
-import type { ApiKeyService, AuthenticatedKey } from '../auth/keys.js';
-import type { AuthLevel } from '../auth/levels.js';
+import type { ApiKeyService, AuthenticatedKey } from '../services/api-keys.js';
+import type { AuthLevel } from '../http/auth-levels.js';
 
-export type { AuthLevel } from '../auth/levels.js';
+export type { AuthLevel } from '../http/auth-levels.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

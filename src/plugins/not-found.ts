@@ -1,12 +1,7 @@
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { malformedRequestCheck } from '../http/parameters.js';
-
-export interface NotFoundOptions {
-  /** Told of every request no route matched (404 and 405), e.g. to count it in metrics. */
-  onUnmatched?: (request: FastifyRequest, reply: FastifyReply) => void;
-}
 
 /**
  * Requests no route answers: 405 with Allow for a known path asked with another method, 404
@@ -15,7 +10,7 @@ export interface NotFoundOptions {
  * parser refused is refused here too; on a path no route knows, the router reads the query itself
  * and nothing is refused for it.
  */
-async function notFound(app: FastifyInstance, { onUnmatched }: NotFoundOptions) {
+async function notFound(app: FastifyInstance) {
   // A second router that only knows paths and methods, to tell 404 from 405.
   const paths = FindMyWay({ ignoreTrailingSlash: false });
   const methodsByPath = new Map<string, Set<string>>();
@@ -35,7 +30,6 @@ async function notFound(app: FastifyInstance, { onUnmatched }: NotFoundOptions) 
   });
 
   app.setNotFoundHandler({ preValidation: malformedRequestCheck({ variant: false }) }, (request, reply) => {
-    onUnmatched?.(request, reply);
     const path = request.url.split('?')[0] ?? '/';
     const match = paths.find('GET', path);
     const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;

@@ -1,15 +1,20 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { PROTECTIVE_HEADERS } from '../http/client-errors.js';
-import { etagOf } from '../services/cached-body.js';
+import { createHash } from 'node:crypto';
 
 export interface ResponseHeadersOptions {
   /** Whether responses carry the rate limiter's RateLimit-* headers, to be copied. */
   rateLimited: boolean;
+  /** Told of each conditional GET: whether the client's copy still held (304). */
+  onConditional?: (hit: boolean) => void;
 }
 
 const RATE_LIMIT_HEADERS = ['limit', 'remaining', 'reset'] as const;
 const PROTECTIVE = Object.entries(PROTECTIVE_HEADERS);
+
+/** A strong ETag: a hash of the body's bytes. */
+const etagOf = (body: string | Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 /**
  * Everything an answer gets on its way out, in the application's one onSend hook (one hook instead
@@ -22,7 +27,7 @@ const PROTECTIVE = Object.entries(PROTECTIVE_HEADERS);
  * - an ETag for a body that has none yet (cached answers bring their own), and 304 with no body when
  *   the request's If-None-Match names it, weak or strong.
  */
-async function responseHeaders(app: FastifyInstance, { rateLimited }: ResponseHeadersOptions) {
+async function responseHeaders(app: FastifyInstance, { rateLimited, onConditional }: ResponseHeadersOptions) {
   app.addHook('onSend', (request, reply, payload, done) => {
     for (const [name, value] of PROTECTIVE) reply.header(name, value);
     if (rateLimited)
@@ -39,7 +44,10 @@ async function responseHeaders(app: FastifyInstance, { rateLimited }: ResponseHe
       reply.header('etag', (etag = etagOf(payload)));
     }
     const wanted = request.headers['if-none-match'];
-    if (wanted !== undefined && (wanted === etag || wanted === `W/${etag}` || `W/${wanted}` === etag)) {
+    if (wanted === undefined) return done(null, payload);
+    const hit = wanted === etag || wanted === `W/${etag}` || `W/${wanted}` === etag;
+    onConditional?.(hit);
+    if (hit) {
       reply.code(304);
       return done(null, '');
     }

@@ -1,27 +1,19 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Executor } from '../db/connection.js';
 import type { ApiKeyRow } from '../db/schema.js';
-import { writeTransaction } from '../db/transaction.js';
-import type { AuditEntry } from '../domain/audit/index.js';
-import { appendAudit } from './audit.js';
 
 export type NewApiKey = Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>;
 
 /** Keys per statement of touch(): two parameters each. */
 const TOUCH_CHUNK = 500;
 
-export function apiKeysRepository(database: Db) {
-  const db = database.kysely;
+export function apiKeysRepository(db: Executor) {
   return {
-    /** Inserts a key and its audit entries in one transaction. */
-    async insert(key: NewApiKey, audit: AuditEntry[] = []): Promise<void> {
-      await writeTransaction(database, async (trx) => {
-        await trx
-          .insertInto('api_keys')
-          .values({ ...key, last_used_at: null, revoked_at: null })
-          .execute();
-        await appendAudit(trx, audit);
-      });
+    async insert(key: NewApiKey): Promise<void> {
+      await db
+        .insertInto('api_keys')
+        .values({ ...key, last_used_at: null, revoked_at: null })
+        .execute();
     },
     findById(id: string): Promise<ApiKeyRow | undefined> {
       return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
@@ -58,36 +50,25 @@ export function apiKeysRepository(database: Db) {
     list(): Promise<ApiKeyRow[]> {
       return db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
     },
-    /** Revokes a live key, with its audit entries in the same transaction; false when it was revoked already. */
-    async revoke(id: string, at: number, audit: AuditEntry[] = []): Promise<boolean> {
-      return writeTransaction(database, async (trx) => {
-        const r = await trx
-          .updateTable('api_keys')
-          .set({ revoked_at: at })
-          .where('id', '=', id)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        if (r.numUpdatedRows === 0n) return false;
-        await appendAudit(trx, audit);
-        return true;
-      });
+    /** Revokes a live key; false when it was revoked already. */
+    async revoke(id: string, at: number): Promise<boolean> {
+      const r = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return r.numUpdatedRows > 0n;
     },
-    /**
-     * Writes batched last-used times, never moving one backwards: one statement per few hundred
-     * keys. It runs as a write transaction (db/transaction.ts): on SQLite, while another process
-     * holds the write lock, it waits between attempts instead of blocking every request.
-     */
+    /** Writes batched last-used times, never moving one backwards: one statement per few hundred keys. */
     async touch(lastUsed: Map<string, number>): Promise<void> {
-      if (lastUsed.size === 0) return;
       const entries = [...lastUsed];
-      await writeTransaction(database, async (trx) => {
-        for (let i = 0; i < entries.length; i += TOUCH_CHUNK) {
-          const rows = entries.slice(i, i + TOUCH_CHUNK).map(([id, at]) => sql`(${id}, CAST(${at} AS bigint))`);
-          await sql`WITH used(id, at) AS (VALUES ${sql.join(rows)})
-            UPDATE api_keys SET last_used_at = used.at FROM used
-            WHERE api_keys.id = used.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < used.at)`.execute(trx);
-        }
-      });
+      for (let i = 0; i < entries.length; i += TOUCH_CHUNK) {
+        const rows = entries.slice(i, i + TOUCH_CHUNK).map(([id, at]) => sql`(${id}, CAST(${at} AS bigint))`);
+        await sql`WITH used(id, at) AS (VALUES ${sql.join(rows)})
+          UPDATE api_keys SET last_used_at = used.at FROM used
+          WHERE api_keys.id = used.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < used.at)`.execute(db);
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Booking, Database } from '../db/schema.js';
-import { type BookingListFilter, type Condition, conditionsOf } from '../domain/bookings/query.js';
+import type { BookingListFilter } from '../domain/bookings/query.js';
 
 // The filter list() takes, for its callers.
 export type { BookingListFilter } from '../domain/bookings/query.js';
@@ -31,14 +31,6 @@ export interface Slot {
   exceptId?: number;
 }
 
-/** The column each list condition compares (domain/bookings/query.ts). */
-const COLUMNS = {
-  time_end: 'b.time_end',
-  time_start: 'b.time_start',
-  callsign: 'p.callsign',
-  user_id: 'b.user_id',
-} as const satisfies Record<Exclude<Condition['field'], 'position'>, string>;
-
 /** Every write of a booking adds one to its revision, in the write's own statement. */
 const nextRevision = sql<number>`revision + 1`;
 
@@ -59,16 +51,20 @@ export function bookingsRepository(db: Kysely<Database>) {
     /** Live bookings matching the filter, in list order (time_start, then id). */
     list(f: BookingListFilter = {}): Promise<BookingView[]> {
       let q = view().where('b.deleted', '=', 0);
-      for (const c of conditionsOf(f)) {
-        if (c.op === 'after') {
-          const after = c.value;
-          q = q.where((eb) =>
-            eb.or([
-              eb('b.time_start', '>', after.time_start),
-              eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)]),
-            ]),
-          );
-        } else q = q.where(COLUMNS[c.field], c.op, c.value);
+      // Overlapping the window: ending after its start, starting before its end.
+      if (f.from !== undefined) q = q.where('b.time_end', '>', f.from);
+      if (f.to !== undefined) q = q.where('b.time_start', '<', f.to);
+      if (f.callsign !== undefined) q = q.where('p.callsign', '=', f.callsign);
+      if (f.cid !== undefined) q = q.where('b.user_id', '=', f.cid);
+      // After the cursor in the list order: a later start, or the same start and a higher id.
+      const after = f.after;
+      if (after !== undefined) {
+        q = q.where((eb) =>
+          eb.or([
+            eb('b.time_start', '>', after.time_start),
+            eb.and([eb('b.time_start', '=', after.time_start), eb('b.id', '>', after.id)]),
+          ]),
+        );
       }
       q = q.orderBy('b.time_start').orderBy('b.id');
       if (f.limit !== undefined) q = q.limit(f.limit);

@@ -40,8 +40,6 @@ export interface ImportOutcome {
   summary: ImportSummary;
   /** The bookings created or changed, before and after. */
   bookings: ImportedBooking[];
-  /** Whether a stored user's name changed (the full form of their bookings shows it). */
-  namesChanged: boolean;
 }
 
 /**
@@ -53,7 +51,7 @@ export interface ImportOutcome {
  */
 export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
   const areaId = await importAreas(db, plan.areas);
-  const namesChanged = await importUsers(db, plan.users, areaId, now);
+  await importUsers(db, plan.users, areaId, now);
   const userId = await referencedUsers(db, plan);
   await importPositions(db, plan.positions, areaId);
   const { positionId, callsignOf } = await positionRefs(db);
@@ -72,7 +70,7 @@ export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: 
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
   };
-  return { summary, bookings, namesChanged };
+  return { summary, bookings };
 }
 
 /** Areas, by name: every name referenced must exist after this step (from the file or the database). */
@@ -117,8 +115,8 @@ async function positionRefs(db: Kysely<Database>): Promise<{ positionId: Refs['p
   };
 }
 
-/** Users, by id: a new one needs a rating; its other fields may be null. Tells whether a stored user's name changed. */
-async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Refs['areaId'], now: number): Promise<boolean> {
+/** Users, by id: a new one needs a rating; its other fields may be null. */
+async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Refs['areaId'], now: number): Promise<void> {
   const stored = new Map(
     (
       await rowsWhereIn(
@@ -138,13 +136,6 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
     return { stored: undefined, created: { id: u.id, ...empty, ...changes, created_at: now } };
   });
   await writeKeyed(db, 'users', ['id'], items);
-  const renamed = users.some((u) => {
-    const row = stored.get(u.id);
-    return (
-      row !== undefined &&
-      (('first_name' in u.set && u.set.first_name !== row.first_name) || ('last_name' in u.set && u.set.last_name !== row.last_name))
-    );
-  });
   // atc_active_areas: the areas listed are set; the others (all, when it is omitted) keep theirs.
   const activity = users.flatMap((u) =>
     u.atc_active_areas.map(([area, active]) => ({
@@ -167,7 +158,6 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
       )
       .execute();
   }
-  return renamed;
 }
 
 /** Positions, by callsign: a new one needs a name and a frequency, and is S1 without a rating. */

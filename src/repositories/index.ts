@@ -12,7 +12,7 @@ import { usersRepository } from './users.js';
 
 export function createRepositories(db: Db) {
   return {
-    apiKeys: apiKeysRepository(db),
+    apiKeys: apiKeysRepository(db.kysely),
     bookings: bookingsRepository(db.kysely),
     calendar: calendarRepository(db.kysely),
     networkPushes: networkPushesRepository(db.kysely, db.dialect),

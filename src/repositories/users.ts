@@ -4,7 +4,7 @@ import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from '
 import type { Database, EndorsementType, TrainingsTable } from '../db/schema.js';
 import { deprecatedRepository } from './deprecated.js';
 import { activeEndorsement, atcActiveUsers, openTraining } from './predicates.js';
-import { selectsUsers, type EndorsementInterval, type Includes, type Membership } from '../domain/users/index.js';
+import { selectsUsers, type Includes, type Membership } from '../domain/users/index.js';
 
 export interface UsersQuery {
   includes: Includes;
@@ -228,43 +228,6 @@ function fetchTrainings(db: Db, ownRows: IdSubquery | null): Promise<TrainingRow
     .execute();
 }
 
-/**
- * The interval around `now` in which no non-revoked endorsement starts or ends: from the latest
- * such instant at or before `now` to the earliest one after it. One pass over endorsements,
- * returning one row however many there are.
- */
-async function endorsementInterval(db: Db, now: number): Promise<EndorsementInterval> {
-  const row = await db
-    .selectFrom('endorsements')
-    .select((eb) => {
-      const upTo = (col: 'valid_from' | 'valid_to') =>
-        eb
-          .case()
-          .when(`endorsements.${col}`, '<=', now)
-          .then(eb.ref(`endorsements.${col}`))
-          .end();
-      const after = (col: 'valid_from' | 'valid_to') =>
-        eb
-          .case()
-          .when(`endorsements.${col}`, '>', now)
-          .then(eb.ref(`endorsements.${col}`))
-          .end();
-      return [
-        eb.fn.max(upTo('valid_from')).as('started'),
-        eb.fn.max(upTo('valid_to')).as('ended'),
-        eb.fn.min(after('valid_from')).as('next_start'),
-        eb.fn.min(after('valid_to')).as('next_end'),
-      ];
-    })
-    .where('endorsements.revoked', '=', 0)
-    .executeTakeFirstOrThrow();
-  const instant = (v: unknown, none: number) => (v === null || v === undefined ? none : Number(v));
-  return {
-    from: Math.max(instant(row.started, -Infinity), instant(row.ended, -Infinity)),
-    to: Math.min(instant(row.next_start, Infinity), instant(row.next_end, Infinity)),
-  };
-}
-
 /** Every relation the query includes, for the users it selects; nothing more when none is selected. */
 async function listForApi(db: Db, q: UsersQuery): Promise<UsersData> {
   const { includes } = q;
@@ -292,7 +255,6 @@ export function usersRepository(db: Db) {
   return {
     /** Rows of the deprecated endpoints (docs/api.md, deprecated endpoints). */
     deprecated: deprecatedRepository(db),
-    endorsementInterval: (now: number) => endorsementInterval(db, now),
     listForApi: (q: UsersQuery) => listForApi(db, q),
   };
 }

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreApiConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
-import { writeTransaction } from '../db/transaction.js';
+import { transaction } from '../db/transaction.js';
 import { FeedShapeError, parseHistoryPage, positionMatcher } from '../domain/network/feed.js';
 import { isMember } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
@@ -87,7 +87,7 @@ export async function backfillActivity(deps: BackfillDeps, cid: number | null, s
       const next = offset + page.items.length;
       const finished = page.items.length === 0 || next >= page.count;
       const now = deps.clock();
-      result.added += await writeTransaction(db, async (trx) => {
+      result.added += await transaction(db, async (trx) => {
         const added = await recordHistory(trx, member, sessions);
         await trx
           .insertInto('activity_backfill')

@@ -3,8 +3,7 @@
 // the users lists' caches follow through the `users` topic.
 import type { ActivityConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
-import type { Freshness } from '../db/freshness.js';
-import { writeTransaction } from '../db/transaction.js';
+import { transaction } from '../db/transaction.js';
 import { type ActivityRule, decide, periodStart } from '../domain/activity.js';
 import type { Clock } from '../domain/time.js';
 import { activityRows, writeActivity } from '../repositories/activity.js';
@@ -30,7 +29,6 @@ export class ActivityService {
     private readonly db: Db,
     private readonly config: ActivityConfig,
     private readonly clock: Clock,
-    private readonly freshness: Freshness,
   ) {}
 
   private get rule(): ActivityRule | null {
@@ -51,13 +49,12 @@ export class ActivityService {
       .map((r) => ({ user_id: r.user_id, area_id: r.area_id, active: decide(rule, r.ms, r.granted_at, now).active ? 1 : 0, was: r.active }))
       .filter((r) => r.active !== (r.was ?? 0));
     if (changes.length === 0) return 0;
-    await writeTransaction(this.db, (trx) =>
+    await transaction(this.db, (trx) =>
       writeActivity(
         trx,
         changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active })),
       ),
     );
-    this.freshness.bump('users');
     return changes.length;
   }
 

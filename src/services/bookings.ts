@@ -1,12 +1,10 @@
-import type { Db, Executor } from '../db/connection.js';
-import type { Freshness } from '../db/freshness.js';
-import { writeTransaction } from '../db/transaction.js';
+import type { Executor } from '../db/connection.js';
 import { type BookingFields, changesNothing, isBookingId, planBooking } from '../domain/bookings/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
-import type { Clock } from '../domain/time.js';
 import { isBookingOverlap } from '../repositories/booking-overlap.js';
 import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
-import { type Actor, type BookingChangeRecorder, notifyCommitted, recordChanges } from './booking-changes.js';
+import type { Actor } from './booking-changes.js';
+import type { Writer } from './write.js';
 
 export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 
@@ -40,14 +38,10 @@ export class BookingWrites {
   private readonly lockRows: boolean;
 
   constructor(
-    private readonly db: Db,
+    private readonly writer: Writer,
     private readonly bookings: BookingsRepository,
-    private readonly freshness: Freshness,
-    private readonly clock: Clock,
-    /** What each change must also cause (events, audit entries, network pushes), in its transaction. */
-    private readonly recorders: readonly BookingChangeRecorder[] = [],
   ) {
-    this.lockRows = db.dialect === 'postgres';
+    this.lockRows = writer.db.dialect === 'postgres';
   }
 
   /**
@@ -58,10 +52,10 @@ export class BookingWrites {
    */
   async save(id: number | null, fields: BookingFields, actor: Actor, permit?: BookingPermit): Promise<SavedBooking> {
     if (id !== null && !isBookingId(id)) throw new NotFoundError('Booking');
-    const now = this.clock();
-    const attempt: { slot?: Slot; unchanged?: boolean } = {};
+    const attempt: { slot?: Slot } = {};
     try {
-      const saved = await writeTransaction(this.db, async (trx): Promise<SavedBooking> => {
+      return await this.writer.write(async (w): Promise<SavedBooking> => {
+        const { trx, at: now } = w;
         const repo = bookingsRepository(trx);
         if (id !== null && this.lockRows) await repo.lockById(id);
         const existing = id === null ? undefined : await repo.findById(id);
@@ -88,7 +82,6 @@ export class BookingWrites {
         if (!plan.ok) throw new ValidationError(plan.errors);
         // Nothing to write, so nothing is caused: no event, push or audit entry; updated_at and the revision stay.
         if (existing && changesNothing(existing, plan.booking)) {
-          attempt.unchanged = true;
           return { booking: existing, forcedTraining: existing.training_forced === 1 };
         }
 
@@ -106,17 +99,9 @@ export class BookingWrites {
           bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
         }
         const booking = (await repo.findById(bookingId))!;
-        await recordChanges(this.recorders, trx, [{ kind: existing ? 'updated' : 'created', before: existing ?? null, after: booking }], {
-          actor,
-          origin: 'api',
-          at: now,
-        });
+        await w.bookingsChanged([{ kind: existing ? 'updated' : 'created', before: existing ?? null, after: booking }], actor, 'api');
         return { booking, forcedTraining: plan.forcedTraining };
       });
-      if (attempt.unchanged) return saved;
-      this.freshness.bump('bookings');
-      notifyCommitted(this.recorders);
-      return saved;
     } catch (err) {
       if (attempt.slot && isBookingOverlap(err)) {
         throw new ConflictError(OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot) });
@@ -132,8 +117,8 @@ export class BookingWrites {
   /** Soft delete: the row stays, marked deleted, and leaves the list. */
   async remove(id: number, actor: Actor, permit?: BookingPermit): Promise<BookingView> {
     if (!isBookingId(id)) throw new NotFoundError('Booking');
-    const now = this.clock();
-    const removed = await writeTransaction(this.db, async (trx) => {
+    return this.writer.write(async (w) => {
+      const { trx, at: now } = w;
       const repo = bookingsRepository(trx);
       if (this.lockRows) await repo.lockById(id);
       const existing = await repo.findById(id);
@@ -144,11 +129,8 @@ export class BookingWrites {
       }
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
       const booking = (await repo.findById(id))!;
-      await recordChanges(this.recorders, trx, [{ kind: 'deleted', before: existing, after: booking }], { actor, origin: 'api', at: now });
+      await w.bookingsChanged([{ kind: 'deleted', before: existing, after: booking }], actor, 'api');
       return booking;
     });
-    this.freshness.bump('bookings');
-    notifyCommitted(this.recorders);
-    return removed;
   }
 }

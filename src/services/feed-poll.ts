@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
-import { writeTransaction } from '../db/transaction.js';
+import { transaction } from '../db/transaction.js';
 import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
 import { recordPoll } from '../repositories/controlling-sessions.js';
@@ -62,7 +62,7 @@ export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<Pol
       `data feed answered a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
     );
   const processingMs = performance.now() - started;
-  const ended = await writeTransaction(deps.db, (trx) => recordPoll(trx, sightings, seenAt));
+  const ended = await transaction(deps.db, (trx) => recordPoll(trx, sightings, seenAt));
   if (ended.length > 0) await deps.onEnded?.(ended);
   return { sightings: sightings.length, ended, processingMs };
 }

@@ -1,12 +1,9 @@
-import type { Db } from '../db/connection.js';
-import type { Topic } from '../db/freshness.js';
-import { writeTransaction } from '../db/transaction.js';
 import { parseImport } from '../import/parse.js';
-import type { AuditActor, AuditEntry } from '../domain/audit/index.js';
-import { appendAudit } from '../repositories/audit.js';
+import type { AuditActor } from '../domain/audit/index.js';
 import { hasDivisionData, holdsDivisionDataLocked } from '../repositories/division-data.js';
 import { applyImport, type ImportSummary } from '../repositories/importer.js';
-import type { ImportedBooking } from '../repositories/import-bookings.js';
+import { importChanges } from './booking-changes.js';
+import type { Writer } from './write.js';
 
 export { ImportError } from '../import/plan.js';
 export type { ImportSummary };
@@ -21,65 +18,35 @@ export class DatabaseNotEmptyError extends Error {
 export interface ImportOptions {
   /** Import only into a database without users and bookings, checked in the import's own transaction. */
   intoEmptyDatabase?: boolean;
-  /** Runs in the import's transaction with the bookings it created or changed (their events). */
-  onBookings?: (trx: Parameters<Parameters<typeof writeTransaction>[1]>[0], bookings: ImportedBooking[]) => Promise<void>;
-  /** Runs after the commit (wakes whatever delivers what onBookings recorded). */
-  onCommitted?: () => void;
   /** What the audit log names as the import's target (the file name); default "import". */
   source?: string;
   /** Who imports; default the command line. */
   actor?: AuditActor;
 }
 
-/**
- * Validates and applies an import file's content in one transaction: all of it or nothing. The
- * audit log gets one `import` entry (counts per section) and one entry per booking changed, in
- * the same transaction.
- */
-export async function runImport(db: Db, data: unknown, now: number, options: ImportOptions = {}): Promise<ImportSummary> {
-  return (await importChanges(db, data, now, options)).summary;
-}
+/** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
+export class Imports {
+  constructor(private readonly writer: Writer) {}
 
-/** What an import changed, for the caches of the process that ran it (Freshness.bump). */
-export function changedTopics(outcome: { summary: ImportSummary; namesChanged: boolean }): Topic[] {
-  const s = outcome.summary;
-  const topics: Topic[] = [];
-  if (s.areas + s.users + s.endorsements + s.roles + s.trainings > 0) topics.push('users');
-  if (outcome.namesChanged) topics.push('names');
-  if (s.positions > 0) topics.push('positions');
-  if (s.bookings > 0) topics.push('bookings');
-  return topics;
-}
+  /**
+   * Validates and applies the content in one transaction. The audit log gets one `import` entry
+   * (counts per section), and every booking created or changed its event and entry, in the same
+   * transaction.
+   */
+  async run(data: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
+    const plan = parseImport(data);
+    const actor = options.actor ?? { kind: 'cli' };
+    return this.writer.write(async (w) => {
+      if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(w.trx, w.dialect))) throw new DatabaseNotEmptyError();
+      const outcome = await applyImport(w.trx, w.dialect, plan, w.at);
+      await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after: { ...outcome.summary } }]);
+      await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
+      return outcome.summary;
+    });
+  }
 
-/** runImport, telling also which topics of cached answers the import changed. */
-export async function importChanges(
-  db: Db,
-  data: unknown,
-  now: number,
-  options: ImportOptions = {},
-): Promise<{ summary: ImportSummary; topics: Topic[] }> {
-  const plan = parseImport(data);
-  const outcome = await writeTransaction(db, async (trx) => {
-    if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(trx, db.dialect))) throw new DatabaseNotEmptyError();
-    const outcome = await applyImport(trx, db.dialect, plan, now);
-    // The bookings' own entries come through onBookings (the recorders), like those of API writes.
-    const entry: AuditEntry = {
-      at: now,
-      actor: options.actor ?? { kind: 'cli' },
-      action: 'import',
-      target: options.source ?? 'import',
-      before: null,
-      after: { ...outcome.summary },
-    };
-    await appendAudit(trx, [entry]);
-    await options.onBookings?.(trx, outcome.bookings);
-    return outcome;
-  });
-  options.onCommitted?.();
-  return { summary: outcome.summary, topics: changedTopics(outcome) };
-}
-
-/** True when the database already holds users or bookings (a demo must not be mixed into real data). */
-export function holdsDivisionData(db: Db): Promise<boolean> {
-  return hasDivisionData(db.kysely);
+  /** True when the database already holds users or bookings (a demo must not be mixed into real data). */
+  holdsDivisionData(): Promise<boolean> {
+    return hasDivisionData(this.writer.db.kysely);
+  }
 }

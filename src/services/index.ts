@@ -1,20 +1,18 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
-import { Freshness } from '../db/freshness.js';
 import { type Clock, systemClock } from '../domain/time.js';
-import { ApiKeyService } from '../auth/keys.js';
-import { ResponseCache } from './response-cache.js';
+import { ApiKeyService } from './api-keys.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
-import { auditRecorder } from './audit.js';
-import type { BookingChangeRecorder } from './booking-changes.js';
 import { BookingLookup } from './booking-lookup.js';
 import { BookingWrites } from './bookings.js';
 import { BookingLists } from './bookings-lists.js';
 import { CalendarAnswers } from './calendar.js';
 import { DeprecatedUserLists } from './deprecated-users.js';
 import { EventOutbox } from './events/outbox.js';
+import { Imports } from './import.js';
+import { Writer } from './write.js';
 import { EventStream } from './events/stream.js';
 import { Health } from './health.js';
 import { NetworkPusher } from './network/pusher.js';
@@ -33,10 +31,11 @@ export interface AppServices {
   config: Config;
   db: Db;
   clock: Clock;
-  freshness: Freshness;
   repos: Repositories;
+  /** Every change goes through it: one transaction, with its events, audit entries and pushes. */
+  writer: Writer;
   keys: ApiKeyService;
-  responses: ResponseCache;
+  imports: Imports;
   health: Health;
   positions: PositionsList;
   bookingLists: BookingLists;
@@ -48,9 +47,7 @@ export interface AppServices {
   deprecatedUsers: DeprecatedUserLists;
   /** GET /calendar/bookings.ics and the schedule page. */
   calendar: CalendarAnswers;
-  /** Every booking change passes through these in its transaction (API writes and imports). */
-  recorders: readonly BookingChangeRecorder[];
-  /** Booking events, written in each change's transaction. */
+  /** Wakes what delivers events after a commit that wrote some. */
   outbox: EventOutbox;
   /** GET /api/events: tails the outbox once per process for every connected client. */
   eventStream: EventStream;
@@ -77,13 +74,11 @@ export interface AppServices {
 export type RouteServices = Omit<AppServices, 'db' | 'repos'>;
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
-  const freshness = new Freshness(db);
   const repos = createRepositories(db);
-  // Events and audit entries register here: each is written in the change's own transaction.
   // Webhook deliveries and network pushes are derived from the events after the commit.
-  const outbox = new EventOutbox(db.dialect, config.network !== null);
-  const recorders: BookingChangeRecorder[] = [auditRecorder, outbox];
-  const keys = new ApiKeyService(repos.apiKeys, freshness, clock);
+  const outbox = new EventOutbox();
+  const writer = new Writer(db, clock, config.network !== null, () => outbox.committed());
+  const keys = new ApiKeyService(writer, clock);
   const eventStream = new EventStream(
     db,
     config.eventStreamHeartbeatMs,
@@ -97,7 +92,6 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
         config: config.network,
         division: { division: config.division, subdivisions: config.subdivisions },
         clock,
-        freshness,
       })
     : null;
   if (networkPusher) outbox.onCommitted(() => networkPusher.committed());
@@ -105,30 +99,27 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
-  // Answers look the response cache up through the services at each request, not once: the
-  // services' cache may be replaced (tests give it a smaller budget).
-  const responses = () => services.responses;
   const assets = pageAssets();
-  const sessions = new MemberSessions(db, repos.sessions, freshness, clock);
-  const bookingWrites = new BookingWrites(db, repos.bookings, freshness, clock, recorders);
+  const sessions = new MemberSessions(writer, repos.sessions, clock);
+  const bookingWrites = new BookingWrites(writer, repos.bookings);
   const online = new OnlineNow(db, clock, config.dataFeed);
   const services: AppServices = {
     config,
     db,
     clock,
-    freshness,
     repos,
+    writer,
     keys,
-    responses: new ResponseCache(freshness, metrics ? { onLookup: (hit) => metrics.observeCache(hit) } : {}),
+    imports: new Imports(writer),
     health: new Health(repos.health),
-    positions: new PositionsList(repos.positions, responses),
-    bookingLists: new BookingLists(repos.bookings, clock, responses),
+    positions: new PositionsList(repos.positions),
+    bookingLists: new BookingLists(repos.bookings),
     bookingLookup: new BookingLookup(repos.bookings),
     bookingWrites,
     memberBookings: new MemberBookings(repos.members, bookingWrites, config, clock, VERSION),
-    usersList: new UsersList(config, db, repos.users, freshness, clock),
+    usersList: new UsersList(config, db, clock),
     deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, freshness, clock, {
+    calendar: new CalendarAnswers(repos.calendar, clock, {
       config,
       version: VERSION,
       assets,
@@ -136,7 +127,6 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       // Without the data feed nothing is known of who is on: the page shows no such section.
       ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
-    recorders,
     outbox,
     eventStream,
     networkPusher,
@@ -144,7 +134,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     pageAssets: assets,
     sessions,
     signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions) : null,
-    activity: new ActivityService(db, config.activity, clock, freshness),
+    activity: new ActivityService(db, config.activity, clock),
     online,
   };
   return services;

@@ -67,12 +67,12 @@ export class Metrics {
     this.requests.register(this.registry);
     this.cacheHits = new Counter({
       name: 'sector_response_cache_hits_total',
-      help: 'Read responses served from the response cache',
+      help: "Conditional GETs answered 304: the client's cached copy still holds",
       registers,
     });
     this.cacheMisses = new Counter({
       name: 'sector_response_cache_misses_total',
-      help: 'Read responses built because the cache had none for the current data',
+      help: "Conditional GETs answered in full: the client's cached copy was out of date",
       registers,
     });
     this.queries = new Histogram({

@@ -4,7 +4,7 @@
 // wait: the run under way brings the users up to date just as well.
 import { randomUUID } from 'node:crypto';
 import type { Db, Executor } from '../db/connection.js';
-import { writeTransaction } from '../db/transaction.js';
+import { transaction } from '../db/transaction.js';
 import type { Clock } from '../domain/time.js';
 import { endRosterRun, renewRosterRun, claimRosterRun } from '../repositories/roster-staging.js';
 
@@ -31,7 +31,7 @@ export class RosterRun {
     const id = randomUUID();
     for (let attempt = 0; ; attempt++) {
       const now = clock();
-      const holder = await writeTransaction(db, (trx) => claimRosterRun(trx, id, now, now + leaseMs));
+      const holder = await transaction(db, (trx) => claimRosterRun(trx, id, now, now + leaseMs));
       if (holder === null) return new RosterRun(db, clock, id, leaseMs);
       // The holder ended between the insert and the read: its slot is free now.
       if (holder.run_id === '' && attempt < 2) continue;
@@ -46,7 +46,7 @@ export class RosterRun {
     const now = this.clock();
     // A write per request would be wasted: the turn lasts far longer than one request may take.
     if (now - this.renewedAt < this.leaseMs / 4) return;
-    await writeTransaction(this.db, (trx) => this.fence(trx));
+    await transaction(this.db, (trx) => this.fence(trx));
   }
 
   /**
@@ -55,7 +55,7 @@ export class RosterRun {
    * over meanwhile.
    */
   write<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       await this.fence(trx);
       return fn(trx);
     });
@@ -63,7 +63,7 @@ export class RosterRun {
 
   /** Removes the run's staged rows and frees the turn. */
   async end(): Promise<void> {
-    await writeTransaction(this.db, (trx) => endRosterRun(trx, this.id));
+    await transaction(this.db, (trx) => endRosterRun(trx, this.id));
   }
 
   private async fence(trx: Executor): Promise<void> {

@@ -4,7 +4,6 @@
 // SQL a batch at a time, so memory does not grow with the roster.
 import type { CoreApiConfig } from '../config.js';
 import type { Db, Executor } from '../db/connection.js';
-import type { Freshness } from '../db/freshness.js';
 import {
   isMember,
   membershipFilter,
@@ -76,7 +75,6 @@ export interface RosterSyncDeps {
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
   clock: Clock;
-  freshness: Freshness;
 }
 
 export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions = {}): Promise<RosterSyncResult> {
@@ -129,7 +127,6 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
         ? await planAndApply(kysely, run.id, after, null)
         : await run.write((trx) => planAndApply(trx, run.id, after, now));
       if (batch.lastId === null) break;
-      if (!options.dryRun && batch.created.length + batch.updated.length > 0) deps.freshness.bump('users', 'names');
       result.created.push(...batch.created);
       result.updated.push(...batch.updated);
       changes += batch.created.length + batch.updated.length;

@@ -7,9 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { importChanges } from '../../src/services/import.js';
 import { createServices, type AppServices } from '../../src/services/index.js';
-import { importRecording } from '../../src/services/booking-changes.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';
 import { inject } from 'vitest';
 import { testSchemaName } from './test-schemas.js';
@@ -99,9 +97,7 @@ export async function createTestContext(options: { env?: Record<string, string>;
       now = ms;
     },
     load: async (data) => {
-      // As a write of this process: the caches of what the import changed are rebuilt, no others.
-      const { topics } = await importChanges(db, data, now, importRecording(services.recorders, now));
-      if (topics.length > 0) services.freshness.bump(...topics);
+      await services.imports.run(data);
     },
     key: async (scope = 'edit', extra = {}) => {
       const { token } = await services.keys.create({

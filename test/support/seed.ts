@@ -5,8 +5,6 @@
 import { loadConfig } from '../../src/config.js';
 import { parseEventFilter } from '../../src/domain/events.js';
 import { startServices } from '../../src/runtime.js';
-import { importRecording } from '../../src/services/booking-changes.js';
-import { runImport } from '../../src/services/import.js';
 import type { AppServices } from '../../src/services/index.js';
 import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
 
@@ -23,8 +21,7 @@ async function withDatabase<T>(env: Record<string, string>, fn: (services: AppSe
 /** Imports records (docs/import-format.md) into env's database, as `npx sector import` does. */
 export async function importData(env: Record<string, string>, data: unknown): Promise<void> {
   await withDatabase(env, async (services) => {
-    const now = services.clock();
-    await runImport(services.db, data, now, { source: 'division.json', ...importRecording(services.recorders, now) });
+    await services.imports.run(data, { source: 'division.json' });
   });
 }
 

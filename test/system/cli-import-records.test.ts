@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { runImport } from '../../src/services/import.js';
+import { loadConfig } from '../../src/config.js';
+import { createServices } from '../../src/services/index.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { DIVISION_TABLES } from '../support/db-state.js';
 import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';
@@ -59,13 +60,18 @@ async function loaded() {
   const db = openDatabase(url, { onQuery: (e) => void statements.push(e.query.sql) });
   open.push(db);
   await migrateToLatest(db);
-  await runImport(db, BASE, NOW);
+  let now = NOW;
+  const { imports } = createServices(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_FEED_URL: 'off' }), db, () => now);
+  await imports.run(BASE);
   const k = db.kysely;
   return {
     url,
     db,
     statements,
-    load: (data: unknown) => runImport(db, data, NOW + 60_000),
+    load: (data: unknown) => {
+      now = NOW + 60_000;
+      return imports.run(data);
+    },
     user: (id: number) => k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
     activity: async (id: number) =>
       Object.fromEntries(

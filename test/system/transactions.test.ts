@@ -1,12 +1,12 @@
-// Write transactions that the database refuses for reasons of timing only are run again:
-// a PostgreSQL deadlock, or (SQLite) another process holding the write lock, which is waited
-// for between attempts so the rest of the server keeps answering.
+// Every write is one transaction of its own. Those the database refuses for reasons of timing only
+// are run again: a PostgreSQL deadlock, or (SQLite) another process holding the write lock, which
+// is waited for between attempts so the rest of the server keeps answering.
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { writeTransaction } from '../../src/db/transaction.js';
+import { transaction } from '../../src/db/transaction.js';
 import { freshDatabaseUrl, TEST_DIALECT, tempDir } from '../support/context.js';
 
 /** A users row as stored, written straight into the table: these tests are below the import. */
@@ -47,7 +47,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('on PostgreSQL', () => {
     let holding = 0;
     const attempts = { a: 0, b: 0 };
     const writer = (name: 'a' | 'b', first: number, second: number) =>
-      writeTransaction(db, async (trx) => {
+      transaction(db, async (trx) => {
         attempts[name]++;
         await trx.updateTable('users').set({ last_name: name }).where('id', '=', first).execute();
         if (attempts[name] === 1) {
@@ -66,12 +66,12 @@ describe.runIf(TEST_DIALECT === 'postgres')('on PostgreSQL', () => {
 });
 
 describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
-  it('commits writes that arrive together once, and a failing one undoes only its own changes', async () => {
+  it('commits each write in a transaction of its own: a failing one undoes its own changes and no other write', async () => {
     const statements: string[] = [];
     const db = await database(undefined, (sql) => statements.push(sql));
     statements.length = 0;
     const add = (id: number, fail: boolean) =>
-      writeTransaction(db, async (trx) => {
+      transaction(db, async (trx) => {
         await trx.insertInto('users').values(userRow(id)).execute();
         if (fail) throw new Error(`write ${id} refused`);
         return id;
@@ -89,7 +89,9 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
       108,
       109,
     ]);
-    expect(statements.filter((sql) => /^commit$/i.test(sql.trim()))).toHaveLength(1);
+    expect(statements.filter((sql) => /^begin immediate$/i.test(sql.trim()))).toHaveLength(10);
+    expect(statements.filter((sql) => /^commit$/i.test(sql.trim()))).toHaveLength(9);
+    expect(statements.filter((sql) => /^rollback$/i.test(sql.trim()))).toHaveLength(1);
     const ids = (await db.kysely.selectFrom('users').select('id').where('id', '>=', 100).orderBy('id').execute()).map((u) => u.id);
     expect(ids).toEqual([100, 101, 102, 103, 105, 106, 107, 108, 109]);
   });
@@ -100,7 +102,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     const other = new SQLite(file);
     other.exec('BEGIN IMMEDIATE');
     const order: string[] = [];
-    const write = writeTransaction(db, (trx) => trx.updateTable('users').set({ last_name: 'written' }).where('id', '=', 1).execute()).then(
+    const write = transaction(db, (trx) => trx.updateTable('users').set({ last_name: 'written' }).where('id', '=', 1).execute()).then(
       () => {
         order.push('write');
       },

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { KeyNameTakenError } from '../../auth/keys.js';
+import { KeyNameTakenError } from '../../services/api-keys.js';
 import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
 import { isoMicros } from '../../domain/time.js';
 import type { AppServices } from '../../services/index.js';
@@ -99,7 +99,7 @@ async function create(opts: CreateOptions): Promise<void> {
 async function list(opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
-    const keys = (await services.repos.apiKeys.list()).map((k) => ({
+    const keys = (await services.keys.list()).map((k) => ({
       id: k.id,
       name: k.name,
       scope: k.scope,
@@ -140,7 +140,7 @@ async function list(opts: { json?: boolean }): Promise<void> {
  * look like ids were refused) may equal another key's id: then guessing would revoke the wrong key.
  */
 async function keyByRef(services: AppServices, ref: string): Promise<ApiKeyRow> {
-  const { byId, byName } = await services.repos.apiKeys.findByIdAndByName(ref);
+  const { byId, byName } = await services.keys.findByIdAndByName(ref);
   if (byId && byName && byId.id !== byName.id) {
     throw new CliError(
       `"${ref}" is the id of API key "${byId.name}" and the name of API key ${byName.id}; ` +

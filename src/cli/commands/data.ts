@@ -4,9 +4,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { importRecording } from '../../services/booking-changes.js';
 import { exportDivision } from '../../services/export.js';
-import { DatabaseNotEmptyError, holdsDivisionData, ImportError, runImport, type ImportSummary } from '../../services/import.js';
+import { DatabaseNotEmptyError, ImportError, type ImportSummary } from '../../services/import.js';
 import { CliError, withServices } from '../context.js';
 import { count, show, tell } from '../output.js';
 
@@ -36,8 +35,7 @@ async function importFile(file: string): Promise<void> {
   }
   await withServices(async (services) => {
     try {
-      const now = services.clock();
-      const summary = await runImport(services.db, data, now, { source: path.basename(file), ...importRecording(services.recorders, now) });
+      const summary = await services.imports.run(data, { source: path.basename(file) });
       tell(show`Imported ${describe(summary) || 'nothing'} from ${file}.`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -55,17 +53,12 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
   const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
   await withServices(async (services) => {
     // Checked again in the import's transaction (below): this only spares building the demo.
-    if (await holdsDivisionData(services.db)) throw new CliError(notEmpty);
+    if (await services.imports.holdsDivisionData()) throw new CliError(notEmpty);
     // Loaded only for this command: the generator is large and nothing else needs it.
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
     try {
-      const now = services.clock();
-      const summary = await runImport(services.db, data, now, {
-        intoEmptyDatabase: true,
-        source: 'seed:demo',
-        ...importRecording(services.recorders, now),
-      });
+      const summary = await services.imports.run(data, { intoEmptyDatabase: true, source: 'seed:demo' });
       tell(`Loaded the demo division: ${describe(summary)}.`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.

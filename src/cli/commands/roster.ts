@@ -14,7 +14,6 @@ async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: bool
           coreApi: config.coreApi,
           membership: { division: config.division, subdivisions: config.subdivisions },
           clock: services.clock,
-          freshness: services.freshness,
         },
         { dryRun: Boolean(opts.dryRun), force: Boolean(opts.force) },
       );

@@ -51,59 +51,6 @@ export interface BookingListFilter {
   limit?: number;
 }
 
-/** What the list's filters compare of a booking. */
-export interface Listed {
-  id: number;
-  time_start: number;
-  time_end: number;
-  user_id: number;
-  callsign: string;
-}
-
-/**
- * One condition of a list filter. The conditions are stated here once: the repository turns
- * them into SQL (bookingsRepository.list), a cached list applies them to its bookings (meets).
- */
-export type Condition =
-  | { field: 'time_end'; op: '>'; value: number }
-  | { field: 'time_start'; op: '<'; value: number }
-  | { field: 'callsign' | 'user_id'; op: '='; value: string | number }
-  | { field: 'position'; op: 'after'; value: ListPosition };
-
-/** The conditions a booking must meet to be in the filter's list (the page's `limit` aside). */
-export function conditionsOf(f: BookingListFilter): Condition[] {
-  const conditions: Condition[] = [];
-  // Overlapping the window: ending after its start, starting before its end.
-  if (f.from !== undefined) conditions.push({ field: 'time_end', op: '>', value: f.from });
-  if (f.to !== undefined) conditions.push({ field: 'time_start', op: '<', value: f.to });
-  if (f.callsign !== undefined) conditions.push({ field: 'callsign', op: '=', value: f.callsign });
-  if (f.cid !== undefined) conditions.push({ field: 'user_id', op: '=', value: f.cid });
-  // After the cursor in the list order: a later start, or the same start and a higher id.
-  if (f.after !== undefined) conditions.push({ field: 'position', op: 'after', value: f.after });
-  return conditions;
-}
-
-/** Whether a booking meets every condition. */
-export function meets(b: Listed, conditions: readonly Condition[]): boolean {
-  for (const c of conditions) {
-    switch (c.op) {
-      case '>':
-        if (!(b[c.field] > c.value)) return false;
-        break;
-      case '<':
-        if (!(b[c.field] < c.value)) return false;
-        break;
-      case '=':
-        if (b[c.field] !== c.value) return false;
-        break;
-      case 'after':
-        if (!(b.time_start > c.value.time_start || (b.time_start === c.value.time_start && b.id > c.value.id))) return false;
-        break;
-    }
-  }
-  return true;
-}
-
 export function encodeCursor(p: ListPosition): string {
   return Buffer.from(JSON.stringify([p.time_start, p.id])).toString('base64url');
 }

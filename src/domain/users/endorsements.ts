@@ -42,16 +42,3 @@ export function recentCutoff(now: number): number {
 export function isExpired(e: Pick<EndorsementTimes, 'valid_to'>, now: number): boolean {
   return e.valid_to !== null && e.valid_to <= now;
 }
-
-/**
- * An interval of time [from, to) in which no endorsement starts or ends: every moment in it sees
- * exactly the same endorsements as active, so a response built at one is valid at any other.
- */
-export interface EndorsementInterval {
-  from: number;
-  to: number;
-}
-
-export function isWithinInterval(interval: EndorsementInterval, now: number): boolean {
-  return interval.from <= now && now < interval.to;
-}

@@ -20,7 +20,6 @@ import {
   bookingUpdatedBody,
   type BookingForm,
 } from '../../presenters/bookings.js';
-import { sendBody } from '../../http/send-body.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { Actor } from '../../services/booking-changes.js';
 import type { RouteServices } from '../../services/index.js';
@@ -81,13 +80,9 @@ const blanksRemoved =
 
 const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
-    const answer = await services.bookingLists.answer(
-      formOf(request),
-      listFilter(request.query),
-      wantsControlCenter(request, services.config.apiCompat),
-    );
-    if (answer.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(answer.next))}>; rel="next"`);
-    return sendBody(reply, answer);
+    const page = await services.bookingLists.list(formOf(request), listFilter(request.query));
+    if (page.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(page.next))}>; rel="next"`);
+    return wantsControlCenter(request, services.config.apiCompat) ? { data: page.bookings } : page.bookings;
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {

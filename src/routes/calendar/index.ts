@@ -1,5 +1,5 @@
-// GET /calendar/bookings.ics and GET / (the schedule page): public, cached like the other public
-// GETs (bytes kept until bookings change, ETag/304), CORS like them.
+// GET /calendar/bookings.ics and GET / (the schedule page): public, with an ETag (304) and CORS
+// like the other public GETs.
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -17,7 +17,6 @@ import { accountView } from '../../http/member-pages.js';
 import { unknownParameters } from '../../http/parameters.js';
 import { ValidationError } from '../../domain/errors.js';
 import { getCalendarFeed, getSchedulePage } from '../../schemas/calendar.js';
-import type { CachedBody } from '../../services/cached-body.js';
 import type { RouteServices } from '../../services/index.js';
 
 /**
@@ -59,20 +58,18 @@ const PAGE_PARAMETERS: readonly string[] = ['callsign', 'area'];
 const sendRefusal = (reply: FastifyReply, page: Buffer) =>
   reply.code(422).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
 
-const send = (reply: FastifyReply, answer: CachedBody, contentType: string) =>
-  reply.header('etag', answer.etag).type(contentType).send(answer.body);
-
-const sendHtml = (reply: FastifyReply, body: Buffer) => reply.type('text/html; charset=utf-8').send(body);
+/** The feed and the page are bytes the presenters made; the response schemas document them. */
+const sendBytes = (reply: FastifyReply, body: Buffer, contentType: string) => reply.type(contentType).send(body);
 
 const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   await registerAssets(app);
   const answers = services.calendar;
 
   app.get('/calendar/bookings.ics', { schema: getCalendarFeed, config: { auth: 'public' } }, async (request, reply) => {
-    const answer = await answers.answer('feed', filterOf(request.query, 'feed'));
+    const feed = await answers.feed(filterOf(request.query, 'feed'));
     // Calendar apps save the feed under this name when it is opened rather than subscribed to.
     reply.header('content-disposition', 'inline; filename="bookings.ics"');
-    return send(reply, answer, 'text/calendar; charset=utf-8');
+    return sendBytes(reply, feed, 'text/calendar; charset=utf-8');
   });
 
   // A person typed the filter: a value the page cannot use is answered with the page (422), the
@@ -98,10 +95,8 @@ const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
       );
       return sendRefusal(reply, page);
     }
-    // A signed-in member's page is theirs alone (names of bookers, their sign-out form): never kept.
-    if (request.member !== null) return sendHtml(reply, await answers.memberPage(parsed.filter, accountView(request)));
-    const answer = await answers.answer('page', parsed.filter);
-    return send(reply, answer, 'text/html; charset=utf-8');
+    const page = await answers.page(parsed.filter, request.member !== null ? accountView(request) : undefined);
+    return sendBytes(reply, page, 'text/html; charset=utf-8');
   });
 };
 

@@ -1,15 +1,11 @@
 // Booking changes become events in the change's own transaction (the outbox, docs/events.md).
-import type { Dialect } from '../../db/connection.js';
 import type { EventEnvelope, EventType } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
 import { presentBookingFull } from '../../presenters/bookings.js';
-import { eventsRepository, type NewEvent } from '../../repositories/events.js';
+import type { NewEvent } from '../../repositories/events.js';
 import type { BookingFull } from '../../schemas/bookings.js';
-import type { BookingChange, BookingChangeRecorder, ChangeContext } from '../booking-changes.js';
+import type { BookingChange } from '../booking-changes.js';
 import { newEventId } from '../webhooks/signing.js';
-
-/** The change's transaction, as the seam hands it over. */
-type Transaction = Parameters<BookingChangeRecorder['record']>[0];
 
 export type BookingEvent = EventEnvelope<{ booking: BookingFull }>;
 
@@ -33,28 +29,9 @@ export function bookingEvents(changes: BookingChange[], at: number, networkPush 
   });
 }
 
-export class EventOutbox implements BookingChangeRecorder {
+/** Tells the consumers of the outbox (the stream, webhooks, the network sync) that events were committed. */
+export class EventOutbox {
   private readonly listeners = new Set<() => void>();
-
-  /**
-   * `networkSync`: network sync is configured, so changes made through the API are marked as owed
-   * to the network (imports never are).
-   */
-  constructor(
-    private readonly dialect: Dialect,
-    private readonly networkSync = false,
-  ) {}
-
-  /**
-   * Writes the events, and only them: webhook deliveries and network pushes are derived from the
-   * outbox after the commit, in batches, so a change costs the same whatever is configured.
-   */
-  async record(trx: Transaction, changes: BookingChange[], context: ChangeContext): Promise<void> {
-    const repo = eventsRepository(trx, this.dialect);
-    // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
-    await repo.lockCommitOrder();
-    await repo.insert(bookingEvents(changes, context.at, this.networkSync && context.origin === 'api'));
-  }
 
   committed(): void {
     for (const listener of this.listeners) listener();

@@ -10,7 +10,7 @@ import type { ScheduledJob } from './types.js';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-type Services = Pick<AppServices, 'config' | 'db' | 'clock' | 'freshness' | 'activity'>;
+type Services = Pick<AppServices, 'config' | 'db' | 'clock' | 'activity'>;
 
 export function networkJobs(services: Services): ScheduledJob[] {
   const { config } = services;

@@ -3,8 +3,7 @@
 // while this process still holds the row's lease.
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
-import type { Freshness } from '../../db/freshness.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { transaction } from '../../db/transaction.js';
 import {
   classifyAnswer,
   decidePush,
@@ -40,7 +39,6 @@ export interface AttemptContext {
   config: Pick<NetworkConfig, 'retryBaseMs'>;
   division: Division;
   clock: Clock;
-  freshness: Freshness;
   /** The pusher holding the claim. */
   owner: string;
   send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer>;
@@ -48,7 +46,7 @@ export interface AttemptContext {
 
 /** The pushes' bookkeeping, each write a transaction of its own. */
 const write = <T>(ctx: AttemptContext, fn: (pushes: ReturnType<typeof networkPushesRepository>) => Promise<T>): Promise<T> =>
-  writeTransaction(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
+  transaction(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
 
 /** Makes the push; null when the claim was lost before anything was sent (nothing to report). */
 export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Promise<Attempted | null> {
@@ -64,12 +62,11 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
       const { answer, why } = found;
       return finish(ctx, claim, 'POST', classifyLookup(answer.status), answer.status, `looking for an earlier create: ${why}`, answer);
     }
-    await writeTransaction(ctx.db, async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       if (found !== null) await pushes.setNetworkId(id, found);
       await pushes.notePosted(id, ctx.owner, null);
     });
-    if (found !== null) ctx.freshness.bump('bookings');
     posted = null;
     action = decidePush({ ...booking, network_booking: found }, posted, ctx.division);
   }
@@ -138,13 +135,12 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
     );
   }
   const now = ctx.clock();
-  await writeTransaction(ctx.db, async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     const pushes = networkPushesRepository(trx, ctx.db.dialect);
     await pushes.setNetworkId(claim.booking_id, networkId);
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
     await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, { kind: 'done' }, claim, answer.status, null, now), now);
   });
-  ctx.freshness.bump('bookings');
   return { method: 'POST', outcome: { kind: 'done' }, status: answer.status, error: null };
 }
 
@@ -155,12 +151,11 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
   if (outcome.kind === 'lost') {
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
-    await writeTransaction(ctx.db, async (trx) => {
+    await transaction(ctx.db, async (trx) => {
       const pushes = networkPushesRepository(trx, ctx.db.dialect);
       await pushes.setNetworkId(claim.booking_id, null);
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
     });
-    ctx.freshness.bump('bookings');
     return { method, outcome, status: answer.status, error: null };
   }
   return finish(ctx, claim, method, outcome, answer.status, error, answer);

@@ -6,8 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Db } from '../../db/connection.js';
-import type { Freshness } from '../../db/freshness.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { transaction } from '../../db/transaction.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
@@ -39,7 +38,6 @@ export interface NetworkPusherOptions {
   config: NetworkConfig;
   division: Division;
   clock: Clock;
-  freshness: Freshness;
   /** Pushes under way at once, per process. */
   concurrency?: number;
   /** How often due pushes (retries) are looked for when nothing wakes the pusher. */
@@ -65,13 +63,12 @@ export class NetworkPusher {
 
   constructor(private readonly o: NetworkPusherOptions) {
     this.client = new NetworkClient(o.config);
-    const { db, config, division, clock, freshness } = o;
+    const { db, config, division, clock } = o;
     this.attempt = {
       db,
       config,
       division,
       clock,
-      freshness,
       owner: this.owner,
       send: (method, path, body) => this.send(method, path, body),
     };
@@ -141,7 +138,7 @@ export class NetworkPusher {
     const queue = await reads.queueDue();
     const claim = limit > 0 && (queue || (await reads.anyDue(now)));
     if (!queue && !claim) return { claimed: [], more: false };
-    return writeTransaction(db, async (trx) => {
+    return transaction(db, async (trx) => {
       const repo = networkPushesRepository(trx, db.dialect);
       const queued = queue ? await repo.queueChanges(now) : { more: false };
       return { claimed: claim ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: queued.more };
@@ -157,9 +154,9 @@ export class NetworkPusher {
       if (!(err instanceof Stopped))
         this.log.error({ err, booking: claim.booking_id }, 'network push failed; it is tried again when its claim lapses');
       // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
-      await writeTransaction(this.o.db, (trx) =>
-        networkPushesRepository(trx, this.o.db.dialect).release([claim.booking_id], this.owner),
-      ).catch(() => {});
+      await transaction(this.o.db, (trx) => networkPushesRepository(trx, this.o.db.dialect).release([claim.booking_id], this.owner)).catch(
+        () => {},
+      );
     }
   }
 

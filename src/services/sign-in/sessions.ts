@@ -1,14 +1,11 @@
 // Members' sessions, kept in the database so that every instance knows them and signing out
 // ends one everywhere. The cookie carries a random session id; the database only its SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../db/connection.js';
-import type { Freshness } from '../../db/freshness.js';
-import { writeTransaction } from '../../db/transaction.js';
 import { signInDiff, userTarget } from '../../domain/audit/index.js';
 import { type NetworkProfile, signInRefusedFor } from '../../domain/members/sign-in.js';
 import type { Clock } from '../../domain/time.js';
-import { appendAudit } from '../../repositories/audit.js';
 import { insertSession, profileOf, type SessionsRepository, upsertSignedInUser } from '../../repositories/sessions.js';
+import type { Writer } from '../write.js';
 
 /** The signed-in member a page request is made by (request.member). */
 export interface Member {
@@ -43,9 +40,8 @@ export type LoginProblem = 'unknown' | 'expired' | 'other-browser';
 
 export class MemberSessions {
   constructor(
-    private readonly db: Db,
+    private readonly writer: Writer,
     private readonly repo: SessionsRepository,
-    private readonly freshness: Freshness,
     private readonly clock: Clock,
   ) {}
 
@@ -121,8 +117,8 @@ export class MemberSessions {
    */
   async signIn(profile: NetworkProfile): Promise<string> {
     const sessionId = randomToken();
-    const at = this.clock();
-    await writeTransaction(this.db, async (trx) => {
+    const at = await this.writer.write(async (w) => {
+      const { trx, at } = w;
       const before = await profileOf(trx, profile.cid);
       await upsertSignedInUser(trx, profile, at);
       const name = `${profile.firstName} ${profile.lastName}`;
@@ -134,14 +130,8 @@ export class MemberSessions {
         division: profile.division,
         subdivision: profile.subdivision,
       };
-      await appendAudit(trx, [
-        {
-          at,
-          actor: { kind: 'member', cid: profile.cid, name },
-          action: 'member.sign_in',
-          target: userTarget(profile.cid),
-          ...signInDiff(before, after),
-        },
+      await w.audit({ kind: 'member', cid: profile.cid, name }, [
+        { action: 'member.sign_in', target: userTarget(profile.cid), ...signInDiff(before, after) },
       ]);
       await insertSession(trx, {
         id_hash: sha256(sessionId),
@@ -150,8 +140,8 @@ export class MemberSessions {
         created_at: at,
         last_seen_at: at,
       });
+      return at;
     });
-    this.freshness.bump('users', 'names');
     // Sessions nobody used for 30 days are refused when they come back; this removes the ones
     // that never do (a sign-in is rare enough to carry it, and the index makes it cheap).
     await this.repo.deleteIdle(at - SESSION_IDLE_MS);

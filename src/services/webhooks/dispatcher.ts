@@ -2,7 +2,7 @@
 // processes. An outbox consumer (src/services/jobs/outbox-consumer.ts) whose claim takes each
 // subscription's head delivery, so a subscription's events arrive in commit order.
 import type { Db } from '../../db/connection.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { transaction } from '../../db/transaction.js';
 import { retryDelay } from '../../domain/events.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedDelivery, webhookDeliveriesRepository } from '../../repositories/webhook-deliveries.js';
@@ -94,7 +94,7 @@ export class WebhookDispatcher {
     const fanOut = await reads.fanOutDue();
     const claim = limit > 0 && (fanOut || (await reads.anyDue(now)));
     if (!fanOut && !claim) return { claimed: [], more: false };
-    return writeTransaction(this.db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = webhookDeliveriesRepository(trx, this.db.dialect);
       const fannedOut = fanOut ? await repo.fanOut(now) : { more: false };
       const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
@@ -118,7 +118,7 @@ export class WebhookDispatcher {
     if (signal.aborted) return [];
     const outcome = this.outcome(d, result);
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
-    const { disabled, next } = await writeTransaction(this.db, async (trx) => {
+    const { disabled, next } = await transaction(this.db, async (trx) => {
       const repo = webhookDeliveriesRepository(trx, this.db.dialect);
       await repo.complete(d, outcome);
       const reason = disableReason(disableAfterMs, result);

@@ -1,6 +1,6 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
 import type { Db } from '../../db/connection.js';
-import { writeTransaction } from '../../db/transaction.js';
+import { transaction } from '../../db/transaction.js';
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
 import { webhookTarget } from '../../domain/audit/index.js';
 import { type Clock, isoMicros } from '../../domain/time.js';
@@ -48,7 +48,7 @@ export class WebhookSubscriptions {
       removed_at: null,
     };
     // The secret is never audited: the entry names the URL and the event types only.
-    await writeTransaction(this.db, async (trx) => {
+    await transaction(this.db, async (trx) => {
       await this.repo(trx).add(row);
       await appendAudit(trx, [
         {
@@ -72,7 +72,7 @@ export class WebhookSubscriptions {
     const now = this.clock();
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
-    const removed = await writeTransaction(this.db, async (trx) => {
+    const removed = await transaction(this.db, async (trx) => {
       if (!(await this.repo(trx).remove(id, now))) return false;
       const entry = { url: found.url, events: decodeEventFilter(found.events), removed_at: null };
       await appendAudit(trx, [
@@ -97,7 +97,7 @@ export class WebhookSubscriptions {
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
     if (found.removed_at !== null) throw new WebhookError(`webhook subscription ${id} is removed`);
-    const enabled = await writeTransaction(this.db, async (trx) => {
+    const enabled = await transaction(this.db, async (trx) => {
       if (!(await this.repo(trx).enable(id))) return false;
       await appendAudit(trx, [
         {
@@ -131,7 +131,7 @@ export class WebhookSubscriptions {
         throw new WebhookError(`webhook subscription ${to} is disabled; turn it on with webhook:enable ${to}`);
     }
     const now = this.clock();
-    return writeTransaction(this.db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const events = eventsRepository(trx, this.db.dialect);
       const event = await events.findById(eventId);
       if (!event) throw new WebhookError(`no event ${eventId} (unknown, or older than the retention)`);

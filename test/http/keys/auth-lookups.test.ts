@@ -4,11 +4,11 @@
 // request, on every instance.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyService } from '../../../src/auth/keys.js';
-import { parseToken } from '../../../src/auth/tokens.js';
+import { ApiKeyService } from '../../../src/services/api-keys.js';
+import { parseToken } from '../../../src/services/api-key-tokens.js';
 import { openDatabase, type Db } from '../../../src/db/connection.js';
-import { Freshness } from '../../../src/db/freshness.js';
-import { apiKeysRepository } from '../../../src/repositories/api-keys.js';
+import { loadConfig } from '../../../src/config.js';
+import { createServices } from '../../../src/services/index.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 
 const randomToken = () => `sector_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;
@@ -83,7 +83,7 @@ describe('API key lookups', () => {
   });
 
   it('accepts a key created by another process', async () => {
-    const elsewhere = new ApiKeyService(apiKeysRepository(other), new Freshness(other), () => Date.now());
+    const elsewhere = createServices(loadConfig({ DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent', DATA_FEED_URL: 'off' }), other).keys;
     const { token } = await elsewhere.create({ name: 'made-elsewhere', scope: 'read' });
     expect((await get(nextIp(), token, '/api/users?include=allUsers')).statusCode).toBe(200);
   });
@@ -101,7 +101,7 @@ describe('the memory of unknown key ids', () => {
   it('is bounded: a flood of random ids cannot grow it past its limit', async () => {
     const ctx = await createTestContext();
     try {
-      const keys = new ApiKeyService(ctx.services.repos.apiKeys, ctx.services.freshness, () => Date.now(), { unknownIds: 100 });
+      const keys = new ApiKeyService(ctx.services.writer, () => Date.now(), { unknownIds: 100 });
       const tokens = Array.from({ length: 1000 }, randomToken);
       for (const token of tokens) expect(await keys.authenticate(token)).toBeNull();
       expect(keys.unknownIdsKept).toBe(100);

@@ -43,7 +43,6 @@ const kysely = ctx.services.db.kysely;
 const revoked = await ctx.services.keys.create({ name: 'fuzz-revoked', scope: 'edit' });
 await ctx.services.keys.revoke(revoked.key.id, NOW - 60_000);
 const expired = await ctx.services.keys.create({ name: 'fuzz-expired', scope: 'edit', expiresAt: NOW - 1 });
-ctx.services.freshness.bump();
 
 const bookingIds = (await kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((r) => r.id);
 const world: FuzzWorld = {

@@ -1,7 +1,5 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  isWithinInterval,
   endedAt,
   isActiveEndorsement,
   isExpired,
@@ -144,43 +142,5 @@ describe('endorsement activity', () => {
     expect(isListedAsRecent(e(0, null, true, now - RECENTLY_ENDED_MS), now)).toBe(false);
     expect(isListedAsRecent(e(now + 1, null), now)).toBe(false);
     expect(isListedAsRecent(e(0, null), now)).toBe(true);
-  });
-
-  it('two moments in the same interval between endorsement starts and ends see the same active endorsements', () => {
-    const endorsement = fc.record({
-      valid_from: fc.integer({ min: 0, max: 1000 }),
-      length: fc.option(fc.integer({ min: 1, max: 1000 }), { nil: null }),
-      revoked: fc.boolean(),
-    });
-    fc.assert(
-      fc.property(
-        fc.array(endorsement, { maxLength: 20 }),
-        fc.integer({ min: -10, max: 2100 }),
-        fc.integer({ min: -10, max: 2100 }),
-        (list, t1, t2) => {
-          const rows = list.map((x) =>
-            e(x.valid_from, x.length === null ? null : x.valid_from + x.length, x.revoked, x.revoked ? 0 : null),
-          );
-          const boundaries = rows
-            .filter((r) => !r.revoked)
-            .flatMap((r) => (r.valid_to === null ? [r.valid_from] : [r.valid_from, r.valid_to]));
-          // The interval around t1, as the repository works it out: last boundary at or before it, first after it.
-          const interval = {
-            from: Math.max(-Infinity, ...boundaries.filter((b) => b <= t1)),
-            to: Math.min(Infinity, ...boundaries.filter((b) => b > t1)),
-          };
-          expect(isWithinInterval(interval, t1)).toBe(true);
-          const active = (t: number) => rows.map((r) => isActiveEndorsement(r, t)).join();
-          if (isWithinInterval(interval, t2)) expect(active(t2)).toBe(active(t1));
-        },
-      ),
-    );
-  });
-
-  it('treats an interval as half-open', () => {
-    expect(isWithinInterval({ from: 10, to: 20 }, 10)).toBe(true);
-    expect(isWithinInterval({ from: 10, to: 20 }, 19)).toBe(true);
-    expect(isWithinInterval({ from: 10, to: 20 }, 20)).toBe(false);
-    expect(isWithinInterval({ from: 10, to: 20 }, 9)).toBe(false);
   });
 });

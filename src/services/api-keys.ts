@@ -1,10 +1,9 @@
 import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
-import type { Freshness } from '../db/freshness.js';
-import { VersionedCache } from '../db/freshness.js';
-import { isDuplicateKeyName, type ApiKeysRepository } from '../repositories/api-keys.js';
+import { apiKeysRepository, isDuplicateKeyName } from '../repositories/api-keys.js';
+import type { Writer } from './write.js';
 import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
 import { isoMicros, type Clock } from '../domain/time.js';
-import { issueToken, parseToken, secretMatches } from './tokens.js';
+import { issueToken, parseToken, secretMatches } from './api-key-tokens.js';
 
 /** What a request knows about the key it was made with. */
 export type AuthenticatedKey = Pick<ApiKeyRow, 'id' | 'name' | 'scope' | 'variant' | 'compat'>;
@@ -49,12 +48,9 @@ const KNOWN_KEYS = 10_000;
 export class KeyNameTakenError extends Error {}
 const nameTaken = (name: string) => new KeyNameTakenError(`an API key named "${name}" already exists`);
 
-/** API key lifecycle: issue, authenticate (with a freshness-checked cache), revoke, last-used. */
+/** API key lifecycle: issue, authenticate, revoke, last-used. */
 export class ApiKeyService {
-  private readonly cache: VersionedCache<ApiKeyRow | null>;
   private readonly lastUsed = new Map<string, number>();
-  /** Keys created by this process; other processes' changes show in the external version. */
-  private localChanges = 0;
   /** Keys this process has seen in the database, by id. */
   private readonly known = new Map<string, KnownKey>();
   /** Ids the database had no key for, with when to forget them, oldest first. */
@@ -63,18 +59,16 @@ export class ApiKeyService {
   private readonly unknownIdMs: number;
 
   constructor(
-    private readonly repo: ApiKeysRepository,
-    freshness: Freshness,
+    private readonly writer: Writer,
     private readonly clock: Clock,
     options: ApiKeyServiceOptions = {},
   ) {
     this.maxUnknownIds = options.unknownIds ?? UNKNOWN_IDS;
     this.unknownIdMs = options.unknownIdMs ?? UNKNOWN_ID_MS;
-    // Only key changes matter here: a booking written by this process must not empty the key cache.
-    this.cache = new VersionedCache(async () => {
-      const external = freshness.external();
-      return external === null ? null : `${external}:${this.localChanges}`;
-    }, 1024);
+  }
+
+  private get repo() {
+    return apiKeysRepository(this.writer.db.kysely);
   }
 
   /** Creates a key; the audit log records it (by `actor`, the command line unless said) in the same transaction. */
@@ -100,26 +94,38 @@ export class ApiKeyService {
         compat: key.compat,
         expires_at: key.expires_at === null ? null : isoMicros(key.expires_at),
       };
-      await this.repo.insert(key, [
-        { at: key.created_at, actor, action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after },
-      ]);
+      await this.writer.write(async (w) => {
+        await apiKeysRepository(w.trx).insert(key);
+        await w.audit(actor, [{ action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after }]);
+      });
     } catch (err) {
       if (isDuplicateKeyName(err)) throw nameTaken(input.name);
       throw err;
     }
-    this.localChanges++;
     this.remember(key.id, { secretHash: key.secret_hash, revoked: false });
     return { key: { ...key, last_used_at: null, revoked_at: null }, token: issued.token };
   }
 
   /** Revokes a key; this process refuses it from the next request on (others via the database). */
   async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<void> {
-    await this.repo.revoke(id, at, [
-      { at, actor, action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
-    ]);
-    this.localChanges++;
+    await this.writer.write(async (w) => {
+      if (!(await apiKeysRepository(w.trx).revoke(id, at))) return;
+      await w.audit(actor, [
+        { action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
+      ]);
+    });
     const known = this.known.get(id);
     if (known) known.revoked = true;
+  }
+
+  /** Every key, oldest first (never their secrets: only hashes are stored). */
+  list(): Promise<ApiKeyRow[]> {
+    return this.repo.list();
+  }
+
+  /** The key whose id is ref and the key whose name is ref: none, one of them, or two different keys. */
+  findByIdAndByName(ref: string): Promise<{ byId?: ApiKeyRow; byName?: ApiKeyRow }> {
+    return this.repo.findByIdAndByName(ref);
   }
 
   /**
@@ -141,13 +147,13 @@ export class ApiKeyService {
 
   /**
    * Returns the key for a presented token, or null when it is unknown, revoked or expired. A key
-   * that may be valid is always read from the database (through a cache only where the database
-   * tells of every change, SQLite), so a revocation holds on every instance from the next request.
+   * that may be valid is always read from the database, so a revocation holds on every instance
+   * from the next request.
    */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
     if (this.precheck(token) === 'refused') return null;
     const parsed = parseToken(token)!;
-    const row = await this.cache.get(parsed.id, async () => (await this.repo.findById(parsed.id)) ?? null);
+    const row = await this.repo.findById(parsed.id);
     if (!row) {
       this.rememberUnknown(parsed.id);
       return null;
@@ -193,7 +199,7 @@ export class ApiKeyService {
     const batch = new Map(this.lastUsed);
     this.lastUsed.clear();
     try {
-      await this.repo.touch(batch);
+      await this.writer.write((w) => apiKeysRepository(w.trx).touch(batch));
     } catch (err) {
       // Not written: keep the times for the next batch, unless a newer use replaced one since.
       for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);

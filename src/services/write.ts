@@ -1,0 +1,74 @@
+// Every change is one database transaction, and what it causes is written inside it through the
+// Write it is given: its events (the outbox, which webhooks, the event stream and the network
+// sync read), its audit entries and what it owes the network. A change that commits has all of
+// them; one that rolls back has none. After the commit, the workers that deliver them are woken.
+import type { Db, Dialect, Executor } from '../db/connection.js';
+import { transaction } from '../db/transaction.js';
+import { type AuditActor, type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../domain/audit/index.js';
+import type { Clock } from '../domain/time.js';
+import { appendAudit } from '../repositories/audit.js';
+import { eventsRepository } from '../repositories/events.js';
+import type { BookingChange } from './booking-changes.js';
+import { bookingEvents } from './events/outbox.js';
+
+/** What a committed write wakes: the consumers of the outbox (webhooks, the stream, the network sync). */
+export type WakeUp = 'events';
+
+export class Write {
+  readonly wakeUps = new Set<WakeUp>();
+
+  constructor(
+    /** The transaction: every statement of the change runs on it. */
+    readonly trx: Executor,
+    readonly dialect: Dialect,
+    /** The change's time (the application clock), written to what it changes. */
+    readonly at: number,
+    private readonly networkSync: boolean,
+  ) {}
+
+  /** Audit entries of the change, at its time. */
+  async audit(actor: AuditActor, entries: ReadonlyArray<Omit<AuditEntry, 'at' | 'actor'>>): Promise<void> {
+    await appendAudit(
+      this.trx,
+      entries.map((e) => ({ ...e, at: this.at, actor })),
+    );
+  }
+
+  /**
+   * Booking changes: an event each, pushed to the network too when made through the API or a page
+   * while network sync is configured (imports are history, not pushed), and an audit entry each.
+   */
+  async bookingsChanged(changes: readonly BookingChange[], actor: AuditActor, origin: 'api' | 'import'): Promise<void> {
+    if (changes.length === 0) return;
+    const entries: Array<Omit<AuditEntry, 'at' | 'actor'>> = [];
+    for (const change of changes) {
+      const diff = bookingDiff(change.before, change.after);
+      if (diff !== null)
+        entries.push({ action: bookingAction(change.before, change.after), target: bookingTarget(change.after.id), ...diff });
+    }
+    await this.audit(actor, entries);
+    const events = eventsRepository(this.trx, this.dialect);
+    // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
+    await events.lockCommitOrder();
+    await events.insert(bookingEvents([...changes], this.at, this.networkSync && origin === 'api'));
+    this.wakeUps.add('events');
+  }
+}
+
+/** Runs writes: one transaction each, its wake-ups sent after the commit. */
+export class Writer {
+  constructor(
+    readonly db: Db,
+    private readonly clock: Clock,
+    /** Network sync is configured: changes made through the API or pages are owed to the network. */
+    private readonly networkSync: boolean,
+    private readonly wake: (what: WakeUp) => void,
+  ) {}
+
+  async write<T>(fn: (w: Write) => Promise<T>): Promise<T> {
+    let last: Write | undefined;
+    const result = await transaction(this.db, (trx) => fn((last = new Write(trx, this.db.dialect, this.clock(), this.networkSync))));
+    for (const what of last!.wakeUps) this.wake(what);
+    return result;
+  }
+}
