@@ -2,7 +2,20 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkClient } from '../../src/services/network/client.js';
+import { HttpClient } from '../../src/services/http-client.js';
+import { bookingsRequest } from '../../src/services/network/pusher.js';
+
+/** The bookings service's requests, as the pusher makes them. */
+class NetworkClient {
+  private readonly http = new HttpClient();
+  constructor(private readonly config: { url: string; key: string; timeoutMs: number }) {}
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal) {
+    return bookingsRequest(this.http, this.config, method, path, body, signal);
+  }
+  close() {
+    this.http.close();
+  }
+}
 
 describe('network client', () => {
   let server: http.Server;
@@ -57,18 +70,15 @@ describe('network client', () => {
   });
 
   it('names the request and the failure in words, never the credentials of the URL', async () => {
-    const closed = new URL(base);
-    const port = closed.port;
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-    try {
-      const client = new NetworkClient({ url: `http://user:secret@127.0.0.1:${port}/api`, key: 'k', timeoutMs: 5000 });
-      const answer = await client.request('GET', 'booking?callsign=EKCH_TWR');
-      expect(answer).toMatchObject({ status: null, error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)` });
-      client.close();
-    } finally {
-      await new Promise<void>((r) => server.listen(Number(port), '127.0.0.1', r));
-    }
+    // A port nothing listens on, and no connection to it in the process's pool.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const client = new NetworkClient({ url: `http://user:secret@127.0.0.1:${port}/api`, key: 'k', timeoutMs: 5000 });
+    const answer = await client.request('GET', 'booking?callsign=EKCH_TWR');
+    expect(answer).toMatchObject({ status: null, error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)` });
+    client.close();
   });
 
   it('does not follow a redirect', async () => {
