@@ -1,13 +1,19 @@
 // The one outbound HTTP client (webhooks, the network's bookings service, Connect, API v2, the data
 // feed). Every other service is treated as hostile: one deadline for the whole exchange, body
 // included; the body read up to a cap; no redirect followed (a 3xx is a response like any other);
-// every request ended by close() at shutdown; and headers (keys, secrets) never in a message.
+// every request and pooled connection ended by close() at shutdown; headers (keys) never in a message.
+//
+// node:http rather than fetch: Node 20's fetch (undici 6) opens a spare connection after each
+// aborted request and keeps it idle for seconds, so a receiver that hangs would get more
+// connections than the deliveries in flight; fetch also refuses some ports and pools process-wide.
+import http from 'node:http';
+import https from 'node:https';
 
 export interface HttpRequest {
   /** GET unless said. */
   method?: string;
   headers?: Record<string, string>;
-  body?: RequestInit['body'];
+  body?: string | null;
   /** The whole exchange, response body included. */
   timeoutMs: number;
   maxBytes: number;
@@ -17,6 +23,8 @@ export interface HttpRequest {
   signal?: AbortSignal | undefined;
   /** What a failure's line starts with; the URL's host unless said. */
   label?: string;
+  /** A connection of its own, closed afterwards: nothing a receiver does lingers in a pool (webhooks). */
+  fresh?: boolean;
 }
 
 export type HttpResult =
@@ -26,7 +34,7 @@ export type HttpResult =
 
 export type HttpFailure = Extract<HttpResult, { ok: false }>;
 
-/** A failed request, thrown by the fetch-compatible function (oauth4webapi expects a throw). */
+/** A request without a response, thrown by the fetch-compatible function (oauth4webapi expects a throw). */
 export class HttpRequestError extends Error {
   constructor(readonly failure: HttpFailure) {
     super(failure.error);
@@ -35,59 +43,84 @@ export class HttpRequestError extends Error {
 
 export class HttpClient {
   private readonly closing = new AbortController();
+  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
-  async request(target: URL | string, r: HttpRequest): Promise<HttpResult> {
+  request(target: URL | string, r: HttpRequest): Promise<HttpResult> {
     const url = new URL(target);
-    // Credentials never travel in a URL (the settings refuse them, and fetch refuses such a request).
+    // Credentials never travel in a URL (the settings refuse them; node:http would send them).
     url.username = '';
     url.password = '';
     const label = r.label ?? url.host;
-    // A controller per request, its listeners removed afterwards: the long-lived close signal keeps nothing.
-    // Its reason (the first abort's) says why the request ended early.
-    const controller = new AbortController();
-    const stop = () => controller.abort('stopped');
-    const timer = setTimeout(() => controller.abort('timeout'), r.timeoutMs);
+    const secure = url.protocol === 'https:';
     const signals = r.signal ? [this.closing.signal, r.signal] : [this.closing.signal];
-    for (const s of signals) {
-      if (s.aborted) stop();
-      else s.addEventListener('abort', stop, { once: true });
-    }
-    let responded = false;
-    try {
-      const response = await fetch(url, {
-        method: r.method ?? 'GET',
-        headers: { 'user-agent': 'Sector', ...r.headers },
-        body: r.body ?? null,
-        redirect: 'manual',
-        signal: controller.signal,
+    return new Promise<HttpResult>((resolve) => {
+      let req: http.ClientRequest | undefined;
+      let settled = false;
+      const done = (result: HttpResult, destroy = true) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        for (const s of signals) s.removeEventListener('abort', stop);
+        // Ended early (deadline, stop, cap): the connection goes, and the rest of a body is never read.
+        if (destroy) req?.destroy();
+        resolve(result);
+      };
+      const fail = (reason: HttpFailure['reason'], what: string) => done({ ok: false, reason, error: `${label}: ${what}` });
+      const stop = () => done({ ok: false, reason: 'stopped', error: 'stopped' });
+      const timer = setTimeout(() => fail('timeout', `no answer within ${r.timeoutMs} ms`), r.timeoutMs);
+      try {
+        req = (secure ? https : http).request(url, {
+          method: r.method ?? 'GET',
+          agent: r.fresh ? false : secure ? this.agents.https : this.agents.http,
+          headers: {
+            'user-agent': 'Sector',
+            ...r.headers,
+            ...(r.body == null ? {} : { 'content-length': String(Buffer.byteLength(r.body)) }),
+          },
+        });
+      } catch (err) {
+        // A malformed header, say: the message names the header, never its value.
+        fail('failed', describeError(err));
+        return;
+      }
+      for (const s of signals) {
+        if (s.aborted) stop();
+        else s.addEventListener('abort', stop, { once: true });
+      }
+      req.on('error', (err) => fail('failed', describeError(err)));
+      req.on('response', (res) => {
+        const tooLarge = () => fail('too-large', `answer larger than ${r.maxBytes} bytes`);
+        if (r.overflow !== 'truncate' && Number(res.headers['content-length']) > r.maxBytes) return tooLarge();
+        const result = (body: Buffer) => ({ ok: true as const, status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), body });
+        const parts: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size + chunk.length <= r.maxBytes) {
+            parts.push(chunk);
+            size += chunk.length;
+          } else if (r.overflow !== 'truncate') tooLarge();
+          else done(result(Buffer.concat([...parts, chunk.subarray(0, r.maxBytes - size)])));
+        });
+        res.on('end', () => done(result(Buffer.concat(parts, size)), false));
+        res.on('error', (err) => fail('failed', `answer broken off (${describeError(err)})`));
       });
-      responded = true;
-      const body = await readCapped(response, r.maxBytes, r.overflow ?? 'fail');
-      if (body === null) return { ok: false, reason: 'too-large', error: `${label}: answer larger than ${r.maxBytes} bytes` };
-      return { ok: true, status: response.status, headers: response.headers, body };
-    } catch (err) {
-      const why = controller.signal.aborted ? (controller.signal.reason as 'timeout' | 'stopped') : null;
-      if (why === 'stopped') return { ok: false, reason: 'stopped', error: 'stopped' };
-      if (why === 'timeout') return { ok: false, reason: 'timeout', error: `${label}: no answer within ${r.timeoutMs} ms` };
-      const what = describeError(err);
-      return { ok: false, reason: 'failed', error: `${label}: ${responded ? `answer broken off (${what})` : what}` };
-    } finally {
-      clearTimeout(timer);
-      for (const s of signals) s.removeEventListener('abort', stop);
-    }
+      req.end(r.body ?? undefined);
+    });
   }
 
   /**
    * A fetch for oauth4webapi's customFetch: the same bounds, and a Response handed over only once
-   * its body is read within them. A request with no response throws HttpRequestError.
+   * its body is read within them. A request without a response throws HttpRequestError.
    */
   fetcher(limits: { timeoutMs: number; maxBytes: number }): (url: string, init: RequestInit) => Promise<Response> {
     return async (url, init) => {
+      const body = init.body;
+      if (body != null && typeof body !== 'string' && !(body instanceof URLSearchParams)) throw new TypeError('unsupported request body');
       const result = await this.request(url, {
         ...limits,
         method: init.method ?? 'GET',
         headers: Object.fromEntries(new Headers(init.headers)),
-        body: init.body ?? null,
+        body: body == null ? null : body.toString(),
         signal: init.signal ?? undefined,
       });
       if (!result.ok) throw new HttpRequestError(result);
@@ -96,36 +129,24 @@ export class HttpClient {
     };
   }
 
-  /** Ends every request in flight, and any made afterwards. */
+  /** Ends every request in flight and every pooled connection; requests made afterwards fail as stopped. */
   close(): void {
     this.closing.abort();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 }
 
-/** The body up to the cap; null when it is past the cap and the request must fail. */
-async function readCapped(response: Response, maxBytes: number, overflow: 'fail' | 'truncate'): Promise<Buffer | null> {
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
-  // Cancelling closes the connection, so the rest of a huge body is never read.
-  const cancel = () => reader.cancel().catch(() => {});
-  if (overflow === 'fail' && Number(response.headers.get('content-length') ?? NaN) > maxBytes) {
-    await cancel();
-    return null;
-  }
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(parts, size);
-    if (size + value.byteLength > maxBytes) {
-      await cancel();
-      if (overflow === 'fail') return null;
-      parts.push(value.subarray(0, maxBytes - size));
-      return Buffer.concat(parts, maxBytes);
+function headersOf(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // a header value Headers refuses is dropped: nothing here reads it
     }
-    parts.push(value);
-    size += value.byteLength;
   }
+  return headers;
 }
 
 /** Connection failures as words, the code kept for searching. */
@@ -133,8 +154,6 @@ const FAILURES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
   ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'connection closed by the other side',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ENOTFOUND: 'host name not found',
@@ -150,13 +169,10 @@ const FAILURES: Record<string, string> = {
 
 type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
 
-/**
- * One line naming why there was no response. fetch wraps the real error as `TypeError: fetch
- * failed` with it in `cause` (an AggregateError when every address failed): the innermost is named.
- */
+/** One line naming why there was no response: the innermost error with a code (every address tried, a wrapped cause). */
 export function describeError(err: unknown): string {
   let e = err as ErrorLike | null;
-  for (let depth = 0; depth < 5 && e; depth++) {
+  for (let depth = 0; depth < 5 && e && typeof e.code !== 'string'; depth++) {
     const inner = (Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause) as ErrorLike | null | undefined;
     if (!inner || typeof inner !== 'object') break;
     e = inner;
@@ -165,19 +181,16 @@ export function describeError(err: unknown): string {
   const message = typeof e?.message === 'string' ? e.message.split('\n')[0]!.trim() : '';
   if (code && FAILURES[code]) return `${FAILURES[code]} (${code})`;
   if (code) return `${code}${message && !message.includes(code) ? ` ${message}` : ''}`;
-  if (message === 'bad port') return 'a port fetch refuses to use (bad port)';
-  // Thrown before sending (a malformed header, say): its message may quote a header, so it is not repeated.
-  if (e === err) return 'request not sent (invalid URL or headers)';
   return message || 'request failed';
+}
+
+/** One line for a result that is not the status expected: `HTTP 429`, or the failure's own line. */
+export function describeResult(result: HttpResult): string {
+  return result.ok ? `HTTP ${result.status}` : result.error;
 }
 
 /** The address of a request without what may be secret in it: user and password, and the query. */
 export function withoutSecrets(url: URL | string): string {
   const u = new URL(url);
   return `${u.protocol}//${u.host}${u.pathname}`;
-}
-
-/** One line for a result that is not the status expected: `HTTP 429`, or the failure's own line. */
-export function describeResult(result: HttpResult): string {
-  return result.ok ? `HTTP ${result.status}` : result.error;
 }

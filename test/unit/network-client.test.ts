@@ -70,15 +70,18 @@ describe('network client', () => {
   });
 
   it('names the request and the failure in words, never the credentials of the URL', async () => {
-    // A port nothing listens on, and no connection to it in the process's pool.
-    const closed = http.createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    const client = new NetworkClient({ url: `http://user:secret@127.0.0.1:${port}/api`, key: 'k', timeoutMs: 5000 });
-    const answer = await client.request('GET', 'booking?callsign=EKCH_TWR');
-    expect(answer).toMatchObject({ status: null, error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)` });
-    client.close();
+    const closed = new URL(base);
+    const port = closed.port;
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    try {
+      const client = new NetworkClient({ url: `http://user:secret@127.0.0.1:${port}/api`, key: 'k', timeoutMs: 5000 });
+      const answer = await client.request('GET', 'booking?callsign=EKCH_TWR');
+      expect(answer).toMatchObject({ status: null, error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)` });
+      client.close();
+    } finally {
+      await new Promise<void>((r) => server.listen(Number(port), '127.0.0.1', r));
+    }
   });
 
   it('does not follow a redirect', async () => {

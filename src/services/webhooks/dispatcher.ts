@@ -132,10 +132,9 @@ export class WebhookDispatcher {
         'webhook-signature': signDelivery(d.secret, d.event_id, timestamp, d.body),
         'content-type': 'application/json',
         'user-agent': 'Sector-Webhooks/1',
-        // A fresh connection each time, closed afterwards: nothing a receiver does lingers in a pool.
-        connection: 'close',
       },
       body: d.body,
+      fresh: true,
       timeoutMs: this.options.timeoutMs,
       maxBytes: MAX_RESPONSE_BYTES,
       overflow: 'truncate',
