@@ -27,7 +27,7 @@ export interface PollOutcome {
 
 export interface FeedPollDeps {
   db: Db;
-  /** The process's outbound client; one for this poll unless given. */
+  /** The process's outbound client; one for this poll alone unless given. */
   http?: HttpClient;
   feed: DataFeedConfig;
   /** The application's clock: sightings are never later than its now. */
@@ -38,12 +38,14 @@ export interface FeedPollDeps {
 
 export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollOutcome> {
   const url = new URL(deps.feed.url);
-  const result = await (deps.http ?? new HttpClient()).request(url, {
+  const http = deps.http ?? new HttpClient();
+  const result = await http.request(url, {
     headers: { accept: 'application/json' },
     timeoutMs: Math.min(30_000, Math.max(5_000, deps.feed.intervalS * 1000)),
     maxBytes: MAX_FEED_BYTES,
     signal,
   });
+  if (http !== deps.http) http.close();
   if (!result.ok || result.status !== 200)
     throw new FeedPollError(`data feed failed: ${result.ok ? `${url.host}: HTTP ${result.status}` : result.error}`);
   return processFeed(deps, result.body);
