@@ -91,7 +91,13 @@ export class HttpClient {
       req.on('response', (res) => {
         const tooLarge = () => fail('too-large', `answer larger than ${r.maxBytes} bytes`);
         if (r.overflow !== 'truncate' && Number(res.headers['content-length']) > r.maxBytes) return tooLarge();
-        const result = (body: Buffer) => ({ ok: true as const, status: res.statusCode ?? 0, headers: headersOf(res.rawHeaders), body });
+        let headers: Headers;
+        try {
+          headers = new Headers(Object.entries(res.headers).flatMap(([k, v]) => [v ?? []].flat().map((one) => [k, one])));
+        } catch {
+          return fail('failed', 'headers that are not HTTP');
+        }
+        const result = (body: Buffer) => ({ ok: true as const, status: res.statusCode ?? 0, headers, body });
         const parts: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -137,18 +143,6 @@ export class HttpClient {
   }
 }
 
-function headersOf(raw: string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // a header value Headers refuses is dropped: nothing here reads it
-    }
-  }
-  return headers;
-}
-
 /** Connection failures as words, the code kept for searching. */
 const FAILURES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -159,29 +153,16 @@ const FAILURES: Record<string, string> = {
   ENOTFOUND: 'host name not found',
   EAI_AGAIN: 'host name lookup failed for now',
   EPIPE: 'connection closed while sending',
-  HPE_INVALID_CONSTANT: 'not an HTTP response',
-  CERT_HAS_EXPIRED: 'certificate expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate',
-  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in the chain',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'certificate not trusted',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'certificate not for this host',
 };
 
-type ErrorLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-
-/** One line naming why there was no response: the innermost error with a code (every address tried, a wrapped cause). */
-export function describeError(err: unknown): string {
-  let e = err as ErrorLike | null;
-  for (let depth = 0; depth < 5 && e && typeof e.code !== 'string'; depth++) {
-    const inner = (Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause) as ErrorLike | null | undefined;
-    if (!inner || typeof inner !== 'object') break;
-    e = inner;
-  }
-  const code = typeof e?.code === 'string' ? e.code : null;
-  const message = typeof e?.message === 'string' ? e.message.split('\n')[0]!.trim() : '';
+/** One line naming why there was no response, without the request (and so without its headers). */
+function describeError(err: unknown): string {
+  const { code, message = '' } = err as Partial<NodeJS.ErrnoException>;
+  // The first line only: a TLS failure's message goes on with OpenSSL's details.
+  const first = message.split('\n')[0]!.trim();
   if (code && FAILURES[code]) return `${FAILURES[code]} (${code})`;
-  if (code) return `${code}${message && !message.includes(code) ? ` ${message}` : ''}`;
-  return message || 'request failed';
+  if (code) return `${code}${first && !first.includes(code) ? ` ${first}` : ''}`;
+  return first || 'request failed';
 }
 
 /** One line for a result that is not the status expected: `HTTP 429`, or the failure's own line. */

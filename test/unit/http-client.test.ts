@@ -3,7 +3,7 @@
 // without a response described in one line naming the host.
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeError, HttpClient, HttpRequestError } from '../../src/services/http-client.js';
+import { HttpClient, HttpRequestError } from '../../src/services/http-client.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 
 describe('outbound HTTP client', () => {
@@ -225,16 +225,6 @@ describe('outbound HTTP client', () => {
       reason: 'failed',
       error: `${host}: ERR_INVALID_CHAR Invalid character in header content ["authorization"]`,
     });
-  });
-
-  it('names the innermost error with a code: every address tried, a wrapped cause', () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED ::1:80'), { code: 'ECONNREFUSED' });
-    const every = Object.assign(new AggregateError([refused], ''), { code: 'ECONNREFUSED' });
-    expect(describeError(new Error('request failed', { cause: every }))).toBe('connection refused (ECONNREFUSED)');
-    const tls = Object.assign(new Error('80DC:error:0A00010B:SSL routines\n more'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
-    expect(describeError(new Error('terminated', { cause: new Error('request failed', { cause: tls }) }))).toBe(
-      'ERR_SSL_WRONG_VERSION_NUMBER 80DC:error:0A00010B:SSL routines',
-    );
   });
 
   it('is a fetch for oauth4webapi: the body read within bounds first, a failure thrown', async () => {
