@@ -10,7 +10,7 @@ import { isMember } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
 import { recordHistory } from '../repositories/controlling-sessions.js';
-import { describeFailure, getBounded } from './network/http-get.js';
+import { describeResult, type HttpClient } from './http-client.js';
 
 const PAGE = 100;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -19,6 +19,7 @@ export class BackfillError extends Error {}
 
 export interface BackfillDeps {
   db: Db;
+  http: HttpClient;
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
   clock: Clock;
@@ -64,18 +65,18 @@ export async function backfillActivity(deps: BackfillDeps, cid: number | null, s
       last = Date.now();
       result.requests++;
       const where = `v2/members/${member}/atc?offset=${offset}`;
-      const answer = await getBounded(new URL(`v2/members/${member}/atc?limit=${PAGE}&offset=${offset}`, base), {
-        headers: { 'x-api-key': coreApi.key },
+      const response = await deps.http.request(new URL(`v2/members/${member}/atc?limit=${PAGE}&offset=${offset}`, base), {
+        headers: { accept: 'application/json', 'x-api-key': coreApi.key },
         timeoutMs: coreApi.timeoutMs,
         maxBytes: MAX_BYTES,
-        ...(signal ? { signal } : {}),
+        signal,
       });
-      if (!answer.ok || answer.status !== 200) {
-        throw new BackfillError(`the network's API failed (${where}): ${describeFailure(answer)}; run again to resume from here`);
+      if (!response.ok || response.status !== 200) {
+        throw new BackfillError(`the network's API failed (${where}): ${describeResult(response)}; run again to resume from here`);
       }
       let page;
       try {
-        page = parseHistoryPage(JSON.parse(answer.body.toString('utf8')));
+        page = parseHistoryPage(JSON.parse(response.body.toString('utf8')));
       } catch (err) {
         const why = err instanceof FeedShapeError ? `an unexpected shape (${err.message})` : 'something that is not JSON';
         throw new BackfillError(`the network's API answered ${why} (${where}); run again to resume from here`);

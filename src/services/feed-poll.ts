@@ -9,7 +9,7 @@ import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
 import { recordPoll } from '../repositories/controlling-sessions.js';
 import { parseOffThread } from './feed-parse.js';
-import { describeFailureOf, getBounded } from './network/http-get.js';
+import { HttpClient } from './http-client.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;
@@ -27,6 +27,8 @@ export interface PollOutcome {
 
 export interface FeedPollDeps {
   db: Db;
+  /** The process's outbound client; one for this poll alone unless given. */
+  http?: HttpClient;
   feed: DataFeedConfig;
   /** The application's clock: sightings are never later than its now. */
   clock: Clock;
@@ -36,13 +38,17 @@ export interface FeedPollDeps {
 
 export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollOutcome> {
   const url = new URL(deps.feed.url);
-  const answer = await getBounded(url, {
+  const http = deps.http ?? new HttpClient();
+  const result = await http.request(url, {
+    headers: { accept: 'application/json' },
     timeoutMs: Math.min(30_000, Math.max(5_000, deps.feed.intervalS * 1000)),
     maxBytes: MAX_FEED_BYTES,
-    ...(signal ? { signal } : {}),
+    signal,
   });
-  if (!answer.ok || answer.status !== 200) throw new FeedPollError(`data feed failed: ${describeFailureOf(url, answer)}`);
-  return processFeed(deps, answer.body);
+  if (http !== deps.http) http.close();
+  if (!result.ok || result.status !== 200)
+    throw new FeedPollError(`data feed failed: ${result.ok ? `${url.host}: HTTP ${result.status}` : result.error}`);
+  return processFeed(deps, result.body);
 }
 
 /** Records one feed document already read (the poll's work after the download). */

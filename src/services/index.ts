@@ -15,6 +15,7 @@ import { Imports } from './import.js';
 import { Writer } from './write.js';
 import { EventStream } from './events/stream.js';
 import { Health } from './health.js';
+import { HttpClient } from './http-client.js';
 import { NetworkPusher } from './network/pusher.js';
 import { MemberBookings } from './member-bookings.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
@@ -65,6 +66,8 @@ export interface AppServices {
   activity: ActivityService;
   /** Who is online now (GET /api/online, the schedule page). */
   online: OnlineNow;
+  /** Every request to another service (webhooks, the network); closed at shutdown. */
+  http: HttpClient;
 }
 
 /**
@@ -86,10 +89,12 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     (ids) => keys.stillValid(ids),
   );
   outbox.onCommitted(() => eventStream.wake());
+  const http = new HttpClient();
   const networkPusher = config.network
     ? new NetworkPusher({
         db,
         config: config.network,
+        http,
         division: { division: config.division, subdivisions: config.subdivisions },
         clock,
       })
@@ -133,9 +138,10 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     metrics,
     pageAssets: assets,
     sessions,
-    signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions) : null,
+    signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
     activity: new ActivityService(db, config.activity, clock),
     online,
+    http,
   };
   return services;
 }

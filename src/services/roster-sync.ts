@@ -28,7 +28,7 @@ import {
   refreshStagingStatistics,
   stageAnswers,
 } from '../repositories/roster-staging.js';
-import { describeFailure, getBounded } from './network/http-get.js';
+import { describeResult, type HttpClient } from './http-client.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
 
 export { RosterSyncError } from './roster-run.js';
@@ -72,6 +72,7 @@ export interface RosterSyncResult {
 
 export interface RosterSyncDeps {
   db: Db;
+  http: HttpClient;
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
   clock: Clock;
@@ -82,7 +83,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
   if (coreApi.key === null) throw new RosterSyncError('CORE_API_KEY is not set: the roster cannot be read from the network');
   const filter = membershipFilter(membership);
   if (filter === null) throw new RosterSyncError('DIVISION (or SUBDIVISIONS) is not set: there is no roster to read');
-  const api = new CoreApi(coreApi.url, coreApi.key, coreApi.timeoutMs, options.signal);
+  const api = new CoreApi(deps.http, coreApi.url, coreApi.key, coreApi.timeoutMs, options.signal);
   const sources =
     membership.subdivisions.length > 0
       ? // Each once: a subdivision read twice would repeat every member.
@@ -273,6 +274,7 @@ async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], s
 class CoreApi {
   private readonly base: URL;
   constructor(
+    private readonly http: HttpClient,
     url: string,
     private readonly key: string,
     private readonly timeoutMs: number,
@@ -281,19 +283,19 @@ class CoreApi {
     this.base = new URL(`${url}/`);
   }
 
-  /** The parsed answer of a 200; null for a 404 when `notFoundIsNull`; anything else throws. */
+  /** The parsed body of a 200; null for a 404 when `notFoundIsNull`; anything else throws. */
   async json(path: string, where: string, notFoundIsNull = false): Promise<unknown> {
-    const answer = await getBounded(new URL(path, this.base), {
-      headers: { 'x-api-key': this.key },
+    const result = await this.http.request(new URL(path, this.base), {
+      headers: { accept: 'application/json', 'x-api-key': this.key },
       timeoutMs: this.timeoutMs,
       maxBytes: MAX_PAGE_BYTES,
-      ...(this.signal ? { signal: this.signal } : {}),
+      signal: this.signal,
     });
-    if (answer.ok && answer.status === 404 && notFoundIsNull) return null;
-    if (!answer.ok || answer.status !== 200)
-      throw new RosterSyncError(`the network's API failed (${where}): ${describeFailure(answer)}; nothing changed`);
+    if (result.ok && result.status === 404 && notFoundIsNull) return null;
+    if (!result.ok || result.status !== 200)
+      throw new RosterSyncError(`the network's API failed (${where}): ${describeResult(result)}; nothing changed`);
     try {
-      return JSON.parse(answer.body.toString('utf8'));
+      return JSON.parse(result.body.toString('utf8'));
     } catch {
       throw new RosterSyncError(`the network's API answered something that is not JSON (${where}); nothing changed`);
     }

@@ -2,7 +2,20 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkClient } from '../../src/services/network/client.js';
+import { HttpClient } from '../../src/services/http-client.js';
+import { bookingsRequest } from '../../src/services/network/pusher.js';
+
+/** The bookings service's requests, as the pusher makes them. */
+class NetworkClient {
+  private readonly http = new HttpClient();
+  constructor(private readonly config: { url: string; key: string; timeoutMs: number }) {}
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, signal?: AbortSignal) {
+    return bookingsRequest(this.http, this.config, method, path, body, signal);
+  }
+  close() {
+    this.http.close();
+  }
+}
 
 describe('network client', () => {
   let server: http.Server;

@@ -62,6 +62,7 @@ async function backfill(opts: { cid?: string }): Promise<void> {
       result = await backfillActivity(
         {
           db: services.db,
+          http: services.http,
           coreApi: config.coreApi,
           membership: { division: config.division, subdivisions: config.subdivisions },
           clock: services.clock,

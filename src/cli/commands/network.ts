@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
 import type { OpenPush } from '../../repositories/network-pushes.js';
-import { withoutSecrets } from '../../services/network/client.js';
+import { withoutSecrets } from '../../services/http-client.js';
 import { CliError, withServices } from '../context.js';
 import { print, printJson, printTable, show, tell } from '../output.js';
 

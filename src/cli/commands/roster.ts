@@ -11,6 +11,7 @@ async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: bool
       result = await syncRoster(
         {
           db: services.db,
+          http: services.http,
           coreApi: config.coreApi,
           membership: { division: config.division, subdivisions: config.subdivisions },
           clock: services.clock,

@@ -10,7 +10,7 @@ import type { ScheduledJob } from './types.js';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-type Services = Pick<AppServices, 'config' | 'db' | 'clock' | 'activity'>;
+type Services = Pick<AppServices, 'config' | 'db' | 'clock' | 'activity' | 'http'>;
 
 export function networkJobs(services: Services): ScheduledJob[] {
   const { config } = services;
@@ -61,6 +61,7 @@ export function networkJobs(services: Services): ScheduledJob[] {
           await pollFeed(
             {
               db: services.db,
+              http: services.http,
               feed,
               clock: services.clock,
               onEnded: async (cids) => {

@@ -21,9 +21,19 @@ import {
 import type { Clock } from '../../domain/time.js';
 import { bookingsRepository } from '../../repositories/bookings.js';
 import { type ClaimedPush, networkPushesRepository, type PushResult } from '../../repositories/network-pushes.js';
-import type { NetworkAnswer } from './client.js';
 
 export type PushMethod = 'POST' | 'PUT' | 'DELETE';
+
+/** The bookings service's response to one request. */
+export interface NetworkResponse {
+  /** null when no response came: connection refused or reset, timeout, or the pusher stopping. */
+  status: number | null;
+  body: string;
+  /** Why there was no response (status null). */
+  error?: string;
+  /** The response's Retry-After header, as sent. */
+  retryAfter?: string | undefined;
+}
 
 /** What an attempt came to, for the pusher to log and count. */
 export interface Attempted {
@@ -41,7 +51,7 @@ export interface AttemptContext {
   clock: Clock;
   /** The pusher holding the claim. */
   owner: string;
-  send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer>;
+  send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkResponse>;
 }
 
 /** The pushes' bookkeeping, each write a transaction of its own. */
@@ -97,7 +107,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
  * filters its list route takes); null when it is not there. Only a 200 with a JSON array tells:
  * any other answer is returned as a failure (contract §11), never taken as "not there".
  */
-async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | { answer: NetworkAnswer; why: string }> {
+async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | { answer: NetworkResponse; why: string }> {
   const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
   const answer = await ctx.send('GET', `booking?${query.toString()}`);
   if (answer.status === 200) {
@@ -114,7 +124,7 @@ async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<
   return { answer, why };
 }
 
-async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: NetworkAnswer): Promise<Attempted> {
+async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: NetworkResponse): Promise<Attempted> {
   const outcome = classifyAnswer('POST', answer.status);
   if (outcome.kind !== 'done') {
     // An answer other than success means the network stored nothing, unless it was no answer or a 5xx.
@@ -144,7 +154,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
   return { method: 'POST', outcome: { kind: 'done' }, status: answer.status, error: null };
 }
 
-async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: PushMethod, answer: NetworkAnswer): Promise<Attempted> {
+async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: PushMethod, answer: NetworkResponse): Promise<Attempted> {
   const outcome = classifyAnswer(method, answer.status);
   const error =
     answer.status === null ? (answer.error ?? 'no answer') : outcome.kind === 'done' ? null : describeAnswer(answer.status, answer.body);
@@ -169,7 +179,7 @@ async function finish(
   outcome: Outcome,
   status: number | null,
   error: string | null,
-  answer?: NetworkAnswer,
+  answer?: NetworkResponse,
 ): Promise<Attempted> {
   const now = ctx.clock();
   const notBefore = retryAfterMs(status, answer?.retryAfter, now);

@@ -12,8 +12,11 @@ import type { Clock } from '../../domain/time.js';
 import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
 import { OutboxConsumer } from '../jobs/outbox-consumer.js';
 import type { Timers } from '../jobs/timers.js';
-import { NetworkClient, type NetworkAnswer } from './client.js';
-import { type AttemptContext, type Attempted, attemptPush, type PushMethod } from './push-attempt.js';
+import { type HttpClient, withoutSecrets } from '../http-client.js';
+import { type AttemptContext, type Attempted, attemptPush, type NetworkResponse, type PushMethod } from './push-attempt.js';
+
+/** Longest response body kept; the rest is dropped (the network's responses are a few hundred bytes). */
+const MAX_BODY = 64 * 1024;
 
 /** One finished push attempt, for metrics (counted by outcome). */
 export interface PushOutcome {
@@ -36,6 +39,8 @@ const silent: PushLogger = { info() {}, warn() {}, error() {} };
 export interface NetworkPusherOptions {
   db: Db;
   config: NetworkConfig;
+  /** The process's outbound client. */
+  http: HttpClient;
   division: Division;
   clock: Clock;
   /** Pushes under way at once, per process. */
@@ -50,7 +55,6 @@ class Stopped extends Error {}
 
 export class NetworkPusher {
   private readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly client: NetworkClient;
   /** A claim outlives the longest request, so it cannot lapse while its push is still under way. */
   private readonly leaseMs: number;
   private readonly consumer: OutboxConsumer<ClaimedPush>;
@@ -62,7 +66,6 @@ export class NetworkPusher {
   private signal: AbortSignal | undefined;
 
   constructor(private readonly o: NetworkPusherOptions) {
-    this.client = new NetworkClient(o.config);
     const { db, config, division, clock } = o;
     this.attempt = {
       db,
@@ -120,7 +123,6 @@ export class NetworkPusher {
     if (!this.running) return;
     this.running = false;
     await this.consumer.stop(0);
-    this.client.close();
   }
 
   settled(): Promise<void> {
@@ -160,10 +162,10 @@ export class NetworkPusher {
     }
   }
 
-  private async send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkAnswer> {
-    const answer = await this.client.request(method, path, body, this.signal);
-    if (!this.running && answer.status === null) throw new Stopped();
-    return answer;
+  private async send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkResponse> {
+    const response = await bookingsRequest(this.o.http, this.o.config, method, path, body, this.signal);
+    if (!this.running && response.status === null) throw new Stopped();
+    return response;
   }
 
   /** Logs what needs an operator's eye and tells the outcome listeners. */
@@ -189,4 +191,37 @@ export class NetworkPusher {
       }
     }
   }
+}
+
+/**
+ * One request to the network's bookings service: the key as a bearer token, the body cut at 64 KiB
+ * (the status is what matters), and a failure naming the request without its query.
+ * path is relative to the API base, e.g. `booking/12` or `booking?callsign=X`.
+ */
+export async function bookingsRequest(
+  http: HttpClient,
+  config: Pick<NetworkConfig, 'url' | 'key' | 'timeoutMs'>,
+  method: 'GET' | PushMethod,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<NetworkResponse> {
+  const url = new URL(path, `${config.url}/`);
+  const result = await http.request(url, {
+    method,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${config.key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+    timeoutMs: config.timeoutMs,
+    maxBytes: MAX_BODY,
+    overflow: 'truncate',
+    signal,
+    // Where a failure happened, as the operator reads it in network:status.
+    label: `${method} ${withoutSecrets(url)}`,
+  });
+  if (!result.ok) return { status: null, body: '', error: result.error };
+  return { status: result.status, body: result.body.toString('utf8'), retryAfter: result.headers.get('retry-after') ?? undefined };
 }

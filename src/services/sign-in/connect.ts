@@ -3,12 +3,13 @@
 // access token is used once, to read the member's profile, and never kept.
 import * as oauth from 'oauth4webapi';
 import type { SignInConfig } from '../../config.js';
+import { type HttpClient, HttpRequestError } from '../http-client.js';
 
 /** The scopes Sector asks for: names, e-mail, and ratings and membership. */
 export const CONNECT_SCOPE = 'full_name email vatsim_details';
 
-/** Largest answer read from the network (tokens and a profile are a few kilobytes). */
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** Largest response read from the network (tokens and a profile are a few kilobytes). */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** A call to the network failed: unreachable, too slow, refused, or an answer that is not one. */
 export class ConnectError extends Error {
@@ -21,43 +22,19 @@ export class ConnectError extends Error {
   }
 }
 
-async function readBounded(response: Response): Promise<Uint8Array | null> {
-  if (response.body === null) return null;
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  // Leaving the loop early (throw) cancels the stream, so the rest is never read.
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw new ConnectError('the network answered with more than expected');
-    parts.push(chunk);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
-
-/** fetch that follows no redirect and hands oauth4webapi the answer only once it is read within bounds. */
-const boundedFetch = async (url: string, init: RequestInit): Promise<Response> => {
-  const response = await fetch(url, { ...init, redirect: 'manual' });
-  const body = await readBounded(response);
-  const bodiless = [101, 204, 205, 304].includes(response.status);
-  return new Response(bodiless ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
-};
-
 export class ConnectClient {
   private readonly as: oauth.AuthorizationServer;
   private readonly client: oauth.Client;
   private readonly auth: oauth.ClientAuth;
+  private readonly fetch: (url: string, init: RequestInit) => Promise<Response>;
 
   constructor(
     private readonly config: SignInConfig,
     /** ${PUBLIC_URL}/auth/callback, as registered with the network. */
     readonly redirectUri: string,
+    http: HttpClient,
   ) {
+    this.fetch = http.fetcher({ timeoutMs: config.timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
     this.as = {
       issuer: config.connectUrl,
       authorization_endpoint: `${config.connectUrl}/oauth/authorize`,
@@ -89,11 +66,10 @@ export class ConnectClient {
 
   private options() {
     return {
-      [oauth.customFetch]: boundedFetch,
+      [oauth.customFetch]: this.fetch,
       // Plain http: only ever on loopback addresses (local development and tests): config.ts refuses it elsewhere.
       // eslint-disable-next-line @typescript-eslint/no-deprecated
       [oauth.allowInsecureRequests]: this.config.connectUrl.startsWith('http:'),
-      signal: AbortSignal.timeout(this.config.timeoutMs),
     };
   }
 
@@ -134,10 +110,14 @@ export class ConnectClient {
 /** One short sentence for the member and the log, without tokens or secrets. */
 function describe(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
+  if (err instanceof HttpRequestError) {
+    const { reason } = err.failure;
+    if (reason === 'timeout') return new ConnectError('the network did not answer in time');
+    if (reason === 'too-large') return new ConnectError('the network answered with more than expected');
+    return new ConnectError('the network could not be reached');
+  }
   if (err instanceof oauth.ResponseBodyError) return new ConnectError(`the network refused the sign-in (${err.error})`, err.error);
   if (err instanceof oauth.AuthorizationResponseError) return new ConnectError(`the network refused the sign-in (${err.error})`, err.error);
-  const e = err as { name?: string } | null;
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return new ConnectError('the network did not answer in time');
   if (err instanceof SyntaxError) return new ConnectError('the network answered with something that is not JSON');
   if (err instanceof oauth.OperationProcessingError || err instanceof oauth.WWWAuthenticateChallengeError) {
     return new ConnectError('the network answered with something unexpected');

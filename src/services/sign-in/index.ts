@@ -2,6 +2,7 @@
 // network and back. Nothing is stored unless the whole sign-in succeeds.
 import type { SignInConfig } from '../../config.js';
 import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../domain/members/sign-in.js';
+import type { HttpClient } from '../http-client.js';
 import { ConnectClient, ConnectError } from './connect.js';
 import type { MemberSessions } from './sessions.js';
 
@@ -40,8 +41,9 @@ export class SignIn {
     config: SignInConfig,
     publicUrl: string,
     private readonly sessions: MemberSessions,
+    http: HttpClient,
   ) {
-    this.connect = new ConnectClient(config, `${publicUrl}/auth/callback`);
+    this.connect = new ConnectClient(config, `${publicUrl}/auth/callback`, http);
   }
 
   /** Starts a sign-in: where to send the browser, and the value of its sign-in cookie. */

@@ -9,7 +9,7 @@ import { type ClaimedDelivery, webhookDeliveriesRepository } from '../../reposit
 import { webhooksRepository } from '../../repositories/webhooks.js';
 import { OutboxConsumer } from '../jobs/outbox-consumer.js';
 import type { Timers } from '../jobs/timers.js';
-import { postWebhook, type SendResult } from './send.js';
+import { HttpClient, type HttpResult } from '../http-client.js';
 import { signDelivery } from './signing.js';
 
 export interface DispatcherOptions {
@@ -25,6 +25,17 @@ export interface DispatcherOptions {
   timers?: Timers;
   /** Told when this process disables a subscription (metrics). */
   onDisabled?: (webhookId: string) => void;
+  /** The process's outbound client; one of the dispatcher's own unless given. */
+  http?: HttpClient;
+}
+
+/** One attempt as recorded. */
+interface SendResult {
+  /** The receiver's status code, or null when there was no response in time. */
+  statusCode: number | null;
+  /** Why the attempt failed, or null on a 2xx. */
+  error: string | null;
+  durationMs: number;
 }
 
 interface Logger {
@@ -33,12 +44,15 @@ interface Logger {
 
 /** Deliveries in flight per process: a few slow receivers cannot take every socket. */
 export const DEFAULT_CONCURRENCY = 8;
+/** Bytes of a receiver's response kept (for the attempt's error text); the rest is never read. */
+const MAX_RESPONSE_BYTES = 1024;
 /** Beyond the attempt's own timeout, before another process may take a claimed delivery over. */
 const LEASE_MARGIN_MS = 5_000;
 const HOUR_MS = 3_600_000;
 
 export class WebhookDispatcher {
   private readonly consumer: OutboxConsumer<ClaimedDelivery>;
+  private readonly http: HttpClient;
 
   constructor(
     private readonly db: Db,
@@ -46,6 +60,7 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
+    this.http = options.http ?? new HttpClient();
     this.consumer = new OutboxConsumer(
       {
         claim: (limit) => this.claim(limit),
@@ -108,14 +123,26 @@ export class WebhookDispatcher {
    */
   private async deliver(d: ClaimedDelivery, signal: AbortSignal, slots: () => number): Promise<ClaimedDelivery[]> {
     const timestamp = Math.floor(this.clock() / 1000);
-    const headers = {
-      'webhook-id': d.event_id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signDelivery(d.secret, d.event_id, timestamp, d.body),
-    };
-    const result = await postWebhook(d.url, headers, d.body, this.options.timeoutMs, signal);
-    // Stopping: the lease lapses and any instance tries it again (at least once).
-    if (signal.aborted) return [];
+    const started = performance.now();
+    const response = await this.http.request(d.url, {
+      method: 'POST',
+      headers: {
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signDelivery(d.secret, d.event_id, timestamp, d.body),
+        'content-type': 'application/json',
+        'user-agent': 'Sector-Webhooks/1',
+      },
+      body: d.body,
+      fresh: true,
+      timeoutMs: this.options.timeoutMs,
+      maxBytes: MAX_RESPONSE_BYTES,
+      overflow: 'truncate',
+      signal,
+    });
+    const result = attemptOf(response, Math.round(performance.now() - started));
+    // Stopping (this dispatcher or the client): the lease lapses and any instance tries it again (at least once).
+    if (signal.aborted || (!response.ok && response.reason === 'stopped')) return [];
     const outcome = this.outcome(d, result);
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
     const { disabled, next } = await transaction(this.db, async (trx) => {
@@ -155,6 +182,20 @@ export class WebhookDispatcher {
       durationMs: result.durationMs,
     };
   }
+}
+
+/** A 2xx succeeds; anything else fails with the status (a redirect is not followed) and an excerpt of the body. */
+function attemptOf(response: HttpResult, durationMs: number): SendResult {
+  if (!response.ok) return { statusCode: null, error: response.error, durationMs };
+  const status = response.status;
+  if (status >= 200 && status < 300) return { statusCode: status, error: null, durationMs };
+  const error = status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
+  const excerpt = response.body
+    .toString('utf8')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200);
+  return { statusCode: status, error: excerpt ? `${error}: ${excerpt}` : error, durationMs };
 }
 
 /** What webhook:list shows for a disabled subscription. */
