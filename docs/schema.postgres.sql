@@ -71,7 +71,9 @@ events.type text not null
 job_leases.last_success_at bigint
 job_leases.lease_until bigint not null
 job_leases.name text not null
+job_leases.next_run_at bigint
 job_leases.owner text not null
+job_leases.started_at bigint not null default 0
 login_states.browser_hash text not null
 login_states.code_verifier text not null
 login_states.created_at bigint not null
@@ -116,10 +118,6 @@ roster_staging.rating integer
 roster_staging.region text
 roster_staging.run_id text not null
 roster_staging.subdivision text
-roster_sync_runs.lease_until bigint not null
-roster_sync_runs.run_id text not null
-roster_sync_runs.slot integer not null default 1
-roster_sync_runs.started_at bigint not null
 sector_migrations.name character varying not null
 sector_migrations.timestamp character varying not null
 sector_migrations_lock.id character varying not null
@@ -230,10 +228,6 @@ roles roles_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CA
 roster_staging roster_staging_check CHECK (((kind = 'unknown'::text) OR (rating IS NOT NULL)))
 roster_staging roster_staging_kind_check CHECK ((kind = ANY (ARRAY['roster'::text, 'member'::text, 'unknown'::text])))
 roster_staging roster_staging_pkey PRIMARY KEY (run_id, id)
-roster_staging roster_staging_run_id_fkey FOREIGN KEY (run_id) REFERENCES roster_sync_runs(run_id) ON DELETE CASCADE
-roster_sync_runs roster_sync_runs_pkey PRIMARY KEY (run_id)
-roster_sync_runs roster_sync_runs_slot_check CHECK ((slot = 1))
-roster_sync_runs roster_sync_runs_slot_key UNIQUE (slot)
 sector_migrations sector_migrations_pkey PRIMARY KEY (name)
 sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
@@ -293,8 +287,6 @@ CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
 CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)
 CREATE UNIQUE INDEX roster_staging_pkey ON roster_staging USING btree (run_id, id)
-CREATE UNIQUE INDEX roster_sync_runs_pkey ON roster_sync_runs USING btree (run_id)
-CREATE UNIQUE INDEX roster_sync_runs_slot_key ON roster_sync_runs USING btree (slot)
 CREATE UNIQUE INDEX sector_migrations_pkey ON sector_migrations USING btree (name)
 CREATE UNIQUE INDEX sector_migrations_lock_pkey ON sector_migrations_lock USING btree (id)
 CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)

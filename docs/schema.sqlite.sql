@@ -79,7 +79,7 @@ CREATE TABLE events (
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
 
-CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint);
+CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint, started_at bigint NOT NULL DEFAULT 0, next_run_at bigint);
 
 CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text not null, "code_verifier" text not null, "next" text not null, "created_at" bigint not null);
 
@@ -94,7 +94,7 @@ CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" tex
 CREATE TABLE "roles" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "role" text not null, constraint "roles_natural_key" unique ("user_id", "area_id", "role"));
 
 CREATE TABLE roster_staging (
-    run_id text NOT NULL REFERENCES roster_sync_runs (run_id) ON DELETE CASCADE,
+    run_id text NOT NULL,
     id bigint NOT NULL,
     kind text NOT NULL CHECK (kind IN ('roster', 'member', 'unknown')),
     rating integer CHECK (kind = 'unknown' OR rating IS NOT NULL),
@@ -106,13 +106,6 @@ CREATE TABLE roster_staging (
     first_name text,
     last_name text,
     PRIMARY KEY (run_id, id)
-  );
-
-CREATE TABLE roster_sync_runs (
-    run_id text PRIMARY KEY,
-    slot integer NOT NULL DEFAULT 1 UNIQUE CHECK (slot = 1),
-    started_at bigint NOT NULL,
-    lease_until bigint NOT NULL
   );
 
 CREATE TABLE "sector_migrations" ("name" varchar(255) not null primary key, "timestamp" varchar(255) not null);

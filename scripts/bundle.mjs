@@ -1,4 +1,4 @@
-// Joins each program (the server, the CLI, the feed parser's worker thread) with the modules of src/
+// Joins each program (the server, the CLI) with the modules of src/
 // and Kysely it imports into one file of dist/, written over what tsc emitted for that entry point.
 // Node then reads one file at start instead of about 440, which halves the start of every CLI command.
 // Other packages stay in node_modules: several read files that lie beside them.
@@ -15,8 +15,6 @@ await build({
   entryPoints: {
     server: 'src/server.ts',
     'cli/index': 'src/cli/index.ts',
-    // Beside the server's file: src/services/feed-parse.ts starts it by a path relative to itself.
-    'feed-parse-worker': 'src/services/feed-parse-worker.ts',
   },
   outdir: 'dist',
   allowOverwrite: true,

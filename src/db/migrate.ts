@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_member_calendars.js';
 import * as m0016 from './migrations/0016_network_push_pending_since.js';
 import * as m0017 from './migrations/0017_roster_staging.js';
 import * as m0018 from './migrations/0018_feed_logon_time.js';
+import * as m0019 from './migrations/0019_one_lease.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -40,6 +41,7 @@ const MIGRATIONS = {
   '0016_network_push_pending_since': m0016,
   '0017_roster_staging': m0017,
   '0018_feed_logon_time': m0018,
+  '0019_one_lease': m0019,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

@@ -1,6 +1,6 @@
 // Table types of Sector's own operation, beside the division's data (schema.ts): the outbox and
 // its deliveries, leases, the audit log, members' sessions and the roster sync's staging.
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 
 export interface EventsTable {
   /** Commit order: a reader that sees seq N has seen every lower seq (see repositories/events.ts). */
@@ -34,11 +34,16 @@ export interface WebhooksTable {
   disabled_reason: string | null;
 }
 
-/** One row per scheduled job: whoever holds the lease runs it (src/services/jobs/runner.ts). */
+/** One row per lease: whoever holds it does what it names, alone across instances (src/services/workers/lease.ts). */
 export interface JobLeasesTable {
   name: string;
   owner: string;
+  /** When the current (or last) holder took it. */
+  started_at: number;
+  /** Until then nobody else takes it, unless its holder lets go first. */
   lease_until: number;
+  /** A scheduled worker's next run: not taken for one before then (null: due now). */
+  next_run_at: number | null;
   last_success_at: number | null;
 }
 
@@ -151,16 +156,7 @@ export interface MemberCalendarsTable {
   created_at: number;
 }
 
-/** The roster sync under way (at most one row: slot is always 1). */
-export interface RosterSyncRunsTable {
-  run_id: string;
-  slot: ColumnType<number, number | undefined, never>;
-  started_at: number;
-  /** Renewed while the run makes progress; once past, the next run replaces it. */
-  lease_until: number;
-}
-
-/** A roster sync's members as read from the network, one run's rows at a time. */
+/** A roster sync's members as read from the network, marked with the run's lease. */
 export interface RosterStagingTable {
   run_id: string;
   id: number;

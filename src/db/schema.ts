@@ -16,7 +16,6 @@ import type {
   LoginStatesTable,
   SettingsTable,
   MemberCalendarsTable,
-  RosterSyncRunsTable,
   RosterStagingTable,
 } from './schema-operations.js';
 
@@ -205,7 +204,6 @@ export interface Database {
   member_calendars: MemberCalendarsTable;
   atc_sessions: AtcSessionsTable;
   activity_backfill: ActivityBackfillTable;
-  roster_sync_runs: RosterSyncRunsTable;
   roster_staging: RosterStagingTable;
 }
 

@@ -1,17 +1,11 @@
-// The roster sync's staging (contract §15): whose turn it is (roster_sync_runs, one row at most),
-// the network's answers of that run (roster_staging), and the set-based reads that plan its
-// changes from them — counts, leavers and changed rows a batch of ids at a time.
+// The roster sync's staging (contract §15): the network's answers of a run (roster_staging, marked
+// with the run's lease), and the set-based reads that plan its changes from them — counts, leavers
+// and changed rows a batch of ids at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, RosterStagingTable } from '../db/schema.js';
 import type { RosterMember, StagedAnswer, StoredUser } from '../domain/network/roster.js';
 import { chunks } from './import-rows.js';
-
-export interface RosterRunHolder {
-  run_id: string;
-  started_at: number;
-  lease_until: number;
-}
 
 /** Users who are members: their column among these values. */
 export interface MembershipFilter {
@@ -19,42 +13,14 @@ export interface MembershipFilter {
   values: string[];
 }
 
-/**
- * Claims the turn for `runId` unless another run holds it at `now`; a lapsed holder is removed with
- * its staged rows (foreign key, on delete cascade). Returns null when claimed, else the holder.
- * In the caller's transaction: two runs claiming it at once both reach the unique slot, one wins.
- */
-export async function claimRosterRun(trx: Kysely<Database>, runId: string, now: number, until: number): Promise<RosterRunHolder | null> {
-  await trx.deleteFrom('roster_sync_runs').where('lease_until', '<=', now).execute();
-  const claimed = await trx
-    .insertInto('roster_sync_runs')
-    .values({ run_id: runId, started_at: now, lease_until: until })
-    .onConflict((oc) => oc.column('slot').doNothing())
-    .returning('run_id')
-    .executeTakeFirst();
-  if (!claimed) {
-    const holder = await trx.selectFrom('roster_sync_runs').select(['run_id', 'started_at', 'lease_until']).executeTakeFirst();
-    // Ended between the two statements: the caller tries again.
-    return holder ?? { run_id: '', started_at: now, lease_until: now };
-  }
-  // Rows no run holds (a database without foreign keys enforced, or restored from a backup).
+/** Removes every staged row but those of `runId`: rows of a run that crashed never mix with the next run's. */
+export async function clearStagingExcept(trx: Kysely<Database>, runId: string): Promise<void> {
   await trx.deleteFrom('roster_staging').where('run_id', '<>', runId).execute();
-  return null;
 }
 
-/**
- * Extends the run's turn: false when it is not this run's any more. Inside a write transaction
- * the row stays locked until commit, so no other run can take over while that transaction applies.
- */
-export async function renewRosterRun(trx: Kysely<Database>, runId: string, until: number): Promise<boolean> {
-  const r = await trx.updateTable('roster_sync_runs').set({ lease_until: until }).where('run_id', '=', runId).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
-}
-
-/** Ends the run: its staged rows and its turn. */
-export async function endRosterRun(db: Kysely<Database>, runId: string): Promise<void> {
-  await db.deleteFrom('roster_staging').where('run_id', '=', runId).execute();
-  await db.deleteFrom('roster_sync_runs').where('run_id', '=', runId).execute();
+/** Removes the run's staged rows. */
+export async function clearStaging(trx: Kysely<Database>, runId: string): Promise<void> {
+  await trx.deleteFrom('roster_staging').where('run_id', '=', runId).execute();
 }
 
 const stagedRow = (runId: string, answer: StagedAnswer): RosterStagingTable => {

@@ -4,7 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, DeliveryStatus } from '../db/schema.js';
-import { claimable } from './leased-claim.js';
+import { claimable } from './leases.js';
 import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js';
 
 /**

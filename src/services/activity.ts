@@ -2,11 +2,10 @@
 // Recomputed for the controllers whose sessions ended (after a feed poll) and for everyone daily;
 // the users lists' caches follow through the `users` topic.
 import type { ActivityConfig } from '../config.js';
-import type { Db } from '../db/connection.js';
-import { transaction } from '../db/transaction.js';
 import { type ActivityRule, decide, periodStart } from '../domain/activity.js';
 import type { Clock } from '../domain/time.js';
 import { activityRows, writeActivity } from '../repositories/activity.js';
+import type { Writer } from './write.js';
 
 export interface ActivityExplanation {
   cid: number;
@@ -26,7 +25,7 @@ export interface ActivityExplanation {
 
 export class ActivityService {
   constructor(
-    private readonly db: Db,
+    private readonly writer: Writer,
     private readonly config: ActivityConfig,
     private readonly clock: Clock,
   ) {}
@@ -44,12 +43,12 @@ export class ActivityService {
     const rule = this.rule;
     if (rule === null) return 0;
     const now = this.clock();
-    const rows = await activityRows(this.db.kysely, periodStart(rule, now), now, cids);
+    const rows = await activityRows(this.writer.db.kysely, periodStart(rule, now), now, cids);
     const changes = rows
       .map((r) => ({ user_id: r.user_id, area_id: r.area_id, active: decide(rule, r.ms, r.granted_at, now).active ? 1 : 0, was: r.active }))
       .filter((r) => r.active !== (r.was ?? 0));
     if (changes.length === 0) return 0;
-    await transaction(this.db, (trx) =>
+    await this.writer.write(({ trx }) =>
       writeActivity(
         trx,
         changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active })),
@@ -64,7 +63,7 @@ export class ActivityService {
     const now = this.clock();
     const from =
       rule === null ? periodStart({ hours: 0, periodMonths: this.config.periodMonths, graceMonths: 0 }, now) : periodStart(rule, now);
-    const rows = await activityRows(this.db.kysely, from, now, cid === null ? null : [cid]);
+    const rows = await activityRows(this.writer.db.kysely, from, now, cid === null ? null : [cid]);
     return rows.map((r) => {
       const hours = Math.round((r.ms / 3_600_000) * 100) / 100;
       const listed = r.active === 1;

@@ -1,15 +1,14 @@
 // One poll of the network's data feed (contract §16): the division's controllers recorded as
-// sessions, by one instance at a time (the job runner's lock). A failed poll, or a feed that is not
+// sessions, by one instance at a time (the data-feed worker's lease). A failed poll, or a feed that is not
 // the documented shape, changes nothing: sessions stay open and continue at the next good poll.
 import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../config.js';
-import type { Db } from '../db/connection.js';
-import { transaction } from '../db/transaction.js';
 import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
 import { recordPoll } from '../repositories/controlling-sessions.js';
-import { parseOffThread } from './feed-parse.js';
+import { parseAndMatch } from './feed-parse.js';
 import { HttpClient } from './http-client.js';
+import type { Writer } from './write.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;
@@ -21,12 +20,12 @@ export interface PollOutcome {
   sightings: number;
   /** cids whose sessions ended in this poll. */
   ended: number[];
-  /** Time taken by parsing and matching (wall clock, in ms; in the worker thread when it runs). */
+  /** Time taken by parsing and matching (wall clock, in ms). */
   processingMs: number;
 }
 
 export interface FeedPollDeps {
-  db: Db;
+  writer: Writer;
   /** The process's outbound client; one for this poll alone unless given. */
   http?: HttpClient;
   feed: DataFeedConfig;
@@ -54,8 +53,9 @@ export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promis
 /** Records one feed document already read (the poll's work after the download). */
 export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcome> {
   const started = performance.now();
-  const positions = await deps.db.kysely.selectFrom('positions').select('callsign').execute();
-  const parsed = await parseOffThread(
+  const positions = await deps.writer.db.kysely.selectFrom('positions').select('callsign').execute();
+  // Several megabytes parsed on the event loop, once a minute by one instance: tens of milliseconds.
+  const parsed = parseAndMatch(
     body,
     positions.map((p) => p.callsign),
   );
@@ -68,7 +68,7 @@ export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<Pol
       `data feed answered a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
     );
   const processingMs = performance.now() - started;
-  const ended = await transaction(deps.db, (trx) => recordPoll(trx, sightings, seenAt));
+  const ended = await deps.writer.write((w) => recordPoll(w.trx, sightings, seenAt));
   if (ended.length > 0) await deps.onEnded?.(ended);
   return { sightings: sightings.length, ended, processingMs };
 }

@@ -10,16 +10,21 @@ import { BookingWrites } from './bookings.js';
 import { BookingLists } from './bookings-lists.js';
 import { CalendarAnswers } from './calendar.js';
 import { DeprecatedUserLists } from './deprecated-users.js';
-import { EventOutbox } from './events/outbox.js';
 import { Imports } from './import.js';
 import { Writer } from './write.js';
-import { EventStream } from './events/stream.js';
+import { EventStream, eventStreamWorkers } from './events/stream.js';
 import { Health } from './health.js';
 import { HttpClient } from './http-client.js';
-import { NetworkPusher } from './network/pusher.js';
+import { NetworkPushes } from './network/pusher.js';
 import { MemberBookings } from './member-bookings.js';
 import { Metrics, type MetricsExtension } from './metrics.js';
-import { outboxMetrics } from './outbox-metrics.js';
+import { outboxMetrics, webhooksDisabledMetric } from './outbox-metrics.js';
+import { WebhookDeliveries } from './webhooks/dispatcher.js';
+import { builtInWorkers } from './workers/built-in.js';
+import { workerMetrics } from './workers/metrics.js';
+import { networkWorkers } from './workers/network.js';
+import type { Worker } from './workers/worker.js';
+import { Workers } from './workers/workers.js';
 import { pageAssets } from './page-assets.js';
 import { OnlineNow } from './online.js';
 import { PositionsList } from './positions.js';
@@ -48,12 +53,12 @@ export interface AppServices {
   deprecatedUsers: DeprecatedUserLists;
   /** GET /calendar/bookings.ics and the schedule page. */
   calendar: CalendarAnswers;
-  /** Wakes what delivers events after a commit that wrote some. */
-  outbox: EventOutbox;
+  /** The background work (started and stopped by the server only). */
+  workers: Workers;
   /** GET /api/events: tails the outbox once per process for every connected client. */
   eventStream: EventStream;
-  /** Pushes bookings to the network's bookings service; null when sync is not configured. Started by the server only. */
-  networkPusher: NetworkPusher | null;
+  /** Pushes bookings to the network's bookings service (a worker); null when sync is not configured. */
+  networkPushes: NetworkPushes | null;
   /** Null when METRICS=0. */
   metrics: Metrics | null;
   /** The pages' stylesheet, script and icon URLs. */
@@ -78,32 +83,57 @@ export type RouteServices = Omit<AppServices, 'db' | 'repos'>;
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
   const repos = createRepositories(db);
-  // Webhook deliveries and network pushes are derived from the events after the commit.
-  const outbox = new EventOutbox();
-  const writer = new Writer(db, clock, config.network !== null, () => outbox.committed());
+  // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
+  const writer = new Writer(db, clock, config.network !== null, () => {
+    for (const name of ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
+  });
   const keys = new ApiKeyService(writer, clock);
-  const eventStream = new EventStream(
-    db,
-    config.eventStreamHeartbeatMs,
-    { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams },
-    (ids) => keys.stillValid(ids),
+  const eventStream = new EventStream(db, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
+    keys.stillValid(ids),
   );
-  outbox.onCommitted(() => eventStream.wake());
   const http = new HttpClient();
-  const networkPusher = config.network
-    ? new NetworkPusher({
-        db,
+  const networkPushes = config.network
+    ? new NetworkPushes({
+        writer,
         config: config.network,
         http,
         division: { division: config.division, subdivisions: config.subdivisions },
         clock,
       })
     : null;
-  if (networkPusher) outbox.onCommitted(() => networkPusher.committed());
   // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
-  const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPusher)];
+  const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPushes)];
   const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
+  const activity = new ActivityService(writer, config.activity, clock);
+  const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
+  // Every piece of background work, in one list.
+  const background: Worker[] = [
+    new WebhookDeliveries(writer, http, {
+      timeoutMs: config.webhookTimeoutMs,
+      retryBaseMs: config.webhookRetryBaseMs,
+      maxAttempts: config.webhookMaxAttempts,
+      disableAfterMs: config.webhookDisableAfterMs,
+      ...(countDisabled ? { onDisabled: countDisabled } : {}),
+    }),
+    ...(networkPushes ? [networkPushes] : []),
+    ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
+    ...builtInWorkers({ config, writer, keys }),
+    ...networkWorkers({ config, writer, clock, activity, http }),
+  ];
+  const workers: Workers = new Workers({
+    writer,
+    clock,
+    workers: background,
+    ...(metrics
+      ? {
+          observer: workerMetrics(
+            metrics.registry,
+            background.map((w) => w.name),
+          ),
+        }
+      : {}),
+  });
   const assets = pageAssets();
   const sessions = new MemberSessions(writer, repos.sessions, clock);
   const bookingWrites = new BookingWrites(writer, repos.bookings);
@@ -132,14 +162,14 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       // Without the data feed nothing is known of who is on: the page shows no such section.
       ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
-    outbox,
+    workers,
     eventStream,
-    networkPusher,
+    networkPushes,
     metrics,
     pageAssets: assets,
     sessions,
     signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
-    activity: new ActivityService(db, config.activity, clock),
+    activity,
     online,
     http,
   };

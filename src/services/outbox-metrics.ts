@@ -4,13 +4,13 @@ import type { Registry } from 'prom-client';
 import { promClient } from './prom-client.js';
 import type { OutboxFigures, OutboxFiguresRepository } from '../repositories/outbox-figures.js';
 import type { MetricsExtension } from './metrics.js';
-import type { NetworkPusher } from './network/pusher.js';
+import type { NetworkPushes } from './network/pusher.js';
 
 const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 const PUSH_STATUSES = ['pending', 'done', 'refused'] as const;
 const PUSH_OUTCOMES = ['done', 'refused', 'retry', 'rejected_key', 'lost'] as const;
 
-export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => number, pusher: NetworkPusher | null): MetricsExtension {
+export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => number, pusher: NetworkPushes | null): MetricsExtension {
   return (registry: Registry) => {
     const { Counter, Gauge } = promClient();
     const registers = [registry];

@@ -1,78 +1,83 @@
 // One roster sync at a time across processes (the server's scheduled run, another instance's, a
-// command's): a run holds the single row of roster_sync_runs while it works, renewing it as it
-// makes progress, and its staged rows go with that row. A second run refuses at once rather than
-// wait: the run under way brings the users up to date just as well.
-import { randomUUID } from 'node:crypto';
-import type { Db, Executor } from '../db/connection.js';
-import { transaction } from '../db/transaction.js';
+// command's): a run holds the `roster-sync` lease (the same one the server's worker takes), renews
+// it as it makes progress, and its staged rows are marked with the lease. A second run refuses at
+// once rather than wait: the run under way brings the users up to date just as well.
+import type { Executor } from '../db/connection.js';
 import type { Clock } from '../domain/time.js';
-import { endRosterRun, renewRosterRun, claimRosterRun } from '../repositories/roster-staging.js';
+import { clearStaging, clearStagingExcept } from '../repositories/roster-staging.js';
+import { Lease, LeaseLost } from './workers/lease.js';
+import type { Writer } from './write.js';
 
 /** The sync could not run or was refused: nothing was changed. One line for the operator. */
 export class RosterSyncError extends Error {}
 
+export const ROSTER_LEASE = 'roster-sync';
+
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class RosterRun {
-  private renewedAt: number;
-
   private constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    readonly id: string,
-    /** How long the turn lasts without progress: a crashed run blocks the next one this long at most. */
-    private readonly leaseMs: number,
-  ) {
-    this.renewedAt = clock();
-  }
+    private readonly writer: Writer,
+    private readonly lease: Lease,
+    /** Taken by this run (a command), not by the worker that runs it. */
+    private readonly ownLease: boolean,
+  ) {}
 
-  /** Takes the turn, or refuses with the holder's start and lease in one line. */
-  static async start(db: Db, clock: Clock, leaseMs: number): Promise<RosterRun> {
-    const id = randomUUID();
-    for (let attempt = 0; ; attempt++) {
-      const now = clock();
-      const holder = await transaction(db, (trx) => claimRosterRun(trx, id, now, now + leaseMs));
-      if (holder === null) return new RosterRun(db, clock, id, leaseMs);
-      // The holder ended between the insert and the read: its slot is free now.
-      if (holder.run_id === '' && attempt < 2) continue;
-      throw new RosterSyncError(
-        `another roster sync is running (started ${iso(holder.started_at)}, held until ${iso(holder.lease_until)} unless it makes progress): refused, nothing changed; try again once it has finished`,
-      );
-    }
-  }
-
-  /** Keeps the turn while the run works outside a transaction (between the network's answers). */
-  async keep(): Promise<void> {
-    const now = this.clock();
-    // A write per request would be wasted: the turn lasts far longer than one request may take.
-    if (now - this.renewedAt < this.leaseMs / 4) return;
-    await transaction(this.db, (trx) => this.fence(trx));
+  /** The run's own mark on its staged rows. */
+  get id(): string {
+    return this.lease.owner;
   }
 
   /**
-   * Runs fn in a write transaction that first renews the turn: if the turn is no longer this run's,
-   * nothing of fn happens. The renewed row stays locked until commit, so no other run can take
-   * over meanwhile.
+   * Starts a run under `lease` (the worker's), or takes the lease itself (leaseMs: how long it lasts
+   * without progress, so a crashed run blocks the next one that long at most) or refuses with the
+   * holder's start and lease in one line.
    */
+  static async start(writer: Writer, clock: Clock, leaseMs: number, lease: Lease | null = null): Promise<RosterRun> {
+    let held = lease;
+    if (held === null) {
+      const taken = await Lease.take(writer, clock, ROSTER_LEASE, leaseMs);
+      if (!('lease' in taken)) {
+        throw new RosterSyncError(
+          `another roster sync is running (started ${iso(taken.holder.startedAt)}, held until ${iso(taken.holder.heldUntil)} unless it makes progress): refused, nothing changed; try again once it has finished`,
+        );
+      }
+      held = taken.lease;
+    }
+    const run = new RosterRun(writer, held, lease === null);
+    await run.write((trx) => clearStagingExcept(trx, run.id));
+    return run;
+  }
+
+  /** Keeps the lease while the run works outside a transaction (between the network's responses). */
+  async keep(): Promise<void> {
+    await this.guard(() => this.lease.keep());
+  }
+
+  /** Runs fn in a write transaction that first renews the lease: once it is another run's, nothing of fn happens. */
   write<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-    return transaction(this.db, async (trx) => {
-      await this.fence(trx);
-      return fn(trx);
-    });
+    return this.guard(() =>
+      this.writer.write(async (w) => {
+        await this.lease.fence(w.trx);
+        return fn(w.trx);
+      }),
+    );
   }
 
-  /** Removes the run's staged rows and frees the turn. */
+  /** Removes the run's staged rows, and lets go of a lease it took. */
   async end(): Promise<void> {
-    await transaction(this.db, (trx) => endRosterRun(trx, this.id));
+    await this.writer.write((w) => clearStaging(w.trx, this.id));
+    if (this.ownLease) await this.lease.release();
   }
 
-  private async fence(trx: Executor): Promise<void> {
-    const now = this.clock();
-    if (!(await renewRosterRun(trx, this.id, now + this.leaseMs))) {
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof LeaseLost)) throw err;
       throw new RosterSyncError(
         'this roster sync stalled past its turn and another run took over: stopped; that run brings the users up to date',
       );
     }
-    this.renewedAt = now;
   }
 }

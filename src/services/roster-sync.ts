@@ -30,6 +30,8 @@ import {
 } from '../repositories/roster-staging.js';
 import { describeResult, type HttpClient } from './http-client.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
+import type { Lease } from './workers/lease.js';
+import type { Writer } from './write.js';
 
 export { RosterSyncError } from './roster-run.js';
 
@@ -47,14 +49,16 @@ const LOOKUPS_AT_ONCE = 4;
 const LEAVERS_PER_BATCH = 100;
 /** No division has this many members: a count beyond it is a broken answer. */
 const MAX_COUNT = 5_000_000;
-/** A run's turn outlasts its slowest step (one request's timeout) with room to spare. */
-const leaseMsOf = (coreApi: CoreApiConfig) => 2 * coreApi.timeoutMs + 60_000;
+/** A run's lease outlasts its slowest step (one request's timeout) with room to spare. */
+export const rosterLeaseMs = (coreApi: CoreApiConfig) => 2 * coreApi.timeoutMs + 60_000;
 
 export interface RosterSyncOptions {
   dryRun?: boolean;
   /** Apply a roster that takes away more than half of the members. */
   force?: boolean;
   signal?: AbortSignal;
+  /** The lease the worker running the sync took; a command's run takes its own. */
+  lease?: Lease | null;
 }
 
 export interface RosterSyncResult {
@@ -71,7 +75,7 @@ export interface RosterSyncResult {
 }
 
 export interface RosterSyncDeps {
-  db: Db;
+  writer: Writer;
   http: HttpClient;
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
@@ -90,13 +94,14 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
         [...new Set(membership.subdivisions)].map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
       : [`v2/orgs/division/${encodeURIComponent(membership.division!)}`];
 
-  const run = await RosterRun.start(deps.db, deps.clock, leaseMsOf(coreApi));
+  const db = deps.writer.db;
+  const run = await RosterRun.start(deps.writer, deps.clock, rosterLeaseMs(coreApi), options.lease ?? null);
   try {
     // By id: a member skipped in the roster is skipped again when looked up.
     const skipped = new Map<number, string>();
     for (const source of sources) await stageRoster(api, run, source, skipped);
-    const kysely = deps.db.kysely;
-    await refreshStagingStatistics(kysely, deps.db.dialect);
+    const kysely = db.kysely;
+    await refreshStagingStatistics(kysely, db.dialect);
     const roster = await countStaged(kysely, run.id, 'roster');
 
     // Counted before any leaver is looked up: missing from the roster, or moved out of the division by it.
@@ -106,7 +111,7 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
         `the roster would take away ${removed} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
       );
     }
-    const gone = await stageLeavers(api, run, deps.db, filter, membership, skipped);
+    const gone = await stageLeavers(api, run, db, filter, membership, skipped);
 
     const result: RosterSyncResult = {
       dry_run: Boolean(options.dryRun),

@@ -112,6 +112,9 @@ export async function createTestContext(options: { env?: Record<string, string>;
       app.inject({ ...opts, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } }),
     close: async () => {
       await app.close();
+      // Workers a test started stop before their database closes.
+      await services.workers.stop(0).catch(() => {});
+      services.http.close();
       await db.close();
     },
   };

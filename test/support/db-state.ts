@@ -42,7 +42,6 @@ export const ALL_TABLES = [
   'member_calendars',
   'atc_sessions',
   'activity_backfill',
-  'roster_sync_runs',
   'roster_staging',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;

@@ -57,7 +57,7 @@ describe('ATC activity from sessions', () => {
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
     return pollFeed({
-      db: ctx.services.db,
+      writer: ctx.services.writer,
       feed: { url: feed.url, intervalS: 1 },
       clock: ctx.services.clock,
       onEnded: (cids) => ctx.services.activity.recompute(cids).then(() => {}),

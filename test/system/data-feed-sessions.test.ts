@@ -4,11 +4,13 @@
 import net, { type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
+import { createServices } from '../../src/services/index.js';
 import { migrateToLatest, migratorOf } from '../../src/db/migrate.js';
 import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
-import { JobRunner } from '../../src/services/jobs/index.js';
-import { networkJobs } from '../../src/services/jobs/network-jobs.js';
+import { networkWorkers } from '../../src/services/workers/network.js';
+import { Workers } from '../../src/services/workers/workers.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../support/factories.js';
@@ -37,7 +39,7 @@ describe('sessions from the data feed', () => {
   });
   afterEach(async () => ctx.close());
 
-  const poll = () => pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock });
+  const poll = () => pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock });
 
   async function sessions(url = ctx.databaseUrl) {
     const db = openDatabase(url);
@@ -86,7 +88,8 @@ describe('sessions from the data feed', () => {
     // A restart: another process (a new database handle) polls next; the sessions go on.
     const other = openDatabase(ctx.databaseUrl);
     feed.set(iso(T0 + 4 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn }]);
-    expect(await pollFeed({ db: other, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).toMatchObject({
+    const writer = createServices(loadConfig({ DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' }), other, ctx.services.clock).writer;
+    expect(await pollFeed({ writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).toMatchObject({
       sightings: 1,
       ended: [stranger],
     });
@@ -144,9 +147,9 @@ describe('sessions from the data feed', () => {
     feed.set('not a time', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0) }]);
     await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
     feed.setMode('timeout');
-    await expect(pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).rejects.toThrow(
-      `data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`,
-    );
+    await expect(
+      pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock }),
+    ).rejects.toThrow(`data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`);
     expect(await sessions()).toEqual([]);
   });
 
@@ -157,7 +160,7 @@ describe('sessions from the data feed', () => {
     await new Promise((resolve) => closed.close(resolve));
     await expect(
       pollFeed({
-        db: ctx.services.db,
+        writer: ctx.services.writer,
         feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 },
         clock: ctx.services.clock,
       }),
@@ -168,7 +171,7 @@ describe('sessions from the data feed', () => {
     // .invalid never resolves (RFC 6761).
     await expect(
       pollFeed({
-        db: ctx.services.db,
+        writer: ctx.services.writer,
         feed: { url: 'https://nonexistent.invalid/v3/vatsim-data.json', intervalS: 1 },
         clock: ctx.services.clock,
       }),
@@ -251,15 +254,18 @@ describe('sessions from the data feed', () => {
     const log = {
       info: (obj: object, msg: string) => lines.push({ level: 'info', obj, msg }),
       warn: (obj: object, msg: string) => lines.push({ level: 'warn', obj, msg }),
+      error: (obj: object, msg: string) => lines.push({ level: 'error', obj, msg }),
     };
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(T0);
-    const runner = new JobRunner({ db: own.services.db, jobs: networkJobs(own.services), log });
+    // The fake clock, moved on below, is the workers' and the poll's.
+    const clock = () => Date.now();
+    const runner = new Workers({ writer: own.services.writer, clock, workers: networkWorkers({ ...own.services, clock }) });
     try {
       feed.set(iso(T0), []);
       const before = feed.count();
       await sql`ALTER TABLE atc_sessions RENAME TO atc_sessions_elsewhere`.execute(own.services.db.kysely);
-      runner.start();
+      runner.start(log);
       for (let i = 0; i < 3; i++) {
         await vi.advanceTimersByTimeAsync(i === 0 ? 0 : 1000);
         await runner.settled();

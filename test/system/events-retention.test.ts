@@ -5,7 +5,8 @@ import { createTestContext } from '../support/context.js';
 import { buildDivision, buildUser } from '../support/factories.js';
 import { startServer } from '../support/processes.js';
 import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
-import { WebhookDispatcher } from '../../src/services/webhooks/dispatcher.js';
+import { WebhookDeliveries } from '../../src/services/webhooks/dispatcher.js';
+import { Workers } from '../../src/services/workers/workers.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
 import { pruneEvents } from '../../src/services/events/retention.js';
@@ -40,13 +41,16 @@ describe('event retention', () => {
     expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${a}`, token })).statusCode).toBe(200);
 
     // Deliver (and record attempts) as of three days ago.
-    const dispatcher = new WebhookDispatcher(ctx.services.db, { timeoutMs: 1000, retryBaseMs: 10 * DAY, maxAttempts: 5 }, () => old, {
-      warn: () => {},
+    const deliveries = new WebhookDeliveries(ctx.services.writer, ctx.services.http, {
+      timeoutMs: 1000,
+      retryBaseMs: 10 * DAY,
+      maxAttempts: 5,
     });
-    dispatcher.start();
+    const workers = new Workers({ writer: ctx.services.writer, clock: () => old, workers: [deliveries] });
+    workers.start();
     await receiver.waitFor(3);
     await sleep(1500);
-    await dispatcher.stop();
+    await workers.stop();
 
     ctx.setNow(Date.now());
     expect((await create(20)).statusCode).toBe(201);
@@ -105,11 +109,11 @@ describe('event retention', () => {
 
       // Owed to the network, which has not taken it: kept.
       await create(0);
-      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 0 });
+      expect(await pruneEvents(ctx.services.writer, 1, Date.now())).toMatchObject({ events: 0 });
       const [owed] = await seqs();
       // Taken by the network sync: pruned.
       await db.updateTable('outbox_cursors').set({ seq: owed! }).where('name', '=', 'network').execute();
-      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 1 });
+      expect(await pruneEvents(ctx.services.writer, 1, Date.now())).toMatchObject({ events: 1 });
 
       // A subscription added now takes what comes after: an old event not yet queued for it is kept.
       const subs = new WebhookSubscriptions(ctx.services.db, () => old);
@@ -117,10 +121,10 @@ describe('event retention', () => {
       await create(10);
       const [queued] = await seqs();
       await db.updateTable('outbox_cursors').set({ seq: queued! }).where('name', '=', 'network').execute();
-      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 0 });
+      expect(await pruneEvents(ctx.services.writer, 1, Date.now())).toMatchObject({ events: 0 });
       // Once removed, the subscription holds nothing back.
       await subs.remove(added.id);
-      expect(await pruneEvents(ctx.services.db, 1, Date.now())).toMatchObject({ events: 1 });
+      expect(await pruneEvents(ctx.services.writer, 1, Date.now())).toMatchObject({ events: 1 });
       expect(await seqs()).toEqual([]);
     } finally {
       await ctx.close();

@@ -107,7 +107,13 @@ describe('scheduled network jobs', () => {
     await waitFor('the turn to be free', async () => {
       const db = openDatabase(env.DATABASE_URL);
       try {
-        return (await db.kysely.selectFrom('roster_sync_runs').select('run_id').execute()).length === 0;
+        const held = await db.kysely
+          .selectFrom('job_leases')
+          .select('name')
+          .where('name', '=', 'roster-sync')
+          .where('lease_until', '>', Date.now())
+          .execute();
+        return held.length === 0;
       } finally {
         await db.close();
       }

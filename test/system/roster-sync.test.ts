@@ -63,20 +63,21 @@ describe('npx sector roster:sync', () => {
     }
   }
 
-  /** The sync's own tables: rows staged by any run, and runs holding the turn. */
+  /** The sync's own rows: those staged by any run, and runs holding the `roster-sync` lease now. */
   async function staging(url: string) {
     const db = openDatabase(url);
     try {
-      const count = async (table: 'roster_staging' | 'roster_sync_runs') =>
-        Number(
-          (
-            await db.kysely
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
-      return { staged: await count('roster_staging'), runs: await count('roster_sync_runs') };
+      const staged = await db.kysely
+        .selectFrom('roster_staging')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      const runs = await db.kysely
+        .selectFrom('job_leases')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('name', '=', 'roster-sync')
+        .where('lease_until', '>', Date.now())
+        .executeTakeFirstOrThrow();
+      return { staged: Number(staged.n), runs: Number(runs.n) };
     } finally {
       await db.close();
     }
@@ -413,7 +414,7 @@ describe('npx sector roster:sync', () => {
     // The crashed run's turn lapses after CORE_API_TIMEOUT_MS × 2 + 60 s without progress: stand
     // for that time having passed.
     const db = openDatabase(env.DATABASE_URL);
-    await db.kysely.updateTable('roster_sync_runs').set({ lease_until: 0 }).execute();
+    await db.kysely.updateTable('job_leases').set({ lease_until: 0 }).where('name', '=', 'roster-sync').execute();
     await db.close();
     // Meanwhile one member the crashed run staged left the network and another's rating changed.
     api.members.delete(1_000_002);

@@ -10,7 +10,7 @@ async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: bool
     try {
       result = await syncRoster(
         {
-          db: services.db,
+          writer: services.writer,
           http: services.http,
           coreApi: config.coreApi,
           membership: { division: config.division, subdivisions: config.subdivisions },

@@ -28,18 +28,3 @@ export function bookingEvents(changes: BookingChange[], at: number, networkPush 
     return { id, type: event.type, booking_id: change.after.id, body: JSON.stringify(event), created_at: at, network_push };
   });
 }
-
-/** Tells the consumers of the outbox (the stream, webhooks, the network sync) that events were committed. */
-export class EventOutbox {
-  private readonly listeners = new Set<() => void>();
-
-  committed(): void {
-    for (const listener of this.listeners) listener();
-  }
-
-  /** Called after every local commit that wrote events (wakes the dispatcher, the network pusher and the stream). */
-  onCommitted(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}

@@ -1,7 +1,9 @@
-// The live event stream: one tailer per process reads the outbox by seq and hands new events to
-// every connected client; a client resuming from an event id first catches up from the table.
+// The live event stream: one tail per process reads the outbox by seq and hands new events to every
+// connected client; a client resuming from an event id first catches up from the table. The tail and
+// the heartbeat are workers (eventStreamWorkers), woken by commits that wrote events.
 import type { Db } from '../../db/connection.js';
 import { eventsRepository, type StreamEvent } from '../../repositories/events.js';
+import type { Worker } from '../workers/worker.js';
 
 /** A connection of GET /api/events, as the stream sees it. */
 export interface StreamSink {
@@ -49,19 +51,13 @@ export class EventStream {
   private readonly admitted = new Map<StreamSink, string>();
   private readonly perKey = new Map<string, number>();
   private checking = false;
-  private lastSeq = 0;
-  private started: Promise<void> | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private heartbeatTimer: NodeJS.Timeout | undefined;
-  private polling = false;
-  private again = false;
+  /** The newest event the tail has read; undefined until a first client comes. */
+  private lastSeq: Promise<number> | number | undefined;
 
   constructor(
     private readonly db: Db,
-    private readonly heartbeatMs: number,
     private readonly limits: StreamLimits,
     private readonly validKeys: ValidKeys,
-    private readonly pollMs = 250,
   ) {}
 
   get size(): number {
@@ -81,33 +77,10 @@ export class EventStream {
     return null;
   }
 
-  /** Starts tailing on first use. */
-  private start(): Promise<void> {
-    this.started ??= (async () => {
-      this.lastSeq = await eventsRepository(this.db.kysely, this.db.dialect).lastSeq();
-      this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-      this.heartbeatTimer = setInterval(() => this.heartbeat(), this.heartbeatMs);
-      this.pollTimer.unref();
-      this.heartbeatTimer.unref();
-    })();
-    return this.started;
-  }
-
-  /** A local commit wrote events: read them now rather than at the next poll. */
-  wake(): void {
-    if (!this.started) return;
-    if (this.polling) {
-      this.again = true;
-      return;
-    }
-    this.polling = true;
-    void this.poll()
-      .catch(() => {
-        // The next poll tries again; clients keep their cursors.
-      })
-      .finally(() => {
-        this.polling = false;
-      });
+  /** The tail's position: read once, when the first client comes (before, the tail has nothing to do). */
+  private position(): Promise<number> | number {
+    this.lastSeq ??= eventsRepository(this.db.kysely, this.db.dialect).lastSeq();
+    return this.lastSeq;
   }
 
   /**
@@ -118,7 +91,7 @@ export class EventStream {
   async attach(sink: StreamSink, resumeFrom: string | undefined, reset: string): Promise<void> {
     const keyId = this.admitted.get(sink);
     if (keyId === undefined) throw new Error('attach() of a stream that was not admitted');
-    await this.start();
+    this.lastSeq = await this.position();
     const repo = eventsRepository(this.db.kysely, this.db.dialect);
     const seq = resumeFrom === undefined ? null : await repo.seqOf(resumeFrom);
     const client: Client = { sink, keyId, cursor: seq ?? (await repo.lastSeq()), live: false };
@@ -127,7 +100,7 @@ export class EventStream {
     try {
       // Caught up once nothing newer than the tailer's position is left; from then on the
       // tailer (which only ever moves forward) writes what follows, so nothing falls between.
-      while (client.cursor < this.lastSeq && !sink.closed()) {
+      while (client.cursor < (await this.position()) && !sink.closed()) {
         const rows = await repo.after(client.cursor, BATCH);
         if (rows.length === 0) break;
         // One event at a time, waiting for the client to take them: catching up never trips its bound.
@@ -154,10 +127,8 @@ export class EventStream {
     else this.perKey.delete(keyId);
   }
 
-  /** Ends every stream (shutdown) and stops tailing. */
+  /** Ends every stream (shutdown). */
   close(): void {
-    clearInterval(this.pollTimer);
-    clearInterval(this.heartbeatTimer);
     for (const c of this.clients) c.sink.end();
     this.clients.clear();
     for (const sink of this.admitted.keys()) sink.end();
@@ -165,16 +136,18 @@ export class EventStream {
     this.perKey.clear();
   }
 
-  private async poll(): Promise<void> {
-    const repo = eventsRepository(this.db.kysely, this.db.dialect);
-    do {
-      this.again = false;
-      const rows = await repo.after(this.lastSeq, BATCH);
-      if (rows.length === 0) continue;
-      this.lastSeq = rows[rows.length - 1]!.seq;
-      for (const client of this.clients) if (client.live) this.send(client, rows);
-      if (rows.length === BATCH) this.again = true;
-    } while (this.again);
+  /**
+   * Reads the events committed since the last read and writes them to every live client; true when
+   * a whole batch came (more may follow). It keeps reading while nobody listens, once a first client
+   * came: a client that resumes then catches up from the table, at its own pace, to where the tail is.
+   */
+  async tail(): Promise<boolean> {
+    if (this.lastSeq === undefined) return false;
+    const rows = await eventsRepository(this.db.kysely, this.db.dialect).after(await this.position(), BATCH);
+    if (rows.length === 0) return false;
+    this.lastSeq = rows[rows.length - 1]!.seq;
+    for (const client of this.clients) if (client.live) this.send(client, rows);
+    return rows.length === BATCH;
   }
 
   private send(client: Client, rows: StreamEvent[]): void {
@@ -188,10 +161,10 @@ export class EventStream {
     }
   }
 
-  private heartbeat(): void {
-    void this.endInvalidKeys().finally(() => {
-      for (const client of this.clients) if (client.live && !client.sink.write(': keep-alive\n\n')) this.clients.delete(client);
-    });
+  /** A comment on every live stream, so idle connections stay open; streams of keys revoked or expired since are ended first. */
+  async heartbeat(): Promise<void> {
+    await this.endInvalidKeys();
+    for (const client of this.clients) if (client.live && !client.sink.write(': keep-alive\n\n')) this.clients.delete(client);
   }
 
   /**
@@ -216,4 +189,18 @@ export class EventStream {
       this.checking = false;
     }
   }
+}
+
+/** The stream's workers: the tail (woken by commits that wrote events, else every 250 ms) and the heartbeat. */
+export function eventStreamWorkers(stream: EventStream, heartbeatMs: number): Worker[] {
+  return [
+    { name: 'event-stream', runs: 'everywhere', intervalMs: 250, run: () => stream.tail() },
+    {
+      name: 'event-stream-heartbeat',
+      runs: 'everywhere',
+      intervalMs: heartbeatMs,
+      startDelayMs: heartbeatMs,
+      run: () => stream.heartbeat(),
+    },
+  ];
 }

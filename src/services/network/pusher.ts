@@ -1,18 +1,13 @@
-// Pushes bookings to the network's ATC bookings service after their changes commit. One pusher
-// per server process; it takes the changes owed to the network from the outbox into network_pushes
-// rows (one per booking), and several processes share the work through leased claims of those
-// rows, so each push is made by one of them, and one booking's pushes in order.
+// Pushes bookings to the network's ATC bookings service after their changes commit (contract §11).
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
-import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
 import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
-import { OutboxConsumer } from '../jobs/outbox-consumer.js';
-import type { Timers } from '../jobs/timers.js';
 import { type HttpClient, withoutSecrets } from '../http-client.js';
+import type { Worker, WorkerContext, WorkerLogger } from '../workers/worker.js';
+import type { Writer } from '../write.js';
 import { type AttemptContext, type Attempted, attemptPush, type NetworkResponse, type PushMethod } from './push-attempt.js';
 
 /** Longest response body kept; the rest is dropped (the network's responses are a few hundred bytes). */
@@ -27,73 +22,49 @@ export interface PushOutcome {
   status: number | null;
 }
 
-/** The pino methods the pusher logs with. */
-export interface PushLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+export type PushLogger = WorkerLogger;
 
 const silent: PushLogger = { info() {}, warn() {}, error() {} };
 
-export interface NetworkPusherOptions {
-  db: Db;
+export interface NetworkPushesOptions {
+  writer: Writer;
   config: NetworkConfig;
   /** The process's outbound client. */
   http: HttpClient;
   division: Division;
   clock: Clock;
+  log?: PushLogger;
   /** Pushes under way at once, per process. */
   concurrency?: number;
-  /** How often due pushes (retries) are looked for when nothing wakes the pusher. */
+  /** How often due pushes (retries) are looked for when nothing wakes the worker. */
   pollMs?: number;
-  timers?: Timers;
-  onOutcome?: (outcome: PushOutcome) => void;
 }
 
 class Stopped extends Error {}
 
-export class NetworkPusher {
+/**
+ * The worker that pushes bookings to the network's ATC bookings service after their changes
+ * commit, on every instance: each run takes the changes owed to the network from the outbox into
+ * network_pushes rows (one per booking) and claims one due push under a lease, so each push is
+ * made by one process, and one booking's pushes in order.
+ */
+export class NetworkPushes implements Worker {
+  readonly name = 'network-pushes';
+  readonly runs = 'everywhere' as const;
+  readonly intervalMs: number;
+  readonly concurrency: number;
+  /** Who holds a claim: this process. */
   private readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   /** A claim outlives the longest request, so it cannot lapse while its push is still under way. */
-  private readonly leaseMs: number;
-  private readonly consumer: OutboxConsumer<ClaimedPush>;
-  private log: PushLogger = silent;
-  private running = false;
+  private readonly claimMs: number;
   private readonly outcomeListeners: Array<(outcome: PushOutcome) => void> = [];
-  /** What one push needs of the pusher: the claims' owner, and requests cut short when it stops. */
-  private readonly attempt: AttemptContext;
-  private signal: AbortSignal | undefined;
+  private log: PushLogger;
 
-  constructor(private readonly o: NetworkPusherOptions) {
-    const { db, config, division, clock } = o;
-    this.attempt = {
-      db,
-      config,
-      division,
-      clock,
-      owner: this.owner,
-      send: (method, path, body) => this.send(method, path, body),
-    };
-    this.leaseMs = o.config.timeoutMs + Math.min(o.config.timeoutMs, 5_000);
-    if (o.onOutcome) this.outcomeListeners.push(o.onOutcome);
-    this.consumer = new OutboxConsumer(
-      {
-        claim: (limit) => this.claim(limit),
-        handle: async (push, signal) => {
-          await this.push(push, signal);
-          return [];
-        },
-        describe: (push) => ({ booking: push.booking_id }),
-      },
-      {
-        name: 'network pushes',
-        concurrency: o.concurrency ?? 4,
-        pollMs: o.pollMs ?? 500,
-        log: { warn: (obj, msg) => this.log.warn(obj, msg) },
-        ...(o.timers ? { timers: o.timers } : {}),
-      },
-    );
+  constructor(private readonly o: NetworkPushesOptions) {
+    this.claimMs = o.config.timeoutMs + Math.min(o.config.timeoutMs, 5_000);
+    this.intervalMs = o.pollMs ?? 500;
+    this.concurrency = o.concurrency ?? 4;
+    this.log = o.log ?? silent;
   }
 
   /** Calls listener after every push attempt (e.g. to count pushes by outcome in metrics). */
@@ -101,71 +72,57 @@ export class NetworkPusher {
     this.outcomeListeners.push(listener);
   }
 
-  start(log: PushLogger = silent): void {
-    if (this.running) return;
-    this.log = log;
-    this.running = true;
-    this.consumer.start();
-  }
-
-  /** A local commit wrote changes: they are taken and pushed at once. */
-  committed(): void {
-    this.consumer.wake();
-  }
-
-  /** Something may be due. Cheap to call often. */
-  wake(): void {
-    this.consumer.wake();
-  }
-
-  /** Stops claiming, cuts requests under way short and lets go of their claims (none is lost). */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    await this.consumer.stop(0);
-  }
-
-  settled(): Promise<void> {
-    return this.consumer.settled();
+  async run(ctx: WorkerContext): Promise<boolean> {
+    this.log = ctx.log;
+    const claimed = await this.claim(ctx.now());
+    if (claimed === null) return false;
+    if (claimed.push) {
+      ctx.took();
+      await this.push(claimed.push, ctx.signal);
+    }
+    return true;
   }
 
   /**
-   * Turns changes committed since the last call into pushes and claims due ones, in one write;
-   * reads first, so an idle pusher never takes the write lock.
+   * Turns changes committed since the last call into pushes and claims a due one, in one write;
+   * reads first, so an idle worker never takes the write lock. Null: nothing to do.
    */
-  private async claim(limit: number): Promise<{ claimed: ClaimedPush[]; more: boolean }> {
-    const now = this.o.clock();
-    const { db } = this.o;
+  private async claim(now: number): Promise<{ push: ClaimedPush | null } | null> {
+    const { db } = this.o.writer;
     const reads = networkPushesRepository(db.kysely, db.dialect);
     const queue = await reads.queueDue();
-    const claim = limit > 0 && (queue || (await reads.anyDue(now)));
-    if (!queue && !claim) return { claimed: [], more: false };
-    return transaction(db, async (trx) => {
-      const repo = networkPushesRepository(trx, db.dialect);
-      const queued = queue ? await repo.queueChanges(now) : { more: false };
-      return { claimed: claim ? await repo.claimDue(this.owner, now, now + this.leaseMs, limit) : [], more: queued.more };
+    if (!queue && !(await reads.anyDue(now))) return null;
+    return this.o.writer.write(async (w) => {
+      const repo = networkPushesRepository(w.trx, w.dialect);
+      if (queue) await repo.queueChanges(now);
+      const [push] = await repo.claimDue(this.owner, now, now + this.claimMs, 1);
+      return { push: push ?? null };
     });
   }
 
   private async push(claim: ClaimedPush, signal: AbortSignal): Promise<void> {
-    this.signal = signal;
+    const { writer, config, division, clock } = this.o;
+    const attempt: AttemptContext = {
+      db: writer.db,
+      config,
+      division,
+      clock,
+      owner: this.owner,
+      send: async (method, path, body) => {
+        const response = await bookingsRequest(this.o.http, config, method, path, body, signal);
+        if (signal.aborted && response.status === null) throw new Stopped();
+        return response;
+      },
+    };
     try {
-      const attempted = await attemptPush(this.attempt, claim);
+      const attempted = await attemptPush(attempt, claim);
       if (attempted) this.report(claim, attempted);
     } catch (err) {
       if (!(err instanceof Stopped))
         this.log.error({ err, booking: claim.booking_id }, 'network push failed; it is tried again when its claim lapses');
       // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
-      await transaction(this.o.db, (trx) => networkPushesRepository(trx, this.o.db.dialect).release([claim.booking_id], this.owner)).catch(
-        () => {},
-      );
+      await writer.write((w) => networkPushesRepository(w.trx, w.dialect).release([claim.booking_id], this.owner)).catch(() => {});
     }
-  }
-
-  private async send(method: 'GET' | PushMethod, path: string, body?: unknown): Promise<NetworkResponse> {
-    const response = await bookingsRequest(this.o.http, this.o.config, method, path, body, this.signal);
-    if (!this.running && response.status === null) throw new Stopped();
-    return response;
   }
 
   /** Logs what needs an operator's eye and tells the outcome listeners. */

@@ -1,15 +1,11 @@
-// Delivers the outbox to webhook subscriptions: one dispatcher per server process, any number of
-// processes. An outbox consumer (src/services/jobs/outbox-consumer.ts) whose claim takes each
-// subscription's head delivery, so a subscription's events arrive in commit order.
-import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
+// Delivers the outbox to webhook subscriptions (contract §10), from every server process: signed
+// POSTs, retried with backoff, in commit order per subscription, at least once.
 import { retryDelay } from '../../domain/events.js';
-import type { Clock } from '../../domain/time.js';
 import { type ClaimedDelivery, webhookDeliveriesRepository } from '../../repositories/webhook-deliveries.js';
 import { webhooksRepository } from '../../repositories/webhooks.js';
-import { OutboxConsumer } from '../jobs/outbox-consumer.js';
-import type { Timers } from '../jobs/timers.js';
-import { HttpClient, type HttpResult } from '../http-client.js';
+import type { HttpClient, HttpResult } from '../http-client.js';
+import type { Worker, WorkerContext } from '../workers/worker.js';
+import type { Writer } from '../write.js';
 import { signDelivery } from './signing.js';
 
 export interface DispatcherOptions {
@@ -22,11 +18,8 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** How often the queue is read for work committed elsewhere (other processes, the CLI). */
   pollMs?: number;
-  timers?: Timers;
   /** Told when this process disables a subscription (metrics). */
   onDisabled?: (webhookId: string) => void;
-  /** The process's outbound client; one of the dispatcher's own unless given. */
-  http?: HttpClient;
 }
 
 /** One attempt as recorded. */
@@ -38,10 +31,6 @@ interface SendResult {
   durationMs: number;
 }
 
-interface Logger {
-  warn(obj: object, msg: string): void;
-}
-
 /** Deliveries in flight per process: a few slow receivers cannot take every socket. */
 export const DEFAULT_CONCURRENCY = 8;
 /** Bytes of a receiver's response kept (for the attempt's error text); the rest is never read. */
@@ -50,79 +39,55 @@ const MAX_RESPONSE_BYTES = 1024;
 const LEASE_MARGIN_MS = 5_000;
 const HOUR_MS = 3_600_000;
 
-export class WebhookDispatcher {
-  private readonly consumer: OutboxConsumer<ClaimedDelivery>;
-  private readonly http: HttpClient;
+/**
+ * The worker that delivers the outbox to webhook subscriptions, on every instance: each run claims
+ * one subscription's head delivery (queuing the deliveries of events committed since first), so a
+ * subscription's events arrive in commit order, and makes the attempt.
+ */
+export class WebhookDeliveries implements Worker {
+  readonly name = 'webhook-deliveries';
+  readonly runs = 'everywhere' as const;
+  readonly intervalMs: number;
+  readonly concurrency: number;
 
   constructor(
-    private readonly db: Db,
+    private readonly writer: Writer,
+    private readonly http: HttpClient,
     private readonly options: DispatcherOptions,
-    private readonly clock: Clock,
-    private readonly log: Logger,
   ) {
-    this.http = options.http ?? new HttpClient();
-    this.consumer = new OutboxConsumer(
-      {
-        claim: (limit) => this.claim(limit),
-        handle: (d, signal, slots) => this.deliver(d, signal, slots),
-        describe: (d) => ({ webhook: d.webhook_id, event: d.event_id }),
-      },
-      {
-        name: 'webhook deliveries',
-        concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-        pollMs: options.pollMs ?? 250,
-        log,
-        ...(options.timers ? { timers: options.timers } : {}),
-      },
-    );
+    this.intervalMs = options.pollMs ?? 250;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   }
 
-  start(): void {
-    this.consumer.start();
-  }
-
-  /** A local commit wrote events: they are fanned out and delivered at once. */
-  committed(): void {
-    this.consumer.wake();
-  }
-
-  wake(): void {
-    this.consumer.wake();
-  }
-
-  stop(graceMs?: number): Promise<void> {
-    return this.consumer.stop(graceMs);
-  }
-
-  settled(): Promise<void> {
-    return this.consumer.settled();
+  async run(ctx: WorkerContext): Promise<boolean> {
+    const claimed = await this.claim(ctx.now());
+    if (claimed === null) return false;
+    if (claimed.delivery) {
+      ctx.took();
+      await this.deliver(claimed.delivery, ctx);
+    }
+    return true;
   }
 
   /**
-   * Queues the deliveries of events committed since the last call and claims due heads, in one
-   * write; reads first, so an idle poll takes no write lock. Fanning out needs no free slot: a
-   * busy subscription must not keep the others' events from being queued.
+   * Queues the deliveries of events committed since the last call and claims a due head, in one
+   * write; reads first, so an idle poll takes no write lock. Null: nothing to do.
    */
-  private async claim(limit: number): Promise<{ claimed: ClaimedDelivery[]; more: boolean }> {
-    const now = this.clock();
-    const reads = webhookDeliveriesRepository(this.db.kysely, this.db.dialect);
+  private async claim(now: number): Promise<{ delivery: ClaimedDelivery | null } | null> {
+    const reads = webhookDeliveriesRepository(this.writer.db.kysely, this.writer.db.dialect);
     const fanOut = await reads.fanOutDue();
-    const claim = limit > 0 && (fanOut || (await reads.anyDue(now)));
-    if (!fanOut && !claim) return { claimed: [], more: false };
-    return transaction(this.db, async (trx) => {
-      const repo = webhookDeliveriesRepository(trx, this.db.dialect);
-      const fannedOut = fanOut ? await repo.fanOut(now) : { more: false };
-      const leaseUntil = now + this.options.timeoutMs + LEASE_MARGIN_MS;
-      return { claimed: claim ? await repo.claim(now, leaseUntil, limit) : [], more: fannedOut.more };
+    if (!fanOut && !(await reads.anyDue(now))) return null;
+    return this.writer.write(async (w) => {
+      const repo = webhookDeliveriesRepository(w.trx, w.dialect);
+      if (fanOut) await repo.fanOut(now);
+      const [delivery] = await repo.claim(now, now + this.options.timeoutMs + LEASE_MARGIN_MS, 1);
+      return { delivery: delivery ?? null };
     });
   }
 
-  /**
-   * Makes one attempt and records it, with what it means for its subscription; the same write
-   * claims the next due deliveries (usually this subscription's next event).
-   */
-  private async deliver(d: ClaimedDelivery, signal: AbortSignal, slots: () => number): Promise<ClaimedDelivery[]> {
-    const timestamp = Math.floor(this.clock() / 1000);
+  /** Makes one attempt and records it, with what it means for its subscription. */
+  private async deliver(d: ClaimedDelivery, ctx: WorkerContext): Promise<void> {
+    const timestamp = Math.floor(ctx.now() / 1000);
     const started = performance.now();
     const response = await this.http.request(d.url, {
       method: 'POST',
@@ -138,39 +103,34 @@ export class WebhookDispatcher {
       timeoutMs: this.options.timeoutMs,
       maxBytes: MAX_RESPONSE_BYTES,
       overflow: 'truncate',
-      signal,
+      signal: ctx.signal,
     });
     const result = attemptOf(response, Math.round(performance.now() - started));
-    // Stopping (this dispatcher or the client): the lease lapses and any instance tries it again (at least once).
-    if (signal.aborted || (!response.ok && response.reason === 'stopped')) return [];
-    const outcome = this.outcome(d, result);
+    // Stopping (the workers or the client): the lease lapses and any instance tries it again (at least once).
+    if (ctx.signal.aborted || (!response.ok && response.reason === 'stopped')) return;
+    const outcome = this.outcome(d, result, ctx.now());
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
-    const { disabled, next } = await transaction(this.db, async (trx) => {
-      const repo = webhookDeliveriesRepository(trx, this.db.dialect);
-      await repo.complete(d, outcome);
+    const disabled = await this.writer.write(async (w) => {
+      await webhookDeliveriesRepository(w.trx, w.dialect).complete(d, outcome);
       const reason = disableReason(disableAfterMs, result);
-      const disabled = await webhooksRepository(trx, this.db.dialect).noteHealth(
+      return webhooksRepository(w.trx, w.dialect).noteHealth(
         d.webhook_id,
         result.error === null,
         outcome.at,
         outcome.at - disableAfterMs,
         reason,
       );
-      const now = this.clock();
-      return { disabled, next: await repo.claim(now, now + this.options.timeoutMs + LEASE_MARGIN_MS, slots()) };
     });
     if (disabled) {
-      this.log.warn(
+      ctx.log.warn(
         { webhook: d.webhook_id, url: d.url, lastError: result.error },
         `webhook subscription ${d.webhook_id} disabled: ${disableReason(disableAfterMs, result)}; \`npx sector webhook:enable ${d.webhook_id}\` turns it back on`,
       );
       this.options.onDisabled?.(d.webhook_id);
     }
-    return next;
   }
 
-  private outcome(d: ClaimedDelivery, result: SendResult) {
-    const at = this.clock();
+  private outcome(d: ClaimedDelivery, result: SendResult, at: number) {
     const ok = result.error === null;
     const delay = ok ? null : retryDelay(d.attempts, this.options.retryBaseMs, this.options.maxAttempts);
     return {

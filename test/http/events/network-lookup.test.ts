@@ -29,10 +29,10 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
     });
     await ctx.load(DIVISION_FILE);
     token = await ctx.key('edit');
-    ctx.services.networkPusher!.start();
+    ctx.services.workers.start();
   });
   afterEach(async () => {
-    await ctx.services.networkPusher!.stop();
+    await ctx.services.workers.stop();
     await ctx.close();
     await network.close();
   });
@@ -40,7 +40,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
   const later = (ms: number) => {
     now += ms;
     ctx.setNow(now);
-    ctx.services.networkPusher!.wake();
+    ctx.services.workers.wake('network-pushes');
   };
   const push = () => ctx.services.db.kysely.selectFrom('network_pushes').selectAll().executeTakeFirstOrThrow();
   const create = async () => {

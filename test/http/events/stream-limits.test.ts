@@ -47,6 +47,8 @@ describe('live stream caps and key checks', { timeout: 60_000 }, () => {
     });
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+    // The stream's tail and heartbeat are workers, as in the server.
+    ctx.services.workers.start();
   });
   afterAll(async () => {
     for (const s of open) s.close();

@@ -4,7 +4,8 @@
 // the test's clock: every attempt is made by waking the dispatcher and waiting for it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pruneEvents } from '../../../src/services/events/retention.js';
-import { WebhookDispatcher } from '../../../src/services/webhooks/dispatcher.js';
+import { WebhookDeliveries } from '../../../src/services/webhooks/dispatcher.js';
+import { Workers } from '../../../src/services/workers/workers.js';
 import { WebhookSubscriptions } from '../../../src/services/webhooks/subscriptions.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
@@ -17,7 +18,7 @@ describe('a webhook receiver that stays dead', () => {
   let ctx: TestContext;
   let receiver: Receiver;
   let now = Date.UTC(2026, 2, 1, 9, 0, 0);
-  let dispatcher: WebhookDispatcher;
+  let workers: Workers;
   let subs: WebhookSubscriptions;
   let token: string;
   const warnings: Array<{ obj: object; msg: string }> = [];
@@ -37,24 +38,20 @@ describe('a webhook receiver that stays dead', () => {
     );
     token = await ctx.key('edit');
     subs = new WebhookSubscriptions(ctx.services.db, () => now);
-    dispatcher = new WebhookDispatcher(
-      ctx.services.db,
-      // Two hours, as an operator may write it; retries every minute, 100 attempts per delivery.
-      {
-        timeoutMs: 2000,
-        retryBaseMs: 60_000,
-        maxAttempts: 100,
-        disableAfterMs: 2 * HOUR,
-        pollMs: 3_600_000,
-        onDisabled: (id) => disabled.push(id),
-      },
-      () => now,
-      { warn: (obj, msg) => void warnings.push({ obj, msg }) },
-    );
-    dispatcher.start();
+    // Two hours, as an operator may write it; retries every minute, 100 attempts per delivery.
+    const deliveries = new WebhookDeliveries(ctx.services.writer, ctx.services.http, {
+      timeoutMs: 2000,
+      retryBaseMs: 60_000,
+      maxAttempts: 100,
+      disableAfterMs: 2 * HOUR,
+      pollMs: 3_600_000,
+      onDisabled: (id) => disabled.push(id),
+    });
+    workers = new Workers({ writer: ctx.services.writer, clock: () => now, workers: [deliveries] });
+    workers.start({ info() {}, warn: (obj, msg) => void warnings.push({ obj, msg }), error() {} });
   });
   afterEach(async () => {
-    await dispatcher.stop();
+    await workers.stop();
     await ctx.close();
     await receiver.close();
   });
@@ -73,8 +70,8 @@ describe('a webhook receiver that stays dead', () => {
   const at = async (ms: number) => {
     now += ms;
     ctx.setNow(now);
-    dispatcher.wake();
-    await dispatcher.settled();
+    workers.wake('webhook-deliveries');
+    await workers.settled();
   };
   const deliveries = (webhookId: string) =>
     ctx.services.db.kysely
@@ -113,7 +110,7 @@ describe('a webhook receiver that stays dead', () => {
     await at(HOUR);
     expect(receiver.received).toHaveLength(4);
     expect(await deliveries(dead.id)).toHaveLength(2);
-    expect(await pruneEvents(ctx.services.db, 1, now + 2 * DAY)).toMatchObject({ events: 3 });
+    expect(await pruneEvents(ctx.services.writer, 1, now + 2 * DAY)).toMatchObject({ events: 3 });
 
     // Turned back on: events committed from then on are delivered, none from before.
     await create();

@@ -1,8 +1,7 @@
-// A commit wakes the webhook dispatcher at once (contract §10: delivered within a second of the
+// A commit wakes the webhook worker at once (contract §10: delivered within a second of the
 // commit): on fake timers that never advance, an event still reaches its receivers — no poll, no
 // pacing timer is involved — and each subscription gets its events in commit order.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebhookDispatcher } from '../../../src/services/webhooks/dispatcher.js';
 import { WebhookSubscriptions } from '../../../src/services/webhooks/subscriptions.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
@@ -11,7 +10,6 @@ import { bookingBody, startReceiver, type Receiver } from '../../support/webhook
 describe('webhook delivery after a commit', () => {
   let ctx: TestContext;
   let receivers: Receiver[];
-  let dispatcher: WebhookDispatcher;
 
   beforeEach(async () => {
     receivers = await Promise.all([startReceiver(), startReceiver()]);
@@ -25,13 +23,11 @@ describe('webhook delivery after a commit', () => {
     const subs = new WebhookSubscriptions(ctx.services.db, Date.now);
     for (const r of receivers) await subs.add(r.url, null);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-    dispatcher = new WebhookDispatcher(ctx.services.db, { timeoutMs: 5000, retryBaseMs: 5000, maxAttempts: 3 }, Date.now, { warn() {} });
-    ctx.services.outbox.onCommitted(() => dispatcher.committed());
-    dispatcher.start();
+    ctx.services.workers.start();
   });
   afterEach(async () => {
     vi.useRealTimers();
-    await dispatcher.stop(0);
+    await ctx.services.workers.stop(0);
     await ctx.close();
     await Promise.all(receivers.map((r) => r.close()));
   });

@@ -22,7 +22,7 @@ describe('GET /api/online', () => {
   });
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
+    return pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
   };
 
   it('lists who staffs which position: public without personal data, with a key adding cid and name', async () => {

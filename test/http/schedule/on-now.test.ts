@@ -42,7 +42,7 @@ describe('GET / "On now"', () => {
     expect(before).toContain('Booked today EKCH_TWR 09:00–11:00: not staffed now EKCH_APP 15:00–17:00: not staffed now');
 
     feed.set(iso(T0), [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0 - 45 * 60_000) }]);
-    await pollFeed({ db: ctx.services.db, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
+    await pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
     // The page follows at the next minute.
     ctx.setNow(T0 + 60_000);
     const page = await ctx.request({ method: 'GET', url: '/' });

@@ -1,18 +1,21 @@
-// The scheduled-job runner on a fake clock, in-process, against a real database: once across
-// instances (two runners on one database), take-over after a crash, metrics, the last run at stop.
+// The workers (the one background mechanism) on a fake clock, in-process, against a real database:
+// once across instances (two runners on one database), take-over after a crash, metrics, the last
+// run at stop, and the outbox consumers' concurrency.
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { JobRunner, jobMetrics, type ScheduledJob } from '../../src/services/jobs/index.js';
+import { workerMetrics } from '../../src/services/workers/metrics.js';
+import type { Worker } from '../../src/services/workers/worker.js';
+import { Workers, type WorkersOptions } from '../../src/services/workers/workers.js';
+import { Writer } from '../../src/services/write.js';
 import { freshDatabaseUrl } from '../support/context.js';
 
-const quiet = { info() {}, warn() {} };
 const MINUTE = 60_000;
 
-describe('scheduled jobs', () => {
+describe('workers', () => {
   let db: Db;
-  const runners: JobRunner[] = [];
+  const runners: Workers[] = [];
 
   beforeEach(async () => {
     db = openDatabase(freshDatabaseUrl());
@@ -27,14 +30,15 @@ describe('scheduled jobs', () => {
     await db.close();
   });
 
-  const runner = (jobs: ScheduledJob[], extra: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) => {
-    const r = new JobRunner({ db, jobs, log: quiet, ...extra });
+  const runner = (workers: Worker[], extra: Partial<WorkersOptions> = {}) => {
+    const clock = () => Date.now();
+    const r = new Workers({ writer: new Writer(db, clock, false, () => {}), clock, workers, ...extra });
     runners.push(r);
     return r;
   };
 
   /** Moves the fake clock on, then waits for the runs (and their database writes) it started. */
-  const step = async (ms: number, ...of: JobRunner[]) => {
+  const step = async (ms: number, ...of: Workers[]) => {
     await vi.advanceTimersByTimeAsync(ms);
     await Promise.all(of.map((r) => r.settled()));
   };
@@ -43,10 +47,10 @@ describe('scheduled jobs', () => {
     const runs: string[] = [];
     let active = 0;
     let overlapped = false;
-    const job = (who: string): ScheduledJob => ({
+    const job = (who: string): Worker => ({
       name: 'tally',
+      runs: 'once',
       intervalMs: 10 * MINUTE,
-      runAtStart: true,
       leaseMs: MINUTE,
       run: async () => {
         active++;
@@ -72,14 +76,14 @@ describe('scheduled jobs', () => {
   it('lets another instance take over when the holder dies in the middle of a run', async () => {
     const runs: string[] = [];
     // a's run does not end (until the test stops it), as if its process had been killed: its lease must lapse.
-    const hang: ScheduledJob['run'] = (ctx) =>
-      new Promise((resolve) => (runs.push('a'), ctx.signal.addEventListener('abort', () => resolve())));
-    const a = runner([{ name: 'sync', intervalMs: 5 * MINUTE, runAtStart: true, leaseMs: 2 * MINUTE, run: hang }]);
+    const hang: Worker['run'] = (ctx) =>
+      new Promise((resolve) => (runs.push('a'), ctx.signal.addEventListener('abort', () => resolve(undefined))));
+    const a = runner([{ name: 'sync', runs: 'once', intervalMs: 5 * MINUTE, leaseMs: 2 * MINUTE, run: hang }]);
     const b = runner([
       {
         name: 'sync',
+        runs: 'once',
         intervalMs: 5 * MINUTE,
-        runAtStart: true,
         startDelayMs: 1000,
         leaseMs: 2 * MINUTE,
         run: async () => void runs.push('b'),
@@ -98,10 +102,12 @@ describe('scheduled jobs', () => {
   it('counts failures and durations per job, records the last success, and runs again at the next interval', async () => {
     const registry = new Registry();
     let fail = true;
-    const jobs: ScheduledJob[] = [
+    const jobs: Worker[] = [
       {
         name: 'flaky',
+        runs: 'once',
         intervalMs: MINUTE,
+        startDelayMs: MINUTE,
         leaseMs: MINUTE,
         run: async () => {
           vi.advanceTimersByTime(250);
@@ -110,13 +116,13 @@ describe('scheduled jobs', () => {
       },
     ];
     const warnings: string[] = [];
-    const r = runner(jobs, { observer: jobMetrics(registry, ['flaky']), log: { info() {}, warn: (_o, msg) => void warnings.push(msg) } });
-    r.start();
+    const r = runner(jobs, { observer: workerMetrics(registry, ['flaky']) });
+    r.start({ info() {}, warn: (_o, msg) => void warnings.push(msg), error() {} });
     await step(MINUTE, r);
     let text = await registry.metrics();
     expect(text).toContain('sector_job_failures_total{job="flaky"} 1');
     expect(text).not.toContain('sector_job_last_success_timestamp_seconds{job="flaky"}');
-    expect(warnings).toEqual(['a scheduled job failed; it runs again at its next interval']);
+    expect(warnings).toEqual(['a worker run failed; it runs again at its next interval']);
     fail = false;
     await step(MINUTE, r);
     text = await registry.metrics();
@@ -126,7 +132,7 @@ describe('scheduled jobs', () => {
     expect(text).toContain('sector_job_duration_seconds_sum{job="flaky"} 0.5');
   });
 
-  it('runs per-instance jobs without a lease, and at stop waits for the run under way before the last one', async () => {
+  it('runs a worker of every instance without a lease, and at stop waits for the run under way before the last one', async () => {
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -134,9 +140,9 @@ describe('scheduled jobs', () => {
     const r = runner([
       {
         name: 'api-key-use',
+        runs: 'everywhere',
         intervalMs: 30_000,
-        leaseMs: 0,
-        perInstance: true,
+        startDelayMs: 30_000,
         runAtStop: true,
         run: async () => {
           const n = ++calls;
@@ -149,7 +155,7 @@ describe('scheduled jobs', () => {
     r.start();
     await vi.advanceTimersByTimeAsync(30_000);
     expect(order).toEqual(['write 1']);
-    const stopped = r.stop().then(() => order.push('stopped'));
+    const stopped = r.stop(0).then(() => order.push('stopped'));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(order).toEqual(['write 1']); // waits for the run under way
     release();
@@ -158,13 +164,55 @@ describe('scheduled jobs', () => {
     expect(await db.kysely.selectFrom('job_leases').selectAll().execute()).toEqual([]);
   });
 
-  it('rejects stop() when the last run fails, and refuses two jobs of one name', async () => {
+  it('rejects stop() when the last run fails, and refuses two workers of one name', async () => {
     const r = runner([
-      { name: 'flush', intervalMs: 1000, leaseMs: 0, perInstance: true, runAtStop: true, run: () => Promise.reject(new Error('gone')) },
+      {
+        name: 'flush',
+        runs: 'everywhere',
+        intervalMs: 1000,
+        startDelayMs: 1000,
+        runAtStop: true,
+        run: () => Promise.reject(new Error('gone')),
+      },
     ]);
     r.start();
-    await expect(r.stop()).rejects.toThrow('flush: gone');
-    const twice: ScheduledJob = { name: 'x', intervalMs: 1, leaseMs: 1, run: async () => {} };
-    expect(() => new JobRunner({ db, jobs: [twice, twice], log: quiet })).toThrow('two scheduled jobs are named "x"');
+    await expect(r.stop(0)).rejects.toThrow('flush: gone');
+    const twice: Worker = { name: 'x', runs: 'once', intervalMs: 1, run: async () => {} };
+    expect(() => runner([twice, twice])).toThrow('two workers are named "x"');
+  });
+
+  it('runs a consumer once per poll while idle, and in all its slots once a run takes work; a wake-up runs it at once', async () => {
+    let due = 0;
+    let active = 0;
+    let most = 0;
+    let runs = 0;
+    const consumer: Worker = {
+      name: 'consumer',
+      runs: 'everywhere',
+      intervalMs: 1000,
+      concurrency: 4,
+      run: async (ctx) => {
+        runs++;
+        if (due === 0) return false;
+        due--;
+        ctx.took();
+        most = Math.max(most, ++active);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        active--;
+        return true;
+      },
+    };
+    const r = runner([consumer]);
+    r.start();
+    await step(0, r);
+    await step(3000, r);
+    // Idle: one run at start and one per poll.
+    expect(runs).toBe(4);
+    due = 12;
+    r.wake('consumer');
+    await vi.advanceTimersByTimeAsync(500);
+    await r.settled();
+    expect(due).toBe(0);
+    expect(most).toBe(4);
   });
 });

@@ -1,55 +1,56 @@
-// The server's own scheduled jobs. Each is a small handler; the runner owns the timing.
+// The server's own workers: retention of events and audit entries, once across instances, and the
+// API key use this process batched, written by every instance.
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/connection.js';
 import { pruneAudit } from '../../repositories/audit.js';
 import { pruneEvents } from '../events/retention.js';
-import type { ScheduledJob } from './types.js';
+import type { Writer } from '../write.js';
+import type { Worker } from './worker.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-export interface BuiltInJobsOptions {
+export interface BuiltInWorkersOptions {
   config: Pick<Config, 'eventRetentionDays' | 'auditRetentionDays'>;
-  db: Db;
+  writer: Writer;
   keys: { flushLastUsed(): Promise<void> };
   /** How often the batched API key use is written. */
   keyUseIntervalMs?: number;
 }
 
-export function builtInJobs({ config, db, keys, keyUseIntervalMs = 30_000 }: BuiltInJobsOptions): ScheduledJob[] {
-  const jobs: ScheduledJob[] = [
+export function builtInWorkers({ config, writer, keys, keyUseIntervalMs = 30_000 }: BuiltInWorkersOptions): Worker[] {
+  const workers: Worker[] = [
     {
       name: 'event-retention',
+      runs: 'once',
       intervalMs: HOUR_MS,
-      runAtStart: true,
       leaseMs: 10 * 60_000,
       run: async (ctx) => {
-        await pruneEvents(db, config.eventRetentionDays, ctx.now());
+        await pruneEvents(writer, config.eventRetentionDays, ctx.now());
       },
     },
     {
-      // Per instance: the times are this process's own, batched in memory; the last batch is
-      // written at shutdown, after the last request.
+      // The times are this process's own, batched in memory; the last batch is written at
+      // shutdown, after the last request.
       name: 'api-key-use',
+      runs: 'everywhere',
       intervalMs: keyUseIntervalMs,
-      leaseMs: 0,
-      perInstance: true,
+      startDelayMs: keyUseIntervalMs,
       runAtStop: true,
       run: () => keys.flushLastUsed(),
     },
   ];
   const auditDays = config.auditRetentionDays;
   if (auditDays !== null) {
-    jobs.push({
+    workers.push({
       name: 'audit-retention',
+      runs: 'once',
       intervalMs: HOUR_MS,
-      runAtStart: true,
       leaseMs: 10 * 60_000,
       run: async (ctx) => {
-        const deleted = await pruneAudit(db.kysely, ctx.now() - auditDays * DAY_MS);
+        const deleted = await writer.write((w) => pruneAudit(w.trx, ctx.now() - auditDays * DAY_MS));
         if (deleted > 0) ctx.log.info({ deleted, retentionDays: auditDays }, 'pruned old audit entries');
       },
     });
   }
-  return jobs;
+  return workers;
 }

@@ -1,32 +1,43 @@
-// The scheduled jobs of the roster and ATC activity (contract §15, §16): the roster sync, the data
-// feed poll and the daily activity recompute. Handlers are the services' own functions; the runner
-// runs each once across instances and keeps their metrics.
-import type { AppServices } from '../index.js';
+// The workers of the roster and ATC activity (contract §15, §16), each once across instances: the
+// roster sync, the data feed poll and the daily activity recompute. Handlers are the services' own
+// functions.
+import type { Config } from '../../config.js';
+import type { Clock } from '../../domain/time.js';
+import type { ActivityService } from '../activity.js';
 import { FeedPollError, pollFeed } from '../feed-poll.js';
-import { describeRosterError, syncRoster } from '../roster-sync.js';
-import { ReportedJobFailure } from './runner.js';
-import type { ScheduledJob } from './types.js';
+import type { HttpClient } from '../http-client.js';
+import { describeRosterError, rosterLeaseMs, syncRoster } from '../roster-sync.js';
+import { ROSTER_LEASE } from '../roster-run.js';
+import type { Writer } from '../write.js';
+import { ReportedWorkerFailure, type Worker } from './worker.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-type Services = Pick<AppServices, 'config' | 'db' | 'clock' | 'activity' | 'http'>;
+interface Services {
+  config: Config;
+  writer: Writer;
+  clock: Clock;
+  activity: ActivityService;
+  http: HttpClient;
+}
 
-export function networkJobs(services: Services): ScheduledJob[] {
+export function networkWorkers(services: Services): Worker[] {
   const { config } = services;
-  const jobs: ScheduledJob[] = [];
+  const jobs: Worker[] = [];
   const membership = { division: config.division, subdivisions: config.subdivisions };
   const hasRoster = membership.division !== null || membership.subdivisions.length > 0;
 
   if (config.coreApi.key !== null && config.coreApi.rosterSyncHours > 0 && hasRoster) {
     jobs.push({
-      name: 'roster-sync',
+      name: ROSTER_LEASE,
+      runs: 'once',
       intervalMs: Math.round(config.coreApi.rosterSyncHours * HOUR_MS),
-      runAtStart: true,
-      leaseMs: 30 * 60_000,
+      // `roster:sync` takes the same lease: one run at a time, whichever started it.
+      leaseMs: rosterLeaseMs(config.coreApi),
       run: async (ctx) => {
         try {
-          const r = await syncRoster({ ...services, coreApi: config.coreApi, membership }, { signal: ctx.signal });
+          const r = await syncRoster({ ...services, coreApi: config.coreApi, membership }, { signal: ctx.signal, lease: ctx.lease });
           ctx.log.info(
             { roster: r.roster, created: r.created.length, updated: r.updated.length, gone: r.gone.length, skipped: r.skipped.length },
             'roster synced from the network',
@@ -41,7 +52,7 @@ export function networkJobs(services: Services): ScheduledJob[] {
           const line = describeRosterError(err);
           if (line === null) throw err;
           ctx.log.warn({ job: 'roster-sync' }, `roster sync failed: ${line}; retried at the next interval`);
-          throw new ReportedJobFailure(line);
+          throw new ReportedWorkerFailure(line);
         }
       },
     });
@@ -53,14 +64,14 @@ export function networkJobs(services: Services): ScheduledJob[] {
     let failing = false;
     jobs.push({
       name: 'data-feed',
+      runs: 'once',
       intervalMs: feed.intervalS * 1000,
-      runAtStart: true,
       leaseMs: Math.max(2 * feed.intervalS * 1000, 60_000),
       run: async (ctx) => {
         try {
           await pollFeed(
             {
-              db: services.db,
+              writer: services.writer,
               http: services.http,
               feed,
               clock: services.clock,
@@ -77,7 +88,7 @@ export function networkJobs(services: Services): ScheduledJob[] {
           if (!failing)
             ctx.log.warn({ job: 'data-feed' }, `${line}; sessions continue at the next good poll (logged once until it answers)`);
           failing = true;
-          throw new ReportedJobFailure(line);
+          throw new ReportedWorkerFailure(line);
         }
         if (failing) ctx.log.info({ job: 'data-feed' }, 'data feed answers again');
         failing = false;
@@ -88,8 +99,8 @@ export function networkJobs(services: Services): ScheduledJob[] {
   if (config.activity.hours !== null) {
     jobs.push({
       name: 'activity-recompute',
+      runs: 'once',
       intervalMs: DAY_MS,
-      runAtStart: true,
       leaseMs: 10 * 60_000,
       run: async (ctx) => {
         const changed = await services.activity.recompute();

@@ -2,11 +2,11 @@
 // its runs take, and how often they failed.
 import type { Registry } from 'prom-client';
 import { promClient } from '../prom-client.js';
-import type { JobObserver } from './runner.js';
+import type { WorkerObserver } from './workers.js';
 
 const SECONDS = [0.005, 0.025, 0.1, 0.5, 1, 5, 30, 120, 600];
 
-export function jobMetrics(registry: Registry, jobs: readonly string[]): JobObserver {
+export function workerMetrics(registry: Registry, jobs: readonly string[]): WorkerObserver {
   const { Counter, Gauge, Histogram } = promClient();
   const registers = [registry];
   const lastSuccess = new Gauge({

@@ -1,0 +1,81 @@
+// The leases of "only one instance does this": one row per name (job_leases) for the workers
+// that run once across instances, and the claim of due rows that the outbox consumers make.
+import type { SelectQueryBuilder } from 'kysely';
+import type { Dialect, Executor } from '../db/connection.js';
+
+export function leasesRepository(db: Executor) {
+  return {
+    /**
+     * Takes the lease of `name` until `until` when nobody holds it at `now` (no row yet, or its
+     * lease lapsed) and, when `scheduled`, the next run is due. One conditional upsert, so no two
+     * processes can both take it. Returns null when taken, else the row as it is.
+     */
+    async take(name: string, owner: string, now: number, until: number, scheduled: boolean) {
+      const taken = await db
+        .insertInto('job_leases')
+        .values({ name, owner, started_at: now, lease_until: until, next_run_at: null, last_success_at: null })
+        .onConflict((oc) =>
+          oc
+            .column('name')
+            .doUpdateSet({ owner, started_at: now, lease_until: until })
+            .where((eb) =>
+              eb.and([
+                eb('job_leases.lease_until', '<=', now),
+                ...(scheduled ? [eb.or([eb('job_leases.next_run_at', 'is', null), eb('job_leases.next_run_at', '<=', now)])] : []),
+              ]),
+            ),
+        )
+        .returning('name')
+        .executeTakeFirst();
+      if (taken) return null;
+      const held = await db
+        .selectFrom('job_leases')
+        .select(['started_at', 'lease_until', 'next_run_at'])
+        .where('name', '=', name)
+        .executeTakeFirst();
+      // Released between the two statements: due now.
+      return held ?? { started_at: now, lease_until: now, next_run_at: null };
+    },
+
+    /** Extends the lease while `owner` holds it; false when it is not theirs any more. */
+    async renew(name: string, owner: string, until: number): Promise<boolean> {
+      const r = await db
+        .updateTable('job_leases')
+        .set({ lease_until: until })
+        .where('name', '=', name)
+        .where('owner', '=', owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Ends `owner`'s hold at `now`, with when the next scheduled run is due and the time of a success. */
+    async release(name: string, owner: string, now: number, nextRunAt: number | null, succeededAt: number | null): Promise<void> {
+      await db
+        .updateTable('job_leases')
+        .set((eb) => ({
+          lease_until: now,
+          next_run_at: nextRunAt === null ? eb.ref('next_run_at') : nextRunAt,
+          last_success_at: succeededAt === null ? eb.ref('last_success_at') : succeededAt,
+        }))
+        .where('name', '=', name)
+        .where('owner', '=', owner)
+        .execute();
+    },
+  };
+}
+
+/**
+ * At most `limit` of the candidate rows, for a claiming UPDATE … WHERE key IN (this query): the
+ * outbox consumers lease due rows this way, so whichever process gets there first makes the
+ * attempt. On PostgreSQL rows another instance is claiming right now are skipped (FOR UPDATE SKIP
+ * LOCKED) rather than waited for; on SQLite the claim runs in a write transaction, which no other
+ * writer can interleave.
+ */
+export function claimable<DB, TB extends keyof DB, O>(
+  candidates: SelectQueryBuilder<DB, TB, O>,
+  dialect: Dialect,
+  limit: number,
+): SelectQueryBuilder<DB, TB, O> {
+  const picked = candidates.limit(limit);
+  return dialect === 'postgres' ? picked.forUpdate().skipLocked() : picked;
+}

@@ -1,0 +1,181 @@
+// Runs the workers (worker.ts): each on a timer of its interval and whenever something wakes it (a
+// commit that wrote events wakes the outbox consumers), on the application's clock. A worker that
+// runs once across instances takes its lease for each run; one that runs everywhere runs up to its
+// concurrency at once, each run going on while it finds work.
+import type { Clock } from '../../domain/time.js';
+import type { Writer } from '../write.js';
+import { Lease } from './lease.js';
+import { ReportedWorkerFailure, type Worker, type WorkerContext, type WorkerLogger } from './worker.js';
+
+/** Told of every finished run (metrics). */
+export interface WorkerObserver {
+  ran(worker: string, ok: boolean, seconds: number, at: number): void;
+}
+
+export interface WorkersOptions {
+  writer: Writer;
+  clock: Clock;
+  workers: readonly Worker[];
+  observer?: WorkerObserver;
+}
+
+/** Read after an await: a wake-up may have set it meanwhile. */
+const wokenAgain = (state: { again: boolean }): boolean => state.again;
+
+const silent: WorkerLogger = { info() {}, warn() {}, error() {} };
+
+interface State {
+  worker: Worker;
+  /** Runs under way. */
+  active: number;
+  /** Woken while every slot was busy: one of them goes round once more. */
+  again: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+export class Workers {
+  private readonly states = new Map<string, State>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly aborts = new AbortController();
+  private started = false;
+  private stopped = false;
+  private log: WorkerLogger = silent;
+
+  constructor(private readonly o: WorkersOptions) {
+    for (const worker of o.workers) {
+      if (this.states.has(worker.name)) throw new Error(`two workers are named "${worker.name}"`);
+      this.states.set(worker.name, { worker, active: 0, again: false, timer: undefined });
+    }
+  }
+
+  get names(): string[] {
+    return [...this.states.keys()];
+  }
+
+  start(log: WorkerLogger = silent): void {
+    if (this.started) return;
+    this.started = true;
+    this.log = log;
+    for (const state of this.states.values()) this.schedule(state, state.worker.startDelayMs ?? 0);
+  }
+
+  /** Runs the worker now (cheap to call often): work was committed that it should take. */
+  wake(name: string): void {
+    const state = this.states.get(name);
+    if (state && this.started) this.kick(state);
+  }
+
+  /**
+   * Stops scheduling, gives the runs under way `graceMs` to finish (a delivery in flight is usually
+   * done by then), aborts the rest and waits for them, then makes the `runAtStop` runs; rejects when
+   * one of those fails (its work is lost). An aborted run's claim lapses and any instance takes it.
+   */
+  async stop(graceMs = 2_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const state of this.states.values()) clearTimeout(state.timer);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.settled(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.aborts.abort();
+    await this.settled();
+    const failures: string[] = [];
+    for (const { worker } of this.states.values()) {
+      if (!worker.runAtStop) continue;
+      try {
+        await worker.run(this.context(null));
+      } catch (err) {
+        failures.push(`${worker.name}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (failures.length > 0) throw new Error(`last run failed (${failures.join('; ')})`);
+  }
+
+  /** Resolves once no run is under way (tests move a fake clock on, then wait for what it started). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  private schedule(state: State, delayMs: number): void {
+    clearTimeout(state.timer);
+    if (this.stopped || (delayMs === state.worker.intervalMs && delayMs === 0)) return;
+    state.timer = setTimeout(() => this.kick(state), Math.max(0, delayMs));
+    // Background waits never keep a process alive on their own.
+    state.timer.unref();
+  }
+
+  /** Starts a run unless one is under way, which then goes round once more. */
+  private kick(state: State): void {
+    if (this.stopped) return;
+    if (state.active > 0) state.again = true;
+    else this.launch(state);
+  }
+
+  /** A run took work: the worker's free slots look for more of it meanwhile. */
+  private fill(state: State): void {
+    const slots = state.worker.runs === 'once' ? 1 : (state.worker.concurrency ?? 1);
+    while (!this.stopped && state.active < slots) this.launch(state);
+  }
+
+  private launch(state: State): void {
+    state.active++;
+    const loop = this.loop(state).finally(() => this.running.delete(loop));
+    this.running.add(loop);
+  }
+
+  private async loop(state: State): Promise<void> {
+    let nextMs = state.worker.intervalMs;
+    try {
+      for (;;) {
+        state.again = false;
+        const outcome = await this.runOnce(state);
+        if (outcome.nextMs !== undefined) nextMs = outcome.nextMs;
+        if (this.stopped || !(outcome.more || wokenAgain(state))) break;
+      }
+    } finally {
+      state.active--;
+      if (state.active === 0) this.schedule(state, nextMs);
+    }
+  }
+
+  /** One run: its lease first for a worker that runs once across instances. */
+  private async runOnce(state: State): Promise<{ more: boolean; nextMs?: number }> {
+    const { worker } = state;
+    let lease: Lease | null = null;
+    if (worker.runs === 'once') {
+      try {
+        const taken = await Lease.take(this.o.writer, this.o.clock, worker.name, worker.leaseMs ?? 60_000, true);
+        // Another instance runs it, or ran it and the next run is not due yet.
+        if (!('lease' in taken)) return { more: false, nextMs: Math.max(1, taken.dueAt - this.o.clock()) };
+        lease = taken.lease;
+      } catch (err) {
+        this.log.warn({ err, job: worker.name }, 'could not take the lease of a worker; trying again at its next interval');
+        return { more: false };
+      }
+    }
+    const started = this.o.clock();
+    let ok = true;
+    let more = false;
+    try {
+      more = (await worker.run(this.context(lease, () => this.fill(state)))) === true;
+    } catch (err) {
+      ok = false;
+      if (!(err instanceof ReportedWorkerFailure))
+        this.log.warn({ err, job: worker.name }, 'a worker run failed; it runs again at its next interval');
+    }
+    const finished = this.o.clock();
+    this.o.observer?.ran(worker.name, ok, (finished - started) / 1000, finished);
+    if (lease) {
+      // A failed release lapses on its own; at worst the worker runs again sooner.
+      await lease.release(finished + worker.intervalMs, ok).catch((err: unknown) => {
+        this.log.warn({ err, job: worker.name }, 'could not release the lease of a worker');
+      });
+      return { more: false };
+    }
+    return { more };
+  }
+
+  private context(lease: Lease | null, took: () => void = () => {}): WorkerContext {
+    return { now: this.o.clock, signal: this.aborts.signal, log: this.log, lease, took };
+  }
+}
