@@ -6,19 +6,15 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import authPlugin from './plugins/auth.js';
+import cors from '@fastify/cors';
 import bodyParsers from './plugins/body-parsers.js';
-import cors from './plugins/cors.js';
-import memberSession from './plugins/member-session.js';
-import rateLimit from './plugins/rate-limit.js';
 import notFound from './plugins/not-found.js';
 import requestMetrics from './plugins/request-metrics.js';
 import responseHeaders from './plugins/response-headers.js';
-import routeDefaults from './plugins/route-defaults.js';
 import shutdown from './plugins/shutdown.js';
 import { registerErrorHandling } from './http/errors.js';
 import { clientErrorHandler, PROTECTIVE_HEADERS, refuseConnect } from './http/client-errors.js';
-import { lazyChildLogger, loggerOptions } from './http/logging.js';
+import { loggerOptions } from './http/logging.js';
 import { parseQuery } from './http/parameters.js';
 import openapi, { serverUrl } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
@@ -38,15 +34,14 @@ const FRAMEWORK_ERRORS: Record<string, string> = {
 };
 
 /**
- * Builds the HTTP application without listening, so tests can inject requests. Plugins whose
- * hooks must run around another's declare it (fastify-plugin `dependencies`): registering them
- * in another order fails at startup.
+ * Builds the HTTP application without listening, so tests can inject requests: what every request
+ * gets (body parsers, the shutdown check, metrics, the response headers and ETag, JSON errors, 404
+ * and 405, the OpenAPI document), then the routes in their scopes (src/routes/index.ts).
  */
 export async function buildApp(services: AppServices, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
-    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     // A slow client cannot hold a connection open forever: the whole request, and its headers
@@ -89,24 +84,22 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   await app.register(notFound);
   if (services.metrics) await app.register(requestMetrics, { metrics: services.metrics });
   await app.register(shutdown, { requestTimeoutMs: config.requestTimeoutMs });
-  await app.register(routeDefaults, { rateLimited: config.rateLimit > 0 });
   const metrics = services.metrics;
   await app.register(responseHeaders, {
     rateLimited: config.rateLimit > 0,
     ...(metrics ? { onConditional: (hit: boolean) => metrics.observeCache(hit) } : {}),
   });
-  await app.register(rateLimit, { max: config.rateLimit });
-  await app.register(authPlugin, { keys: services.keys, ...(app.ipLimited ? { ipLimited: app.ipLimited } : {}) });
-  await app.register(cors);
-  await app.register(memberSession, {
-    sessions: services.sessions,
-    secret: await services.sessions.cookieSecret(config.sessionSecret),
-    secureCookies: config.publicUrl.startsWith('https:'),
-    signInEnabled: services.signIn !== null,
-    siteName: config.siteName,
-    assets: services.pageAssets,
+  // Browsers' preflight requests (OPTIONS on any path), in a context of their own so that its hook runs
+  // for them alone; public GETs get their CORS headers from their scope (src/plugins/api-keys.ts).
+  await app.register(async (preflight) => {
+    await preflight.register(cors, {
+      origin: '*',
+      methods: ['GET', 'HEAD'],
+      exposedHeaders: ['ETag', 'Link', 'Deprecation'],
+      strictPreflight: false,
+    });
   });
   await app.register(openapi, { version: VERSION, serverUrl: serverUrl(config.host, config.port) });
-  await registerRoutes(app, services);
+  await registerRoutes(app, services, await services.sessions.cookieSecret(config.sessionSecret));
   return app;
 }

@@ -1,19 +1,20 @@
 // Everything a page route for signed-in members needs, in one place.
 //
-// How to use it (a route in src/routes/…):
+// How to use it (a route registered in the page scope, src/routes/pages.ts):
 //
-//   app.get('/my/bookings', { config: { page: true }, preHandler: requireMember }, async (request, reply) => {
+//   app.get('/my/bookings', { schema: myBookingsPage, preHandler: requireMember }, async (request, reply) => {
 //     const member = request.member!;               // { cid, name, firstName, lastName, rating }
 //     const body = myBookingsPage({ …, csrf: csrfField(request) });   // put csrfField in every <form method="post">
 //     return sendPage(reply, 200, body);
 //   });
-//   app.post('/bookings', { config: { page: true }, preHandler: memberForm }, async (request, reply) => {
+//   app.post('/bookings', { schema: bookingForm, preHandler: memberForm }, async (request, reply) => {
 //     // Only reached by a signed-in member whose form carried a valid token; then 303 (post/redirect/get).
 //     return reply.redirect('/my/bookings?done=booked', 303);
 //   });
 //
-// - `config: { page: true }` is what gives a route request.member (null when signed out or when
-//   sign-in is off) and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
+// - The page scope gives every route request.member (null when signed out or when sign-in is off)
+//   and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
+//   Its error handler answers any error with an HTML page.
 // - requireMember: signed out → 303 to /auth/login?next=<this page>, and back here after signing in.
 // - checkCsrf: a POST without the session's token (field `_csrf`, or header X-CSRF-Token) → 403 page,
 //   before the handler runs, so nothing is written. memberForm = [requireMember, checkCsrf].

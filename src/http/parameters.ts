@@ -1,6 +1,6 @@
 // Query strings and form bodies: parsed by qs within fixed limits, and refused (never cut short)
 // past them.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { type FieldErrors, ValidationError } from '../domain/errors.js';
 import { ApiError } from './errors.js';
@@ -103,23 +103,18 @@ export interface RequestChecks {
 }
 
 /**
- * The route hook for what makes a request malformed after routing: its query (unparseable, or
- * naming a parameter the route does not take) and, on API routes, its Api-Variant. Runs after
- * authentication, so 401 and 403 come first.
+ * What makes a request malformed after routing: its query (unparseable, or naming a parameter the
+ * route does not take) and, on API routes, its Api-Variant. Throws the refusal.
  */
-export function malformedRequestCheck({ variant, parameters }: RequestChecks) {
-  const known = parameters === undefined ? undefined : new Set(parameters);
-  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
-    const query = request.query as Record<string | symbol, unknown> | undefined;
-    const rejected = query?.[QUERY_REJECTED];
-    if (typeof rejected === 'string') return done(new ApiError(400, rejected));
-    if (known !== undefined && query !== undefined) {
-      const unknown = Object.keys(query).filter((name) => !known.has(name));
-      if (unknown.length > 0) return done(unknownParameters(unknown, parameters!));
-    }
-    if (variant && isBadVariant(request.headers['api-variant'])) return done(badVariant());
-    done();
-  };
+export function checkRequest(request: FastifyRequest, { variant, parameters }: RequestChecks): void {
+  const query = request.query as Record<string | symbol, unknown> | undefined;
+  const rejected = query?.[QUERY_REJECTED];
+  if (typeof rejected === 'string') throw new ApiError(400, rejected);
+  if (parameters !== undefined && query !== undefined) {
+    const unknown = Object.keys(query).filter((name) => !parameters.includes(name));
+    if (unknown.length > 0) throw unknownParameters(unknown, parameters);
+  }
+  if (variant && isBadVariant(request.headers['api-variant'])) throw badVariant();
 }
 
 /**

@@ -1,10 +1,18 @@
-import fp from 'fastify-plugin';
+// The page scope's hooks (src/routes/pages.ts): members' sessions from a signed cookie
+// (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), CORS on the public schedule page,
+// and one error handler that answers with an HTML page.
 import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addRouteHook } from '../http/route-hooks.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseTrouble } from '../db/errors.js';
+import { DomainError, ValidationError } from '../domain/errors.js';
+import { answerForDomainError } from '../http/error-answers.js';
+import { ApiError } from '../http/errors.js';
+import { checkRequest } from '../http/parameters.js';
+import { sendMessage } from '../http/member-pages.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
 import type { ActiveSession, Member, MemberSessions } from '../services/sign-in/index.js';
+import { allowAnyOrigin } from './api-keys.js';
 
 /** The signed session cookie (contract §14). */
 export const SESSION_COOKIE = 'sector_session';
@@ -19,7 +27,7 @@ export const cookieName = (base: string, secure: boolean): string => (secure ? `
 
 const SESSION_MAX_AGE_S = 30 * 86_400;
 
-/** What page helpers (src/http/member-pages.ts) need, decorated on the application. */
+/** What page helpers (src/http/member-pages.ts) need, decorated on the page scope. */
 export interface MemberPagesContext {
   siteName: string;
   assets: PageAssets;
@@ -28,16 +36,11 @@ export interface MemberPagesContext {
   /** Cookies get Secure and the `__Host-` prefix when PUBLIC_URL is https. */
   secureCookies: boolean;
   tokens: Tokens.TokensSimple;
-  sessions: MemberSessions;
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A page for people (HTML): its requests get request.member from the session cookie. */
-    page?: boolean;
-  }
   interface FastifyRequest {
-    /** The signed-in member making a page request; null when signed out (or not a page route). */
+    /** The signed-in member making a page request; null when signed out. */
     member: Member | null;
     /** Their session (for CSRF tokens and signing out). */
     memberSession: ActiveSession | null;
@@ -57,63 +60,52 @@ export interface MemberSessionOptions {
   assets: PageAssets;
 }
 
-/**
- * Sets a signed cookie (HttpOnly, SameSite=Lax, Path=/; Secure and named with `__Host-` when
- * PUBLIC_URL is https). Written here rather than through @fastify/cookie's hooks, which would run
- * on every request of the API too.
- */
+/** Sets a signed cookie (HttpOnly, SameSite=Lax, Path=/; Secure and named with `__Host-` under https). */
 export function setSignedCookie(reply: FastifyReply, base: string, value: string, maxAge: number): void {
-  const server = reply.server;
-  const secure = server.memberPages.secureCookies;
-  const options = { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge } as const;
-  reply.header('set-cookie', server.serializeCookie(cookieName(base, secure), server.signCookie(value), options));
+  const secure = reply.server.memberPages.secureCookies;
+  reply.setCookie(cookieName(base, secure), value, { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge });
 }
 
 export function clearCookie(reply: FastifyReply, base: string): void {
   const secure = reply.server.memberPages.secureCookies;
-  const options = { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: new Date(0) } as const;
-  reply.header('set-cookie', reply.server.serializeCookie(cookieName(base, secure), '', options));
+  reply.clearCookie(cookieName(base, secure), { httpOnly: true, sameSite: 'lax', path: '/', secure });
 }
 
 /** Sets the session cookie: on sign-in, and again when a used session is recorded as seen. */
-export function setSessionCookie(reply: FastifyReply, sessionId: string): void {
+export const setSessionCookie = (reply: FastifyReply, sessionId: string): void =>
   setSignedCookie(reply, SESSION_COOKIE, sessionId, SESSION_MAX_AGE_S);
-}
 
-export function clearSessionCookie(reply: FastifyReply): void {
-  clearCookie(reply, SESSION_COOKIE);
-}
+export const clearSessionCookie = (reply: FastifyReply): void => clearCookie(reply, SESSION_COOKIE);
 
 /** The value of one of the request's signed cookies (by its base name), when its signature holds. */
 export function signedCookie(request: FastifyRequest, base: string): string | null {
-  const header = request.headers.cookie;
-  if (header === undefined) return null;
-  const raw = request.server.parseCookie(header)[cookieName(base, request.server.memberPages.secureCookies)];
+  const raw = request.cookies[cookieName(base, request.server.memberPages.secureCookies)];
   if (raw === undefined) return null;
-  const unsigned = request.server.unsignCookie(raw);
+  const unsigned = request.unsignCookie(raw);
   return unsigned.valid && unsigned.value !== '' ? unsigned.value : null;
 }
 
 /**
- * Members' sessions on page routes (`config: { page: true }`): reads the signed session cookie,
- * finds the session in the database and sets request.member. With sign-in on, pages are answered
- * `Vary: Cookie`, and a member's pages are never stored by any cache. API routes never look at cookies.
+ * Members' sessions on the page scope: reads the signed session cookie, finds the session in the
+ * database and sets request.member. With sign-in on, pages are answered `Vary: Cookie`, and a
+ * member's pages are never stored by any cache.
  */
-async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
-  // hook: false: cookies are read and written by this plugin's helpers, on page routes only.
-  await app.register(cookie, { secret: opts.secret, hook: false });
-  app.decorateRequest('member', null);
-  app.decorateRequest('memberSession', null);
-  app.decorate('memberPages', {
+export async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
+  await scope.register(cookie, { secret: opts.secret });
+  scope.decorateRequest('member', null);
+  scope.decorateRequest('memberSession', null);
+  scope.decorate('memberPages', {
     siteName: opts.siteName,
     assets: opts.assets,
     signInEnabled: opts.signInEnabled,
     secureCookies: opts.secureCookies,
     tokens: Tokens(),
-    sessions: opts.sessions,
   });
 
-  const load = async (request: FastifyRequest, reply: FastifyReply) => {
+  scope.addHook('onRequest', async (request, reply) => {
+    allowAnyOrigin(request, reply);
+    // Pages read their own query (the schedule shows its form again); an unreadable one is refused.
+    checkRequest(request, { variant: false });
     if (!opts.signInEnabled) return;
     reply.header('vary', 'Cookie');
     const sessionId = signedCookie(request, SESSION_COOKIE);
@@ -124,11 +116,37 @@ async function memberSession(app: FastifyInstance, opts: MemberSessionOptions) {
     request.memberSession = found.session;
     reply.header('cache-control', 'private, no-store');
     if (found.touched) setSessionCookie(reply, sessionId);
-  };
-
-  app.addHook('onRoute', (route) => {
-    if (route.config?.page === true) addRouteHook(route, 'onRequest', load);
   });
+
+  scope.setErrorHandler(pageError);
 }
 
-export default fp(memberSession, { name: 'sector-member-session' });
+/** Every error on a page is a page: what went wrong in words, with where to go next; never a stack trace. */
+function pageError(error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) {
+  let status: number;
+  let message: string;
+  if (error instanceof DomainError) {
+    status = answerForDomainError(error).status;
+    message = error instanceof ValidationError ? 'Something in the request was not valid; nothing was changed.' : error.message;
+  } else if (error instanceof ApiError) {
+    status = error.statusCode;
+    message = error.message;
+  } else if (error.validation) {
+    status = 422;
+    message = 'Something in the request was not valid; nothing was changed.';
+  } else if (databaseTrouble(error) !== null) {
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', '1');
+    status = 503;
+    message = 'The site is busy; nothing was changed. Try again in a moment.';
+  } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    status = error.statusCode;
+    message = 'The request could not be read; nothing was changed.';
+  } else {
+    request.log.error({ err: error }, 'unhandled error');
+    status = 500;
+    message = 'Something went wrong on our side; nothing was changed.';
+  }
+  if (status >= 500 && status !== 503) status = 500;
+  return sendMessage(request, reply, status, { title: status >= 500 ? 'Something went wrong' : 'Not done', message });
+}

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
-import { malformedRequestCheck } from '../http/parameters.js';
+import { checkRequest } from '../http/parameters.js';
 
 /**
  * Requests no route answers: 405 with Allow for a known path asked with another method, 404
@@ -29,7 +29,8 @@ async function notFound(app: FastifyInstance) {
     }
   });
 
-  app.setNotFoundHandler({ preValidation: malformedRequestCheck({ variant: false }) }, (request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
+    checkRequest(request, { variant: false });
     const path = request.url.split('?')[0] ?? '/';
     const match = paths.find('GET', path);
     const allowed = match ? methodsByPath.get((match.store as { url: string }).url) : undefined;

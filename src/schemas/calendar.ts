@@ -70,8 +70,7 @@ export const getSchedulePage = {
   response: {
     200: text('text/html', 'The page (text/html; charset=utf-8)'),
     304: NOT_MODIFIED,
-    401: ErrorBody,
+    400: text('text/html', 'A query the page cannot read (malformed, or too many parameters): a page saying so'),
     422: text('text/html', 'A filter the page cannot use: the page again, with the message next to its field'),
-    429: ErrorBody,
   },
 };

@@ -1,5 +1,6 @@
 // Signing a member in for a test without the network's sign-in flow: a session made by the
 // application's own session layer (as /auth/callback makes one), and its signed cookie.
+import { sign as signCookie } from '@fastify/cookie';
 import cookieSignature from '@fastify/cookie';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.js';
@@ -37,9 +38,10 @@ const profileOf = (user: UserRecord): NetworkProfile => ({
   subdivision: user.subdivision ?? null,
 });
 
-export async function signIn(app: FastifyInstance, services: AppServices, user: UserRecord): Promise<SignedIn> {
+export async function signIn(_app: FastifyInstance, services: AppServices, user: UserRecord): Promise<SignedIn> {
   const sessionId = await services.sessions.signIn(profileOf(user));
-  return { cid: user.id, cookie: `sector_session=${app.signCookie(sessionId)}` };
+  const secret = await services.sessions.cookieSecret(services.config.sessionSecret);
+  return { cid: user.id, cookie: `sector_session=${signCookie(sessionId, secret)}` };
 }
 
 /** The CSRF token of the first form of a page. */

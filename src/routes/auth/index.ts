@@ -1,6 +1,7 @@
 // Signing members in with the network's account (contract §14, docs/sign-in.md):
 // GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: answers are HTML.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkCsrf, sendMessage, signInPath } from '../../http/member-pages.js';
 import {
   clearCookie,
@@ -10,37 +11,32 @@ import {
   setSignedCookie,
   signedCookie,
 } from '../../plugins/member-session.js';
+import { firstOf, signInCallback, signInPage, signOutForm } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;
-
-const firstOf = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
-
-/** Public page routes: rate limited like the public GETs, never documented as API. */
-const PAGE = { config: { auth: 'public' as const, page: true }, schema: { hide: true } };
 
 /** Signing out when already signed out has nothing to end, so no token to check. */
 const csrfWhenSignedIn: preHandlerAsyncHookHandler = async function (request, reply) {
   if (request.member !== null) await checkCsrf.call(this, request, reply);
 };
 
-const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, { services }) => {
+const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const signIn = services.signIn;
   const unavailable = (request: FastifyRequest, reply: FastifyReply) =>
     sendMessage(request, reply, 404, { title: 'Not available', message: 'Signing in is not set up on this site.' });
 
-  app.get('/auth/login', PAGE, async (request, reply) => {
+  app.get('/auth/login', { schema: signInPage }, async (request, reply) => {
     if (signIn === null) return unavailable(request, reply);
-    const { location, browserToken } = await signIn.start(firstOf((request.query as Record<string, unknown>).next));
+    const { location, browserToken } = await signIn.start(firstOf(request.query.next));
     // Path=/ (not /auth/callback): the `__Host-` prefix it gets under https requires it.
     setSignedCookie(reply, LOGIN_COOKIE, browserToken, LOGIN_MAX_AGE_S);
     return reply.header('cache-control', 'no-store').redirect(location, 302);
   });
 
-  app.get('/auth/callback', PAGE, async (request, reply) => {
+  app.get('/auth/callback', { schema: signInCallback }, async (request, reply) => {
     if (signIn === null) return unavailable(request, reply);
-    const q = request.query as Record<string, unknown>;
+    const q = request.query;
     const result = await signIn.finish(
       { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
       signedCookie(request, LOGIN_COOKIE),
@@ -66,7 +62,7 @@ const authRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, 
     return reply.header('cache-control', 'no-store').redirect(result.next, 303);
   });
 
-  app.post('/auth/logout', { ...PAGE, preHandler: csrfWhenSignedIn }, async (request, reply) => {
+  app.post('/auth/logout', { schema: signOutForm, preHandler: csrfWhenSignedIn }, async (request, reply) => {
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
     clearSessionCookie(reply);
     return reply.header('cache-control', 'no-store').redirect('/', 303);

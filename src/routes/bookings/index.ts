@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
-import { unauthorized } from '../../plugins/auth.js';
+import { unauthorized } from '../../plugins/api-keys.js';
 import {
   bookingFieldsOf,
   type BookingInputMode,

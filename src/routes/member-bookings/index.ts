@@ -1,9 +1,10 @@
 // Members' own bookings (contract §14, docs/booking-pages.md): GET /bookings/new, POST /bookings,
 // GET /bookings/{id}/edit, POST /bookings/{id}, POST /bookings/{id}/cancel, GET /my/bookings,
-// POST /my/calendar and the member's feed GET /calendar/member/<secret>.ics. Pages, not API:
+// POST /my/calendar (the member's feed itself: src/routes/member-calendar). Pages, not API:
 // answers are HTML, writes are forms with a CSRF token, and every write goes through the same
 // service as the API's (MemberBookings over BookingWrites).
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bookingFieldsOf, type BookingBody, withoutBlanks } from '../../domain/bookings/input.js';
 import { type MemberFormValues, memberFormValues, parseMemberForm } from '../../domain/bookings/member-form.js';
 import { isBookingId } from '../../domain/bookings/index.js';
@@ -13,10 +14,16 @@ import { accountView, csrfField, memberForm, requireMember, sendMessage, sendPag
 import { bookingFormPage, myBookingsPage, valuesOf, whenText } from '../../presenters/booking-pages.js';
 import { CreateBookingBody } from '../../schemas/booking-input.js';
 import type { Member, OfferedChoice } from '../../services/member-bookings.js';
+import {
+  bookingForm,
+  bookingFormPage as bookingFormSchema,
+  cancelBookingForm,
+  changeBookingForm,
+  editBookingPage,
+  myBookingsPage as myBookingsSchema,
+  renewCalendarForm,
+} from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
-
-/** Page routes: request.member from the session; not part of the API's document. */
-const PAGE = { config: { auth: 'public' as const, page: true }, schema: { hide: true } };
 
 const EMPTY_FORM: MemberFormValues = { position: '', date: '', start_at: '', end_at: '', tag: '' };
 
@@ -31,8 +38,7 @@ function checkCreateBody(request: FastifyRequest, raw: Record<string, string>) {
 const memberOf = (request: FastifyRequest): Member => ({ cid: request.member!.cid, name: request.member!.name });
 
 /** The booking id of a path, or null when it cannot be one. */
-function bookingIdOf(request: FastifyRequest): number | null {
-  const raw = (request.params as { id?: string }).id ?? '';
+function bookingIdOf(raw: string): number | null {
   if (!/^\d{1,12}$/.test(raw)) return null;
   const id = Number(raw);
   return isBookingId(id) ? id : null;
@@ -44,7 +50,7 @@ const NOTICES = {
   cancelled: 'Cancelled',
 } as const;
 
-const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (app, { services }) => {
+const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const members = services.memberBookings;
   const publicUrl = services.config.publicUrl.replace(/\/+$/, '');
 
@@ -120,12 +126,14 @@ const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = as
     }
   }
 
-  app.get('/bookings/new', { ...PAGE, preHandler: requireMember }, (request, reply) => sendForm(request, reply, 200, null, EMPTY_FORM, {}));
+  app.get('/bookings/new', { schema: bookingFormSchema, preHandler: requireMember }, (request, reply) =>
+    sendForm(request, reply, 200, null, EMPTY_FORM, {}),
+  );
 
-  app.post('/bookings', { ...PAGE, preHandler: memberForm }, (request, reply) => save(request, reply, null));
+  app.post('/bookings', { schema: bookingForm, preHandler: memberForm }, (request, reply) => save(request, reply, null));
 
-  app.get('/bookings/:id/edit', { ...PAGE, preHandler: requireMember }, async (request, reply) => {
-    const id = bookingIdOf(request);
+  app.get('/bookings/:id/edit', { schema: editBookingPage, preHandler: requireMember }, async (request, reply) => {
+    const id = bookingIdOf(request.params.id);
     if (id === null) return notFound(request, reply);
     try {
       const booking = await members.changeable(memberOf(request), id);
@@ -137,14 +145,14 @@ const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = as
     }
   });
 
-  app.post('/bookings/:id', { ...PAGE, preHandler: memberForm }, async (request, reply) => {
-    const id = bookingIdOf(request);
+  app.post('/bookings/:id', { schema: changeBookingForm, preHandler: memberForm }, async (request, reply) => {
+    const id = bookingIdOf(request.params.id);
     if (id === null) return notFound(request, reply);
     return save(request, reply, id);
   });
 
-  app.post('/bookings/:id/cancel', { ...PAGE, preHandler: memberForm }, async (request, reply) => {
-    const id = bookingIdOf(request);
+  app.post('/bookings/:id/cancel', { schema: cancelBookingForm, preHandler: memberForm }, async (request, reply) => {
+    const id = bookingIdOf(request.params.id);
     if (id === null) return notFound(request, reply);
     try {
       await members.cancel(memberOf(request), id);
@@ -156,9 +164,9 @@ const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = as
     }
   });
 
-  app.get('/my/bookings', { ...PAGE, preHandler: requireMember }, async (request, reply) => {
+  app.get('/my/bookings', { schema: myBookingsSchema, preHandler: requireMember }, async (request, reply) => {
     const member = memberOf(request);
-    const q = request.query as Record<string, unknown>;
+    const q = request.query;
     const [bookings, secret, notice] = await Promise.all([members.upcoming(member), members.calendarSecret(member), noticeOf(member, q)]);
     const feedUrl = secret === null ? null : `${publicUrl}/calendar/member/${secret}.ics`;
     return sendPage(reply, 200, myBookingsPage({ ...frame(request), bookings, notice, feedUrl }));
@@ -179,20 +187,9 @@ const memberBookingsRoutes: FastifyPluginAsync<{ services: RouteServices }> = as
     return `${done}: ${booking.callsign} ${whenText(booking)}.${forced}`;
   }
 
-  app.post('/my/calendar', { ...PAGE, preHandler: memberForm }, async (request, reply) => {
+  app.post('/my/calendar', { schema: renewCalendarForm, preHandler: memberForm }, async (request, reply) => {
     await members.renewCalendar(memberOf(request));
     return reply.redirect('/my/bookings?done=renewed#feed-title', 303);
-  });
-
-  app.get('/calendar/member/:file', { config: { auth: 'public' as const }, schema: { hide: true } }, async (request, reply) => {
-    const file = (request.params as { file: string }).file;
-    const feed = file.endsWith('.ics') ? await members.memberFeed(file.slice(0, -4)) : null;
-    if (feed === null) return reply.code(404).send({ message: 'Calendar not found' });
-    return reply
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', 'inline; filename="my-bookings.ics"')
-      .type('text/calendar; charset=utf-8')
-      .send(feed);
   });
 };
 

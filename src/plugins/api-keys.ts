@@ -1,0 +1,158 @@
+// The API scope's hooks (src/routes/api.ts): bearer keys, the rate limit, CORS on public GETs, and
+// the checks of a request's query and Api-Variant. Each route says who may call it in
+// `config: { auth }`; the hooks read it per request.
+//
+// Order, within the scope: authentication finds the key (onRequest), the limiter counts the
+// request per key or per IP (its own onRequest hook, after), then a refused key is answered, and
+// only then the query is checked (preParsing): a flood of missing or wrong keys is limited like
+// any other, and 401/403 come before 400/422.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthLevel } from '../http/auth-levels.js';
+import { ApiError } from '../http/errors.js';
+import { checkRequest } from '../http/parameters.js';
+import type { ApiKeyService, AuthenticatedKey } from '../services/api-keys.js';
+
+export type { AuthLevel } from '../http/auth-levels.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthLevel;
+  }
+  interface FastifyRequest {
+    apiKey: AuthenticatedKey | null;
+  }
+}
+
+export interface ApiKeysOptions {
+  keys: ApiKeyService;
+  /** Requests per minute per key, or per IP without one; 0 turns limiting off. */
+  rateLimit: number;
+}
+
+const CHALLENGE = 'Bearer realm="sector"';
+const EXPOSED_HEADERS = 'ETag, Link, Deprecation';
+
+/** Public GETs (routes anyone may call) are readable from any site; a refusal carries the headers too. */
+export function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
+  const level = request.routeOptions.config.auth;
+  if ((level === 'public' || level === 'optional') && (request.method === 'GET' || request.method === 'HEAD')) {
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
+  }
+}
+
+/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
+export function unauthorized(message: string, error?: string): ApiError {
+  return new ApiError(401, message, {}, { 'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE });
+}
+
+const invalidKey = () => unauthorized('Invalid API key', 'invalid_token');
+
+// RFC 6750 §3.1: a request that repeats its credentials is an invalid request (400).
+const repeatedCredentials = () =>
+  new ApiError(400, 'Send one Authorization header, not several', {}, { 'www-authenticate': `${CHALLENGE}, error="invalid_request"` });
+
+/**
+ * True when the request carries more than one Authorization header. Node keeps only the first in
+ * request.headers, so a valid key followed by garbage (or by another key) would pass as the first.
+ */
+function repeatsAuthorization(rawHeaders: string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
+}
+
+function refusalFor(level: AuthLevel, key: AuthenticatedKey | null): ApiError | null {
+  if (level !== 'read' && level !== 'edit') return null;
+  if (!key) return unauthorized('An API key is required: send Authorization: Bearer <API_KEY>');
+  if (level === 'edit' && key.scope !== 'edit')
+    return new ApiError(403, 'This API key is read-only; this operation needs a key with edit rights');
+  return null;
+}
+
+/** What authentication decided, until the limiter has counted the request. */
+interface Pending {
+  refusal: ApiError | null;
+  /** A token not looked up yet because its IP had used its limit: looked up if the limiter lets it through. */
+  token: string | null;
+}
+const pending = new WeakMap<FastifyRequest, Pending>();
+
+export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeysOptions): Promise<void> {
+  scope.decorateRequest('apiKey', null);
+  const levelOf = (request: FastifyRequest): AuthLevel => request.routeOptions.config.auth ?? 'public';
+
+  // Whether the request's IP has used up its limit, without counting the request.
+  let ipLimited: ((request: FastifyRequest) => Promise<boolean>) | null = null;
+  if (max > 0) {
+    await scope.register(rateLimit, {
+      max,
+      timeWindow: 60_000,
+      // The draft standard's RateLimit-Limit/-Remaining/-Reset; the X-RateLimit-* names are copied in src/plugins/response-headers.ts.
+      enableDraftSpec: true,
+      keyGenerator: (request) => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        message: `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`,
+      }),
+    });
+    const peek = scope.createRateLimit();
+    ipLimited = async (request) => {
+      const state = await peek(request, { increment: false });
+      return !state.isAllowed && state.remaining <= 0;
+    };
+  }
+
+  /**
+   * Finds the request's key. A token that cannot be right is refused from memory (precheck); one
+   * this process has never looked up is looked up only while its IP is within its limit, so that a
+   * flood of made-up tokens from a limited IP never reaches the database.
+   */
+  scope.addHook('onRequest', async (request, reply) => {
+    const level = levelOf(request);
+    allowAnyOrigin(request, reply);
+    const state: Pending = { refusal: null, token: null };
+    pending.set(request, state);
+    const header = request.headers.authorization;
+    if (header === undefined) {
+      state.refusal = refusalFor(level, null);
+      return;
+    }
+    if (repeatsAuthorization(request.raw.rawHeaders)) {
+      state.refusal = repeatedCredentials();
+      return;
+    }
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const check = m ? keys.precheck(m[1]!) : 'refused';
+    if (check === 'refused') {
+      state.refusal = invalidKey();
+      return;
+    }
+    if (check === 'unseen' && ipLimited !== null && (await ipLimited(request))) {
+      state.token = m![1]!;
+      return;
+    }
+    request.apiKey = await keys.authenticate(m![1]!);
+    state.refusal = request.apiKey ? refusalFor(level, request.apiKey) : invalidKey();
+  });
+
+  // After the limiter: the refusal, then what makes the request malformed (its query, Api-Variant).
+  scope.addHook('preParsing', async (request, _reply, payload) => {
+    const state = pending.get(request);
+    if (state?.token) {
+      request.apiKey = await keys.authenticate(state.token);
+      state.refusal = request.apiKey ? refusalFor(levelOf(request), request.apiKey) : invalidKey();
+    }
+    if (state?.refusal) throw state.refusal;
+    checkRequest(request, { variant: true, parameters: queryParameters(request) });
+    return payload;
+  });
+}
+
+/** The names of the route's query parameters, as its querystring schema lists them. */
+function queryParameters(request: FastifyRequest): string[] {
+  const query = (request.routeOptions.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
+  return Object.keys(query?.properties ?? {});
+}

@@ -1,0 +1,25 @@
+// The page scope: members' sessions (a signed cookie), CSRF tokens, and HTML errors, for the pages
+// people use in a browser (contract §12, §14).
+import type { FastifyPluginAsync } from 'fastify';
+import { memberSession } from '../plugins/member-session.js';
+import type { RouteServices } from '../services/index.js';
+import authRoutes from './auth/index.js';
+import memberBookingsRoutes from './member-bookings/index.js';
+import scheduleRoutes from './schedule/index.js';
+
+const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: string }> = async (pages, { services, sessionSecret }) => {
+  const { config } = services;
+  await memberSession(pages, {
+    sessions: services.sessions,
+    secret: sessionSecret,
+    secureCookies: config.publicUrl.startsWith('https:'),
+    signInEnabled: services.signIn !== null,
+    siteName: config.siteName,
+    assets: services.pageAssets,
+  });
+  await pages.register(scheduleRoutes, { services });
+  await pages.register(authRoutes, { services });
+  await pages.register(memberBookingsRoutes, { services });
+};
+
+export default pageRoutes;

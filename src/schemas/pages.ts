@@ -1,0 +1,44 @@
+// What the pages (src/routes/pages.ts) take: path parameters, queries and form fields, declared as
+// the API's are. A field may come more than once (a form or link another site made): its first
+// value counts. Parameters a page does not use are let through: links from other sites and from
+// the network's sign-in may add their own.
+import { Type } from 'typebox';
+
+const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })]);
+
+/** The first value of a field, or undefined. */
+export const firstOf = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+
+const hidden = { hide: true } as const;
+
+export const signInPage = { ...hidden, querystring: Type.Object({ next: Type.Optional(Field) }) };
+export const signInCallback = {
+  ...hidden,
+  querystring: Type.Object({ code: Type.Optional(Field), state: Type.Optional(Field), error: Type.Optional(Field) }),
+};
+export const signOutForm = { ...hidden, body: Type.Optional(Type.Object({ _csrf: Type.Optional(Field) })) };
+
+/** A booking's id in a page's path: anything that is not one is answered "no such booking". */
+const BookingPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
+
+const BookingForm = Type.Object({
+  position: Type.Optional(Field),
+  date: Type.Optional(Field),
+  start_at: Type.Optional(Field),
+  end_at: Type.Optional(Field),
+  tag: Type.Optional(Field),
+  _csrf: Type.Optional(Field),
+});
+
+export const bookingFormPage = { ...hidden };
+export const editBookingPage = { ...hidden, params: BookingPath };
+export const bookingForm = { ...hidden, body: BookingForm };
+export const changeBookingForm = { ...hidden, params: BookingPath, body: BookingForm };
+export const cancelBookingForm = { ...hidden, params: BookingPath, body: Type.Object({ _csrf: Type.Optional(Field) }) };
+export const myBookingsPage = {
+  ...hidden,
+  querystring: Type.Object({ done: Type.Optional(Field), id: Type.Optional(Field), forced: Type.Optional(Field) }),
+};
+export const renewCalendarForm = { ...hidden, body: Type.Object({ _csrf: Type.Optional(Field) }) };
+export const memberCalendar = { ...hidden, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) };
