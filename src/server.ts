@@ -19,8 +19,7 @@ async function main(): Promise<void> {
       [
         ['finish in-flight requests', () => app.close()],
         ['record API key use', () => services.workers.stop()],
-        ['end requests to other services', async () => services.http.close()],
-        ['close the database', () => services.db.close()],
+        ['close the database and outbound connections', () => services.close()],
       ],
       (step) => app.log.debug({ step }, 'shutting down'),
     );

@@ -15,7 +15,7 @@ import { buildDemoDivision } from '../../src/demo/division.js';
 import { importDivision } from './import-division.js';
 import { loadConfig } from '../../src/config.js';
 import { createServices } from '../../src/services/index.js';
-import { processFeed } from '../../src/services/feed-poll.js';
+import { FeedPoll } from '../../src/services/feed-poll.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';
 import { load, percentile } from './load.js';
@@ -95,8 +95,10 @@ export async function measureFeed({
     try {
       for (let i = 0; i < polls; i++) {
         const before = process.cpuUsage();
-        const writer = createServices(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }), db).writer;
-        await processFeed({ writer, feed: { url: 'http://127.0.0.1/', intervalS: 60 }, clock: () => Date.now() }, body);
+        const { writer, repos, http } = createServices(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }), db);
+        await new FeedPoll({ writer, repos, http, feed: { url: 'http://127.0.0.1/', intervalS: 60 }, clock: () => Date.now() }).process(
+          body,
+        );
         const used = process.cpuUsage(before);
         cpu.push((used.user + used.system) / 1000);
       }

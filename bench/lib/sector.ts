@@ -9,7 +9,7 @@ import path from 'node:path';
 import { exchange } from './http.js';
 import { ROOT, freePort, startNode, waitUntil, type NodeProcess } from './processes.js';
 import { openDatabase } from '../../src/db/connection.js';
-import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+import { servicesOver } from '../../test/support/seed.js';
 import { startNetworkStandIn, type NetworkStandIn } from '../../test/support/network-stand-in.js';
 
 const PROFILE_DIR = path.join(ROOT, 'bench/profiles');
@@ -124,7 +124,7 @@ export async function startFanout(databaseUrl: string, networkDelayMs = 0): Prom
   const receiver = await startReceiver();
   const db = openDatabase(databaseUrl);
   try {
-    await new WebhookSubscriptions(db, Date.now).add(receiver.url, null);
+    await servicesOver(db, databaseUrl).webhooks.add(receiver.url, null);
   } finally {
     await db.close();
   }

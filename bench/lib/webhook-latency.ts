@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+import { servicesOver } from '../../test/support/seed.js';
 import { load, percentile, type LoadTarget } from './load.js';
 import { ROOT, runNode } from './processes.js';
 import { startSector, stopSector } from './sector.js';
@@ -75,7 +75,7 @@ export async function measureWebhookLatency({
   const receiver = await startTimingReceiver();
   const db = openDatabase(databaseUrl);
   try {
-    const subs = new WebhookSubscriptions(db, Date.now);
+    const subs = servicesOver(db, databaseUrl).webhooks;
     for (let i = 0; i < WEBHOOK_SUBSCRIPTIONS; i++) await subs.add(`${receiver.url}?${i}`, null);
   } finally {
     await db.close();

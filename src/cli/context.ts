@@ -12,6 +12,6 @@ export async function withServices<T>(fn: (services: AppServices) => Promise<T>)
   try {
     return await fn(services);
   } finally {
-    await services.db.close();
+    await services.close();
   }
 }

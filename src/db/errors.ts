@@ -56,3 +56,13 @@ export function databaseTrouble(err: unknown): DatabaseTrouble | null {
   if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return 'unavailable';
   return null;
 }
+
+/**
+ * True when err is the database refusing two live bookings that overlap on one position: the
+ * PostgreSQL exclusion constraint (23P01) or the SQLite triggers, which name the same guard
+ * (src/db/migrations/0001_initial.ts).
+ */
+export function isBookingOverlap(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string } | null | undefined;
+  return e?.code === '23P01' || (typeof e?.message === 'string' && e.message.includes('bookings_no_overlap'));
+}

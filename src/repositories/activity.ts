@@ -19,7 +19,7 @@ export interface ActivityRow {
  * controlled on the area's positions within the period (a session crossing its start counts from
  * there). Users only: sessions of people who are not users are kept but count for nobody yet.
  */
-export async function activityRows(db: Kysely<Database>, from: number, to: number, cids: readonly number[] | null): Promise<ActivityRow[]> {
+async function activityRows(db: Kysely<Database>, from: number, to: number, cids: readonly number[] | null): Promise<ActivityRow[]> {
   // PostgreSQL answers a SUM of bigints as a numeric string.
   const within = sql<number | string>`SUM(
     (CASE WHEN s.last_seen > ${to} THEN ${to} ELSE s.last_seen END) - (CASE WHEN s.logon_time < ${from} THEN ${from} ELSE s.logon_time END))`;
@@ -59,7 +59,7 @@ export async function activityRows(db: Kysely<Database>, from: number, to: numbe
 }
 
 /** Stores the activity that changed (new rows for areas a user became active in). */
-export async function writeActivity(
+async function writeActivity(
   trx: Kysely<Database>,
   rows: ReadonlyArray<{ user_id: number; area_id: number; active: number }>,
 ): Promise<void> {
@@ -71,3 +71,12 @@ export async function writeActivity(
       .execute();
   }
 }
+
+export function activityRepository(db: Kysely<Database>) {
+  return {
+    rows: (from: number, to: number, cids: readonly number[] | null) => activityRows(db, from, to, cids),
+    write: (rows: ReadonlyArray<{ user_id: number; area_id: number; active: number }>) => writeActivity(db, rows),
+  };
+}
+
+export type ActivityRepository = ReturnType<typeof activityRepository>;

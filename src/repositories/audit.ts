@@ -8,7 +8,7 @@ import { chunks } from './import-rows.js';
  * Appends entries in the caller's transaction (one INSERT per few hundred entries), so they commit
  * or roll back with the change they describe. Wire other administration (webhooks) through here.
  */
-export async function appendAudit(trx: Kysely<Database>, entries: AuditEntry[]): Promise<void> {
+async function appendAudit(trx: Kysely<Database>, entries: AuditEntry[]): Promise<void> {
   for (const part of chunks(entries)) {
     await trx
       .insertInto('audit_log')
@@ -34,7 +34,7 @@ export interface AuditFilter {
 }
 
 /** Entries matching the filter, newest first. */
-export async function listAudit(db: Kysely<Database>, f: AuditFilter): Promise<StoredAuditEntry[]> {
+async function listAudit(db: Kysely<Database>, f: AuditFilter): Promise<StoredAuditEntry[]> {
   let q = db.selectFrom('audit_log').select(['at', 'actor', 'actor_name', 'action', 'target', 'before', 'after']);
   if (f.target !== undefined) q = q.where('target', '=', f.target);
   if (f.since !== undefined) q = q.where('at', '>=', f.since);
@@ -49,7 +49,17 @@ export async function listAudit(db: Kysely<Database>, f: AuditFilter): Promise<S
 }
 
 /** Deletes entries older than the instant; returns how many. */
-export async function pruneAudit(db: Kysely<Database>, before: number): Promise<number> {
+async function pruneAudit(db: Kysely<Database>, before: number): Promise<number> {
   const r = await db.deleteFrom('audit_log').where('at', '<', before).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+export function auditRepository(db: Kysely<Database>) {
+  return {
+    append: (entries: AuditEntry[]) => appendAudit(db, entries),
+    list: (filter: AuditFilter) => listAudit(db, filter),
+    prune: (before: number) => pruneAudit(db, before),
+  };
+}
+
+export type AuditRepository = ReturnType<typeof auditRepository>;

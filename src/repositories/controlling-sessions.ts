@@ -22,7 +22,7 @@ export interface HistorySession {
  * sighting. A session seen again under the same key after a poll that missed it is the same
  * session, open again. Returns the cids whose sessions ended.
  */
-export async function recordPoll(trx: Kysely<Database>, sightings: readonly Sighting[], seenAt: number): Promise<number[]> {
+async function recordPoll(trx: Kysely<Database>, sightings: readonly Sighting[], seenAt: number): Promise<number[]> {
   const skewed = await skewedStarts(trx, sightings);
   const rows = sightings.map((s) => ({
     ...s,
@@ -88,7 +88,7 @@ async function skewedStarts(trx: Kysely<Database>, sightings: readonly Sighting[
 }
 
 /** Sessions still open (their controller was in the last feed read), seen at or after `since`, with the user's name when known. */
-export function openSessions(
+function openSessions(
   db: Kysely<Database>,
   since: number,
 ): Promise<Array<OpenSession & { first_name: string | null; last_name: string | null }>> {
@@ -106,7 +106,7 @@ export function openSessions(
  * member and callsign (by the feed, which sees logon times a few seconds apart from the history's)
  * is the same session and is not added twice. Returns how many were added.
  */
-export async function recordHistory(trx: Kysely<Database>, cid: number, sessions: readonly HistorySession[]): Promise<number> {
+async function recordHistory(trx: Kysely<Database>, cid: number, sessions: readonly HistorySession[]): Promise<number> {
   if (sessions.length === 0) return 0;
   const known = await trx.selectFrom('atc_sessions').select(['callsign', 'logon_time', 'last_seen']).where('cid', '=', cid).execute();
   const fresh = sessions.filter(
@@ -123,3 +123,26 @@ export async function recordHistory(trx: Kysely<Database>, cid: number, sessions
   }
   return added;
 }
+
+export function controllingSessionsRepository(db: Kysely<Database>) {
+  return {
+    recordPoll: (sightings: readonly Sighting[], seenAt: number) => recordPoll(db, sightings, seenAt),
+    recordHistory: (cid: number, sessions: readonly HistorySession[]) => recordHistory(db, cid, sessions),
+    open: (since: number) => openSessions(db, since),
+    /** How far each member's history backfill has come. */
+    backfillProgress: () => db.selectFrom('activity_backfill').select(['cid', 'next_offset', 'done_at']).execute(),
+    /** Reads a member's history again from the start. */
+    async resetBackfill(cid: number): Promise<void> {
+      await db.deleteFrom('activity_backfill').where('cid', '=', cid).execute();
+    },
+    async noteBackfill(cid: number, nextOffset: number, doneAt: number | null): Promise<void> {
+      await db
+        .insertInto('activity_backfill')
+        .values({ cid, next_offset: nextOffset, done_at: doneAt })
+        .onConflict((oc) => oc.column('cid').doUpdateSet({ next_offset: nextOffset, done_at: doneAt }))
+        .execute();
+    },
+  };
+}
+
+export type ControllingSessionsRepository = ReturnType<typeof controllingSessionsRepository>;

@@ -8,14 +8,23 @@ import type { Database } from '../db/schema.js';
  * other writers first (readers go on), so two transactions cannot both find it empty and both
  * fill it: the second waits, then sees the first one's rows. (SQLite writes one at a time.)
  */
-export async function holdsDivisionDataLocked(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
+async function holdsDivisionDataLocked(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
   if (dialect === 'postgres') await sql`LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`.execute(db);
   return hasDivisionData(db);
 }
 
 /** True when the database already holds users or bookings (a demo must not be mixed into real data). */
-export async function hasDivisionData(db: Kysely<Database>): Promise<boolean> {
+async function hasDivisionData(db: Kysely<Database>): Promise<boolean> {
   const user = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   const booking = await db.selectFrom('bookings').select('id').limit(1).executeTakeFirst();
   return user !== undefined || booking !== undefined;
 }
+
+export function divisionDataRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    holdsDataLocked: () => holdsDivisionDataLocked(db, dialect),
+    hasData: () => hasDivisionData(db),
+  };
+}
+
+export type DivisionDataRepository = ReturnType<typeof divisionDataRepository>;

@@ -23,7 +23,7 @@ export interface DivisionRows {
  * moment (a booking written meanwhile is either wholly in the export or not at all). Order is left
  * to the presenter: text collation differs between the databases.
  */
-export async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
+async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
   return {
     areas: await db.selectFrom('areas').selectAll().execute(),
     users: await db.selectFrom('users').selectAll().execute(),
@@ -38,3 +38,11 @@ export async function readDivision(db: Kysely<Database>): Promise<DivisionRows> 
     bookings: await db.selectFrom('bookings').selectAll().execute(),
   };
 }
+
+export function exportRepository(db: Kysely<Database>) {
+  return {
+    readDivision: () => readDivision(db),
+  };
+}
+
+export type ExportRepository = ReturnType<typeof exportRepository>;

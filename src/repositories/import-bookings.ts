@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { isBookingOverlap } from './booking-overlap.js';
+import { isBookingOverlap } from '../db/errors.js';
 import { ImportError, type ImportBooking } from '../import/plan.js';
 import { bookingsRepository, type BookingView } from './bookings.js';
 import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.js';

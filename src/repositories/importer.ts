@@ -49,7 +49,7 @@ export interface ImportOutcome {
  * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
  * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
  */
-export async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
+async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
   const areaId = await importAreas(db, plan.areas);
   await importUsers(db, plan.users, areaId, now);
   const userId = await referencedUsers(db, plan);
@@ -284,3 +284,11 @@ async function importTrainings(db: Kysely<Database>, trainings: ImportTraining[]
 function dedupe(links: Row[]): Row[] {
   return [...new Map(links.map((l) => [keyOf(Object.values(l)), l])).values()];
 }
+
+export function importRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    apply: (plan: ImportPlan, now: number) => applyImport(db, dialect, plan, now),
+  };
+}
+
+export type ImportRepository = ReturnType<typeof importRepository>;

@@ -1,27 +1,55 @@
-import type { Db } from '../db/connection.js';
+// Every repository, over the database or a transaction: services read through
+// createRepositories(db.kysely, db.dialect) and write through the Write's `repos` (src/services/write.ts).
+import type { Dialect, Executor } from '../db/connection.js';
+import { activityRepository } from './activity.js';
 import { apiKeysRepository } from './api-keys.js';
+import { auditRepository } from './audit.js';
 import { bookingsRepository } from './bookings.js';
-import { networkPushesRepository } from './network-pushes.js';
-import { healthRepository } from './health.js';
-import { membersRepository } from './members.js';
-import { outboxFiguresRepository } from './outbox-figures.js';
 import { calendarRepository } from './calendar.js';
+import { controllingSessionsRepository } from './controlling-sessions.js';
+import { deprecatedRepository } from './deprecated.js';
+import { divisionDataRepository } from './division-data.js';
+import { eventsRepository } from './events.js';
+import { exportRepository } from './exporter.js';
+import { healthRepository } from './health.js';
+import { importRepository } from './importer.js';
+import { leasesRepository } from './leases.js';
+import { membersRepository } from './members.js';
+import { networkPushesRepository } from './network-pushes.js';
+import { outboxFiguresRepository } from './outbox-figures.js';
 import { positionsRepository } from './positions.js';
+import { rosterRepository } from './roster.js';
+import { rosterStagingRepository } from './roster-staging.js';
 import { sessionsRepository } from './sessions.js';
 import { usersRepository } from './users.js';
+import { webhookDeliveriesRepository } from './webhook-deliveries.js';
+import { webhooksRepository } from './webhooks.js';
 
-export function createRepositories(db: Db) {
+export function createRepositories(db: Executor, dialect: Dialect) {
   return {
-    apiKeys: apiKeysRepository(db.kysely),
-    bookings: bookingsRepository(db.kysely),
-    calendar: calendarRepository(db.kysely),
-    networkPushes: networkPushesRepository(db.kysely, db.dialect),
-    health: healthRepository(db.kysely),
-    members: membersRepository(db.kysely),
-    outboxFigures: outboxFiguresRepository(db.kysely),
-    positions: positionsRepository(db.kysely),
-    sessions: sessionsRepository(db.kysely),
-    users: usersRepository(db.kysely),
+    activity: activityRepository(db),
+    apiKeys: apiKeysRepository(db),
+    audit: auditRepository(db),
+    bookings: bookingsRepository(db),
+    calendar: calendarRepository(db),
+    controllingSessions: controllingSessionsRepository(db),
+    deprecated: deprecatedRepository(db),
+    divisionData: divisionDataRepository(db, dialect),
+    events: eventsRepository(db, dialect),
+    export: exportRepository(db),
+    health: healthRepository(db),
+    import: importRepository(db, dialect),
+    leases: leasesRepository(db),
+    members: membersRepository(db),
+    networkPushes: networkPushesRepository(db, dialect),
+    outboxFigures: outboxFiguresRepository(db),
+    positions: positionsRepository(db),
+    roster: rosterRepository(db),
+    rosterStaging: rosterStagingRepository(db, dialect),
+    sessions: sessionsRepository(db),
+    users: usersRepository(db),
+    webhookDeliveries: webhookDeliveriesRepository(db, dialect),
+    webhooks: webhooksRepository(db, dialect),
   };
 }
 

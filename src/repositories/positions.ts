@@ -9,6 +9,10 @@ export function positionsRepository(db: Kysely<Database>) {
       // Byte order regardless of the database collation.
       return rows.sort((a, b) => (a.callsign < b.callsign ? -1 : a.callsign > b.callsign ? 1 : 0));
     },
+    /** Every position's callsign. */
+    async callsigns(): Promise<string[]> {
+      return (await db.selectFrom('positions').select('callsign').execute()).map((p) => p.callsign);
+    },
     findByCallsign(callsign: string): Promise<PositionRow | undefined> {
       return db.selectFrom('positions').selectAll().where('callsign', '=', callsign.toUpperCase()).executeTakeFirst();
     },

@@ -14,12 +14,12 @@ export interface MembershipFilter {
 }
 
 /** Removes every staged row but those of `runId`: rows of a run that crashed never mix with the next run's. */
-export async function clearStagingExcept(trx: Kysely<Database>, runId: string): Promise<void> {
+async function clearStagingExcept(trx: Kysely<Database>, runId: string): Promise<void> {
   await trx.deleteFrom('roster_staging').where('run_id', '<>', runId).execute();
 }
 
 /** Removes the run's staged rows. */
-export async function clearStaging(trx: Kysely<Database>, runId: string): Promise<void> {
+async function clearStaging(trx: Kysely<Database>, runId: string): Promise<void> {
   await trx.deleteFrom('roster_staging').where('run_id', '=', runId).execute();
 }
 
@@ -57,7 +57,7 @@ const stagedRow = (runId: string, answer: StagedAnswer): RosterStagingTable => {
 };
 
 /** Stages answers of the run; an id staged again takes the later answer (as a later subdivision's roster does). */
-export async function stageAnswers(trx: Kysely<Database>, runId: string, answers: readonly StagedAnswer[]): Promise<void> {
+async function stageAnswers(trx: Kysely<Database>, runId: string, answers: readonly StagedAnswer[]): Promise<void> {
   // One statement must not touch a row twice (PostgreSQL refuses it): the last answer per id.
   const byId = new Map<number, RosterStagingTable>();
   for (const a of answers) {
@@ -91,12 +91,12 @@ export async function stageAnswers(trx: Kysely<Database>, runId: string, answers
  * comes later): without them it sorts every remaining staged row for each batch instead of
  * walking the primary key, and a roster of 100,000 takes minutes. SQLite walks the key anyway.
  */
-export async function refreshStagingStatistics(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+async function refreshStagingStatistics(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') await sql`ANALYZE roster_staging`.execute(db);
 }
 
 /** Rows the run has staged (of one kind, or all). */
-export async function countStaged(db: Kysely<Database>, runId: string, kind?: RosterStagingTable['kind']): Promise<number> {
+async function countStaged(db: Kysely<Database>, runId: string, kind?: RosterStagingTable['kind']): Promise<number> {
   let q = db
     .selectFrom('roster_staging')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -106,7 +106,7 @@ export async function countStaged(db: Kysely<Database>, runId: string, kind?: Ro
 }
 
 /** How many of these ids the run has staged already. */
-export async function countStagedAmong(db: Kysely<Database>, runId: string, ids: readonly number[]): Promise<number> {
+async function countStagedAmong(db: Kysely<Database>, runId: string, ids: readonly number[]): Promise<number> {
   const row = await db
     .selectFrom('roster_staging')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -135,7 +135,7 @@ const notStaged = (eb: ExpressionBuilder<Database, 'users'>, runId: string): Exp
  * it leaves out, and those whose staged row is not a member (moved to another division or
  * subdivision, or none) — every member without a staged row that is one.
  */
-export async function countMembersAndRemoved(
+async function countMembersAndRemoved(
   db: Kysely<Database>,
   runId: string,
   filter: MembershipFilter,
@@ -161,7 +161,7 @@ export async function countMembersAndRemoved(
 }
 
 /** The next members (by id, after `afterId`) that the run has staged nothing for. */
-export async function leaversAfter(
+async function leaversAfter(
   db: Kysely<Database>,
   runId: string,
   filter: MembershipFilter,
@@ -215,7 +215,7 @@ export interface StagedWithStored {
  * the database compares, so unchanged members are never read. A superset is harmless (the caller
  * decides each change); missing one is not, so every field the sync writes is compared.
  */
-export async function changedAfter(db: Kysely<Database>, runId: string, afterId: number, limit: number): Promise<StagedWithStored[]> {
+async function changedAfter(db: Kysely<Database>, runId: string, afterId: number, limit: number): Promise<StagedWithStored[]> {
   const rows = await db
     .selectFrom('roster_staging as s')
     .leftJoin('users as u', 'u.id', 's.id')
@@ -265,3 +265,20 @@ export async function changedAfter(db: Kysely<Database>, runId: string, afterId:
     return { answer: { kind: r.kind, member }, stored };
   });
 }
+
+export function rosterStagingRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    clearExcept: (runId: string) => clearStagingExcept(db, runId),
+    clear: (runId: string) => clearStaging(db, runId),
+    stage: (runId: string, answers: readonly StagedAnswer[]) => stageAnswers(db, runId, answers),
+    refreshStatistics: () => refreshStagingStatistics(db, dialect),
+    count: (runId: string, kind?: RosterStagingTable['kind']) => countStaged(db, runId, kind),
+    countAmong: (runId: string, ids: readonly number[]) => countStagedAmong(db, runId, ids),
+    countMembersAndRemoved: (runId: string, filter: MembershipFilter) => countMembersAndRemoved(db, runId, filter),
+    leaversAfter: (runId: string, filter: MembershipFilter, afterId: number, limit: number) =>
+      leaversAfter(db, runId, filter, afterId, limit),
+    changedAfter: (runId: string, afterId: number, limit: number) => changedAfter(db, runId, afterId, limit),
+  };
+}
+
+export type RosterStagingRepository = ReturnType<typeof rosterStagingRepository>;

@@ -1,21 +1,17 @@
 // The roster sync's writes: the users a range of staged rows changes, upserted from the staging
-// table by one statement (no row travels through the application), with their audit entries, in
-// the caller's transaction.
+// table by one statement (no row travels through the application), in the caller's transaction.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type AuditEntry, userTarget, withoutEmailAddress } from '../domain/audit/index.js';
 import type { UserChange } from '../domain/network/roster.js';
-import { appendAudit } from './audit.js';
 import { differsFromUser } from './roster-staging.js';
 
 /**
  * Writes what the run's staged rows with ids in (afterId, lastId] change — exactly the rows
- * changedAfter reads in that range, whose `changes` the caller computed — and one audit entry per
- * change (actor `roster`; an e-mail address shows only as set, changed or cleared). A field the
- * answer does not give keeps its stored value; a member the network no longer knows loses
- * division and subdivision.
+ * changedAfter reads in that range, whose `changes` the caller computed. A field the answer does
+ * not give keeps its stored value; a member the network no longer knows loses division and
+ * subdivision; members it suspends or makes inactive are signed out everywhere.
  */
-export async function applyStagedChanges(
+async function applyStagedChanges(
   trx: Kysely<Database>,
   runId: string,
   range: { afterId: number; lastId: number },
@@ -63,16 +59,14 @@ export async function applyStagedChanges(
       })),
     )
     .execute();
-  const entries: AuditEntry[] = changes.map((change) => ({
-    at: now,
-    actor: { kind: 'roster' },
-    action: change.before === null ? 'user.create' : 'user.update',
-    target: userTarget(change.id),
-    before: withoutEmailAddress(change.before),
-    after: withoutEmailAddress(change.after),
-  }));
-  await appendAudit(trx, entries);
   // A member the network suspended or made inactive is signed out everywhere, with the change.
   const barred = changes.filter((c) => c.after.rating !== undefined && c.after.rating <= 0).map((c) => c.id);
   if (barred.length > 0) await trx.deleteFrom('sessions').where('user_id', 'in', barred).execute();
+}
+
+export function rosterRepository(db: Kysely<Database>) {
+  return {
+    applyStagedChanges: (runId: string, range: { afterId: number; lastId: number }, changes: readonly UserChange[], now: number) =>
+      applyStagedChanges(db, runId, range, changes, now),
+  };
 }

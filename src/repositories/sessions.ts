@@ -76,13 +76,17 @@ export function sessionsRepository(db: Kysely<Database>) {
       const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
       return row.value;
     },
+
+    profileOf: (cid: number) => profileOf(db, cid),
+    upsertSignedInUser: (p: NetworkProfile, at: number) => upsertSignedInUser(db, p, at),
+    insertSession: (row: Database['sessions']) => insertSession(db, row),
   };
 }
 
 export type SessionsRepository = ReturnType<typeof sessionsRepository>;
 
 /** In a sign-in's transaction: the user's profile columns before the sign-in, if they existed. */
-export function profileOf(trx: Kysely<Database>, cid: number): Promise<ProfileColumns | undefined> {
+function profileOf(trx: Kysely<Database>, cid: number): Promise<ProfileColumns | undefined> {
   return trx
     .selectFrom('users')
     .select(['first_name', 'last_name', 'email', 'rating', 'region', 'division', 'subdivision'])
@@ -91,7 +95,7 @@ export function profileOf(trx: Kysely<Database>, cid: number): Promise<ProfileCo
 }
 
 /** In a sign-in's transaction: creates or updates the user from the network's profile. */
-export async function upsertSignedInUser(trx: Kysely<Database>, p: NetworkProfile, at: number): Promise<void> {
+async function upsertSignedInUser(trx: Kysely<Database>, p: NetworkProfile, at: number): Promise<void> {
   const columns: ProfileColumns = {
     first_name: p.firstName,
     last_name: p.lastName,
@@ -109,6 +113,6 @@ export async function upsertSignedInUser(trx: Kysely<Database>, p: NetworkProfil
 }
 
 /** In a sign-in's transaction: the new session. */
-export async function insertSession(trx: Kysely<Database>, row: Database['sessions']): Promise<void> {
+async function insertSession(trx: Kysely<Database>, row: Database['sessions']): Promise<void> {
   await trx.insertInto('sessions').values(row).execute();
 }

@@ -2,7 +2,6 @@
 // for (never one per user), each restricted to the users it can concern.
 import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database, EndorsementType, TrainingsTable } from '../db/schema.js';
-import { deprecatedRepository } from './deprecated.js';
 import { activeEndorsement, atcActiveUsers, openTraining } from './predicates.js';
 import { selectsUsers, type Includes, type Membership } from '../domain/users/index.js';
 
@@ -253,9 +252,9 @@ async function listForApi(db: Db, q: UsersQuery): Promise<UsersData> {
 
 export function usersRepository(db: Db) {
   return {
-    /** Rows of the deprecated endpoints (docs/api.md, deprecated endpoints). */
-    deprecated: deprecatedRepository(db),
     listForApi: (q: UsersQuery) => listForApi(db, q),
+    /** Every user's division and subdivision, by id (whom the backfill reads). */
+    divisions: () => db.selectFrom('users').select(['id', 'division', 'subdivision']).orderBy('id').execute(),
   };
 }
 

@@ -3,14 +3,13 @@
 // resumable: each page is recorded with how far that member has come, in one transaction.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreApiConfig } from '../config.js';
-import type { Db } from '../db/connection.js';
-import { transaction } from '../db/transaction.js';
 import { FeedShapeError, parseHistoryPage, positionMatcher } from '../domain/network/feed.js';
 import { isMember } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
-import { recordHistory } from '../repositories/controlling-sessions.js';
+import type { Repositories } from '../repositories/index.js';
 import { describeResult, type HttpClient } from './http-client.js';
+import type { Writer } from './write.js';
 
 const PAGE = 100;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -18,7 +17,8 @@ const MAX_BYTES = 4 * 1024 * 1024;
 export class BackfillError extends Error {}
 
 export interface BackfillDeps {
-  db: Db;
+  writer: Writer;
+  repos: Repositories;
   http: HttpClient;
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
@@ -36,21 +36,24 @@ export interface BackfillResult {
   done: number[];
 }
 
-export async function backfillActivity(deps: BackfillDeps, cid: number | null, signal?: AbortSignal): Promise<BackfillResult> {
-  const { db, coreApi } = deps;
-  if (coreApi.key === null) throw new BackfillError('CORE_API_KEY is not set: the members\u2019 history cannot be read from the network');
-  const kysely = db.kysely;
-  const users = await kysely.selectFrom('users').select(['id', 'division', 'subdivision']).orderBy('id').execute();
-  const members = cid === null ? users.filter((u) => isMember(u, deps.membership)).map((u) => u.id) : [cid];
-  if (cid !== null) {
-    // Asked for by name: read again from the start.
-    await kysely.deleteFrom('activity_backfill').where('cid', '=', cid).execute();
+/** `npx sector activity:backfill`. */
+export class ActivityBackfill {
+  constructor(private readonly deps: BackfillDeps) {}
+
+  run(cid: number | null, onProgress?: (line: string) => void, signal?: AbortSignal): Promise<BackfillResult> {
+    return backfillActivity({ ...this.deps, ...(onProgress ? { onProgress } : {}) }, cid, signal);
   }
-  const progress = new Map(
-    (await kysely.selectFrom('activity_backfill').select(['cid', 'next_offset', 'done_at']).execute()).map((p) => [p.cid, p]),
-  );
-  const positions = await kysely.selectFrom('positions').select('callsign').execute();
-  const match = positionMatcher(positions.map((p) => p.callsign));
+}
+
+async function backfillActivity(deps: BackfillDeps, cid: number | null, signal?: AbortSignal): Promise<BackfillResult> {
+  const { repos, coreApi } = deps;
+  if (coreApi.key === null) throw new BackfillError('CORE_API_KEY is not set: the members\u2019 history cannot be read from the network');
+  const users = await repos.users.divisions();
+  const members = cid === null ? users.filter((u) => isMember(u, deps.membership)).map((u) => u.id) : [cid];
+  // Asked for by name: read again from the start.
+  if (cid !== null) await deps.writer.write((w) => w.repos.controllingSessions.resetBackfill(cid));
+  const progress = new Map((await repos.controllingSessions.backfillProgress()).map((p) => [p.cid, p]));
+  const match = positionMatcher(await repos.positions.callsigns());
   const base = new URL(`${coreApi.url}/`);
   const result: BackfillResult = { members: 0, requests: 0, added: 0, done: [] };
   let last = 0;
@@ -88,13 +91,9 @@ export async function backfillActivity(deps: BackfillDeps, cid: number | null, s
       const next = offset + page.items.length;
       const finished = page.items.length === 0 || next >= page.count;
       const now = deps.clock();
-      result.added += await transaction(db, async (trx) => {
-        const added = await recordHistory(trx, member, sessions);
-        await trx
-          .insertInto('activity_backfill')
-          .values({ cid: member, next_offset: next, done_at: finished ? now : null })
-          .onConflict((oc) => oc.column('cid').doUpdateSet({ next_offset: next, done_at: finished ? now : null }))
-          .execute();
+      result.added += await deps.writer.write(async (w) => {
+        const added = await w.repos.controllingSessions.recordHistory(member, sessions);
+        await w.repos.controllingSessions.noteBackfill(member, next, finished ? now : null);
         return added;
       });
       offset = next;

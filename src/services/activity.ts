@@ -4,7 +4,7 @@
 import type { ActivityConfig } from '../config.js';
 import { type ActivityRule, decide, periodStart } from '../domain/activity.js';
 import type { Clock } from '../domain/time.js';
-import { activityRows, writeActivity } from '../repositories/activity.js';
+import type { Repositories } from '../repositories/index.js';
 import type { Writer } from './write.js';
 
 export interface ActivityExplanation {
@@ -26,6 +26,7 @@ export interface ActivityExplanation {
 export class ActivityService {
   constructor(
     private readonly writer: Writer,
+    private readonly repos: Repositories,
     private readonly config: ActivityConfig,
     private readonly clock: Clock,
   ) {}
@@ -43,17 +44,12 @@ export class ActivityService {
     const rule = this.rule;
     if (rule === null) return 0;
     const now = this.clock();
-    const rows = await activityRows(this.writer.db.kysely, periodStart(rule, now), now, cids);
+    const rows = await this.repos.activity.rows(periodStart(rule, now), now, cids);
     const changes = rows
       .map((r) => ({ user_id: r.user_id, area_id: r.area_id, active: decide(rule, r.ms, r.granted_at, now).active ? 1 : 0, was: r.active }))
       .filter((r) => r.active !== (r.was ?? 0));
     if (changes.length === 0) return 0;
-    await this.writer.write(({ trx }) =>
-      writeActivity(
-        trx,
-        changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active })),
-      ),
-    );
+    await this.writer.write((w) => w.repos.activity.write(changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active }))));
     return changes.length;
   }
 
@@ -63,7 +59,7 @@ export class ActivityService {
     const now = this.clock();
     const from =
       rule === null ? periodStart({ hours: 0, periodMonths: this.config.periodMonths, graceMonths: 0 }, now) : periodStart(rule, now);
-    const rows = await activityRows(this.writer.db.kysely, from, now, cid === null ? null : [cid]);
+    const rows = await this.repos.activity.rows(from, now, cid === null ? null : [cid]);
     return rows.map((r) => {
       const hours = Math.round((r.ms / 3_600_000) * 100) / 100;
       const listed = r.active === 1;

@@ -1,8 +1,13 @@
-import type { Db } from '../db/connection.js';
 import type { StoredAuditEntry } from '../domain/audit/index.js';
-import { type AuditFilter, listAudit } from '../repositories/audit.js';
+import type { AuditFilter } from '../repositories/audit.js';
+import type { Repositories } from '../repositories/index.js';
 
-/** Entries matching the filter, newest first (the audit command). */
-export function readAudit(db: Db, filter: AuditFilter): Promise<StoredAuditEntry[]> {
-  return listAudit(db.kysely, filter);
+/** Who changed what: the audit log as `npx sector audit` prints it (entries are written by each change's Write). */
+export class AuditLog {
+  constructor(private readonly repos: Repositories) {}
+
+  /** Entries matching the filter, newest first. */
+  read(filter: AuditFilter): Promise<StoredAuditEntry[]> {
+    return this.repos.audit.list(filter);
+  }
 }

@@ -1,8 +1,17 @@
-import type { Executor } from '../db/connection.js';
-import { type BookingFields, changesNothing, isBookingId, planBooking } from '../domain/bookings/index.js';
+import {
+  type BookingFields,
+  type BookingListFilter,
+  changesNothing,
+  isBookingId,
+  type ListPosition,
+  planBooking,
+} from '../domain/bookings/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
-import { isBookingOverlap } from '../repositories/booking-overlap.js';
-import { type BookingView, bookingsRepository, type BookingsRepository, type Slot } from '../repositories/bookings.js';
+import { isBookingOverlap } from '../db/errors.js';
+import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
+import type { BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
+import type { Repositories } from '../repositories/index.js';
+import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
 import type { Actor } from './booking-changes.js';
 import type { Writer } from './write.js';
 
@@ -15,8 +24,8 @@ export interface PermitContext {
   /** The area of the stored booking's position (null on create, or a position without an area). */
   existingArea: number | null;
   position: { callsign: string; rating: number; area_id: number | null };
-  /** The write's transaction, for what else the permit decides on (read there, it cannot change before the write). */
-  trx: Executor;
+  /** The repositories on the write's transaction, for what else the permit decides on (read there, it cannot change before the write). */
+  repos: Repositories;
 }
 
 /**
@@ -32,16 +41,46 @@ export interface SavedBooking {
   forcedTraining: boolean;
 }
 
-/** Creates, updates and deletes bookings: each write is one transaction, conflicts become 409s. */
-export class BookingWrites {
+export interface BookingsPage {
+  bookings: Array<BookingFull | BookingReduced>;
+  /** Where the next page starts, when `limit` was given and more bookings follow. */
+  next: ListPosition | null;
+}
+
+/**
+ * The bookings (contract §5): lists and look-ups are plain queries; creates, updates and deletes
+ * are each one write, conflicts become 409s.
+ */
+export class Bookings {
   /** PostgreSQL: lock the booking's row and its position's writers (SQLite writes one at a time anyway). */
   private readonly lockRows: boolean;
+  private readonly bookings: BookingsRepository;
 
   constructor(
     private readonly writer: Writer,
-    private readonly bookings: BookingsRepository,
+    repos: Repositories,
   ) {
     this.lockRows = writer.db.dialect === 'postgres';
+    this.bookings = repos.bookings;
+  }
+
+  /** GET /api/bookings: the live bookings the filter selects, one query. */
+  async list(form: BookingForm, filter: BookingListFilter): Promise<BookingsPage> {
+    const limit = filter.limit;
+    // One more than a page: whether another follows.
+    const rows = await this.bookings.list(limit === undefined ? filter : { ...filter, limit: limit + 1 });
+    const more = limit !== undefined && rows.length > limit;
+    const page = more ? rows.slice(0, limit) : rows;
+    const last = page.at(-1);
+    return { bookings: bookingListBody(page, form), next: more && last ? { time_start: last.time_start, id: last.id } : null };
+  }
+
+  /** GET /api/bookings/{id}: any booking with a key, deleted ones too; without a key, live ones only. */
+  async find(id: number, form: BookingForm): Promise<BookingView> {
+    const booking = isBookingId(id) ? await this.bookings.findById(id) : undefined;
+    // Without a key a deleted booking is gone, as in the public list.
+    if (!booking || (booking.deleted && form === 'reduced')) throw new NotFoundError('Booking');
+    return booking;
   }
 
   /**
@@ -55,8 +94,8 @@ export class BookingWrites {
     const attempt: { slot?: Slot } = {};
     try {
       return await this.writer.write(async (w): Promise<SavedBooking> => {
-        const { trx, at: now } = w;
-        const repo = bookingsRepository(trx);
+        const now = w.at;
+        const repo = w.repos.bookings;
         if (id !== null && this.lockRows) await repo.lockById(id);
         const existing = id === null ? undefined : await repo.findById(id);
         if (id !== null) {
@@ -75,7 +114,7 @@ export class BookingWrites {
             existing: existing ?? null,
             existingArea: existing ? await this.areaOf(repo, existing) : null,
             position,
-            trx,
+            repos: w.repos,
           });
         }
         const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
@@ -118,14 +157,14 @@ export class BookingWrites {
   async remove(id: number, actor: Actor, permit?: BookingPermit): Promise<BookingView> {
     if (!isBookingId(id)) throw new NotFoundError('Booking');
     return this.writer.write(async (w) => {
-      const { trx, at: now } = w;
-      const repo = bookingsRepository(trx);
+      const now = w.at;
+      const repo = w.repos.bookings;
       if (this.lockRows) await repo.lockById(id);
       const existing = await repo.findById(id);
       if (!existing) throw new NotFoundError('Booking');
       if (permit) {
         const position = (await repo.findPosition({ id: existing.position_id }))!;
-        await permit({ fields: {}, existing, existingArea: position.area_id, position, trx });
+        await permit({ fields: {}, existing, existingArea: position.area_id, position, repos: w.repos });
       }
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
       const booking = (await repo.findById(id))!;

@@ -1,18 +1,14 @@
 import type { Db } from '../db/connection.js';
+import { readSnapshot } from '../db/transaction.js';
 import { exportText } from '../presenters/export.js';
-import { readDivision } from '../repositories/exporter.js';
+import { exportRepository } from '../repositories/exporter.js';
 
-/**
- * The division's data in the import format, read as of one moment: in one transaction (a
- * PostgreSQL REPEATABLE READ snapshot; on SQLite a read transaction sees one WAL snapshot).
- */
-export async function exportDivision(db: Db): Promise<string> {
-  const rows =
-    db.dialect === 'postgres'
-      ? await db.kysely
-          .transaction()
-          .setIsolationLevel('repeatable read')
-          .execute((trx) => readDivision(trx))
-      : await db.kysely.transaction().execute((trx) => readDivision(trx));
-  return exportText(rows);
+/** `npx sector export`: the division's data in the import format. */
+export class Exports {
+  constructor(private readonly db: Db) {}
+
+  /** Read as of one moment: one snapshot of the database. */
+  async text(): Promise<string> {
+    return exportText(await readSnapshot(this.db, (trx) => exportRepository(trx).readDivision()));
+  }
 }

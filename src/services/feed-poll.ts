@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../config.js';
 import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
-import { recordPoll } from '../repositories/controlling-sessions.js';
+import type { Repositories } from '../repositories/index.js';
 import { parseAndMatch } from './feed-parse.js';
 import { HttpClient } from './http-client.js';
 import type { Writer } from './write.js';
@@ -26,6 +26,7 @@ export interface PollOutcome {
 
 export interface FeedPollDeps {
   writer: Writer;
+  repos: Repositories;
   /** The process's outbound client; one for this poll alone unless given. */
   http?: HttpClient;
   feed: DataFeedConfig;
@@ -35,7 +36,21 @@ export interface FeedPollDeps {
   onEnded?: (cids: number[]) => Promise<void>;
 }
 
-export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollOutcome> {
+/** The data-feed worker's poll (contract §16). */
+export class FeedPoll {
+  constructor(private readonly deps: FeedPollDeps) {}
+
+  poll(signal?: AbortSignal): Promise<PollOutcome> {
+    return pollFeed(this.deps, signal);
+  }
+
+  /** Records one feed document already read (the benchmark measures this part). */
+  process(body: Buffer): Promise<PollOutcome> {
+    return processFeed(this.deps, body);
+  }
+}
+
+async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollOutcome> {
   const url = new URL(deps.feed.url);
   const http = deps.http ?? new HttpClient();
   const result = await http.request(url, {
@@ -51,14 +66,10 @@ export async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promis
 }
 
 /** Records one feed document already read (the poll's work after the download). */
-export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcome> {
+async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcome> {
   const started = performance.now();
-  const positions = await deps.writer.db.kysely.selectFrom('positions').select('callsign').execute();
   // Several megabytes parsed on the event loop, once a minute by one instance: tens of milliseconds.
-  const parsed = parseAndMatch(
-    body,
-    positions.map((p) => p.callsign),
-  );
+  const parsed = parseAndMatch(body, await deps.repos.positions.callsigns());
   if (!parsed.ok) throw new FeedPollError(`data feed answered ${parsed.message}`);
   const { sightings, generatedAt } = parsed;
   const now = deps.clock();
@@ -68,7 +79,7 @@ export async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<Pol
       `data feed answered a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
     );
   const processingMs = performance.now() - started;
-  const ended = await deps.writer.write((w) => recordPoll(w.trx, sightings, seenAt));
+  const ended = await deps.writer.write((w) => w.repos.controllingSessions.recordPoll(sightings, seenAt));
   if (ended.length > 0) await deps.onEnded?.(ended);
   return { sightings: sightings.length, ended, processingMs };
 }

@@ -1,7 +1,7 @@
 import { parseImport } from '../import/parse.js';
 import type { AuditActor } from '../domain/audit/index.js';
-import { hasDivisionData, holdsDivisionDataLocked } from '../repositories/division-data.js';
-import { applyImport, type ImportSummary } from '../repositories/importer.js';
+import type { ImportSummary } from '../repositories/importer.js';
+import type { Repositories } from '../repositories/index.js';
 import { importChanges } from './booking-changes.js';
 import type { Writer } from './write.js';
 
@@ -26,7 +26,10 @@ export interface ImportOptions {
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
 export class Imports {
-  constructor(private readonly writer: Writer) {}
+  constructor(
+    private readonly writer: Writer,
+    private readonly repos: Repositories,
+  ) {}
 
   /**
    * Validates and applies the content in one transaction. The audit log gets one `import` entry
@@ -37,8 +40,8 @@ export class Imports {
     const plan = parseImport(data);
     const actor = options.actor ?? { kind: 'cli' };
     return this.writer.write(async (w) => {
-      if (options.intoEmptyDatabase && (await holdsDivisionDataLocked(w.trx, w.dialect))) throw new DatabaseNotEmptyError();
-      const outcome = await applyImport(w.trx, w.dialect, plan, w.at);
+      if (options.intoEmptyDatabase && (await w.repos.divisionData.holdsDataLocked())) throw new DatabaseNotEmptyError();
+      const outcome = await w.repos.import.apply(plan, w.at);
       await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after: { ...outcome.summary } }]);
       await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
       return outcome.summary;
@@ -47,6 +50,6 @@ export class Imports {
 
   /** True when the database already holds users or bookings (a demo must not be mixed into real data). */
   holdsDivisionData(): Promise<boolean> {
-    return hasDivisionData(this.writer.db.kysely);
+    return this.repos.divisionData.hasData();
   }
 }

@@ -1,64 +1,73 @@
+// The composition root: every service, built once per process from config and database, and the
+// one list of background workers.
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { type Clock, systemClock } from '../domain/time.js';
-import { ApiKeyService } from './api-keys.js';
+import { membershipOf } from '../domain/users/index.js';
+import type { PageAssets } from '../presenters/schedule-page.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
-import { BookingLookup } from './booking-lookup.js';
-import { BookingWrites } from './bookings.js';
-import { BookingLists } from './bookings-lists.js';
+import { ActivityBackfill } from './activity-backfill.js';
+import { ApiKeyService } from './api-keys.js';
+import { AuditLog } from './audit.js';
+import { Bookings } from './bookings.js';
 import { CalendarAnswers } from './calendar.js';
 import { DeprecatedUserLists } from './deprecated-users.js';
-import { Imports } from './import.js';
-import { Writer } from './write.js';
 import { EventStream, eventStreamWorkers } from './events/stream.js';
+import { Exports } from './export.js';
+import { FeedPoll } from './feed-poll.js';
 import { Health } from './health.js';
 import { HttpClient } from './http-client.js';
-import { NetworkPushes } from './network/pusher.js';
+import { Imports } from './import.js';
 import { MemberBookings } from './member-bookings.js';
-import { Metrics, type MetricsExtension } from './metrics.js';
+import { Metrics } from './metrics.js';
+import { NetworkPushes } from './network/pusher.js';
+import { NetworkStatus } from './network/status.js';
+import { OnlineNow } from './online.js';
 import { outboxMetrics, webhooksDisabledMetric } from './outbox-metrics.js';
+import { pageAssets } from './page-assets.js';
+import { PositionsList } from './positions.js';
+import { RosterSync } from './roster-sync.js';
+import { MemberSessions, SignIn } from './sign-in/index.js';
+import { UsersList } from './users-list.js';
 import { WebhookDeliveries } from './webhooks/dispatcher.js';
+import { WebhookSubscriptions } from './webhooks/subscriptions.js';
 import { builtInWorkers } from './workers/built-in.js';
 import { workerMetrics } from './workers/metrics.js';
 import { networkWorkers } from './workers/network.js';
 import type { Worker } from './workers/worker.js';
 import { Workers } from './workers/workers.js';
-import { pageAssets } from './page-assets.js';
-import { OnlineNow } from './online.js';
-import { PositionsList } from './positions.js';
-import type { PageAssets } from '../presenters/schedule-page.js';
-import { MemberSessions, SignIn } from './sign-in/index.js';
-import { UsersList } from './users-list.js';
+import { Writer } from './write.js';
 
-/** Everything a route or command needs, built once per process from config and database. */
+/** Every service routes and commands use; neither the database nor the repositories. */
 export interface AppServices {
   config: Config;
-  db: Db;
   clock: Clock;
-  repos: Repositories;
-  /** Every change goes through it: one transaction, with its events, audit entries and pushes. */
-  writer: Writer;
   keys: ApiKeyService;
   imports: Imports;
+  exports: Exports;
+  audit: AuditLog;
   health: Health;
   positions: PositionsList;
-  bookingLists: BookingLists;
-  bookingLookup: BookingLookup;
-  bookingWrites: BookingWrites;
-  /** Members' own bookings (the booking pages): who-may-book over bookingWrites, and their calendar feeds. */
+  bookings: Bookings;
+  /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
   memberBookings: MemberBookings;
   usersList: UsersList;
   deprecatedUsers: DeprecatedUserLists;
   /** GET /calendar/bookings.ics and the schedule page. */
   calendar: CalendarAnswers;
-  /** The background work (started and stopped by the server only). */
-  workers: Workers;
-  /** GET /api/events: tails the outbox once per process for every connected client. */
+  /** GET /api/events: one tail of the outbox per process for every connected client. */
   eventStream: EventStream;
+  webhooks: WebhookSubscriptions;
   /** Pushes bookings to the network's bookings service (a worker); null when sync is not configured. */
   networkPushes: NetworkPushes | null;
+  networkStatus: NetworkStatus;
+  roster: RosterSync;
+  activity: ActivityService;
+  backfill: ActivityBackfill;
+  /** Who is online now (GET /api/online, the schedule page). */
+  online: OnlineNow;
   /** Null when METRICS=0. */
   metrics: Metrics | null;
   /** The pages' stylesheet, script and icon URLs. */
@@ -67,49 +76,65 @@ export interface AppServices {
   sessions: MemberSessions;
   /** Signing members in with the network's account; null when sign-in is off. */
   signIn: SignIn | null;
-  /** ATC activity from the recorded sessions (ACTIVITY_HOURS). */
-  activity: ActivityService;
-  /** Who is online now (GET /api/online, the schedule page). */
-  online: OnlineNow;
   /** Every request to another service (webhooks, the network); closed at shutdown. */
   http: HttpClient;
+  /** The background work: started and stopped by the server only. */
+  workers: Workers;
+  /** Ends outbound requests and closes the database (the workers first, when they run). */
+  close(): Promise<void>;
 }
 
-/**
- * What routes see: the services, never the database handle or the repositories, so a handler
- * cannot skip the service that owns a query, its transaction and its cache.
- */
-export type RouteServices = Omit<AppServices, 'db' | 'repos'>;
+/** What routes see: the services (src/routes never reach the database or the repositories). */
+export type RouteServices = AppServices;
 
-export function createServices(config: Config, db: Db, clock: Clock = systemClock): AppServices {
-  const repos = createRepositories(db);
+/** The services with what they are built on, for the composition (server, tests). */
+export interface ComposedServices extends AppServices {
+  db: Db;
+  repos: Repositories;
+  /** Every change goes through it: one transaction, with its events, audit entries and pushes. */
+  writer: Writer;
+}
+
+export function createServices(config: Config, db: Db, clock: Clock = systemClock): ComposedServices {
+  const repos = createRepositories(db.kysely, db.dialect);
+  const membership = membershipOf(config);
   // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
   const writer = new Writer(db, clock, config.network !== null, () => {
     for (const name of ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
   });
+  const http = new HttpClient();
   const keys = new ApiKeyService(writer, clock);
   const eventStream = new EventStream(db, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
     keys.stillValid(ids),
   );
-  const http = new HttpClient();
-  const networkPushes = config.network
-    ? new NetworkPushes({
+  const division = { division: config.division, subdivisions: config.subdivisions };
+  const networkPushes = config.network ? new NetworkPushes({ writer, repos, config: config.network, http, division, clock }) : null;
+  const metrics = config.metrics
+    ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, [outboxMetrics(repos.outboxFigures, clock, networkPushes)])
+    : null;
+  if (metrics) db.addQueryListener(metrics.observeQuery);
+  const activity = new ActivityService(writer, repos, config.activity, clock);
+  const roster = new RosterSync({ writer, repos, http, coreApi: config.coreApi, membership: division, clock });
+  const feed = config.dataFeed
+    ? new FeedPoll({
         writer,
-        config: config.network,
+        repos,
         http,
-        division: { division: config.division, subdivisions: config.subdivisions },
+        feed: config.dataFeed,
         clock,
+        onEnded: async (cids) => {
+          await activity.recompute(cids);
+        },
       })
     : null;
-  // Gauges and counters of the outbox, webhook deliveries and network pushes register here.
-  const metricsExtensions: MetricsExtension[] = [outboxMetrics(repos.outboxFigures, clock, networkPushes)];
-  const metrics = config.metrics ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, metricsExtensions) : null;
-  if (metrics) db.addQueryListener(metrics.observeQuery);
-  const activity = new ActivityService(writer, config.activity, clock);
+  const bookings = new Bookings(writer, repos);
+  const sessions = new MemberSessions(writer, repos.sessions, clock);
+  const online = new OnlineNow(repos, clock, config.dataFeed);
+  const assets = pageAssets();
   const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
   // Every piece of background work, in one list.
   const background: Worker[] = [
-    new WebhookDeliveries(writer, http, {
+    new WebhookDeliveries(writer, repos, http, {
       timeoutMs: config.webhookTimeoutMs,
       retryBaseMs: config.webhookRetryBaseMs,
       maxAttempts: config.webhookMaxAttempts,
@@ -119,7 +144,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     ...(networkPushes ? [networkPushes] : []),
     ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
     ...builtInWorkers({ config, writer, keys }),
-    ...networkWorkers({ config, writer, clock, activity, http }),
+    ...networkWorkers({ config, roster, feed, activity }),
   ];
   const workers: Workers = new Workers({
     writer,
@@ -134,26 +159,22 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
         }
       : {}),
   });
-  const assets = pageAssets();
-  const sessions = new MemberSessions(writer, repos.sessions, clock);
-  const bookingWrites = new BookingWrites(writer, repos.bookings);
-  const online = new OnlineNow(db, clock, config.dataFeed);
-  const services: AppServices = {
+  return {
     config,
-    db,
     clock,
+    db,
     repos,
     writer,
     keys,
-    imports: new Imports(writer),
+    imports: new Imports(writer, repos),
+    exports: new Exports(db),
+    audit: new AuditLog(repos),
     health: new Health(repos.health),
     positions: new PositionsList(repos.positions),
-    bookingLists: new BookingLists(repos.bookings),
-    bookingLookup: new BookingLookup(repos.bookings),
-    bookingWrites,
-    memberBookings: new MemberBookings(repos.members, bookingWrites, config, clock, VERSION),
-    usersList: new UsersList(config, db, clock),
-    deprecatedUsers: new DeprecatedUserLists(repos.users.deprecated, clock),
+    bookings,
+    memberBookings: new MemberBookings(repos.members, bookings, config, clock, VERSION),
+    usersList: new UsersList(membership, db, clock),
+    deprecatedUsers: new DeprecatedUserLists(repos.deprecated, clock),
     calendar: new CalendarAnswers(repos.calendar, clock, {
       config,
       version: VERSION,
@@ -162,16 +183,31 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       // Without the data feed nothing is known of who is on: the page shows no such section.
       ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
-    workers,
     eventStream,
+    webhooks: new WebhookSubscriptions(writer, repos, clock),
     networkPushes,
+    networkStatus: new NetworkStatus(writer, repos, clock),
+    roster,
+    activity,
+    backfill: new ActivityBackfill({
+      writer,
+      repos,
+      http,
+      coreApi: config.coreApi,
+      membership: division,
+      clock,
+      spacingMs: config.coreApi.backfillSpacingMs,
+    }),
+    online,
     metrics,
     pageAssets: assets,
     sessions,
     signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
-    activity,
-    online,
     http,
+    workers,
+    close: async () => {
+      http.close();
+      await db.close();
+    },
   };
-  return services;
 }

@@ -1,5 +1,5 @@
 // Members' own bookings (docs/booking-pages.md): what a signed-in member may book, and their
-// bookings made, changed and cancelled through the same write path as the API (BookingWrites:
+// bookings made, changed and cancelled through the same write path as the API (Bookings:
 // the booking rules, events, network push and audit), with who-may-book checked in the write's
 // transaction and the member as the audit entry's actor.
 import { randomBytes } from 'node:crypto';
@@ -12,9 +12,9 @@ import { ForbiddenError, NotFoundError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import { isMember, membershipOf } from '../domain/users/membership.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import { type MemberBooking, membersRepository, type MembersRepository, type OfferedPosition } from '../repositories/members.js';
+import type { MemberBooking, MembersRepository, OfferedPosition } from '../repositories/members.js';
 import type { Actor } from './booking-changes.js';
-import type { BookingPermit, BookingWrites, SavedBooking } from './bookings.js';
+import type { BookingPermit, Bookings, SavedBooking } from './bookings.js';
 
 /** The signed-in member, as the session knows them. */
 export interface Member {
@@ -48,7 +48,7 @@ function storedTag(b: { training: number; training_forced: number; exam: number;
 export class MemberBookings {
   constructor(
     private readonly repo: MembersRepository,
-    private readonly writes: BookingWrites,
+    private readonly writes: Bookings,
     private readonly config: Pick<Config, 'division' | 'subdivisions' | 'siteName' | 'siteHost'>,
     private readonly clock: Clock,
     private readonly version: string,
@@ -101,8 +101,8 @@ export class MemberBookings {
   }
 
   async cancel(member: Member, id: number): Promise<MemberBooking> {
-    const permit: BookingPermit = async ({ existing, existingArea, trx }) => {
-      const booker = await this.bookerOf(membersRepository(trx), member.cid);
+    const permit: BookingPermit = async ({ existing, existingArea, repos }) => {
+      const booker = await this.bookerOf(repos.members, member.cid);
       const decision = mayChange(booker, { user_id: existing!.user_id, area_id: existingArea });
       if (!decision.ok) throw new ForbiddenError(decision.reason);
     };
@@ -169,8 +169,8 @@ export class MemberBookings {
    * may book, in an area the staff member changing it is staff of.
    */
   private bookingPermit(member: Member): BookingPermit {
-    return async ({ fields, existing, existingArea, position, trx }) => {
-      const repo = membersRepository(trx);
+    return async ({ fields, existing, existingArea, position, repos }) => {
+      const repo = repos.members;
       const booker = await this.bookerOf(repo, member.cid);
       if (existing) {
         const owner = mayChange(booker, { user_id: existing.user_id, area_id: existingArea });

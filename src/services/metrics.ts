@@ -3,7 +3,6 @@
 import type { QueryTiming } from '../db/connection.js';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { promClient } from './prom-client.js';
-import { SeriesHistogram, type SeriesObserver } from './series-metrics.js';
 
 /**
  * Registers more metrics on the registry: the place for the outbox, webhook and network-push
@@ -45,26 +44,30 @@ export interface MetricsSources {
 
 export class Metrics {
   readonly registry = new (promClient().Registry)();
-  private readonly requests: SeriesHistogram;
+  private readonly requestDurations: Histogram<'method' | 'route' | 'status'>;
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
   private readonly queries: Histogram<'statement' | 'outcome'>;
-  /** The observer of each method, route and status seen (a bounded set: methods, route templates, statuses). */
-  private readonly requestSeries = new Map<string, SeriesObserver>();
-  private readonly querySeries = new Map<string, { observe: (seconds: number) => void }>();
   private processMetrics = false;
 
   constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
     const { Counter, Gauge, Histogram } = promClient();
     const registers = [this.registry];
-    this.requests = new SeriesHistogram({
+    const labelNames = ['method', 'route', 'status'] as const;
+    this.requestDurations = new Histogram({
       name: 'sector_http_request_duration_seconds',
       help: 'Time to answer HTTP requests, by method, route template and status',
-      countName: 'sector_http_requests_total',
-      countHelp: 'HTTP requests answered, by method, route template and status',
+      labelNames,
       buckets: DURATION_BUCKETS,
+      registers,
     });
-    this.requests.register(this.registry);
+    this.requests = new Counter({
+      name: 'sector_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames,
+      registers,
+    });
     this.cacheHits = new Counter({
       name: 'sector_response_cache_hits_total',
       help: "Conditional GETs answered 304: the client's cached copy still holds",
@@ -94,19 +97,13 @@ export class Metrics {
   }
 
   observeRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route ?? ''}`;
-    let series = this.requestSeries.get(key);
-    if (series === undefined) {
-      const labels = {
-        method: METHODS.has(method) ? method : 'OTHER',
-        route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
-        status: String(status),
-      };
-      series = this.requests.observer(`${labels.method} ${labels.status} ${labels.route}`, labels);
-      // Unknown methods all count as OTHER, but each would be a key here: keep the map bounded.
-      if (METHODS.has(method)) this.requestSeries.set(key, series);
-    }
-    series.observe(seconds);
+    const labels = {
+      method: METHODS.has(method) ? method : 'OTHER',
+      route: route === undefined ? UNMATCHED_ROUTE : routeLabel(route),
+      status: String(status),
+    };
+    this.requestDurations.observe(labels, seconds);
+    this.requests.inc(labels);
   }
 
   observeCache(hit: boolean): void {
@@ -117,13 +114,7 @@ export class Metrics {
   readonly observeQuery = (event: QueryTiming): void => {
     const word = /^\s*(\w+)/.exec(event.sql)?.[1]?.toLowerCase() ?? '';
     const statement = STATEMENTS.has(word) ? word : 'other';
-    const key = `${statement} ${event.failed}`;
-    let series = this.querySeries.get(key);
-    if (series === undefined) {
-      series = this.queries.labels({ statement, outcome: event.failed ? 'error' : 'ok' });
-      this.querySeries.set(key, series);
-    }
-    series.observe(event.durationMs / 1000);
+    this.queries.observe({ statement, outcome: event.failed ? 'error' : 'ok' }, event.durationMs / 1000);
   };
 
   /** The text exposition; process metrics join at the first scrape (no timers in processes never scraped). */

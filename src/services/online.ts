@@ -1,8 +1,7 @@
 // GET /api/online and the schedule page's "On now": the open sessions of the division's positions.
 import type { DataFeedConfig } from '../config.js';
-import type { Db } from '../db/connection.js';
 import { isoMicros, type Clock } from '../domain/time.js';
-import { openSessions } from '../repositories/controlling-sessions.js';
+import type { Repositories } from '../repositories/index.js';
 import type { OnlineItem } from '../schemas/online.js';
 
 export interface OnlineController {
@@ -18,7 +17,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class OnlineNow {
   constructor(
-    private readonly db: Db,
+    private readonly repos: Repositories,
     private readonly clock: Clock,
     private readonly feed: DataFeedConfig | null,
   ) {}
@@ -29,7 +28,7 @@ export class OnlineNow {
    */
   async controllers(): Promise<OnlineController[]> {
     const windowMs = Math.max(3 * (this.feed?.intervalS ?? 60), 300) * 1000;
-    const rows = await openSessions(this.db.kysely, this.clock() - windowMs);
+    const rows = await this.repos.controllingSessions.open(this.clock() - windowMs);
     return rows
       .map((r) => ({
         callsign: r.callsign,

@@ -2,11 +2,9 @@
 // command's): a run holds the `roster-sync` lease (the same one the server's worker takes), renews
 // it as it makes progress, and its staged rows are marked with the lease. A second run refuses at
 // once rather than wait: the run under way brings the users up to date just as well.
-import type { Executor } from '../db/connection.js';
 import type { Clock } from '../domain/time.js';
-import { clearStaging, clearStagingExcept } from '../repositories/roster-staging.js';
 import { Lease, LeaseLost } from './workers/lease.js';
-import type { Writer } from './write.js';
+import type { Write, Writer } from './write.js';
 
 /** The sync could not run or was refused: nothing was changed. One line for the operator. */
 export class RosterSyncError extends Error {}
@@ -45,7 +43,7 @@ export class RosterRun {
       held = taken.lease;
     }
     const run = new RosterRun(writer, held, lease === null);
-    await run.write((trx) => clearStagingExcept(trx, run.id));
+    await run.write((w) => w.repos.rosterStaging.clearExcept(run.id));
     return run;
   }
 
@@ -54,19 +52,19 @@ export class RosterRun {
     await this.guard(() => this.lease.keep());
   }
 
-  /** Runs fn in a write transaction that first renews the lease: once it is another run's, nothing of fn happens. */
-  write<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+  /** Runs fn in a write that first renews the lease: once it is another run's, nothing of fn happens. */
+  write<T>(fn: (w: Write) => Promise<T>): Promise<T> {
     return this.guard(() =>
       this.writer.write(async (w) => {
         await this.lease.fence(w.trx);
-        return fn(w.trx);
+        return fn(w);
       }),
     );
   }
 
   /** Removes the run's staged rows, and lets go of a lease it took. */
   async end(): Promise<void> {
-    await this.writer.write((w) => clearStaging(w.trx, this.id));
+    await this.writer.write((w) => w.repos.rosterStaging.clear(this.id));
     if (this.ownLease) await this.lease.release();
   }
 

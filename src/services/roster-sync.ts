@@ -3,7 +3,6 @@
 // the database as they are read (one page in memory at a time) and the changes are planned from
 // SQL a batch at a time, so memory does not grow with the roster.
 import type { CoreApiConfig } from '../config.js';
-import type { Db, Executor } from '../db/connection.js';
 import {
   isMember,
   membershipFilter,
@@ -18,27 +17,18 @@ import {
 } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
-import { applyStagedChanges } from '../repositories/roster.js';
-import {
-  changedAfter,
-  countMembersAndRemoved,
-  countStaged,
-  countStagedAmong,
-  leaversAfter,
-  refreshStagingStatistics,
-  stageAnswers,
-} from '../repositories/roster-staging.js';
-import { describeResult, type HttpClient } from './http-client.js';
+import { userTarget, withoutEmailAddress } from '../domain/audit/index.js';
+import type { Repositories } from '../repositories/index.js';
+import { CoreApi } from './core-api.js';
+import type { HttpClient } from './http-client.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
 import type { Lease } from './workers/lease.js';
-import type { Writer } from './write.js';
+import type { Write, Writer } from './write.js';
 
 export { RosterSyncError } from './roster-run.js';
 
 /** The network's page size limit. */
 const PAGE = 1000;
-/** A roster page of 1,000 members is a few hundred kilobytes. */
-const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 /** Changes written per transaction (and planned per read). */
 const CHANGES_PER_TRANSACTION = 1000;
 /** Staged rows read at once. */
@@ -76,14 +66,24 @@ export interface RosterSyncResult {
 
 export interface RosterSyncDeps {
   writer: Writer;
+  repos: Repositories;
   http: HttpClient;
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
   clock: Clock;
 }
 
-export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions = {}): Promise<RosterSyncResult> {
-  const { coreApi, membership } = deps;
+/** `npx sector roster:sync` and the server's roster-sync worker. */
+export class RosterSync {
+  constructor(private readonly deps: RosterSyncDeps) {}
+
+  sync(options: RosterSyncOptions = {}): Promise<RosterSyncResult> {
+    return syncRoster(this.deps, options);
+  }
+}
+
+async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions): Promise<RosterSyncResult> {
+  const { coreApi, membership, repos } = deps;
   if (coreApi.key === null) throw new RosterSyncError('CORE_API_KEY is not set: the roster cannot be read from the network');
   const filter = membershipFilter(membership);
   if (filter === null) throw new RosterSyncError('DIVISION (or SUBDIVISIONS) is not set: there is no roster to read');
@@ -94,24 +94,23 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
         [...new Set(membership.subdivisions)].map((s) => `v2/orgs/subdivision/${encodeURIComponent(s)}`)
       : [`v2/orgs/division/${encodeURIComponent(membership.division!)}`];
 
-  const db = deps.writer.db;
   const run = await RosterRun.start(deps.writer, deps.clock, rosterLeaseMs(coreApi), options.lease ?? null);
+  const staging = repos.rosterStaging;
   try {
     // By id: a member skipped in the roster is skipped again when looked up.
     const skipped = new Map<number, string>();
     for (const source of sources) await stageRoster(api, run, source, skipped);
-    const kysely = db.kysely;
-    await refreshStagingStatistics(kysely, db.dialect);
-    const roster = await countStaged(kysely, run.id, 'roster');
+    await staging.refreshStatistics();
+    const roster = await staging.count(run.id, 'roster');
 
     // Counted before any leaver is looked up: missing from the roster, or moved out of the division by it.
-    const { members, removed } = await countMembersAndRemoved(kysely, run.id, filter);
+    const { members, removed } = await staging.countMembersAndRemoved(run.id, filter);
     if (removesTooMany(removed, members) && !options.force) {
       throw new RosterSyncError(
         `the roster would take away ${removed} of ${members} members (more than half): refused, nothing changed (npx sector roster:sync --force applies it)`,
       );
     }
-    const gone = await stageLeavers(api, run, db, filter, membership, skipped);
+    const gone = await stageLeavers(api, run, repos, filter, membership, skipped);
 
     const result: RosterSyncResult = {
       dry_run: Boolean(options.dryRun),
@@ -122,16 +121,15 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
       unchanged: 0,
       skipped: [...skipped].map(([id, reason]) => ({ id, reason })).sort((a, b) => a.id - b.id),
     };
-    const staged = await countStaged(kysely, run.id);
-    const now = deps.clock();
+    const staged = await staging.count(run.id);
     let changes = 0;
     for (let after = 0; ;) {
       // A dry run only reads; a real one reads each batch in the transaction that applies it, so the
       // users it compares with are the ones it writes over.
       if (options.dryRun) await run.keep();
       const batch = options.dryRun
-        ? await planAndApply(kysely, run.id, after, null)
-        : await run.write((trx) => planAndApply(trx, run.id, after, now));
+        ? await planAndApply(repos, run.id, after, null)
+        : await run.write((w) => planAndApply(w.repos, run.id, after, w));
       if (batch.lastId === null) break;
       result.created.push(...batch.created);
       result.updated.push(...batch.updated);
@@ -147,23 +145,24 @@ export async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOption
 }
 
 /**
- * Up to CHANGES_PER_TRANSACTION changes after `after`, each written (with `now`) unless `now` is
- * null; the ids created and updated, and the last id read (null: none left). Rows are read a
- * slice at a time so that few of them are alive at once: rows that outlive a garbage collection
- * or two move to the old generation, which grows until its next full collection.
+ * Up to CHANGES_PER_TRANSACTION changes after `after`, each written with its audit entry (actor
+ * `roster`; an e-mail address shows only as set, changed or cleared) in the write `w` unless it is
+ * null (a dry run); the ids created and updated, and the last id read (null: none left). Rows are
+ * read a slice at a time so that few of them are alive at once: rows that outlive a garbage
+ * collection or two move to the old generation, which grows until its next full collection.
  */
 async function planAndApply(
-  executor: Executor,
+  repos: Repositories,
   runId: string,
   after: number,
-  now: number | null,
+  w: Write | null,
 ): Promise<{ created: number[]; updated: number[]; lastId: number | null }> {
   const created: number[] = [];
   const updated: number[] = [];
   let lastId: number | null = null;
   while (created.length + updated.length < CHANGES_PER_TRANSACTION) {
     const limit = Math.min(ROWS_PER_READ, CHANGES_PER_TRANSACTION - created.length - updated.length);
-    const rows = await changedAfter(executor, runId, lastId ?? after, limit);
+    const rows = await repos.rosterStaging.changedAfter(runId, lastId ?? after, limit);
     const changes: UserChange[] = [];
     for (const { answer, stored } of rows) {
       const change = stagedChange(answer, stored);
@@ -174,7 +173,18 @@ async function planAndApply(
     const last = rows.at(-1);
     if (last === undefined) break;
     const range: { afterId: number; lastId: number } = { afterId: lastId ?? after, lastId: idOf(last.answer) };
-    if (now !== null) await applyStagedChanges(executor, runId, range, changes, now);
+    if (w !== null && changes.length > 0) {
+      await w.repos.roster.applyStagedChanges(runId, range, changes, w.at);
+      await w.audit(
+        { kind: 'roster' },
+        changes.map((c) => ({
+          action: c.before === null ? 'user.create' : 'user.update',
+          target: userTarget(c.id),
+          before: withoutEmailAddress(c.before),
+          after: withoutEmailAddress(c.after),
+        })),
+      );
+    }
     lastId = range.lastId;
     if (rows.length < limit) break;
   }
@@ -211,12 +221,12 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped
       );
     }
     const answers = page.items.map((member): StagedAnswer => ({ kind: 'roster', member }));
-    await run.write(async (trx) => {
+    await run.write(async (w) => {
       const ids = page.items.map((m) => m.id);
-      if (ids.length > 0 && (await countStagedAmong(trx, run.id, ids)) === new Set(ids).size) {
+      if (ids.length > 0 && (await w.repos.rosterStaging.countAmong(run.id, ids)) === new Set(ids).size) {
         throw new RosterSyncError(`the network's roster (${where}) repeats members it sent before: refused, nothing changed`);
       }
-      await stageAnswers(trx, run.id, answers);
+      await w.repos.rosterStaging.stage(run.id, answers);
     });
     for (const m of page.skipped) if (!skipped.has(m.id)) skipped.set(m.id, m.reason);
     read += page.listed;
@@ -230,18 +240,18 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped
 async function stageLeavers(
   api: CoreApi,
   run: RosterRun,
-  db: Db,
+  repos: Repositories,
   filter: NonNullable<ReturnType<typeof membershipFilter>>,
   membership: MembershipSettings,
   skipped: Map<number, string>,
 ): Promise<number[]> {
   const gone: number[] = [];
   for (let after = 0; ;) {
-    const ids = await leaversAfter(db.kysely, run.id, filter, after, LEAVERS_PER_BATCH);
+    const ids = await repos.rosterStaging.leaversAfter(run.id, filter, after, LEAVERS_PER_BATCH);
     if (ids.length === 0) return gone;
     const answers = await lookUpAll(api, run, ids, skipped);
     for (const a of answers) if (a.kind === 'unknown' || !isMember(a.member, membership)) gone.push(idOf(a));
-    await run.write((trx) => stageAnswers(trx, run.id, answers));
+    await run.write((w) => w.repos.rosterStaging.stage(run.id, answers));
     after = ids.at(-1)!;
   }
 }
@@ -274,37 +284,6 @@ async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], s
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUPS_AT_ONCE, ids.length) }, worker));
   return out;
-}
-
-class CoreApi {
-  private readonly base: URL;
-  constructor(
-    private readonly http: HttpClient,
-    url: string,
-    private readonly key: string,
-    private readonly timeoutMs: number,
-    private readonly signal?: AbortSignal,
-  ) {
-    this.base = new URL(`${url}/`);
-  }
-
-  /** The parsed body of a 200; null for a 404 when `notFoundIsNull`; anything else throws. */
-  async json(path: string, where: string, notFoundIsNull = false): Promise<unknown> {
-    const result = await this.http.request(new URL(path, this.base), {
-      headers: { accept: 'application/json', 'x-api-key': this.key },
-      timeoutMs: this.timeoutMs,
-      maxBytes: MAX_PAGE_BYTES,
-      signal: this.signal,
-    });
-    if (result.ok && result.status === 404 && notFoundIsNull) return null;
-    if (!result.ok || result.status !== 200)
-      throw new RosterSyncError(`the network's API failed (${where}): ${describeResult(result)}; nothing changed`);
-    try {
-      return JSON.parse(result.body.toString('utf8'));
-    } catch {
-      throw new RosterSyncError(`the network's API answered something that is not JSON (${where}); nothing changed`);
-    }
-  }
 }
 
 /** A shape error, as the one line the operator reads. */

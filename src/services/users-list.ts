@@ -1,7 +1,7 @@
-import type { ApiVariant, Config } from '../config.js';
+import type { ApiVariant } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { readSnapshot } from '../db/transaction.js';
-import { type Includes, membershipOf, selectsUsers } from '../domain/users/index.js';
+import { type Includes, type Membership, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
 import { presentUsers } from '../presenters/users.js';
 import { usersRepository } from '../repositories/users.js';
@@ -17,7 +17,8 @@ export interface UsersRequest {
 /** GET /api/users: built in a constant number of queries, whatever the number of users. */
 export class UsersList {
   constructor(
-    private readonly config: Pick<Config, 'division' | 'subdivisions'>,
+    /** Who counts as a member (computed once from DIVISION and SUBDIVISIONS). */
+    private readonly membership: Membership,
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
@@ -25,7 +26,7 @@ export class UsersList {
   /** The users array now; its several queries read one snapshot. */
   async list(req: UsersRequest): Promise<User[]> {
     if (!selectsUsers(req.includes)) return [];
-    const query = { includes: req.includes, membership: membershipOf(this.config), onlyAtcActive: req.onlyAtcActive, now: this.clock() };
+    const query = { includes: req.includes, membership: this.membership, onlyAtcActive: req.onlyAtcActive, now: this.clock() };
     const data = await readSnapshot(this.db, (trx) => usersRepository(trx).listForApi(query));
     return presentUsers(data, req.includes, req.variant);
   }

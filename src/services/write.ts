@@ -6,8 +6,7 @@ import type { Db, Dialect, Executor } from '../db/connection.js';
 import { transaction } from '../db/transaction.js';
 import { type AuditActor, type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../domain/audit/index.js';
 import type { Clock } from '../domain/time.js';
-import { appendAudit } from '../repositories/audit.js';
-import { eventsRepository } from '../repositories/events.js';
+import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChange } from './booking-changes.js';
 import { bookingEvents } from './events/outbox.js';
 
@@ -16,6 +15,7 @@ export type WakeUp = 'events';
 
 export class Write {
   readonly wakeUps = new Set<WakeUp>();
+  private repositories: Repositories | undefined;
 
   constructor(
     /** The transaction: every statement of the change runs on it. */
@@ -26,12 +26,14 @@ export class Write {
     private readonly networkSync: boolean,
   ) {}
 
+  /** The repositories, on this write's transaction. */
+  get repos(): Repositories {
+    return (this.repositories ??= createRepositories(this.trx, this.dialect));
+  }
+
   /** Audit entries of the change, at its time. */
   async audit(actor: AuditActor, entries: ReadonlyArray<Omit<AuditEntry, 'at' | 'actor'>>): Promise<void> {
-    await appendAudit(
-      this.trx,
-      entries.map((e) => ({ ...e, at: this.at, actor })),
-    );
+    await this.repos.audit.append(entries.map((e) => ({ ...e, at: this.at, actor })));
   }
 
   /**
@@ -47,7 +49,7 @@ export class Write {
         entries.push({ action: bookingAction(change.before, change.after), target: bookingTarget(change.after.id), ...diff });
     }
     await this.audit(actor, entries);
-    const events = eventsRepository(this.trx, this.dialect);
+    const events = this.repos.events;
     // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
     await events.lockCommitOrder();
     await events.insert(bookingEvents([...changes], this.at, this.networkSync && origin === 'api'));

@@ -7,14 +7,14 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices, type AppServices } from '../../src/services/index.js';
+import { createServices, type ComposedServices } from '../../src/services/index.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';
 import { inject } from 'vitest';
 import { testSchemaName } from './test-schemas.js';
 
 export interface TestContext {
   app: FastifyInstance;
-  services: AppServices;
+  services: ComposedServices;
   databaseUrl: string;
   /** Number of SQL statements executed since the last resetQueries(). */
   queries(): number;

@@ -5,8 +5,8 @@
 import { loadConfig } from '../../src/config.js';
 import { parseEventFilter } from '../../src/domain/events.js';
 import { startServices } from '../../src/runtime.js';
-import type { AppServices } from '../../src/services/index.js';
-import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+import type { Db } from '../../src/db/connection.js';
+import { type AppServices, type ComposedServices, createServices } from '../../src/services/index.js';
 
 /** The services over env's database (migrated, as every command does first), closed afterwards. */
 async function withDatabase<T>(env: Record<string, string>, fn: (services: AppServices) => Promise<T>): Promise<T> {
@@ -14,8 +14,13 @@ async function withDatabase<T>(env: Record<string, string>, fn: (services: AppSe
   try {
     return await fn(services);
   } finally {
-    await services.db.close();
+    await services.close();
   }
+}
+
+/** The services over a database a test opened itself (at `url`), as a command would build them. */
+export function servicesOver(db: Db, url: string): ComposedServices {
+  return createServices({ ...loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_FEED_URL: 'off' }), metrics: false }, db);
 }
 
 /** Imports records (docs/import-format.md) into env's database, as `npx sector import` does. */
@@ -36,7 +41,7 @@ export async function createKey(env: Record<string, string>, name: string, acces
 /** A webhook subscription made as `webhook:add --json` makes one. */
 export async function addWebhook(env: Record<string, string>, url: string, events?: string): Promise<{ id: string; secret: string }> {
   return withDatabase(env, async (services) => {
-    const w = await new WebhookSubscriptions(services.db, services.clock).add(url, events === undefined ? null : parseEventFilter(events));
+    const w = await services.webhooks.add(url, events === undefined ? null : parseEventFilter(events));
     return { id: w.id, secret: w.secret };
   });
 }

@@ -3,7 +3,7 @@
 // the `activity` command follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/domain/activity.js';
-import { pollFeed } from '../../src/services/feed-poll.js';
+import { FeedPoll } from '../../src/services/feed-poll.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { buildPosition, buildUser } from '../support/factories.js';
@@ -56,12 +56,13 @@ describe('ATC activity from sessions', () => {
 
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return pollFeed({
+    return new FeedPoll({
+      repos: ctx.services.repos,
       writer: ctx.services.writer,
       feed: { url: feed.url, intervalS: 1 },
       clock: ctx.services.clock,
       onEnded: (cids) => ctx.services.activity.recompute(cids).then(() => {}),
-    });
+    }).poll();
   };
 
   it('counts the sessions within the period against the requirement, when a session ends and at the daily recompute', async () => {

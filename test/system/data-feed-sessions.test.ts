@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { createServices } from '../../src/services/index.js';
 import { migrateToLatest, migratorOf } from '../../src/db/migrate.js';
-import { FeedPollError, pollFeed } from '../../src/services/feed-poll.js';
+import { FeedPollError, FeedPoll } from '../../src/services/feed-poll.js';
 import { networkWorkers } from '../../src/services/workers/network.js';
 import { Workers } from '../../src/services/workers/workers.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../support/context.js';
@@ -39,7 +39,13 @@ describe('sessions from the data feed', () => {
   });
   afterEach(async () => ctx.close());
 
-  const poll = () => pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock });
+  const poll = () =>
+    new FeedPoll({
+      repos: ctx.services.repos,
+      writer: ctx.services.writer,
+      feed: { url: feed.url, intervalS: 1 },
+      clock: ctx.services.clock,
+    }).poll();
 
   async function sessions(url = ctx.databaseUrl) {
     const db = openDatabase(url);
@@ -88,8 +94,8 @@ describe('sessions from the data feed', () => {
     // A restart: another process (a new database handle) polls next; the sessions go on.
     const other = openDatabase(ctx.databaseUrl);
     feed.set(iso(T0 + 4 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn }]);
-    const writer = createServices(loadConfig({ DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' }), other, ctx.services.clock).writer;
-    expect(await pollFeed({ writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock })).toMatchObject({
+    const { writer, repos } = createServices(loadConfig({ DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' }), other, ctx.services.clock);
+    expect(await new FeedPoll({ repos, writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock }).poll()).toMatchObject({
       sightings: 1,
       ended: [stranger],
     });
@@ -148,7 +154,12 @@ describe('sessions from the data feed', () => {
     await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
     feed.setMode('timeout');
     await expect(
-      pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock }),
+      new FeedPoll({
+        repos: ctx.services.repos,
+        writer: ctx.services.writer,
+        feed: { url: feed.url, intervalS: 1 },
+        clock: ctx.services.clock,
+      }).poll(),
     ).rejects.toThrow(`data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`);
     expect(await sessions()).toEqual([]);
   });
@@ -159,22 +170,24 @@ describe('sessions from the data feed', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     await expect(
-      pollFeed({
+      new FeedPoll({
+        repos: ctx.services.repos,
         writer: ctx.services.writer,
         feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 },
         clock: ctx.services.clock,
-      }),
+      }).poll(),
     ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
   });
 
   it('names the host whose name it could not find', async () => {
     // .invalid never resolves (RFC 6761).
     await expect(
-      pollFeed({
+      new FeedPoll({
+        repos: ctx.services.repos,
         writer: ctx.services.writer,
         feed: { url: 'https://nonexistent.invalid/v3/vatsim-data.json', intervalS: 1 },
         clock: ctx.services.clock,
-      }),
+      }).poll(),
     ).rejects.toThrow(new FeedPollError('data feed failed: nonexistent.invalid: host name not found (ENOTFOUND)'));
   });
 
@@ -260,7 +273,12 @@ describe('sessions from the data feed', () => {
     vi.setSystemTime(T0);
     // The fake clock, moved on below, is the workers' and the poll's.
     const clock = () => Date.now();
-    const runner = new Workers({ writer: own.services.writer, clock, workers: networkWorkers({ ...own.services, clock }) });
+    const services = createServices(own.services.config, own.services.db, clock);
+    const runner = new Workers({
+      writer: services.writer,
+      clock,
+      workers: networkWorkers({ ...services, feed: new FeedPoll({ ...services, feed: services.config.dataFeed!, clock }) }),
+    });
     try {
       feed.set(iso(T0), []);
       const before = feed.count();

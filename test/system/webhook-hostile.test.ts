@@ -2,7 +2,7 @@
 // huge body cannot slow the API or exhaust memory or sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+import { servicesOver } from '../support/seed.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 import { createBooking, prepareDivision, type Receiver, sleep, startReceiver } from '../support/webhooks.js';
@@ -51,7 +51,7 @@ describe('hostile webhook receivers', { timeout: 120_000 }, () => {
     });
     const db = openDatabase(env.DATABASE_URL);
     try {
-      const subs = new WebhookSubscriptions(db, Date.now);
+      const subs = servicesOver(db, env.DATABASE_URL).webhooks;
       const base = receiver.url.replace(/\/hook$/, '');
       for (let i = 0; i < HANGING; i++) ids[`hang${i}`] = (await subs.add(`${base}/x/hang/${i}`, null)).id;
       for (const kind of ['slow', 'redirect', 'huge']) ids[kind] = (await subs.add(`${base}/x/${kind}`, null)).id;
@@ -85,7 +85,7 @@ describe('hostile webhook receivers', { timeout: 120_000 }, () => {
   it('records timeouts, refuses redirects, reads little of a huge body, and delivers to the slow receiver', async () => {
     const db = openDatabase(env.DATABASE_URL);
     try {
-      const subs = new WebhookSubscriptions(db, Date.now);
+      const subs = servicesOver(db, env.DATABASE_URL).webhooks;
       const deadline = Date.now() + 30_000;
       let hang = await subs.deliveries(ids.hang0!);
       while (hang.length === 0 && Date.now() < deadline) {

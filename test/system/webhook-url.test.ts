@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { webhookUrlProblem } from '../../src/domain/events.js';
-import { WebhookError, WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
+import { WebhookError } from '../../src/services/webhooks/subscriptions.js';
+import { servicesOver } from '../support/seed.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { tableRows } from '../support/db-state.js';
 import { runCli } from '../support/processes.js';
@@ -51,7 +52,7 @@ describe('webhook:add and hostile URLs', { timeout: 180_000 }, () => {
   afterAll(() => db.close());
 
   it('the check webhook:add runs refuses every hostile URL with one printable line, storing nothing', async () => {
-    const subscriptions = new WebhookSubscriptions(db, () => Date.now());
+    const subscriptions = servicesOver(db, env.DATABASE_URL).webhooks;
     const before = await tableRows(env.DATABASE_URL, WRITTEN);
     expect(before.webhooks).toEqual([]);
     for (const url of HOSTILE) {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
 import type { ActivityExplanation } from '../../services/activity.js';
-import { BackfillError, backfillActivity } from '../../services/activity-backfill.js';
+import { BackfillError } from '../../services/activity-backfill.js';
 import { CliError, withServices } from '../context.js';
 import { count, print, printJson, printTable, show, tell } from '../output.js';
 
@@ -59,18 +59,7 @@ async function backfill(opts: { cid?: string }): Promise<void> {
     const { config } = services;
     let result;
     try {
-      result = await backfillActivity(
-        {
-          db: services.db,
-          http: services.http,
-          coreApi: config.coreApi,
-          membership: { division: config.division, subdivisions: config.subdivisions },
-          clock: services.clock,
-          spacingMs: config.coreApi.backfillSpacingMs,
-          onProgress: (line) => tell(show`${line}`),
-        },
-        cid,
-      );
+      result = await services.backfill.run(cid, (line) => tell(show`${line}`));
     } catch (err) {
       if (err instanceof BackfillError) throw new CliError(err.message);
       throw err;

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { auditJsonLine, auditTable, bookingTarget } from '../../domain/audit/index.js';
 import { parseIsoInstant } from '../../domain/time.js';
-import { readAudit } from '../../services/audit.js';
 import { CliError, withServices } from '../context.js';
 import { print, tell } from '../output.js';
 import { printable } from '../../domain/printable.js';
@@ -46,7 +45,7 @@ async function audit(opts: AuditOptions): Promise<void> {
     limit = Number(opts.limit);
   }
   await withServices(async (services) => {
-    const entries = await readAudit(services.db, {
+    const entries = await services.audit.read({
       ...(target ? { target } : {}),
       ...(since !== undefined ? { since } : {}),
       ...(limit ? { limit } : {}),

@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { exportDivision } from '../../services/export.js';
 import { DatabaseNotEmptyError, ImportError, type ImportSummary } from '../../services/import.js';
 import { CliError, withServices } from '../context.js';
 import { count, show, tell } from '../output.js';
@@ -71,7 +70,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
 /** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
 async function exportData(file: string | undefined): Promise<void> {
   if (file?.trim() === '') throw new CliError('FILE must not be empty: npx sector export [FILE] (stdout without it)');
-  const text = await withServices((services) => exportDivision(services.db));
+  const text = await withServices((services) => services.exports.text());
   if (file === undefined) {
     process.stdout.write(text);
     return;

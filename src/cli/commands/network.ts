@@ -60,7 +60,7 @@ function advice(pushes: PushJson[], networkUrl: string | null): string[] {
 async function status(opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
-    const pushes = (await services.repos.networkPushes.open()).map((p) => toJson(p, now));
+    const pushes = (await services.networkStatus.owed()).map((p) => toJson(p, now));
     const network = services.config.network;
     const networkUrl = network === null ? null : withoutSecrets(network.url);
     if (opts.json) {
@@ -96,15 +96,15 @@ async function retry(ref: string): Promise<void> {
   if (!/^[1-9]\d{0,14}$/.test(ref)) throw new CliError(`the booking id must be a positive whole number (got "${ref}")`);
   const id = Number(ref);
   await withServices(async (services) => {
-    const repo = services.repos.networkPushes;
-    if (await repo.retryRefused(id, services.clock())) {
+    const outcome = await services.networkStatus.retry(id);
+    if (outcome === 'retried') {
       tell(`Booking ${id} will be pushed to the network again by the running server.`);
       return;
     }
-    const push = await repo.status(id);
-    if (!push) throw new CliError(`booking ${id} has no push to the network (no such booking, or it was never changed through the API)`);
+    if (outcome === null)
+      throw new CliError(`booking ${id} has no push to the network (no such booking, or it was never changed through the API)`);
     throw new CliError(
-      push.status === 'done'
+      outcome === 'done'
         ? `booking ${id} is already pushed to the network; nothing to retry`
         : `booking ${id} is still pending, not refused: it is retried by itself`,
     );

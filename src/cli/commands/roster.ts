@@ -1,23 +1,13 @@
 import type { Command } from 'commander';
-import { describeRosterError, syncRoster } from '../../services/roster-sync.js';
+import { describeRosterError } from '../../services/roster-sync.js';
 import { CliError, withServices } from '../context.js';
 import { count, print, printJson } from '../output.js';
 
 async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: boolean }): Promise<void> {
   await withServices(async (services) => {
-    const { config } = services;
     let result;
     try {
-      result = await syncRoster(
-        {
-          writer: services.writer,
-          http: services.http,
-          coreApi: config.coreApi,
-          membership: { division: config.division, subdivisions: config.subdivisions },
-          clock: services.clock,
-        },
-        { dryRun: Boolean(opts.dryRun), force: Boolean(opts.force) },
-      );
+      result = await services.roster.sync({ dryRun: Boolean(opts.dryRun), force: Boolean(opts.force) });
     } catch (err) {
       const line = describeRosterError(err);
       if (line !== null) throw new CliError(line);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type EventType, parseEventFilter } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
-import { WebhookError, WebhookSubscriptions } from '../../services/webhooks/subscriptions.js';
+import { WebhookError, type WebhookSubscriptions } from '../../services/webhooks/subscriptions.js';
 import { CliError, withServices } from '../context.js';
 import { count, print, printJson, printTable, show, tell } from '../output.js';
 
@@ -9,7 +9,7 @@ import { count, print, printJson, printTable, show, tell } from '../output.js';
 async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<T>): Promise<T> {
   return withServices(async (services) => {
     try {
-      return await fn(new WebhookSubscriptions(services.db, services.clock));
+      return await fn(services.webhooks);
     } catch (err) {
       if (err instanceof WebhookError) throw new CliError(`${err.message}; nothing was changed`);
       throw err;

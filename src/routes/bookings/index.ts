@@ -80,20 +80,20 @@ const blanksRemoved =
 
 const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
-    const page = await services.bookingLists.list(formOf(request), listFilter(request.query));
+    const page = await services.bookings.list(formOf(request), listFilter(request.query));
     if (page.next !== null) reply.header('link', `<${nextPageUrl(request.query, encodeCursor(page.next))}>; rel="next"`);
     return wantsControlCenter(request, services.config.apiCompat) ? { data: page.bookings } : page.bookings;
   });
 
   app.get(BOOKING_ID_PATH, { schema: getBooking, config: { auth: 'optional' } }, async (request) => {
     const form = formOf(request);
-    const body = bookingBody(await services.bookingLookup.find(request.params.id, form), form);
+    const body = bookingBody(await services.bookings.find(request.params.id, form), form);
     return wantsControlCenter(request, services.config.apiCompat) ? { booking: body } : body;
   });
 
   const create = { schema: createBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('create') };
   app.post('/api/bookings/create', create, async (request, reply) => {
-    const saved = await services.bookingWrites.save(null, bookingFieldsOf(request.body, 'create'), actorOf(request));
+    const saved = await services.bookings.save(null, bookingFieldsOf(request.body, 'create'), actorOf(request));
     reply.header('location', `/api/bookings/${saved.booking.id}`);
     if (wantsControlCenter(request, services.config.apiCompat)) {
       return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
@@ -103,12 +103,12 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
 
   const update = { schema: updateBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('update') };
   app.patch(BOOKING_ID_PATH, update, async (request) => {
-    const saved = await services.bookingWrites.save(request.params.id, bookingFieldsOf(request.body, 'update'), actorOf(request));
+    const saved = await services.bookings.save(request.params.id, bookingFieldsOf(request.body, 'update'), actorOf(request));
     return bookingUpdatedBody(saved.booking, saved.forcedTraining);
   });
 
   app.delete(BOOKING_ID_PATH, { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
-    bookingDeletedBody(await services.bookingWrites.remove(request.params.id, actorOf(request))),
+    bookingDeletedBody(await services.bookings.remove(request.params.id, actorOf(request))),
   );
 };
 

@@ -98,17 +98,18 @@ export class EventStream {
     if (resumeFrom !== undefined && seq === null && !sink.write(reset)) return;
     this.clients.add(client);
     try {
-      // Caught up once nothing newer than the tailer's position is left; from then on the
-      // tailer (which only ever moves forward) writes what follows, so nothing falls between.
-      while (client.cursor < (await this.position()) && !sink.closed()) {
+      // Caught up once the table has nothing newer and the tail is no further on; from then on the
+      // tail (which only ever moves forward) writes what follows, so nothing falls between. The tail
+      // may be further back: what it then writes again, the client has (its cursor skips it).
+      for (;;) {
         const rows = await repo.after(client.cursor, BATCH);
-        if (rows.length === 0) break;
         // One event at a time, waiting for the client to take them: catching up never trips its bound.
         for (const row of rows) {
           if (sink.closed()) break;
           this.send(client, [row]);
           if (sink.backedUp()) await sink.drained();
         }
+        if (sink.closed() || (rows.length < BATCH && client.cursor >= (await this.position()))) break;
       }
     } catch (err) {
       this.detach(sink);

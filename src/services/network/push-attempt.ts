@@ -2,8 +2,6 @@
 // what the answer means. The claim stays the pusher's throughout: every write below is made only
 // while this process still holds the row's lease.
 import type { NetworkConfig } from '../../config.js';
-import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
 import {
   classifyAnswer,
   decidePush,
@@ -19,8 +17,9 @@ import {
   retryDelay,
 } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
-import { bookingsRepository } from '../../repositories/bookings.js';
-import { type ClaimedPush, networkPushesRepository, type PushResult } from '../../repositories/network-pushes.js';
+import type { Repositories } from '../../repositories/index.js';
+import type { ClaimedPush, NetworkPushesRepository, PushResult } from '../../repositories/network-pushes.js';
+import type { Writer } from '../write.js';
 
 export type PushMethod = 'POST' | 'PUT' | 'DELETE';
 
@@ -45,7 +44,8 @@ export interface Attempted {
 }
 
 export interface AttemptContext {
-  db: Db;
+  writer: Writer;
+  repos: Repositories;
   config: Pick<NetworkConfig, 'retryBaseMs'>;
   division: Division;
   clock: Clock;
@@ -55,13 +55,13 @@ export interface AttemptContext {
 }
 
 /** The pushes' bookkeeping, each write a transaction of its own. */
-const write = <T>(ctx: AttemptContext, fn: (pushes: ReturnType<typeof networkPushesRepository>) => Promise<T>): Promise<T> =>
-  transaction(ctx.db, (trx) => fn(networkPushesRepository(trx, ctx.db.dialect)));
+const write = <T>(ctx: AttemptContext, fn: (pushes: NetworkPushesRepository) => Promise<T>): Promise<T> =>
+  ctx.writer.write((w) => fn(w.repos.networkPushes));
 
 /** Makes the push; null when the claim was lost before anything was sent (nothing to report). */
 export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Promise<Attempted | null> {
   const id = claim.booking_id;
-  const booking: PushedBooking | undefined = await bookingsRepository(ctx.db.kysely).findById(id);
+  const booking: PushedBooking | undefined = await ctx.repos.bookings.findById(id);
   if (!booking) return finish(ctx, claim, null, { kind: 'done' }, null, null);
   let posted: NetworkBookingBody | null = claim.posted === null ? null : (JSON.parse(claim.posted) as NetworkBookingBody);
   let action = decidePush(booking, posted, ctx.division);
@@ -72,8 +72,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
       const { answer, why } = found;
       return finish(ctx, claim, 'POST', classifyLookup(answer.status), answer.status, `looking for an earlier create: ${why}`, answer);
     }
-    await transaction(ctx.db, async (trx) => {
-      const pushes = networkPushesRepository(trx, ctx.db.dialect);
+    await write(ctx, async (pushes) => {
       if (found !== null) await pushes.setNetworkId(id, found);
       await pushes.notePosted(id, ctx.owner, null);
     });
@@ -145,8 +144,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
     );
   }
   const now = ctx.clock();
-  await transaction(ctx.db, async (trx) => {
-    const pushes = networkPushesRepository(trx, ctx.db.dialect);
+  await write(ctx, async (pushes) => {
     await pushes.setNetworkId(claim.booking_id, networkId);
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
     await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, { kind: 'done' }, claim, answer.status, null, now), now);
@@ -161,8 +159,7 @@ async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: Pus
   if (outcome.kind === 'lost') {
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
-    await transaction(ctx.db, async (trx) => {
-      const pushes = networkPushesRepository(trx, ctx.db.dialect);
+    await write(ctx, async (pushes) => {
       await pushes.setNetworkId(claim.booking_id, null);
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
     });

@@ -4,7 +4,8 @@ import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
-import { type ClaimedPush, networkPushesRepository } from '../../repositories/network-pushes.js';
+import type { Repositories } from '../../repositories/index.js';
+import type { ClaimedPush } from '../../repositories/network-pushes.js';
 import { type HttpClient, withoutSecrets } from '../http-client.js';
 import type { Worker, WorkerContext, WorkerLogger } from '../workers/worker.js';
 import type { Writer } from '../write.js';
@@ -28,6 +29,7 @@ const silent: PushLogger = { info() {}, warn() {}, error() {} };
 
 export interface NetworkPushesOptions {
   writer: Writer;
+  repos: Repositories;
   config: NetworkConfig;
   /** The process's outbound client. */
   http: HttpClient;
@@ -88,12 +90,11 @@ export class NetworkPushes implements Worker {
    * reads first, so an idle worker never takes the write lock. Null: nothing to do.
    */
   private async claim(now: number): Promise<{ push: ClaimedPush | null } | null> {
-    const { db } = this.o.writer;
-    const reads = networkPushesRepository(db.kysely, db.dialect);
+    const reads = this.o.repos.networkPushes;
     const queue = await reads.queueDue();
     if (!queue && !(await reads.anyDue(now))) return null;
     return this.o.writer.write(async (w) => {
-      const repo = networkPushesRepository(w.trx, w.dialect);
+      const repo = w.repos.networkPushes;
       if (queue) await repo.queueChanges(now);
       const [push] = await repo.claimDue(this.owner, now, now + this.claimMs, 1);
       return { push: push ?? null };
@@ -103,7 +104,8 @@ export class NetworkPushes implements Worker {
   private async push(claim: ClaimedPush, signal: AbortSignal): Promise<void> {
     const { writer, config, division, clock } = this.o;
     const attempt: AttemptContext = {
-      db: writer.db,
+      writer,
+      repos: this.o.repos,
       config,
       division,
       clock,
@@ -121,7 +123,7 @@ export class NetworkPushes implements Worker {
       if (!(err instanceof Stopped))
         this.log.error({ err, booking: claim.booking_id }, 'network push failed; it is tried again when its claim lapses');
       // Stopping (or a failure of our own): let go, so another process or the restart takes it at once.
-      await writer.write((w) => networkPushesRepository(w.trx, w.dialect).release([claim.booking_id], this.owner)).catch(() => {});
+      await writer.write((w) => w.repos.networkPushes.release([claim.booking_id], this.owner)).catch(() => {});
     }
   }
 

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { signInDiff, userTarget } from '../../domain/audit/index.js';
 import { type NetworkProfile, signInRefusedFor } from '../../domain/members/sign-in.js';
 import type { Clock } from '../../domain/time.js';
-import { insertSession, profileOf, type SessionsRepository, upsertSignedInUser } from '../../repositories/sessions.js';
+import type { SessionsRepository } from '../../repositories/sessions.js';
 import type { Writer } from '../write.js';
 
 /** The signed-in member a page request is made by (request.member). */
@@ -45,10 +45,15 @@ export class MemberSessions {
     private readonly clock: Clock,
   ) {}
 
+  /** A write of the sessions' own rows, as every write: one transaction through the writer. */
+  private writes<T>(fn: (sessions: SessionsRepository) => Promise<T>): Promise<T> {
+    return this.writer.write((w) => fn(w.repos.sessions));
+  }
+
   /** The secret cookies are signed with: the configured one, else the one generated at first start. */
   async cookieSecret(configured: string | null): Promise<string> {
     if (configured !== null) return configured;
-    return this.repo.settingOrInsert('session_secret', randomToken(48));
+    return this.writes((sessions) => sessions.settingOrInsert('session_secret', randomToken(48)));
   }
 
   /**
@@ -63,11 +68,11 @@ export class MemberSessions {
     if (row === undefined) return null;
     const now = this.clock();
     if (now - row.last_seen_at >= SESSION_IDLE_MS || signInRefusedFor(row.rating) !== null) {
-      await this.repo.delete(idHash);
+      await this.writes((sessions) => sessions.delete(idHash));
       return null;
     }
     const touched = now - row.last_seen_at >= TOUCH_EVERY_MS;
-    if (touched) await this.repo.touch(idHash, now);
+    if (touched) await this.writes((sessions) => sessions.touch(idHash, now));
     const firstName = row.first_name ?? '';
     const lastName = row.last_name ?? '';
     const member: Member = {
@@ -82,7 +87,7 @@ export class MemberSessions {
 
   /** Ends a session on every instance. */
   end(idHash: string): Promise<void> {
-    return this.repo.delete(idHash);
+    return this.writes((sessions) => sessions.delete(idHash));
   }
 
   /** Keeps a sign-in under way; the browser gets `browserToken` in a cookie, the network `state`. */
@@ -90,9 +95,11 @@ export class MemberSessions {
     const state = randomToken();
     const browserToken = randomToken();
     const now = this.clock();
-    await this.repo.saveLoginState(
-      { state_hash: sha256(state), browser_hash: sha256(browserToken), code_verifier: codeVerifier, next, created_at: now },
-      now - LOGIN_STATE_MS,
+    await this.writes((sessions) =>
+      sessions.saveLoginState(
+        { state_hash: sha256(state), browser_hash: sha256(browserToken), code_verifier: codeVerifier, next, created_at: now },
+        now - LOGIN_STATE_MS,
+      ),
     );
     return { state, browserToken };
   }
@@ -103,7 +110,7 @@ export class MemberSessions {
     browserToken: string | null,
   ): Promise<{ ok: true; codeVerifier: string; next: string } | { ok: false; problem: LoginProblem }> {
     const now = this.clock();
-    const row = await this.repo.consumeLoginState(sha256(state));
+    const row = await this.writes((sessions) => sessions.consumeLoginState(sha256(state)));
     if (row === undefined) return { ok: false, problem: 'unknown' };
     if (now - row.created_at > LOGIN_STATE_MS) return { ok: false, problem: 'expired' };
     if (browserToken === null || sha256(browserToken) !== row.browser_hash) return { ok: false, problem: 'other-browser' };
@@ -118,9 +125,10 @@ export class MemberSessions {
   async signIn(profile: NetworkProfile): Promise<string> {
     const sessionId = randomToken();
     const at = await this.writer.write(async (w) => {
-      const { trx, at } = w;
-      const before = await profileOf(trx, profile.cid);
-      await upsertSignedInUser(trx, profile, at);
+      const { at } = w;
+      const sessions = w.repos.sessions;
+      const before = await sessions.profileOf(profile.cid);
+      await sessions.upsertSignedInUser(profile, at);
       const name = `${profile.firstName} ${profile.lastName}`;
       const after = {
         first_name: profile.firstName,
@@ -133,7 +141,7 @@ export class MemberSessions {
       await w.audit({ kind: 'member', cid: profile.cid, name }, [
         { action: 'member.sign_in', target: userTarget(profile.cid), ...signInDiff(before, after) },
       ]);
-      await insertSession(trx, {
+      await sessions.insertSession({
         id_hash: sha256(sessionId),
         user_id: profile.cid,
         csrf_secret: randomToken(24),
@@ -144,7 +152,7 @@ export class MemberSessions {
     });
     // Sessions nobody used for 30 days are refused when they come back; this removes the ones
     // that never do (a sign-in is rare enough to carry it, and the index makes it cheap).
-    await this.repo.deleteIdle(at - SESSION_IDLE_MS);
+    await this.writes((sessions) => sessions.deleteIdle(at - SESSION_IDLE_MS));
     return sessionId;
   }
 }

@@ -1,8 +1,8 @@
 // Delivers the outbox to webhook subscriptions (contract §10), from every server process: signed
 // POSTs, retried with backoff, in commit order per subscription, at least once.
 import { retryDelay } from '../../domain/events.js';
-import { type ClaimedDelivery, webhookDeliveriesRepository } from '../../repositories/webhook-deliveries.js';
-import { webhooksRepository } from '../../repositories/webhooks.js';
+import type { Repositories } from '../../repositories/index.js';
+import type { ClaimedDelivery } from '../../repositories/webhook-deliveries.js';
 import type { HttpClient, HttpResult } from '../http-client.js';
 import type { Worker, WorkerContext } from '../workers/worker.js';
 import type { Writer } from '../write.js';
@@ -52,6 +52,7 @@ export class WebhookDeliveries implements Worker {
 
   constructor(
     private readonly writer: Writer,
+    private readonly repos: Repositories,
     private readonly http: HttpClient,
     private readonly options: DispatcherOptions,
   ) {
@@ -74,11 +75,11 @@ export class WebhookDeliveries implements Worker {
    * write; reads first, so an idle poll takes no write lock. Null: nothing to do.
    */
   private async claim(now: number): Promise<{ delivery: ClaimedDelivery | null } | null> {
-    const reads = webhookDeliveriesRepository(this.writer.db.kysely, this.writer.db.dialect);
+    const reads = this.repos.webhookDeliveries;
     const fanOut = await reads.fanOutDue();
     if (!fanOut && !(await reads.anyDue(now))) return null;
     return this.writer.write(async (w) => {
-      const repo = webhookDeliveriesRepository(w.trx, w.dialect);
+      const repo = w.repos.webhookDeliveries;
       if (fanOut) await repo.fanOut(now);
       const [delivery] = await repo.claim(now, now + this.options.timeoutMs + LEASE_MARGIN_MS, 1);
       return { delivery: delivery ?? null };
@@ -111,15 +112,9 @@ export class WebhookDeliveries implements Worker {
     const outcome = this.outcome(d, result, ctx.now());
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
     const disabled = await this.writer.write(async (w) => {
-      await webhookDeliveriesRepository(w.trx, w.dialect).complete(d, outcome);
+      await w.repos.webhookDeliveries.complete(d, outcome);
       const reason = disableReason(disableAfterMs, result);
-      return webhooksRepository(w.trx, w.dialect).noteHealth(
-        d.webhook_id,
-        result.error === null,
-        outcome.at,
-        outcome.at - disableAfterMs,
-        reason,
-      );
+      return w.repos.webhooks.noteHealth(d.webhook_id, result.error === null, outcome.at, outcome.at - disableAfterMs, reason);
     });
     if (disabled) {
       ctx.log.warn(

@@ -1,13 +1,10 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
-import type { Db } from '../../db/connection.js';
-import { transaction } from '../../db/transaction.js';
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
 import { webhookTarget } from '../../domain/audit/index.js';
 import { type Clock, isoMicros } from '../../domain/time.js';
-import { appendAudit } from '../../repositories/audit.js';
-import { eventsRepository } from '../../repositories/events.js';
-import { webhookDeliveriesRepository } from '../../repositories/webhook-deliveries.js';
-import { type AttemptListing, webhooksRepository } from '../../repositories/webhooks.js';
+import type { Repositories } from '../../repositories/index.js';
+import type { AttemptListing } from '../../repositories/webhooks.js';
+import type { Writer } from '../write.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
 
 /** A request the operator must change: printed as one line. */
@@ -27,12 +24,13 @@ export interface Subscription {
 
 export class WebhookSubscriptions {
   constructor(
-    private readonly db: Db,
+    private readonly writer: Writer,
+    private readonly repos: Repositories,
     private readonly clock: Clock,
   ) {}
 
-  private repo(db = this.db.kysely) {
-    return webhooksRepository(db, this.db.dialect);
+  private repo() {
+    return this.repos.webhooks;
   }
 
   /** Adds a subscription; the secret is returned here once and never again. */
@@ -48,18 +46,9 @@ export class WebhookSubscriptions {
       removed_at: null,
     };
     // The secret is never audited: the entry names the URL and the event types only.
-    await transaction(this.db, async (trx) => {
-      await this.repo(trx).add(row);
-      await appendAudit(trx, [
-        {
-          at: row.created_at,
-          actor: { kind: 'cli' },
-          action: 'webhook.added',
-          target: webhookTarget(row.id),
-          before: null,
-          after: { url, events },
-        },
-      ]);
+    await this.writer.write(async (w) => {
+      await w.repos.webhooks.add(row);
+      await w.audit({ kind: 'cli' }, [{ action: 'webhook.added', target: webhookTarget(row.id), before: null, after: { url, events } }]);
     });
     return { ...row, events, disabled_at: null, disabled_reason: null };
   }
@@ -72,13 +61,11 @@ export class WebhookSubscriptions {
     const now = this.clock();
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
-    const removed = await transaction(this.db, async (trx) => {
-      if (!(await this.repo(trx).remove(id, now))) return false;
+    const removed = await this.writer.write(async (w) => {
+      if (!(await w.repos.webhooks.remove(id, now))) return false;
       const entry = { url: found.url, events: decodeEventFilter(found.events), removed_at: null };
-      await appendAudit(trx, [
+      await w.audit({ kind: 'cli' }, [
         {
-          at: now,
-          actor: { kind: 'cli' },
           action: 'webhook.removed',
           target: webhookTarget(id),
           before: entry,
@@ -97,12 +84,10 @@ export class WebhookSubscriptions {
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
     if (found.removed_at !== null) throw new WebhookError(`webhook subscription ${id} is removed`);
-    const enabled = await transaction(this.db, async (trx) => {
-      if (!(await this.repo(trx).enable(id))) return false;
-      await appendAudit(trx, [
+    const enabled = await this.writer.write(async (w) => {
+      if (!(await w.repos.webhooks.enable(id))) return false;
+      await w.audit({ kind: 'cli' }, [
         {
-          at: now,
-          actor: { kind: 'cli' },
           action: 'webhook.enabled',
           target: webhookTarget(id),
           before: { disabled_at: isoMicros(found.disabled_at ?? now), disabled_reason: found.disabled_reason },
@@ -131,15 +116,15 @@ export class WebhookSubscriptions {
         throw new WebhookError(`webhook subscription ${to} is disabled; turn it on with webhook:enable ${to}`);
     }
     const now = this.clock();
-    return transaction(this.db, async (trx) => {
-      const events = eventsRepository(trx, this.db.dialect);
+    return this.writer.write(async (w) => {
+      const events = w.repos.events;
       const event = await events.findById(eventId);
       if (!event) throw new WebhookError(`no event ${eventId} (unknown, or older than the retention)`);
       // Queued in commit order like a new event, behind what each subscription already waits for
       // (events committed before are queued first).
       await events.lockCommitOrder();
-      await webhookDeliveriesRepository(trx, this.db.dialect).fanOut(now, { wait: true });
-      return this.repo(trx).redeliver(event, to, now);
+      await w.repos.webhookDeliveries.fanOut(now, { wait: true });
+      return w.repos.webhooks.redeliver(event, to, now);
     });
   }
 }

@@ -1,7 +1,6 @@
 // The server's own workers: retention of events and audit entries, once across instances, and the
 // API key use this process batched, written by every instance.
 import type { Config } from '../../config.js';
-import { pruneAudit } from '../../repositories/audit.js';
 import { pruneEvents } from '../events/retention.js';
 import type { Writer } from '../write.js';
 import type { Worker } from './worker.js';
@@ -47,7 +46,7 @@ export function builtInWorkers({ config, writer, keys, keyUseIntervalMs = 30_000
       intervalMs: HOUR_MS,
       leaseMs: 10 * 60_000,
       run: async (ctx) => {
-        const deleted = await writer.write((w) => pruneAudit(w.trx, ctx.now() - auditDays * DAY_MS));
+        const deleted = await writer.write((w) => w.repos.audit.prune(ctx.now() - auditDays * DAY_MS));
         if (deleted > 0) ctx.log.info({ deleted, retentionDays: auditDays }, 'pruned old audit entries');
       },
     });

@@ -2,13 +2,10 @@
 // roster sync, the data feed poll and the daily activity recompute. Handlers are the services' own
 // functions.
 import type { Config } from '../../config.js';
-import type { Clock } from '../../domain/time.js';
 import type { ActivityService } from '../activity.js';
-import { FeedPollError, pollFeed } from '../feed-poll.js';
-import type { HttpClient } from '../http-client.js';
-import { describeRosterError, rosterLeaseMs, syncRoster } from '../roster-sync.js';
+import { type FeedPoll, FeedPollError } from '../feed-poll.js';
+import { describeRosterError, rosterLeaseMs, type RosterSync } from '../roster-sync.js';
 import { ROSTER_LEASE } from '../roster-run.js';
-import type { Writer } from '../write.js';
 import { ReportedWorkerFailure, type Worker } from './worker.js';
 
 const HOUR_MS = 3_600_000;
@@ -16,10 +13,10 @@ const DAY_MS = 24 * HOUR_MS;
 
 interface Services {
   config: Config;
-  writer: Writer;
-  clock: Clock;
+  roster: RosterSync;
+  /** Null when DATA_FEED_URL=off. */
+  feed: FeedPoll | null;
   activity: ActivityService;
-  http: HttpClient;
 }
 
 export function networkWorkers(services: Services): Worker[] {
@@ -37,7 +34,7 @@ export function networkWorkers(services: Services): Worker[] {
       leaseMs: rosterLeaseMs(config.coreApi),
       run: async (ctx) => {
         try {
-          const r = await syncRoster({ ...services, coreApi: config.coreApi, membership }, { signal: ctx.signal, lease: ctx.lease });
+          const r = await services.roster.sync({ signal: ctx.signal, lease: ctx.lease });
           ctx.log.info(
             { roster: r.roster, created: r.created.length, updated: r.updated.length, gone: r.gone.length, skipped: r.skipped.length },
             'roster synced from the network',
@@ -59,7 +56,8 @@ export function networkWorkers(services: Services): Worker[] {
   }
 
   const feed = config.dataFeed;
-  if (feed !== null) {
+  const poll = services.feed;
+  if (feed !== null && poll !== null) {
     // One warning per run of failures (the network down for a day is one line, not 1,440).
     let failing = false;
     jobs.push({
@@ -69,18 +67,7 @@ export function networkWorkers(services: Services): Worker[] {
       leaseMs: Math.max(2 * feed.intervalS * 1000, 60_000),
       run: async (ctx) => {
         try {
-          await pollFeed(
-            {
-              writer: services.writer,
-              http: services.http,
-              feed,
-              clock: services.clock,
-              onEnded: async (cids) => {
-                await services.activity.recompute(cids);
-              },
-            },
-            ctx.signal,
-          );
+          await poll.poll(ctx.signal);
         } catch (err) {
           // Our own failures too (the database): one line per run of failures, never a stack per poll.
           const line =

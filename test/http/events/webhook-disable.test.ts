@@ -37,9 +37,9 @@ describe('a webhook receiver that stays dead', () => {
       }),
     );
     token = await ctx.key('edit');
-    subs = new WebhookSubscriptions(ctx.services.db, () => now);
+    subs = new WebhookSubscriptions(ctx.services.writer, ctx.services.repos, () => now);
     // Two hours, as an operator may write it; retries every minute, 100 attempts per delivery.
-    const deliveries = new WebhookDeliveries(ctx.services.writer, ctx.services.http, {
+    const deliveries = new WebhookDeliveries(ctx.services.writer, ctx.services.repos, ctx.services.http, {
       timeoutMs: 2000,
       retryBaseMs: 60_000,
       maxAttempts: 100,

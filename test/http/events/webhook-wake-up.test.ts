@@ -2,7 +2,6 @@
 // commit): on fake timers that never advance, an event still reaches its receivers — no poll, no
 // pacing timer is involved — and each subscription gets its events in commit order.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebhookSubscriptions } from '../../../src/services/webhooks/subscriptions.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
 import { bookingBody, startReceiver, type Receiver } from '../../support/webhooks.js';
@@ -20,7 +19,7 @@ describe('webhook delivery after a commit', () => {
         positions: [{ callsign: 'EKEV0_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
       }),
     );
-    const subs = new WebhookSubscriptions(ctx.services.db, Date.now);
+    const subs = ctx.services.webhooks;
     for (const r of receivers) await subs.add(r.url, null);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     ctx.services.workers.start();

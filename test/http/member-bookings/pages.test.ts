@@ -3,7 +3,6 @@
 // audited as the member), errors come back next to their fields, CSRF is required, and every
 // who-may-book rule holds through HTTP with a persona each. In a browser: test/browser/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAudit } from '../../../src/services/audit.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import {
   ADA,
@@ -138,7 +137,7 @@ describe('members booking pages', () => {
         time_start: '2030-03-12 14:00:00',
       }),
     ]);
-    const audit = await readAudit(ctx.services.db, { target: `booking:${id}` });
+    const audit = await ctx.services.audit.read({ target: `booking:${id}` });
     expect(audit).toEqual([expect.objectContaining({ actor: `member:${BO}`, actor_name: 'Bo Test', action: 'booking.created' })]);
     const events = await ctx.services.db.kysely.selectFrom('events').select(['type', 'booking_id']).where('booking_id', '=', id).execute();
     expect(events).toEqual([{ type: 'booking.created', booking_id: id }]);
@@ -304,7 +303,7 @@ describe('members booking pages', () => {
       expect(res.statusCode).toBe(303);
       const changed = (await ctx.request({ method: 'GET', url: '/api/bookings/50', token: await ctx.key('read') })).json();
       expect(changed).toEqual(expect.objectContaining({ user_id: BO, time_end: '2030-03-12 13:00:00' }));
-      const audit = await readAudit(ctx.services.db, { target: 'booking:50' });
+      const audit = await ctx.services.audit.read({ target: 'booking:50' });
       expect(audit[0]).toEqual(expect.objectContaining({ actor: `member:${USERS.moderator.id}`, action: 'booking.updated' }));
       expect((await post('moderator', '/bookings/50/cancel', {})).statusCode).toBe(303);
       expect((await ctx.request({ method: 'GET', url: '/api/bookings/50' })).statusCode).toBe(404);
@@ -326,7 +325,7 @@ describe('members booking pages', () => {
     const cancelled = await post('ada', `/bookings/${id}/cancel`, {});
     expect(cancelled.statusCode).toBe(303);
     expect((await get(String(cancelled.headers.location), 'ada')).body).toContain('Cancelled: EKCH_TWR');
-    const actions = (await readAudit(ctx.services.db, { target: `booking:${id}` })).map((e) => [e.actor, e.action]);
+    const actions = (await ctx.services.audit.read({ target: `booking:${id}` })).map((e) => [e.actor, e.action]);
     expect(actions).toEqual([
       [`member:${ADA}`, 'booking.deleted'],
       [`member:${ADA}`, 'booking.updated'],

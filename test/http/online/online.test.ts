@@ -1,6 +1,6 @@
 // GET /api/online: the division's positions staffed now, from the sessions the feed poll records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollFeed } from '../../../src/services/feed-poll.js';
+import { FeedPoll } from '../../../src/services/feed-poll.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildPosition, buildUser } from '../../support/factories.js';
@@ -22,7 +22,12 @@ describe('GET /api/online', () => {
   });
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
+    return new FeedPoll({
+      repos: ctx.services.repos,
+      writer: ctx.services.writer,
+      feed: { url: feed.url, intervalS: 60 },
+      clock: ctx.services.clock,
+    }).poll();
   };
 
   it('lists who staffs which position: public without personal data, with a key adding cid and name', async () => {

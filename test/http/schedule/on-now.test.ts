@@ -1,7 +1,7 @@
 // The schedule page's "On now": who staffs the division's positions now, and whether today's
 // booked positions are staffed, from the sessions the feed poll records. No names (public page).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollFeed } from '../../../src/services/feed-poll.js';
+import { FeedPoll } from '../../../src/services/feed-poll.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
@@ -42,7 +42,12 @@ describe('GET / "On now"', () => {
     expect(before).toContain('Booked today EKCH_TWR 09:00–11:00: not staffed now EKCH_APP 15:00–17:00: not staffed now');
 
     feed.set(iso(T0), [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0 - 45 * 60_000) }]);
-    await pollFeed({ writer: ctx.services.writer, feed: { url: feed.url, intervalS: 60 }, clock: ctx.services.clock });
+    await new FeedPoll({
+      repos: ctx.services.repos,
+      writer: ctx.services.writer,
+      feed: { url: feed.url, intervalS: 60 },
+      clock: ctx.services.clock,
+    }).poll();
     // The page follows at the next minute.
     ctx.setNow(T0 + 60_000);
     const page = await ctx.request({ method: 'GET', url: '/' });
