@@ -91,7 +91,7 @@ async function measure(name: string, databaseUrl: string, demo: DemoData): Promi
     const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', DIVISION: 'EUD', SUBDIVISIONS: 'SCA' });
     const services = createServices(config, db, () => NOW);
     const req = parseUsersRequest({ include: USERS_RELATIONS }, VARIANT);
-    // What UsersList.build does, split so each phase is timed on its own.
+    // What Users.build does, split so each phase is timed on its own.
     const q = { includes: req.includes, membership: membershipOf(config), onlyAtcActive: false, now: NOW };
 
     const samples: Record<'fetch' | 'present' | 'stringify' | 'bytes' | 'total', number[]> = {

@@ -6,7 +6,7 @@ import type { Tag } from '../domain/bookings/flags.js';
 import type { MemberFormValues } from '../domain/bookings/member-form.js';
 import { flagLabels } from '../domain/calendar/filter.js';
 import type { FieldErrors } from '../domain/errors.js';
-import type { MemberBooking, OfferedPosition } from '../repositories/members.js';
+import type { MemberBooking, OfferedPosition } from '../repositories/member-bookings.js';
 import { type Html, html } from './html.js';
 import { type AccountView, accountBar, pageHead } from './member-pages.js';
 import type { PageAssets } from './schedule-page.js';

@@ -2,7 +2,7 @@
 // needs, in a fixed order with fixed formatting, so that the same data always gives the same bytes.
 import { ratingCode } from '../domain/ratings.js';
 import { isoMicros, isoMicrosOrNull, ymdHis } from '../domain/time.js';
-import type { DivisionRows } from '../repositories/exporter.js';
+import type { DivisionRows } from '../repositories/export.js';
 
 /** Code-unit order: the same on every machine and database (no locale, no collation). */
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

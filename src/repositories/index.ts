@@ -10,11 +10,11 @@ import { controllingSessionsRepository } from './controlling-sessions.js';
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';
 import { eventsRepository } from './events.js';
-import { exportRepository } from './exporter.js';
+import { exportRepository } from './export.js';
 import { healthRepository } from './health.js';
-import { importRepository } from './importer.js';
+import { importRepository } from './import.js';
 import { leasesRepository } from './leases.js';
-import { membersRepository } from './members.js';
+import { memberBookingsRepository } from './member-bookings.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { positionsRepository } from './positions.js';
@@ -40,7 +40,7 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     health: healthRepository(db),
     import: importRepository(db, dialect),
     leases: leasesRepository(db),
-    members: membersRepository(db),
+    memberBookings: memberBookingsRepository(db),
     networkPushes: networkPushesRepository(db, dialect),
     outboxFigures: outboxFiguresRepository(db),
     positions: positionsRepository(db),

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { memberSession } from '../plugins/member-session.js';
 import type { RouteServices } from '../services/index.js';
-import authRoutes from './auth/index.js';
+import authRoutes from './sign-in/index.js';
 import memberBookingsRoutes from './member-bookings/index.js';
 import scheduleRoutes from './schedule/index.js';
 

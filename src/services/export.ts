@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { readSnapshot } from '../db/transaction.js';
 import { exportText } from '../presenters/export.js';
-import { exportRepository } from '../repositories/exporter.js';
+import { exportRepository } from '../repositories/export.js';
 
 /** `npx sector export`: the division's data in the import format. */
 export class Exports {

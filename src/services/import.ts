@@ -1,6 +1,6 @@
 import { parseImport } from '../import/parse.js';
 import type { AuditActor } from '../domain/audit/index.js';
-import type { ImportSummary } from '../repositories/importer.js';
+import type { ImportSummary } from '../repositories/import.js';
 import type { Repositories } from '../repositories/index.js';
 import { importChanges } from './booking-changes.js';
 import type { Writer } from './write.js';

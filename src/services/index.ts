@@ -13,10 +13,10 @@ import { ApiKeyService } from './api-keys.js';
 import { AuditLog } from './audit.js';
 import { Bookings } from './bookings.js';
 import { CalendarAnswers } from './calendar.js';
-import { DeprecatedUserLists } from './deprecated-users.js';
+import { DeprecatedLists } from './deprecated.js';
 import { EventStream, eventStreamWorkers } from './events/stream.js';
 import { Exports } from './export.js';
-import { FeedPoll } from './feed-poll.js';
+import { FeedPoll } from './feed.js';
 import { Health } from './health.js';
 import { HttpClient } from './http-client.js';
 import { Imports } from './import.js';
@@ -30,7 +30,7 @@ import { pageAssets } from './page-assets.js';
 import { PositionsList } from './positions.js';
 import { RosterSync } from './roster-sync.js';
 import { MemberSessions, SignIn } from './sign-in/index.js';
-import { UsersList } from './users-list.js';
+import { Users } from './users.js';
 import { WebhookDeliveries } from './webhooks/dispatcher.js';
 import { WebhookSubscriptions } from './webhooks/subscriptions.js';
 import { builtInWorkers } from './workers/built-in.js';
@@ -53,8 +53,8 @@ export interface AppServices {
   bookings: Bookings;
   /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
   memberBookings: MemberBookings;
-  usersList: UsersList;
-  deprecatedUsers: DeprecatedUserLists;
+  users: Users;
+  deprecated: DeprecatedLists;
   /** GET /calendar/bookings.ics and the schedule page. */
   calendar: CalendarAnswers;
   /** GET /api/events: one tail of the outbox per process for every connected client. */
@@ -172,9 +172,9 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     health: new Health(repos.health),
     positions: new PositionsList(repos.positions),
     bookings,
-    memberBookings: new MemberBookings(repos.members, bookings, config, clock, VERSION),
-    usersList: new UsersList(membership, db, clock),
-    deprecatedUsers: new DeprecatedUserLists(repos.deprecated, clock),
+    memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
+    users: new Users(membership, db, clock),
+    deprecated: new DeprecatedLists(repos.deprecated, clock),
     calendar: new CalendarAnswers(repos.calendar, clock, {
       config,
       version: VERSION,

@@ -12,7 +12,7 @@ import { ForbiddenError, NotFoundError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import { isMember, membershipOf } from '../domain/users/membership.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import type { MemberBooking, MembersRepository, OfferedPosition } from '../repositories/members.js';
+import type { MemberBooking, MemberBookingsRepository, OfferedPosition } from '../repositories/member-bookings.js';
 import type { Actor } from './booking-changes.js';
 import type { BookingPermit, Bookings, SavedBooking } from './bookings.js';
 
@@ -47,7 +47,7 @@ function storedTag(b: { training: number; training_forced: number; exam: number;
 
 export class MemberBookings {
   constructor(
-    private readonly repo: MembersRepository,
+    private readonly repo: MemberBookingsRepository,
     private readonly writes: Bookings,
     private readonly config: Pick<Config, 'division' | 'subdivisions' | 'siteName' | 'siteHost'>,
     private readonly clock: Clock,
@@ -60,7 +60,7 @@ export class MemberBookings {
   }
 
   /** Who-may-book's facts about a user, read through `repo` (in a write's transaction: as of the write). */
-  private async bookerOf(repo: MembersRepository, cid: number): Promise<Booker> {
+  private async bookerOf(repo: MemberBookingsRepository, cid: number): Promise<Booker> {
     const facts = await repo.booker(cid, this.clock());
     if (!facts) {
       return {
@@ -102,7 +102,7 @@ export class MemberBookings {
 
   async cancel(member: Member, id: number): Promise<MemberBooking> {
     const permit: BookingPermit = async ({ existing, existingArea, repos }) => {
-      const booker = await this.bookerOf(repos.members, member.cid);
+      const booker = await this.bookerOf(repos.memberBookings, member.cid);
       const decision = mayChange(booker, { user_id: existing!.user_id, area_id: existingArea });
       if (!decision.ok) throw new ForbiddenError(decision.reason);
     };
@@ -170,7 +170,7 @@ export class MemberBookings {
    */
   private bookingPermit(member: Member): BookingPermit {
     return async ({ fields, existing, existingArea, position, repos }) => {
-      const repo = repos.members;
+      const repo = repos.memberBookings;
       const booker = await this.bookerOf(repo, member.cid);
       if (existing) {
         const owner = mayChange(booker, { user_id: existing.user_id, area_id: existingArea });

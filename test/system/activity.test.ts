@@ -3,7 +3,7 @@
 // the `activity` command follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../src/domain/activity.js';
-import { FeedPoll } from '../../src/services/feed-poll.js';
+import { FeedPoll } from '../../src/services/feed.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { buildPosition, buildUser } from '../support/factories.js';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { createServices } from '../../src/services/index.js';
 import { migrateToLatest, migratorOf } from '../../src/db/migrate.js';
-import { FeedPollError, FeedPoll } from '../../src/services/feed-poll.js';
+import { FeedPollError, FeedPoll } from '../../src/services/feed.js';
 import { networkWorkers } from '../../src/services/workers/network.js';
 import { Workers } from '../../src/services/workers/workers.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../support/context.js';

@@ -4,7 +4,7 @@ import type { RouteServices } from '../../services/index.js';
 
 /** The endpoints of the deprecated endpoints (docs/api.md), kept for existing integrations; GET /api/users replaces them. */
 const deprecatedRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  const lists = services.deprecatedUsers;
+  const lists = services.deprecated;
 
   // Every answer of these routes, errors included, tells the client where to go instead.
   app.addHook('onSend', async (_request, reply) => {

@@ -4,7 +4,7 @@ import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage } from '../..
 import { ValidationError } from '../../domain/errors.js';
 import { requestVariant, wantsControlCenter } from '../../http/variant.js';
 import type { RouteServices } from '../../services/index.js';
-import type { UsersRequest } from '../../services/users-list.js';
+import type { UsersRequest } from '../../services/users.js';
 import { listUsers, type UsersQuery } from '../../schemas/users.js';
 
 /** Validates the query string; unknown relations (per variant) are 422. */
@@ -18,7 +18,7 @@ const usersRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asyn
   app.get('/api/users', { schema: listUsers, config: { auth: 'read' } }, async (request) => {
     const variant = requestVariant(request, services.config.apiVariant);
     const req = parseUsersRequest(request.query, variant);
-    const users = await services.usersList.list(req);
+    const users = await services.users.list(req);
     // Control Center clients read response.data.
     return wantsControlCenter(request, services.config.apiCompat) ? { data: users } : users;
   });

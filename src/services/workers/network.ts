@@ -3,7 +3,7 @@
 // functions.
 import type { Config } from '../../config.js';
 import type { ActivityService } from '../activity.js';
-import { type FeedPoll, FeedPollError } from '../feed-poll.js';
+import { type FeedPoll, FeedPollError } from '../feed.js';
 import { describeRosterError, rosterLeaseMs, type RosterSync } from '../roster-sync.js';
 import { ROSTER_LEASE } from '../roster-run.js';
 import { ReportedWorkerFailure, type Worker } from './worker.js';

@@ -3,10 +3,17 @@
 // the documented shape, changes nothing: sessions stay open and continue at the next good poll.
 import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../config.js';
-import { MAX_FEED_AHEAD_MS, sightingTime } from '../domain/network/feed.js';
+import {
+  FeedShapeError,
+  MAX_FEED_AHEAD_MS,
+  parseFeed,
+  positionMatcher,
+  type Sighting,
+  sightingsOf,
+  sightingTime,
+} from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
 import type { Repositories } from '../repositories/index.js';
-import { parseAndMatch } from './feed-parse.js';
 import { HttpClient } from './http-client.js';
 import type { Writer } from './write.js';
 
@@ -82,4 +89,16 @@ async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcom
   const ended = await deps.writer.write((w) => w.repos.controllingSessions.recordPoll(sightings, seenAt));
   if (ended.length > 0) await deps.onEnded?.(ended);
   return { sightings: sightings.length, ended, processingMs };
+}
+
+/** A feed document parsed and its controllers matched to the division's positions. */
+type ParsedFeed = { ok: true; generatedAt: number; sightings: Sighting[] } | { ok: false; message: string };
+
+function parseAndMatch(body: Uint8Array, positions: readonly string[]): ParsedFeed {
+  try {
+    const feed = parseFeed(JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')));
+    return { ok: true, generatedAt: feed.generatedAt, sightings: sightingsOf(feed.controllers, positionMatcher(positions)) };
+  } catch (err) {
+    return { ok: false, message: err instanceof FeedShapeError ? `an unexpected shape: ${err.message}` : 'something that is not JSON' };
+  }
 }

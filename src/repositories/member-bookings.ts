@@ -42,7 +42,7 @@ export interface MemberBooking extends CalendarBooking {
 
 const ids = (rows: Array<{ area_id: number }>): number[] => rows.map((r) => r.area_id);
 
-export function membersRepository(db: Kysely<Database>) {
+export function memberBookingsRepository(db: Kysely<Database>) {
   const view = () =>
     db
       .selectFrom('bookings as b')
@@ -153,4 +153,4 @@ export function membersRepository(db: Kysely<Database>) {
   };
 }
 
-export type MembersRepository = ReturnType<typeof membersRepository>;
+export type MemberBookingsRepository = ReturnType<typeof memberBookingsRepository>;

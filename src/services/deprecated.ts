@@ -11,7 +11,7 @@ import {
 import type { DeprecatedRepository } from '../repositories/deprecated.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from '../schemas/deprecated.js';
 
-export class DeprecatedUserLists {
+export class DeprecatedLists {
   constructor(
     private readonly repo: DeprecatedRepository,
     private readonly clock: Clock,
