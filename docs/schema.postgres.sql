@@ -53,7 +53,9 @@ endorsement_areas.endorsement_id integer not null
 endorsement_positions.endorsement_id integer not null
 endorsement_positions.position_id integer not null
 endorsements.created_at bigint not null
+endorsements.expiry_published_at bigint
 endorsements.id integer not null
+endorsements.issued_by bigint
 endorsements.rating text
 endorsements.revoked integer not null default 0
 endorsements.revoked_at bigint
@@ -103,7 +105,7 @@ positions.id integer not null
 positions.name text not null
 positions.rating integer not null
 positions.required_facility text
-roles.area_id integer not null
+roles.area_id integer
 roles.id integer not null
 roles.role text not null
 roles.user_id bigint not null
@@ -129,6 +131,8 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+training_mentors.training_id integer not null
+training_mentors.user_id bigint not null
 training_ratings.rating integer not null
 training_ratings.training_id integer not null
 trainings.area_id integer not null
@@ -222,6 +226,7 @@ positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
 positions positions_pkey PRIMARY KEY (id)
 roles roles_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+roles roles_division_wide CHECK (((area_id IS NOT NULL) OR (role = 'Administrator'::text)))
 roles roles_natural_key UNIQUE (user_id, area_id, role)
 roles roles_pkey PRIMARY KEY (id)
 roles roles_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
@@ -233,6 +238,9 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+training_mentors training_mentors_pkey PRIMARY KEY (training_id, user_id)
+training_mentors training_mentors_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_mentors training_mentors_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 training_ratings training_ratings_pk PRIMARY KEY (training_id, rating)
 training_ratings training_ratings_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 trainings trainings_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
@@ -267,6 +275,7 @@ CREATE INDEX bookings_no_overlap ON bookings USING gist (position_id, int8range(
 CREATE UNIQUE INDEX bookings_pkey ON bookings USING btree (id)
 CREATE UNIQUE INDEX endorsement_areas_pk ON endorsement_areas USING btree (endorsement_id, area_id)
 CREATE UNIQUE INDEX endorsement_positions_pk ON endorsement_positions USING btree (endorsement_id, position_id)
+CREATE INDEX endorsements_expiry_idx ON endorsements USING btree (valid_to) WHERE ((expiry_published_at IS NULL) AND (valid_to IS NOT NULL) AND (revoked = 0))
 CREATE UNIQUE INDEX endorsements_natural_key ON endorsements USING btree (user_id, type, valid_from)
 CREATE UNIQUE INDEX endorsements_pkey ON endorsements USING btree (id)
 CREATE INDEX endorsements_type_idx ON endorsements USING btree (type, user_id)
@@ -284,6 +293,7 @@ CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_i
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
+CREATE UNIQUE INDEX roles_division_wide_key ON roles USING btree (user_id, role) WHERE (area_id IS NULL)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
 CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)
 CREATE UNIQUE INDEX roster_staging_pkey ON roster_staging USING btree (run_id, id)
@@ -293,6 +303,8 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE UNIQUE INDEX training_mentors_pkey ON training_mentors USING btree (training_id, user_id)
+CREATE INDEX training_mentors_user_idx ON training_mentors USING btree (user_id)
 CREATE UNIQUE INDEX training_ratings_pk ON training_ratings USING btree (training_id, rating)
 CREATE UNIQUE INDEX trainings_natural_key ON trainings USING btree (user_id, area_id, created_at)
 CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)

@@ -12,6 +12,9 @@ CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
 
 CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
 
+CREATE INDEX endorsements_expiry_idx ON endorsements (valid_to)
+    WHERE expiry_published_at IS NULL AND valid_to IS NOT NULL AND revoked = 0;
+
 CREATE INDEX "endorsements_type_idx" on "endorsements" ("type", "user_id");
 
 CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id);
@@ -22,9 +25,13 @@ CREATE INDEX "login_states_created_idx" on "login_states" ("created_at");
 
 CREATE INDEX network_pushes_due_idx ON network_pushes (next_attempt_at) WHERE status = 'pending';
 
+CREATE UNIQUE INDEX roles_division_wide_key ON roles (user_id, role) WHERE area_id IS NULL;
+
 CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
+
+CREATE INDEX training_mentors_user_idx ON training_mentors (user_id);
 
 CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
 
@@ -68,7 +75,7 @@ CREATE TABLE "endorsement_areas" ("endorsement_id" integer not null references "
 
 CREATE TABLE "endorsement_positions" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "position_id" integer not null references "positions" ("id") on delete cascade, constraint "endorsement_positions_pk" primary key ("endorsement_id", "position_id"));
 
-CREATE TABLE "endorsements" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "type" text not null, "rating" text, "valid_from" bigint not null, "valid_to" bigint, "revoked" integer default 0 not null, "revoked_at" bigint, "created_at" bigint not null, constraint "endorsements_natural_key" unique ("user_id", "type", "valid_from"));
+CREATE TABLE "endorsements" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "type" text not null, "rating" text, "valid_from" bigint not null, "valid_to" bigint, "revoked" integer default 0 not null, "revoked_at" bigint, "created_at" bigint not null, issued_by bigint, expiry_published_at bigint, constraint "endorsements_natural_key" unique ("user_id", "type", "valid_from"));
 
 CREATE TABLE events (
     seq integer PRIMARY KEY AUTOINCREMENT,
@@ -91,7 +98,14 @@ CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 
 CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" text not null unique, "name" text not null, "frequency" text not null, "area_id" integer references "areas" ("id"), "rating" integer not null, "required_facility" text);
 
-CREATE TABLE "roles" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "role" text not null, constraint "roles_natural_key" unique ("user_id", "area_id", "role"));
+CREATE TABLE "roles" (
+      id integer PRIMARY KEY AUTOINCREMENT,
+      user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      area_id integer REFERENCES areas (id) ON DELETE CASCADE,
+      role text NOT NULL,
+      CONSTRAINT roles_natural_key UNIQUE (user_id, area_id, role),
+      CONSTRAINT roles_division_wide CHECK (area_id IS NOT NULL OR role = 'Administrator')
+    );
 
 CREATE TABLE roster_staging (
     run_id text NOT NULL,
@@ -115,6 +129,12 @@ CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "
 CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null references "users" ("id") on delete cascade, "csrf_secret" text not null, "created_at" bigint not null, "last_seen_at" bigint not null);
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
+
+CREATE TABLE training_mentors (
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    PRIMARY KEY (training_id, user_id)
+  );
 
 CREATE TABLE "training_ratings" ("training_id" integer not null references "trainings" ("id") on delete cascade, "rating" integer not null, constraint "training_ratings_pk" primary key ("training_id", "rating"));
 

@@ -106,6 +106,10 @@ export interface EndorsementsTable {
   /** When it was revoked; drives the deprecated "ended within 14 days" lists. */
   revoked_at: number | null;
   created_at: number;
+  /** CID of the staff member who issued it (null: imported, or issued through the API or CLI). */
+  issued_by: number | null;
+  /** When `endorsement.expired` was published (or, ended before it could be, when it was found ended). */
+  expiry_published_at: number | null;
 }
 
 export interface EndorsementAreasTable {
@@ -121,8 +125,15 @@ export interface EndorsementPositionsTable {
 export interface RolesTable {
   id: Id;
   user_id: number;
-  area_id: number;
+  /** Null: division-wide (Administrator only). */
+  area_id: number | null;
   role: string;
+}
+
+/** The mentors of a training: a mentor acts on their own trainees (contract §17, §18). */
+export interface TrainingMentorsTable {
+  training_id: number;
+  user_id: number;
 }
 
 export interface TrainingsTable {
@@ -188,6 +199,7 @@ export interface Database {
   roles: RolesTable;
   trainings: TrainingsTable;
   training_ratings: TrainingRatingsTable;
+  training_mentors: TrainingMentorsTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
@@ -213,6 +225,8 @@ export type BookingUpdate = Updateable<BookingsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;
 export type PositionRow = Selectable<PositionsTable>;
+export type EndorsementRow = Selectable<EndorsementsTable>;
+export type RoleRow = Selectable<RolesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

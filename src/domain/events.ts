@@ -1,6 +1,19 @@
 // Events and webhook deliveries: the rules, without I/O (docs/events.md).
 
-export const EVENT_TYPES = ['booking.created', 'booking.updated', 'booking.deleted'] as const;
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.updated',
+  'booking.deleted',
+  'endorsement.created',
+  'endorsement.updated',
+  'endorsement.revoked',
+  'endorsement.expired',
+  'role.granted',
+  'role.revoked',
+  'position.created',
+  'position.updated',
+  'position.deleted',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const isEventType = (text: string): text is EventType => (EVENT_TYPES as readonly string[]).includes(text);

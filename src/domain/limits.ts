@@ -5,8 +5,8 @@ export const MIN_CID = 1;
 export const MAX_CID = 99_999_999;
 export const MAX_CID_DIGITS = 8;
 
-/** Position callsigns (EKCH_TWR, EKDK_V_CTR): the network's longest are well under 20 characters. */
-export const MAX_CALLSIGN_LENGTH = 20;
+/** Position callsigns (EKCH_TWR, EKDK_V_CTR): at most 30 characters, as staff may create them (contract §17). */
+export const MAX_CALLSIGN_LENGTH = 30;
 
 /** A booking's source: 1–16 characters of A-Z, 0-9, _ and - (after upper-casing). */
 export const MIN_SOURCE_LENGTH = 1;

@@ -38,7 +38,8 @@ export interface ImportEndorsement {
 }
 export interface ImportRole {
   user_id: number;
-  area: string;
+  /** Null: division-wide (Administrator only). */
+  area: string | null;
   role: string;
   path: string;
 }

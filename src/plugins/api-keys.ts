@@ -12,6 +12,7 @@ import type { AuthLevel } from '../http/auth-levels.js';
 import { ApiError } from '../http/errors.js';
 import { checkRequest } from '../http/parameters.js';
 import type { ApiKeyService, AuthenticatedKey } from '../services/api-keys.js';
+import type { AuditActor } from '../domain/audit/index.js';
 
 export type { AuthLevel } from '../http/auth-levels.js';
 
@@ -42,6 +43,13 @@ export function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): vo
 }
 
 /** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
+/** The actor of a write route: they need an edit key (auth: 'edit'), so one is always there. */
+export const keyActor = (request: FastifyRequest): AuditActor => ({
+  kind: 'key',
+  keyId: request.apiKey!.id,
+  keyName: request.apiKey!.name,
+});
+
 export function unauthorized(message: string, error?: string): ApiError {
   return new ApiError(401, message, {}, { 'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE });
 }

@@ -82,11 +82,11 @@ export function exportDocument(rows: DivisionRows) {
         revoked_at: e.revoked === 1 ? isoMicrosOrNull(e.revoked_at) : null,
       })),
     roles: rows.roles
-      .map((r) => ({ user_id: r.user_id, area: area(r.area_id), role: r.role }))
+      .map((r) => ({ user_id: r.user_id, area: r.area_id === null ? null : area(r.area_id), role: r.role }))
       .sort(
         by(
           (r) => r.user_id,
-          (r) => r.area,
+          (r) => r.area ?? '',
           (r) => r.role,
         ),
       ),

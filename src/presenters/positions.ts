@@ -1,6 +1,11 @@
 import type { PositionRow } from '../db/schema.js';
-import type { Position } from '../schemas/positions.js';
+import { ratingCode } from '../domain/ratings.js';
+import type { Position, PositionDetail } from '../schemas/positions.js';
 
 export function presentPosition(p: PositionRow): Position {
   return { callsign: p.callsign, name: p.name, frequency: Number(p.frequency).toFixed(3) };
+}
+
+export function presentPositionDetail(p: PositionRow, area: string | null): PositionDetail {
+  return { ...presentPosition(p), area, rating: ratingCode(p.rating), required_facility: p.required_facility };
 }

@@ -239,8 +239,15 @@ async function importRoles(db: Kysely<Database>, roles: ImportRole[], refs: Refs
   for (const part of chunks(roles)) {
     await db
       .insertInto('roles')
-      .values(part.map((r) => ({ user_id: refs.userId(r.user_id, r.path), area_id: refs.areaId(r.area, `${r.path}.area`), role: r.role })))
-      .onConflict((oc) => oc.columns(['user_id', 'area_id', 'role']).doNothing())
+      .values(
+        part.map((r) => ({
+          user_id: refs.userId(r.user_id, r.path),
+          area_id: r.area === null ? null : refs.areaId(r.area, `${r.path}.area`),
+          role: r.role,
+        })),
+      )
+      // Either key: (user, area, role), or (user, role) of a division-wide role.
+      .onConflict((oc) => oc.doNothing())
       .execute();
   }
 }

@@ -9,6 +9,7 @@ import { calendarRepository } from './calendar.js';
 import { controllingSessionsRepository } from './controlling-sessions.js';
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';
+import { endorsementsRepository } from './endorsements.js';
 import { eventsRepository } from './events.js';
 import { exportRepository } from './export.js';
 import { healthRepository } from './health.js';
@@ -18,6 +19,7 @@ import { memberBookingsRepository } from './member-bookings.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { positionsRepository } from './positions.js';
+import { rolesRepository } from './roles.js';
 import { rosterRepository } from './roster.js';
 import { rosterStagingRepository } from './roster-staging.js';
 import { sessionsRepository } from './sessions.js';
@@ -35,6 +37,7 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     controllingSessions: controllingSessionsRepository(db),
     deprecated: deprecatedRepository(db),
     divisionData: divisionDataRepository(db, dialect),
+    endorsements: endorsementsRepository(db, dialect),
     events: eventsRepository(db, dialect),
     export: exportRepository(db),
     health: healthRepository(db),
@@ -44,6 +47,7 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     networkPushes: networkPushesRepository(db, dialect),
     outboxFigures: outboxFiguresRepository(db),
     positions: positionsRepository(db),
+    roles: rolesRepository(db),
     roster: rosterRepository(db),
     rosterStaging: rosterStagingRepository(db, dialect),
     sessions: sessionsRepository(db),

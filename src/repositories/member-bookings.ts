@@ -83,7 +83,21 @@ export function memberBookingsRepository(db: Kysely<Database>) {
         .where('t.status', '>=', BOOKING_TRAINING_MIN_STATUS)
         .groupBy('t.area_id')
         .execute();
-      const staff = await db.selectFrom('roles').select('area_id').where('user_id', '=', cid).where('role', 'in', STAFF_ROLES).execute();
+      // A division-wide Administrator (no area) is staff of every area.
+      const staff = await db
+        .selectFrom('areas')
+        .select('areas.id as area_id')
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('roles')
+              .select('roles.id')
+              .where('roles.user_id', '=', cid)
+              .where('roles.role', 'in', STAFF_ROLES)
+              .where((r) => r.or([r('roles.area_id', '=', r.ref('areas.id')), r('roles.area_id', 'is', null)])),
+          ),
+        )
+        .execute();
       return {
         user,
         activeAreas: ids(active),

@@ -54,6 +54,7 @@ export interface UsersData {
   endorsements: EndorsementRow[];
   endorsementAreas: Array<{ endorsement_id: number; area_id: number }>;
   endorsementPositions: Array<{ endorsement_id: number; callsign: string }>;
+  /** Area roles only: a division-wide role is not shown in the users API (contract §17). */
   roles: Array<{ user_id: number; area_id: number; role: string }>;
   /** Open trainings, ordered by user, created_at, id, rating. */
   trainings: TrainingRow[];
@@ -200,7 +201,9 @@ function fetchRoles(db: Db, ownRows: IdSubquery | null): Promise<UsersData['role
   return db
     .selectFrom('roles')
     .select(['roles.user_id', 'roles.area_id', 'roles.role'])
+    .where('roles.area_id', 'is not', null)
     .$if(ownRows !== null, (qb) => qb.where('roles.user_id', 'in', ownRows!))
+    .$narrowType<{ area_id: number }>()
     .execute();
 }
 

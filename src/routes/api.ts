@@ -6,6 +6,7 @@ import type { RouteServices } from '../services/index.js';
 import bookingsRoutes from './bookings/index.js';
 import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';
+import endorsementsRoutes from './endorsements/index.js';
 import eventsRoutes from './events/index.js';
 import onlineRoutes from './online/index.js';
 import positionsRoutes from './positions/index.js';
@@ -18,6 +19,7 @@ const apiRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (api, {
   await api.register(bookingsRoutes, { services });
   await api.register(usersRoutes, { services });
   await api.register(deprecatedRoutes, { services });
+  await api.register(endorsementsRoutes, { services });
   await api.register(calendarRoutes, { services });
   await api.register(eventsRoutes, { services });
 };

@@ -14,6 +14,7 @@ import { AuditLog } from './audit.js';
 import { Bookings } from './bookings.js';
 import { CalendarAnswers } from './calendar.js';
 import { DeprecatedLists } from './deprecated.js';
+import { Endorsements } from './endorsements.js';
 import { EventStream, eventStreamWorkers } from './events/stream.js';
 import { Exports } from './export.js';
 import { FeedPoll } from './feed.js';
@@ -27,7 +28,8 @@ import { NetworkStatus } from './network/status.js';
 import { OnlineNow } from './online.js';
 import { outboxMetrics, webhooksDisabledMetric } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
-import { PositionsList } from './positions.js';
+import { Positions } from './positions.js';
+import { Roles } from './roles.js';
 import { RosterSync } from './roster-sync.js';
 import { MemberSessions, SignIn } from './sign-in/index.js';
 import { Users } from './users.js';
@@ -49,7 +51,10 @@ export interface AppServices {
   exports: Exports;
   audit: AuditLog;
   health: Health;
-  positions: PositionsList;
+  /** The public list, and positions added, changed and removed by staff (contract §17). */
+  positions: Positions;
+  endorsements: Endorsements;
+  roles: Roles;
   bookings: Bookings;
   /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
   memberBookings: MemberBookings;
@@ -128,6 +133,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       })
     : null;
   const bookings = new Bookings(writer, repos);
+  const endorsements = new Endorsements(writer, repos, clock);
   const sessions = new MemberSessions(writer, repos.sessions, clock);
   const online = new OnlineNow(repos, clock, config.dataFeed);
   const assets = pageAssets();
@@ -144,6 +150,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     ...(networkPushes ? [networkPushes] : []),
     ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
     ...builtInWorkers({ config, writer, keys }),
+    endorsements.expiryWorker(),
     ...networkWorkers({ config, roster, feed, activity }),
   ];
   const workers: Workers = new Workers({
@@ -170,7 +177,9 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     exports: new Exports(db),
     audit: new AuditLog(repos),
     health: new Health(repos.health),
-    positions: new PositionsList(repos.positions),
+    positions: new Positions(writer, repos),
+    endorsements,
+    roles: new Roles(writer, repos),
     bookings,
     memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
     users: new Users(membership, db, clock),

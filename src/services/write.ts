@@ -9,6 +9,9 @@ import type { Clock } from '../domain/time.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChange } from './booking-changes.js';
 import { bookingEvents } from './events/outbox.js';
+import type { EventType } from '../domain/events.js';
+import { isoMicros } from '../domain/time.js';
+import { newEventId } from './webhooks/signing.js';
 
 /** What a committed write wakes: the consumers of the outbox (webhooks, the stream, the network sync). */
 export type WakeUp = 'events';
@@ -53,6 +56,19 @@ export class Write {
     // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
     await events.lockCommitOrder();
     await events.insert(bookingEvents([...changes], this.at, this.networkSync && origin === 'api'));
+    this.wakeUps.add('events');
+  }
+
+  /** Events other than bookings' (endorsements, roles, positions, trainings): one each, bodies as delivered. */
+  async publish(events: ReadonlyArray<{ type: EventType; data: Record<string, unknown> }>): Promise<void> {
+    if (events.length === 0) return;
+    const timestamp = isoMicros(this.at);
+    const rows = events.map(({ type, data }) => {
+      const id = newEventId(this.at);
+      return { id, type, booking_id: null, body: JSON.stringify({ id, type, timestamp, data }), created_at: this.at, network_push: 0 };
+    });
+    await this.repos.events.lockCommitOrder();
+    await this.repos.events.insert(rows);
     this.wakeUps.add('events');
   }
 }

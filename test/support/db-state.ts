@@ -20,6 +20,7 @@ export const DIVISION_TABLES = [
   'roles',
   'trainings',
   'training_ratings',
+  'training_mentors',
   'bookings',
 ] as const satisfies readonly Table[];
 

@@ -44,7 +44,8 @@ export interface EndorsementRecord {
 
 export interface RoleRecord {
   user_id: number;
-  area: string;
+  /** Null: division-wide (Administrator only). */
+  area: string | null;
   role: string;
 }
 

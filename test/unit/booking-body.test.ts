@@ -121,7 +121,7 @@ describe('the booking body schemas', () => {
 
   it('words each wrong field with its own message, once', () => {
     const r = parseBookingBody(
-      { cid: { a: [1] }, date: ['1/2/2026'], start_at: 9, end_at: '9:5', position: 'A'.repeat(21), tag: '4', source: ' ' },
+      { cid: { a: [1] }, date: ['1/2/2026'], start_at: 9, end_at: '9:5', position: 'A'.repeat(31), tag: '4', source: ' ' },
       'create',
     );
     expect(r).toEqual({

@@ -38,6 +38,18 @@ export const bookingTarget = (id: number): string => `booking:${id}`;
 export const apiKeyTarget = (id: string): string => `apikey:${id}`;
 export const webhookTarget = (id: string): string => `webhook:${id}`;
 export const userTarget = (cid: number): string => `user:${cid}`;
+export const endorsementTarget = (id: number): string => `endorsement:${id}`;
+export const positionTarget = (callsign: string): string => `position:${callsign}`;
+
+/** A record's change as an entry shows it: a creation every field after, otherwise the fields that differ. */
+export function changedFields(before: Fields | null, after: Fields | null): { before: Fields | null; after: Fields | null } {
+  if (before === null || after === null) return { before, after };
+  const changed = Object.keys(after).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return {
+    before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+    after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+  };
+}
 
 /** A booking's stored columns an audit entry shows (bookkeeping columns id/created_at/updated_at left out). */
 export interface AuditedBooking {

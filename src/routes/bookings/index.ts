@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
-import { unauthorized } from '../../plugins/api-keys.js';
+import { keyActor, unauthorized } from '../../plugins/api-keys.js';
 import {
   bookingFieldsOf,
   type BookingInputMode,
@@ -21,13 +21,9 @@ import {
   type BookingForm,
 } from '../../presenters/bookings.js';
 import { wantsControlCenter } from '../../http/variant.js';
-import type { Actor } from '../../services/booking-changes.js';
 import type { RouteServices } from '../../services/index.js';
 import type { BookingListQuery } from '../../schemas/booking-input.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
-
-/** Write routes need an edit key (auth: 'edit'), so one is always there. */
-const actorOf = (request: FastifyRequest): Actor => ({ kind: 'key', keyId: request.apiKey!.id, keyName: request.apiKey!.name });
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
 
@@ -93,7 +89,7 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
 
   const create = { schema: createBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('create') };
   app.post('/api/bookings/create', create, async (request, reply) => {
-    const saved = await services.bookings.save(null, bookingFieldsOf(request.body, 'create'), actorOf(request));
+    const saved = await services.bookings.save(null, bookingFieldsOf(request.body, 'create'), keyActor(request));
     reply.header('location', `/api/bookings/${saved.booking.id}`);
     if (wantsControlCenter(request, services.config.apiCompat)) {
       return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
@@ -103,12 +99,12 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
 
   const update = { schema: updateBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('update') };
   app.patch(BOOKING_ID_PATH, update, async (request) => {
-    const saved = await services.bookings.save(request.params.id, bookingFieldsOf(request.body, 'update'), actorOf(request));
+    const saved = await services.bookings.save(request.params.id, bookingFieldsOf(request.body, 'update'), keyActor(request));
     return bookingUpdatedBody(saved.booking, saved.forcedTraining);
   });
 
   app.delete(BOOKING_ID_PATH, { schema: deleteBooking, config: { auth: 'edit' } }, async (request) =>
-    bookingDeletedBody(await services.bookings.remove(request.params.id, actorOf(request))),
+    bookingDeletedBody(await services.bookings.remove(request.params.id, keyActor(request))),
   );
 };
 

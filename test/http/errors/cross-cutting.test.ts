@@ -21,7 +21,7 @@ describe('cross-cutting HTTP rules', () => {
   it('answers a known path with a wrong method with 405 and Allow', async () => {
     const res = await ctx.request({ method: 'DELETE', url: '/api/positions' });
     expect(res.statusCode).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, POST');
     expect(res.json()).toEqual({ message: expect.stringContaining('DELETE') });
   });
 

@@ -1,7 +1,7 @@
 // The authentication matrix (docs/api.md), for every /api operation the OpenAPI document lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { buildBooking, buildDivision } from '../../support/factories.js';
+import { buildBooking, buildDivision, buildEndorsement } from '../../support/factories.js';
 
 type Caller = 'none' | 'read' | 'edit' | 'bad';
 type Expect = number | 'allowed';
@@ -30,6 +30,22 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
   'PATCH /api/bookings/{id}': { url: '/api/bookings/1', payload: { end_at: '12:30' }, expect: WRITE },
   'DELETE /api/bookings/{id}': { url: '/api/bookings/2', expect: WRITE },
   'GET /api/events': { url: '/api/events', expect: KEYED },
+  'GET /api/endorsements': { url: '/api/endorsements', expect: KEYED },
+  'GET /api/endorsements/{id}': { url: '/api/endorsements/1', expect: KEYED },
+  'POST /api/endorsements': {
+    url: '/api/endorsements',
+    payload: { user_id: 1000001, type: 'visiting', rating: 'S3', areas: ['Denmark'] },
+    expect: WRITE,
+  },
+  'PATCH /api/endorsements/{id}': { url: '/api/endorsements/1', payload: { valid_to: '2099-01-01T00:00:00Z' }, expect: WRITE },
+  'DELETE /api/endorsements/{id}': { url: '/api/endorsements/1', expect: WRITE },
+  'POST /api/positions': {
+    url: '/api/positions',
+    payload: { callsign: 'EKCH_X_TWR', name: 'Kastrup Tower West', frequency: '118.700', area: 'Denmark', rating: 'S2' },
+    expect: WRITE,
+  },
+  'PATCH /api/positions/{callsign}': { url: '/api/positions/EKCH_TWR', payload: { name: 'Kastrup Tower' }, expect: WRITE },
+  'DELETE /api/positions/{callsign}': { url: '/api/positions/EKCH_X_TWR', expect: WRITE },
 };
 
 /** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
@@ -42,6 +58,7 @@ describe('authentication matrix (docs/api.md)', () => {
     ctx = await createTestContext();
     await ctx.load(
       buildDivision({
+        endorsements: [buildEndorsement()],
         bookings: [
           buildBooking({ id: 1, time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 12:00:00' }),
           buildBooking({ id: 2, time_start: '2099-01-02 10:00:00', time_end: '2099-01-02 12:00:00' }),

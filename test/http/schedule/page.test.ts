@@ -143,9 +143,9 @@ describe('GET / (schedule page)', () => {
 
   it('lets the callsign field take exactly what the server accepts', async () => {
     const body = (await page()).body;
-    expect(body).toMatch(/<input id="callsign" name="callsign" value="" maxlength="20"/);
-    expect((await page(`?callsign=${'E'.repeat(20)}`)).statusCode).toBe(200);
-    expect((await page(`?callsign=${'E'.repeat(21)}`)).statusCode).toBe(422);
+    expect(body).toMatch(/<input id="callsign" name="callsign" value="" maxlength="30"/);
+    expect((await page(`?callsign=${'E'.repeat(30)}`)).statusCode).toBe(200);
+    expect((await page(`?callsign=${'E'.repeat(31)}`)).statusCode).toBe(422);
   });
 
   it('jumps to today and tomorrow, and lines the days up with the same fixed columns', async () => {

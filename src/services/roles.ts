@@ -1,0 +1,66 @@
+// Roles granted and revoked (contract §17): by the CLI (the first Administrator) and on the staff
+// pages, one write each with its audit entry and event.
+import { type AuditActor, userTarget } from '../domain/audit/index.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.js';
+import { isStaffRole, mayDo, STAFF_ROLES } from '../domain/staff.js';
+import type { Repositories } from '../repositories/index.js';
+import type { RoleHeld } from '../repositories/roles.js';
+import type { Write, Writer } from './write.js';
+
+export type { RoleHeld };
+
+export class Roles {
+  constructor(
+    private readonly writer: Writer,
+    private readonly repos: Repositories,
+  ) {}
+
+  /** Every role held (or one user's), by user, area (division-wide first) and role. */
+  list(userId?: number): Promise<RoleHeld[]> {
+    return this.repos.roles.list(userId);
+  }
+
+  grant(userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
+    return this.change('granted', userId, role, area, actor);
+  }
+
+  revoke(userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
+    return this.change('revoked', userId, role, area, actor);
+  }
+
+  private change(what: 'granted' | 'revoked', userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
+    return this.writer.write(async (w) => {
+      const { areaId, held } = await this.checked(w, userId, role, area, actor);
+      const changed =
+        what === 'granted' ? await w.repos.roles.grant(userId, areaId, role) : await w.repos.roles.revoke(userId, areaId, role);
+      const where = held.area === null ? 'division-wide' : `in ${held.area}`;
+      if (!changed) {
+        throw new ConflictError(
+          what === 'granted' ? `User ${userId} already holds ${role} ${where}.` : `User ${userId} does not hold ${role} ${where}.`,
+        );
+      }
+      await w.audit(actor, [{ action: `role.${what}`, target: userTarget(userId), before: null, after: { role, area: held.area } }]);
+      await w.publish([{ type: `role.${what}`, data: { role: held } }]);
+      return held;
+    });
+  }
+
+  /** The role's names checked and the area's id found; a member must be allowed to change it. */
+  private async checked(w: Write, userId: number, role: string, area: string | null, actor: AuditActor) {
+    const errors: Record<string, string[]> = {};
+    if (!isStaffRole(role)) errors.role = [`The role must be one of: ${STAFF_ROLES.join(', ')}.`];
+    const areas = await w.repos.positions.areas();
+    const found = area === null ? null : areas.find((a) => a.name.toLowerCase() === area.toLowerCase());
+    if (area !== null && !found)
+      errors.area = [`There is no area named "${area}"; areas: ${areas.map((a) => a.name).join(', ') || 'none'}.`];
+    if (area === null && isStaffRole(role) && role !== 'Administrator') errors.area = [`${role} is held in an area: name one.`];
+    if (!(await w.repos.endorsements.lockUser(userId))) errors.user_id = [`There is no user with CID ${userId}.`];
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const areaId = found ? found.id : null;
+    if (actor.kind === 'member') {
+      const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'role', role, area: areaId });
+      if (!decision.ok) throw new ForbiddenError(decision.reason);
+    }
+    return { areaId, held: { user_id: userId, role, area: found ? found.name : null } satisfies RoleHeld };
+  }
+}
