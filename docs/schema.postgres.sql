@@ -81,6 +81,18 @@ login_states.code_verifier text not null
 login_states.created_at bigint not null
 login_states.next text not null
 login_states.state_hash text not null
+mail_outbox.attempts integer not null default 0
+mail_outbox.created_at bigint not null
+mail_outbox.failed_at bigint
+mail_outbox.html_body text not null
+mail_outbox.id integer not null
+mail_outbox.last_error text
+mail_outbox.lease_until bigint
+mail_outbox.next_attempt_at bigint not null
+mail_outbox.sent_at bigint
+mail_outbox.subject text not null
+mail_outbox.text_body text not null
+mail_outbox.to_address text not null
 member_calendars.created_at bigint not null
 member_calendars.secret text not null
 member_calendars.user_id bigint not null
@@ -131,13 +143,49 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+training_examinations.created_at bigint not null
+training_examinations.examination_date text not null
+training_examinations.examiner_id bigint not null
+training_examinations.id integer not null
+training_examinations.position text not null
+training_examinations.result text not null
+training_examinations.training_id integer not null
+training_facilities.name text not null
+training_facilities.training_id integer not null
 training_mentors.training_id integer not null
 training_mentors.user_id bigint not null
 training_ratings.rating integer not null
 training_ratings.training_id integer not null
+training_reports.author_id bigint
+training_reports.content text not null
+training_reports.created_at bigint not null
+training_reports.draft integer not null
+training_reports.id integer not null
+training_reports.improve text
+training_reports.position text
+training_reports.report_date text not null
+training_reports.training_id integer not null
+training_reports.updated_at bigint not null
+training_timeline.action text not null
+training_timeline.actor text not null
+training_timeline.actor_name text
+training_timeline.at bigint not null
+training_timeline.detail text not null
+training_timeline.id integer not null
+training_timeline.training_id integer not null
 trainings.area_id integer not null
+trainings.closed_at bigint
+trainings.closed_reason text
 trainings.created_at bigint not null
+trainings.english_only integer not null default 0
+trainings.experience integer
 trainings.id integer not null
+trainings.interest_confirmed_at bigint
+trainings.interest_deadline bigint
+trainings.motivation text
+trainings.paused_at bigint
+trainings.paused_ms bigint not null default 0
+trainings.queue_wait_ms bigint
 trainings.started_at bigint
 trainings.status integer not null
 trainings.type text not null
@@ -216,6 +264,7 @@ events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
 job_leases job_leases_pkey PRIMARY KEY (name)
 login_states login_states_pkey PRIMARY KEY (state_hash)
+mail_outbox mail_outbox_pkey PRIMARY KEY (id)
 member_calendars member_calendars_pkey PRIMARY KEY (user_id)
 member_calendars member_calendars_secret_key UNIQUE (secret)
 member_calendars member_calendars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
@@ -238,11 +287,20 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+training_examinations training_examinations_pkey PRIMARY KEY (id)
+training_examinations training_examinations_result_check CHECK ((result = ANY (ARRAY['PASSED'::text, 'FAILED'::text, 'INCOMPLETE'::text, 'POSTPONED'::text])))
+training_examinations training_examinations_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_facilities training_facilities_pkey PRIMARY KEY (training_id, name)
+training_facilities training_facilities_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_mentors training_mentors_pkey PRIMARY KEY (training_id, user_id)
 training_mentors training_mentors_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_mentors training_mentors_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 training_ratings training_ratings_pk PRIMARY KEY (training_id, rating)
 training_ratings training_ratings_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_reports training_reports_pkey PRIMARY KEY (id)
+training_reports training_reports_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_timeline training_timeline_pkey PRIMARY KEY (id)
+training_timeline training_timeline_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 trainings trainings_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
 trainings trainings_natural_key UNIQUE (user_id, area_id, created_at)
 trainings trainings_pkey PRIMARY KEY (id)
@@ -286,6 +344,8 @@ CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
 CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
 CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)
+CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE ((sent_at IS NULL) AND (failed_at IS NULL))
+CREATE UNIQUE INDEX mail_outbox_pkey ON mail_outbox USING btree (id)
 CREATE UNIQUE INDEX member_calendars_pkey ON member_calendars USING btree (user_id)
 CREATE UNIQUE INDEX member_calendars_secret_key ON member_calendars USING btree (secret)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
@@ -303,9 +363,18 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE INDEX training_examinations_date_idx ON training_examinations USING btree (examination_date)
+CREATE UNIQUE INDEX training_examinations_pkey ON training_examinations USING btree (id)
+CREATE INDEX training_examinations_training_idx ON training_examinations USING btree (training_id)
+CREATE UNIQUE INDEX training_facilities_pkey ON training_facilities USING btree (training_id, name)
 CREATE UNIQUE INDEX training_mentors_pkey ON training_mentors USING btree (training_id, user_id)
 CREATE INDEX training_mentors_user_idx ON training_mentors USING btree (user_id)
 CREATE UNIQUE INDEX training_ratings_pk ON training_ratings USING btree (training_id, rating)
+CREATE UNIQUE INDEX training_reports_pkey ON training_reports USING btree (id)
+CREATE INDEX training_reports_training_idx ON training_reports USING btree (training_id, report_date)
+CREATE UNIQUE INDEX training_timeline_pkey ON training_timeline USING btree (id)
+CREATE INDEX training_timeline_training_idx ON training_timeline USING btree (training_id, id)
+CREATE INDEX trainings_area_status_idx ON trainings USING btree (area_id, status, created_at)
 CREATE UNIQUE INDEX trainings_natural_key ON trainings USING btree (user_id, area_id, created_at)
 CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)
 CREATE INDEX trainings_status_idx ON trainings USING btree (status, user_id)

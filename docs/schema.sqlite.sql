@@ -23,6 +23,8 @@ CREATE INDEX events_created_at_idx ON events (created_at);
 
 CREATE INDEX "login_states_created_idx" on "login_states" ("created_at");
 
+CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL;
+
 CREATE INDEX network_pushes_due_idx ON network_pushes (next_attempt_at) WHERE status = 'pending';
 
 CREATE UNIQUE INDEX roles_division_wide_key ON roles (user_id, role) WHERE area_id IS NULL;
@@ -31,7 +33,17 @@ CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
 
+CREATE INDEX training_examinations_date_idx ON training_examinations (examination_date);
+
+CREATE INDEX training_examinations_training_idx ON training_examinations (training_id);
+
 CREATE INDEX training_mentors_user_idx ON training_mentors (user_id);
+
+CREATE INDEX training_reports_training_idx ON training_reports (training_id, report_date);
+
+CREATE INDEX training_timeline_training_idx ON training_timeline (training_id, id);
+
+CREATE INDEX trainings_area_status_idx ON trainings (area_id, status, created_at);
 
 CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
 
@@ -90,6 +102,22 @@ CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "leas
 
 CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text not null, "code_verifier" text not null, "next" text not null, "created_at" bigint not null);
 
+CREATE TABLE mail_outbox (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    to_address text NOT NULL,
+    subject text NOT NULL,
+    text_body text NOT NULL,
+    html_body text NOT NULL,
+    created_at bigint NOT NULL,
+    next_attempt_at bigint NOT NULL,
+    lease_until bigint,
+    attempts integer NOT NULL DEFAULT 0,
+    sent_at bigint,
+    -- Given up after the last attempt (the error stays in last_error).
+    failed_at bigint,
+    last_error text
+  );
+
 CREATE TABLE "member_calendars" ("user_id" bigint primary key references "users" ("id") on delete cascade, "secret" text not null unique, "created_at" bigint not null);
 
 CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null, pending_since bigint);
@@ -130,6 +158,22 @@ CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null r
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
 
+CREATE TABLE training_examinations (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    examiner_id bigint NOT NULL,
+    examination_date text NOT NULL,
+    position text NOT NULL,
+    result text NOT NULL CHECK (result IN ('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED')),
+    created_at bigint NOT NULL
+  );
+
+CREATE TABLE training_facilities (
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    name text NOT NULL,
+    PRIMARY KEY (training_id, name)
+  );
+
 CREATE TABLE training_mentors (
     training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
     user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -138,7 +182,30 @@ CREATE TABLE training_mentors (
 
 CREATE TABLE "training_ratings" ("training_id" integer not null references "trainings" ("id") on delete cascade, "rating" integer not null, constraint "training_ratings_pk" primary key ("training_id", "rating"));
 
-CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "type" text not null, "status" integer not null, "created_at" bigint not null, "started_at" bigint, constraint "trainings_natural_key" unique ("user_id", "area_id", "created_at"));
+CREATE TABLE training_reports (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    author_id bigint,
+    report_date text NOT NULL,
+    content text NOT NULL,
+    improve text,
+    position text,
+    draft integer NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
+
+CREATE TABLE training_timeline (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    at bigint NOT NULL,
+    actor text NOT NULL,
+    actor_name text,
+    action text NOT NULL,
+    detail text NOT NULL
+  );
+
+CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "type" text not null, "status" integer not null, "created_at" bigint not null, "started_at" bigint, closed_at bigint, closed_reason text, motivation text, experience integer, english_only integer NOT NULL DEFAULT 0, paused_at bigint, paused_ms bigint NOT NULL DEFAULT 0, queue_wait_ms bigint, interest_confirmed_at bigint, interest_deadline bigint, constraint "trainings_natural_key" unique ("user_id", "area_id", "created_at"));
 
 CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, granted_at bigint, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
 

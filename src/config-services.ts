@@ -128,3 +128,48 @@ export function signInConfig(
   if (connectUrl === null) return null;
   return { connectUrl, clientId, clientSecret, timeoutMs };
 }
+
+export interface MailConfig {
+  /** smtp://user:pass@host:port or smtps://… (SMTP_URL). Never logged: it may carry a password. */
+  url: string;
+  /** The sender (MAIL_FROM): an address, or `Name <address>`. */
+  from: string;
+  /** First retry delay after a failed attempt; doubles per attempt, capped at an hour. */
+  retryBaseMs: number;
+  /** One attempt, connecting and answering, must end within this. */
+  timeoutMs: number;
+}
+
+/** SMTP_URL and MAIL_FROM: both (students are mailed) or neither (nothing is sent). */
+export function mailConfig(
+  str: (name: string, fallback: string) => string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): MailConfig | null {
+  const url = str('SMTP_URL', '');
+  const from = str('MAIL_FROM', '');
+  const retryBaseMs = int('MAIL_RETRY_BASE_MS', 60_000, 1, 3_600_000);
+  const timeoutMs = int('MAIL_TIMEOUT_MS', 30_000, 100, 300_000);
+  if (url === '' && from === '') return null;
+  if (url === '' || from === '') {
+    problems.push(
+      `${url === '' ? 'MAIL_FROM' : 'SMTP_URL'} is set but ${url === '' ? 'SMTP_URL' : 'MAIL_FROM'} is not: set both to send mail, or neither`,
+    );
+    return null;
+  }
+  let parsed: URL | null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  // The URL is not echoed: it may carry the mail server's password.
+  if (parsed === null || (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') || !parsed.hostname) {
+    problems.push('SMTP_URL must be smtp://[user:password@]host[:port] or smtps://…');
+  }
+  const address = /<([^<>\s]+@[^<>\s]+)>$/.exec(from)?.[1] ?? from;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address) || /[\r\n\u0000-\u001f]/.test(from)) {
+    problems.push('MAIL_FROM must be an e-mail address, or a name and an address: Sector <sector@example.org>');
+  }
+  return { url, from, retryBaseMs, timeoutMs };
+}

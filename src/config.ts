@@ -2,7 +2,16 @@
 
 import path from 'node:path';
 import type { ApiVariant } from './domain/users/includes.js';
-import { networkAddress, networkConfig, publicUrl, signInConfig, type NetworkConfig, type SignInConfig } from './config-services.js';
+import {
+  mailConfig,
+  type MailConfig,
+  networkAddress,
+  networkConfig,
+  publicUrl,
+  signInConfig,
+  type NetworkConfig,
+  type SignInConfig,
+} from './config-services.js';
 import { projectRoot } from './project-root.js';
 
 export type { ApiVariant } from './domain/users/includes.js';
@@ -68,6 +77,8 @@ export interface Config {
   dataFeed: DataFeedConfig | null;
   /** How ATC activity is computed from sessions; `hours` null = activity stays as imported. */
   activity: ActivityConfig;
+  /** Mail to students (SMTP_URL, MAIL_FROM); null: nothing is sent. */
+  mail: MailConfig | null;
 }
 
 export interface CoreApiConfig {
@@ -183,10 +194,12 @@ export function loadConfig(env: Env = process.env): Config {
     coreApi: { url: '', key: null, rosterSyncHours: 0, timeoutMs: 0, backfillSpacingMs: 0 },
     dataFeed: null,
     activity: { hours: null, periodMonths: 12, graceMonths: 12 },
+    mail: null,
   };
   config.network = networkConfig(str, int, problems);
   config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config.host, config.port, problems);
   config.signIn = signInConfig(str, int, problems);
+  config.mail = mailConfig(str, int, problems);
   if (config.sessionSecret !== null && config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET must be at least 32 characters (or unset: one is generated and kept in the database)');
   }

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_roster_staging.js';
 import * as m0018 from './migrations/0018_feed_logon_time.js';
 import * as m0019 from './migrations/0019_one_lease.js';
 import * as m0020 from './migrations/0020_staff.js';
+import * as m0021 from './migrations/0021_training.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -44,6 +45,7 @@ const MIGRATIONS = {
   '0018_feed_logon_time': m0018,
   '0019_one_lease': m0019,
   '0020_staff': m0020,
+  '0021_training': m0021,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

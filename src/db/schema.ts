@@ -18,8 +18,16 @@ import type {
   MemberCalendarsTable,
   RosterStagingTable,
 } from './schema-operations.js';
+import type {
+  MailOutboxTable,
+  TrainingExaminationsTable,
+  TrainingFacilitiesTable,
+  TrainingReportsTable,
+  TrainingTimelineTable,
+} from './schema-training.js';
 
 export type * from './schema-operations.js';
+export type * from './schema-training.js';
 
 type Id = Generated<number>;
 
@@ -144,6 +152,22 @@ export interface TrainingsTable {
   status: number;
   created_at: number;
   started_at: number | null;
+  closed_at: number | null;
+  closed_reason: string | null;
+  motivation: string | null;
+  /** 1–6 (contract §18). */
+  experience: number | null;
+  english_only: Generated<number>;
+  /** Paused since (null: running). */
+  paused_at: number | null;
+  /** Time paused before paused_at: not waiting time. */
+  paused_ms: Generated<number>;
+  /** Set when it leaves the queue: how long it waited there, pauses left out. */
+  queue_wait_ms: number | null;
+  /** Continued interest last confirmed (null: never; counted from created_at). */
+  interest_confirmed_at: number | null;
+  /** An open request to confirm continued interest: closed by the system when this passes. */
+  interest_deadline: number | null;
 }
 
 export interface TrainingRatingsTable {
@@ -200,6 +224,11 @@ export interface Database {
   trainings: TrainingsTable;
   training_ratings: TrainingRatingsTable;
   training_mentors: TrainingMentorsTable;
+  training_facilities: TrainingFacilitiesTable;
+  training_reports: TrainingReportsTable;
+  training_examinations: TrainingExaminationsTable;
+  training_timeline: TrainingTimelineTable;
+  mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;

@@ -13,6 +13,11 @@ export const EVENT_TYPES = [
   'position.created',
   'position.updated',
   'position.deleted',
+  'training.created',
+  'training.updated',
+  'training.closed',
+  'training.report',
+  'training.examination',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

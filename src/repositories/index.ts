@@ -15,6 +15,7 @@ import { exportRepository } from './export.js';
 import { healthRepository } from './health.js';
 import { importRepository } from './import.js';
 import { leasesRepository } from './leases.js';
+import { mailRepository } from './mail.js';
 import { memberBookingsRepository } from './member-bookings.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
@@ -23,6 +24,8 @@ import { rolesRepository } from './roles.js';
 import { rosterRepository } from './roster.js';
 import { rosterStagingRepository } from './roster-staging.js';
 import { sessionsRepository } from './sessions.js';
+import { trainingRecordsRepository } from './training-records.js';
+import { trainingsRepository } from './trainings.js';
 import { usersRepository } from './users.js';
 import { webhookDeliveriesRepository } from './webhook-deliveries.js';
 import { webhooksRepository } from './webhooks.js';
@@ -43,6 +46,7 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     health: healthRepository(db),
     import: importRepository(db, dialect),
     leases: leasesRepository(db),
+    mail: mailRepository(db, dialect),
     memberBookings: memberBookingsRepository(db),
     networkPushes: networkPushesRepository(db, dialect),
     outboxFigures: outboxFiguresRepository(db),
@@ -51,6 +55,8 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     roster: rosterRepository(db),
     rosterStaging: rosterStagingRepository(db, dialect),
     sessions: sessionsRepository(db),
+    trainingRecords: trainingRecordsRepository(db),
+    trainings: trainingsRepository(db, dialect),
     users: usersRepository(db),
     webhookDeliveries: webhookDeliveriesRepository(db, dialect),
     webhooks: webhooksRepository(db, dialect),

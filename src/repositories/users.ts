@@ -38,7 +38,10 @@ export interface EndorsementRow {
   valid_to: number | null;
 }
 
-export interface TrainingRow extends Selectable<TrainingsTable> {
+export interface TrainingRow extends Pick<
+  Selectable<TrainingsTable>,
+  'id' | 'user_id' | 'area_id' | 'type' | 'status' | 'created_at' | 'started_at'
+> {
   /** One row per trained rating; null for a training without ratings. */
   rating: number | null;
 }

@@ -104,8 +104,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const repos = createRepositories(db.kysely, db.dialect);
   const membership = membershipOf(config);
   // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
-  const writer = new Writer(db, clock, config.network !== null, () => {
-    for (const name of ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
+  const writer = new Writer(db, clock, { networkSync: config.network !== null, mail: config.mail !== null }, (what) => {
+    for (const name of what === 'mail' ? ['mail-deliveries'] : ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
   });
   const http = new HttpClient();
   const keys = new ApiKeyService(writer, clock);

@@ -9,12 +9,21 @@ import type { Clock } from '../domain/time.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChange } from './booking-changes.js';
 import { bookingEvents } from './events/outbox.js';
+import type { NewMail } from '../repositories/mail.js';
 import type { EventType } from '../domain/events.js';
 import { isoMicros } from '../domain/time.js';
 import { newEventId } from './webhooks/signing.js';
 
-/** What a committed write wakes: the consumers of the outbox (webhooks, the stream, the network sync). */
-export type WakeUp = 'events';
+/** What a committed write wakes: the consumers of the outbox (webhooks, the stream, the network sync), the mail sender. */
+export type WakeUp = 'events' | 'mail';
+
+/** What the writes of this process owe others beyond their own rows. */
+export interface WriteSettings {
+  /** Network sync is configured: changes made through the API or pages are owed to the network. */
+  networkSync: boolean;
+  /** Mail is configured (SMTP_URL): mail written by changes is sent; without it none is written. */
+  mail: boolean;
+}
 
 export class Write {
   readonly wakeUps = new Set<WakeUp>();
@@ -26,7 +35,7 @@ export class Write {
     readonly dialect: Dialect,
     /** The change's time (the application clock), written to what it changes. */
     readonly at: number,
-    private readonly networkSync: boolean,
+    private readonly settings: WriteSettings,
   ) {}
 
   /** The repositories, on this write's transaction. */
@@ -55,7 +64,7 @@ export class Write {
     const events = this.repos.events;
     // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
     await events.lockCommitOrder();
-    await events.insert(bookingEvents([...changes], this.at, this.networkSync && origin === 'api'));
+    await events.insert(bookingEvents([...changes], this.at, this.settings.networkSync && origin === 'api'));
     this.wakeUps.add('events');
   }
 
@@ -71,6 +80,13 @@ export class Write {
     await this.repos.events.insert(rows);
     this.wakeUps.add('events');
   }
+
+  /** Mail owed to members, sent after the commit (nothing when mail is not configured). Addresses are not checked here. */
+  async mail(mails: readonly NewMail[]): Promise<void> {
+    if (!this.settings.mail || mails.length === 0) return;
+    await this.repos.mail.add(mails, this.at);
+    this.wakeUps.add('mail');
+  }
 }
 
 /** Runs writes: one transaction each, its wake-ups sent after the commit. */
@@ -78,14 +94,13 @@ export class Writer {
   constructor(
     readonly db: Db,
     private readonly clock: Clock,
-    /** Network sync is configured: changes made through the API or pages are owed to the network. */
-    private readonly networkSync: boolean,
+    private readonly settings: WriteSettings,
     private readonly wake: (what: WakeUp) => void,
   ) {}
 
   async write<T>(fn: (w: Write) => Promise<T>): Promise<T> {
     let last: Write | undefined;
-    const result = await transaction(this.db, (trx) => fn((last = new Write(trx, this.db.dialect, this.clock(), this.networkSync))));
+    const result = await transaction(this.db, (trx) => fn((last = new Write(trx, this.db.dialect, this.clock(), this.settings))));
     for (const what of last!.wakeUps) this.wake(what);
     return result;
   }

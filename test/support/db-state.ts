@@ -21,6 +21,10 @@ export const DIVISION_TABLES = [
   'trainings',
   'training_ratings',
   'training_mentors',
+  'training_facilities',
+  'training_reports',
+  'training_examinations',
+  'training_timeline',
   'bookings',
 ] as const satisfies readonly Table[];
 
@@ -44,6 +48,7 @@ export const ALL_TABLES = [
   'atc_sessions',
   'activity_backfill',
   'roster_staging',
+  'mail_outbox',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

@@ -32,7 +32,7 @@ describe('workers', () => {
 
   const runner = (workers: Worker[], extra: Partial<WorkersOptions> = {}) => {
     const clock = () => Date.now();
-    const r = new Workers({ writer: new Writer(db, clock, false, () => {}), clock, workers, ...extra });
+    const r = new Workers({ writer: new Writer(db, clock, { networkSync: false, mail: false }, () => {}), clock, workers, ...extra });
     runners.push(r);
     return r;
   };

@@ -7,7 +7,12 @@ import { ymdHis } from '../time.js';
  * command or by the server).
  */
 export type AuditActor =
-  { kind: 'key'; keyId: string; keyName: string } | { kind: 'cli' } | { kind: 'member'; cid: number; name: string } | { kind: 'roster' };
+  | { kind: 'key'; keyId: string; keyName: string }
+  | { kind: 'cli' }
+  | { kind: 'member'; cid: number; name: string }
+  | { kind: 'roster' }
+  /** Sector itself, by a background job (a training closed for want of confirmed interest). */
+  | { kind: 'system' };
 
 export type Fields = Record<string, unknown>;
 
@@ -30,6 +35,7 @@ export function actorColumns(actor: AuditActor): { actor: string; actor_name: st
       return { actor: `member:${actor.cid}`, actor_name: actor.name };
     case 'cli':
     case 'roster':
+    case 'system':
       return { actor: actor.kind, actor_name: null };
   }
 }
@@ -40,6 +46,7 @@ export const webhookTarget = (id: string): string => `webhook:${id}`;
 export const userTarget = (cid: number): string => `user:${cid}`;
 export const endorsementTarget = (id: number): string => `endorsement:${id}`;
 export const positionTarget = (callsign: string): string => `position:${callsign}`;
+export const trainingTarget = (id: number): string => `training:${id}`;
 
 /** A record's change as an entry shows it: a creation every field after, otherwise the fields that differ. */
 export function changedFields(before: Fields | null, after: Fields | null): { before: Fields | null; after: Fields | null } {

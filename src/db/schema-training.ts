@@ -1,0 +1,63 @@
+// Table types of the training pipeline (contract §18) and the mail it sends.
+import type { Generated } from 'kysely';
+
+/** Facility endorsements a training is for (its rating codes are in training_ratings). */
+export interface TrainingFacilitiesTable {
+  training_id: number;
+  name: string;
+}
+
+export interface TrainingReportsTable {
+  id: Generated<number>;
+  training_id: number;
+  /** CID of who wrote it (null: the API or an import). */
+  author_id: number | null;
+  /** YYYY-MM-DD */
+  report_date: string;
+  content: string;
+  improve: string | null;
+  /** Callsign. */
+  position: string | null;
+  /** 1: not shown to the student, not published. */
+  draft: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TrainingExaminationsTable {
+  id: Generated<number>;
+  training_id: number;
+  examiner_id: number;
+  /** YYYY-MM-DD */
+  examination_date: string;
+  position: string;
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED';
+  created_at: number;
+}
+
+export interface TrainingTimelineTable {
+  id: Generated<number>;
+  training_id: number;
+  at: number;
+  /** As the audit log writes it: `member:<cid>`, `key:<id>`, `cli`, or `system`. */
+  actor: string;
+  actor_name: string | null;
+  action: string;
+  /** JSON: what changed. */
+  detail: string;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+}

@@ -1,0 +1,49 @@
+// Completing a training (contract §18): every facility name it was for becomes an active facility
+// endorsement (an older active one of the same name is revoked), and the activity grace of §16
+// starts in its area — in the completion's own transaction.
+import type { AuditActor } from '../domain/audit/index.js';
+import { endorsementTarget } from '../domain/audit/index.js';
+import { ratingValue } from '../domain/ratings.js';
+import { presentEndorsement } from '../presenters/endorsements.js';
+import type { TrainingRecord } from '../repositories/trainings.js';
+import type { Write } from './write.js';
+
+/** Issues the training's facility endorsements and starts the grace; returns the timeline entries. */
+export async function completeTraining(
+  w: Write,
+  t: TrainingRecord,
+  actor: AuditActor,
+): Promise<Array<{ action: string; detail: Record<string, unknown> }>> {
+  const repo = w.repos.endorsements;
+  const facilities = t.ratings.filter((r) => ratingValue(r) === undefined);
+  const held = await repo.unended(t.user_id, 'facility', w.at);
+  const timeline: Array<{ action: string; detail: Record<string, unknown> }> = [];
+  for (const name of facilities) {
+    for (const old of held.filter((e) => e.rating === name && e.valid_from <= w.at)) {
+      await repo.revoke(old.id, w.at);
+      const revoked = presentEndorsement((await repo.find(old.id))!);
+      await w.audit(actor, [{ action: 'endorsement.revoked', target: endorsementTarget(old.id), before: null, after: { revoked: true } }]);
+      await w.publish([{ type: 'endorsement.revoked', data: { endorsement: revoked } }]);
+    }
+    const id = await repo.insert(
+      {
+        user_id: t.user_id,
+        type: 'facility',
+        rating: name,
+        valid_from: w.at,
+        valid_to: null,
+        issued_by: actor.kind === 'member' ? actor.cid : null,
+        created_at: w.at,
+      },
+      [],
+      [],
+    );
+    const issued = presentEndorsement((await repo.find(id))!);
+    await w.audit(actor, [{ action: 'endorsement.created', target: endorsementTarget(id), before: null, after: issued }]);
+    await w.publish([{ type: 'endorsement.created', data: { endorsement: issued } }]);
+    timeline.push({ action: 'endorsement', detail: { id, type: 'facility', rating: name } });
+  }
+  await w.repos.trainings.startGrace(t.user_id, t.area_id, w.at);
+  timeline.push({ action: 'grace', detail: { area: t.area } });
+  return timeline;
+}
