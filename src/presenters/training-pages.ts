@@ -2,9 +2,20 @@
 // queue, the estimate, published reports, examinations, and the interest and close forms.
 import type { FieldErrors } from '../domain/errors.js';
 import { EXPERIENCE, type ApplyOption, MOTIVATION_MAX, MOTIVATION_MIN, ordinal, waitInWords } from '../domain/trainings.js';
-import type { MyTraining } from '../services/training-applications.js';
+import type { TrainingDetail } from '../schemas/trainings.js';
 import { described, fieldError, frame, type PageFrame } from './booking-pages.js';
 import { type Html, html } from './html.js';
+
+/** What the student's page shows. */
+export interface MyTraining {
+  training: TrainingDetail;
+  /** In the queue: their place among the trainings of the same area and ratings. */
+  place: { position: number; of: number } | null;
+  /** From past waits of the same queue (ms), or null: not enough data. */
+  estimate: { low: number; high: number } | null;
+  /** Asked to confirm interest: by when. */
+  interestDeadline: number | null;
+}
 
 export interface ApplyValues {
   area: string;

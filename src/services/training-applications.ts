@@ -16,9 +16,9 @@ import {
   STATUS,
 } from '../domain/trainings.js';
 import { trainingStatusDescription } from '../domain/users/training.js';
+import type { MyTraining } from '../presenters/training-pages.js';
 import { presentTrainingDetail } from '../presenters/trainings.js';
 import type { TrainingRecord } from '../repositories/trainings.js';
-import type { TrainingDetail } from '../schemas/trainings.js';
 import { type MailSite, recordTrainingChanges, type TrainingChange } from './training-changes.js';
 import type { Trainings } from './trainings.js';
 import type { Worker } from './workers/worker.js';
@@ -31,17 +31,6 @@ export interface ApplicationInput {
   motivation: string;
   experience: number | null;
   english_only: boolean;
-}
-
-/** What the student's page shows. */
-export interface MyTraining {
-  training: TrainingDetail;
-  /** In the queue: their place among the trainings of the same area and ratings. */
-  place: { position: number; of: number } | null;
-  /** From past waits of the same queue (ms), or null: not enough data. */
-  estimate: { low: number; high: number } | null;
-  /** Asked to confirm interest: by when. */
-  interestDeadline: number | null;
 }
 
 /** Trainings with the same area and ratings wait in one queue. */
