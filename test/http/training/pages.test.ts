@@ -164,4 +164,23 @@ describe('the student’s training pages', () => {
     expect(page).toContain('href="/training/apply"');
     expect((await postForm(ctx.app, '/my/training/close', { _csrf: token }, session.ada!.cookie)).statusCode).toBe(404);
   });
+
+  it('lets one of ten applications sent at once through: one open training per member', async () => {
+    const who = others[6]!;
+    session.six = await signIn(ctx.app, ctx.services, who);
+    const token = csrfOf((await get('/training/apply', 'six')).body);
+    // Half to each area: only the one-open-training rule (not the natural key) can refuse the second.
+    const fields = (i: number) => ({
+      _csrf: token,
+      area: i % 2 ? 'Sweden' : 'Denmark',
+      ratings: 'S2',
+      motivation: MOTIVATION,
+      experience: '1',
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => postForm(ctx.app, '/training/apply', fields(i), session.six!.cookie)),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([303, ...Array(9).fill(409)]);
+    expect(await trainingsOf(who.id)).toHaveLength(1);
+  });
 });
