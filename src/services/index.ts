@@ -36,6 +36,7 @@ import { MemberSessions, SignIn } from './sign-in/index.js';
 import { MailDeliveries } from './mail.js';
 import { TrainingApplications } from './training-applications.js';
 import { TrainingRecords } from './training-records.js';
+import { TrainingDesk } from './training-desk.js';
 import { Trainings } from './trainings.js';
 import { Users } from './users.js';
 import { WebhookDeliveries } from './webhooks/dispatcher.js';
@@ -64,6 +65,8 @@ export interface AppServices {
   trainings: Trainings;
   trainingRecords: TrainingRecords;
   applications: TrainingApplications;
+  /** What the staff training pages read. */
+  trainingDesk: TrainingDesk;
   /** What the staff pages read (their changes go through positions, endorsements and roles). */
   staff: StaffDesk;
   bookings: Bookings;
@@ -199,6 +202,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     trainings,
     trainingRecords: new TrainingRecords(trainings),
     applications,
+    trainingDesk: new TrainingDesk(repos),
     staff: new StaffDesk(repos, activity, clock),
     bookings,
     memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
