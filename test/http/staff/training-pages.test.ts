@@ -120,7 +120,7 @@ describe('the staff training pages', () => {
     const close = await post(`${url}/status`, { status: '-2', closed_reason: 'No' }, 'men', url);
     expect(close.statusCode).toBe(403);
     expect(close.body).toContain('a mentor moves their own trainees between statuses 1 and 3');
-    const change = await post(url, { type: 'Standard' }, 'men', `${url}`);
+    const change = await post(url, { type: 'Standard' }, 'men', url);
     expect(change.statusCode).toBe(403);
     // Bo's training (Sweden) is not theirs to see.
     const [bo] = (await ctx.services.trainings.list({ user_id: BO })) as Array<{ id: number }>;
