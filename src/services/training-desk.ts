@@ -5,30 +5,8 @@ import { mayDo, rolesIn } from '../domain/staff.js';
 import { STATUS } from '../domain/trainings.js';
 import { presentTrainingDetail } from '../presenters/trainings.js';
 import type { Repositories } from '../repositories/index.js';
-import type { ExaminationOverviewRow } from '../repositories/training-records.js';
-import type { TrainingRecord } from '../repositories/trainings.js';
-import type { TrainingDetail } from '../schemas/trainings.js';
+import type { TrainingList, TrainingView } from '../presenters/staff-pages/types.js';
 import type { StaffView } from './staff.js';
-
-export interface TrainingList {
-  /** In queue, oldest first. */
-  queue: TrainingRecord[];
-  /** Past the queue (statuses 1–3), by id. */
-  open: TrainingRecord[];
-  examinations: Array<ExaminationOverviewRow & { area: string }>;
-  /** CID -> name, for everyone the lists show. */
-  names: Map<number, string>;
-}
-
-export interface TrainingView {
-  record: TrainingRecord;
-  detail: TrainingDetail;
-  names: Map<number, string>;
-  /** Who may be assigned as mentor: Mentor or a higher role in the area. */
-  mentorChoices: number[];
-  /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
-  manages: boolean;
-}
 
 /** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */
 const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>

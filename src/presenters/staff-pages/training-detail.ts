@@ -3,7 +3,7 @@
 // examinations and the timeline of every change.
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../../domain/trainings.js';
 import { trainingStatusDescription } from '../../domain/users/training.js';
-import type { TrainingView } from '../../services/training-desk.js';
+import type { TrainingView } from './types.js';
 import { type Html, html } from '../html.js';
 import { empty, field, type FormState, formError, isoText, options, staffPage, type StaffFrame, valueOf } from './frame.js';
 

@@ -4,7 +4,7 @@
 import { TRAINING_TYPES } from '../../domain/trainings.js';
 import { trainingStatusDescription } from '../../domain/users/training.js';
 import type { TrainingRecord } from '../../repositories/trainings.js';
-import type { TrainingList } from '../../services/training-desk.js';
+import type { TrainingList } from './types.js';
 import { type Html, html } from '../html.js';
 import { empty, field, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from './frame.js';
 
