@@ -18,6 +18,12 @@ export interface TrainingPage extends StaffFrame {
 const targets = (manages: boolean) =>
   (manages ? [0, 1, 2, 3, -1, -2] : [1, 2, 3]).map((s) => ({ value: String(s), text: `${trainingStatusDescription(s)} (${s})` }));
 
+/** A timeline entry's details in words: "from 0; to 2; ratings S2". */
+const detailText = (detail: Record<string, unknown>): string =>
+  Object.entries(detail)
+    .map(([k, v]) => ` ${k.replace(/_/g, ' ')} ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+    .join(';');
+
 export function trainingPage(p: TrainingPage): Buffer {
   const { view, state } = p;
   const t = view.detail;
@@ -86,7 +92,7 @@ ${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">$
 ${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong></li>`)}</ul>`}
 </section>
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
-<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${e.action}${Object.keys(e.detail).length > 0 ? ` ${JSON.stringify(e.detail)}` : ''} — ${e.actor_name ?? e.actor}</li>`)}</ol>
+<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${e.action}${detailText(e.detail)} — ${e.actor_name ?? e.actor}</li>`)}</ol>
 </section>`;
   return staffPage(p, `Training of ${view.names.get(t.user_id) ?? t.user_id}`, main, p.notice);
 }
