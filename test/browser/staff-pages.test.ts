@@ -194,7 +194,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
       await submit(page, 'Issue', new RegExp(`/staff/users/${BO}/endorsements$`));
       await expect(page.locator('h1').textContent()).resolves.toBe('Not allowed');
       await expect(page.locator('[role=alert]').textContent()).resolves.toContain("or by the student's own mentor");
-      await page.screenshot({ path: path.join(SHOTS, 'staff-refused-375.png') });
+      await page.screenshot({ path: path.join(SHOTS, 'staff-refused-1280.png') });
       expect(problems).toEqual([]);
     } finally {
       await close();
