@@ -207,4 +207,48 @@ describe('staff pages', () => {
     expect(kept.body).toContain('ESSA_TWR has 1 booking that keep it');
     expect((await get('ADMIN', '/staff/positions?done=removed')).body).toContain('Position removed.');
   });
+
+  it('issues a visiting endorsement with the areas ticked, listed on the endorsements page of those areas only', async () => {
+    const token = csrfOf((await get('ADMIN', `/staff/users/${BO}`)).body);
+    const body = new URLSearchParams([
+      ['type', 'visiting'],
+      ['rating', 'S2'],
+      ['areas', 'Sweden'],
+      ['areas', 'Denmark'],
+      ['valid_to', ''],
+      ['_csrf', token],
+    ]).toString();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/staff/users/${BO}/endorsements`,
+      headers: { cookie: as.ADMIN!.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body,
+    });
+    expect(res.headers.location).toBe(`/staff/users/${BO}?done=issued`);
+    const [visiting] = await ctx.services.endorsements.list({ user_id: BO, type: 'visiting' });
+    expect(visiting).toMatchObject({ areas: ['Denmark', 'Sweden'], rating: 'S2', valid_to: null, issued_by: ADMIN });
+
+    const visitingOnly = (await get('ADMIN', '/staff/endorsements?type=visiting')).body;
+    expect(visitingOnly).toContain(`<a href="/staff/users/${BO}">Bo Berg</a> (${BO}): <strong>visiting</strong> S2 (Denmark, Sweden)`);
+    expect((await get('ADMIN', '/staff/endorsements?type=solo')).body).not.toContain('<strong>visiting</strong>');
+    const examiner = await post('ADMIN', `/staff/users/${PLAIN}`, `/staff/users/${PLAIN}/endorsements`, {
+      type: 'examiner',
+      rating: 'S3',
+      areas: 'Sweden',
+    });
+    expect(examiner.headers.location).toBe(`/staff/users/${PLAIN}?done=issued`);
+    expect((await get('ADMIN', '/staff/endorsements?area=Sweden')).body).toContain('<strong>examiner</strong> S3 (Sweden)');
+    // A Moderator of Denmark sees Denmark's endorsements only.
+    const mod = (await get('MOD', '/staff/endorsements')).body;
+    expect(mod).toContain('<strong>visiting</strong>');
+    expect(mod).not.toContain('<strong>examiner</strong>');
+  });
+
+  it('answers 404 for a person or endorsement that does not exist', async () => {
+    for (const url of ['/staff/users/999999', '/staff/users/abc', '/staff/users/99999999999']) {
+      expect((await get('ADMIN', url)).statusCode, url).toBe(404);
+    }
+    const res = await post('ADMIN', '/staff', '/staff/endorsements/424242/revoke', {});
+    expect(res.statusCode).toBe(404);
+  });
 });
