@@ -251,14 +251,21 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     ['staff-positions', '/staff/positions'],
   ] as const;
   for (const [name, url] of PAGES) {
-    for (const width of [1280, 375]) {
-      it(`${url} passes axe and fits ${width} px`, async () => {
-        const { page, problems, close } = await signedIn(ADMIN, url, { viewport: { width, height: 900 }, bypassCSP: true });
+    for (const [width, colorScheme] of [
+      [1280, 'light'],
+      [375, 'light'],
+      [375, 'dark'],
+    ] as const) {
+      it(`${url} passes axe and fits ${width} px, ${colorScheme}`, async () => {
+        const { page, problems, close } = await signedIn(ADMIN, url, { viewport: { width, height: 900 }, colorScheme, bypassCSP: true });
         try {
           expect(new URL(page.url()).pathname).toBe(url.split('?')[0]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
-          await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-          expect(await seriousFindings(page, `${url} ${width}px`)).toEqual([]);
+          // The docs show the light ones; the dark ones are for a person to look at in test-results/.
+          const shot =
+            colorScheme === 'light' ? path.join(SHOTS, `${name}-${width}.png`) : path.join(SCREENSHOTS, `${name}-${width}-dark.png`);
+          await page.screenshot({ path: shot, fullPage: true });
+          expect(await seriousFindings(page, `${url} ${width}px ${colorScheme}`)).toEqual([]);
           expect(problems).toEqual([]);
         } finally {
           await close();

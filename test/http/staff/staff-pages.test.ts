@@ -202,6 +202,24 @@ describe('staff pages', () => {
     const added = await post('ADMIN', '/staff/positions', '/staff/positions', { ...fields, frequency: '121.905' });
     expect(added.headers.location).toBe('/staff/positions?done=added');
     expect((await ctx.services.positions.details()).map((p) => p.callsign)).toContain('EKCH_GND');
+    const changed = await post('ADMIN', '/staff/positions', '/staff/positions/ekch_gnd', {
+      ...fields,
+      name: 'Kastrup Apron',
+      frequency: '121.630',
+    });
+    expect(changed.headers.location).toBe('/staff/positions?done=changed');
+    expect((await ctx.services.positions.details()).find((p) => p.callsign === 'EKCH_GND')).toMatchObject({
+      name: 'Kastrup Apron',
+      frequency: '121.630',
+    });
+    expect((await ctx.services.audit.read({ target: 'position:EKCH_GND' })).map((a) => [a.action, a.actor])).toEqual([
+      ['position.updated', `member:${ADMIN}`],
+      ['position.created', `member:${ADMIN}`],
+    ]);
+    const blank = await post('ADMIN', '/staff/positions', '/staff/positions/EKCH_GND', { ...fields, name: '' });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.body).toContain('<p class="error" id="position-EKCH_GND-name-error">The name field must be 1 to 100 characters.</p>');
+    expect(blank.body).toMatch(/<details open><summary>Change or remove EKCH_GND<\/summary>/);
     const kept = await post('ADMIN', '/staff/positions', '/staff/positions/ESSA_TWR/remove', {});
     expect(kept.statusCode).toBe(409);
     expect(kept.body).toContain('ESSA_TWR has 1 booking that keep it');
