@@ -29,9 +29,9 @@ const PLAIN = 1000013;
 const CY = 1000014;
 const DAG = 1000015;
 const PEOPLE = {
-  [ADMIN]: { first: 'Alma', last: 'Andersen', rating: { id: 7, short: 'C1' } },
-  [MOD]: { first: 'Mona', last: 'Madsen', rating: { id: 7, short: 'C1' } },
-  [MENTOR]: { first: 'Mette', last: 'Mikkelsen', rating: { id: 5, short: 'C1' } },
+  [ADMIN]: { first: 'Alma', last: 'Andersen', rating: { id: 5, short: 'C1' } },
+  [MOD]: { first: 'Mona', last: 'Madsen', rating: { id: 5, short: 'C1' } },
+  [MENTOR]: { first: 'Mette', last: 'Mikkelsen', rating: { id: 4, short: 'S3' } },
   [PLAIN]: { first: 'Per', last: 'Poulsen', rating: { id: 3, short: 'S2' } },
 } as const;
 
