@@ -85,7 +85,8 @@ export class StaffDesk {
       this.activity.explain(cid),
       this.repos.memberBookings.bookings(cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null }),
     ]);
-    return { user, endorsements: endorsements.map(presentEndorsement), roles, trainings, hours, bookings };
+    const names = await this.repos.staff.names([...endorsements.flatMap((e) => e.issued_by ?? []), ...trainings.flatMap((t) => t.mentors)]);
+    return { user, endorsements: endorsements.map(presentEndorsement), roles, trainings, hours, bookings, names };
   }
 
   async issueChoices(): Promise<IssueChoices> {

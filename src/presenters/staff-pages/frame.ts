@@ -110,4 +110,4 @@ export function options(values: ReadonlyArray<string | { value: string; text: st
   });
 }
 
-export const empty = (text: string): Html => html`<p class="empty">${text}</p>`;
+export const empty = (text: string): Html => html`<p class="none">${text}</p>`;

@@ -73,7 +73,7 @@ export interface RolesForm {
 export function rolesSection(f: RolesForm): Html {
   const form = 'role';
   // prettier-ignore
-  return html`${f.roles.length === 0 ? html`<p class="empty">No roles.</p>` : html`<ul class="cards">${f.roles.map((r, i) => html`<li class="card"><p><strong>${r.role}</strong> ${r.area === null ? 'division-wide' : html`in ${r.area}`}</p>${f.revocable[i] ? html`<form method="post" action="/staff/users/${f.cid}/roles/revoke" class="inline">${f.csrf}<input type="hidden" name="role" value="${r.role}" /><input type="hidden" name="area" value="${r.area ?? ''}" /><button type="submit" class="danger" aria-label="Revoke ${r.role} ${r.area ?? 'division-wide'}">Revoke</button></form>` : ''}</li>`)}</ul>`}
+  return html`${f.roles.length === 0 ? html`<p class="none">No roles.</p>` : html`<ul class="cards">${f.roles.map((r, i) => html`<li class="card"><p><strong>${r.role}</strong> ${r.area === null ? 'division-wide' : html`in ${r.area}`}</p>${f.revocable[i] ? html`<form method="post" action="/staff/users/${f.cid}/roles/revoke" class="inline">${f.csrf}<input type="hidden" name="role" value="${r.role}" /><input type="hidden" name="area" value="${r.area ?? ''}" /><button type="submit" class="danger" aria-label="Revoke ${r.role} ${r.area ?? 'division-wide'}">Revoke</button></form>` : ''}</li>`)}</ul>`}
 ${f.grantRoles.length === 0 ? '' : html`<form method="post" action="/staff/users/${f.cid}/roles" class="staff-form" novalidate>${f.csrf}${formError(f.state, form, ['role', 'area'])}
 <h3>Grant a role</h3>
 ${field({ form, name: 'role', label: 'Role', state: f.state, control: (id, aria) => html`<select id="${id}" name="role"${aria}>${options(f.grantRoles, valueOf(f.state, form, 'role'))}</select>` })}

@@ -34,6 +34,8 @@ export interface Person {
   trainings: TrainingRecord[];
   hours: AreaHours[];
   bookings: MemberBooking[];
+  /** The names of the issuers and mentors named above, by CID. */
+  names: ReadonlyMap<number, string>;
 }
 
 /** What the issue form offers: positions with their areas, and the facility names positions require. */

@@ -202,9 +202,71 @@ describe('staff pages', () => {
     const added = await post('ADMIN', '/staff/positions', '/staff/positions', { ...fields, frequency: '121.905' });
     expect(added.headers.location).toBe('/staff/positions?done=added');
     expect((await ctx.services.positions.details()).map((p) => p.callsign)).toContain('EKCH_GND');
+    const changed = await post('ADMIN', '/staff/positions', '/staff/positions/ekch_gnd', {
+      ...fields,
+      name: 'Kastrup Apron',
+      frequency: '121.630',
+    });
+    expect(changed.headers.location).toBe('/staff/positions?done=changed');
+    expect((await ctx.services.positions.details()).find((p) => p.callsign === 'EKCH_GND')).toMatchObject({
+      name: 'Kastrup Apron',
+      frequency: '121.630',
+    });
+    expect((await ctx.services.audit.read({ target: 'position:EKCH_GND' })).map((a) => [a.action, a.actor])).toEqual([
+      ['position.updated', `member:${ADMIN}`],
+      ['position.created', `member:${ADMIN}`],
+    ]);
+    const blank = await post('ADMIN', '/staff/positions', '/staff/positions/EKCH_GND', { ...fields, name: '' });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.body).toContain('<p class="error" id="position-EKCH_GND-name-error">The name field must be 1 to 100 characters.</p>');
+    expect(blank.body).toMatch(/<details open><summary>Change or remove EKCH_GND<\/summary>/);
     const kept = await post('ADMIN', '/staff/positions', '/staff/positions/ESSA_TWR/remove', {});
     expect(kept.statusCode).toBe(409);
     expect(kept.body).toContain('ESSA_TWR has 1 booking that keep it');
     expect((await get('ADMIN', '/staff/positions?done=removed')).body).toContain('Position removed.');
+  });
+
+  it('issues a visiting endorsement with the areas ticked, listed on the endorsements page of those areas only', async () => {
+    const token = csrfOf((await get('ADMIN', `/staff/users/${BO}`)).body);
+    const body = new URLSearchParams([
+      ['type', 'visiting'],
+      ['rating', 'S2'],
+      ['areas', 'Sweden'],
+      ['areas', 'Denmark'],
+      ['valid_to', ''],
+      ['_csrf', token],
+    ]).toString();
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/staff/users/${BO}/endorsements`,
+      headers: { cookie: as.ADMIN!.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body,
+    });
+    expect(res.headers.location).toBe(`/staff/users/${BO}?done=issued`);
+    const [visiting] = await ctx.services.endorsements.list({ user_id: BO, type: 'visiting' });
+    expect(visiting).toMatchObject({ areas: ['Denmark', 'Sweden'], rating: 'S2', valid_to: null, issued_by: ADMIN });
+
+    const visitingOnly = (await get('ADMIN', '/staff/endorsements?type=visiting')).body;
+    expect(visitingOnly).toContain(`<a href="/staff/users/${BO}">Bo Berg</a> (${BO}): <strong>visiting</strong> S2 (Denmark, Sweden)`);
+    expect((await get('ADMIN', '/staff/endorsements?type=solo')).body).not.toContain('<strong>visiting</strong>');
+    const examiner = await post('ADMIN', `/staff/users/${PLAIN}`, `/staff/users/${PLAIN}/endorsements`, {
+      type: 'examiner',
+      rating: 'S3',
+      areas: 'Sweden',
+    });
+    expect(examiner.headers.location).toBe(`/staff/users/${PLAIN}?done=issued`);
+    expect((await get('ADMIN', '/staff/endorsements?area=Sweden')).body).toContain('<strong>examiner</strong> S3 (Sweden)');
+    // A Moderator of Denmark sees Denmark's endorsements only.
+    const mod = (await get('MOD', '/staff/endorsements')).body;
+    expect(mod).toContain('<strong>visiting</strong>');
+    expect(mod).not.toContain('<strong>examiner</strong>');
+  });
+
+  it('answers 404 for a person or endorsement that does not exist', async () => {
+    for (const url of ['/staff/users/999999', '/staff/users/abc', '/staff/users/99999999999']) {
+      expect((await get('ADMIN', url)).statusCode, url).toBe(404);
+    }
+    const res = await post('ADMIN', '/staff', '/staff/endorsements/424242/revoke', {});
+    expect(res.statusCode).toBe(404);
   });
 });
