@@ -57,7 +57,7 @@ export const memberActor = (member: Member): AuditActor => ({ kind: 'member', ci
 export function accountView(request: FastifyRequest): AccountView {
   if (!signInEnabled(request)) return null;
   if (request.member === null) return { member: null, signInHref: signInPath(request.url) };
-  return { member: { name: request.member.name, cid: request.member.cid }, csrfToken: csrfToken(request) };
+  return { member: { name: request.member.name, cid: request.member.cid, staff: request.member.staff }, csrfToken: csrfToken(request) };
 }
 
 /** An HTML page's bytes, with the pages' security headers. */

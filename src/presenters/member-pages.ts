@@ -3,7 +3,8 @@
 import { type Html, html } from './html.js';
 
 /** What the account bar shows: sign-in off (null), signed out, or a member with their form token. */
-export type AccountView = null | { member: null; signInHref: string } | { member: { name: string; cid: number }; csrfToken: string };
+export type AccountView =
+  null | { member: null; signInHref: string } | { member: { name: string; cid: number; staff?: boolean }; csrfToken: string };
 
 /** The name of the hidden field that carries a form's CSRF token. */
 export const CSRF_FIELD = '_csrf';
@@ -18,7 +19,9 @@ export function accountBar(view: AccountView): Html | '' {
   }
   return html`<nav class="account" aria-label="Account">
     <span class="member">Signed in as <strong>${view.member.name}</strong> (${view.member.cid})</span>
-    <a href="/bookings/new">Book a position</a> <a href="/my/bookings">My bookings</a> <a href="/my/training">My training</a>
+    <a href="/bookings/new">Book a position</a>
+    <a href="/my/bookings">My bookings</a>
+    <a href="/my/training">My training</a>${view.member.staff ? html` <a href="/staff">Staff</a>` : ''}
     <form method="post" action="/auth/logout" class="sign-out">${csrfInput(view.csrfToken)}<button type="submit">Sign out</button></form>
   </nav>`;
 }

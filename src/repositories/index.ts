@@ -24,6 +24,7 @@ import { rolesRepository } from './roles.js';
 import { rosterRepository } from './roster.js';
 import { rosterStagingRepository } from './roster-staging.js';
 import { sessionsRepository } from './sessions.js';
+import { staffRepository } from './staff.js';
 import { trainingRecordsRepository } from './training-records.js';
 import { trainingsRepository } from './trainings.js';
 import { usersRepository } from './users.js';
@@ -55,6 +56,7 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     roster: rosterRepository(db),
     rosterStaging: rosterStagingRepository(db, dialect),
     sessions: sessionsRepository(db),
+    staff: staffRepository(db),
     trainingRecords: trainingRecordsRepository(db),
     trainings: trainingsRepository(db, dialect),
     users: usersRepository(db),

@@ -12,6 +12,8 @@ export interface SessionRow {
   first_name: string | null;
   last_name: string | null;
   rating: number;
+  /** Whether the user holds any staff role (contract §17: the pages' "Staff" link); 0/1 or a boolean by dialect. */
+  holds_role: unknown;
 }
 
 /** A user's columns the network's profile sets. */
@@ -33,6 +35,7 @@ export function sessionsRepository(db: Kysely<Database>) {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
         .select(['s.id_hash', 's.csrf_secret', 's.last_seen_at', 's.user_id', 'u.first_name', 'u.last_name', 'u.rating'])
+        .select((eb) => eb.exists(eb.selectFrom('roles').select('roles.id').whereRef('roles.user_id', '=', 's.user_id')).as('holds_role'))
         .where('s.id_hash', '=', idHash)
         .executeTakeFirst();
     },

@@ -7,6 +7,7 @@ import authRoutes from './sign-in/index.js';
 import memberBookingsRoutes from './member-bookings/index.js';
 import scheduleRoutes from './schedule/index.js';
 import trainingPagesRoutes from './training/index.js';
+import staffRoutes from './staff/index.js';
 
 const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: string }> = async (pages, { services, sessionSecret }) => {
   const { config } = services;
@@ -22,6 +23,7 @@ const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: s
   await pages.register(authRoutes, { services });
   await pages.register(memberBookingsRoutes, { services });
   await pages.register(trainingPagesRoutes, { services });
+  await pages.register(staffRoutes, { services });
 };
 
 export default pageRoutes;

@@ -30,6 +30,7 @@ import { outboxMetrics, webhooksDisabledMetric } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
 import { Positions } from './positions.js';
 import { Roles } from './roles.js';
+import { StaffDesk } from './staff.js';
 import { RosterSync } from './roster-sync.js';
 import { MemberSessions, SignIn } from './sign-in/index.js';
 import { MailDeliveries } from './mail.js';
@@ -63,6 +64,8 @@ export interface AppServices {
   trainings: Trainings;
   trainingRecords: TrainingRecords;
   applications: TrainingApplications;
+  /** What the staff pages read (their changes go through positions, endorsements and roles). */
+  staff: StaffDesk;
   bookings: Bookings;
   /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
   memberBookings: MemberBookings;
@@ -196,6 +199,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     trainings,
     trainingRecords: new TrainingRecords(trainings),
     applications,
+    staff: new StaffDesk(repos, activity, clock),
     bookings,
     memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
     users: new Users(membership, db, clock),

@@ -17,6 +17,8 @@ export interface Member {
   lastName: string;
   /** Numeric rating value (domain/ratings.ts), as of the last sign-in or roster update. */
   rating: number;
+  /** Holds a staff role in some area or division-wide (domain/staff.ts holdsAnyRole): the pages show "Staff". */
+  staff: boolean;
 }
 
 /** A session found for a request: its member and what its CSRF tokens are made from. */
@@ -81,6 +83,7 @@ export class MemberSessions {
       lastName,
       name: `${firstName} ${lastName}`.trim() || String(row.user_id),
       rating: row.rating,
+      staff: Boolean(Number(row.holds_role)),
     };
     return { session: { idHash, csrfSecret: row.csrf_secret, member }, touched };
   }

@@ -1,0 +1,103 @@
+// What every staff page route shares (contract §17): the door (signed in and holding a role, else
+// sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { mayDo } from '../../domain/staff.js';
+import { accountView, checkCsrf, csrfField, requireMember, sendMessage } from '../../http/member-pages.js';
+import type { StaffFrame } from '../../presenters/staff-pages/frame.js';
+import { firstOf } from '../../schemas/pages.js';
+import type { RouteServices } from '../../services/index.js';
+import type { StaffView } from '../../services/staff.js';
+
+const viewers = new WeakMap<FastifyRequest, StaffView>();
+
+/** The staff pages' door: a signed-in member holding a role; a member without one gets 403 with the reason. */
+export function staffDoor(services: RouteServices): { page: preHandlerAsyncHookHandler[]; form: preHandlerAsyncHookHandler[] } {
+  const door: preHandlerAsyncHookHandler = async (request, reply) => {
+    const view = await services.staff.viewer(request.member!.cid);
+    if (!view.isStaff) {
+      await refuse(
+        request,
+        reply,
+        'The staff pages are for members holding a role (Administrator, Moderator, Mentor or Buddy) in an area.',
+      );
+      return;
+    }
+    viewers.set(request, view);
+  };
+  return { page: [requireMember, door], form: [requireMember, checkCsrf, door] };
+}
+
+export const viewerOf = (request: FastifyRequest): StaffView => viewers.get(request)!;
+
+/** The areas (names) whose positions the viewer manages. */
+export const positionAreas = (view: StaffView): string[] =>
+  view.areas.filter((a) => mayDo(view.member, { kind: 'positions', area: a.id }).ok).map((a) => a.name);
+
+export function frameOf(request: FastifyRequest, services: RouteServices): StaffFrame {
+  return {
+    siteName: services.config.siteName,
+    assets: request.server.memberPages.assets,
+    account: accountView(request),
+    csrf: csrfField(request),
+    managesPositions: positionAreas(viewerOf(request)).length > 0,
+  };
+}
+
+const STAFF_LINKS = [
+  { href: '/staff', text: 'Staff overview' },
+  { href: '/', text: 'Back to the schedule' },
+];
+
+/** 403: an action the viewer's roles do not allow, with the reason. Nothing was changed. */
+export const refuse = (request: FastifyRequest, reply: FastifyReply, reason: string) =>
+  sendMessage(request, reply, 403, { title: 'Not allowed', message: `${reason} Nothing was changed.`, links: STAFF_LINKS });
+
+export const notFound = (request: FastifyRequest, reply: FastifyReply, what: string) =>
+  sendMessage(request, reply, 404, { title: `No such ${what}`, message: `There is no such ${what}.`, links: STAFF_LINKS });
+
+/** A form's failure as the form again: field errors beside their fields, a conflict above them (the `form` key). */
+export function failureOf(err: unknown): FieldErrors | null {
+  if (err instanceof ValidationError) return err.errors;
+  if (err instanceof ConflictError) return { form: [err.message] };
+  return null;
+}
+
+/** 403 or 404 pages for the errors that are not the form's; rethrows anything else. */
+export async function answerRefusal(request: FastifyRequest, reply: FastifyReply, err: unknown, what: string): Promise<FastifyReply> {
+  if (err instanceof ForbiddenError) return refuse(request, reply, err.message);
+  if (err instanceof NotFoundError) return notFound(request, reply, what);
+  throw err;
+}
+
+/** The first value of a form field, trimmed ('' when absent). */
+export const text = (v: unknown): string => (firstOf(v) ?? '').trim();
+/** Every value of a form field (checkboxes), trimmed, blanks left out. */
+export const all = (v: unknown): string[] =>
+  (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** A positive 32-bit id of a path, or null. */
+export function idOf(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= 2_147_483_647 ? n : null;
+}
+
+/** A "last day" date field: 23:59 UTC that day; blank is no end; otherwise the field's error. */
+export function lastDayOf(field: string, raw: string): { ok: true; at: number | null } | { ok: false; errors: FieldErrors } {
+  if (raw === '') return { ok: true, at: null };
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const at = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59) : NaN;
+  if (!m || Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== raw) {
+    return { ok: false, errors: { [field]: ['Give the last day as a date, YYYY-MM-DD.'] } };
+  }
+  return { ok: true, at };
+}
+
+/** The confirmation after a 303, from a fixed list (a link cannot make the page say anything else). */
+export function noticeOf(done: unknown, notices: Record<string, string>): string | null {
+  const key = firstOf(done);
+  return key !== undefined && Object.hasOwn(notices, key) ? notices[key]! : null;
+}

@@ -1,0 +1,210 @@
+// The staff pages over HTTP (contract §17), on both databases: the door (sign-in, 403 for a member
+// without a role), the Staff link, CSRF refusal, every form through the API's services (audit actor
+// member:<cid>, events), a rule failure beside its field, a refused action as 403 with its reason,
+// and the positions page's 409 for a position with live bookings.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../support/context.js';
+import { ADA, BO, buildBooking, buildDivision, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
+import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
+
+const NOW = Date.UTC(2030, 2, 10, 12);
+const ADMIN = 1000010;
+const MOD = 1000011;
+const MENTOR = 1000012;
+const PLAIN = 1000013;
+
+const users = [
+  buildUser({ id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'S2' }),
+  buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'S1' }),
+  buildUser({ id: ADMIN, first_name: 'Alma', last_name: 'Admin', rating: 'C1' }),
+  buildUser({ id: MOD, first_name: 'Mo', last_name: 'Moderator', rating: 'C1' }),
+  buildUser({ id: MENTOR, first_name: 'Mette', last_name: 'Mentor', rating: 'S3' }),
+  buildUser({ id: PLAIN, first_name: 'Per', last_name: 'Plain', rating: 'S2' }),
+];
+
+describe('staff pages', () => {
+  let ctx: TestContext;
+  const as: Record<string, SignedIn> = {};
+  const get = (who: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: { cookie: as[who]!.cookie } });
+  /** Posts a form as a browser would: with the CSRF token of the page it is on. */
+  async function post(who: string, page: string, url: string, fields: Record<string, string>) {
+    const token = csrfOf((await get(who, page)).body);
+    return postForm(ctx.app, url, { ...fields, _csrf: token }, as[who]!.cookie);
+  }
+  const endorsementsOf = (cid: number) =>
+    ctx.services.db.kysely.selectFrom('endorsements').select(['id', 'type', 'revoked']).where('user_id', '=', cid).execute();
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ now: NOW, env: { ...SIGN_IN_ENV, DIVISION: 'EUD' } });
+    await ctx.load(
+      buildDivision({
+        areas: ['Denmark', 'Sweden'],
+        users,
+        positions: [buildPosition('EKCH_TWR'), buildPosition('EKCH_APP'), buildPosition('ESSA_TWR')],
+        roles: [
+          buildRole({ user_id: ADMIN, area: null, role: 'Administrator' }),
+          buildRole({ user_id: MOD, area: 'Denmark', role: 'Moderator' }),
+          buildRole({ user_id: MENTOR, area: 'Denmark', role: 'Mentor' }),
+        ],
+        trainings: [
+          buildTraining({ user_id: ADA, status: 2, ratings: ['S3'] }),
+          buildTraining({ user_id: BO, status: 1, ratings: ['S2'] }),
+        ],
+        bookings: [buildBooking({ user_id: ADMIN, callsign: 'ESSA_TWR' })],
+      }),
+    );
+    const ada = await ctx.services.db.kysely.selectFrom('trainings').select('id').where('user_id', '=', ADA).executeTakeFirstOrThrow();
+    await ctx.services.db.kysely.insertInto('training_mentors').values({ training_id: ada.id, user_id: MENTOR }).execute();
+    for (const [name, id] of Object.entries({ ADMIN, MOD, MENTOR, PLAIN })) {
+      as[name] = await signIn(
+        ctx.app,
+        ctx.services,
+        users.find((u) => u.id === id)!,
+      );
+    }
+  });
+  afterAll(() => ctx.close());
+
+  it('sends a signed-out visitor to sign in, and answers a member without a role 403 saying why', async () => {
+    const out = await ctx.app.inject({ method: 'GET', url: '/staff/users?q=ada' });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/auth/login?next=%2Fstaff%2Fusers%3Fq%3Dada');
+    for (const url of ['/staff', '/staff/users', `/staff/users/${ADA}`, '/staff/endorsements', '/staff/positions']) {
+      const res = await get('PLAIN', url);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.body).toContain('The staff pages are for members holding a role');
+    }
+  });
+
+  it('shows the Staff link to members holding a role, and to nobody else', async () => {
+    for (const who of ['ADMIN', 'MOD', 'MENTOR'])
+      expect((await get(who, '/my/bookings')).body, who).toContain('<a href="/staff">Staff</a>');
+    expect((await get('PLAIN', '/my/bookings')).body).not.toContain('href="/staff"');
+  });
+
+  it('refuses a staff form without the session’s CSRF token, changing nothing', async () => {
+    const before = await endorsementsOf(ADA);
+    const form = { type: 'solo', positions: 'EKCH_APP', valid_to: '2030-03-20' };
+    const res = await postForm(ctx.app, `/staff/users/${ADA}/endorsements`, { ...form, _csrf: 'forged' }, as.MENTOR!.cookie);
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('Form refused');
+    const missing = await postForm(ctx.app, `/staff/users/${ADA}/endorsements`, form, as.MENTOR!.cookie);
+    expect(missing.statusCode).toBe(403);
+    expect(await endorsementsOf(ADA)).toEqual(before);
+  });
+
+  it('lets a mentor issue a solo to their own trainee: 303 with a notice, audited as the member, published', async () => {
+    const res = await post('MENTOR', `/staff/users/${ADA}`, `/staff/users/${ADA}/endorsements`, {
+      type: 'solo',
+      positions: 'EKCH_APP',
+      valid_to: '2030-03-20',
+    });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`/staff/users/${ADA}?done=issued`);
+    const page = await get('MENTOR', res.headers.location as string);
+    expect(page.body).toContain('Endorsement issued.');
+    expect(page.body).toContain('active until 2030-03-20 23:59 UTC');
+    const [solo] = await endorsementsOf(ADA);
+    const audit = await ctx.services.audit.read({ target: `endorsement:${solo!.id}` });
+    expect(audit[0]).toMatchObject({ action: 'endorsement.created', actor: `member:${MENTOR}` });
+    const events = await ctx.services.db.kysely.selectFrom('events').select('type').where('type', '=', 'endorsement.created').execute();
+    expect(events).toHaveLength(1);
+  });
+
+  it('answers 403 with the reason when the role does not allow the action, changing nothing', async () => {
+    const solo = await post('MENTOR', `/staff/users/${BO}`, `/staff/users/${BO}/endorsements`, {
+      type: 'solo',
+      positions: 'EKCH_TWR',
+      valid_to: '2030-03-15',
+    });
+    expect(solo.statusCode).toBe(403);
+    expect(solo.body).toContain(
+      'A solo endorsement is issued by the area&#39;s Administrators and Moderators, or by the student&#39;s own mentor.',
+    );
+    const admin = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/roles`, { role: 'Administrator', area: 'Denmark' });
+    expect(admin.statusCode).toBe(403);
+    expect(admin.body).toContain('Only an Administrator of the whole division grants or revokes Administrator.');
+    expect(await endorsementsOf(BO)).toEqual([]);
+    expect(await ctx.services.roles.list(BO)).toEqual([]);
+  });
+
+  it('shows a rule failure beside its field (422), with what was sent kept', async () => {
+    const res = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/endorsements`, {
+      type: 'solo',
+      positions: 'EKCH_TWR',
+      valid_to: '2030-05-01',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toMatch(
+      /<input id="issue-valid_to" name="valid_to" type="date" min="2030-03-10" value="2030-05-01" aria-describedby="issue-valid_to-hint issue-valid_to-error" aria-invalid="true" \/>/,
+    );
+    expect(res.body).toMatch(/<p class="error" id="issue-valid_to-error">[^<]*30 days/);
+    const bad = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/endorsements`, {
+      type: 'solo',
+      positions: 'EKCH_TWR',
+      valid_to: '20/3',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('<p class="error" id="issue-valid_to-error">Give the last day as a date, YYYY-MM-DD.</p>');
+    expect(await endorsementsOf(BO)).toEqual([]);
+  });
+
+  it('lets a moderator grant and revoke Mentor, and shortens and revokes an endorsement', async () => {
+    const granted = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/roles`, { role: 'Mentor', area: 'Denmark' });
+    expect(granted.statusCode).toBe(303);
+    expect(await ctx.services.roles.list(BO)).toEqual([{ user_id: BO, role: 'Mentor', area: 'Denmark' }]);
+    const revoked = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/roles/revoke`, { role: 'Mentor', area: 'Denmark' });
+    expect(revoked.headers.location).toBe(`/staff/users/${BO}?done=role-revoked`);
+    expect(await ctx.services.roles.list(BO)).toEqual([]);
+
+    const [solo] = await endorsementsOf(ADA);
+    const longer = await post('MOD', `/staff/users/${ADA}`, `/staff/endorsements/${solo!.id}/end`, { valid_to: '2030-03-25' });
+    expect(longer.statusCode).toBe(422);
+    expect(longer.body).toContain(`id="end-${solo!.id}-valid_to-error"`);
+    const shorter = await post('MOD', `/staff/users/${ADA}`, `/staff/endorsements/${solo!.id}/end`, { valid_to: '2030-03-15' });
+    expect(shorter.headers.location).toBe(`/staff/users/${ADA}?done=shortened`);
+    const gone = await post('MOD', `/staff/users/${ADA}`, `/staff/endorsements/${solo!.id}/revoke`, {});
+    expect(gone.headers.location).toBe(`/staff/users/${ADA}?done=revoked`);
+    const again = await post('MOD', `/staff/users/${ADA}`, `/staff/endorsements/${solo!.id}/revoke`, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('is already revoked');
+    expect((await ctx.services.audit.read({ target: `endorsement:${solo!.id}` })).map((a) => a.actor)).toEqual([
+      `member:${MOD}`,
+      `member:${MOD}`,
+      `member:${MENTOR}`,
+    ]);
+  });
+
+  it('finds people by CID prefix or part of a name', async () => {
+    const byName = await get('MENTOR', '/staff/users?q=berg');
+    expect(byName.body).toContain(`<a href="/staff/users/${BO}">Bo Berg</a>`);
+    expect(byName.body).not.toContain(`/staff/users/${ADA}"`);
+    const byCid = await get('MENTOR', `/staff/users?q=${String(ADMIN).slice(0, 6)}`);
+    expect(byCid.body).toContain('4 matches');
+    expect((await get('MENTOR', '/staff/users?q=%25')).body).toContain('Nobody matches');
+  });
+
+  it('keeps the positions page to Administrators; adds, refuses a bad field beside it, and 409s a position with live bookings', async () => {
+    const mod = await get('MOD', '/staff/positions');
+    expect(mod.statusCode).toBe(403);
+    expect(mod.body).toContain('positions are added, changed and removed by its Administrators');
+    const fields = {
+      callsign: 'ekch_gnd',
+      name: 'Kastrup Ground',
+      frequency: '140.000',
+      area: 'Denmark',
+      rating: 'S1',
+      required_facility: '',
+    };
+    const bad = await post('ADMIN', '/staff/positions', '/staff/positions', fields);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('<p class="error" id="position-new-frequency-error">The frequency must be NNN.NNN in the VHF air band');
+    const added = await post('ADMIN', '/staff/positions', '/staff/positions', { ...fields, frequency: '121.905' });
+    expect(added.headers.location).toBe('/staff/positions?done=added');
+    expect((await ctx.services.positions.details()).map((p) => p.callsign)).toContain('EKCH_GND');
+    const kept = await post('ADMIN', '/staff/positions', '/staff/positions/ESSA_TWR/remove', {});
+    expect(kept.statusCode).toBe(409);
+    expect(kept.body).toContain('ESSA_TWR has 1 booking that keep it');
+    expect((await get('ADMIN', '/staff/positions?done=removed')).body).toContain('Position removed.');
+  });
+});
