@@ -16,7 +16,7 @@ import { projectRoot } from './project-root.js';
 
 export type { ApiVariant } from './domain/users/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
-export { isLoopbackHost, networkAddress, type NetworkConfig, type SignInConfig } from './config-services.js';
+export { networkAddress, type NetworkConfig, type SignInConfig } from './config-services.js';
 
 export interface Config {
   host: string;

@@ -26,7 +26,7 @@ export type CreateFields = Required<Omit<BookingFields, 'tag'>> & { tag: Tag | n
 
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
 
-export { MAX_CALLSIGN_LENGTH, MAX_CID_DIGITS, SOURCE_PATTERN } from '../limits.js';
+export { MAX_CALLSIGN_LENGTH } from '../limits.js';
 
 export const MESSAGES = {
   required: (field: string) => `The ${field} field is required.`,

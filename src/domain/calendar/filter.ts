@@ -81,8 +81,6 @@ export function parseCalendarFilter(query: FilterQuery, mode: FilterMode): Parse
   };
 }
 
-export const isUnfiltered = (f: CalendarFilter): boolean => f.areas.length === 0 && f.callsigns.length === 0 && f.prefixes.length === 0;
-
 /** Equal for equal filters, whatever order or case they were given in. */
 export const filterKey = (f: CalendarFilter): string => JSON.stringify([f.areas, f.callsigns, f.prefixes]);
 

@@ -21,7 +21,6 @@ export interface RosterMember extends RosterFields {
 export type StoredUser = RosterMember & { email: string | null; first_name: string | null; last_name: string | null };
 
 export const ROSTER_FIELDS = ['email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'] as const;
-export type RosterField = (typeof ROSTER_FIELDS)[number];
 
 /** An answer of the network that is not the documented shape. */
 export class RosterShapeError extends Error {}
