@@ -1,11 +1,6 @@
-// The API scope's hooks (src/routes/api.ts): bearer keys, the rate limit, CORS on public GETs, and
-// the checks of a request's query and Api-Variant. Each route says who may call it in
-// `config: { auth }`; the hooks read it per request.
-//
-// Order, within the scope: authentication finds the key (onRequest), the limiter counts the
-// request per key or per IP (its own onRequest hook, after), then a refused key is answered, and
-// only then the query is checked (preParsing): a flood of missing or wrong keys is limited like
-// any other, and 401/403 come before 400/422.
+// The API scope's hooks: bearer keys, rate limit, CORS on public GETs, query and Api-Variant checks.
+// The limiter runs after authentication and before a refused key is answered, so floods of bad keys
+// are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthLevel } from '../http/auth-levels.js';

@@ -43,12 +43,9 @@ export const MESSAGES = {
 } as const;
 
 /**
- * The body as its schema checks it: text without the spaces around it, in every field alike,
- * and a field left empty (as a form sends a blank input), of spaces only, or null, not given.
- * On an update a null or empty tag stays (it removes the tag), and so does a source (refused:
- * it cannot be changed, whatever its value). Anything that is not an object is left for the
- * schema to refuse. Fields are defined rather than assigned: a client may send one named
- * "__proto__" or "constructor".
+ * The body with text trimmed and blank or null fields left out, except on an update a null or empty
+ * tag (it removes the tag) and any source (refused). Fields are defined, not assigned: a client may
+ * send "__proto__".
  */
 export function withoutBlanks(body: unknown, mode: BookingInputMode): unknown {
   if (body === undefined) return {};
