@@ -109,9 +109,8 @@ export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: 
   }
 
   /**
-   * Finds the request's key. A token that cannot be right is refused from memory (precheck); one
-   * this process has never looked up is looked up only while its IP is within its limit, so that a
-   * flood of made-up tokens from a limited IP never reaches the database.
+   * Finds the request's key. A token that cannot be right is refused from memory; an unseen one is
+   * looked up only while its IP is within its limit, so made-up tokens never flood the database.
    */
   scope.addHook('onRequest', async (request, reply) => {
     const level = levelOf(request);

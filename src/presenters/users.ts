@@ -135,11 +135,7 @@ function rolesByUser(areas: readonly AreaRow[], rows: UsersData['roles']): (user
   };
 }
 
-/**
- * Rows -> the GET /api/users array, in one pass per relation. Every returned user serialises
- * to exactly the fields its includes ask for; relation fields are present for every user.
- * The result is for serialising: users with equal relation values may share those objects.
- */
+/** Rows to the GET /api/users array: each user has exactly the fields its includes ask for. */
 export function presentUsers(data: UsersData, includes: Includes, variant: ApiVariant): User[] {
   const areas = [...data.areas].sort((a, b) => byteOrder(a.name, b.name));
   const areaName = new Map(areas.map((a) => [a.id, a.name]));

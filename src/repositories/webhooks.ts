@@ -63,10 +63,8 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Notes an attempt's outcome for its subscription: a success ends its run of failures; a
-     * failure starts one, and when every attempt since `disableBefore` has failed the subscription
-     * is disabled and its waiting deliveries closed as failed (so retention can prune their
-     * events). Returns whether this call disabled it.
+     * Notes an attempt's outcome. When every attempt since `disableBefore` failed, the subscription is
+     * disabled and its waiting deliveries failed. Returns whether this call disabled it.
      */
     async noteHealth(id: string, ok: boolean, at: number, disableBefore: number, reason: string): Promise<boolean> {
       if (ok) {

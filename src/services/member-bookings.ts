@@ -163,11 +163,7 @@ export class MemberBookings {
     return calendarFeed(bookings, { siteName: this.config.siteName, siteHost: this.config.siteHost, version: this.version });
   }
 
-  /**
-   * Who-may-book in the write's transaction, on the member as stored there: the booking acted on
-   * (if any), then the position and tag. Another member's booking stays on a position that member
-   * may book, in an area the staff member changing it is staff of.
-   */
+  /** Who-may-book inside the write, on the member as stored: another member's booking stays on a position that member may book. */
   private bookingPermit(member: Member): BookingPermit {
     return async ({ fields, existing, existingArea, position, repos }) => {
       const repo = repos.memberBookings;

@@ -26,11 +26,7 @@ export class RosterRun {
     return this.lease.owner;
   }
 
-  /**
-   * Starts a run under `lease` (the worker's), or takes the lease itself (leaseMs: how long it lasts
-   * without progress, so a crashed run blocks the next one that long at most) or refuses with the
-   * holder's start and lease in one line.
-   */
+  /** Starts a run under the worker's `lease`, or takes the lease itself for `leaseMs`, or refuses naming the holder. */
   static async start(writer: Writer, clock: Clock, leaseMs: number, lease: Lease | null = null): Promise<RosterRun> {
     let held = lease;
     if (held === null) {

@@ -29,11 +29,7 @@ export interface Worker {
   name: string;
   /** Time from the end of one run to the next when nothing wakes it; 0: only when woken. */
   intervalMs: number;
-  /**
-   * `once`: one instance at a time across all, at most once per interval, under the lease of its
-   * name (a crashed holder's lease lapses). `everywhere`: every instance runs it, on the process's
-   * own state or on rows each run claims (outbox consumers).
-   */
+  /** `once`: one instance at a time, under the lease of its name. `everywhere`: every instance (own state, or claimed rows). */
   runs: 'once' | 'everywhere';
   /** `once`: how long a run may hold the lease without renewing it before another instance takes over. */
   leaseMs?: number;

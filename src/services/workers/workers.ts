@@ -66,9 +66,8 @@ export class Workers {
   }
 
   /**
-   * Stops scheduling, gives the runs under way `graceMs` to finish (a delivery in flight is usually
-   * done by then), aborts the rest and waits for them, then makes the `runAtStop` runs; rejects when
-   * one of those fails (its work is lost). An aborted run's claim lapses and any instance takes it.
+   * Stops scheduling, gives runs `graceMs`, aborts the rest, then makes the `runAtStop` runs (rejects if
+   * one fails). An aborted run's claim lapses for any instance to take.
    */
   async stop(graceMs = 2_000): Promise<void> {
     if (this.stopped) return;
