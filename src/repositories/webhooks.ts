@@ -1,8 +1,9 @@
 // Webhook subscriptions: added, listed, removed, disabled and enabled again, and what was
 // attempted for them. Their delivery queue is in webhook-deliveries.ts.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, WebhookRow } from '../db/schema.js';
+import type { WebhookAttemptsTable } from '../db/schema-operations.js';
 import { FAN_OUT_LOCK, isOpen } from './webhook-deliveries.js';
 import { lastEventSeq, subscriptionTakes } from './predicates.js';
 
@@ -10,15 +11,7 @@ export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'fai
 
 const LISTED = ['id', 'url', 'events', 'created_at', 'removed_at', 'disabled_at', 'disabled_reason'] as const;
 
-export interface AttemptListing {
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  at: number;
-  duration_ms: number;
-}
+export type AttemptListing = Omit<Selectable<WebhookAttemptsTable>, 'id' | 'delivery_id' | 'webhook_id'>;
 
 export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
