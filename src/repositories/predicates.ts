@@ -28,10 +28,7 @@ export function dueAndUnleased(now: number, table: string): RawBuilder<boolean> 
 // A literal, not a bound parameter: SQLite uses the partial index network_pushes_due_idx only then.
 export const pendingPush = sql<boolean>`network_pushes.status = 'pending'`;
 
-/**
- * The subscription (`webhooks` alias `w`) takes events of this type: it has no filter, or its
- * filter (",type,type,") names the type.
- */
+/** The subscription (`webhooks` alias `w`) takes events of this type: it has no filter, or its filter (",type,type,") names the type. */
 export function subscriptionTakes(w: string, type: RawBuilder<unknown>): RawBuilder<boolean> {
   const events = sql.ref(`${w}.events`);
   return sql<boolean>`(${events} IS NULL OR ${events} LIKE '%,' || ${type} || ',%')`;
