@@ -1,7 +1,5 @@
-// Members' own bookings (docs/booking-pages.md): what a signed-in member may book, and their
-// bookings made, changed and cancelled through the same write path as the API (Bookings:
-// the booking rules, events, network push and audit), with who-may-book checked in the write's
-// transaction and the member as the audit entry's actor.
+// Members' own bookings (docs/booking-pages.md) through the API's write path, with who-may-book checked
+// in the write's transaction and the member as the audit actor.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { chosenFlags, type Tag } from '../domain/bookings/flags.js';

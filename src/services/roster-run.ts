@@ -1,7 +1,5 @@
-// One roster sync at a time across processes (the server's scheduled run, another instance's, a
-// command's): a run holds the `roster-sync` lease (the same one the server's worker takes), renews
-// it as it makes progress, and its staged rows are marked with the lease. A second run refuses at
-// once rather than wait: the run under way brings the users up to date just as well.
+// One roster sync at a time across processes: a run holds the `roster-sync` lease (the server's worker's
+// too). A second run refuses rather than waits: the one under way brings the users up to date as well.
 import type { Clock } from '../domain/time.js';
 import { Lease, LeaseLost } from './workers/lease.js';
 import type { Write, Writer } from './write.js';

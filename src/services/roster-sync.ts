@@ -1,7 +1,5 @@
-// The roster from the network (contract §15): every page is read and checked before anything is
-// written, so a broken page, a refusal or a timeout anywhere changes nothing. Pages are staged in
-// the database as they are read (one page in memory at a time) and the changes are planned from
-// SQL a batch at a time, so memory does not grow with the roster.
+// The roster from the network (contract §15): every page is read and staged before anything is
+// written, so a failure anywhere changes nothing; changes are planned in SQL a batch at a time.
 import type { CoreApiConfig } from '../config.js';
 import {
   isMember,

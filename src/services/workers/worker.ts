@@ -1,7 +1,5 @@
-// The one background mechanism. Every piece of background work — the outbox consumers (webhooks,
-// network pushes, the event stream), the roster sync, the data feed, activity, retention — is a
-// Worker, registered in the composition root (src/services/index.ts) and run by one Workers
-// (workers.ts), which the server starts and stops.
+// The one background mechanism: all background work is a Worker, registered in the composition root
+// (src/services/index.ts) and run by one Workers (workers.ts), which the server starts and stops.
 import type { Lease } from './lease.js';
 
 /** The pino methods workers log with. */
