@@ -33,11 +33,7 @@ const FRAMEWORK_ERRORS: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'Path parameter is too long',
 };
 
-/**
- * Builds the HTTP application without listening, so tests can inject requests: what every request
- * gets (body parsers, the shutdown check, metrics, the response headers and ETag, JSON errors, 404
- * and 405, the OpenAPI document), then the routes in their scopes (src/routes/index.ts).
- */
+/** Builds the HTTP application without listening (tests inject requests); routes in their scopes in src/routes/index.ts. */
 export async function buildApp(services: AppServices, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({

@@ -16,7 +16,7 @@ import { projectRoot } from './project-root.js';
 
 export type { ApiVariant } from './domain/users/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
-export { isLoopbackHost, networkAddress, type NetworkConfig, type SignInConfig } from './config-services.js';
+export { networkAddress, type NetworkConfig, type SignInConfig } from './config-services.js';
 
 export interface Config {
   host: string;
@@ -232,11 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/**
- * A relative SQLite path is taken from Sector's folder, not the current one: the server and every
- * CLI command use the same database wherever they are started (`cd docs && npx sector …` once
- * made and used docs/data/sector.db, whose keys the server refused).
- */
+// A relative SQLite path is taken from Sector's folder, so the server and every CLI command use the
+// same database wherever they are started.
 function rootedSqlite(url: string): string {
   if (!url.startsWith('sqlite:')) return url;
   const file = url.slice('sqlite:'.length);

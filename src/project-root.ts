@@ -2,11 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * Sector's own folder: the nearest one above this module holding a package.json, whether it runs from
- * src/, dist/ or dist/cli/. The built server and CLI are single files (scripts/bundle.mjs), so no path
- * may be written relative to the module that needs it.
- */
+// Sector's folder: the nearest one above holding a package.json (from src/, dist/ or dist/cli/), as the
+// built files are bundled and no path may be relative to a module.
 export function projectRoot(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (let dir = here; ; dir = path.dirname(dir)) {

@@ -32,11 +32,7 @@ export function describeStartupError(err: unknown): string {
   return e?.message ?? String(err);
 }
 
-/**
- * Runs shutdown steps in order, each whether or not the one before it failed (the database is
- * closed even when key use could not be written), and returns one line naming what failed, or
- * null when every step succeeded.
- */
+/** Runs every shutdown step even if one before failed; returns one line naming what failed, or null. */
 export async function runShutdownSteps(
   steps: Array<[what: string, run: () => Promise<unknown>]>,
   log?: (step: string) => void,

@@ -18,10 +18,8 @@ export class BackupError extends Error {}
 const ALL_PAGES = 0x7fffffff;
 
 /**
- * Copies the database at `source` to `target` (which must not exist unless `replace`), checks the
- * copy (PRAGMA integrity_check) and only then puts it in place: the copy is written to a temporary
- * file beside the target and renamed, so a failed or interrupted backup never leaves a partial file
- * under the target's name.
+ * Copies the database to a temporary file beside `target`, checks it (integrity_check), then renames
+ * it into place: a failed backup never leaves a partial file under the target's name.
  */
 export async function backupSqlite(source: string, target: string, replace: boolean): Promise<BackupResult> {
   if (!fs.existsSync(source)) throw new BackupError(`no SQLite database at ${source}`);
@@ -64,10 +62,8 @@ export async function backupSqlite(source: string, target: string, replace: bool
 const COMPANIONS = ['', '-wal', '-shm', '-journal'];
 
 /**
- * Refuses a target that is the live database or one of its companion files (by path, through
- * symbolic links, and by device and inode, which catches hard links too), or an existing thing that
- * is not a regular file (a directory, a device, a FIFO, a socket, a symbolic link): the rename that
- * puts the copy in place would replace it. An existing regular file is replaced only with `replace`.
+ * Refuses a target that is the live database or a companion file (by path, link or inode), or that
+ * is not a regular file, which the rename would replace. A regular file is replaced only with `replace`.
  */
 function checkTarget(source: string, target: string, replace: boolean): void {
   const resolved = path.join(fs.realpathSync(path.dirname(path.resolve(target))), path.basename(target));

@@ -44,11 +44,8 @@ export interface QueryTiming {
 
 export class DatabaseUrlError extends Error {}
 
-/**
- * Creates a SQLite file's folder and its missing parents, one level at a time. Node's recursive
- * mkdir retries without end where the system reports a folder missing yet cannot create it
- * (under /proc), spinning at full CPU; this walks the path once, so it ends or fails.
- */
+// Creates the folder one level at a time: recursive mkdir spins forever where a folder is missing
+// yet cannot be created (under /proc).
 function ensureFolder(dir: string): void {
   const fail = (why: string) => new DatabaseUrlError(`cannot create the folder ${dir} of the SQLite database in DATABASE_URL: ${why}`);
   const missing: string[] = [];

@@ -21,23 +21,14 @@ export function isPgRetryable(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-/**
- * What a database error means for the caller, when it is not a bug:
- * - busy: another writer holds what this one needs; retrying shortly will do.
- * - unavailable: the database cannot answer now (down, restarting, out of connections, too slow).
- * - badText: the input held a character the database refuses in text (NUL on PostgreSQL).
- */
+/** busy: another writer holds the lock, retry; unavailable: the database cannot answer now; badText: a character it refuses (NUL). */
 export type DatabaseTrouble = 'busy' | 'unavailable' | 'badText';
 
 const PG_UNAVAILABLE = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
-/**
- * An HTTP request whose client hung up before it was complete: its stream fails with ECONNRESET
- * "aborted" and no system call, where a database connection's socket error names one (read, write,
- * connect).
- */
+// A client that hung up mid-request: ECONNRESET "aborted" with no syscall (a database socket's error names one).
 function isRequestAborted(code: unknown, message: unknown, syscall: unknown): boolean {
   return code === 'ECONNRESET' && message === 'aborted' && syscall === undefined;
 }
@@ -57,11 +48,7 @@ export function databaseTrouble(err: unknown): DatabaseTrouble | null {
   return null;
 }
 
-/**
- * True when err is the database refusing two live bookings that overlap on one position: the
- * PostgreSQL exclusion constraint (23P01) or the SQLite triggers, which name the same guard
- * (src/db/migrations/0001_initial.ts).
- */
+/** The database refusing overlapping live bookings on one position: the PostgreSQL exclusion constraint or the SQLite triggers. */
 export function isBookingOverlap(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; message?: string } | null | undefined;
   return e?.code === '23P01' || (typeof e?.message === 'string' && e.message.includes('bookings_no_overlap'));

@@ -1,8 +1,5 @@
-// Kysely's migrator asks whether its own tables exist by listing every table of the database with
-// its columns: on a server that holds many schemas (one per test database, or per tenant) that one
-// question takes seconds, and it is asked twice each time migrations run. Sector introspects only
-// to migrate, so its introspector answers that question alone, within the schemas on the
-// search_path: table names, without columns.
+// Kysely's own introspector lists every table with its columns, which takes seconds on a server with
+// many schemas; migrating needs only the table names on the search_path.
 import {
   type DatabaseIntrospector,
   type DatabaseMetadata,

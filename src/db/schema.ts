@@ -1,7 +1,7 @@
 // Table types for Kysely. Times are integer milliseconds since the Unix epoch (UTC) in both
 // dialects, so comparisons, ranges and the PostgreSQL exclusion constraint behave identically.
 // Flags are integers 0/1, as the API exposes them.
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 import type {
   EventsTable,
@@ -249,15 +249,9 @@ export interface Database {
 }
 
 export type Booking = Selectable<BookingsTable>;
-export type NewBooking = Insertable<BookingsTable>;
-export type BookingUpdate = Updateable<BookingsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type UserRow = Selectable<UsersTable>;
 export type PositionRow = Selectable<PositionsTable>;
 export type EndorsementRow = Selectable<EndorsementsTable>;
-export type RoleRow = Selectable<RolesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type { ColumnType };
-export type AuditLogRow = Selectable<AuditLogTable>;

@@ -11,14 +11,9 @@ const MAX_PG_ATTEMPTS = 4;
 const SQLITE_LOCK_WAIT_MS = 5_000;
 
 /**
- * Runs fn as one database transaction and resolves once it is durable. Services write through
- * src/services/write.ts, which records what a change causes inside it.
- * - SQLite: BEGIN IMMEDIATE takes the write lock before the first read, so a check inside fn
- *   cannot interleave with another writer. While another process holds the lock, the wait is
- *   between attempts (better-sqlite3 would wait inside the call, stopping every other request),
- *   up to 5 s, then DatabaseBusyError (503).
- * - PostgreSQL: run again from the start when PostgreSQL aborts it as a deadlock or serialization
- *   failure (fn only touches the database, so running it again is safe).
+ * Runs fn as one transaction (services write through src/services/write.ts). SQLite: BEGIN IMMEDIATE,
+ * waiting between attempts (not inside better-sqlite3, which would block every request) up to 5 s,
+ * then DatabaseBusyError. PostgreSQL: fn runs again on a deadlock or serialization failure.
  */
 export async function transaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
@@ -61,11 +56,7 @@ async function sqliteImmediate<T>(db: Db, fn: (trx: Kysely<Database>) => Promise
   });
 }
 
-/**
- * Runs several reads against one snapshot of the database, so a commit landing between them
- * cannot pair new rows of one table with old rows of another. SQLite (WAL) takes the snapshot
- * at the first read of a deferred transaction; PostgreSQL needs REPEATABLE READ for it.
- */
+/** Several reads against one snapshot, so a commit between them cannot mix new and old rows (PostgreSQL needs REPEATABLE READ). */
 export async function readSnapshot<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   const trx = db.kysely.transaction();
   return (db.dialect === 'postgres' ? trx.setIsolationLevel('repeatable read').setAccessMode('read only') : trx).execute(fn);

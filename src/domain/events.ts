@@ -39,10 +39,7 @@ export function eventId(at: number, random: Uint8Array): string {
 
 export const isEventId = (text: string): boolean => /^evt_[0-9A-Z]{26}$/.test(text);
 
-/**
- * When attempt `attempts + 1` is due after `attempts` failures, or null when none is left:
- * base, doubling, capped at an hour.
- */
+/** When attempt `attempts + 1` is due after `attempts` failures, or null when none is left: base, doubling, capped at an hour. */
 export function retryDelay(attempts: number, baseMs: number, maxAttempts: number): number | null {
   if (attempts >= maxAttempts) return null;
   return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(attempts - 1, 40));

@@ -1,11 +1,7 @@
 // Text from outside (a name, a URL, the network's answer, a file name) as a terminal may show it:
 // on one line, and without characters a terminal acts on. Pure.
 
-/**
- * C0 controls (ESC starts escape sequences, OSC window titles, BEL rings), DEL, C1 controls (U+009B
- * is a one-character CSI), line and paragraph separators, invisible format marks, and every
- * bidirectional control (embeddings, overrides and isolates reorder what follows them on the line).
- */
+// C0 and C1 controls, DEL, line/paragraph separators, invisible marks and bidirectional controls.
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
 /** Writes each unprintable character as a visible \uXXXX escape (the JSON spelling, so --json and tables agree). */
@@ -13,11 +9,7 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/**
- * A value as JSON whose text is safe to print: JSON.stringify escapes only C0 controls, so DEL,
- * C1 and the bidirectional controls are escaped here too. They occur only inside strings, where
- * \uXXXX means the same character: the JSON parses to exactly the same value.
- */
+/** JSON safe to print: escapes what JSON.stringify leaves (DEL, C1, bidi); \uXXXX inside strings parses to the same value. */
 export function printableJson(value: unknown): string {
   return printable(JSON.stringify(value));
 }

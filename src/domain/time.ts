@@ -21,11 +21,7 @@ export function ymdHis(ms: number): string {
 
 const ISO_INSTANT_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
 
-/**
- * Parses an ISO 8601 instant ("2025-01-01T00:00:00Z", offsets allowed) or returns null.
- * Fractions beyond milliseconds are truncated. Every field must exist as written:
- * Date.parse would turn 2025-02-30 into 2 March and T24:00 into the next day.
- */
+/** An ISO 8601 instant (offsets allowed) or null; every field must exist as written (Date.parse would roll 30 Feb over). */
 export function parseIsoInstant(text: string): number | null {
   const m = ISO_INSTANT_RE.exec(text);
   if (!m) return null;
@@ -38,11 +34,7 @@ export function parseIsoInstant(text: string): number | null {
   return local + ms - offset * 60_000;
 }
 
-/**
- * Epoch milliseconds of a UTC wall-clock time, or null when a field is out of range: no
- * roll-over (Date.UTC turns 30 February into 2 March and 24:00 into the next day), and years
- * 0–99 are those years (Date.UTC maps them to 1900–1999). Every parser of dates goes through here.
- */
+/** Epoch ms of a UTC wall-clock time, or null when out of range: no roll-over, and years 0–99 stay themselves. */
 export function utcFromFields(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): number | null {
   if (h > 23 || mi > 59 || s > 59) return null;
   const date = new Date(0);

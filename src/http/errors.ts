@@ -38,11 +38,7 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'an object',
 };
 
-/**
- * A validator error in the client's terms. The validator's own wording names its internals (the
- * regular expression of a pattern, "must be null" from a branch of a union, JSON types), so each
- * keyword is put in words here, and anything else is simply "invalid".
- */
+// A validator error in the client's words: the validator's own names its internals (patterns, union branches).
 function messageOf(e: FastifySchemaValidationError, field: string): string {
   const params = e.params;
   const the = `The ${field} field`;
@@ -91,11 +87,7 @@ const inUnionBranch = (e: FastifySchemaValidationError) => /\/(anyOf|oneOf)\/\d+
 const entryOf = (map: unknown, key: string): unknown =>
   typeof map === 'object' && map !== null && Object.hasOwn(map, key) ? (map as Record<string, unknown>)[key] : undefined;
 
-/**
- * The message the refusing schema names for this error of `field` (its ERROR_MESSAGE annotation:
- * one for any keyword, one per keyword, or per keyword and field), if any. Ajv reports the schema
- * with `verbose`.
- */
+/** The message the refusing schema's ERROR_MESSAGE annotation names for this error, if any. */
 function schemaMessage(e: FastifySchemaValidationError, field: string): string | undefined {
   const named = (e as { parentSchema?: Record<string, unknown> }).parentSchema?.[ERROR_MESSAGE];
   if (typeof named === 'string') return named;
@@ -122,11 +114,7 @@ export function fieldErrorsFromValidation(errors: FastifySchemaValidationError[]
   return out;
 }
 
-/**
- * True when the client hung up before its request was complete (mid-body, say). Reading the body
- * then fails with ECONNRESET "aborted", a code a lost database connection raises too: the request's
- * own state tells them apart.
- */
+// A client that hung up mid-request; a lost database connection raises the same code, so the request's own state decides.
 function clientHungUp(request: FastifyRequest): boolean {
   const raw = request.raw;
   return raw.destroyed && !raw.complete;

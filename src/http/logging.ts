@@ -11,11 +11,7 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
-/**
- * Pino options for request logs: secrets never reach the log. Requests are logged as Fastify
- * does (method, url, host, address), with credentials in the URL replaced; so is any URL quoted in
- * another line.
- */
+/** Pino options for request logs: credentials in any URL are replaced, so secrets never reach the log. */
 export function loggerOptions(level: string) {
   return {
     level,

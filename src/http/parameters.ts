@@ -22,11 +22,7 @@ function limitExceeded(err: unknown, part: string, limits: { parameterLimit: num
 
 const ARRAY_INDEX = /(\[|%5B)(\d+)(\]|%5D)/gi;
 
-/**
- * The string with every array index at or past the limit (include[50]=a) written as an append
- * (include[]=a). qs refuses such an index as if it were that many values; it is one value, and
- * the limit on how many values a parameter may have still applies to the result.
- */
+// Writes an index at or past the limit (include[50]=a) as an append: qs would count it as that many values.
 function withoutLargeIndices(s: string, arrayLimit: number): string {
   return s
     .split('&')
@@ -118,10 +114,8 @@ export function checkRequest(request: FastifyRequest, { variant, parameters }: R
 }
 
 /**
- * Form bodies: a throw here is caught by Fastify's body parsing and answered by the error handler.
- * Fields are kept in an object without a prototype, so that a field named like an Object.prototype
- * member (constructor, toString) is a field like any other, refused as unknown rather than dropped
- * unseen; so is __proto__, which qs drops whatever its options.
+ * Form bodies, in an object without a prototype so that a field named constructor or __proto__ is
+ * refused as unknown rather than dropped unseen.
  */
 export function parseForm(s: string): qs.ParsedQs {
   let fields: qs.ParsedQs;

@@ -3,10 +3,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { decodeCursor, parseDayMonthYear, parseWindowBound } from '../domain/bookings/index.js';
 import { DAY_MONTH_YEAR, LIST_CURSOR, WINDOW_BOUND } from '../schemas/booking-input.js';
 
-// Query strings and path params arrive as text, so they are coerced ("1" -> 1, "a" -> ["a"]).
-// Bodies are not: a JSON `true` must not become cid 1. Form bodies send digit strings, which
-// the body schemas accept explicitly where the contract allows it. `verbose`: each error carries
-// the schema that refused it, whose message the error handler answers with (src/http/errors.ts).
+// Query strings and path params are coerced from text; bodies are not (a JSON `true` must not become cid 1).
+// `verbose`: each error carries its schema, whose message the error handler answers with.
 const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
 const coercing = new Ajv({ ...common, coerceTypes: 'array' });
 const exact = new Ajv({ ...common, coerceTypes: false });

@@ -1,11 +1,6 @@
-// The API scope's hooks (src/routes/api.ts): bearer keys, the rate limit, CORS on public GETs, and
-// the checks of a request's query and Api-Variant. Each route says who may call it in
-// `config: { auth }`; the hooks read it per request.
-//
-// Order, within the scope: authentication finds the key (onRequest), the limiter counts the
-// request per key or per IP (its own onRequest hook, after), then a refused key is answered, and
-// only then the query is checked (preParsing): a flood of missing or wrong keys is limited like
-// any other, and 401/403 come before 400/422.
+// The API scope's hooks: bearer keys, rate limit, CORS on public GETs, query and Api-Variant checks.
+// The limiter runs after authentication and before a refused key is answered, so floods of bad keys
+// are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthLevel } from '../http/auth-levels.js';
@@ -114,9 +109,8 @@ export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: 
   }
 
   /**
-   * Finds the request's key. A token that cannot be right is refused from memory (precheck); one
-   * this process has never looked up is looked up only while its IP is within its limit, so that a
-   * flood of made-up tokens from a limited IP never reaches the database.
+   * Finds the request's key. A token that cannot be right is refused from memory; an unseen one is
+   * looked up only while its IP is within its limit, so made-up tokens never flood the database.
    */
   scope.addHook('onRequest', async (request, reply) => {
     const level = levelOf(request);

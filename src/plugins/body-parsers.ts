@@ -7,11 +7,8 @@ export interface BodyParsersOptions {
   bodyLimit: number;
 }
 
-/**
- * Bodies are JSON or form-encoded (HTML forms and scripts written for Control Center post the
- * latter); anything else is 415. Many HTTP clients label every request JSON, a bodiless DELETE
- * included: an empty JSON body is no body, not a malformed one.
- */
+// JSON or form bodies (forms and Control Center scripts post the latter), else 415. Many clients label
+// every request JSON, a bodiless DELETE included: an empty JSON body is no body.
 async function bodyParsers(app: FastifyInstance, { bodyLimit }: BodyParsersOptions) {
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -85,11 +85,7 @@ export function signedCookie(request: FastifyRequest, base: string): string | nu
   return unsigned.valid && unsigned.value !== '' ? unsigned.value : null;
 }
 
-/**
- * Members' sessions on the page scope: reads the signed session cookie, finds the session in the
- * database and sets request.member. With sign-in on, pages are answered `Vary: Cookie`, and a
- * member's pages are never stored by any cache.
- */
+/** Sets request.member from the signed session cookie. With sign-in on, pages vary by Cookie and are never stored by a cache. */
 export async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
   await scope.register(cookie, { secret: opts.secret });
   scope.decorateRequest('member', null);

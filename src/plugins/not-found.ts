@@ -4,11 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { checkRequest } from '../http/parameters.js';
 
 /**
- * Requests no route answers: 405 with Allow for a known path asked with another method, 404
- * otherwise, in the JSON shape of every other error. A route that hands its request over (a
- * missing file under /docs/static/) has had its query read by Sector's parser, and a query that
- * parser refused is refused here too; on a path no route knows, the router reads the query itself
- * and nothing is refused for it.
+ * 405 with Allow for a known path asked with another method, else 404, in the JSON error shape. A
+ * query Sector's parser refused is refused here too (a route may hand its request over).
  */
 async function notFound(app: FastifyInstance) {
   // A second router that only knows paths and methods, to tell 404 from 405.

@@ -17,15 +17,9 @@ const PROTECTIVE = Object.entries(PROTECTIVE_HEADERS);
 const etagOf = (body: string | Buffer): string => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 /**
- * Everything an answer gets on its way out, in the application's one onSend hook (one hook instead
- * of one per concern: each costs every request):
- * - the protective headers;
- * - the X-RateLimit-* names that clients written against Control Center read, copied from the
- *   draft standard's RateLimit-*;
- * - caching rules: an answer to a request with a key is never stored by a shared cache, any other is
- *   revalidated unless its route says otherwise;
- * - an ETag for a body that has none yet (cached answers bring their own), and 304 with no body when
- *   the request's If-None-Match names it, weak or strong.
+ * The one onSend hook (a hook per concern would cost every request): protective headers, the
+ * X-RateLimit-* names Control Center clients read, caching rules (a keyed response is never stored
+ * by a shared cache), and an ETag with 304 on a matching If-None-Match.
  */
 async function responseHeaders(app: FastifyInstance, { rateLimited, onConditional }: ResponseHeadersOptions) {
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -4,16 +4,9 @@ import type { Socket } from 'node:net';
 import { ApiError } from '../http/errors.js';
 
 /**
- * The first request hook of all. During shutdown every request is 503 (with Retry-After, as
- * every 503 is) without running anything else: the server stops taking work while in-flight
- * requests finish. The same hook refuses an HTTP/1.1 request without Host, which is malformed
- * (RFC 9112 §3.2), so that checking it costs no hook of its own.
- *
- * Connections are let go as soon as they carry no request. Node's close() only ends connections
- * idle between two requests: one opened that has not sent a byte yet counts as busy, and would
- * hold the shutdown until the client gives up (HTTP clients open such spare connections). A
- * connection whose response ends during shutdown is closed with it. In-flight requests are given
- * `requestTimeoutMs` to finish, the bound they had anyway.
+ * The first request hook: during shutdown every request is 503 while in-flight ones finish (within
+ * `requestTimeoutMs`), and an HTTP/1.1 request without Host is refused (RFC 9112 §3.2). Connections
+ * are let go as soon as they carry no request: Node's close() counts an opened but silent one as busy.
  */
 async function shutdown(app: FastifyInstance, { requestTimeoutMs }: { requestTimeoutMs: number }) {
   let closing = false;

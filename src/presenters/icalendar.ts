@@ -7,11 +7,7 @@ const CRLF = '\r\n';
 /** RFC 5545 §3.1: a line is at most 75 octets, CRLF not counted. */
 export const MAX_LINE_OCTETS = 75;
 
-/**
- * Folds a content line into lines of at most 75 octets, each continuation starting with one
- * space (which counts towards its 75). Splits only between code points, so no UTF-8 sequence
- * is cut in two (a calendar app would show a broken character).
- */
+/** Folds a content line at 75 octets (RFC 5545), splitting only between code points so no UTF-8 character is cut. */
 export function foldLine(line: string): string {
   if (Buffer.byteLength(line) <= MAX_LINE_OCTETS) return line;
   const out: string[] = [];

@@ -1,11 +1,11 @@
 // GET /api/users: rows to the users array, each user typed by the User model (src/schemas/users.ts).
 import type { ApiVariant } from '../config.js';
 import { ratingCode } from '../domain/ratings.js';
+import { isoMicros as iso } from '../domain/time.js';
 import { trainingStatusDescription, type Includes } from '../domain/users/index.js';
 import type { AreaRow, UsersData } from '../repositories/users.js';
 import type { Endorsements, Training, User } from '../schemas/users.js';
 import { byteOrder, groupBy } from './collections.js';
-import { timestampFormatter } from './timestamps.js';
 
 function emptyEndorsements(variant: ApiVariant): Endorsements {
   const base: Endorsements = { visiting: [], examiner: [], training: { solo: null, s1: null } };
@@ -15,9 +15,7 @@ function emptyEndorsements(variant: ApiVariant): Endorsements {
   return base;
 }
 
-type Format = (ms: number) => string;
-
-function endorsementsByUser(data: UsersData, areaName: Map<number, string>, variant: ApiVariant, iso: Format): Map<number, Endorsements> {
+function endorsementsByUser(data: UsersData, areaName: Map<number, string>, variant: ApiVariant): Map<number, Endorsements> {
   const areasOf = groupBy(
     data.endorsementAreas,
     (r) => r.endorsement_id,
@@ -55,7 +53,7 @@ function endorsementsByUser(data: UsersData, areaName: Map<number, string>, vari
   return out;
 }
 
-function trainingsByUser(data: UsersData, areaName: Map<number, string>, iso: Format): Map<number, Training[]> {
+function trainingsByUser(data: UsersData, areaName: Map<number, string>): Map<number, Training[]> {
   const out = new Map<number, Training[]>();
   // Rows come one per trained rating, ordered by user and training: consecutive rows of a
   // training share its id.
@@ -82,52 +80,28 @@ function trainingsByUser(data: UsersData, areaName: Map<number, string>, iso: Fo
   return out;
 }
 
-/**
- * An object for JSON keys taken from data (area names). A plain object keeps one shape across
- * users, which JSON.stringify walks far faster than the dictionary a null-prototype object is;
- * only a key named __proto__ would misbehave on it.
- */
-// An empty record of no values yet is assignable to a record of any value type.
+// An object for JSON keys taken from data (area names): only a key named __proto__ needs a null prototype.
 function keyedObjectFactory(keys: readonly string[]): () => Record<string, never> {
   return keys.includes('__proto__') ? () => Object.create(null) as Record<string, never> : () => ({});
 }
 
-/**
- * atc_active_areas per user. Area names differing only in case share a key, active in either
- * counts. Users active in the same areas get the same object: there are few distinct ones.
- */
+/** atc_active_areas per user. Area names differing only in case share a key, active in either counts. */
 function activeAreasByUser(areas: readonly AreaRow[], activity: UsersData['activity']): (userId: number) => Record<string, boolean> {
-  const keys: string[] = [];
-  const keyOfArea = new Map<number, number>();
-  for (const a of areas) {
-    const key = a.name.toLowerCase();
-    let index = keys.indexOf(key);
-    if (index < 0) index = keys.push(key) - 1;
-    keyOfArea.set(a.id, index);
-  }
-  const activeKeys = new Map<number, boolean[]>();
+  const keyOfArea = new Map(areas.map((a) => [a.id, a.name.toLowerCase()]));
+  const keys = [...new Set(keyOfArea.values())];
+  const activeOf = new Map<number, Set<string>>();
   for (const a of activity) {
-    const index = keyOfArea.get(a.area_id);
-    if (index === undefined) continue;
-    let flags = activeKeys.get(a.user_id);
-    if (!flags) activeKeys.set(a.user_id, (flags = keys.map(() => false)));
-    flags[index] = true;
+    const key = keyOfArea.get(a.area_id);
+    if (key === undefined) continue;
+    const set = activeOf.get(a.user_id);
+    if (set) set.add(key);
+    else activeOf.set(a.user_id, new Set([key]));
   }
   const newObject = keyedObjectFactory(keys);
-  const shared = new Map<string, Record<string, boolean>>();
-  const build = (flags: readonly boolean[] | undefined) => {
-    const out: Record<string, boolean> = newObject();
-    for (let i = 0; i < keys.length; i++) out[keys[i]!] = flags?.[i] ?? false;
-    return out;
-  };
-  const inactive = build(undefined);
   return (userId) => {
-    const flags = activeKeys.get(userId);
-    if (!flags) return inactive;
-    const signature = flags.map((f) => (f ? '1' : '0')).join('');
-    let json = shared.get(signature);
-    if (!json) shared.set(signature, (json = build(flags)));
-    return json;
+    const out: Record<string, boolean> = newObject();
+    for (const key of keys) out[key] = activeOf.get(userId)?.has(key) ?? false;
+    return out;
   };
 }
 
@@ -161,20 +135,15 @@ function rolesByUser(areas: readonly AreaRow[], rows: UsersData['roles']): (user
   };
 }
 
-/**
- * Rows -> the GET /api/users array, in one pass per relation. Every returned user serialises
- * to exactly the fields its includes ask for; relation fields are present for every user.
- * The result is for serialising: users with equal relation values may share those objects.
- */
+/** Rows to the GET /api/users array: each user has exactly the fields its includes ask for. */
 export function presentUsers(data: UsersData, includes: Includes, variant: ApiVariant): User[] {
   const areas = [...data.areas].sort((a, b) => byteOrder(a.name, b.name));
   const areaName = new Map(areas.map((a) => [a.id, a.name]));
   const activeAreasOf = includes.activeAreas && variant === 'newer' ? activeAreasByUser(areas, data.activity) : null;
   const rolesOf = includes.roles ? rolesByUser(areas, data.roles) : null;
-  const iso = timestampFormatter();
-  const endorsementsOf = includes.endorsements ? endorsementsByUser(data, areaName, variant, iso) : null;
+  const endorsementsOf = includes.endorsements ? endorsementsByUser(data, areaName, variant) : null;
   const noEndorsements = emptyEndorsements(variant);
-  const trainingsOf = includes.training ? trainingsByUser(data, areaName, iso) : null;
+  const trainingsOf = includes.training ? trainingsByUser(data, areaName) : null;
   const noTrainings: Training[] = [];
   const { email, name, divisions } = includes;
 

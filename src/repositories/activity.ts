@@ -15,9 +15,8 @@ export interface ActivityRow {
 }
 
 /**
- * Every (user, area) that has sessions within [from, to) or a stored activity row, with the time
- * controlled on the area's positions within the period (a session crossing its start counts from
- * there). Users only: sessions of people who are not users are kept but count for nobody yet.
+ * Every (user, area) with sessions within [from, to) or a stored activity row, with the time
+ * controlled there in the period. Sessions of people who are not users count for nobody yet.
  */
 async function activityRows(db: Kysely<Database>, from: number, to: number, cids: readonly number[] | null): Promise<ActivityRow[]> {
   // PostgreSQL answers a SUM of bigints as a numeric string.

@@ -100,12 +100,9 @@ export function bookingsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * PostgreSQL, inside a transaction: holds the booking's row until the transaction ends, so two
-     * writes of one booking queue instead of the second overwriting the first with what it read
-     * before. The lock is taken on the bookings table alone: after waiting for another writer,
-     * PostgreSQL re-checks the statement's conditions against the row as that writer left it, and
-     * a join to the booker and position would drop a row whose booker or position it changed.
-     * Read the booking after this. (SQLite needs no row lock: its writes run one at a time.)
+     * PostgreSQL: holds the booking's row to the end of the transaction so two writes of it queue. Only
+     * the bookings table is locked: after a wait PostgreSQL re-checks a join's conditions and could drop
+     * the row. Read the booking after this. (SQLite writes one at a time.)
      */
     async lockById(id: number): Promise<void> {
       await db.selectFrom('bookings').select('id').where('id', '=', id).forUpdate().execute();
@@ -132,10 +129,8 @@ export function bookingsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * PostgreSQL: queues this transaction behind others writing bookings of the same position,
-     * until it ends. The exclusion constraint alone is enough to refuse overlaps, but two inserts
-     * that overlap each other each wait for the other to finish, which PostgreSQL resolves only
-     * after deadlock_timeout (1 s) by aborting one. Writers of different positions do not wait.
+     * PostgreSQL: queues writers of the same position. The exclusion constraint alone refuses overlaps,
+     * but two overlapping inserts would wait on each other until deadlock_timeout aborts one.
      */
     async lockPosition(positionId: number): Promise<void> {
       await sql`SELECT pg_advisory_xact_lock(${POSITION_LOCKS}, ${positionId})`.execute(db);

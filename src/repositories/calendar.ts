@@ -22,11 +22,7 @@ export interface CalendarBooking {
 
 export function calendarRepository(db: Kysely<Database>) {
   return {
-    /**
-     * Bookings overlapping the window, in list order (time_start, then id): live ones, and
-     * deleted ones when the window asks for cancellations and they were deleted since then
-     * (a soft delete sets updated_at).
-     */
+    /** Bookings overlapping the window in list order: live ones, and ones deleted since `cancelledSince` when asked. */
     bookings(w: Window): Promise<CalendarBooking[]> {
       const since = w.cancelledSince;
       return db

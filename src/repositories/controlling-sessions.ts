@@ -17,10 +17,8 @@ export interface HistorySession {
 }
 
 /**
- * Records one poll of the feed, seen at `seenAt` (one sighting per cid and callsign): sessions seen
- * continue (or start), and open sessions of the feed that it no longer shows end at their last
- * sighting. A session seen again under the same key after a poll that missed it is the same
- * session, open again. Returns the cids whose sessions ended.
+ * Records one poll of the feed: sessions seen continue or start (again, after a missed poll), and open
+ * ones no longer shown end at their last sighting. Returns the cids whose sessions ended.
  */
 async function recordPoll(trx: Kysely<Database>, sightings: readonly Sighting[], seenAt: number): Promise<number[]> {
   const skewed = await skewedStarts(trx, sightings);
@@ -101,11 +99,8 @@ function openSessions(
     .execute();
 }
 
-/**
- * Past sessions of one member's history. A session overlapping one already recorded for the same
- * member and callsign (by the feed, which sees logon times a few seconds apart from the history's)
- * is the same session and is not added twice. Returns how many were added.
- */
+// Past sessions of one member; one overlapping a recorded session of the same callsign is the same
+// one (the feed sees logons seconds apart from the history). Returns how many were added.
 async function recordHistory(trx: Kysely<Database>, cid: number, sessions: readonly HistorySession[]): Promise<number> {
   if (sessions.length === 0) return 0;
   const known = await trx.selectFrom('atc_sessions').select(['callsign', 'logon_time', 'last_seen']).where('cid', '=', cid).execute();

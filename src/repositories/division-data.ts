@@ -3,10 +3,8 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 
 /**
- * Inside a write transaction: true when the database already holds users or bookings, the
- * answer holding until the transaction ends. On PostgreSQL the users table is locked against
- * other writers first (readers go on), so two transactions cannot both find it empty and both
- * fill it: the second waits, then sees the first one's rows. (SQLite writes one at a time.)
+ * Inside a write: whether users or bookings exist. PostgreSQL locks the users table against other
+ * writers first, so two transactions cannot both find it empty and fill it.
  */
 async function holdsDivisionDataLocked(db: Kysely<Database>, dialect: Dialect): Promise<boolean> {
   if (dialect === 'postgres') await sql`LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`.execute(db);

@@ -5,11 +5,8 @@ import type { Database, EventRow } from '../db/schema.js';
 import { chunks } from './import-rows.js';
 import { networkCursor } from './predicates.js';
 
-/**
- * Advisory-lock key (single 64-bit form, apart from the two-key position locks) taken before an
- * event is numbered. Held to the commit, it makes commit order equal seq order: without it a
- * transaction could take seq 5, commit after seq 6, and a tailer that had read 6 would skip 5.
- */
+// Taken before an event is numbered and held to commit, so commit order is seq order: else a tailer
+// that read seq 6 could skip a seq 5 committed later.
 const COMMIT_ORDER_LOCK = 0x5345565453455654n;
 
 export type NewEvent = Pick<EventRow, 'id' | 'type' | 'booking_id' | 'body' | 'created_at' | 'network_push'>;
@@ -52,11 +49,7 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
       return row?.seq ?? 0;
     },
 
-    /**
-     * Retention: events older than `before` that nothing still waits for (an open delivery, an
-     * active subscription or the network sync that has not taken them yet), finished deliveries
-     * of events that are gone, and attempts older than `before`. Three statements, whatever the count.
-     */
+    /** Retention: events older than `before` that nothing still waits for, their finished deliveries, and old attempts. */
     async prune(before: number): Promise<{ events: number; attempts: number }> {
       const events = await sql`DELETE FROM events WHERE created_at < ${before}
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = events.seq AND d.status IN ('pending', 'delivering'))

@@ -18,11 +18,7 @@ export interface DivisionRows {
   bookings: Rows<'bookings'>;
 }
 
-/**
- * Every row of the division's tables. Call inside one transaction so the tables are read as of one
- * moment (a booking written meanwhile is either wholly in the export or not at all). Order is left
- * to the presenter: text collation differs between the databases.
- */
+/** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
 async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
   return {
     areas: await db.selectFrom('areas').selectAll().execute(),

@@ -67,10 +67,8 @@ export async function importBookings(
   // after which the savepoint lets the import find the record at fault (below).
   await sql`SAVEPOINT import_bookings`.execute(db);
   try {
-    // Existing bookings of the file leave their slots first, so moves within the file (two
-    // bookings trading places) never meet on the way: only the outcome must be free of overlaps.
-    // The same statement counts the change in their revision (calendar feeds' SEQUENCE); the
-    // write below leaves it alone.
+    // Existing bookings leave their slots first, so bookings trading places never meet on the way; the
+    // same statement counts the change in their revision (calendar SEQUENCE).
     for (const part of chunks(existing.map((p) => p.row.id as number))) {
       await db
         .updateTable('bookings')

@@ -21,11 +21,7 @@ export const keyOf = (values: unknown[]): string => JSON.stringify(values);
 type ImportTable = 'users' | 'positions' | 'endorsements' | 'trainings' | 'bookings';
 const loose = (db: Kysely<Database>) => db as unknown as Kysely<Record<ImportTable, Row>>;
 
-/**
- * The stored rows whose `column` is one of `values`, whole, in one statement per chunk. A
- * composite natural key is looked up by its first column (each has an index starting with it)
- * and matched by the caller.
- */
+/** The stored rows whose `column` is one of `values`, one statement per chunk; the caller matches composite keys. */
 export async function rowsWhereIn(db: Kysely<Database>, table: ImportTable, column: string, values: unknown[]): Promise<Row[]> {
   const out: Row[] = [];
   for (const part of chunks([...new Set(values)])) {
@@ -41,12 +37,9 @@ export interface RowUpdate {
 }
 
 /**
- * Writes new rows and changes to existing ones. New rows go in one INSERT per chunk; should
- * another writer create one meanwhile, the record's values replace its columns (but created_at).
- * Existing rows go in one INSERT … ON CONFLICT DO UPDATE per chunk and set of changed columns
- * (the shape of the records, of which a file has few): only those columns are written; the
- * others carry the stored values only to satisfy NOT NULL on the way to the conflict. Returns
- * the `returning` columns of the rows written.
+ * Inserts new rows and upserts changes, one statement per chunk (and per set of changed columns for
+ * updates: only those are written). A row created meanwhile takes the record's values. Returns the
+ * `returning` columns.
  */
 export async function writeRows(
   db: Kysely<Database>,

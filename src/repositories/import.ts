@@ -43,11 +43,9 @@ export interface ImportOutcome {
 }
 
 /**
- * Applies a parsed import inside the caller's transaction; throws ImportError naming a path.
- * A record changes only the fields it gives; one that creates a row needs the row's required
- * fields, checked here against the stored rows. Each section takes a fixed number of statements
- * per chunk of records. The plan holds each natural key once (parse.ts refuses repeats): the
- * multi-row upserts rely on it, as PostgreSQL refuses to update one row twice in a statement.
+ * Applies a parsed import inside the caller's transaction; throws ImportError naming a path. A
+ * record changes only the fields it gives. Natural keys are unique in the plan (parse.ts), as
+ * PostgreSQL refuses to update one row twice in a multi-row upsert.
  */
 async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
   const areaId = await importAreas(db, plan.areas);
@@ -184,11 +182,8 @@ async function importPositions(db: Kysely<Database>, positions: ImportPosition[]
   await writeKeyed(db, 'positions', ['callsign'], items, true);
 }
 
-/**
- * Endorsements, by (user, type, valid_from): a new visiting, examiner or facility one needs a
- * rating. A list of areas or positions given (empty for null) replaces the stored links; an
- * omitted one keeps them.
- */
+// Endorsements by (user, type, valid_from); a new rated one needs a rating. A given list of areas or
+// positions replaces the stored links, an omitted one keeps them.
 async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndorsement[], refs: Refs, now: number): Promise<void> {
   const KEY = ['user_id', 'type', 'valid_from'];
   const keyOfRow = (r: Row) => keyOf(KEY.map((k) => r[k]));

@@ -6,9 +6,8 @@ import type { Dialect, Executor } from '../db/connection.js';
 export function leasesRepository(db: Executor) {
   return {
     /**
-     * Takes the lease of `name` until `until` when nobody holds it at `now` (no row yet, or its
-     * lease lapsed) and, when `scheduled`, the next run is due. One conditional upsert, so no two
-     * processes can both take it. Returns null when taken, else the row as it is.
+     * Takes the lease of `name` until `until` when nobody holds it (and, if `scheduled`, a run is due),
+     * in one conditional upsert. Returns null when taken, else the row.
      */
     async take(name: string, owner: string, now: number, until: number, scheduled: boolean) {
       const taken = await db
@@ -65,11 +64,8 @@ export function leasesRepository(db: Executor) {
 }
 
 /**
- * At most `limit` of the candidate rows, for a claiming UPDATE … WHERE key IN (this query): the
- * outbox consumers lease due rows this way, so whichever process gets there first makes the
- * attempt. On PostgreSQL rows another instance is claiming right now are skipped (FOR UPDATE SKIP
- * LOCKED) rather than waited for; on SQLite the claim runs in a write transaction, which no other
- * writer can interleave.
+ * At most `limit` candidate rows for a claiming UPDATE … WHERE key IN (this query). PostgreSQL skips
+ * rows another instance is claiming (SKIP LOCKED); SQLite claims inside a write transaction.
  */
 export function claimable<DB, TB extends keyof DB, O>(
   candidates: SelectQueryBuilder<DB, TB, O>,

@@ -41,11 +41,7 @@ const QUEUE_BATCH = 2_000;
 /** Works on the base connection or on a transaction alike. */
 export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
-    /**
-     * Whether the outbox holds events the network sync has not looked at yet: a read, one seek of
-     * each key. Events not owed to the network (imports) are passed over by queueChanges too, so that
-     * this stays a comparison of two numbers however many of them come.
-     */
+    // Whether the outbox holds events the network sync has not looked at: two seeks, however many came.
     async queueDue(): Promise<boolean> {
       const row = await db
         .selectFrom('outbox_cursors')
@@ -57,13 +53,9 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
     },
 
     /**
-     * Owes the network the current state of every booking changed by the events it has not taken
-     * yet (up to a batch) that are marked as owed to it; the others are passed over. One statement
-     * for the set. A row already there is bumped to a new
-     * version and due now; a push under way keeps its lease and finds, when it ends, that its
-     * version is no longer the latest. Events are numbered in commit order, so none can come
-     * before the newest one seen here later. The caller runs this in a write transaction; on
-     * PostgreSQL one process at a time does it (the others skip it). `more`: a batch was left.
+     * Owes the network the current state of each booking changed by events not yet taken (up to a batch;
+     * `more` when one was left), in one statement. An existing row gets a new version, due now. Run in a
+     * write transaction; on PostgreSQL one process at a time.
      */
     async queueChanges(now: number): Promise<{ more: boolean }> {
       const cursor = await db

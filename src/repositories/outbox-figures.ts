@@ -1,7 +1,5 @@
-// What the outboxes still owe, counted for the metrics: webhook deliveries and network pushes by
-// status, and the age of the oldest of each still waiting. Events not yet fanned out to a subscription or
-// taken by the network sync count as pending deliveries and pushes. Four grouped statements,
-// whatever the backlog.
+// What the outboxes still owe, for the metrics: deliveries and pushes by status and the age of the oldest
+// waiting (events not yet fanned out count as pending), in four grouped statements.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { networkCursor, subscriptionTakes } from './predicates.js';

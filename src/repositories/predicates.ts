@@ -19,27 +19,16 @@ export const openTraining: RawBuilder<boolean> = sql<boolean>`${sql.ref('trainin
 export const atcActiveUsers = (db: Kysely<Database>) =>
   db.selectFrom('user_area_activity').select('user_area_activity.user_id').where('user_area_activity.active', '=', 1);
 
-/**
- * An outbox row (a webhook delivery, a network push) is due for an attempt at `now` and no live
- * lease holds it: a claim whose process died mid-attempt lapses and the row is due again. `table`
- * is the outbox table or its alias in the query.
- */
+/** An outbox row due at `now` with no live lease (a dead process's claim lapses); `table` is its name or alias. */
 export function dueAndUnleased(now: number, table: string): RawBuilder<boolean> {
   const col = (name: string) => sql.ref(`${table}.${name}`);
   return sql<boolean>`${col('next_attempt_at')} <= ${now} and (${col('lease_until')} is null or ${col('lease_until')} < ${now})`;
 }
 
-/**
- * A network push still owed, written as a literal: SQLite uses the partial index
- * network_pushes_due_idx (WHERE status = 'pending') only when the query states the same literal,
- * not a bound parameter; without it every poll reads the whole table, one row per booking ever pushed.
- */
+// A literal, not a bound parameter: SQLite uses the partial index network_pushes_due_idx only then.
 export const pendingPush = sql<boolean>`network_pushes.status = 'pending'`;
 
-/**
- * The subscription (`webhooks` alias `w`) takes events of this type: it has no filter, or its
- * filter (",type,type,") names the type.
- */
+/** The subscription (`webhooks` alias `w`) takes events of this type: it has no filter, or its filter (",type,type,") names the type. */
 export function subscriptionTakes(w: string, type: RawBuilder<unknown>): RawBuilder<boolean> {
   const events = sql.ref(`${w}.events`);
   return sql<boolean>`(${events} IS NULL OR ${events} LIKE '%,' || ${type} || ',%')`;

@@ -86,11 +86,8 @@ async function stageAnswers(trx: Kysely<Database>, runId: string, answers: reado
   }
 }
 
-/**
- * PostgreSQL plans from statistics, which rows staged seconds ago do not have yet (autovacuum
- * comes later): without them it sorts every remaining staged row for each batch instead of
- * walking the primary key, and a roster of 100,000 takes minutes. SQLite walks the key anyway.
- */
+// Rows staged seconds ago have no PostgreSQL statistics yet, and without them it sorts every staged
+// row per batch instead of walking the primary key.
 async function refreshStagingStatistics(db: Kysely<Database>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') await sql`ANALYZE roster_staging`.execute(db);
 }
@@ -130,11 +127,7 @@ const notStaged = (eb: ExpressionBuilder<Database, 'users'>, runId: string): Exp
     ),
   );
 
-/**
- * The division's members now, and how many of them the run's staged roster would take away: those
- * it leaves out, and those whose staged row is not a member (moved to another division or
- * subdivision, or none) — every member without a staged row that is one.
- */
+/** The division's members now, and how many the staged roster would remove (left out, or staged as no longer a member). */
 async function countMembersAndRemoved(
   db: Kysely<Database>,
   runId: string,
@@ -180,11 +173,7 @@ async function leaversAfter(
 
 type StagedJoin = ExpressionBuilder<Database & { s: RosterStagingTable; u: Database['users'] }, 's' | 'u'>;
 
-/**
- * A staged row (s) that changes its user (u, left-joined): none stored yet, or a field the answer
- * gives differs. Every field the sync writes is compared, in the same terms as the domain's
- * changeOf and goneChange.
- */
+/** A staged row that changes its user (none yet, or a given field differs), in the terms of the domain's changeOf. */
 export function differsFromUser(eb: StagedJoin): Expression<SqlBool> {
   const differs = (a: 'region' | 'division' | 'subdivision' | 'email' | 'first_name' | 'last_name') =>
     eb(`s.${a}`, 'is distinct from', eb.ref(`u.${a}`));
@@ -210,11 +199,7 @@ export interface StagedWithStored {
   stored: StoredUser | undefined;
 }
 
-/**
- * The next staged rows (by id, after `afterId`) that differ from the stored user or have none:
- * the database compares, so unchanged members are never read. A superset is harmless (the caller
- * decides each change); missing one is not, so every field the sync writes is compared.
- */
+/** The next staged rows after `afterId` that differ from their user: the database compares, so unchanged members are never read. */
 async function changedAfter(db: Kysely<Database>, runId: string, afterId: number, limit: number): Promise<StagedWithStored[]> {
   const rows = await db
     .selectFrom('roster_staging as s')

@@ -6,10 +6,8 @@ import type { UserChange } from '../domain/network/roster.js';
 import { differsFromUser } from './roster-staging.js';
 
 /**
- * Writes what the run's staged rows with ids in (afterId, lastId] change — exactly the rows
- * changedAfter reads in that range, whose `changes` the caller computed. A field the answer does
- * not give keeps its stored value; a member the network no longer knows loses division and
- * subdivision; members it suspends or makes inactive are signed out everywhere.
+ * Writes the changes of staged rows in (afterId, lastId]. A field not given keeps its value; a member
+ * the network no longer knows loses division and subdivision; suspended or inactive ones are signed out.
  */
 async function applyStagedChanges(
   trx: Kysely<Database>,

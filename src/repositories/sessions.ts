@@ -61,10 +61,7 @@ export function sessionsRepository(db: Kysely<Database>) {
       await db.insertInto('login_states').values(row).execute();
     },
 
-    /**
-     * Consumes a sign-in under way: deletes it and returns it, in one statement, so that two uses of
-     * the same state cannot both get it.
-     */
+    /** Consumes a sign-in under way: deletes it and returns it, in one statement, so that two uses of the same state cannot both get it. */
     consumeLoginState(stateHash: string): Promise<Database['login_states'] | undefined> {
       return db.deleteFrom('login_states').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
     },

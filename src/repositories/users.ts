@@ -88,11 +88,7 @@ function pickers(eb: Eb<'users'>, q: UsersQuery) {
   return out;
 }
 
-/**
- * The selection as a predicate on `users`: the union of what the selecting relations pick,
- * then the onlyAtcActive filter. Null means "every user" (nothing to filter).
- * Each picker is an uncorrelated IN subquery, which the database evaluates once per statement.
- */
+/** The selection as a predicate on `users` (null: every user): the union of the selecting relations, then onlyAtcActive. */
 function selectionPredicate(db: Db, q: UsersQuery) {
   const everyone = q.includes.allUsers && q.membership.kind === 'everyone';
   if (everyone && !q.onlyAtcActive) return null;
@@ -104,22 +100,12 @@ function selectionPredicate(db: Db, q: UsersQuery) {
   };
 }
 
-/**
- * Which users' rows a relation query must fetch, as a subquery (null: every user's).
- * A selecting relation picks every user it has rows for, so its own rows need no selection
- * beyond onlyAtcActive; restricting them to the selection would only repeat the selection's
- * work in every statement.
- */
+/** Which users' rows a relation must fetch (null: all); a selecting relation's own rows need no selection. */
 function ownRowsOf(db: Db, q: UsersQuery): IdSubquery | null {
   return q.onlyAtcActive ? atcActiveUsers(db) : null;
 }
 
-/**
- * Which users' activity rows to fetch. Active rows already belong to ATC-active users, so
- * onlyAtcActive adds nothing. With allUsers the selection is nearly the whole table: fetching
- * every row is cheaper than working the selection out again, and rows of users not in the
- * answer are never read.
- */
+/** Which users' activity rows to fetch; with allUsers, every row is cheaper than working the selection out again. */
 function activityRowsOf(db: Db, q: UsersQuery): IdSubquery | null {
   if (q.includes.allUsers) return null;
   return db

@@ -7,11 +7,7 @@ import type { Database, DeliveryStatus } from '../db/schema.js';
 import { claimable } from './leases.js';
 import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js';
 
-/**
- * The delivery is still to be made: waiting for its attempt, or being attempted under a lease.
- * The statuses are written out, not bound: SQLite uses the partial index of open deliveries
- * (webhook_deliveries_open_idx, migration 0005) only for a query that names them.
- */
+// Statuses written out, not bound: SQLite uses the partial index webhook_deliveries_open_idx only then.
 export const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
 
 /** Advisory-lock key held by whoever fans events out or removes a subscription (PostgreSQL). */
@@ -72,12 +68,9 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
     },
 
     /**
-     * Queues one delivery per event and active subscription whose filter takes its type, for the
-     * events each has not had yet (up to a batch), in seq order, and moves the subscriptions on.
-     * Set-based: a few statements, whatever the backlog; `more` when a batch was left for the next call. Events are numbered in commit order, so
-     * every event up to the newest one seen here is committed and none can come before it later.
-     * The caller runs this in a write transaction; on PostgreSQL one process at a time does it
-     * (the others skip it, or with `wait` wait for their turn), so no delivery is queued twice.
+     * Queues one delivery per new event and active subscription that takes its type (up to a batch;
+     * `more` when one was left). Run in a write transaction; on PostgreSQL one process at a time (or
+     * waiting with `wait`), so no delivery is queued twice.
      */
     async fanOut(now: number, { wait = false } = {}): Promise<{ more: boolean }> {
       if (dialect === 'postgres') {
@@ -110,11 +103,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
       return { more: upper < high };
     },
 
-    /**
-     * Whether a subscription's head delivery is due: a read, so an idle poll takes no write lock,
-     * and one whose every subscription is busy with its head (the backlog of a burst) takes none
-     * either. Deliveries behind a head wait for it, so they are never due themselves.
-     */
+    // A read, so an idle poll takes no write lock. Only a subscription's head delivery can be due.
     async anyDue(now: number): Promise<boolean> {
       const row = await db
         .selectFrom('webhook_deliveries as c')
@@ -127,11 +116,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
       return row !== undefined;
     },
 
-    /**
-     * Claims up to `limit` due deliveries, each the head (lowest id still open) of its
-     * subscription, leasing them until `leaseUntil`. A later delivery of a subscription waits
-     * while its head is retried. The caller runs this in a write transaction (see claimable).
-     */
+    /** Claims up to `limit` due head deliveries (lowest open id of their subscription) until `leaseUntil`; see claimable. */
     async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
       if (limit <= 0) return [];
       const due = db

@@ -1,8 +1,9 @@
 // Webhook subscriptions: added, listed, removed, disabled and enabled again, and what was
 // attempted for them. Their delivery queue is in webhook-deliveries.ts.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, WebhookRow } from '../db/schema.js';
+import type { WebhookAttemptsTable } from '../db/schema-operations.js';
 import { FAN_OUT_LOCK, isOpen } from './webhook-deliveries.js';
 import { lastEventSeq, subscriptionTakes } from './predicates.js';
 
@@ -10,15 +11,7 @@ export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'fai
 
 const LISTED = ['id', 'url', 'events', 'created_at', 'removed_at', 'disabled_at', 'disabled_reason'] as const;
 
-export interface AttemptListing {
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  at: number;
-  duration_ms: number;
-}
+export type AttemptListing = Omit<Selectable<WebhookAttemptsTable>, 'id' | 'delivery_id' | 'webhook_id'>;
 
 export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
@@ -63,10 +56,8 @@ export function webhooksRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Notes an attempt's outcome for its subscription: a success ends its run of failures; a
-     * failure starts one, and when every attempt since `disableBefore` has failed the subscription
-     * is disabled and its waiting deliveries closed as failed (so retention can prune their
-     * events). Returns whether this call disabled it.
+     * Notes an attempt's outcome. When every attempt since `disableBefore` failed, the subscription is
+     * disabled and its waiting deliveries failed. Returns whether this call disabled it.
      */
     async noteHealth(id: string, ok: boolean, at: number, disableBefore: number, reason: string): Promise<boolean> {
       if (ok) {

@@ -7,11 +7,7 @@ import memberCalendarRoutes from './member-calendar/index.js';
 import metricsRoutes from './metrics/index.js';
 import pageRoutes from './pages.js';
 
-/**
- * Every route, in its scope: the API (src/routes/api.ts), the pages (src/routes/pages.ts), and
- * public routes that need neither a key nor a session. Handlers get the services routes may use,
- * not the database; their schemas are in src/schemas/.
- */
+/** Every route in its scope: the API, the pages, and public routes. Handlers get services, never the database. */
 export async function registerRoutes(app: FastifyInstance, services: RouteServices, sessionSecret: string): Promise<void> {
   await app.register(apiRoutes, { services });
   await app.register(pageRoutes, { services, sessionSecret });

@@ -21,9 +21,5 @@ export function stringEnum<T extends string>(values: readonly T[], options: TSch
   return Type.Unsafe<T>(Type.String({ enum: [...values], ...options }));
 }
 
-/**
- * The annotation of a schema naming what a client reads when a value breaks it: one sentence
- * for any keyword, one per keyword ({type: …}), or per keyword and field ({additionalProperties:
- * {source: …}}). src/http/errors.ts answers with it.
- */
+/** A schema's annotation naming the message for a value that breaks it: one, per keyword, or per keyword and field. */
 export const ERROR_MESSAGE = 'x-error-message';

@@ -1,7 +1,5 @@
-// What the pages (src/routes/pages.ts) take: path parameters, queries and form fields, declared as
-// the API's are. A field may come more than once (a form or link another site made): its first
-// value counts. Parameters a page does not use are let through: links from other sites and from
-// the network's sign-in may add their own.
+// What the pages take, declared as the API's are. A repeated field's first value counts; unknown
+// parameters are let through (other sites' links and the network's sign-in add their own).
 import { Type } from 'typebox';
 
 const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })]);

@@ -2,27 +2,17 @@
 // start with everyone inactive. At most 10 requests a minute (the network throttles harder), and
 // resumable: each page is recorded with how far that member has come, in one transaction.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CoreApiConfig } from '../config.js';
 import { FeedShapeError, parseHistoryPage, positionMatcher } from '../domain/network/feed.js';
 import { isMember } from '../domain/network/roster.js';
-import type { Clock } from '../domain/time.js';
-import type { MembershipSettings } from '../domain/users/membership.js';
-import type { Repositories } from '../repositories/index.js';
-import { describeResult, type HttpClient } from './http-client.js';
-import type { Writer } from './write.js';
+import { describeResult } from './http-client.js';
+import type { RosterSyncDeps } from './roster-sync.js';
 
 const PAGE = 100;
 const MAX_BYTES = 4 * 1024 * 1024;
 
 export class BackfillError extends Error {}
 
-export interface BackfillDeps {
-  writer: Writer;
-  repos: Repositories;
-  http: HttpClient;
-  coreApi: CoreApiConfig;
-  membership: MembershipSettings;
-  clock: Clock;
+export interface BackfillDeps extends RosterSyncDeps {
   /** Time between two requests: 6 s keeps to 10 a minute. */
   spacingMs: number;
   onProgress?: (line: string) => void;

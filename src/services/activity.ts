@@ -1,6 +1,5 @@
 // ATC activity computed from the recorded sessions (contract §16), when ACTIVITY_HOURS is set.
-// Recomputed for the controllers whose sessions ended (after a feed poll) and for everyone daily;
-// the users lists' caches follow through the `users` topic.
+// Recomputed for the controllers whose sessions ended (after a feed poll) and for everyone daily.
 import type { ActivityConfig } from '../config.js';
 import { type ActivityRule, decide, periodStart } from '../domain/activity.js';
 import type { Clock } from '../domain/time.js';

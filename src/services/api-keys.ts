@@ -23,13 +23,7 @@ export interface ApiKeyServiceOptions {
   unknownIdMs?: number;
 }
 
-/**
- * What memory alone tells about a presented token:
- * - refused: it cannot be right (malformed, an id no key has, the wrong secret of a known key,
- *   a revoked key), so it is refused without asking the database;
- * - known: a key's id with its right secret: the database decides (revoked or expired since?);
- * - unseen: an id this process has not looked up yet.
- */
+/** What memory tells of a token: refused (cannot be right), known (a key's id with its secret: ask the database), unseen. */
 export type TokenPrecheck = 'refused' | 'known' | 'unseen';
 
 /** What never changes about a key once it exists: its secret, and being revoked once it is. */
@@ -145,11 +139,7 @@ export class ApiKeyService {
     return this.isUnknown(parsed.id) ? 'refused' : 'unseen';
   }
 
-  /**
-   * Returns the key for a presented token, or null when it is unknown, revoked or expired. A key
-   * that may be valid is always read from the database, so a revocation holds on every instance
-   * from the next request.
-   */
+  /** The key of a token, or null. A possibly valid key is always read from the database, so a revocation holds on every instance. */
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
     if (this.precheck(token) === 'refused') return null;
     const parsed = parseToken(token)!;

@@ -1,11 +1,6 @@
-// The one outbound HTTP client (webhooks, the network's bookings service, Connect, API v2, the data
-// feed). Every other service is treated as hostile: one deadline for the whole exchange, body
-// included; the body read up to a cap; no redirect followed (a 3xx is a response like any other);
-// every request and pooled connection ended by close() at shutdown; headers (keys) never in a message.
-//
-// node:http rather than fetch: Node 20's fetch (undici 6) opens a spare connection after each
-// aborted request and keeps it idle for seconds, so a receiver that hangs would get more
-// connections than the deliveries in flight; fetch also refuses some ports and pools process-wide.
+// The one outbound HTTP client: every other service is hostile, so one deadline for the whole exchange,
+// a body cap, no redirects, everything ended by close(), and never a header (keys) in a message.
+// node:http, not fetch: Node 20's fetch keeps a spare connection after each abort and pools process-wide.
 import http from 'node:http';
 import https from 'node:https';
 

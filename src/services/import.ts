@@ -31,11 +31,7 @@ export class Imports {
     private readonly repos: Repositories,
   ) {}
 
-  /**
-   * Validates and applies the content in one transaction. The audit log gets one `import` entry
-   * (counts per section), and every booking created or changed its event and entry, in the same
-   * transaction.
-   */
+  /** Validates and applies the content in one transaction, with one `import` audit entry and each booking's event and entry. */
   async run(data: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
     const plan = parseImport(data);
     const actor = options.actor ?? { kind: 'cli' };

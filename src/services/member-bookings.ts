@@ -1,7 +1,5 @@
-// Members' own bookings (docs/booking-pages.md): what a signed-in member may book, and their
-// bookings made, changed and cancelled through the same write path as the API (Bookings:
-// the booking rules, events, network push and audit), with who-may-book checked in the write's
-// transaction and the member as the audit entry's actor.
+// Members' own bookings (docs/booking-pages.md) through the API's write path, with who-may-book checked
+// in the write's transaction and the member as the audit actor.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { chosenFlags, type Tag } from '../domain/bookings/flags.js';
@@ -163,11 +161,7 @@ export class MemberBookings {
     return calendarFeed(bookings, { siteName: this.config.siteName, siteHost: this.config.siteHost, version: this.version });
   }
 
-  /**
-   * Who-may-book in the write's transaction, on the member as stored there: the booking acted on
-   * (if any), then the position and tag. Another member's booking stays on a position that member
-   * may book, in an area the staff member changing it is staff of.
-   */
+  /** Who-may-book inside the write, on the member as stored: another member's booking stays on a position that member may book. */
   private bookingPermit(member: Member): BookingPermit {
     return async ({ fields, existing, existingArea, position, repos }) => {
       const repo = repos.memberBookings;

@@ -4,11 +4,7 @@ import type { QueryTiming } from '../db/connection.js';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { promClient } from './prom-client.js';
 
-/**
- * Registers more metrics on the registry: the place for the outbox, webhook and network-push
- * figures (`sector_events_pending`, `sector_webhook_deliveries_total{outcome}`,
- * `sector_network_pushes_total{outcome}`), each collected on scrape or counted where it happens.
- */
+/** Registers more metrics on the registry (outbox, webhook and network-push figures). */
 export type MetricsExtension = (registry: Registry) => void;
 
 /** From a millisecond to ten seconds: the request and statement durations worth telling apart. */

@@ -1,7 +1,5 @@
-// One roster sync at a time across processes (the server's scheduled run, another instance's, a
-// command's): a run holds the `roster-sync` lease (the same one the server's worker takes), renews
-// it as it makes progress, and its staged rows are marked with the lease. A second run refuses at
-// once rather than wait: the run under way brings the users up to date just as well.
+// One roster sync at a time across processes: a run holds the `roster-sync` lease (the server's worker's
+// too). A second run refuses rather than waits: the one under way brings the users up to date as well.
 import type { Clock } from '../domain/time.js';
 import { Lease, LeaseLost } from './workers/lease.js';
 import type { Write, Writer } from './write.js';
@@ -26,11 +24,7 @@ export class RosterRun {
     return this.lease.owner;
   }
 
-  /**
-   * Starts a run under `lease` (the worker's), or takes the lease itself (leaseMs: how long it lasts
-   * without progress, so a crashed run blocks the next one that long at most) or refuses with the
-   * holder's start and lease in one line.
-   */
+  /** Starts a run under the worker's `lease`, or takes the lease itself for `leaseMs`, or refuses naming the holder. */
   static async start(writer: Writer, clock: Clock, leaseMs: number, lease: Lease | null = null): Promise<RosterRun> {
     let held = lease;
     if (held === null) {

@@ -1,7 +1,5 @@
-// The roster from the network (contract §15): every page is read and checked before anything is
-// written, so a broken page, a refusal or a timeout anywhere changes nothing. Pages are staged in
-// the database as they are read (one page in memory at a time) and the changes are planned from
-// SQL a batch at a time, so memory does not grow with the roster.
+// The roster from the network (contract §15): every page is read and staged before anything is
+// written, so a failure anywhere changes nothing; changes are planned in SQL a batch at a time.
 import type { CoreApiConfig } from '../config.js';
 import {
   isMember,
@@ -145,11 +143,8 @@ async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions): Pro
 }
 
 /**
- * Up to CHANGES_PER_TRANSACTION changes after `after`, each written with its audit entry (actor
- * `roster`; an e-mail address shows only as set, changed or cleared) in the write `w` unless it is
- * null (a dry run); the ids created and updated, and the last id read (null: none left). Rows are
- * read a slice at a time so that few of them are alive at once: rows that outlive a garbage
- * collection or two move to the old generation, which grows until its next full collection.
+ * Up to CHANGES_PER_TRANSACTION changes after `after`, each with its audit entry, in `w` (null: dry run).
+ * Rows are read a slice at a time so few are alive at once.
  */
 async function planAndApply(
   repos: Repositories,
@@ -193,11 +188,8 @@ async function planAndApply(
 
 const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.member.id);
 
-/**
- * Reads a roster page by page, staging each page as it is parsed. A roster that pages on without
- * end is refused at once: every page before the last is full and brings members not read yet, and
- * there are no more pages than the first count needs (at most MAX_COUNT / PAGE requests a source).
- */
+// Reads and stages a roster page by page. One that pages on without end (a full page of nothing new,
+// or more pages than its count needs) is refused at once.
 async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped: Map<number, string>): Promise<void> {
   let read = 0;
   let count = Infinity;

@@ -1,7 +1,5 @@
-// Every change is one database transaction, and what it causes is written inside it through the
-// Write it is given: its events (the outbox, which webhooks, the event stream and the network
-// sync read), its audit entries and what it owes the network. A change that commits has all of
-// them; one that rolls back has none. After the commit, the workers that deliver them are woken.
+// Every change is one transaction, and what it causes (events, audit entries, network pushes) is written
+// inside it through its Write: all of them commit or none. Workers are woken after the commit.
 import type { Db, Dialect, Executor } from '../db/connection.js';
 import { transaction } from '../db/transaction.js';
 import { type AuditActor, type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../domain/audit/index.js';

@@ -1,11 +1,7 @@
 // Audit entries: who changed what, and which fields changed. Pure: no database access.
 import { ymdHis } from '../time.js';
 
-/**
- * Who made a change: an API key (its id and name), an operator at the command line, a member
- * signed in on the pages (their CID and name), or the roster sync (the network's roster, by
- * command or by the server).
- */
+/** Who made a change: an API key, an operator at the command line, a signed-in member, or the roster sync. */
 export type AuditActor =
   | { kind: 'key'; keyId: string; keyName: string }
   | { kind: 'cli' }
@@ -121,11 +117,7 @@ export function bookingAction(before: AuditedBooking | null, after: AuditedBooki
 /** Stands for an e-mail address in a user's audit entry: the log holds no addresses (as at sign-in). */
 export const EMAIL_NOT_RECORDED = '(not recorded)';
 
-/**
- * A user change's fields as the audit log keeps them: an e-mail address replaced by
- * EMAIL_NOT_RECORDED, so the entry shows that the address was set, changed or cleared (null stays
- * null: no address), never the address itself.
- */
+/** A user change's fields with the e-mail address replaced by EMAIL_NOT_RECORDED (null stays null): never the address itself. */
 export function withoutEmailAddress(fields: Fields | null): Fields | null {
   if (fields === null || fields.email === undefined || fields.email === null) return fields;
   return { ...fields, email: EMAIL_NOT_RECORDED };

@@ -49,12 +49,7 @@ function cut(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
-/**
- * Aligned columns: time, actor, action, target, changes; a header first. Each value is made
- * printable, and each line fits `width` columns: actors and targets are cut to what the line
- * leaves them, and the changes fill the rest, ending in an ellipsis when they do not fit
- * (`--json` has everything).
- */
+/** Aligned, printable columns (time, actor, action, target, changes), each line cut to `width`; `--json` has everything. */
 export function auditTable(entries: StoredAuditEntry[], width = 120): string[] {
   const cells = [
     ['TIME', 'ACTOR', 'ACTION', 'TARGET', 'CHANGES'],

@@ -26,7 +26,7 @@ export type CreateFields = Required<Omit<BookingFields, 'tag'>> & { tag: Tag | n
 
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
 
-export { MAX_CALLSIGN_LENGTH, MAX_CID_DIGITS, SOURCE_PATTERN } from '../limits.js';
+export { MAX_CALLSIGN_LENGTH } from '../limits.js';
 
 export const MESSAGES = {
   required: (field: string) => `The ${field} field is required.`,
@@ -43,12 +43,9 @@ export const MESSAGES = {
 } as const;
 
 /**
- * The body as its schema checks it: text without the spaces around it, in every field alike,
- * and a field left empty (as a form sends a blank input), of spaces only, or null, not given.
- * On an update a null or empty tag stays (it removes the tag), and so does a source (refused:
- * it cannot be changed, whatever its value). Anything that is not an object is left for the
- * schema to refuse. Fields are defined rather than assigned: a client may send one named
- * "__proto__" or "constructor".
+ * The body with text trimmed and blank or null fields left out, except on an update a null or empty
+ * tag (it removes the tag) and any source (refused). Fields are defined, not assigned: a client may
+ * send "__proto__".
  */
 export function withoutBlanks(body: unknown, mode: BookingInputMode): unknown {
   if (body === undefined) return {};

@@ -44,9 +44,8 @@ export function periodOn(date: CalendarDate, startMinutes: number, endMinutes: n
 }
 
 /**
- * The period from `start` to the first time of day `endTime` (ms since midnight) that comes
- * `wholeDays` days or more after it: with no whole days, an end before the start's time of day
- * is on the next day (crossing midnight), and an end equal to it is no period (null).
+ * The period from `start` to the first `endTime` (ms since midnight) `wholeDays` days or more later:
+ * with no whole days an earlier end crosses midnight, and an equal one is no period (null).
  */
 export function periodFrom(start: number, endTime: number, wholeDays: number): Period | null {
   const startTime = timeOfDay(start);

@@ -3,11 +3,7 @@ import { utcFromFields } from '../time.js';
 
 const DAY = 86_400_000;
 
-/**
- * A window bound: an ISO date (2026-02-01) or date-time (2026-02-01T10:00, seconds, fractions
- * and an offset optional; no offset means UTC). A bare date as `to` includes that whole day,
- * so from=2026-02-01&to=2026-02-01 is that day. Returns epoch ms or null.
- */
+/** A window bound as epoch ms or null: an ISO date or date-time (no offset means UTC); a bare date as `to` includes that day. */
 export function parseWindowBound(text: string, edge: 'from' | 'to'): number | null {
   // A '+' offset arrives as a space when the client did not percent-encode it.
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+ -]\d{2}:?\d{2})?)?$/i.exec(text.trim());

@@ -49,13 +49,9 @@ export interface PlannedBooking extends StoredFlags {
 export type Plan = { ok: true; booking: PlannedBooking; forcedTraining: boolean } | { ok: false; errors: FieldErrors };
 
 /**
- * The period after applying the given date and times to the stored ones (docs/api.md, PATCH).
- * The stored start is kept exactly (imported bookings may carry seconds) unless date or
- * start_at is given: a new date keeps the start's time of day, a new start_at sets it. The end
- * keeps its time of day unless end_at is given, and is placed after the start as rule 3 says:
- * on the start's day, or the next day when it is not after the start's time of day. A booking
- * lasting a day or more (only imports make those) keeps its whole days: the end is placed that
- * many days later, so changing its end time does not cut it to hours.
+ * The period after applying the given date and times (docs/api.md, PATCH). What is not given keeps its
+ * stored time of day (imports may carry seconds); the end follows rule 3, and a booking of a day or
+ * more keeps its whole days.
  */
 export function schedule(fields: BookingFields, existing: Period | null): Period | null {
   if (existing === null) return periodOn(fields.date!, fields.start_at!, fields.end_at!);
@@ -106,11 +102,8 @@ export function planBooking(c: PlanContext): Plan {
 }
 
 /**
- * True when an update would leave the booking as it is (contract §8): same booker, position,
- * period and flags. Compared on the planned values, so every spelling of a field that resolves
- * to the stored value (callsign case, `1/2/2026` for `01/02/2026`, a tag the forced training
- * already shows) counts as no change. Whether training was forced or chosen is not compared: a
- * tag equal to what the booking shows is the stored value (§8: every given field equals it).
+ * True when an update would leave the booking as it is (contract §8), compared on planned values, so
+ * any spelling of the stored value counts as no change. Forced versus chosen training is not compared.
  */
 export function changesNothing(existing: StoredBooking, planned: PlannedBooking): boolean {
   return (

@@ -76,9 +76,8 @@ const isStaffIn = (b: Booker, area: number): boolean => b.staffAreas.has(area);
 const isBarred = (b: Booker): boolean => b.rating <= RATINGS.SUS;
 
 /**
- * The highest position rating the booker may book in an area, or null when they may book none
- * there: S1+ members active in it and visitors up to their own rating, trainees up to the higher of
- * their rating and their training's. Staff of the area are not limited (see mayBookPosition).
+ * The highest position rating the booker may book in an area, or null: members active there and
+ * visitors up to their rating, trainees up to their training's. Staff are not limited (mayBookPosition).
  */
 function ratingLimit(b: Booker, area: number): number | null {
   let limit: number | null = null;
@@ -127,11 +126,7 @@ export function mayChange(b: Booker, booking: OwnedBooking): Decision {
   return refused(REFUSALS.notOwner);
 }
 
-/**
- * Whether the booker may put another member's booking on a position with a tag: they need staff
- * rights in the position's area (as in the area the booking was in, see mayChange), and the
- * position must be one the booking's member may book (the tag is the staff member's choice).
- */
+/** Booking for another member needs staff rights in the area, and a position that member may book. */
 export function mayBookFor(b: Booker, owner: Booker, p: BookablePosition, tag: Tag | null): Decision {
   if (isBarred(b)) return refused(REFUSALS.barred);
   if (p.area_id === null) return refused(REFUSALS.noArea(p.callsign));

@@ -39,11 +39,7 @@ export type ParsedFilter = { ok: true; filter: CalendarFilter } | { ok: false; e
 export type FilterMode = 'feed' | 'page';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/**
- * What a callsign (or its start) is made of: ASCII letters, digits and `_`, like every position's
- * callsign (docs/import-format.md). Tested before upper-casing, which turns some other letters
- * (`ß`, dotless `ı`) into ASCII ones.
- */
+// Position callsign characters, tested before upper-casing (which turns `ß` or `ı` into ASCII).
 const CALLSIGN_CHARACTERS = /^[A-Za-z0-9_]+$/;
 
 const valuesOf = (v: string | string[] | undefined): string[] =>
@@ -80,8 +76,6 @@ export function parseCalendarFilter(query: FilterQuery, mode: FilterMode): Parse
     filter: { areas: normalised(areas.map((a) => a.toLowerCase())), callsigns: normalised(exact), prefixes: normalised(prefixes) },
   };
 }
-
-export const isUnfiltered = (f: CalendarFilter): boolean => f.areas.length === 0 && f.callsigns.length === 0 && f.prefixes.length === 0;
 
 /** Equal for equal filters, whatever order or case they were given in. */
 export const filterKey = (f: CalendarFilter): string => JSON.stringify([f.areas, f.callsigns, f.prefixes]);

@@ -81,11 +81,7 @@ const MAX_NEXT = 512;
 // (browsers drop tabs and newlines, which can turn "/\t/evil" into "//evil").
 const PATH_CHARS = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*$/;
 
-/**
- * Where to send a member after signing in: a path of this site, else "/". Anything a browser could
- * read as another origin is refused: "//host", "/\host", absolute URLs, and the same spelled with
- * percent escapes ("/%2F%2Fhost", "/%5Chost").
- */
+/** A path of this site to go to after signing in, else "/": nothing a browser could read as another origin, escaped or not. */
 export function safeNext(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length > MAX_NEXT || !PATH_CHARS.test(raw)) return '/';
   let decoded: string;

@@ -28,11 +28,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length <= max ? v : null);
 
-/**
- * The feed's generation time and its controllers. The top level must be the documented shape
- * (else nothing is recorded); a controller entry missing a field Sector needs is skipped, so one
- * odd entry does not blind the division to all the others.
- */
+/** The feed's time and controllers; a controller missing a needed field is skipped, so one odd entry cannot hide the others. */
 export function parseFeed(v: unknown): { generatedAt: number; controllers: FeedController[] } {
   if (!isObj(v) || !isObj(v.general) || !Array.isArray(v.controllers))
     throw new FeedShapeError('not a data feed (no general or controllers)');
@@ -64,9 +60,8 @@ const firstAndLast = (callsign: string): string | null => {
 };
 
 /**
- * The position a controller's callsign counts for: the position of that callsign, else the one
- * with the same first and last `_`-separated parts (EKCH_A_TWR and EKCH_1_TWR count for EKCH_TWR;
- * EKCHX_TWR does not). Where several positions share those parts, the two-part one wins.
+ * The position a controller's callsign counts for: an exact match, else one with the same first and
+ * last `_` parts (EKCH_A_TWR counts for EKCH_TWR); the two-part one wins a tie.
  */
 export function positionMatcher(positions: readonly string[]): (callsign: string) => string | null {
   const exact = new Map(positions.map((p) => [p.toUpperCase(), p]));

@@ -34,11 +34,8 @@ export interface Division {
   subdivisions: readonly string[];
 }
 
-/**
- * The network has one type per booking; Sector has flags, and forced training is added to an
- * exam or event booking of a controller below the position's rating (an exam is usually taken
- * there). So the flag the booker chose wins: event, then exam, then training (chosen or forced).
- */
+// The network has one type per booking, Sector has flags (forced training may sit beside exam or
+// event): the booker's choice wins, event, then exam, then training.
 export function networkType(b: Pick<PushedBooking, 'training' | 'exam' | 'event'>): NetworkBookingType {
   if (b.event) return 'event';
   if (b.exam) return 'exam';

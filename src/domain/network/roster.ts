@@ -21,7 +21,6 @@ export interface RosterMember extends RosterFields {
 export type StoredUser = RosterMember & { email: string | null; first_name: string | null; last_name: string | null };
 
 export const ROSTER_FIELDS = ['email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'] as const;
-export type RosterField = (typeof ROSTER_FIELDS)[number];
 
 /** An answer of the network that is not the documented shape. */
 export class RosterShapeError extends Error {}
@@ -52,11 +51,7 @@ export interface SkippedMember {
 /** A member answer: the member, or skipped when its rating is a number outside the list. */
 export type ParsedMember = { member: RosterMember; skipped?: undefined } | { skipped: SkippedMember };
 
-/**
- * A member object of the Orgs roster (names and e-mail present) or of /v2/members/{id} (without
- * them). A rating number not in the list (contract, top) skips that member alone; anything else
- * not of the documented shape is a broken answer.
- */
+/** A roster or /v2/members member. An unknown rating skips that member; any other wrong shape is a broken response. */
 export function parseMember(v: unknown, where: string, withPersonal: boolean): ParsedMember {
   if (!isObj(v)) throw new RosterShapeError(`${where} is not an object`);
   const id = cidOf(v.id, where);

@@ -14,11 +14,7 @@ export { isActiveEndorsement };
 /** How far back the deprecated solo/s1 lists still show ended endorsements. */
 export const RECENTLY_ENDED_MS = 14 * 24 * 60 * 60 * 1000;
 
-/**
- * When an endorsement stopped counting: the earlier of its revocation and its end date, or null
- * while it has not ended. A revoked endorsement without a recorded time ended at an unknown,
- * so treated as long-past, moment.
- */
+/** When an endorsement stopped counting (revocation or end date), or null; revoked at an unknown time counts as long past. */
 export function endedAt(e: EndorsementTimes, now: number): number | null {
   if (e.revoked) {
     if (e.revoked_at === null) return Number.NEGATIVE_INFINITY;

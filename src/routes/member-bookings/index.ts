@@ -1,8 +1,5 @@
-// Members' own bookings (contract §14, docs/booking-pages.md): GET /bookings/new, POST /bookings,
-// GET /bookings/{id}/edit, POST /bookings/{id}, POST /bookings/{id}/cancel, GET /my/bookings,
-// POST /my/calendar (the member's feed itself: src/routes/member-calendar). Pages, not API:
-// answers are HTML, writes are forms with a CSRF token, and every write goes through the same
-// service as the API's (MemberBookings over BookingWrites).
+// Members' own bookings (contract §14, docs/booking-pages.md): HTML pages and CSRF-checked forms that
+// write through the same service as the API.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bookingFieldsOf, type BookingBody, withoutBlanks } from '../../domain/bookings/input.js';
@@ -96,11 +93,7 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
       links: [{ href: '/my/bookings', text: 'My bookings' }],
     });
 
-  /**
-   * Saves the posted form as a new booking (id null) or a change: 303 to "My bookings" with a
-   * confirmation; the form again (422) with each error at its field; 403 for what the member may
-   * not book. Who-may-book is decided again inside the write's transaction (the service).
-   */
+  /** Saves the form as a new booking (id null) or a change: 303 to "My bookings", the form again (422), or 403. */
   async function save(request: FastifyRequest, reply: FastifyReply, id: number | null) {
     const member = memberOf(request);
     const values = memberFormValues(request.body);

@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Metrics } from '../../services/metrics.js';
 
-/**
- * GET /metrics in the Prometheus text format. Public, as exporters usually are (it tells counts and
- * timings, no personal data): restrict it at the proxy where that matters. Not rate limited (no
- * auth config: see src/plugins/route-defaults.ts), never cached.
- */
+/** GET /metrics (Prometheus): public, as exporters usually are (no personal data); not rate limited, never cached. */
 const metricsRoutes: FastifyPluginAsyncTypebox<{ metrics: Metrics }> = async (app, { metrics }) => {
   app.get(
     '/metrics',

@@ -83,11 +83,7 @@ export class EventStream {
     return this.lastSeq;
   }
 
-  /**
-   * Adds a client. With a known event id it first receives every later event from the table,
-   * then live ones; `resumeFrom` undefined means live only. An unknown or expired id has `reset`
-   * written first, then live events.
-   */
+  /** Adds a client: from a known event id it first gets later events from the table; an unknown one gets `reset`, then live events. */
   async attach(sink: StreamSink, resumeFrom: string | undefined, reset: string): Promise<void> {
     const keyId = this.admitted.get(sink);
     if (keyId === undefined) throw new Error('attach() of a stream that was not admitted');
@@ -137,11 +133,7 @@ export class EventStream {
     this.perKey.clear();
   }
 
-  /**
-   * Reads the events committed since the last read and writes them to every live client; true when
-   * a whole batch came (more may follow). It keeps reading while nobody listens, once a first client
-   * came: a client that resumes then catches up from the table, at its own pace, to where the tail is.
-   */
+  /** Writes events committed since the last read to every client; true when a whole batch came (more may follow). */
   async tail(): Promise<boolean> {
     if (this.lastSeq === undefined) return false;
     const rows = await eventsRepository(this.db.kysely, this.db.dialect).after(await this.position(), BATCH);

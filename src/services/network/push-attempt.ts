@@ -101,11 +101,7 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
   }
 }
 
-/**
- * The network's id of an earlier POST, from its list of this key's bookings on that day (the
- * filters its list route takes); null when it is not there. Only a 200 with a JSON array tells:
- * any other answer is returned as a failure (contract §11), never taken as "not there".
- */
+/** The network's id of an earlier POST from its list for that day, or null. Only a 200 JSON array tells; else a failure (§11). */
 async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | { answer: NetworkResponse; why: string }> {
   const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
   const answer = await ctx.send('GET', `booking?${query.toString()}`);

@@ -44,12 +44,7 @@ export interface NetworkPushesOptions {
 
 class Stopped extends Error {}
 
-/**
- * The worker that pushes bookings to the network's ATC bookings service after their changes
- * commit, on every instance: each run takes the changes owed to the network from the outbox into
- * network_pushes rows (one per booking) and claims one due push under a lease, so each push is
- * made by one process, and one booking's pushes in order.
- */
+/** Pushes bookings to the network after their changes commit: each run queues owed changes and claims one due push under a lease. */
 export class NetworkPushes implements Worker {
   readonly name = 'network-pushes';
   readonly runs = 'everywhere' as const;
@@ -152,11 +147,7 @@ export class NetworkPushes implements Worker {
   }
 }
 
-/**
- * One request to the network's bookings service: the key as a bearer token, the body cut at 64 KiB
- * (the status is what matters), and a failure naming the request without its query.
- * path is relative to the API base, e.g. `booking/12` or `booking?callsign=X`.
- */
+/** One request to the network's bookings service (path relative to its API base); the body is cut at 64 KiB. */
 export async function bookingsRequest(
   http: HttpClient,
   config: Pick<NetworkConfig, 'url' | 'key' | 'timeoutMs'>,

@@ -73,11 +73,7 @@ export class ConnectClient {
     };
   }
 
-  /**
-   * Exchanges the callback's code for an access token and reads GET /api/user with it; returns
-   * the answer's JSON as it is (domain/members/sign-in.ts checks it). The state was checked by the
-   * caller against the one kept for this browser.
-   */
+  /** Exchanges the code for a token and returns GET /api/user's JSON as it is (the caller checked the state). */
   async profile(callback: URLSearchParams, codeVerifier: string): Promise<unknown> {
     try {
       const params = oauth.validateAuthResponse(this.as, this.client, callback, oauth.skipStateCheck);

@@ -7,7 +7,7 @@ import { ConnectClient, ConnectError } from './connect.js';
 import type { MemberSessions } from './sessions.js';
 
 export { ConnectError } from './connect.js';
-export { type ActiveSession, type Member, MemberSessions, SESSION_IDLE_MS } from './sessions.js';
+export { type ActiveSession, type Member, MemberSessions } from './sessions.js';
 
 /** Why a sign-in did not succeed, in words for the member. */
 export interface SignInProblem {

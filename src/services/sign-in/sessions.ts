@@ -59,10 +59,8 @@ export class MemberSessions {
   }
 
   /**
-   * The session of a cookie's id, with its member as stored now, or null when there is none, it
-   * was idle for 30 days, or the member's rating is now one that may not sign in (SUS, INA, as the
-   * roster sync or an import may set it): then it is ended. `touched`: its last use was recorded
-   * now (the cookie's lifetime is renewed with it).
+   * The session of a cookie's id, or null: ended when idle for 30 days or when the member may no longer
+   * sign in. `touched`: its use was recorded now (the cookie is renewed).
    */
   async lookUp(sessionId: string): Promise<{ session: ActiveSession; touched: boolean } | null> {
     const idHash = sha256(sessionId);
@@ -120,11 +118,7 @@ export class MemberSessions {
     return { ok: true, codeVerifier: row.code_verifier, next: row.next };
   }
 
-  /**
-   * Signs a member in: creates or updates the user from the network's profile, records it in the
-   * audit log and opens a new session, in one transaction. Returns the new session's id (for the
-   * cookie; it is never stored).
-   */
+  /** Creates or updates the member from the profile, audits it and opens a session in one transaction; returns the session id. */
   async signIn(profile: NetworkProfile): Promise<string> {
     const sessionId = randomToken();
     const at = await this.writer.write(async (w) => {

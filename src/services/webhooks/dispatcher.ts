@@ -39,11 +39,7 @@ const MAX_RESPONSE_BYTES = 1024;
 const LEASE_MARGIN_MS = 5_000;
 const HOUR_MS = 3_600_000;
 
-/**
- * The worker that delivers the outbox to webhook subscriptions, on every instance: each run claims
- * one subscription's head delivery (queuing the deliveries of events committed since first), so a
- * subscription's events arrive in commit order, and makes the attempt.
- */
+/** Delivers the outbox to webhooks: each run claims one subscription's head delivery, so events arrive in commit order. */
 export class WebhookDeliveries implements Worker {
   readonly name = 'webhook-deliveries';
   readonly runs = 'everywhere' as const;

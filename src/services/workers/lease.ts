@@ -1,7 +1,5 @@
-// "Only one instance does this": a lease row per name (job_leases), taken by one conditional
-// upsert, renewed while its holder makes progress, released with the time the next scheduled run
-// is due. The workers that run once across instances hold one for each run, and so does a
-// command doing the same work (roster:sync).
+// "Only one instance does this": a job_leases row per name, taken by one conditional upsert, renewed
+// while its holder makes progress; workers and commands doing the same work (roster:sync) share it.
 import { randomBytes } from 'node:crypto';
 import type { Executor } from '../../db/connection.js';
 import type { Clock } from '../../domain/time.js';

@@ -1,7 +1,5 @@
-// The one background mechanism. Every piece of background work — the outbox consumers (webhooks,
-// network pushes, the event stream), the roster sync, the data feed, activity, retention — is a
-// Worker, registered in the composition root (src/services/index.ts) and run by one Workers
-// (workers.ts), which the server starts and stops.
+// The one background mechanism: all background work is a Worker, registered in the composition root
+// (src/services/index.ts) and run by one Workers (workers.ts), which the server starts and stops.
 import type { Lease } from './lease.js';
 
 /** The pino methods workers log with. */
@@ -29,11 +27,7 @@ export interface Worker {
   name: string;
   /** Time from the end of one run to the next when nothing wakes it; 0: only when woken. */
   intervalMs: number;
-  /**
-   * `once`: one instance at a time across all, at most once per interval, under the lease of its
-   * name (a crashed holder's lease lapses). `everywhere`: every instance runs it, on the process's
-   * own state or on rows each run claims (outbox consumers).
-   */
+  /** `once`: one instance at a time, under the lease of its name. `everywhere`: every instance (own state, or claimed rows). */
   runs: 'once' | 'everywhere';
   /** `once`: how long a run may hold the lease without renewing it before another instance takes over. */
   leaseMs?: number;

@@ -1,7 +1,5 @@
-// Runs the workers (worker.ts): each on a timer of its interval and whenever something wakes it (a
-// commit that wrote events wakes the outbox consumers), on the application's clock. A worker that
-// runs once across instances takes its lease for each run; one that runs everywhere runs up to its
-// concurrency at once, each run going on while it finds work.
+// Runs each worker on a timer of its interval and whenever a commit wakes it, on the application's clock:
+// `once` workers under their lease, `everywhere` ones up to their concurrency while they find work.
 import type { Clock } from '../../domain/time.js';
 import type { Writer } from '../write.js';
 import { Lease } from './lease.js';
@@ -66,9 +64,8 @@ export class Workers {
   }
 
   /**
-   * Stops scheduling, gives the runs under way `graceMs` to finish (a delivery in flight is usually
-   * done by then), aborts the rest and waits for them, then makes the `runAtStop` runs; rejects when
-   * one of those fails (its work is lost). An aborted run's claim lapses and any instance takes it.
+   * Stops scheduling, gives runs `graceMs`, aborts the rest, then makes the `runAtStop` runs (rejects if
+   * one fails). An aborted run's claim lapses for any instance to take.
    */
   async stop(graceMs = 2_000): Promise<void> {
     if (this.stopped) return;
