@@ -2,9 +2,9 @@
 // training and writes a report through the forms, and each page passes axe and fits 375 and 1366
 // pixels in light and dark, with screenshots to look at.
 import path from 'node:path';
-import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
+import { launchBrowser, openAs, SCREENSHOTS, seriousFindings, SKIP_BROWSER } from '../support/browser.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { buildEndorsement, buildPosition, buildRole, buildTraining, buildUser } from '../support/factories.js';
 import { SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
@@ -30,22 +30,7 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
   let server: ServerProcess;
   let browser: Browser;
   let cookie: string;
-
-  async function open(url: string, options: BrowserContextOptions = {}): Promise<{ page: Page; close: () => Promise<void> }> {
-    const context = await browser.newContext({ locale: 'en-GB', bypassCSP: true, ...options });
-    await context.addCookies([{ name: 'sector_session', value: cookie, url: server.url }]);
-    const page = await context.newPage();
-    await page.goto(new URL(url, server.url).toString(), { waitUntil: 'networkidle' });
-    return { page, close: () => context.close() };
-  }
-
-  async function seriousFindings(page: Page): Promise<unknown[]> {
-    await page.addScriptTag({ path: AXE });
-    const violations = (await page.evaluate(
-      `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
-    )) as Array<{ id: string; impact: string }>;
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
+  const open = (url: string, options: BrowserContextOptions = {}) => openAs(browser, server, cookie, url, { bypassCSP: true, ...options });
 
   beforeAll(async () => {
     const databaseUrl = freshDatabaseUrl();
@@ -91,7 +76,7 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
           try {
             expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
             await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${viewport.width}-${colorScheme}.png`), fullPage: true });
-            expect(await seriousFindings(page)).toEqual([]);
+            expect(await seriousFindings(page, url)).toEqual([]);
           } finally {
             await close();
           }

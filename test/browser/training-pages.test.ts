@@ -2,9 +2,9 @@
 // the form's errors next to their fields, "My training" with the place in the queue, and each page
 // scanned with axe-core in light and dark at 375 and 1366 pixels, with screenshots to look at.
 import path from 'node:path';
-import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
+import { launchBrowser, openAs, SCREENSHOTS, seriousFindings, SKIP_BROWSER } from '../support/browser.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { buildPosition, buildTraining, buildUser } from '../support/factories.js';
 import { SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
@@ -30,23 +30,8 @@ const DIVISION = {
 describe.skipIf(SKIP_BROWSER)('the student’s training pages in Chromium', () => {
   let server: ServerProcess;
   let browser: Browser;
+  const open = (url: string, cid: number, options: BrowserContextOptions = {}) => openAs(browser, server, cookies[cid]!, url, options);
   const cookies: Record<number, string> = {};
-
-  async function open(url: string, cid: number, options: BrowserContextOptions = {}): Promise<{ page: Page; close: () => Promise<void> }> {
-    const context = await browser.newContext({ locale: 'en-GB', ...options });
-    await context.addCookies([{ name: 'sector_session', value: cookies[cid]!, url: server.url }]);
-    const page = await context.newPage();
-    await page.goto(new URL(url, server.url).toString(), { waitUntil: 'networkidle' });
-    return { page, close: () => context.close() };
-  }
-
-  async function seriousFindings(page: Page): Promise<unknown[]> {
-    await page.addScriptTag({ path: AXE });
-    const violations = (await page.evaluate(
-      `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
-    )) as Array<{ id: string; impact: string }>;
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
 
   beforeAll(async () => {
     const databaseUrl = freshDatabaseUrl();
@@ -73,7 +58,7 @@ describe.skipIf(SKIP_BROWSER)('the student’s training pages in Chromium', () =
       await expect(motivation.getAttribute('aria-invalid')).resolves.toBe('true');
       await expect(page.locator('#motivation-error').textContent()).resolves.toContain('50 to 1500 characters');
       await page.screenshot({ path: path.join(SCREENSHOTS, 'training-apply-error-375.png'), fullPage: true });
-      expect(await seriousFindings(page)).toEqual([]);
+      expect(await seriousFindings(page, 'apply with errors')).toEqual([]);
 
       await motivation.fill('I have flown here for years and would like to give something back by controlling Kastrup.');
       await Promise.all([
@@ -102,7 +87,7 @@ describe.skipIf(SKIP_BROWSER)('the student’s training pages in Chromium', () =
           try {
             expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
             await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${viewport.width}-${colorScheme}.png`), fullPage: true });
-            expect(await seriousFindings(page)).toEqual([]);
+            expect(await seriousFindings(page, url)).toEqual([]);
           } finally {
             await close();
           }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { TEST_DIALECT } from './context.js';
 import { ROOT } from './processes.js';
 
@@ -24,4 +24,29 @@ export const SKIP_BROWSER = (browserMissing && !process.env.CI) || TEST_DIALECT 
 export function launchBrowser(): Promise<Browser> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** axe findings of serious or critical impact (axe is injected: only a context bypassing the CSP allows it). */
+export async function seriousFindings(page: Page, label: string): Promise<unknown[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate(
+    `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
+  )) as Array<{ id: string; impact: string; nodes: string[] }>;
+  if (violations.length > 0) console.info(`axe, ${label}, findings: ${JSON.stringify(violations)}`);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** A page of the server opened by a signed-in member (their session cookie), in a context of its own. */
+export async function openAs(
+  browser: Browser,
+  server: { url: string },
+  cookie: string,
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ locale: 'en-GB', ...options });
+  await context.addCookies([{ name: 'sector_session', value: cookie, url: server.url }]);
+  const page = await context.newPage();
+  await page.goto(new URL(url, server.url).toString(), { waitUntil: 'networkidle' });
+  return { page, close: () => context.close() };
 }
