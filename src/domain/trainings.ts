@@ -1,6 +1,6 @@
 // The training pipeline's rules (contract §18): types, statuses and who may move a training from
 // one to another, what a member may apply for, the queue's estimate, continued interest.
-import { RATINGS } from './ratings.js';
+import { RATINGS, ratingCode } from './ratings.js';
 import { isOpenTraining, trainingStatusDescription } from './users/training.js';
 
 export const TRAINING_TYPES = ['Standard', 'Refresh', 'Transfer', 'Fast-track', 'Familiarisation'] as const;
@@ -97,4 +97,40 @@ export const interestDueAt = (t: { created_at: number; interest_confirmed_at: nu
 /** The time it has waited in the queue so far, pauses left out. */
 export function queueWait(t: { created_at: number; paused_ms: number; paused_at: number | null }, now: number): number {
   return Math.max(0, now - t.created_at - t.paused_ms - (t.paused_at === null ? 0 : now - t.paused_at));
+}
+
+/** What a member may apply to train for in one area: the next rating, and facility endorsements. */
+export interface ApplyOption {
+  areaId: number;
+  area: string;
+  /** The next rating's code, or null. */
+  rating: string | null;
+  facilities: string[];
+}
+
+/**
+ * Per area (contract §18): the next rating above the member's up to C1, and the facility
+ * endorsements the area's positions require at or below the member's rating that they do not hold.
+ */
+export function applyOptions(
+  rating: number,
+  areas: ReadonlyArray<{ id: number; name: string }>,
+  positions: ReadonlyArray<{ area_id: number | null; rating: number; required_facility: string | null }>,
+  held: readonly string[],
+): ApplyOption[] {
+  const next = nextRating(rating);
+  return areas.map((a) => ({
+    areaId: a.id,
+    area: a.name,
+    rating: next === null ? null : ratingCode(next),
+    facilities: [
+      ...new Set(
+        positions.flatMap((p) =>
+          p.area_id === a.id && p.required_facility && p.rating <= rating && !held.includes(p.required_facility)
+            ? [p.required_facility]
+            : [],
+        ),
+      ),
+    ].sort(),
+  }));
 }

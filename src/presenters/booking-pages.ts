@@ -51,7 +51,8 @@ export function valuesOf(b: MemberBooking, tag: Tag | null): MemberFormValues {
   };
 }
 
-function frame(f: PageFrame, title: string, main: Html): Buffer {
+/** A member's page: the account bar, the title, the content and the footer's links. */
+export function frame(f: PageFrame, title: string, main: Html): Buffer {
   const body = html`<!doctype html>
     <html lang="en">
       ${pageHead(title, f.siteName, f.assets)}
@@ -65,7 +66,10 @@ function frame(f: PageFrame, title: string, main: Html): Buffer {
           ${main}
         </main>
         <footer>
-          <p><a href="/">Schedule</a> · <a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a></p>
+          <p>
+            <a href="/">Schedule</a> · <a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> ·
+            <a href="/my/training">My training</a>
+          </p>
         </footer>
       </body>
     </html> `;
@@ -74,13 +78,13 @@ function frame(f: PageFrame, title: string, main: Html): Buffer {
 
 const errorId = (field: string) => `${field}-error`;
 
-function fieldError(field: string, errors: FieldErrors): Html | '' {
+export function fieldError(field: string, errors: FieldErrors): Html | '' {
   const messages = errors[field];
   return messages ? html`<p class="error" id="${errorId(field)}">${messages.join(' ')}</p>` : '';
 }
 
 /** aria-describedby the field's hint and error, aria-invalid when it has one. */
-function described(field: string, errors: FieldErrors, hint?: string): Html {
+export function described(field: string, errors: FieldErrors, hint?: string): Html {
   const ids = [hint, errors[field] ? errorId(field) : undefined].filter((s): s is string => s !== undefined);
   return html`${ids.length > 0 ? html` aria-describedby="${ids.join(' ')}"` : ''}${errors[field] ? html` aria-invalid="true"` : ''}`;
 }

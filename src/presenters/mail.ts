@@ -29,7 +29,9 @@ const SUBJECTS: Record<TrainingMailKind, string> = {
 
 export function trainingMail(m: TrainingMail): NewMail {
   const link = `${m.publicUrl}/my/training`;
-  const greeting = `Hello${m.firstName ? ` ${m.firstName}` : ''},`;
+  // A name is one line of text: line breaks and other control characters become spaces.
+  const name = m.firstName?.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  const greeting = `Hello${name ? ` ${name}` : ''},`;
   const action =
     m.kind === 'interest' ? 'Confirm on your training page within 14 days, or the request is closed:' : 'See your training page:';
   const text = [greeting, '', `Your ${m.area} training.`, ...m.lines, '', action, link, '', `— ${m.siteName}`].join('\n');

@@ -1,6 +1,6 @@
 // Trainings (contract §18): each with its area's name, the ratings and facilities it is for, and
 // its mentors. Lists load those with one query per relation for any number of trainings.
-import type { Selectable, Updateable } from 'kysely';
+import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../db/connection.js';
 import type { TrainingsTable } from '../db/schema.js';
 import { ratingCode } from '../domain/ratings.js';
@@ -95,8 +95,16 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
       if (dialect === 'postgres') await db.selectFrom('trainings').select('id').where('id', '=', id).forUpdate().execute();
     },
 
-    async insert(row: NewTraining, ratings: readonly number[], facilities: readonly string[]): Promise<number> {
-      const { id } = await db.insertInto('trainings').values(row).returning('id').executeTakeFirstOrThrow();
+    /** Adds the training; null when the user has one in the area created at the same instant (the natural key). */
+    async insert(row: NewTraining, ratings: readonly number[], facilities: readonly string[]): Promise<number | null> {
+      const inserted = await db
+        .insertInto('trainings')
+        .values(row)
+        .onConflict((oc) => oc.columns(['user_id', 'area_id', 'created_at']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) return null;
+      const { id } = inserted;
       if (ratings.length > 0)
         await db
           .insertInto('training_ratings')
@@ -189,6 +197,66 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
         .where('interest_deadline', '<=', now)
         .orderBy('id')
         .limit(500)
+        .execute();
+    },
+
+    /** What a member may apply for is made of: their rating, the facility endorsements they hold, their open training. */
+    async applicant(cid: number, now: number) {
+      const user = await db.selectFrom('users').select(['id', 'rating']).where('id', '=', cid).executeTakeFirst();
+      const held = await db
+        .selectFrom('endorsements')
+        .select('endorsements.rating')
+        .where('endorsements.user_id', '=', cid)
+        .where('endorsements.type', '=', 'facility')
+        .where(activeEndorsement(now))
+        .execute();
+      const open = await db
+        .selectFrom('trainings')
+        .select('id')
+        .where('user_id', '=', cid)
+        .where('status', '>=', STATUS.IN_QUEUE)
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return { rating: user?.rating ?? null, held: held.flatMap((e) => (e.rating ? [e.rating] : [])), openId: open?.id ?? null };
+    },
+
+    /** Positions with their area's id: what each area's trainings may be for. */
+    positionsByArea() {
+      return db.selectFrom('positions').select(['area_id', 'rating', 'required_facility']).execute();
+    },
+
+    /** The member's latest training (open, else the last closed), its id. */
+    async latestOf(cid: number): Promise<number | null> {
+      const row = await db
+        .selectFrom('trainings')
+        .select('id')
+        .where('user_id', '=', cid)
+        .orderBy(sql`case when status >= 0 then 1 else 0 end`, 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return row?.id ?? null;
+    },
+
+    /** Asks the students of these trainings to confirm interest by `deadline`. */
+    async requestInterest(ids: readonly number[], deadline: number): Promise<void> {
+      if (ids.length > 0) await db.updateTable('trainings').set({ interest_deadline: deadline }).where('id', 'in', ids).execute();
+    },
+
+    /** Closes these trainings as Sector (-4) with the reason, pauses ended: one statement for all. */
+    async closeBySystem(ids: readonly number[], at: number, reason: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable('trainings')
+        .set({
+          status: STATUS.CLOSED_BY_SYSTEM,
+          closed_at: at,
+          closed_reason: reason,
+          interest_deadline: null,
+          paused_ms: sql<number>`paused_ms + case when paused_at is null then 0 else ${at} - paused_at end`,
+          paused_at: null,
+        })
+        .where('id', 'in', ids)
+        .where('status', '>=', STATUS.IN_QUEUE)
         .execute();
     },
 

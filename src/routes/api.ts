@@ -10,6 +10,7 @@ import endorsementsRoutes from './endorsements/index.js';
 import eventsRoutes from './events/index.js';
 import onlineRoutes from './online/index.js';
 import positionsRoutes from './positions/index.js';
+import trainingsRoutes from './trainings/index.js';
 import usersRoutes from './users/index.js';
 
 const apiRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (api, { services }) => {
@@ -20,6 +21,7 @@ const apiRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (api, {
   await api.register(usersRoutes, { services });
   await api.register(deprecatedRoutes, { services });
   await api.register(endorsementsRoutes, { services });
+  await api.register(trainingsRoutes, { services });
   await api.register(calendarRoutes, { services });
   await api.register(eventsRoutes, { services });
 };

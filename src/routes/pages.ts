@@ -6,6 +6,7 @@ import type { RouteServices } from '../services/index.js';
 import authRoutes from './sign-in/index.js';
 import memberBookingsRoutes from './member-bookings/index.js';
 import scheduleRoutes from './schedule/index.js';
+import trainingPagesRoutes from './training/index.js';
 import staffRoutes from './staff/index.js';
 
 const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: string }> = async (pages, { services, sessionSecret }) => {
@@ -21,6 +22,7 @@ const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: s
   await pages.register(scheduleRoutes, { services });
   await pages.register(authRoutes, { services });
   await pages.register(memberBookingsRoutes, { services });
+  await pages.register(trainingPagesRoutes, { services });
   await pages.register(staffRoutes, { services });
 };
 

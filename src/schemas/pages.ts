@@ -42,3 +42,19 @@ export const myBookingsPage = {
 };
 export const renewCalendarForm = { ...hidden, body: Type.Object({ _csrf: Type.Optional(Field) }) };
 export const memberCalendar = { ...hidden, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) };
+
+const Csrf = Type.Object({ _csrf: Type.Optional(Field) });
+export const trainingApplyPage = { ...hidden };
+export const trainingApplyForm = {
+  ...hidden,
+  body: Type.Object({
+    area: Type.Optional(Field),
+    ratings: Type.Optional(Field),
+    motivation: Type.Optional(Type.String({ maxLength: 5000 })),
+    experience: Type.Optional(Field),
+    english_only: Type.Optional(Field),
+    _csrf: Type.Optional(Field),
+  }),
+};
+export const myTrainingPage = { ...hidden, querystring: Type.Object({ done: Type.Optional(Field) }) };
+export const myTrainingForm = { ...hidden, body: Csrf };

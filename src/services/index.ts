@@ -33,6 +33,11 @@ import { Roles } from './roles.js';
 import { StaffDesk } from './staff.js';
 import { RosterSync } from './roster-sync.js';
 import { MemberSessions, SignIn } from './sign-in/index.js';
+import { MailDeliveries } from './mail.js';
+import { TrainingApplications } from './training-applications.js';
+import { TrainingRecords } from './training-records.js';
+import { TrainingDesk } from './training-desk.js';
+import { Trainings } from './trainings.js';
 import { Users } from './users.js';
 import { WebhookDeliveries } from './webhooks/dispatcher.js';
 import { WebhookSubscriptions } from './webhooks/subscriptions.js';
@@ -56,6 +61,12 @@ export interface AppServices {
   positions: Positions;
   endorsements: Endorsements;
   roles: Roles;
+  /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
+  trainings: Trainings;
+  trainingRecords: TrainingRecords;
+  applications: TrainingApplications;
+  /** What the staff training pages read. */
+  trainingDesk: TrainingDesk;
   /** What the staff pages read (their changes go through positions, endorsements and roles). */
   staff: StaffDesk;
   bookings: Bookings;
@@ -137,6 +148,9 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     : null;
   const bookings = new Bookings(writer, repos);
   const endorsements = new Endorsements(writer, repos, clock);
+  const site = { siteName: config.siteName, publicUrl: config.publicUrl };
+  const trainings = new Trainings(writer, repos, clock, site);
+  const applications = new TrainingApplications(trainings, site);
   const sessions = new MemberSessions(writer, repos.sessions, clock);
   const online = new OnlineNow(repos, clock, config.dataFeed);
   const assets = pageAssets();
@@ -154,6 +168,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
     ...builtInWorkers({ config, writer, keys }),
     endorsements.expiryWorker(),
+    applications.interestWorker(),
+    ...(config.mail ? [new MailDeliveries(writer, repos, config.mail)] : []),
     ...networkWorkers({ config, roster, feed, activity }),
   ];
   const workers: Workers = new Workers({
@@ -183,6 +199,10 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     positions: new Positions(writer, repos),
     endorsements,
     roles: new Roles(writer, repos),
+    trainings,
+    trainingRecords: new TrainingRecords(trainings),
+    applications,
+    trainingDesk: new TrainingDesk(repos),
     staff: new StaffDesk(repos, activity, clock),
     bookings,
     memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),

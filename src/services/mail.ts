@@ -16,7 +16,8 @@ const BATCH = 20;
 export class MailDeliveries implements Worker {
   readonly name = 'mail-deliveries';
   readonly runs = 'everywhere' as const;
-  readonly intervalMs = 30_000;
+  /** A failed mail is due again after its back-off: looked for at least that often. */
+  readonly intervalMs: number;
   private readonly transport: Transporter;
 
   constructor(
@@ -24,6 +25,7 @@ export class MailDeliveries implements Worker {
     private readonly repos: Repositories,
     private readonly config: MailConfig,
   ) {
+    this.intervalMs = Math.min(30_000, config.retryBaseMs);
     const url = new URL(config.url);
     const secure = url.protocol === 'smtps:';
     this.transport = nodemailer.createTransport({

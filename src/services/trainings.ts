@@ -146,6 +146,7 @@ export class Trainings {
       ratings,
       facilities,
     );
+    if (id === null) throw new ConflictError('A training of this user in this area was created at this same instant; try again.');
     if (status >= 1) await w.repos.trainings.update(id, { queue_wait_ms: 0 });
     const after = (await w.repos.trainings.find(id))!;
     await recordTrainingChanges(w, this.site, [

@@ -63,6 +63,9 @@ export interface FuzzWorld {
   userIds: number[];
   callsigns: string[];
   bookingIds: number[];
+  /** Trainings' ids (the `{id}` of /api/trainings) and the areas' names. */
+  trainingIds: number[];
+  areas: string[];
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
   relations: string[];
@@ -238,8 +241,26 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'id':
       return fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) },
+        { weight: 2, arbitrary: fc.constantFrom(...world.trainingIds) },
         { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) },
       );
+    // Staff administration's fields (contract §17, §18): values that pass its rules.
+    case 'area':
+      return fc.constantFrom(...world.areas);
+    case 'rating':
+      return fc.constantFrom('S1', 'S2', 'S3', 'C1');
+    case 'frequency':
+      return fc.constantFrom('118.105', '121.500', '136.485');
+    case 'name':
+      return fc.constantFrom('Kastrup Tower', 'Copenhagen Control');
+    case 'type':
+      return fc.constantFrom('Standard', 'Fast-track', 'visiting', 'examiner');
+    case 'status':
+      return fc.constantFrom(1, 2, 3, '2');
+    case 'mentors':
+      return fc.constant([]);
+    case 'closed_reason':
+      return fc.constantFrom('Left the division', 'Inactive');
     case 'include':
       return fc.subarray(world.relations, { minLength: 0, maxLength: 5 });
     case 'onlyAtcActive':

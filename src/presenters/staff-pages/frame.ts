@@ -36,6 +36,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff', text: 'Overview' },
     { href: '/staff/users', text: 'People' },
     { href: '/staff/endorsements', text: 'Endorsements' },
+    { href: '/staff/trainings', text: 'Trainings' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
   ];
   const body = html`<!doctype html>

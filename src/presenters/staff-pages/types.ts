@@ -2,7 +2,9 @@
 import type { MemberBooking } from '../../repositories/member-bookings.js';
 import type { RoleHeld } from '../../repositories/roles.js';
 import type { StaffUserRow } from '../../repositories/staff.js';
+import type { ExaminationOverviewRow } from '../../repositories/training-records.js';
 import type { TrainingRecord } from '../../repositories/trainings.js';
+import type { TrainingDetail } from '../../schemas/trainings.js';
 import type { Endorsement } from '../../schemas/endorsements.js';
 
 /** One hour figure of an area (ActivityService.explain). */
@@ -40,4 +42,25 @@ export interface Person {
 export interface IssueChoices {
   positions: Array<{ callsign: string; name: string; area: string | null }>;
   facilities: string[];
+}
+
+/** The staff training list (src/services/training-desk.ts). */
+export interface TrainingList {
+  /** In queue, oldest first. */
+  queue: TrainingRecord[];
+  /** Past the queue (statuses 1–3), by id. */
+  open: TrainingRecord[];
+  examinations: Array<ExaminationOverviewRow & { area: string }>;
+  /** CID -> name, for everyone the lists show. */
+  names: Map<number, string>;
+}
+
+export interface TrainingView {
+  record: TrainingRecord;
+  detail: TrainingDetail;
+  names: Map<number, string>;
+  /** Who may be assigned as mentor: Mentor or a higher role in the area. */
+  mentorChoices: number[];
+  /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
+  manages: boolean;
 }

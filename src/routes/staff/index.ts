@@ -15,6 +15,7 @@ import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from '../../services/sta
 import { frameOf, staffDoor, text, viewerOf } from './common.js';
 import peopleRoutes from './people.js';
 import positionsRoutes from './positions.js';
+import staffTrainingsRoutes from './trainings.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */
 const MAY: Record<StaffRole, string[]> = {
@@ -85,6 +86,7 @@ const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asyn
 
   await app.register(peopleRoutes, { services });
   await app.register(positionsRoutes, { services });
+  await app.register(staffTrainingsRoutes, { services });
 };
 
 export default staffRoutes;

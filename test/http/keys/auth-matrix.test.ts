@@ -1,7 +1,7 @@
 // The authentication matrix (docs/api.md), for every /api operation the OpenAPI document lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { buildBooking, buildDivision, buildEndorsement } from '../../support/factories.js';
+import { buildBooking, buildDivision, buildEndorsement, buildTraining } from '../../support/factories.js';
 
 type Caller = 'none' | 'read' | 'edit' | 'bad';
 type Expect = number | 'allowed';
@@ -46,6 +46,20 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
   },
   'PATCH /api/positions/{callsign}': { url: '/api/positions/EKCH_TWR', payload: { name: 'Kastrup Tower' }, expect: WRITE },
   'DELETE /api/positions/{callsign}': { url: '/api/positions/EKCH_X_TWR', expect: WRITE },
+  'GET /api/trainings': { url: '/api/trainings', expect: KEYED },
+  'GET /api/trainings/{id}': { url: '/api/trainings/1', expect: KEYED },
+  'POST /api/trainings': { url: '/api/trainings', payload: { user_id: 1000001, area: 'Denmark', ratings: ['C3'] }, expect: WRITE },
+  'PATCH /api/trainings/{id}': { url: '/api/trainings/1', payload: { paused: true }, expect: WRITE },
+  'POST /api/trainings/{id}/reports': {
+    url: '/api/trainings/1/reports',
+    payload: { report_date: '2026-03-01', content: 'A good session' },
+    expect: WRITE,
+  },
+  'POST /api/trainings/{id}/examinations': {
+    url: '/api/trainings/1/examinations',
+    payload: { examination_date: '2026-03-01', position: 'EKCH_TWR', examiner_id: 1000001, result: 'PASSED' },
+    expect: WRITE,
+  },
 };
 
 /** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
@@ -58,7 +72,8 @@ describe('authentication matrix (docs/api.md)', () => {
     ctx = await createTestContext();
     await ctx.load(
       buildDivision({
-        endorsements: [buildEndorsement()],
+        endorsements: [buildEndorsement(), buildEndorsement({ type: 'examiner', rating: 'S3', areas: ['Denmark'] })],
+        trainings: [buildTraining()],
         bookings: [
           buildBooking({ id: 1, time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 12:00:00' }),
           buildBooking({ id: 2, time_start: '2099-01-02 10:00:00', time_end: '2099-01-02 12:00:00' }),

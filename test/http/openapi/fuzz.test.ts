@@ -50,6 +50,8 @@ const world: FuzzWorld = {
   userIds: demo.users.map((u) => u.id),
   callsigns: demo.positions.map((p) => p.callsign),
   bookingIds,
+  trainingIds: (await kysely.selectFrom('trainings').select('id').orderBy('id').execute()).map((r) => r.id),
+  areas: demo.areas,
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
   relations: ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'],
   tokens: {
