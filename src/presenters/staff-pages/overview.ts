@@ -32,11 +32,11 @@ ${endingSolos.length === 0 ? empty('None.') : html`<ul class="cards">${endingSol
 </section>
 <section aria-labelledby="unmentored-title">
 <h2 id="unmentored-title">Open trainings without a mentor (${unmentored.length})</h2>
-${unmentored.length === 0 ? empty('None.') : html`<ul class="cards">${unmentored.map(({ item: t, name }) => html`<li class="card"><p>${person(t.user_id, name)}: ${t.area}, ${t.ratings.join(', ') || t.type}</p><p>${STATUS_NAMES[t.status] ?? t.status}</p></li>`)}</ul>`}
+${unmentored.length === 0 ? empty('None.') : html`<ul class="cards">${unmentored.map(({ item: t, name }) => html`<li class="card"><p>${person(t.user_id, name)}: <a href="/staff/trainings/${t.id}">${t.area}, ${t.ratings.join(', ') || t.type}</a></p><p>${STATUS_NAMES[t.status] ?? t.status}</p></li>`)}</ul>`}
 </section>
 <section aria-labelledby="queue-title">
 <h2 id="queue-title">Training queue (${queue.length})</h2>
-${queue.length === 0 ? empty('Nobody is waiting.') : html`<ol class="cards">${queue.map(({ item: t, name }) => html`<li class="card"><p>${person(t.user_id, name)}: ${t.area}, ${t.ratings.join(', ') || t.type}</p><p class="when">Waiting since ${utcText(t.created_at)}</p></li>`)}</ol>`}
+${queue.length === 0 ? empty('Nobody is waiting.') : html`<ol class="cards">${queue.map(({ item: t, name }) => html`<li class="card"><p>${person(t.user_id, name)}: <a href="/staff/trainings/${t.id}">${t.area}, ${t.ratings.join(', ') || t.type}</a></p><p class="when">Waiting since ${utcText(t.created_at)}</p></li>`)}</ol>`}
 </section>`;
   return staffPage(p, 'Staff', main);
 }
