@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from './commands/apikeys.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerBackupCommand } from './commands/backup.js';
+import { registerControlCenterCommand } from './commands/controlcenter.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerNetworkCommands } from './commands/network.js';
@@ -25,6 +26,7 @@ const program = new Command('sector')
 
 registerApiKeyCommands(program);
 registerDataCommands(program);
+registerControlCenterCommand(program);
 registerWebhookCommands(program);
 registerNetworkCommands(program);
 registerRosterCommands(program);

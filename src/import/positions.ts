@@ -27,7 +27,8 @@ export function parsePosition(p: unknown, path: string): ImportPosition {
   }
   if (gives(o, 'frequency')) {
     notNull(o, 'frequency', path);
-    const frequency = normaliseFrequency(o.frequency);
+    // "" is a position whose frequency is not known (moved from Control Center, §19).
+    const frequency = o.frequency === '' ? '' : normaliseFrequency(o.frequency);
     if (frequency === null)
       fail(`${path}.frequency`, `must be a VHF frequency from 118.000 to 136.999 such as "118.105" (got ${preview(o.frequency)})`);
     set.frequency = frequency!;

@@ -17,7 +17,16 @@ export function issueToken(): IssuedToken {
   return { id, token: `${TOKEN_PREFIX}${id}_${secret}`, secretHash: hashSecret(secret) };
 }
 
+// Control Center's keys are bare UUIDs; moved keys keep working (contract §19). Their public id
+// is derived from the token, so the row is found the same way; only the hash is stored.
+const CONTROLCENTER_TOKEN_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function controlCenterTokenId(token: string): string {
+  return createHash('sha256').update(`controlcenter:${token.toLowerCase()}`).digest('hex').slice(0, 16);
+}
+
 export function parseToken(token: string): { id: string; secret: string } | null {
+  if (CONTROLCENTER_TOKEN_RE.test(token)) return { id: controlCenterTokenId(token), secret: token.toLowerCase() };
   const m = TOKEN_RE.exec(token);
   return m ? { id: m[1]!, secret: m[2]! } : null;
 }

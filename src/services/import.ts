@@ -3,7 +3,7 @@ import type { AuditActor } from '../domain/audit/index.js';
 import type { ImportSummary } from '../repositories/import.js';
 import type { Repositories } from '../repositories/index.js';
 import { importChanges } from './booking-changes.js';
-import type { Writer } from './write.js';
+import type { Write, Writer } from './write.js';
 
 export { ImportError } from '../import/plan.js';
 export type { ImportSummary };
@@ -22,6 +22,10 @@ export interface ImportOptions {
   source?: string;
   /** Who imports; default the command line. */
   actor?: AuditActor;
+  /** More to write in the import's own transaction (a Control Center move's API keys). */
+  alsoWrite?: (w: Write) => Promise<void>;
+  /** More for the audit entry (a Control Center move's counts). */
+  auditExtra?: Record<string, unknown>;
 }
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
@@ -38,10 +42,17 @@ export class Imports {
     return this.writer.write(async (w) => {
       if (options.intoEmptyDatabase && (await w.repos.divisionData.holdsDataLocked())) throw new DatabaseNotEmptyError();
       const outcome = await w.repos.import.apply(plan, w.at);
-      await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after: { ...outcome.summary } }]);
+      if (options.alsoWrite) await options.alsoWrite(w);
+      const after = { ...outcome.summary, ...options.auditExtra };
+      await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after }]);
       await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
       return outcome.summary;
     });
+  }
+
+  /** Validates the content as run() would, writing nothing (a dry run). */
+  check(data: unknown): void {
+    parseImport(data);
   }
 
   /** True when the database already holds users or bookings (a demo must not be mixed into real data). */

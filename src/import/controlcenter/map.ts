@@ -1,0 +1,284 @@
+// Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
+// unclean rows are fixed or skipped here, each with its reason in the report.
+import { isRatingValue, ratingCode } from '../../domain/ratings.js';
+import type { ControlCenterData, Row } from './read.js';
+
+export interface KindReport {
+  read: number;
+  imported: number;
+  skipped: Array<{ row: string; reason: string }>;
+  /** Rows imported after a change (overlaps marked deleted, missing frequencies). */
+  changed: Array<{ row: string; reason: string }>;
+}
+
+export interface MovedApiKey {
+  token: string;
+  name: string;
+  readOnly: boolean;
+  createdAt: string;
+}
+
+export interface ControlCenterPlan {
+  version: string;
+  doc: Record<string, unknown[]>;
+  apiKeys: MovedApiKey[];
+  report: Record<string, KindReport>;
+  settings: Record<string, string>;
+}
+
+const instant = (v: string | number | null | undefined): string | null => (v == null ? null : `${String(v).replace(' ', 'T')}Z`);
+const str = (v: string | number | null | undefined): string | null => (v == null || String(v).trim() === '' ? null : String(v).trim());
+const num = (v: unknown): number => Number(v);
+const flag = (v: unknown): boolean => Number(v) === 1;
+
+const GROUPS: Record<number, string> = { 1: 'Administrator', 2: 'Moderator', 3: 'Mentor', 4: 'Buddy' };
+const ROLES: Record<string, string> = { admin: 'Administrator', moderator: 'Moderator', mentor: 'Mentor', buddy: 'Buddy' };
+
+/** Control Center settings → the environment variables that carry them in Sector. */
+const SETTINGS: Record<string, string> = {
+  atcActivityRequirement: 'ACTIVITY_HOURS',
+  atcActivityQualificationPeriod: 'ACTIVITY_PERIOD_MONTHS',
+  atcActivityGracePeriod: 'ACTIVITY_GRACE_MONTHS',
+  trainingSubDivisions: 'SUBDIVISIONS',
+};
+
+function kind(read: number): KindReport {
+  return { read, imported: 0, skipped: [], changed: [] };
+}
+
+export function planControlCenterImport(cc: ControlCenterData): ControlCenterPlan {
+  const report: Record<string, KindReport> = {};
+  const areaName = new Map(cc.areas.map((a) => [num(a.id), String(a.name).trim()]));
+  const ratingById = new Map(cc.ratings.map((r) => [num(r.id), r]));
+
+  const areas = [...new Set(areaName.values())];
+  report.areas = { ...kind(cc.areas.length), imported: areas.length };
+
+  const users: unknown[] = [];
+  const userIds = new Set<number>();
+  report.users = kind(cc.users.length);
+  for (const u of cc.users) {
+    const id = num(u.id);
+    if (!isRatingValue(num(u.rating))) {
+      report.users.skipped.push({ row: `user ${id}`, reason: `unknown rating ${String(u.rating)}` });
+      continue;
+    }
+    userIds.add(id);
+    users.push({
+      id,
+      email: str(u.email),
+      first_name: str(u.first_name),
+      last_name: str(u.last_name),
+      rating: ratingCode(num(u.rating)),
+      region: str(u.region),
+      division: str(u.division),
+      subdivision: str(u.subdivision),
+    });
+  }
+  report.users.imported = users.length;
+
+  // Callsigns are not unique in Control Center: the first position keeps it, later ones point to it.
+  const positions: unknown[] = [];
+  const callsignOf = new Map<number, string>();
+  const firstWith = new Map<string, number>();
+  report.positions = kind(cc.positions.length);
+  for (const p of cc.positions) {
+    const id = num(p.id);
+    const callsign = String(p.callsign).trim().toUpperCase();
+    const first = firstWith.get(callsign);
+    if (first !== undefined) {
+      callsignOf.set(id, callsign);
+      report.positions.skipped.push({
+        row: `position ${id} ${callsign}`,
+        reason: `callsign already used by position ${first}; its bookings and endorsements go to that one`,
+      });
+      continue;
+    }
+    firstWith.set(callsign, id);
+    callsignOf.set(id, callsign);
+    const frequency = str(p.frequency);
+    if (frequency === null)
+      report.positions.changed.push({ row: `position ${id} ${callsign}`, reason: 'no frequency: imported with an empty one' });
+    const facility = p.required_facility_rating_id == null ? null : ratingById.get(num(p.required_facility_rating_id));
+    positions.push({
+      callsign,
+      name: String(p.name).trim(),
+      frequency: frequency ?? '',
+      area: p.area_id == null ? null : (areaName.get(num(p.area_id)) ?? null),
+      rating: isRatingValue(num(p.rating)) ? ratingCode(num(p.rating)) : 'S1',
+      required_facility: facility ? String(facility.name).trim() : null,
+    });
+  }
+  report.positions.imported = positions.length;
+
+  const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName);
+  const roles = planRoles(cc, report, userIds, areaName);
+  const bookings = planBookings(cc, report, userIds, callsignOf);
+
+  report.api_keys = { ...kind(cc.apiKeys.length), imported: cc.apiKeys.length };
+  const apiKeys = cc.apiKeys.map((k) => ({
+    token: String(k.id),
+    name: String(k.name),
+    readOnly: flag(k.read_only),
+    createdAt: instant(k.created_at) ?? new Date(0).toISOString(),
+  }));
+
+  const settings: Record<string, string> = {};
+  for (const s of cc.settings) {
+    const env = SETTINGS[String(s.key)];
+    if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
+  }
+  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, bookings }, apiKeys, report, settings };
+}
+
+function planEndorsements(
+  cc: ControlCenterData,
+  report: Record<string, KindReport>,
+  userIds: Set<number>,
+  callsignOf: Map<number, string>,
+  ratingById: Map<number, Row>,
+  areaName: Map<number, string>,
+): unknown[] {
+  const links = (rows: Row[], key: string) => {
+    const m = new Map<number, number[]>();
+    for (const r of rows) m.set(num(r.endorsement_id), [...(m.get(num(r.endorsement_id)) ?? []), num(r[key])]);
+    return m;
+  };
+  const ratings = links(cc.endorsementRatings, 'rating_id');
+  const positions = links(cc.endorsementPositions, 'position_id');
+  const areas = links(cc.endorsementAreas, 'area_id');
+  const out: unknown[] = [];
+  const seen = new Set<string>();
+  const r = (report.endorsements = kind(cc.endorsements.length));
+  for (const e of cc.endorsements) {
+    const id = num(e.id);
+    const row = `endorsement ${id}`;
+    const type = String(e.type).toLowerCase();
+    const userId = num(e.user_id);
+    if (!userIds.has(userId)) {
+      r.skipped.push({ row, reason: `user ${userId} is not imported` });
+      continue;
+    }
+    const key = `${userId}/${type === 'masc' ? 'facility' : type}/${String(e.valid_from)}`;
+    if (seen.has(key)) {
+      r.skipped.push({ row, reason: 'same user, type and valid_from as an earlier endorsement' });
+      continue;
+    }
+    const rated = (ratings.get(id) ?? []).map((rid) => ratingById.get(rid)).filter((x): x is Row => x !== undefined);
+    const record: Record<string, unknown> = {
+      user_id: userId,
+      type: type === 'masc' ? 'facility' : type,
+      valid_from: instant(e.valid_from),
+      valid_to: instant(e.valid_to),
+    };
+    if (type === 'facility' || type === 'masc') {
+      const facility = rated.find((x) => x.vatsim_rating == null);
+      if (!facility) {
+        r.skipped.push({ row, reason: 'facility endorsement without a facility rating' });
+        continue;
+      }
+      record.rating = String(facility.name).trim();
+    } else if (type === 'visiting' || type === 'examiner') {
+      const rating = rated.find((x) => x.vatsim_rating != null && isRatingValue(num(x.vatsim_rating)));
+      if (!rating) {
+        r.skipped.push({ row, reason: `${type} endorsement without a rating` });
+        continue;
+      }
+      record.rating = ratingCode(num(rating.vatsim_rating));
+      record.areas = (areas.get(id) ?? []).map((a) => areaName.get(a)).filter((a) => a !== undefined);
+    } else if (type === 'solo' || type === 's1') {
+      record.positions = [...new Set((positions.get(id) ?? []).map((p) => callsignOf.get(p)).filter((c) => c !== undefined))];
+    } else {
+      r.skipped.push({ row, reason: `unknown type ${String(e.type)}` });
+      continue;
+    }
+    if (flag(e.revoked) || flag(e.expired)) {
+      record.revoked = true;
+      record.revoked_at = instant(e.valid_to) ?? instant(e.updated_at) ?? instant(e.valid_from);
+    }
+    seen.add(key);
+    out.push(record);
+  }
+  r.imported = out.length;
+  return out;
+}
+
+function planRoles(
+  cc: ControlCenterData,
+  report: Record<string, KindReport>,
+  userIds: Set<number>,
+  areaName: Map<number, string>,
+): unknown[] {
+  const out: unknown[] = [];
+  const r = (report.roles = kind(cc.roles.length));
+  for (const x of cc.roles) {
+    const userId = num(x.user_id);
+    const name = cc.version === '7.x' ? ROLES[String(x.role)] : GROUPS[num(x.group_id)];
+    const what = cc.version === '7.x' ? `role "${String(x.role)}"` : `group ${String(x.group_id)}`;
+    const row = `${what} of user ${userId}`;
+    if (!name) r.skipped.push({ row, reason: 'Sector has no such role' });
+    else if (!userIds.has(userId)) r.skipped.push({ row, reason: `user ${userId} is not imported` });
+    else {
+      const area = x.area_id == null ? null : (areaName.get(num(x.area_id)) ?? null);
+      if (area === null && name !== 'Administrator') r.skipped.push({ row, reason: 'no area' });
+      // A 7.x admin is division-wide; a 6.x group 1 was given per area.
+      else out.push({ user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name });
+    }
+  }
+  r.imported = out.length;
+  return out;
+}
+
+function planBookings(
+  cc: ControlCenterData,
+  report: Record<string, KindReport>,
+  userIds: Set<number>,
+  callsignOf: Map<number, string>,
+): unknown[] {
+  const r = (report.bookings = kind(cc.bookings.length));
+  const out: Array<Record<string, unknown>> = [];
+  for (const b of cc.bookings) {
+    const id = num(b.id);
+    const callsign = callsignOf.get(num(b.position_id));
+    if (b.user_id == null || !userIds.has(num(b.user_id)))
+      r.skipped.push({ row: `booking ${id}`, reason: `user ${String(b.user_id)} is not imported` });
+    else if (callsign === undefined) r.skipped.push({ row: `booking ${id}`, reason: `position ${String(b.position_id)} does not exist` });
+    else if (String(b.time_end) <= String(b.time_start)) r.skipped.push({ row: `booking ${id}`, reason: 'ends before it starts' });
+    else
+      out.push({
+        id,
+        user_id: num(b.user_id),
+        callsign,
+        time_start: String(b.time_start),
+        time_end: String(b.time_end),
+        source: String(b.source),
+        deleted: flag(b.deleted),
+        network_booking: b.vatsim_booking == null ? null : String(b.vatsim_booking),
+        training: flag(b.training),
+        exam: flag(b.exam),
+        event: flag(b.event),
+        created_at: instant(b.created_at ?? b.time_start),
+        updated_at: instant(b.updated_at ?? b.created_at ?? b.time_start),
+      });
+  }
+  // No overlap constraint in Control Center: of overlapping live bookings of one position the
+  // later-created one is imported as deleted.
+  const live = out
+    .filter((b) => !b.deleted)
+    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || num(a.id) - num(b.id));
+  const kept: Array<Record<string, unknown>> = [];
+  for (const b of live) {
+    const clash = kept.find(
+      (k) => k.callsign === b.callsign && String(k.time_start) < String(b.time_end) && String(b.time_start) < String(k.time_end),
+    );
+    if (clash) {
+      b.deleted = true;
+      r.changed.push({
+        row: `booking ${String(b.id)} ${String(b.callsign)}`,
+        reason: `overlaps booking ${String(clash.id)}, created earlier: imported as deleted`,
+      });
+    } else kept.push(b);
+  }
+  r.imported = out.length;
+  return out;
+}

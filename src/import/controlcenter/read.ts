@@ -1,0 +1,129 @@
+// Reads a Control Center database (MySQL or MariaDB) for `import:controlcenter` (contract §19).
+// Every failure becomes one line that never holds the connection URL or its password.
+import mysql from 'mysql2/promise';
+
+export type Row = Record<string, string | number | null>;
+
+export class ControlCenterError extends Error {}
+
+export type ControlCenterVersion = '6.x' | '7.x';
+
+export interface ControlCenterData {
+  version: ControlCenterVersion;
+  areas: Row[];
+  ratings: Row[];
+  users: Row[];
+  positions: Row[];
+  bookings: Row[];
+  endorsements: Row[];
+  endorsementRatings: Row[];
+  endorsementPositions: Row[];
+  endorsementAreas: Row[];
+  /** 6.x `permissions` (group_id) or 7.x `role_user` (role). */
+  roles: Row[];
+  apiKeys: Row[];
+  settings: Row[];
+}
+
+const USERS_TABLE = '2020_03_08_200000_create_users_table';
+const SIX = '2024_07_19_123109_rename_masc_to_facility';
+const SEVEN = '2026_04_05_133246_refactor_groups_to_config_roles';
+/** The newest migration of the newest version this import knows (7.0). */
+const NEWEST_KNOWN = '2026_08_07_120000_fix_feedback_enabled_setting_key';
+
+/** The version from the names in CC's `migrations` table; throws on one it does not know. */
+export function versionOf(migrations: string[]): ControlCenterVersion {
+  const names = new Set(migrations);
+  if (!names.has(USERS_TABLE))
+    throw new ControlCenterError('not a Control Center database (its migrations table has no Control Center migrations)');
+  const newest = [...names].sort().at(-1)!;
+  if (newest > NEWEST_KNOWN)
+    throw new ControlCenterError(`unknown Control Center version (newest migration ${newest}); this import knows 6.x and 7.0`);
+  if (names.has(SEVEN)) return '7.x';
+  if (names.has(SIX)) return '6.x';
+  throw new ControlCenterError(`unknown Control Center version (newest migration ${newest}); this import knows 6.x and 7.0`);
+}
+
+interface Target {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+}
+
+export function parseUrl(url: string): Target {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ControlCenterError('the Control Center database must be given as mysql://user:password@host:port/database');
+  }
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if ((u.protocol !== 'mysql:' && u.protocol !== 'mariadb:') || !u.hostname || !database)
+    throw new ControlCenterError('the Control Center database must be given as mysql://user:password@host:port/database');
+  return {
+    host: u.hostname,
+    port: u.port ? Number(u.port) : 3306,
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database,
+  };
+}
+
+function connectError(err: unknown, t: Target): ControlCenterError {
+  const code = (err as { code?: string }).code ?? '';
+  const where = `${t.host}:${t.port}`;
+  if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR')
+    return new ControlCenterError(`the database server at ${where} refused user "${t.user}" (wrong user or password)`);
+  if (code === 'ER_BAD_DB_ERROR') return new ControlCenterError(`the database server at ${where} has no database "${t.database}"`);
+  return new ControlCenterError(`the database server at ${where} does not answer (${code || 'no answer'})`);
+}
+
+const BOOLEAN_FREE = /^[A-Za-z0-9_]*$/;
+
+export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterData> {
+  const t = parseUrl(url);
+  if (!BOOLEAN_FREE.test(prefix)) throw new ControlCenterError('--prefix may hold only letters, digits and _');
+  let conn: mysql.Connection;
+  try {
+    // dateStrings: times come as Control Center stores them, UTC 'Y-m-d H:i:s'.
+    conn = await mysql.createConnection({ ...t, connectTimeout: 5000, dateStrings: true, supportBigNumbers: true });
+  } catch (err) {
+    throw connectError(err, t);
+  }
+  const all = async (table: string, order = ''): Promise<Row[]> => {
+    const [rows] = await conn.query(`SELECT * FROM \`${prefix}${table}\`${order ? ` ORDER BY ${order}` : ''}`);
+    return rows as Row[];
+  };
+  try {
+    let migrations: Row[];
+    try {
+      migrations = await all('migrations');
+    } catch {
+      throw new ControlCenterError(`not a Control Center database (no ${prefix}migrations table in "${t.database}")`);
+    }
+    const version = versionOf(migrations.map((m) => String(m.migration)));
+    return {
+      version,
+      areas: await all('areas', 'id'),
+      ratings: await all('ratings', 'id'),
+      users: await all('users', 'id'),
+      positions: await all('positions', 'id'),
+      bookings: await all('bookings', 'id'),
+      endorsements: await all('endorsements', 'id'),
+      endorsementRatings: await all('endorsement_rating'),
+      endorsementPositions: await all('endorsement_position'),
+      endorsementAreas: await all('area_endorsement'),
+      roles: version === '7.x' ? await all('role_user', 'id') : await all('permissions'),
+      apiKeys: await all('api_keys', 'created_at'),
+      settings: await all('settings'),
+    };
+  } catch (err) {
+    if (err instanceof ControlCenterError) throw err;
+    const code = (err as { code?: string }).code ?? 'error';
+    throw new ControlCenterError(`cannot read the Control Center database "${t.database}" (${code})`);
+  } finally {
+    await conn.end().catch(() => undefined);
+  }
+}

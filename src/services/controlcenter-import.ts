@@ -1,0 +1,56 @@
+// `import:controlcenter`: a Control Center division moved into an empty Sector database in one
+// transaction (contract §19). Reading and mapping live in import/controlcenter; the writing is
+// the import's own path, with the API keys in the same transaction.
+import { planControlCenterImport, type ControlCenterPlan } from '../import/controlcenter/map.js';
+import { ControlCenterError, readControlCenter } from '../import/controlcenter/read.js';
+import { controlCenterTokenId, hashSecret } from './api-key-tokens.js';
+import { DatabaseNotEmptyError, ImportError, type Imports } from './import.js';
+
+export { ControlCenterError };
+export type { ControlCenterPlan };
+
+export interface ControlCenterOptions {
+  prefix?: string;
+  dryRun?: boolean;
+}
+
+const NOT_EMPTY = 'the Sector database already holds users or bookings; import:controlcenter moves a division only into an empty one';
+
+/** Reads, checks and (unless a dry run) writes; throws ControlCenterError with one line. */
+export async function importControlCenter(imports: Imports, url: string, options: ControlCenterOptions = {}): Promise<ControlCenterPlan> {
+  if (await imports.holdsDivisionData()) throw new ControlCenterError(NOT_EMPTY);
+  const plan = planControlCenterImport(await readControlCenter(url, options.prefix ?? ''));
+  try {
+    if (options.dryRun) {
+      imports.check(plan.doc);
+      return plan;
+    }
+    const counts = Object.fromEntries(
+      Object.entries(plan.report).map(([k, r]) => [k, { read: r.read, imported: r.imported, skipped: r.skipped.length }]),
+    );
+    await imports.run(plan.doc, {
+      intoEmptyDatabase: true,
+      source: 'controlcenter',
+      auditExtra: { controlcenter_version: plan.version, controlcenter: counts },
+      alsoWrite: async (w) => {
+        for (const key of plan.apiKeys) {
+          await w.repos.apiKeys.insert({
+            id: controlCenterTokenId(key.token),
+            name: key.name,
+            scope: key.readOnly ? 'read' : 'edit',
+            variant: null,
+            compat: 'controlcenter',
+            secret_hash: hashSecret(key.token.toLowerCase()),
+            created_at: Date.parse(key.createdAt),
+            expires_at: null,
+          });
+        }
+      },
+    });
+    return plan;
+  } catch (err) {
+    if (err instanceof DatabaseNotEmptyError) throw new ControlCenterError(NOT_EMPTY);
+    if (err instanceof ImportError) throw new ControlCenterError(`the moved data does not fit: ${err.message}; nothing was imported`);
+    throw err;
+  }
+}

@@ -1,0 +1,128 @@
+// `import:controlcenter` as a process against MariaDB holding Control Center's own schema (6.4.3
+// and 7.0, test/fixtures/controlcenter), into SQLite and PostgreSQL (contract §19).
+import fs from 'node:fs';
+import path from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../support/context.js';
+import { ROOT, runCliAsync, startServer } from '../support/processes.js';
+
+const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
+const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
+const PASSWORD = 'Cc-Secret-pw-93';
+const USER = `cc_import_${process.pid}`;
+const created: string[] = [];
+
+async function controlCenterDatabase(version: '6.4.3' | '7.0', extra = ''): Promise<string> {
+  const name = `cc_${version.replace(/\./g, '_')}_${process.pid}_${created.length}`;
+  const conn = await mysql.createConnection({ ...MARIADB, multipleStatements: true });
+  try {
+    await conn.query(`CREATE DATABASE \`${name}\``);
+    created.push(name);
+    await conn.query(`GRANT SELECT ON \`${name}\`.* TO '${USER}'@'%'`);
+    await conn.changeUser({ database: name });
+    const sql = ['schema-' + version, 'data', 'roles-' + version].map((f) => fs.readFileSync(path.join(FIXTURES, `${f}.sql`), 'utf8'));
+    await conn.query(sql.join('\n') + extra);
+  } finally {
+    await conn.end();
+  }
+  return `mysql://${USER}:${PASSWORD}@127.0.0.1:3306/${name}`;
+}
+
+beforeAll(async () => {
+  const conn = await mysql.createConnection(MARIADB);
+  await conn.query(`CREATE USER IF NOT EXISTS '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
+  await conn.end();
+});
+
+afterAll(async () => {
+  const conn = await mysql.createConnection(MARIADB);
+  for (const name of created) await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await conn.query(`DROP USER IF EXISTS '${USER}'@'%'`);
+  await conn.end();
+});
+
+function move(url: string, databaseUrl: string, ...flags: string[]) {
+  return runCliAsync(['import:controlcenter', url, ...flags], { DATABASE_URL: databaseUrl });
+}
+
+const BOT_TOKEN = '6f1c2a0e-3b4d-4c5e-8f90-1a2b3c4d5e6f';
+
+describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Center %s', (version) => {
+  it('moves the division; the report lists the unclean rows; the old tokens keep working', async () => {
+    const url = await controlCenterDatabase(version);
+    const databaseUrl = freshDatabaseUrl();
+    const r = await move(url, databaseUrl, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+    const report = JSON.parse(r.stdout);
+    expect(report.version).toBe(version === '7.0' ? '7.x' : '6.x');
+    expect(report.report.users).toMatchObject({ read: 5, imported: 5, skipped: [] });
+    expect(report.report.positions.skipped).toEqual([expect.objectContaining({ row: 'position 5 EKCH_GND' })]);
+    expect(report.report.positions.changed).toEqual([expect.objectContaining({ row: 'position 4 ENGM_APP' })]);
+    expect(report.report.bookings.changed).toEqual([expect.objectContaining({ row: 'booking 103 EKDK_CTR' })]);
+    expect(report.report.roles.skipped).toHaveLength(version === '7.0' ? 1 : 0);
+    expect(report.settings).toEqual({ ACTIVITY_HOURS: '10', ACTIVITY_PERIOD_MONTHS: '12', ACTIVITY_GRACE_MONTHS: '6' });
+
+    const server = await startServer({ DATABASE_URL: databaseUrl });
+    try {
+      const get = (p: string, token = BOT_TOKEN) => fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${token}` } });
+      const booking = await get('/api/bookings/101');
+      expect(booking.status).toBe(200);
+      const body = await booking.json();
+      expect(JSON.stringify(body)).toContain('"network_booking":"5551"');
+      // The later-created of two overlapping live bookings came over as deleted.
+      expect(JSON.stringify(await (await get('/api/bookings/103')).json())).toContain('"deleted":1');
+      expect(JSON.stringify(await (await get('/api/bookings/102')).json())).toContain('"deleted":0');
+      expect((await get('/api/bookings/101', '00000000-0000-4000-8000-000000000000')).status).toBe(401);
+      const positions = JSON.stringify(await (await get('/api/positions')).json());
+      expect(positions).toContain('ENGM_APP');
+      expect(positions.match(/"EKCH_GND"/g)).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
+    // A second move into the now filled database is refused.
+    const again = await move(url, databaseUrl);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already holds users or bookings/);
+  });
+
+  it('--dry-run prints the same report and writes nothing', async () => {
+    const url = await controlCenterDatabase(version);
+    const databaseUrl = freshDatabaseUrl();
+    const dry = await move(url, databaseUrl, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/dry run, nothing was written/);
+    expect(dry.stdout).toMatch(/bookings: 5 read, 5 imported, 0 skipped/);
+    // Nothing was written: the real move still finds an empty database.
+    expect((await move(url, databaseUrl)).code).toBe(0);
+  });
+});
+
+describe('import:controlcenter refusals (one line, exit 1, nothing written, no password)', () => {
+  it.each([
+    ['a server that does not answer', () => `mysql://${USER}:${PASSWORD}@127.0.0.1:1/cc`, /does not answer/],
+    ['bad credentials', async () => (await controlCenterDatabase('7.0')).replace(PASSWORD, `${PASSWORD}-wrong`), /refused user/],
+    [
+      'a database that is not Control Center',
+      () => controlCenterDatabase('7.0', '\nDROP TABLE migrations;'),
+      /not a Control Center database/,
+    ],
+    [
+      'a version it does not know',
+      () => controlCenterDatabase('7.0', "\nINSERT INTO migrations (migration, batch) VALUES ('2027_01_01_000000_future', 2);"),
+      /unknown Control Center version/,
+    ],
+  ])('%s', async (_what, target, message) => {
+    const url = await target();
+    const databaseUrl = freshDatabaseUrl();
+    const r = await move(url, databaseUrl);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+    // Nothing written: a good move afterwards succeeds.
+    expect((await move(await controlCenterDatabase('7.0'), databaseUrl)).code).toBe(0);
+  });
+});
