@@ -20,8 +20,7 @@ export function accountBar(view: AccountView): Html | '' {
   return html`<nav class="account" aria-label="Account">
     <span class="member">Signed in as <strong>${view.member.name}</strong> (${view.member.cid})</span>
     <a href="/bookings/new">Book a position</a>
-    <a href="/my/bookings">My bookings</a>
-    <a href="/my/training">My training</a>${view.member.staff ? html` <a href="/staff">Staff</a>` : ''}
+    <a href="/my/bookings">My bookings</a>${view.member.staff ? html` <a href="/staff">Staff</a>` : ''}
     <form method="post" action="/auth/logout" class="sign-out">${csrfInput(view.csrfToken)}<button type="submit">Sign out</button></form>
   </nav>`;
 }
