@@ -84,10 +84,11 @@ const ALL = included.includes;
 function usersData(now: number): UsersData {
   // Sector reads a users list in one read transaction.
   return db.transaction((): UsersData => {
-    const users = sql.users.all(1, 'SCA', now, now, 0) as Array<UsersData['users'][number] & { atc_active: unknown }>;
-    for (const u of users) u.atc_active = u.atc_active === 1 || u.atc_active === true;
+    const users = sql.users.all(1, 'SCA', now, now, 0) as UsersData['users'];
+    // SQLite answers 0 or 1: a boolean, as Sector's repository makes it.
+    for (const u of users as Array<{ atc_active: unknown }>) u.atc_active = Boolean(u.atc_active);
     return {
-      users: users as UsersData['users'],
+      users,
       areas: sql.areas.all() as UsersData['areas'],
       activity: sql.activity.all(1) as UsersData['activity'],
       endorsements: sql.endorsements.all(now, now) as UsersData['endorsements'],
