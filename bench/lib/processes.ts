@@ -63,13 +63,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-// The scripts of the benchmark that run in processes of their own — the orphan guard (loaded into
-// Sector), the baseline server and the plain Fastify server — are TypeScript like the rest, but run
-// on bare node, with no TypeScript loader in those processes. tsc transpiles them (`npm run
-// typecheck` checks their types), once per run, in a process of its own, so the compiler does not
-// stay in the memory of the load generator. The output goes below node_modules/, so that the
-// packages they import (Fastify) resolve from the repository's own node_modules.
-const PLAIN_NODE_SOURCES = ['lib/orphan-guard.ts', 'baseline-server.ts', 'fastify-server.ts'] as const;
+// The orphan guard is loaded into every child process, on bare node with no TypeScript loader: tsc
+// transpiles it (`npm run typecheck` checks its types) once per run, in a process of its own, so
+// the compiler does not stay in the memory of the load generator.
+const PLAIN_NODE_SOURCES = ['lib/orphan-guard.ts'] as const;
 export type PlainNodeSource = (typeof PLAIN_NODE_SOURCES)[number];
 let plainNodeDir: string | null = null;
 

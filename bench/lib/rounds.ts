@@ -15,9 +15,6 @@ export interface Durations {
 export interface Side {
   label: string;
   target: LoadTarget;
-  /** Runs before each of this side's loads (resume a paused process), and after it. */
-  before?: () => void;
-  after?: () => void;
 }
 
 export interface RoundsSettings {
@@ -51,14 +48,7 @@ export function describeRound(who: string, r: RoundResult): string {
   );
 }
 
-async function loadSide(side: Side, settings: Parameters<typeof load>[1]): Promise<RoundResult> {
-  side.before?.();
-  try {
-    return await load(side.target, settings);
-  } finally {
-    side.after?.();
-  }
-}
+const loadSide = (side: Side, settings: Parameters<typeof load>[1]): Promise<RoundResult> => load(side.target, settings);
 
 export async function alternateRounds(
   sides: readonly Side[],
