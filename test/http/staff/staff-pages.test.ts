@@ -128,6 +128,20 @@ describe('staff pages', () => {
     expect(await ctx.services.roles.list(BO)).toEqual([]);
   });
 
+  it('lets a division-wide Administrator grant and revoke Administrator of an area on the page', async () => {
+    const granted = await post('ADMIN', `/staff/users/${PLAIN}`, `/staff/users/${PLAIN}/roles`, { role: 'Administrator', area: 'Sweden' });
+    expect(granted.statusCode).toBe(303);
+    expect(await ctx.services.roles.list(PLAIN)).toEqual([expect.objectContaining({ role: 'Administrator', area: 'Sweden' })]);
+    const audit = await ctx.services.audit.read({ target: `user:${PLAIN}` });
+    expect(audit.map((e) => e.actor)).toContain(`member:${ADMIN}`);
+    const revoked = await post('ADMIN', `/staff/users/${PLAIN}`, `/staff/users/${PLAIN}/roles/revoke`, {
+      role: 'Administrator',
+      area: 'Sweden',
+    });
+    expect(revoked.statusCode).toBe(303);
+    expect(await ctx.services.roles.list(PLAIN)).toEqual([]);
+  });
+
   it('shows a rule failure beside its field (422), with what was sent kept', async () => {
     const res = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/endorsements`, {
       type: 'solo',
