@@ -5,6 +5,8 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
+import { startNetworkStandIn } from '../support/network-stand-in.js';
+import { eventually } from '../support/network-sync.js';
 import { ROOT, runCliAsync, startServer } from '../support/processes.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
@@ -47,6 +49,8 @@ function move(url: string, databaseUrl: string, ...flags: string[]) {
 }
 
 const BOT_TOKEN = '6f1c2a0e-3b4d-4c5e-8f90-1a2b3c4d5e6f';
+/** Control Center's key with write access (read_only 0). */
+const WEBSITE_TOKEN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 
 describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Center %s', (version) => {
   it('moves the division; the report lists the unclean rows; the old tokens keep working', async () => {
@@ -97,6 +101,41 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
     expect(dry.stdout).toMatch(/bookings: 5 read, 5 imported, 0 skipped/);
     // Nothing was written: the real move still finds an empty database.
     expect((await move(url, databaseUrl)).code).toBe(0);
+  });
+});
+
+describe('a moved booking and the network', () => {
+  it('a moved booking changed in Sector is a PUT of the same network booking, never a second POST', async () => {
+    const databaseUrl = freshDatabaseUrl();
+    expect((await move(await controlCenterDatabase('7.0'), databaseUrl)).code).toBe(0);
+    const network = await startNetworkStandIn([{ token: 'network-key', division: 'EUD' }]);
+    // The booking Control Center pushed long ago, as the network holds it.
+    network.bookings.set(5551, {
+      id: 5551,
+      api_key_id: 1,
+      callsign: 'EKCH_TWR',
+      cid: 10000002,
+      type: 'booking',
+      start: '2027-03-01 10:00:00',
+      end: '2027-03-01 12:00:00',
+      division: 'EUD',
+      subdivision: null,
+    });
+    const server = await startServer({ DATABASE_URL: databaseUrl, NETWORK_BOOKINGS_URL: network.url, NETWORK_BOOKINGS_KEY: 'network-key' });
+    try {
+      const res = await fetch(`${server.url}/api/bookings/101`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${WEBSITE_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ end_at: '13:00' }),
+      });
+      expect(res.status).toBe(200);
+      await eventually(() => network.bookings.get(5551)!.end === '2027-03-01 13:00:00', 'the change on the network');
+      expect(network.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /api/booking/5551']);
+      expect(network.bookings.size).toBe(1);
+    } finally {
+      await server.stop();
+      await network.close();
+    }
   });
 });
 
