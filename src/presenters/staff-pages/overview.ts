@@ -1,6 +1,6 @@
 // GET /staff: what needs attention in the viewer's areas (the queue, open trainings without a
 // mentor, solos ending within 7 days), their roles and what each lets them do.
-import { STATUS_NAMES } from './trainings.js';
+import { trainingStatusDescription } from '../../domain/users/training.js';
 import type { Overview } from './types.js';
 import { type Html, html } from '../html.js';
 import { empty, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
@@ -32,7 +32,7 @@ ${endingSolos.length === 0 ? empty('None.') : html`<ul class="cards">${endingSol
 </section>
 <section aria-labelledby="unmentored-title">
 <h2 id="unmentored-title">Open trainings without a mentor (${unmentored.length})</h2>
-${unmentored.length === 0 ? empty('None.') : html`<ul class="cards">${unmentored.map(({ item: t, name }) => html`<li class="card"><p>${person(t.user_id, name)}: <a href="/staff/trainings/${t.id}">${t.area}, ${t.ratings.join(', ') || t.type}</a></p><p>${STATUS_NAMES[t.status] ?? t.status}</p></li>`)}</ul>`}
+${unmentored.length === 0 ? empty('None.') : html`<ul class="cards">${unmentored.map(({ item: t, name }) => html`<li class="card"><p>${person(t.user_id, name)}: <a href="/staff/trainings/${t.id}">${t.area}, ${t.ratings.join(', ') || t.type}</a></p><p>${trainingStatusDescription(t.status)}</p></li>`)}</ul>`}
 </section>
 <section aria-labelledby="queue-title">
 <h2 id="queue-title">Training queue (${queue.length})</h2>

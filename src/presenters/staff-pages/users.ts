@@ -8,7 +8,7 @@ import { whenText } from '../booking-pages.js';
 import { type Html, html } from '../html.js';
 import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';
-import { STATUS_NAMES } from './trainings.js';
+import { trainingStatusDescription } from '../../domain/users/training.js';
 
 const fullName = (u: { id: number; first_name: string | null; last_name: string | null }) =>
   `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim() || String(u.id);
@@ -72,7 +72,7 @@ ${p.mayIssue ? html`<h3>Issue an endorsement</h3>${issueForm({ ...p.issue, cid: 
 <section aria-labelledby="roles-title"><h2 id="roles-title">Roles</h2>
 ${rolesSection({ ...p.roles, cid: user.id, csrf: p.csrf, state: p.state, roles })}</section>
 <section aria-labelledby="trainings-title"><h2 id="trainings-title">Trainings</h2>
-${trainings.length === 0 ? empty('No trainings.') : html`<ul class="cards">${trainings.map((t) => html`<li class="card"><p><a href="/staff/trainings/${t.id}"><strong>${t.area}</strong> ${t.ratings.join(', ')} (${t.type})</a></p><p>${STATUS_NAMES[t.status] ?? t.status}${t.paused_at === null ? '' : ', paused'}; mentors: ${t.mentors.map((m) => names.get(m) ?? m).join(', ') || 'none'}</p></li>`)}</ul>`}</section>
+${trainings.length === 0 ? empty('No trainings.') : html`<ul class="cards">${trainings.map((t) => html`<li class="card"><p><a href="/staff/trainings/${t.id}"><strong>${t.area}</strong> ${t.ratings.join(', ')} (${t.type})</a></p><p>${trainingStatusDescription(t.status)}${t.paused_at === null ? '' : ', paused'}; mentors: ${t.mentors.map((m) => names.get(m) ?? m).join(', ') || 'none'}</p></li>`)}</ul>`}</section>
 <section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours per area</h2>
 ${hours.length === 0 ? empty('No controlling recorded.') : html`<ul class="cards">${hours.map((h) => html`<li class="card"><p><strong>${h.area}</strong>: ${h.hours.toFixed(2)} h${h.required_hours === null ? '' : ` of ${h.required_hours} h`}</p><p>${h.active ? 'active' : 'not active'}${h.grace_until === null ? '' : `, grace until ${utcText(h.grace_until)}`}</p></li>`)}</ul>`}</section>
 <section aria-labelledby="bookings-title"><h2 id="bookings-title">Upcoming bookings</h2>
