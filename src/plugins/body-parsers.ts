@@ -13,12 +13,15 @@ export interface BodyParsersOptions {
   bodyLimit: number;
 }
 
-/** A list's form: room for every field of every item, and one level deeper (list, index, field). */
-const listLimits = ({ count, fields }: { count: number; fields: number }): FormLimits => ({
-  parameterLimit: Math.max(FORM_LIMITS.parameterLimit, count * fields),
-  arrayLimit: Math.max(FORM_LIMITS.arrayLimit, count),
-  depth: 2,
-});
+/**
+ * A list's form: room for every field of every item, and one level deeper (list, index, field).
+ * The fields bound it; the index does not, so that a list of too many items reaches the schema,
+ * which names the list's limit, rather than being parsed as an object.
+ */
+const listLimits = ({ count, fields }: { count: number; fields: number }): FormLimits => {
+  const parameterLimit = Math.max(FORM_LIMITS.parameterLimit, count * fields);
+  return { parameterLimit, arrayLimit: parameterLimit, depth: 2 };
+};
 
 // JSON or form bodies (forms and Control Center scripts post the latter), else 415. Many clients label
 // every request JSON, a bodiless DELETE included: an empty JSON body is no body.

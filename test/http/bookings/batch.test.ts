@@ -197,6 +197,12 @@ describe('POST /api/bookings/batch', () => {
     expect(bookings[99]).toMatchObject({ callsign: 'EKCH_DEL', time_start: `${day.ymd} 23:06:00` });
     expect(bookings[5]!.event).toBe(1);
 
+    // One item past the limit: the batch is refused whole, never cut short.
+    for (const [k, v] of Object.entries(items[0]!)) form.append(`bookings[100][${k}]`, v);
+    const tooMany = await ctx.request({ method: 'POST', url: '/api/bookings/batch', token: edit, headers: FORM, payload: form.toString() });
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().errors).toEqual({ bookings: ['A batch takes at most 100 bookings.'] });
+
     const bad = new URLSearchParams({ 'bookings[0][cid]': 'x', 'bookings[0][date]': day.dmy, 'bookings[0][start_at]': '10:00' });
     const refused = await ctx.request({ method: 'POST', url: '/api/bookings/batch', token: edit, headers: FORM, payload: bad.toString() });
     expect(refused.statusCode).toBe(422);
