@@ -123,6 +123,7 @@ function replayOf(row: IdempotencyKeyRow, scope: IdempotencyScope): Outcome {
 /** The 422 for a key used with another request. */
 function keyReused(): ValidationError {
   return new ValidationError({
-    'Idempotency-Key': ['This Idempotency-Key was used with a different request; send a new key with a new request.'],
+    // Keyed as the header's format errors are (by its name as received, lower case).
+    'idempotency-key': ['This Idempotency-Key was used with a different request; send a new key with a new request.'],
   });
 }

@@ -107,7 +107,7 @@ describe('Idempotency-Key', () => {
     expect((await create(booking(date), 'create-2')).statusCode).toBe(201);
     const res = await create(booking(date, '14:00', '15:00'), 'create-2');
     expect(res.statusCode).toBe(422);
-    expect(Object.keys(res.json().errors)).toEqual(['Idempotency-Key']);
+    expect(Object.keys(res.json().errors)).toEqual(['idempotency-key']);
     // Nor may a batch take the key a create used.
     expect((await batch([booking(date)], 'create-2')).statusCode).toBe(422);
   });
