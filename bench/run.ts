@@ -14,7 +14,17 @@ import type { LoadTarget } from './lib/load.js';
 import { measureFeed, measureRoster, ROSTER_MEMBERS } from './lib/network.js';
 import { ROOT } from './lib/processes.js';
 import { startReference, unlike, type ReferenceServer } from './lib/references.js';
-import { formatTable, missedTargets, noExtras, resultsJson, type Extras, type ScenarioRow } from './lib/report.js';
+import { measureBatch } from './lib/batch.js';
+import {
+  formatTable,
+  mergedResults,
+  missedTargets,
+  noExtras,
+  resultsJson,
+  type Extras,
+  type Results,
+  type ScenarioRow,
+} from './lib/report.js';
 import { alternateRounds, type Durations } from './lib/rounds.js';
 import { SCENARIOS, type Scenario } from './lib/scenarios.js';
 import { copyDatabase, startSector, stopSector, type Sector } from './lib/sector.js';
@@ -51,7 +61,15 @@ const MEASUREMENTS: Array<{ name: string; needsDataset: boolean; run: (context: 
     needsDataset: false,
     run: async ({ extras }) => void (extras.roster = await measureRoster({ members: ROSTER_MEMBERS, log })),
   },
+  { name: 'batch', needsDataset: true, run: runBatch },
 ];
+
+/** 100-booking batches against single creates, bookings/s of each (bench/lib/batch.ts). */
+async function runBatch({ dataset, slots, durations, extras }: MeasureContext): Promise<void> {
+  if (!dataset || !slots) throw new Error('no dataset');
+  extras.batch = await measureBatch({ dataset, slots, quick: durations.rounds === 1, log });
+  extras.failures.push(...extras.batch.failures);
+}
 
 interface Options {
   quick: boolean;
@@ -280,7 +298,12 @@ async function main(): Promise<void> {
     }
     log('\n(profiling on: results.json not written)');
   } else {
-    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+    // A run of some scenarios keeps the figures of the others from the last run.
+    const earlier =
+      options.scenarios.length > 0 && fs.existsSync(RESULTS_FILE)
+        ? (JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Partial<Results>)
+        : null;
+    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(mergedResults(earlier, results), null, 2)}\n`);
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
   }
 

@@ -1,4 +1,5 @@
 // The one table, bench/results.json (a fixed shape other tools read), and the target verdicts.
+import type { BatchFigures } from './batch.js';
 import type { FeedFigures, RosterFigures } from './network.js';
 import { TARGETS } from './scenarios.js';
 
@@ -22,10 +23,11 @@ export interface Extras {
   webhookPostgres: { p50: number | null; p95: number | null } | null;
   feed: FeedFigures | null;
   roster: RosterFigures | null;
+  batch: BatchFigures | null;
   failures: string[];
 }
 
-export const noExtras = (): Extras => ({ webhookSqlite: null, webhookPostgres: null, feed: null, roster: null, failures: [] });
+export const noExtras = (): Extras => ({ webhookSqlite: null, webhookPostgres: null, feed: null, roster: null, batch: null, failures: [] });
 
 /** bench/results.json. */
 export interface Results {
@@ -41,6 +43,10 @@ export interface Results {
   feed_poll_cpu_median_ms: number | null;
   roster_sync_s: number | null;
   roster_peak_rss_mb: number | null;
+  /** Bookings/s of single creates, and of 100-booking batches, on one server in one run. */
+  batch_single_bookings_per_s: number | null;
+  batch_bookings_per_s: number | null;
+  batch_speedup: number | null;
 }
 
 const round = (n: number | null | undefined, digits: number): number | null =>
@@ -60,7 +66,24 @@ export function resultsJson(rows: readonly ScenarioRow[], extras: Extras): Resul
     feed_poll_cpu_median_ms: round(extras.feed?.pollCpuMedianMs, 0),
     roster_sync_s: round(extras.roster?.seconds, 1),
     roster_peak_rss_mb: round(extras.roster?.peakRssMb, 0),
+    batch_single_bookings_per_s: round(extras.batch?.singleBookingsPerS, 1),
+    batch_bookings_per_s: round(extras.batch?.batchBookingsPerS, 1),
+    batch_speedup: round(extras.batch?.speedup, 1),
   };
+}
+
+/**
+ * A run of some scenarios (--scenario) over the results of an earlier run: what it measured
+ * replaces the earlier figures, the rest stay.
+ */
+export function mergedResults(earlier: Partial<Results> | null, now: Results): Results {
+  if (earlier === null) return now;
+  const measured = new Set(now.scenarios.map((s) => s.name));
+  const merged = { ...now, scenarios: [...(earlier.scenarios ?? []).filter((s) => !measured.has(s.name)), ...now.scenarios] };
+  for (const key of Object.keys(now) as Array<keyof Results>) {
+    if (key !== 'scenarios' && now[key] === null && earlier[key] !== undefined) Object.assign(merged, { [key]: earlier[key] });
+  }
+  return merged;
 }
 
 const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '—' : String(v));
@@ -86,6 +109,7 @@ export function formatTable(results: Results): string {
     `webhook delivery p95 at 50 creates/s: SQLite ${show(results.webhook_p95_ms_sqlite)} ms, PostgreSQL ${show(results.webhook_p95_ms_postgres)} ms`,
     `feed poll CPU median ${show(results.feed_poll_cpu_median_ms)} ms`,
     `roster sync: ${show(results.roster_sync_s)} s, peak RSS ${show(results.roster_peak_rss_mb)} MB`,
+    `batch: ${show(results.batch_bookings_per_s)} bookings/s in batches of 100, ${show(results.batch_single_bookings_per_s)} by single creates (${show(results.batch_speedup)}×)`,
   ].join('\n');
 }
 
@@ -118,5 +142,9 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
   if (sync !== null && sync > TARGETS.rosterSyncSeconds) missed.push(`roster: synced in ${sync} s > ${TARGETS.rosterSyncSeconds} s`);
   const rss = results.roster_peak_rss_mb;
   if (rss !== null && rss > TARGETS.rosterPeakRssMb) missed.push(`roster: peak RSS ${rss} MB > ${TARGETS.rosterPeakRssMb} MB`);
+  const speedup = extras.batch?.speedup ?? null;
+  if (speedup !== null && speedup < TARGETS.batchSpeedup) {
+    missed.push(`batch: a booking in a batch of 100 is ${speedup.toFixed(1)}× faster than by a single create < ${TARGETS.batchSpeedup}×`);
+  }
   return missed;
 }

@@ -18,6 +18,8 @@ export const TARGETS = {
   /** roster:sync of 100,000 members into an empty database, and the process's peak RSS. */
   rosterSyncSeconds: 60,
   rosterPeakRssMb: 300,
+  /** Bookings/s of 100-booking batches over those of single creates, one server, one run (contract §5). */
+  batchSpeedup: 5,
 };
 
 export interface Scenario {
