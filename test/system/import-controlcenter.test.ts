@@ -51,6 +51,25 @@ function move(url: string, databaseUrl: string, ...flags: string[]) {
 const BOT_TOKEN = '6f1c2a0e-3b4d-4c5e-8f90-1a2b3c4d5e6f';
 /** Control Center's key with write access (read_only 0). */
 const WEBSITE_TOKEN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+/** A second key named "Discord bot": Sector's key names are unique. */
+const SECOND_BOT_TOKEN = '7d3e4f50-6a7b-4c8d-9e0f-2b3c4d5e6f70';
+
+interface Training {
+  id: number;
+  user_id: number;
+  area: string;
+  type: string;
+  status: number;
+  ratings: string[];
+  mentors: number[];
+  started_at: string | null;
+  closed_at: string | null;
+  closed_reason: string | null;
+  paused: boolean;
+  motivation: string | null;
+  experience: number | null;
+  english_only: boolean;
+}
 
 describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Center %s', (version) => {
   it('moves the division; the report lists the unclean rows; the old tokens keep working', async () => {
@@ -68,10 +87,55 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
     expect(report.report.bookings.changed).toEqual([expect.objectContaining({ row: 'booking 103 EKDK_CTR' })]);
     expect(report.report.roles.skipped).toHaveLength(version === '7.0' ? 1 : 0);
     expect(report.settings).toEqual({ ACTIVITY_HOURS: '10', ACTIVITY_PERIOD_MONTHS: '12', ACTIVITY_GRACE_MONTHS: '6' });
+    expect(report.report.trainings).toMatchObject({ read: 5, imported: 4, skipped: [{ row: 'training 5', reason: 'unknown status 7' }] });
+    expect(report.report.training_reports).toMatchObject({ read: 3, imported: 3, skipped: [] });
+    expect(report.report.training_examinations).toMatchObject({
+      read: 3,
+      imported: 2,
+      skipped: [{ row: 'examination 3', reason: 'no result' }],
+    });
+    expect(report.report.training_timeline).toMatchObject({ read: 6, imported: 6, skipped: [] });
+    expect(report.report.atc_activity).toMatchObject({ read: 4, imported: 4, skipped: [] });
+    expect(report.report.api_keys).toMatchObject({ read: 3, imported: 3, skipped: [] });
+    expect(report.report.api_keys.changed).toEqual([
+      {
+        row: 'API key "Discord bot" created 2025-05-01',
+        reason: 'name already used by another key: imported as "Discord bot (2025-05-01)"',
+      },
+    ]);
+    expect(Object.keys(report.report)).toEqual(
+      expect.arrayContaining(['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'atc_activity', 'api_keys']),
+    );
+
+    // The audit log has one entry for the move, with the counts of every kind.
+    const audit = await runCliAsync(['audit', '--json'], { DATABASE_URL: databaseUrl });
+    const entries = audit.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const moves = entries.filter((e) => e.action === 'import');
+    expect(moves).toHaveLength(1);
+    for (const k of ['trainings', 'training_reports', 'training_examinations', 'training_timeline', 'atc_activity', 'api_keys', 'bookings'])
+      expect(moves[0].after.controlcenter[k]).toEqual({
+        read: report.report[k].read,
+        imported: report.report[k].imported,
+        skipped: report.report[k].skipped.length,
+      });
+
+    // ATC activity per area: Norway's grace began with Ada's completed training (6 months, the moved setting).
+    const activity = await runCliAsync(['activity', '--cid', '10000001', '--json'], {
+      DATABASE_URL: databaseUrl,
+      ACTIVITY_HOURS: '10',
+      ACTIVITY_GRACE_MONTHS: '6',
+    });
+    expect(activity.code).toBe(0);
+    const norway = JSON.parse(activity.stdout).find((a: { area: string }) => a.area === 'Norway');
+    expect(norway.grace_until).toMatch(/^2027-02-10T12:00:00/);
 
     const server = await startServer({ DATABASE_URL: databaseUrl });
     try {
       const get = (p: string, token = BOT_TOKEN) => fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${token}` } });
+      const json = async (p: string): Promise<any> => (await get(p)).json();
       const booking = await get('/api/bookings/101');
       expect(booking.status).toBe(200);
       const body = await booking.json();
@@ -83,6 +147,60 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
       const positions = JSON.stringify(await (await get('/api/positions')).json());
       expect(positions).toContain('ENGM_APP');
       expect(positions.match(/"EKCH_GND"/g)).toHaveLength(1);
+      // Both keys named "Discord bot" came over, each token working.
+      expect((await get('/api/bookings/101', SECOND_BOT_TOKEN)).status).toBe(200);
+
+      // Endorsements keep who issued them.
+      const endorsements = (await json('/api/endorsements?user_id=10000001')).data;
+      expect(endorsements).toEqual([expect.objectContaining({ type: 'facility', rating: 'T1 EKCH TWR', issued_by: 10000004 })]);
+
+      // Trainings: statuses, ratings and facilities, mentors, pause, closing.
+      const trainings: Training[] = (await json('/api/trainings')).data;
+      const of = (cid: number) => trainings.find((t) => t.user_id === cid)!;
+      expect(trainings).toHaveLength(4);
+      expect(of(10000002)).toMatchObject({
+        area: 'Denmark',
+        type: 'Standard',
+        status: 2,
+        ratings: ['S3'],
+        mentors: [10000001],
+        paused: true,
+        experience: 2,
+        english_only: false,
+        started_at: '2026-06-01T09:00:00.000000Z',
+        motivation: 'I want to control Copenhagen Approach.',
+      });
+      expect(of(10000003)).toMatchObject({ status: 0, started_at: null, english_only: true });
+      expect([...of(10000003).ratings].sort()).toEqual(['S2', 'T1 EKCH TWR']);
+      expect(of(10000001)).toMatchObject({
+        area: 'Norway',
+        type: 'Refresh',
+        status: -1,
+        closed_at: '2026-08-10T12:00:00.000000Z',
+        mentors: [10000004],
+      });
+      expect(of(10000005)).toMatchObject({ status: -2, closed_reason: 'No response from the student' });
+
+      // Drafts stay drafts; examinations passed and failed; the timeline in order, with who acted.
+      const active = await json(`/api/trainings/${of(10000002).id}`);
+      expect(active.reports.map((r: { report_date: string; draft: boolean }) => [r.report_date, r.draft])).toEqual([
+        ['2026-06-10', false],
+        ['2026-07-02', true],
+      ]);
+      expect(active.reports[0]).toMatchObject({ position: 'EKCH_TWR', improve: 'Phraseology for line-up.', author_id: 10000001 });
+      expect(active.examinations).toEqual([
+        expect.objectContaining({ examination_date: '2026-10-15', position: 'EKCH_TWR', examiner_id: 10000004, result: 'FAILED' }),
+      ]);
+      expect(active.timeline.map((e: { action: string }) => e.action)).toEqual(['status', 'mentors', 'status', 'comment', 'pause']);
+      expect(active.timeline[0]).toMatchObject({
+        at: '2026-06-01T09:00:00.000000Z',
+        actor: 'member:10000004',
+        actor_name: 'Di Holm',
+        detail: { from: 0, to: 1 },
+      });
+      expect(active.timeline[3].detail).toEqual({ comment: 'Student travels in November.' });
+      const completed = await json(`/api/trainings/${of(10000001).id}`);
+      expect(completed.examinations).toEqual([expect.objectContaining({ position: 'ENGM_APP', result: 'PASSED' })]);
     } finally {
       await server.stop();
     }

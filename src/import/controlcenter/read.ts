@@ -23,6 +23,17 @@ export interface ControlCenterData {
   roles: Row[];
   apiKeys: Row[];
   settings: Row[];
+  trainings: Row[];
+  /** `rating_training`. */
+  trainingRatings: Row[];
+  /** `training_mentor`. */
+  trainingMentors: Row[];
+  trainingReports: Row[];
+  trainingExaminations: Row[];
+  /** `training_activity`: the timeline. */
+  trainingActivity: Row[];
+  /** `atc_activities`: per user and area, with `atc_active` and `start_of_grace_period`. */
+  atcActivities: Row[];
 }
 
 const USERS_TABLE = '2020_03_08_200000_create_users_table';
@@ -118,6 +129,13 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       roles: version === '7.x' ? await all('role_user', 'id') : await all('permissions'),
       apiKeys: await all('api_keys', 'created_at'),
       settings: await all('settings'),
+      trainings: await all('trainings', 'id'),
+      trainingRatings: await all('rating_training'),
+      trainingMentors: await all('training_mentor'),
+      trainingReports: await all('training_reports', 'id'),
+      trainingExaminations: await all('training_examinations', 'id'),
+      trainingActivity: await all('training_activity', 'id'),
+      atcActivities: await all('atc_activities', 'id'),
     };
   } catch (err) {
     if (err instanceof ControlCenterError) throw err;
