@@ -30,6 +30,7 @@ export async function importControlCenter(imports: Imports, url: string, options
     );
     await imports.run(plan.doc, {
       intoEmptyDatabase: true,
+      history: true,
       source: 'controlcenter',
       auditExtra: { controlcenter_version: plan.version, controlcenter: counts },
       alsoWrite: async (w) => {

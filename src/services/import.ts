@@ -26,6 +26,8 @@ export interface ImportOptions {
   alsoWrite?: (w: Write) => Promise<void>;
   /** More for the audit entry (a Control Center move's counts). */
   auditExtra?: Record<string, unknown>;
+  /** Moved history, not news (§19): no events and no audit entry per booking, only the import's one. */
+  history?: boolean;
 }
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
@@ -45,7 +47,7 @@ export class Imports {
       if (options.alsoWrite) await options.alsoWrite(w);
       const after = { ...outcome.summary, ...options.auditExtra };
       await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after }]);
-      await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
+      if (!options.history) await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
       return outcome.summary;
     });
   }
