@@ -8,13 +8,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { measureControlCenter } from './lib/controlcenter.js';
 import { buildDataset, type Dataset } from './lib/dataset.js';
 import { exchange } from './lib/http.js';
 import type { LoadTarget } from './lib/load.js';
 import { measureFeed, measureRoster, ROSTER_MEMBERS } from './lib/network.js';
 import { ROOT } from './lib/processes.js';
 import { startReference, unlike, type ReferenceServer } from './lib/references.js';
-import { formatTable, missedTargets, noExtras, resultsJson, type Extras, type ScenarioRow } from './lib/report.js';
+import {
+  formatTable,
+  mergeResults,
+  missedTargets,
+  noExtras,
+  resultsJson,
+  type Extras,
+  type Results,
+  type ScenarioRow,
+} from './lib/report.js';
 import { alternateRounds, type Durations } from './lib/rounds.js';
 import { SCENARIOS, type Scenario } from './lib/scenarios.js';
 import { copyDatabase, startSector, stopSector, type Sector } from './lib/sector.js';
@@ -50,6 +60,11 @@ const MEASUREMENTS: Array<{ name: string; needsDataset: boolean; run: (context: 
     name: 'roster',
     needsDataset: false,
     run: async ({ extras }) => void (extras.roster = await measureRoster({ members: ROSTER_MEMBERS, log })),
+  },
+  {
+    name: 'controlcenter',
+    needsDataset: false,
+    run: async ({ extras }) => void (extras.controlcenter = await measureControlCenter({ log })),
   },
 ];
 
@@ -270,6 +285,9 @@ async function main(): Promise<void> {
     await measurement.run(context).catch((err: unknown) => void extras.failures.push(`${measurement.name}: ${message(err)}`));
   }
 
+  // A run of some scenarios updates their figures in results.json and keeps the others'.
+  const previous =
+    options.scenarios.length > 0 && fs.existsSync(RESULTS_FILE) ? (JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Results) : null;
   const results = resultsJson(rows, extras);
   log(`\n${formatTable(results)}`);
   log(`load average: ${loadBefore} before, ${loadAverage()} after (the sides of a scenario never ran at the same time)`);
@@ -280,7 +298,7 @@ async function main(): Promise<void> {
     }
     log('\n(profiling on: results.json not written)');
   } else {
-    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(mergeResults(previous, results), null, 2)}\n`);
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
   }
 

@@ -1,4 +1,5 @@
 // The one table, bench/results.json (a fixed shape other tools read), and the target verdicts.
+import type { ControlCenterFigures } from './controlcenter.js';
 import type { FeedFigures, RosterFigures } from './network.js';
 import { TARGETS } from './scenarios.js';
 
@@ -22,10 +23,18 @@ export interface Extras {
   webhookPostgres: { p50: number | null; p95: number | null } | null;
   feed: FeedFigures | null;
   roster: RosterFigures | null;
+  controlcenter: ControlCenterFigures | null;
   failures: string[];
 }
 
-export const noExtras = (): Extras => ({ webhookSqlite: null, webhookPostgres: null, feed: null, roster: null, failures: [] });
+export const noExtras = (): Extras => ({
+  webhookSqlite: null,
+  webhookPostgres: null,
+  feed: null,
+  roster: null,
+  controlcenter: null,
+  failures: [],
+});
 
 /** bench/results.json. */
 export interface Results {
@@ -41,6 +50,8 @@ export interface Results {
   feed_poll_cpu_median_ms: number | null;
   roster_sync_s: number | null;
   roster_peak_rss_mb: number | null;
+  controlcenter_s: number | null;
+  controlcenter_peak_rss_mb: number | null;
 }
 
 const round = (n: number | null | undefined, digits: number): number | null =>
@@ -60,7 +71,19 @@ export function resultsJson(rows: readonly ScenarioRow[], extras: Extras): Resul
     feed_poll_cpu_median_ms: round(extras.feed?.pollCpuMedianMs, 0),
     roster_sync_s: round(extras.roster?.seconds, 1),
     roster_peak_rss_mb: round(extras.roster?.peakRssMb, 0),
+    controlcenter_s: round(extras.controlcenter?.seconds, 1),
+    controlcenter_peak_rss_mb: round(extras.controlcenter?.peakRssMb, 0),
   };
+}
+
+/** The figures of this run over those of an earlier one: a scenario replaces its row, a measured figure its value. */
+export function mergeResults(previous: Results | null, current: Results): Results {
+  if (previous === null) return current;
+  const names = new Set(current.scenarios.map((s) => s.name));
+  const merged: Record<string, unknown> = { ...previous };
+  for (const [key, value] of Object.entries(current)) if (key !== 'scenarios' && value !== null) merged[key] = value;
+  merged.scenarios = [...previous.scenarios.filter((s) => !names.has(s.name)), ...current.scenarios];
+  return merged as unknown as Results;
 }
 
 const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '—' : String(v));
@@ -86,6 +109,7 @@ export function formatTable(results: Results): string {
     `webhook delivery p95 at 50 creates/s: SQLite ${show(results.webhook_p95_ms_sqlite)} ms, PostgreSQL ${show(results.webhook_p95_ms_postgres)} ms`,
     `feed poll CPU median ${show(results.feed_poll_cpu_median_ms)} ms`,
     `roster sync: ${show(results.roster_sync_s)} s, peak RSS ${show(results.roster_peak_rss_mb)} MB`,
+    `import:controlcenter: ${show(results.controlcenter_s)} s, peak RSS ${show(results.controlcenter_peak_rss_mb)} MB`,
   ].join('\n');
 }
 
@@ -118,5 +142,10 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
   if (sync !== null && sync > TARGETS.rosterSyncSeconds) missed.push(`roster: synced in ${sync} s > ${TARGETS.rosterSyncSeconds} s`);
   const rss = results.roster_peak_rss_mb;
   if (rss !== null && rss > TARGETS.rosterPeakRssMb) missed.push(`roster: peak RSS ${rss} MB > ${TARGETS.rosterPeakRssMb} MB`);
+  const cc = extras.controlcenter;
+  if (cc && cc.seconds > TARGETS.controlCenterSeconds)
+    missed.push(`controlcenter: moved in ${cc.seconds.toFixed(1)} s > ${TARGETS.controlCenterSeconds} s`);
+  if (cc && cc.peakRssMb > TARGETS.controlCenterPeakRssMb)
+    missed.push(`controlcenter: peak RSS ${cc.peakRssMb.toFixed(0)} MB > ${TARGETS.controlCenterPeakRssMb} MB`);
   return missed;
 }

@@ -47,7 +47,13 @@ export interface ImportOutcome {
  * record changes only the fields it gives. Natural keys are unique in the plan (parse.ts), as
  * PostgreSQL refuses to update one row twice in a multi-row upsert.
  */
-async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
+async function applyImport(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  plan: ImportPlan,
+  now: number,
+  withViews: boolean,
+): Promise<ImportOutcome> {
   const areaId = await importAreas(db, plan.areas);
   await importUsers(db, plan.users, areaId, now);
   const userId = await referencedUsers(db, plan);
@@ -57,7 +63,7 @@ async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportP
   await importEndorsements(db, plan.endorsements, refs, now);
   await importRoles(db, plan.roles, refs);
   await importTrainings(db, plan.trainings, refs);
-  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now);
+  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
 
   const summary = {
     areas: plan.areas.length,
@@ -249,7 +255,8 @@ async function importRoles(db: Kysely<Database>, roles: ImportRole[], refs: Refs
 
 export function importRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
-    apply: (plan: ImportPlan, now: number) => applyImport(db, dialect, plan, now),
+    /** withViews false: the bookings are not read back (no events will be made of them). */
+    apply: (plan: ImportPlan, now: number, withViews = true) => applyImport(db, dialect, plan, now, withViews),
   };
 }
 

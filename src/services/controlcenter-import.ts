@@ -3,6 +3,8 @@
 // the import's own path, with the API keys in the same transaction.
 import { planControlCenterImport, type ControlCenterPlan } from '../import/controlcenter/map.js';
 import { ControlCenterError, readControlCenter } from '../import/controlcenter/read.js';
+import { parseImport } from '../import/parse.js';
+import type { ImportPlan } from '../import/plan.js';
 import { controlCenterTokenId, hashSecret } from './api-key-tokens.js';
 import { DatabaseNotEmptyError, ImportError, type Imports } from './import.js';
 
@@ -13,6 +15,9 @@ export interface ControlCenterOptions {
   prefix?: string;
   dryRun?: boolean;
 }
+
+const BOOKING_SLICE = 10_000;
+const NOTHING: ImportPlan = { areas: [], users: [], positions: [], endorsements: [], roles: [], trainings: [], bookings: [] };
 
 const NOT_EMPTY = 'the Sector database already holds users or bookings; import:controlcenter moves a division only into an empty one';
 
@@ -28,12 +33,21 @@ export async function importControlCenter(imports: Imports, url: string, options
     const counts = Object.fromEntries(
       Object.entries(plan.report).map(([k, r]) => [k, { read: r.read, imported: r.imported, skipped: r.skipped.length }]),
     );
-    await imports.run(plan.doc, {
+    // Bookings, by far the most rows, are checked and written in slices within the same transaction,
+    // so a large division's never all stand in memory in three forms at once.
+    const { bookings = [], ...rest } = plan.doc;
+    const parsed = parseImport(rest);
+    plan.doc = {};
+    await imports.apply(parsed, {
       intoEmptyDatabase: true,
       history: true,
       source: 'controlcenter',
-      auditExtra: { controlcenter_version: plan.version, controlcenter: counts },
+      auditExtra: { bookings: bookings.length, controlcenter_version: plan.version, controlcenter: counts },
       alsoWrite: async (w) => {
+        while (bookings.length > 0) {
+          const slice = parseImport({ bookings: bookings.splice(0, BOOKING_SLICE) }).bookings;
+          await w.repos.import.apply({ ...NOTHING, bookings: slice }, w.at, false);
+        }
         for (const key of plan.apiKeys) {
           await w.repos.apiKeys.insert({
             id: controlCenterTokenId(key.token),

@@ -255,11 +255,12 @@ function planBookings(
   const live = out
     .filter((b) => !b.deleted)
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || num(a.id) - num(b.id));
-  const kept: Array<Record<string, unknown>> = [];
+  // Per position, so a large division's bookings are not each compared with all the others.
+  const keptOf = new Map<unknown, Array<Record<string, unknown>>>();
   for (const b of live) {
-    const clash = kept.find(
-      (k) => k.callsign === b.callsign && String(k.time_start) < String(b.time_end) && String(b.time_start) < String(k.time_end),
-    );
+    let kept = keptOf.get(b.callsign);
+    if (kept === undefined) keptOf.set(b.callsign, (kept = []));
+    const clash = kept.find((k) => String(k.time_start) < String(b.time_end) && String(b.time_start) < String(k.time_end));
     if (clash) {
       b.deleted = true;
       r.changed.push({

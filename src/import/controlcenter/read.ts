@@ -91,6 +91,9 @@ function connectError(err: unknown, t: Target): ControlCenterError {
   return new ControlCenterError(`the database server at ${where} does not answer (${code || 'no answer'})`);
 }
 
+const BOOKING_COLUMNS =
+  'id, position_id, user_id, time_start, time_end, source, deleted, vatsim_booking, training, exam, event, created_at, updated_at';
+
 const BOOLEAN_FREE = /^[A-Za-z0-9_]*$/;
 
 export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterData> {
@@ -103,8 +106,8 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
   } catch (err) {
     throw connectError(err, t);
   }
-  const all = async (table: string, order = ''): Promise<Row[]> => {
-    const [rows] = await conn.query(`SELECT * FROM \`${prefix}${table}\`${order ? ` ORDER BY ${order}` : ''}`);
+  const all = async (table: string, order = '', columns = '*'): Promise<Row[]> => {
+    const [rows] = await conn.query(`SELECT ${columns} FROM \`${prefix}${table}\`${order ? ` ORDER BY ${order}` : ''}`);
     return rows as Row[];
   };
   try {
@@ -121,7 +124,8 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       ratings: await all('ratings', 'id'),
       users: await all('users', 'id'),
       positions: await all('positions', 'id'),
-      bookings: await all('bookings', 'id'),
+      // The largest table: only the columns the move uses.
+      bookings: await all('bookings', 'id', BOOKING_COLUMNS),
       endorsements: await all('endorsements', 'id'),
       endorsementRatings: await all('endorsement_rating'),
       endorsementPositions: await all('endorsement_position'),
