@@ -2,6 +2,7 @@
 // unclean rows are fixed or skipped here, each with its reason in the report.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
 import { flag, instant, kind, type KindReport, num, planActivity, planTrainings, str } from './map-trainings.js';
+import { type BookingMapper, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
 
 export type { KindReport };
@@ -15,7 +16,10 @@ export interface MovedApiKey {
 
 export interface ControlCenterPlan {
   version: string;
+  /** Everything but bookings, in the import format. */
   doc: Record<string, unknown[]>;
+  /** Bookings in the import format, from pages of Control Center's rows. */
+  bookings: BookingMapper;
   apiKeys: MovedApiKey[];
   report: Record<string, KindReport>;
   settings: Record<string, string>;
@@ -108,7 +112,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
     const a = activity.get(u.id as number);
     if (a) Object.assign(u, { atc_active_areas: a.active, atc_grace_start: a.grace });
   }
-  const bookings = planBookings(cc, report, userIds, callsignOf);
+  const bookings = planBookings(cc.bookings, report, userIds, callsignOf);
   const apiKeys = planApiKeys(cc, report);
 
   const settings: Record<string, string> = {};
@@ -116,7 +120,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, trainings, bookings }, apiKeys, report, settings };
+  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, trainings }, bookings, apiKeys, report, settings };
 }
 
 function planEndorsements(
@@ -213,61 +217,6 @@ function planRoles(
       // A 7.x admin is division-wide; a 6.x group 1 was given per area.
       else out.push({ user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name });
     }
-  }
-  r.imported = out.length;
-  return out;
-}
-
-function planBookings(
-  cc: ControlCenterData,
-  report: Record<string, KindReport>,
-  userIds: Set<number>,
-  callsignOf: Map<number, string>,
-): unknown[] {
-  const r = (report.bookings = kind(cc.bookings.length));
-  const out: Array<Record<string, unknown>> = [];
-  for (const b of cc.bookings) {
-    const id = num(b.id);
-    const callsign = callsignOf.get(num(b.position_id));
-    if (b.user_id == null || !userIds.has(num(b.user_id)))
-      r.skipped.push({ row: `booking ${id}`, reason: `user ${String(b.user_id)} is not imported` });
-    else if (callsign === undefined) r.skipped.push({ row: `booking ${id}`, reason: `position ${String(b.position_id)} does not exist` });
-    else if (String(b.time_end) <= String(b.time_start)) r.skipped.push({ row: `booking ${id}`, reason: 'ends before it starts' });
-    else
-      out.push({
-        id,
-        user_id: num(b.user_id),
-        callsign,
-        time_start: String(b.time_start),
-        time_end: String(b.time_end),
-        source: String(b.source),
-        deleted: flag(b.deleted),
-        network_booking: b.vatsim_booking == null ? null : String(b.vatsim_booking),
-        training: flag(b.training),
-        exam: flag(b.exam),
-        event: flag(b.event),
-        created_at: instant(b.created_at ?? b.time_start),
-        updated_at: instant(b.updated_at ?? b.created_at ?? b.time_start),
-      });
-  }
-  // No overlap constraint in Control Center: of overlapping live bookings of one position the
-  // later-created one is imported as deleted.
-  const live = out
-    .filter((b) => !b.deleted)
-    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || num(a.id) - num(b.id));
-  // Per position, so a large division's bookings are not each compared with all the others.
-  const keptOf = new Map<unknown, Array<Record<string, unknown>>>();
-  for (const b of live) {
-    let kept = keptOf.get(b.callsign);
-    if (kept === undefined) keptOf.set(b.callsign, (kept = []));
-    const clash = kept.find((k) => String(k.time_start) < String(b.time_end) && String(b.time_start) < String(k.time_end));
-    if (clash) {
-      b.deleted = true;
-      r.changed.push({
-        row: `booking ${String(b.id)} ${String(b.callsign)}`,
-        reason: `overlaps booking ${String(clash.id)}, created earlier: imported as deleted`,
-      });
-    } else kept.push(b);
   }
   r.imported = out.length;
   return out;
