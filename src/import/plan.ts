@@ -12,7 +12,9 @@ export class ImportError extends Error {}
  * updates a row is known only against the database: the importer checks required fields there.
  */
 
-export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at'>>;
+export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at' | 'last_login_at'>> & {
+  last_login_at?: number | null;
+};
 export interface ImportUser {
   id: number;
   set: UserFields;

@@ -15,6 +15,7 @@ const USER_FIELDS = [
   'subdivision',
   'atc_active_areas',
   'atc_grace_start',
+  'last_login',
 ] as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
@@ -31,6 +32,8 @@ export function parseUser(u: unknown, path: string): ImportUser {
   for (const key of ['first_name', 'last_name', 'region', 'division', 'subdivision'] as const) {
     if (gives(o, key)) set[key] = nullableStr(o, key, path);
   }
+  // When the member last signed in (the system the division moves from knew it).
+  if (gives(o, 'last_login')) set.last_login_at = instant(o, 'last_login', path, true);
   if (gives(o, 'rating')) {
     notNull(o, 'rating', path);
     set.rating = rating(o, 'rating', path);

@@ -136,7 +136,7 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
     const changes = { ...u.set, updated_at: now };
     if (row) return { stored: row, changes };
     if (u.set.rating === undefined) throw required(u.path, 'rating', `user ${u.id}`);
-    const empty = { email: null, first_name: null, last_name: null, region: null, division: null, subdivision: null };
+    const empty = { email: null, first_name: null, last_name: null, region: null, division: null, subdivision: null, last_login_at: null };
     return { stored: undefined, created: { id: u.id, ...empty, ...changes, created_at: now } };
   });
   await writeKeyed(db, 'users', ['id'], items);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { startNetworkStandIn } from '../support/network-stand-in.js';
 import { eventually } from '../support/network-sync.js';
+import { SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
 import { ROOT, runCliAsync, startServer } from '../support/processes.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
@@ -132,8 +133,14 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
     const norway = JSON.parse(activity.stdout).find((a: { area: string }) => a.area === 'Norway');
     expect(norway.grace_until).toMatch(/^2027-02-10T12:00:00/);
 
-    const server = await startServer({ DATABASE_URL: databaseUrl });
+    // Di Holm (Administrator) signs in to the staff pages.
+    const cookie = `sector_session=${await signInOnDatabase(databaseUrl, { id: 10000004, first_name: 'Di', last_name: 'Holm', rating: 'I1', division: 'EUD' })}`;
+    const server = await startServer({ DATABASE_URL: databaseUrl, ...SIGN_IN_ENV });
     try {
+      // Users keep when they last signed in to Control Center.
+      const ada = await fetch(`${server.url}/staff/users/10000001`, { headers: { cookie } });
+      expect(ada.status).toBe(200);
+      expect(await ada.text()).toContain('<dt>Last signed in</dt><dd>2026-10-01 12:00 UTC</dd>');
       const get = (p: string, token = BOT_TOKEN) => fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${token}` } });
       const json = async (p: string): Promise<any> => (await get(p)).json();
       const booking = await get('/api/bookings/101');

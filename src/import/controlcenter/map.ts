@@ -65,6 +65,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       region: str(u.region),
       division: str(u.division),
       subdivision: str(u.subdivision),
+      last_login: instant(u.last_login),
     });
   }
   report.users.imported = users.length;
