@@ -41,7 +41,8 @@ function list(o: Obj, key: string, path: string): unknown[] {
 
 function date(o: Obj, key: string, path: string): string {
   const v = reqStr(o, key, path, 10);
-  if (!DATE_RE.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+  // A day that exists as written (2026-02-30 is refused, not rolled over).
+  if (!DATE_RE.test(v) || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v)
     fail(`${path}.${key}`, `must be a date YYYY-MM-DD (got ${preview(v)})`);
   return v;
 }
