@@ -229,6 +229,30 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
   });
 });
 
+describe('import:controlcenter --prefix', () => {
+  it('reads a Control Center whose tables carry DB_TABLE_PREFIX, and refuses it without the prefix', async () => {
+    const url = await controlCenterDatabase('7.0');
+    const conn = await mysql.createConnection({ ...MARIADB, database: url.slice(url.lastIndexOf('/') + 1) });
+    try {
+      const [tables] = await conn.query<mysql.RowDataPacket[]>('SHOW TABLES');
+      const names = tables.map((t) => String(Object.values(t)[0]));
+      await conn.query(`RENAME TABLE ${names.map((n) => `\`${n}\` TO \`cc_${n}\``).join(', ')}`);
+    } finally {
+      await conn.end();
+    }
+    const databaseUrl = freshDatabaseUrl();
+    const without = await move(url, databaseUrl);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/not a Control Center database/);
+    const r = await move(url, databaseUrl, '--prefix', 'cc_', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout).report;
+    expect(report.users).toMatchObject({ read: 5, imported: 5 });
+    expect(report.bookings).toMatchObject({ read: 5, imported: 5 });
+    expect(report.trainings).toMatchObject({ read: 5, imported: 4 });
+  });
+});
+
 describe('a moved booking and the network', () => {
   it('a moved booking changed in Sector is a PUT of the same network booking, never a second POST', async () => {
     const databaseUrl = freshDatabaseUrl();
