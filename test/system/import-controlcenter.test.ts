@@ -157,6 +157,26 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
       // Both keys named "Discord bot" came over, each token working.
       expect((await get('/api/bookings/101', SECOND_BOT_TOKEN)).status).toBe(200);
 
+      // Users with every relation, as the bots read them (the Control Center profile: {"data": […]}).
+      const users = (await json('/api/users?include=allUsers,endorsements,roles,training,name,email,divisions,activeAreas')).data;
+      const bo = users.find((u: { id: number }) => u.id === 10000002);
+      expect(bo).toMatchObject({
+        id: 10000002,
+        rating: 'S2',
+        first_name: 'Bo',
+        email: 'bo@example.org',
+        atc_active: true,
+        atc_active_areas: { denmark: true },
+        roles: { Denmark: ['Buddy'] },
+        endorsements: { facility: [expect.objectContaining({ rating: 'T1 EKCH TWR' })], training: { solo: null } },
+        training: [expect.objectContaining({ area: 'Denmark', status: 2, ratings: ['S3'] })],
+      });
+      // Cy is active nowhere (Control Center's atc_active 0).
+      expect(users.find((u: { id: number }) => u.id === 10000003)).toMatchObject({
+        atc_active: false,
+        atc_active_areas: { denmark: false },
+      });
+
       // Endorsements keep who issued them.
       const endorsements = (await json('/api/endorsements?user_id=10000001')).data;
       expect(endorsements).toEqual([expect.objectContaining({ type: 'facility', rating: 'T1 EKCH TWR', issued_by: 10000004 })]);
