@@ -25,54 +25,57 @@ db.pragma('foreign_keys = ON');
 db.pragma('busy_timeout = 5000');
 
 // Sector's statements, as its repositories generate them (bench/README.md says how to list them).
+// Each is prepared when it runs, as Kysely's SQLite driver does for Sector: neither side keeps
+// prepared statements between requests (the reference has no cache of any kind).
 const BOOKING_VIEW =
   'select "b".*, "p"."callsign", "u"."first_name", "u"."last_name" from "bookings" as "b" inner join "positions" as "p" on "p"."id" = "b"."position_id" inner join "users" as "u" on "u"."id" = "b"."user_id"';
 const ACTIVE_ENDORSEMENT =
   '("endorsements"."revoked" = 0 and "endorsements"."valid_from" <= ? and ("endorsements"."valid_to" is null or "endorsements"."valid_to" > ?))';
+const statement = (text: string) => () => db.prepare(text);
 const sql = {
-  positions: db.prepare('select * from "positions"'),
-  bookings: db.prepare(`${BOOKING_VIEW} where "b"."deleted" = ? order by "b"."time_start", "b"."id"`),
-  bookingById: db.prepare(`${BOOKING_VIEW} where "b"."id" = ?`),
-  apiKey: db.prepare('select * from "api_keys" where "id" = ?'),
-  users: db.prepare(
+  positions: statement('select * from "positions"'),
+  bookings: statement(`${BOOKING_VIEW} where "b"."deleted" = ? order by "b"."time_start", "b"."id"`),
+  bookingById: statement(`${BOOKING_VIEW} where "b"."id" = ?`),
+  apiKey: statement('select * from "api_keys" where "id" = ?'),
+  users: statement(
     'select "users"."id", "users"."rating", "users"."id" in (select "user_area_activity"."user_id" from "user_area_activity" where "user_area_activity"."active" = ?) as "atc_active", ' +
       '"users"."email", "users"."first_name", "users"."last_name", "users"."region", "users"."division", "users"."subdivision" from "users" ' +
       `where ("users"."subdivision" in (?) or "users"."id" in (select "endorsements"."user_id" from "endorsements" where ${ACTIVE_ENDORSEMENT}) ` +
       'or "users"."id" in (select "roles"."user_id" from "roles") or "users"."id" in (select "trainings"."user_id" from "trainings" where "trainings"."status" >= ?)) order by "users"."id"',
   ),
-  areas: db.prepare('select "areas"."id", "areas"."name" from "areas"'),
-  activity: db.prepare(
+  areas: statement('select "areas"."id", "areas"."name" from "areas"'),
+  activity: statement(
     'select "user_area_activity"."user_id", "user_area_activity"."area_id" from "user_area_activity" where "user_area_activity"."active" = ?',
   ),
-  endorsements: db.prepare(
+  endorsements: statement(
     'select "endorsements"."id", "endorsements"."user_id", "endorsements"."type", "endorsements"."rating", "endorsements"."valid_from", "endorsements"."valid_to" ' +
       `from "endorsements" where ${ACTIVE_ENDORSEMENT} order by "endorsements"."user_id", "endorsements"."valid_from", "endorsements"."id"`,
   ),
-  endorsementAreas: db.prepare(
+  endorsementAreas: statement(
     'select "endorsement_areas"."endorsement_id", "endorsement_areas"."area_id" from "endorsement_areas" ' +
       `inner join "endorsements" on "endorsements"."id" = "endorsement_areas"."endorsement_id" where ${ACTIVE_ENDORSEMENT}`,
   ),
-  endorsementPositions: db.prepare(
+  endorsementPositions: statement(
     'select "endorsement_positions"."endorsement_id", "positions"."callsign" from "endorsement_positions" ' +
       'inner join "endorsements" on "endorsements"."id" = "endorsement_positions"."endorsement_id" ' +
       `inner join "positions" on "positions"."id" = "endorsement_positions"."position_id" where ${ACTIVE_ENDORSEMENT}`,
   ),
-  roles: db.prepare('select "roles"."user_id", "roles"."area_id", "roles"."role" from "roles" where "roles"."area_id" is not null'),
-  trainings: db.prepare(
+  roles: statement('select "roles"."user_id", "roles"."area_id", "roles"."role" from "roles" where "roles"."area_id" is not null'),
+  trainings: statement(
     'select "trainings"."id", "trainings"."user_id", "trainings"."area_id", "trainings"."type", "trainings"."status", "trainings"."created_at", "trainings"."started_at", "training_ratings"."rating" ' +
       'from "trainings" left join "training_ratings" on "training_ratings"."training_id" = "trainings"."id" where "trainings"."status" >= ? ' +
       'order by "trainings"."user_id", "trainings"."created_at", "trainings"."id", "training_ratings"."rating"',
   ),
-  user: db.prepare('select "id", "rating" from "users" where "id" = ?'),
-  position: db.prepare('select "id", "callsign", "rating", "required_facility", "area_id" from "positions" where "callsign" = ?'),
-  insertBooking: db.prepare(
+  user: statement('select "id", "rating" from "users" where "id" = ?'),
+  position: statement('select "id", "callsign", "rating", "required_facility", "area_id" from "positions" where "callsign" = ?'),
+  insertBooking: statement(
     'insert into "bookings" ("user_id", "position_id", "time_start", "time_end", "training", "exam", "event", "training_forced", "source", "network_booking", "deleted", "created_at", "updated_at") ' +
       'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"',
   ),
-  insertAudit: db.prepare(
+  insertAudit: statement(
     'insert into "audit_log" ("at", "actor", "actor_name", "action", "target", "before", "after") values (?, ?, ?, ?, ?, ?, ?)',
   ),
-  insertEvent: db.prepare(
+  insertEvent: statement(
     'insert into "events" ("id", "type", "booking_id", "body", "created_at", "network_push") values (?, ?, ?, ?, ?, ?)',
   ),
 };
@@ -84,18 +87,18 @@ const ALL = included.includes;
 function usersData(now: number): UsersData {
   // Sector reads a users list in one read transaction.
   return db.transaction((): UsersData => {
-    const users = sql.users.all(1, 'SCA', now, now, 0) as UsersData['users'];
+    const users = sql.users().all(1, 'SCA', now, now, 0) as UsersData['users'];
     // SQLite answers 0 or 1: a boolean, as Sector's repository makes it.
     for (const u of users as Array<{ atc_active: unknown }>) u.atc_active = Boolean(u.atc_active);
     return {
       users,
-      areas: sql.areas.all() as UsersData['areas'],
-      activity: sql.activity.all(1) as UsersData['activity'],
-      endorsements: sql.endorsements.all(now, now) as UsersData['endorsements'],
-      endorsementAreas: sql.endorsementAreas.all(now, now) as UsersData['endorsementAreas'],
-      endorsementPositions: sql.endorsementPositions.all(now, now) as UsersData['endorsementPositions'],
-      roles: sql.roles.all() as UsersData['roles'],
-      trainings: sql.trainings.all(0) as UsersData['trainings'],
+      areas: sql.areas().all() as UsersData['areas'],
+      activity: sql.activity().all(1) as UsersData['activity'],
+      endorsements: sql.endorsements().all(now, now) as UsersData['endorsements'],
+      endorsementAreas: sql.endorsementAreas().all(now, now) as UsersData['endorsementAreas'],
+      endorsementPositions: sql.endorsementPositions().all(now, now) as UsersData['endorsementPositions'],
+      roles: sql.roles().all() as UsersData['roles'],
+      trainings: sql.trainings().all(0) as UsersData['trainings'],
     };
   })();
 }
@@ -119,16 +122,16 @@ function times(body: CreateBody): [number, number] {
 
 // One transaction per create: the look-ups, the booking, its audit entry and its event (the outbox row).
 const create = db.transaction((body: CreateBody, keyId: string, at: number): BookingView => {
-  const user = sql.user.get(body.cid) as { id: number } | undefined;
-  const position = sql.position.get(body.position) as { id: number } | undefined;
+  const user = sql.user().get(body.cid) as { id: number } | undefined;
+  const position = sql.position().get(body.position) as { id: number } | undefined;
   if (!user || !position) throw new Error('unknown user or position');
   const [start, end] = times(body);
-  const { id } = sql.insertBooking.get(user.id, position.id, start, end, 0, 0, 0, 0, 'CC', null, 0, at, at) as { id: number };
-  const booking = sql.bookingById.get(id) as BookingView;
+  const { id } = sql.insertBooking().get(user.id, position.id, start, end, 0, 0, 0, 0, 'CC', null, 0, at, at) as { id: number };
+  const booking = sql.bookingById().get(id) as BookingView;
   const diff = bookingDiff(null, booking)!;
-  sql.insertAudit.run(at, `key:${keyId}`, 'bench', 'booking.created', `booking:${id}`, null, JSON.stringify(diff.after));
+  sql.insertAudit().run(at, `key:${keyId}`, 'bench', 'booking.created', `booking:${id}`, null, JSON.stringify(diff.after));
   for (const e of bookingEvents([{ kind: 'created', before: null, after: booking }], at)) {
-    sql.insertEvent.run(e.id, e.type, e.booking_id, e.body, e.created_at, e.network_push);
+    sql.insertEvent().run(e.id, e.type, e.booking_id, e.body, e.created_at, e.network_push);
   }
   return booking;
 });
@@ -136,21 +139,21 @@ const create = db.transaction((body: CreateBody, keyId: string, at: number): Boo
 /** Sector reads the key's row on each keyed request: the reference reads it too, and checks nothing. */
 function readKey(authorization: string | undefined): string {
   const id = authorization?.slice('Bearer sector_'.length, 'Bearer sector_'.length + 16) ?? '';
-  sql.apiKey.get(id);
+  sql.apiKey().get(id);
   return id;
 }
 
 const app = Fastify({ logger: false });
 app.get('/api/positions', async () => {
-  const rows = sql.positions.all() as PositionRow[];
+  const rows = sql.positions().all() as PositionRow[];
   // Sorted in byte order after the query, as Sector's repository does.
   rows.sort((a, b) => (a.callsign < b.callsign ? -1 : a.callsign > b.callsign ? 1 : 0));
   return { data: rows.map(presentPosition) };
 });
 app.get('/api/bookings', async (request) => {
-  if (!request.headers.authorization) return bookingListBody(sql.bookings.all(0) as BookingView[], 'reduced');
+  if (!request.headers.authorization) return bookingListBody(sql.bookings().all(0) as BookingView[], 'reduced');
   readKey(request.headers.authorization);
-  return bookingListBody(sql.bookings.all(0) as BookingView[], 'full');
+  return bookingListBody(sql.bookings().all(0) as BookingView[], 'full');
 });
 app.get('/api/users', async (request) => {
   readKey(request.headers.authorization);

@@ -15,9 +15,10 @@ import type { LoadTarget } from './lib/load.js';
 import { measureFeed, measureRoster, ROSTER_MEMBERS } from './lib/network.js';
 import { ROOT } from './lib/processes.js';
 import { startReference, unlike, type ReferenceServer } from './lib/references.js';
+import { measureBatch } from './lib/batch.js';
 import {
   formatTable,
-  mergeResults,
+  mergedResults,
   missedTargets,
   noExtras,
   resultsJson,
@@ -66,7 +67,15 @@ const MEASUREMENTS: Array<{ name: string; needsDataset: boolean; run: (context: 
     needsDataset: false,
     run: async ({ extras }) => void (extras.controlcenter = await measureControlCenter({ log })),
   },
+  { name: 'batch', needsDataset: true, run: runBatch },
 ];
+
+/** 100-booking batches against single creates, bookings/s of each (bench/lib/batch.ts). */
+async function runBatch({ dataset, slots, durations, extras }: MeasureContext): Promise<void> {
+  if (!dataset || !slots) throw new Error('no dataset');
+  extras.batch = await measureBatch({ dataset, slots, quick: durations.rounds === 1, log });
+  extras.failures.push(...extras.batch.failures);
+}
 
 interface Options {
   quick: boolean;
@@ -285,9 +294,6 @@ async function main(): Promise<void> {
     await measurement.run(context).catch((err: unknown) => void extras.failures.push(`${measurement.name}: ${message(err)}`));
   }
 
-  // A run of some scenarios updates their figures in results.json and keeps the others'.
-  const previous =
-    options.scenarios.length > 0 && fs.existsSync(RESULTS_FILE) ? (JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Results) : null;
   const results = resultsJson(rows, extras);
   log(`\n${formatTable(results)}`);
   log(`load average: ${loadBefore} before, ${loadAverage()} after (the sides of a scenario never ran at the same time)`);
@@ -298,7 +304,12 @@ async function main(): Promise<void> {
     }
     log('\n(profiling on: results.json not written)');
   } else {
-    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(mergeResults(previous, results), null, 2)}\n`);
+    // A run of some scenarios keeps the figures of the others from the last run.
+    const earlier =
+      options.scenarios.length > 0 && fs.existsSync(RESULTS_FILE)
+        ? (JSON.parse(fs.readFileSync(RESULTS_FILE, 'utf8')) as Partial<Results>)
+        : null;
+    fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(mergedResults(earlier, results), null, 2)}\n`);
     log(`wrote ${path.relative(ROOT, RESULTS_FILE)}`);
   }
 

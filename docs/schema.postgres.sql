@@ -70,6 +70,15 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+idempotency_keys.api_key_id text not null
+idempotency_keys.claim_token text not null
+idempotency_keys.claimed_at bigint not null
+idempotency_keys.created_at bigint not null
+idempotency_keys.key text not null
+idempotency_keys.request_hash text not null
+idempotency_keys.response_body text
+idempotency_keys.state text not null
+idempotency_keys.status integer
 job_leases.last_success_at bigint
 job_leases.lease_until bigint not null
 job_leases.name text not null
@@ -262,6 +271,8 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+idempotency_keys idempotency_keys_pk PRIMARY KEY (api_key_id, key)
+idempotency_keys idempotency_keys_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text])))
 job_leases job_leases_pkey PRIMARY KEY (name)
 login_states login_states_pkey PRIMARY KEY (state_hash)
 mail_outbox mail_outbox_pkey PRIMARY KEY (id)
@@ -341,6 +352,8 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE INDEX idempotency_keys_created_at ON idempotency_keys USING btree (created_at)
+CREATE UNIQUE INDEX idempotency_keys_pk ON idempotency_keys USING btree (api_key_id, key)
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
 CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
 CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)

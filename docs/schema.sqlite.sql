@@ -21,6 +21,8 @@ CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id
 
 CREATE INDEX events_created_at_idx ON events (created_at);
 
+CREATE INDEX "idempotency_keys_created_at" on "idempotency_keys" ("created_at");
+
 CREATE INDEX "login_states_created_idx" on "login_states" ("created_at");
 
 CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE sent_at IS NULL AND failed_at IS NULL;
@@ -97,6 +99,8 @@ CREATE TABLE events (
     body text NOT NULL,
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
+
+CREATE TABLE "idempotency_keys" ("api_key_id" text not null, "key" text not null, "request_hash" text not null, "state" text not null check (state IN ('running', 'done')), "status" integer, "response_body" text, "claim_token" text not null, "claimed_at" bigint not null, "created_at" bigint not null, constraint "idempotency_keys_pk" primary key ("api_key_id", "key"));
 
 CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint, started_at bigint NOT NULL DEFAULT 0, next_run_at bigint);
 

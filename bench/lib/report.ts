@@ -1,4 +1,5 @@
 // The one table, bench/results.json (a fixed shape other tools read), and the target verdicts.
+import type { BatchFigures } from './batch.js';
 import type { ControlCenterFigures } from './controlcenter.js';
 import type { FeedFigures, RosterFigures } from './network.js';
 import { TARGETS } from './scenarios.js';
@@ -24,6 +25,7 @@ export interface Extras {
   feed: FeedFigures | null;
   roster: RosterFigures | null;
   controlcenter: ControlCenterFigures | null;
+  batch: BatchFigures | null;
   failures: string[];
 }
 
@@ -33,6 +35,7 @@ export const noExtras = (): Extras => ({
   feed: null,
   roster: null,
   controlcenter: null,
+  batch: null,
   failures: [],
 });
 
@@ -52,6 +55,10 @@ export interface Results {
   roster_peak_rss_mb: number | null;
   controlcenter_s: number | null;
   controlcenter_peak_rss_mb: number | null;
+  /** Bookings/s of single creates, and of 100-booking batches, on one server in one run. */
+  batch_single_bookings_per_s: number | null;
+  batch_bookings_per_s: number | null;
+  batch_speedup: number | null;
 }
 
 const round = (n: number | null | undefined, digits: number): number | null =>
@@ -73,17 +80,24 @@ export function resultsJson(rows: readonly ScenarioRow[], extras: Extras): Resul
     roster_peak_rss_mb: round(extras.roster?.peakRssMb, 0),
     controlcenter_s: round(extras.controlcenter?.seconds, 1),
     controlcenter_peak_rss_mb: round(extras.controlcenter?.peakRssMb, 0),
+    batch_single_bookings_per_s: round(extras.batch?.singleBookingsPerS, 1),
+    batch_bookings_per_s: round(extras.batch?.batchBookingsPerS, 1),
+    batch_speedup: round(extras.batch?.speedup, 1),
   };
 }
 
-/** The figures of this run over those of an earlier one: a scenario replaces its row, a measured figure its value. */
-export function mergeResults(previous: Results | null, current: Results): Results {
-  if (previous === null) return current;
-  const names = new Set(current.scenarios.map((s) => s.name));
-  const merged: Record<string, unknown> = { ...previous };
-  for (const [key, value] of Object.entries(current)) if (key !== 'scenarios' && value !== null) merged[key] = value;
-  merged.scenarios = [...previous.scenarios.filter((s) => !names.has(s.name)), ...current.scenarios];
-  return merged as unknown as Results;
+/**
+ * A run of some scenarios (--scenario) over the results of an earlier run: what it measured
+ * replaces the earlier figures, the rest stay.
+ */
+export function mergedResults(earlier: Partial<Results> | null, now: Results): Results {
+  if (earlier === null) return now;
+  const measured = new Set(now.scenarios.map((s) => s.name));
+  const merged = { ...now, scenarios: [...(earlier.scenarios ?? []).filter((s) => !measured.has(s.name)), ...now.scenarios] };
+  for (const key of Object.keys(now) as Array<keyof Results>) {
+    if (key !== 'scenarios' && now[key] === null && earlier[key] !== undefined) Object.assign(merged, { [key]: earlier[key] });
+  }
+  return merged;
 }
 
 const show = (v: number | string | null | undefined): string => (v === null || v === undefined ? '—' : String(v));
@@ -110,6 +124,7 @@ export function formatTable(results: Results): string {
     `feed poll CPU median ${show(results.feed_poll_cpu_median_ms)} ms`,
     `roster sync: ${show(results.roster_sync_s)} s, peak RSS ${show(results.roster_peak_rss_mb)} MB`,
     `import:controlcenter: ${show(results.controlcenter_s)} s, peak RSS ${show(results.controlcenter_peak_rss_mb)} MB`,
+    `batch: ${show(results.batch_bookings_per_s)} bookings/s in batches of 100, ${show(results.batch_single_bookings_per_s)} by single creates (${show(results.batch_speedup)}×)`,
   ].join('\n');
 }
 
@@ -147,5 +162,9 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
     missed.push(`controlcenter: moved in ${cc.seconds.toFixed(1)} s > ${TARGETS.controlCenterSeconds} s`);
   if (cc && cc.peakRssMb > TARGETS.controlCenterPeakRssMb)
     missed.push(`controlcenter: peak RSS ${cc.peakRssMb.toFixed(0)} MB > ${TARGETS.controlCenterPeakRssMb} MB`);
+  const speedup = extras.batch?.speedup ?? null;
+  if (speedup !== null && speedup < TARGETS.batchSpeedup) {
+    missed.push(`batch: a booking in a batch of 100 is ${speedup.toFixed(1)}× faster than by a single create < ${TARGETS.batchSpeedup}×`);
+  }
   return missed;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, SqliteDialect, type LogEvent } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type LogEvent } from 'kysely';
 import { SearchPathPostgresDialect } from './postgres-dialect.js';
 import type { Database } from './schema.js';
 
@@ -30,6 +30,8 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL schema named by ?schema= in the URL (created by the migrations), else null. */
   schema: string | null;
+  /** SQLite's transaction control (src/db/transaction.ts); null on PostgreSQL. */
+  sqlite: SqliteControl | null;
   /** Calls listener after every statement with its duration (metrics); cheap when none is added. */
   addQueryListener(listener: (event: QueryTiming) => void): void;
   close(): Promise<void>;
@@ -40,6 +42,55 @@ export interface QueryTiming {
   sql: string;
   durationMs: number;
   failed: boolean;
+}
+
+/**
+ * BEGIN IMMEDIATE, COMMIT and ROLLBACK on statements prepared once, as better-sqlite3's own
+ * transactions do: preparing them for every write cost more than the write's own statements.
+ */
+export interface SqliteControl {
+  /** Takes the write lock, or throws SQLITE_BUSY at once: the wait happens between attempts, never inside the call. */
+  beginImmediate(): void;
+  commit(): void;
+  rollback(): void;
+}
+
+function sqliteControl(raw: SQLite.Database, log: (event: LogEvent) => void): SqliteControl {
+  // Each statement is logged like Kysely's own (query listeners and metrics see every statement).
+  const statement = (text: string) => {
+    const prepared = raw.prepare(text);
+    const query = CompiledQuery.raw(text);
+    return () => {
+      const started = performance.now();
+      try {
+        if (prepared.reader) prepared.get();
+        else prepared.run();
+      } catch (error) {
+        log({ level: 'error', error, query, queryDurationMillis: performance.now() - started });
+        throw error;
+      }
+      log({ level: 'query', query, queryDurationMillis: performance.now() - started });
+    };
+  };
+  const [noWait, wait, begin, commit, rollback] = [
+    'PRAGMA busy_timeout = 0',
+    'PRAGMA busy_timeout = 5000',
+    'BEGIN IMMEDIATE',
+    'COMMIT',
+    'ROLLBACK',
+  ].map(statement) as [() => void, () => void, () => void, () => void, () => void];
+  return {
+    beginImmediate: () => {
+      noWait();
+      try {
+        begin();
+      } finally {
+        wait();
+      }
+    },
+    commit,
+    rollback,
+  };
 }
 
 export class DatabaseUrlError extends Error {}
@@ -98,7 +149,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     // A write waits up to 5 s for another process's write lock (src/db/transaction.ts), then 503.
     raw.pragma('busy_timeout = 5000');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log });
-    return { kysely, dialect: 'sqlite', schema: null, addQueryListener, close: () => kysely.destroy() };
+    return { kysely, dialect: 'sqlite', schema: null, sqlite: sqliteControl(raw, log), addQueryListener, close: () => kysely.destroy() };
   }
 
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -128,7 +179,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     // An idle client dropped by the server must not crash the process.
     pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }), log });
-    return { kysely, dialect: 'postgres', schema, addQueryListener, close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', schema, sqlite: null, addQueryListener, close: () => kysely.destroy() };
   }
 
   throw new DatabaseUrlError('DATABASE_URL must be sqlite:PATH, sqlite::memory: or postgres://…');

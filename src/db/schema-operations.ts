@@ -172,3 +172,21 @@ export interface RosterStagingTable {
   first_name: string | null;
   last_name: string | null;
 }
+
+/** An Idempotency-Key of an API key: claimed by its first request, then its stored answer (src/services/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  key: string;
+  /** sha256 (hex) of the route and the canonical body: a repeat must match it. */
+  request_hash: string;
+  /** 'running' while its request is processed; 'done' once its answer is stored. */
+  state: 'running' | 'done';
+  status: number | null;
+  /** The JSON answered, as sent. */
+  response_body: string | null;
+  /** The current claim's own token: only its holder stores the answer. */
+  claim_token: string;
+  claimed_at: number;
+  /** A key expires 24 hours after it was first claimed. */
+  created_at: number;
+}

@@ -17,6 +17,7 @@ import type {
   SettingsTable,
   MemberCalendarsTable,
   RosterStagingTable,
+  IdempotencyKeysTable,
 } from './schema-operations.js';
 import type {
   MailOutboxTable,
@@ -246,6 +247,7 @@ export interface Database {
   atc_sessions: AtcSessionsTable;
   activity_backfill: ActivityBackfillTable;
   roster_staging: RosterStagingTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { backOff } from './back-off.js';
 import type { Db } from './connection.js';
 import { DatabaseBusyError, isPgRetryable, isSqliteBusy } from './errors.js';
@@ -35,22 +35,24 @@ export async function transaction<T>(db: Db, fn: (trx: Kysely<Database>) => Prom
 class LockHeld extends Error {}
 
 async function sqliteImmediate<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  const control = db.sqlite!;
+  // The connection is this call's alone until fn's promise settles (Kysely holds it for us).
   return db.kysely.connection().execute(async (conn) => {
-    // Asked not to wait: the connection's busy timeout (5 s) would wait inside the call.
-    await sql`PRAGMA busy_timeout = 0`.execute(conn);
     try {
-      await sql`BEGIN IMMEDIATE`.execute(conn);
+      control.beginImmediate();
     } catch (err) {
       throw isSqliteBusy(err) ? new LockHeld('write lock held', { cause: err }) : err;
-    } finally {
-      await sql`PRAGMA busy_timeout = 5000`.execute(conn);
     }
     try {
       const result = await fn(conn);
-      await sql`COMMIT`.execute(conn);
+      control.commit();
       return result;
     } catch (err) {
-      await sql`ROLLBACK`.execute(conn).catch(() => {});
+      try {
+        control.rollback();
+      } catch {
+        // SQLite ended the transaction itself (a full disk, say): nothing is left to roll back.
+      }
       throw err;
     }
   });

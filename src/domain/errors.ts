@@ -27,6 +27,11 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** The same request is still being processed (a repeat under its Idempotency-Key): 409, try again in a second. */
+export class InProgressError extends ConflictError {
+  readonly retryAfterSeconds = 1;
+}
+
 /** Fields that break a rule, each with its messages; the message is the first one, and a count of the rest. */
 export class ValidationError extends DomainError {
   constructor(readonly errors: FieldErrors) {

@@ -1,14 +1,18 @@
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { ConflictError, DomainError, ForbiddenError, InProgressError, NotFoundError, ValidationError } from '../domain/errors.js';
 
 export interface ErrorAnswer {
   status: number;
   body: { message: string } & Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 /** The status and JSON body for a domain refusal: 403, 404, 409 (with its details) or 422 (with `errors`). */
 export function answerForDomainError(error: DomainError): ErrorAnswer {
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
   if (error instanceof ForbiddenError) return { status: 403, body: { message: error.message } };
+  if (error instanceof InProgressError) {
+    return { status: 409, body: { message: error.message, ...error.details }, headers: { 'retry-after': String(error.retryAfterSeconds) } };
+  }
   if (error instanceof ConflictError) return { status: 409, body: { message: error.message, ...error.details } };
   if (error instanceof ValidationError) return { status: 422, body: { message: error.message, errors: error.errors } };
   // A new kind of refusal without a mapping is a bug of ours, not the client's.

@@ -19,6 +19,15 @@ export class ApiError extends Error {
 
 function fieldOf(e: FastifySchemaValidationError, part: string | undefined): string {
   const params = e.params;
+  // A field of an item of a list (a batch's bookings) is named with the item: bookings[3].position.
+  const [list, index, inItem] = e.instancePath.split('/').slice(1);
+  if (list && index !== undefined && /^\d+$/.test(index)) {
+    const field =
+      e.keyword === 'required' ? params.missingProperty : e.keyword === 'additionalProperties' ? params.additionalProperty : inItem;
+    if (typeof field === 'string') return `${list}[${index}].${field}`;
+    // An item that is not an object at all; an item of a list of values (include[]) stays the list's.
+    if ((e as { parentSchema?: { type?: unknown } }).parentSchema?.type === 'object') return `${list}[${index}]`;
+  }
   if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
     return params.missingProperty;
   }
@@ -139,6 +148,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof DomainError) {
       const answer = answerForDomainError(error);
       if (answer.status >= 500) request.log.error({ err: error }, 'unmapped domain error');
+      for (const [k, v] of Object.entries(answer.headers ?? {})) reply.header(k, v);
       return reply.code(answer.status).send(answer.body);
     }
     if (error instanceof ApiError) {

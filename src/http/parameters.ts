@@ -10,7 +10,14 @@ import { badVariant, isBadVariant } from './variant.js';
 // a real one (limit=1) out of the query and change the answer: a query or form over its limits
 // is refused instead (throwOnLimitExceeded).
 const QUERY_LIMITS = { parameterLimit: 100, arrayLimit: 50 } as const;
-const FORM_LIMITS = { parameterLimit: 50, arrayLimit: 20 } as const;
+export const FORM_LIMITS = { parameterLimit: 50, arrayLimit: 20, depth: 1 } as const;
+
+/** How much of a form is parsed; past it the form is refused. */
+export interface FormLimits {
+  parameterLimit: number;
+  arrayLimit: number;
+  depth: number;
+}
 
 /** The client's message for a limit qs refused, naming the limit; null for any other error. */
 function limitExceeded(err: unknown, part: string, limits: { parameterLimit: number; arrayLimit: number }): string | null {
@@ -117,12 +124,12 @@ export function checkRequest(request: FastifyRequest, { variant, parameters }: R
  * Form bodies, in an object without a prototype so that a field named constructor or __proto__ is
  * refused as unknown rather than dropped unseen.
  */
-export function parseForm(s: string): qs.ParsedQs {
+export function parseForm(s: string, limits: FormLimits = FORM_LIMITS): qs.ParsedQs {
   let fields: qs.ParsedQs;
   try {
-    fields = parseWithLimits(s, { depth: 1, ...FORM_LIMITS, throwOnLimitExceeded: true, plainObjects: true });
+    fields = parseWithLimits(s, { ...limits, throwOnLimitExceeded: true, plainObjects: true });
   } catch (err) {
-    const message = limitExceeded(err, 'form field', FORM_LIMITS);
+    const message = limitExceeded(err, 'form field', limits);
     throw message === null ? err : new ApiError(400, message);
   }
   return withProto(fields, s);

@@ -8,6 +8,7 @@ import type {
   BookingReduced,
   BookingUpdated,
 } from '../schemas/bookings.js';
+import type { BatchCreated, BatchCreatedControlCenter } from '../schemas/booking-batch.js';
 
 export type BookingForm = 'full' | 'reduced';
 
@@ -81,4 +82,14 @@ export function bookingUpdatedBody(b: BookingView, forcedTraining: boolean): Boo
 
 export function bookingDeletedBody(b: BookingView): BookingDeleted {
   return { message: 'Booking deleted', ...written(b, false) };
+}
+
+/** A batch's answer: every new booking, in the order given. */
+export function batchCreatedBody(bookings: readonly BookingView[]): BatchCreated {
+  return { message: 'Bookings created', bookings: bookings.map(presentBookingFull) };
+}
+
+/** A batch's answer in the compatibility profile: `success`, as Control Center answers a create. */
+export function batchCreatedControlCenterBody(bookings: readonly BookingView[]): BatchCreatedControlCenter {
+  return { success: 'Bookings created', bookings: bookings.map(presentBookingFull) };
 }

@@ -13,6 +13,7 @@ import { endorsementsRepository } from './endorsements.js';
 import { eventsRepository } from './events.js';
 import { exportRepository } from './export.js';
 import { healthRepository } from './health.js';
+import { idempotencyKeysRepository } from './idempotency-keys.js';
 import { importRepository } from './import.js';
 import { leasesRepository } from './leases.js';
 import { mailRepository } from './mail.js';
@@ -45,6 +46,7 @@ export function createRepositories(db: Executor, dialect: Dialect) {
     events: eventsRepository(db, dialect),
     export: exportRepository(db),
     health: healthRepository(db),
+    idempotencyKeys: idempotencyKeysRepository(db),
     import: importRepository(db, dialect),
     leases: leasesRepository(db),
     mail: mailRepository(db, dialect),

@@ -116,10 +116,13 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
       return row !== undefined;
     },
 
-    /** Claims up to `limit` due head deliveries (lowest open id of their subscription) until `leaseUntil`; see claimable. */
-    async claim(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+    /**
+     * Claims up to `limit` due head deliveries (lowest open id of their subscription) until
+     * `leaseUntil`, of one subscription when `webhookId` is given; see claimable.
+     */
+    async claim(now: number, leaseUntil: number, limit: number, webhookId?: string): Promise<ClaimedDelivery[]> {
       if (limit <= 0) return [];
-      const due = db
+      let due = db
         .selectFrom('webhook_deliveries as c')
         .select('c.id')
         .where('c.id', 'in', heads())
@@ -127,6 +130,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
         .where(dueAndUnleased(now, 'c'))
         .orderBy('c.next_attempt_at')
         .orderBy('c.id');
+      if (webhookId !== undefined) due = due.where('c.webhook_id', '=', webhookId);
       const claimed = await db
         .updateTable('webhook_deliveries')
         .set((eb) => ({ status: 'delivering', attempts: eb('attempts', '+', 1), lease_until: leaseUntil, updated_at: now }))

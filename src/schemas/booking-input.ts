@@ -169,3 +169,27 @@ export const UpdateBookingBody = Type.Object(
 export type UpdateBookingBody = Static<typeof UpdateBookingBody>;
 
 export const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
+
+/** The Idempotency-Key request header of the creates (contract §5, "Batches and retries"). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description:
+        'Makes a retry safe: a repeat with the same key, API key and body within 24 hours is answered as the first request was ' +
+        '(with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 422; a repeat while the first ' +
+        'is still being processed is 409 with `Retry-After: 1`. 1 to 255 visible ASCII characters, e.g. a UUID',
+      examples: ['roster-2026-03-14-7f3c'],
+      [ERROR_MESSAGE]: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces).',
+    }),
+  ),
+});
+
+/** The answer's header saying it is a stored one, answered again for a repeat. */
+export const REPLAYED_HEADER = {
+  'idempotent-replayed': Type.Literal('true', {
+    description: 'Present when this is the stored answer of an earlier request with the same Idempotency-Key',
+  }),
+};

@@ -1,7 +1,15 @@
 // Bookings as the API shows them (the models the bookings presenter's output is typed by) and
 // the schemas of the bookings routes.
 import { type Static, Type } from 'typebox';
-import { BODY_TYPES, BookingIdParams, BookingListQuery, CreateBookingBody, UpdateBookingBody } from './booking-input.js';
+import {
+  BODY_TYPES,
+  BookingIdParams,
+  BookingListQuery,
+  CreateBookingBody,
+  IdempotencyHeaders,
+  REPLAYED_HEADER,
+  UpdateBookingBody,
+} from './booking-input.js';
 import { ErrorBody, ValidationErrorBody } from './common.js';
 
 export { BOOKING_ID_PATH } from './booking-input.js';
@@ -82,7 +90,7 @@ export type BookingReduced = Static<typeof BookingReduced>;
 
 const AnyForm = Type.Union([BookingFull, BookingReduced], { description: 'Full form with an API key, reduced form without' });
 
-const Conflict = Type.Object(
+export const Conflict = Type.Object(
   {
     message: Type.String({ examples: ['Booking overlaps with an existing booking'] }),
     conflicts: Type.Optional(Type.Array(Type.Integer(), { description: 'IDs of the live bookings of the same position that overlap' })),
@@ -90,7 +98,8 @@ const Conflict = Type.Object(
   { description: 'The booking overlaps another one of the same position, or the booking was deleted' },
 );
 
-const COMPAT_NOTE = 'In the Control Center compatibility profile (API_COMPAT=controlcenter, or a key created with --compat controlcenter)';
+export const COMPAT_NOTE =
+  'In the Control Center compatibility profile (API_COMPAT=controlcenter, or a key created with --compat controlcenter)';
 
 const WriteResult = <M extends string>(message: M, description: string) =>
   Type.Object(
@@ -121,7 +130,7 @@ export const BookingCreatedControlCenter = Type.Object(
 );
 export type BookingCreatedControlCenter = Static<typeof BookingCreatedControlCenter>;
 
-const writeErrors = {
+export const writeErrors = {
   400: ErrorBody,
   401: ErrorBody,
   403: ErrorBody,
@@ -174,15 +183,17 @@ export const createBooking = {
   description:
     'Field formats are checked together (422 with every problem); then, in order: an unknown cid or position (422), ' +
     'equal start and end (422 under end_at), a start in the past (422 under start_at), an overlap with a live booking of the ' +
-    'same position (409 with the conflicting ids; periods are half-open, so 10:00–12:00 and 12:00–14:00 do not overlap).',
+    'same position (409 with the conflicting ids; periods are half-open, so 10:00–12:00 and 12:00–14:00 do not overlap). ' +
+    'With an `Idempotency-Key` header a repeat of the request is answered as the first was (`Idempotent-Replayed: true`) and creates nothing.',
   consumes: BODY_TYPES,
+  headers: IdempotencyHeaders,
   body: CreateBookingBody,
   response: {
     201: {
       ...BookingCreated,
-      headers: { location: Type.String({ description: 'URL of the new booking', examples: ['/api/bookings/42'] }) },
+      headers: { location: Type.String({ description: 'URL of the new booking', examples: ['/api/bookings/42'] }), ...REPLAYED_HEADER },
     },
-    200: BookingCreatedControlCenter,
+    200: { ...BookingCreatedControlCenter, headers: REPLAYED_HEADER },
     ...writeErrors,
     409: Conflict,
   },

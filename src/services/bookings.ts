@@ -1,39 +1,28 @@
 import {
   type BookingFields,
   type BookingListFilter,
-  changesNothing,
+  type CreateFields,
+  firstClash,
   isBookingId,
+  itemErrors,
   type ListPosition,
-  planBooking,
 } from '../domain/bookings/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../domain/errors.js';
 import { isBookingOverlap } from '../db/errors.js';
 import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
 import type { BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
 import type { Repositories } from '../repositories/index.js';
 import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
-import type { Actor } from './booking-changes.js';
-import type { Writer } from './write.js';
+import type { Actor, BookingChange } from './booking-changes.js';
+import { applyChange, type BookingPermit, type PlannedChange, planChange, slotOf } from './booking-steps.js';
+import type { Write, Writer } from './write.js';
+
+export type { BookingPermit, PermitContext } from './booking-steps.js';
 
 export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 
-/** What a permit sees of a change: the booking as stored (null on create) and the position it is to be on. */
-export interface PermitContext {
-  fields: BookingFields;
-  existing: BookingView | null;
-  /** The area of the stored booking's position (null on create, or a position without an area). */
-  existingArea: number | null;
-  position: { callsign: string; rating: number; area_id: number | null };
-  /** The repositories on the write's transaction, for what else the permit decides on (read there, it cannot change before the write). */
-  repos: Repositories;
-}
-
-/**
- * A further check of who may make a change, run inside its transaction once the booking and the
- * position are read, so what it decides on cannot change before the write: members' pages check
- * who may book (src/domain/bookings/who-may-book.ts). It throws a ForbiddenError to refuse.
- */
-export type BookingPermit = (change: PermitContext) => Promise<void>;
+/** Called inside the write with what it made, last: stores the request's answer with the change (an Idempotency-Key's). */
+export type Seal = (w: Write, saved: SavedBooking[]) => Promise<void>;
 
 export interface SavedBooking {
   booking: BookingView;
@@ -89,57 +78,25 @@ export class Bookings {
    * of requests or processes can get past; the refusal aborts the transaction, so the conflicting
    * ids are looked up afterwards for the 409.
    */
-  async save(id: number | null, fields: BookingFields, actor: Actor, permit?: BookingPermit): Promise<SavedBooking> {
+  async save(
+    id: number | null,
+    fields: BookingFields,
+    actor: Actor,
+    options: { permit?: BookingPermit; seal?: Seal } = {},
+  ): Promise<SavedBooking> {
     if (id !== null && !isBookingId(id)) throw new NotFoundError('Booking');
     const attempt: { slot?: Slot } = {};
     try {
       return await this.writer.write(async (w): Promise<SavedBooking> => {
-        const now = w.at;
-        const repo = w.repos.bookings;
-        if (id !== null && this.lockRows) await repo.lockById(id);
-        const existing = id === null ? undefined : await repo.findById(id);
-        if (id !== null) {
-          if (!existing) throw new NotFoundError('Booking');
-          if (existing.deleted) throw new ConflictError('A deleted booking cannot be updated');
-        }
-        const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
-        const position =
-          (await repo.findPosition(fields.position !== undefined ? { callsign: fields.position } : { id: existing!.position_id })) ?? null;
-        const facilityEndorsements =
-          user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
-
-        if (permit && user && position) {
-          await permit({
-            fields,
-            existing: existing ?? null,
-            existingArea: existing ? await this.areaOf(repo, existing) : null,
-            position,
-            repos: w.repos,
-          });
-        }
-        const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now });
-        if (!plan.ok) throw new ValidationError(plan.errors);
-        // Nothing to write, so nothing is caused: no event, push or audit entry; updated_at and the revision stay.
-        if (existing && changesNothing(existing, plan.booking)) {
-          return { booking: existing, forcedTraining: existing.training_forced === 1 };
-        }
-
-        if (this.lockRows) await repo.lockPosition(plan.booking.position_id);
-        const slot: Slot = { position_id: plan.booking.position_id, time_start: plan.booking.time_start, time_end: plan.booking.time_end };
-        if (existing) slot.exceptId = existing.id;
-        // No check-then-write: the database's own guard refuses an overlap (below).
-        attempt.slot = slot;
-
-        let bookingId: number;
-        if (existing) {
-          if (!(await repo.update(existing.id, plan.booking, now))) throw new ConflictError('A deleted booking cannot be updated');
-          bookingId = existing.id;
-        } else {
-          bookingId = await repo.insert({ ...plan.booking, source: fields.source ?? 'CC' }, now);
-        }
-        const booking = (await repo.findById(bookingId))!;
-        await w.bookingsChanged([{ kind: existing ? 'updated' : 'created', before: existing ?? null, after: booking }], actor, 'api');
-        return { booking, forcedTraining: plan.forcedTraining };
+        const planned = await planChange(w, this.lockRows, id, fields, options.permit);
+        if (planned.values === null) return { booking: planned.existing!, forcedTraining: planned.forcedTraining };
+        if (this.lockRows) await w.repos.bookings.lockPosition(planned.values.position_id);
+        attempt.slot = slotOf(planned.values, planned.existing);
+        const change = await applyChange(w, planned.values, planned.existing, fields.source ?? 'CC');
+        await w.bookingsChanged([change], actor, 'api');
+        const saved = { booking: change.after, forcedTraining: planned.forcedTraining };
+        await options.seal?.(w, [saved]);
+        return saved;
       });
     } catch (err) {
       if (attempt.slot && isBookingOverlap(err)) {
@@ -149,8 +106,57 @@ export class Bookings {
     }
   }
 
-  private async areaOf(repo: BookingsRepository, booking: BookingView): Promise<number | null> {
-    return (await repo.findPosition({ id: booking.position_id }))?.area_id ?? null;
+  /**
+   * POST /api/bookings/batch: every item created in one write, in order, or none. Every item's rules
+   * are checked before anything is written, and their refusals answered together (422, named by
+   * item); then an overlap between two items, then with a stored booking (409 naming the item).
+   */
+  async createBatch(items: readonly CreateFields[], actor: Actor, seal?: Seal): Promise<SavedBooking[]> {
+    const attempt: { slot?: Slot; index?: number } = {};
+    try {
+      return await this.writer.write(async (w) => {
+        const planned = await this.planItems(w, items);
+        const clash = firstClash(planned.map((p) => p.values!));
+        if (clash) {
+          throw new ConflictError(`Booking overlaps with booking ${clash.other} of the batch`, { conflicts: [], index: clash.index });
+        }
+        // In one order whatever the batch's, so two batches sharing positions queue instead of deadlocking.
+        if (this.lockRows) {
+          const positions = [...new Set(planned.map((p) => p.values!.position_id))].sort((a, b) => a - b);
+          for (const positionId of positions) await w.repos.bookings.lockPosition(positionId);
+        }
+        const changes: BookingChange[] = [];
+        for (const [index, p] of planned.entries()) {
+          Object.assign(attempt, { index, slot: slotOf(p.values!, null) });
+          changes.push(await applyChange(w, p.values!, null, items[index]!.source));
+        }
+        await w.bookingsChanged(changes, actor, 'api');
+        const saved = changes.map((c, i) => ({ booking: c.after, forcedTraining: planned[i]!.forcedTraining }));
+        await seal?.(w, saved);
+        return saved;
+      });
+    } catch (err) {
+      if (attempt.slot && isBookingOverlap(err)) {
+        throw new ConflictError(OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot), index: attempt.index });
+      }
+      throw err;
+    }
+  }
+
+  /** Every item's rules, their refusals gathered under the items' names. */
+  private async planItems(w: Write, items: readonly CreateFields[]): Promise<PlannedChange[]> {
+    const planned: PlannedChange[] = [];
+    let errors: FieldErrors = {};
+    for (const [index, fields] of items.entries()) {
+      try {
+        planned.push(await planChange(w, this.lockRows, null, fields));
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        errors = { ...errors, ...itemErrors(index, err.errors) };
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    return planned;
   }
 
   /** Soft delete: the row stays, marked deleted, and leaves the list. */

@@ -20,6 +20,7 @@ import { Exports } from './export.js';
 import { FeedPoll } from './feed.js';
 import { Health } from './health.js';
 import { HttpClient } from './http-client.js';
+import { Idempotency } from './idempotency.js';
 import { Imports } from './import.js';
 import { MemberBookings } from './member-bookings.js';
 import { Metrics } from './metrics.js';
@@ -70,6 +71,8 @@ export interface AppServices {
   /** What the staff pages read (their changes go through positions, endorsements and roles). */
   staff: StaffDesk;
   bookings: Bookings;
+  /** Idempotency-Key on the bookings' creates: claims, stored answers, replays. */
+  idempotency: Idempotency;
   /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
   memberBookings: MemberBookings;
   users: Users;
@@ -147,6 +150,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       })
     : null;
   const bookings = new Bookings(writer, repos);
+  const idempotency = new Idempotency(writer, clock);
   const endorsements = new Endorsements(writer, repos, clock);
   const site = { siteName: config.siteName, publicUrl: config.publicUrl };
   const trainings = new Trainings(writer, repos, clock, site);
@@ -168,6 +172,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
     ...builtInWorkers({ config, writer, keys }),
     endorsements.expiryWorker(),
+    idempotency.pruneWorker(),
     applications.interestWorker(),
     ...(config.mail ? [new MailDeliveries(writer, repos, config.mail)] : []),
     ...networkWorkers({ config, roster, feed, activity }),
@@ -205,6 +210,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     trainingDesk: new TrainingDesk(repos),
     staff: new StaffDesk(repos, activity, clock),
     bookings,
+    idempotency,
     memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
     users: new Users(membership, db, clock),
     deprecated: new DeprecatedLists(repos.deprecated, clock),

@@ -90,12 +90,12 @@ export class MemberBookings {
   }
 
   create(member: Member, fields: MemberFormFields): Promise<SavedBooking> {
-    return this.writes.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), this.bookingPermit(member));
+    return this.writes.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), { permit: this.bookingPermit(member) });
   }
 
   /** Changes a booking: the member's own, or anyone's in an area they are staff of. The booker stays. */
   update(member: Member, id: number, fields: MemberFormFields): Promise<SavedBooking> {
-    return this.writes.save(id, fields, actorOf(member), this.bookingPermit(member));
+    return this.writes.save(id, fields, actorOf(member), { permit: this.bookingPermit(member) });
   }
 
   async cancel(member: Member, id: number): Promise<MemberBooking> {

@@ -65,8 +65,20 @@ export function freshSchemaName(label = `${process.pid}_${++counter}_${Math.rand
   return testSchemaName(inject('testRunId'), label);
 }
 
+// SQLite: each context starts from a copy of one database migrated once per worker, instead of
+// running every migration (each commit a disk flush) again for every test.
+let sqliteTemplate: Promise<string> | undefined;
+async function migratedSqliteTemplate(): Promise<string> {
+  const file = path.join(tempDir(), 'template.db');
+  const db = openDatabase(`sqlite:${file}`);
+  await migrateToLatest(db);
+  await db.close(); // the last connection's close moves the write-ahead log into the file
+  return file;
+}
+
 export async function createTestContext(options: { env?: Record<string, string>; now?: number } = {}): Promise<TestContext> {
   const databaseUrl = freshDatabaseUrl();
+  if (TEST_DIALECT === 'sqlite') fs.copyFileSync(await (sqliteTemplate ??= migratedSqliteTemplate()), databaseUrl.slice('sqlite:'.length));
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', DATA_FEED_URL: 'off', ...options.env });
   let statements: string[] = [];
   let parameters: Array<readonly unknown[]> = [];

@@ -49,6 +49,7 @@ export const ALL_TABLES = [
   'activity_backfill',
   'roster_staging',
   'mail_outbox',
+  'idempotency_keys',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

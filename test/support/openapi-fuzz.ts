@@ -279,6 +279,17 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
         .map(([t, id]) => Buffer.from(JSON.stringify([t, id])).toString('base64url'));
     case 'api-variant':
       return fc.constantFrom('newer', 'older');
+    // A batch: a few creates, each meant to be valid.
+    case 'bookings':
+      return fc.array(
+        fc.record(Object.fromEntries(['cid', 'date', 'start_at', 'end_at', 'position', 'tag'].map((n) => [n, validByName(n, world)!])), {
+          requiredKeys: ['cid', 'date', 'start_at', 'end_at', 'position'],
+        }),
+        { minLength: 1, maxLength: 4 },
+      );
+    // Mostly new keys; a few shared ones, so that repeats (same or another body) are sent too.
+    case 'idempotency-key':
+      return fc.oneof({ weight: 3, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom('fuzz-1', 'fuzz-2') });
     default:
       return undefined;
   }
@@ -407,6 +418,8 @@ function nearValidByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> 
         'a'.repeat(201),
         '%%%',
       );
+    case 'idempotency-key':
+      return fc.constantFrom('', ' ', 'two words', 'x'.repeat(256));
     case 'api-variant':
       return fc.constantFrom('NEWER', 'newest', '', ' older', 'older, newer');
     default:

@@ -11,6 +11,7 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   let server: ServerProcess;
   let env: Record<string, string>;
   let client: ReturnType<typeof api>;
+  let token: string;
 
   beforeAll(async () => {
     network = await startNetworkStandIn([{ token: NETWORK_KEY, division: 'EUD' }, { token: 'another-division' }]);
@@ -18,6 +19,7 @@ describe('network booking sync', { timeout: 120_000 }, () => {
     env = prepared.env;
     server = await startServer(env);
     client = api(server.url, prepared.token);
+    token = prepared.token;
   });
   afterAll(async () => {
     await server.stop();
@@ -99,6 +101,31 @@ describe('network booking sync', { timeout: 120_000 }, () => {
       return all.every((b) => b.network_booking !== null) && all.map((b) => Number(b.network_booking));
     }, 'three pushes');
     expect(ids.map((id) => network.bookings.get(id)!.type)).toEqual(['training', 'training', 'booking']);
+  });
+
+  it('pushes every booking of a batch, as it pushes a create', async () => {
+    const before = network.count('POST');
+    const res = await fetch(`${server.url}/api/bookings/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        bookings: [
+          { cid: 1_200_001, date: dateIn(9), start_at: '17:00', end_at: '19:00', position: 'EKCH_TWR', tag: 3 },
+          { cid: 1_200_002, date: dateIn(9), start_at: '17:00', end_at: '19:00', position: 'EKCH_APP' },
+        ],
+      }),
+    });
+    expect(res.status).toBe(201);
+    const { bookings } = (await res.json()) as { bookings: Array<{ id: number }> };
+    const ids = await eventually(async () => {
+      const all = await Promise.all(bookings.map((b) => client.get(b.id)));
+      return all.every((b) => b.network_booking !== null) && all.map((b) => Number(b.network_booking));
+    }, 'both pushes');
+    expect(ids.map((id) => [network.bookings.get(id)!.callsign, network.bookings.get(id)!.type])).toEqual([
+      ['EKCH_TWR', 'event'],
+      ['EKCH_APP', 'training'],
+    ]);
+    expect(network.count('POST')).toBe(before + 2);
   });
 
   it('pushes an update made while the create is still on its way as part of it, and a delete after it, in order', async () => {

@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { keyActor, unauthorized } from '../../plugins/api-keys.js';
 import {
+  BOOKING_FIELDS,
   bookingFieldsOf,
+  MAX_BATCH_SIZE,
   type BookingInputMode,
   type BookingListFilter,
   decodeCursor,
@@ -13,6 +15,8 @@ import {
 } from '../../domain/bookings/index.js';
 import { ValidationError } from '../../domain/errors.js';
 import {
+  batchCreatedBody,
+  batchCreatedControlCenterBody,
   bookingBody,
   bookingCreatedBody,
   bookingCreatedControlCenterBody,
@@ -22,8 +26,14 @@ import {
 } from '../../presenters/bookings.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { RouteServices } from '../../services/index.js';
+import { type Answer, type IdempotencyScope, type Outcome, requestHash } from '../../services/idempotency.js';
+import type { SavedBooking } from '../../services/bookings.js';
+import { createBookingBatch } from '../../schemas/booking-batch.js';
 import type { BookingListQuery } from '../../schemas/booking-input.js';
 import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
+
+/** A batch's form: up to MAX_BATCH_SIZE items of a create's fields. */
+const BATCH_FORM = { count: MAX_BATCH_SIZE, fields: BOOKING_FIELDS.length };
 
 const formOf = (request: FastifyRequest): BookingForm => (request.apiKey ? 'full' : 'reduced');
 
@@ -74,6 +84,34 @@ const blanksRemoved =
     done();
   };
 
+/** A batch's items, each as a create's body before its schema checks it. */
+function itemsWithoutBlanks(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const body: unknown = request.body;
+  if (typeof body === 'object' && body !== null && 'bookings' in body && Array.isArray(body.bookings)) {
+    body.bookings = body.bookings.map((item) => withoutBlanks(item, 'create'));
+  }
+  done();
+}
+
+/** The request's Idempotency-Key (its header schema checked it), with what a repeat must match; null without one. */
+function idempotencyOf(request: FastifyRequest, route: string, canonical: unknown): IdempotencyScope | null {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string') return null;
+  return { apiKeyId: request.apiKey!.id, key, requestHash: requestHash(route, canonical) };
+}
+
+/** Sends an answer made now, or a stored one as it was first sent. */
+function send(reply: FastifyReply, outcome: Outcome): FastifyReply {
+  if (!outcome.replayed) return reply.code(outcome.status).send(outcome.body);
+  return reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.json);
+}
+
+/** The id of the booking a create answered with, for its Location. */
+function createdId(outcome: Outcome): number | undefined {
+  const body = (outcome.replayed ? JSON.parse(outcome.json) : outcome.body) as { booking?: { id?: number } };
+  return body.booking?.id;
+}
+
 const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/api/bookings', { schema: listBookings, config: { auth: 'optional' }, preValidation: cidNeedsKey }, async (request, reply) => {
     const page = await services.bookings.list(formOf(request), listFilter(request.query));
@@ -89,12 +127,34 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
 
   const create = { schema: createBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('create') };
   app.post('/api/bookings/create', create, async (request, reply) => {
-    const saved = await services.bookings.save(null, bookingFieldsOf(request.body, 'create'), keyActor(request));
-    reply.header('location', `/api/bookings/${saved.booking.id}`);
-    if (wantsControlCenter(request, services.config.apiCompat)) {
-      return reply.code(200).send(bookingCreatedControlCenterBody(saved.booking, saved.forcedTraining));
-    }
-    return reply.code(201).send(bookingCreatedBody(saved.booking, saved.forcedTraining));
+    const fields = bookingFieldsOf(request.body, 'create');
+    const compat = wantsControlCenter(request, services.config.apiCompat);
+    const answer = (saved: SavedBooking[]): Answer => {
+      const { booking, forcedTraining } = saved[0]!;
+      return compat
+        ? { status: 200, body: bookingCreatedControlCenterBody(booking, forcedTraining) }
+        : { status: 201, body: bookingCreatedBody(booking, forcedTraining) };
+    };
+    const outcome = await services.idempotency.run(idempotencyOf(request, 'create', fields), answer, async (seal) => [
+      await services.bookings.save(null, fields, keyActor(request), seal ? { seal } : {}),
+    ]);
+    const id = createdId(outcome);
+    if (id !== undefined) reply.header('location', `/api/bookings/${id}`);
+    return send(reply, outcome);
+  });
+
+  const batch = { schema: createBookingBatch, config: { auth: 'edit' as const, formItems: BATCH_FORM }, preValidation: itemsWithoutBlanks };
+  app.post('/api/bookings/batch', batch, async (request, reply) => {
+    const items = request.body.bookings.map((item) => bookingFieldsOf(item, 'create'));
+    const compat = wantsControlCenter(request, services.config.apiCompat);
+    const answer = (saved: SavedBooking[]): Answer => {
+      const bookings = saved.map((s) => s.booking);
+      return compat ? { status: 200, body: batchCreatedControlCenterBody(bookings) } : { status: 201, body: batchCreatedBody(bookings) };
+    };
+    const outcome = await services.idempotency.run(idempotencyOf(request, 'batch', items), answer, (seal) =>
+      services.bookings.createBatch(items, keyActor(request), seal),
+    );
+    return send(reply, outcome);
   });
 
   const update = { schema: updateBooking, config: { auth: 'edit' as const }, preValidation: blanksRemoved('update') };

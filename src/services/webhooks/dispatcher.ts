@@ -59,10 +59,10 @@ export class WebhookDeliveries implements Worker {
   async run(ctx: WorkerContext): Promise<boolean> {
     const claimed = await this.claim(ctx.now());
     if (claimed === null) return false;
-    if (claimed.delivery) {
-      ctx.took();
-      await this.deliver(claimed.delivery, ctx);
-    }
+    if (claimed.delivery) ctx.took();
+    // A subscription's deliveries follow one another in this run while they succeed: recording an
+    // attempt claims the next one in the same write, so a busy queue costs one write per delivery.
+    for (let next = claimed.delivery; next !== null;) next = await this.deliver(next, ctx);
     return true;
   }
 
@@ -82,8 +82,8 @@ export class WebhookDeliveries implements Worker {
     });
   }
 
-  /** Makes one attempt and records it, with what it means for its subscription. */
-  private async deliver(d: ClaimedDelivery, ctx: WorkerContext): Promise<void> {
+  /** Makes one attempt and records it, with what it means for its subscription; then claims the subscription's next due delivery after a success. */
+  private async deliver(d: ClaimedDelivery, ctx: WorkerContext): Promise<ClaimedDelivery | null> {
     const timestamp = Math.floor(ctx.now() / 1000);
     const started = performance.now();
     const response = await this.http.request(d.url, {
@@ -104,13 +104,24 @@ export class WebhookDeliveries implements Worker {
     });
     const result = attemptOf(response, Math.round(performance.now() - started));
     // Stopping (the workers or the client): the lease lapses and any instance tries it again (at least once).
-    if (ctx.signal.aborted || (!response.ok && response.reason === 'stopped')) return;
+    if (ctx.signal.aborted || (!response.ok && response.reason === 'stopped')) return null;
     const outcome = this.outcome(d, result, ctx.now());
     const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
-    const disabled = await this.writer.write(async (w) => {
-      await w.repos.webhookDeliveries.complete(d, outcome);
+    const { disabled, next } = await this.writer.write(async (w) => {
+      const repo = w.repos.webhookDeliveries;
+      await repo.complete(d, outcome);
       const reason = disableReason(disableAfterMs, result);
-      return w.repos.webhooks.noteHealth(d.webhook_id, result.error === null, outcome.at, outcome.at - disableAfterMs, reason);
+      const disabled = await w.repos.webhooks.noteHealth(
+        d.webhook_id,
+        result.error === null,
+        outcome.at,
+        outcome.at - disableAfterMs,
+        reason,
+      );
+      if (disabled || result.error !== null || ctx.signal.aborted) return { disabled, next: null };
+      await repo.fanOut(outcome.at);
+      const [next] = await repo.claim(outcome.at, outcome.at + this.options.timeoutMs + LEASE_MARGIN_MS, 1, d.webhook_id);
+      return { disabled, next: next ?? null };
     });
     if (disabled) {
       ctx.log.warn(
@@ -119,6 +130,7 @@ export class WebhookDeliveries implements Worker {
       );
       this.options.onDisabled?.(d.webhook_id);
     }
+    return next;
   }
 
   private outcome(d: ClaimedDelivery, result: SendResult, at: number) {

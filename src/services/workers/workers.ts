@@ -101,17 +101,23 @@ export class Workers {
     state.timer.unref();
   }
 
-  /** Starts a run unless one is under way, which then goes round once more. */
+  /**
+   * Starts a run while a slot is free; else one under way goes round once more. (A run can be long:
+   * a webhook subscription's deliveries one after another; the new work may be another's.)
+   */
   private kick(state: State): void {
     if (this.stopped) return;
-    if (state.active > 0) state.again = true;
-    else this.launch(state);
+    if (state.active < this.slots(state)) this.launch(state);
+    else state.again = true;
+  }
+
+  private slots(state: State): number {
+    return state.worker.runs === 'once' ? 1 : (state.worker.concurrency ?? 1);
   }
 
   /** A run took work: the worker's free slots look for more of it meanwhile. */
   private fill(state: State): void {
-    const slots = state.worker.runs === 'once' ? 1 : (state.worker.concurrency ?? 1);
-    while (!this.stopped && state.active < slots) this.launch(state);
+    while (!this.stopped && state.active < this.slots(state)) this.launch(state);
   }
 
   private launch(state: State): void {

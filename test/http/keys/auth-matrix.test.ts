@@ -27,6 +27,11 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
     payload: { cid: 1000001, date: '01/06/2099', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' },
     expect: WRITE,
   },
+  'POST /api/bookings/batch': {
+    url: '/api/bookings/batch',
+    payload: { bookings: [{ cid: 1000001, date: '02/06/2099', start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' }] },
+    expect: WRITE,
+  },
   'PATCH /api/bookings/{id}': { url: '/api/bookings/1', payload: { end_at: '12:30' }, expect: WRITE },
   'DELETE /api/bookings/{id}': { url: '/api/bookings/2', expect: WRITE },
   'GET /api/events': { url: '/api/events', expect: KEYED },

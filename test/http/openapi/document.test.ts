@@ -46,6 +46,7 @@ describe('GET /openapi.json', () => {
     expect(ids).toMatchObject({
       'GET /api/bookings': 'listBookings',
       'POST /api/bookings/create': 'createBooking',
+      'POST /api/bookings/batch': 'createBookingBatch',
       'GET /api/bookings/{id}': 'getBooking',
       'PATCH /api/bookings/{id}': 'updateBooking',
       'DELETE /api/bookings/{id}': 'deleteBooking',
@@ -55,6 +56,18 @@ describe('GET /openapi.json', () => {
       'GET /api/events': 'streamEvents',
       'GET /calendar/bookings.ics': 'getCalendarFeed',
     });
+  });
+
+  it('documents the Idempotency-Key header of the creates and the header of a replayed answer', () => {
+    type Documented = { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: object }> };
+    for (const path of ['/api/bookings/create', '/api/bookings/batch']) {
+      const op = (doc.paths[path] as Record<string, Documented>).post!;
+      expect(
+        op.parameters?.filter((p) => p.in === 'header').map((p) => p.name),
+        path,
+      ).toEqual(['idempotency-key']);
+      expect(Object.keys(op.responses['201']!.headers ?? {}), path).toContain('idempotent-replayed');
+    }
   });
 
   it('names the server from HOST and PORT, and the license', () => {

@@ -24,6 +24,7 @@ const EXPECTED = [
   'GET /api/bookings',
   'GET /api/bookings/{id}',
   'POST /api/bookings/create',
+  'POST /api/bookings/batch',
   'PATCH /api/bookings/{id}',
   'DELETE /api/bookings/{id}',
   'GET /api/users',

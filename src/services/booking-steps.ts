@@ -1,0 +1,104 @@
+// The steps of one booking's change inside a write, shared by every way a booking is made or changed
+// (a create, a batch's items, an update, a member's page): read and check (planChange), then write
+// (applyChange). The caller records the change (Write.bookingsChanged) and maps an overlap to a 409.
+import { type BookingFields, changesNothing, planBooking } from '../domain/bookings/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
+import type { BookingValues, BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
+import type { Repositories } from '../repositories/index.js';
+import type { BookingChange } from './booking-changes.js';
+import type { Write } from './write.js';
+
+/** What a permit sees of a change: the booking as stored (null on create) and the position it is to be on. */
+export interface PermitContext {
+  fields: BookingFields;
+  existing: BookingView | null;
+  /** The area of the stored booking's position (null on create, or a position without an area). */
+  existingArea: number | null;
+  position: { callsign: string; rating: number; area_id: number | null };
+  /** The repositories on the write's transaction, for what else the permit decides on (read there, it cannot change before the write). */
+  repos: Repositories;
+}
+
+/**
+ * A further check of who may make a change, run inside its transaction once the booking and the
+ * position are read, so what it decides on cannot change before the write: members' pages check
+ * who may book (src/domain/bookings/who-may-book.ts). It throws a ForbiddenError to refuse.
+ */
+export type BookingPermit = (change: PermitContext) => Promise<void>;
+
+/** A change that passed its rules: what to write, or nothing (an update that changes nothing). */
+export interface PlannedChange {
+  existing: BookingView | null;
+  /** Null: every given field equals the stored value. */
+  values: BookingValues | null;
+  forcedTraining: boolean;
+}
+
+/**
+ * Reads what the rules decide on and applies them: the booking (id null: a create), its user and
+ * position, the permit. Throws the refusal (404, 409 for a deleted booking, 403, 422).
+ * PostgreSQL (lockRows): the stored booking's row is locked first.
+ */
+export async function planChange(
+  w: Write,
+  lockRows: boolean,
+  id: number | null,
+  fields: BookingFields,
+  permit?: BookingPermit,
+): Promise<PlannedChange> {
+  const repo = w.repos.bookings;
+  if (id !== null && lockRows) await repo.lockById(id);
+  const existing = id === null ? undefined : await repo.findById(id);
+  if (id !== null) {
+    if (!existing) throw new NotFoundError('Booking');
+    if (existing.deleted) throw new ConflictError('A deleted booking cannot be updated');
+  }
+  const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
+  const position =
+    (await repo.findPosition(fields.position !== undefined ? { callsign: fields.position } : { id: existing!.position_id })) ?? null;
+  const facilityEndorsements =
+    user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
+
+  if (permit && user && position) {
+    await permit({
+      fields,
+      existing: existing ?? null,
+      existingArea: existing ? await areaOf(repo, existing) : null,
+      position,
+      repos: w.repos,
+    });
+  }
+  const plan = planBooking({ fields, existing: existing ?? null, user, position, facilityEndorsements, now: w.at });
+  if (!plan.ok) throw new ValidationError(plan.errors);
+  // Nothing to write, so nothing is caused: no event, push or audit entry; updated_at and the revision stay.
+  if (existing && changesNothing(existing, plan.booking)) return { existing, values: null, forcedTraining: existing.training_forced === 1 };
+  return { existing: existing ?? null, values: plan.booking, forcedTraining: plan.forcedTraining };
+}
+
+export async function areaOf(repo: BookingsRepository, booking: BookingView): Promise<number | null> {
+  return (await repo.findPosition({ id: booking.position_id }))?.area_id ?? null;
+}
+
+/** The period a planned change takes: what an overlap is looked up for. */
+export function slotOf(values: BookingValues, existing: BookingView | null): Slot {
+  const slot: Slot = { position_id: values.position_id, time_start: values.time_start, time_end: values.time_end };
+  if (existing) slot.exceptId = existing.id;
+  return slot;
+}
+
+/**
+ * Writes a planned change. No check-then-write: the database's own guard refuses an overlap (SQLite
+ * triggers, the PostgreSQL exclusion constraint), which aborts the write.
+ */
+export async function applyChange(w: Write, values: BookingValues, existing: BookingView | null, source: string): Promise<BookingChange> {
+  const repo = w.repos.bookings;
+  let bookingId: number;
+  if (existing) {
+    if (!(await repo.update(existing.id, values, w.at))) throw new ConflictError('A deleted booking cannot be updated');
+    bookingId = existing.id;
+  } else {
+    bookingId = await repo.insert({ ...values, source }, w.at);
+  }
+  const after = (await repo.findById(bookingId))!;
+  return { kind: existing ? 'updated' : 'created', before: existing, after };
+}
