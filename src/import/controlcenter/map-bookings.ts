@@ -1,7 +1,7 @@
 // Control Center's bookings in Sector's import format (contract §19): all rows, deleted ones as
 // deleted. A first pass over a few columns of every booking finds what is skipped and which live
 // bookings overlap; the whole rows are then mapped a page at a time (a division has many).
-import { flag, instant, kind, type KindReport, num } from './map-trainings.js';
+import { flag, instant, kind, type KindReport, num } from './values.js';
 import type { Row } from './read.js';
 
 /** Maps pages of whole booking rows, knowing from the first pass which to skip or mark deleted. */

@@ -2,21 +2,7 @@
 // activity in Sector's import format (contracts §18, §19). Pure, like map.ts.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
 import type { ControlCenterData, Row } from './read.js';
-
-export interface KindReport {
-  read: number;
-  imported: number;
-  skipped: Array<{ row: string; reason: string }>;
-  /** Rows imported after a change (overlaps marked deleted, missing frequencies). */
-  changed: Array<{ row: string; reason: string }>;
-}
-
-export const kind = (read: number): KindReport => ({ read, imported: 0, skipped: [], changed: [] });
-export const instant = (v: string | number | null | undefined): string | null => (v == null ? null : `${String(v).replace(' ', 'T')}Z`);
-export const str = (v: string | number | null | undefined): string | null =>
-  v == null || String(v).trim() === '' ? null : String(v).trim();
-export const num = (v: unknown): number => Number(v);
-export const flag = (v: unknown): boolean => Number(v) === 1;
+import { flag, instant, kind, type KindReport, num, str } from './values.js';
 
 /** Control Center's training types 1–5, in order. */
 const TYPES = ['Standard', 'Refresh', 'Transfer', 'Fast-track', 'Familiarisation'];

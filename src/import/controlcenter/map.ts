@@ -1,9 +1,10 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
-import { flag, instant, kind, type KindReport, num, planActivity, planTrainings, str } from './map-trainings.js';
+import { planActivity, planTrainings } from './map-trainings.js';
 import { type BookingMapper, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
+import { flag, instant, kind, type KindReport, num, str } from './values.js';
 
 export type { KindReport };
 
