@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { measureControlCenter } from './lib/controlcenter.js';
 import { buildDataset, type Dataset } from './lib/dataset.js';
 import { exchange } from './lib/http.js';
 import type { LoadTarget } from './lib/load.js';
@@ -60,6 +61,11 @@ const MEASUREMENTS: Array<{ name: string; needsDataset: boolean; run: (context: 
     name: 'roster',
     needsDataset: false,
     run: async ({ extras }) => void (extras.roster = await measureRoster({ members: ROSTER_MEMBERS, log })),
+  },
+  {
+    name: 'controlcenter',
+    needsDataset: false,
+    run: async ({ extras }) => void (extras.controlcenter = await measureControlCenter({ log })),
   },
   { name: 'batch', needsDataset: true, run: runBatch },
 ];

@@ -1,5 +1,6 @@
 // The one table, bench/results.json (a fixed shape other tools read), and the target verdicts.
 import type { BatchFigures } from './batch.js';
+import type { ControlCenterFigures } from './controlcenter.js';
 import type { FeedFigures, RosterFigures } from './network.js';
 import { TARGETS } from './scenarios.js';
 
@@ -23,11 +24,20 @@ export interface Extras {
   webhookPostgres: { p50: number | null; p95: number | null } | null;
   feed: FeedFigures | null;
   roster: RosterFigures | null;
+  controlcenter: ControlCenterFigures | null;
   batch: BatchFigures | null;
   failures: string[];
 }
 
-export const noExtras = (): Extras => ({ webhookSqlite: null, webhookPostgres: null, feed: null, roster: null, batch: null, failures: [] });
+export const noExtras = (): Extras => ({
+  webhookSqlite: null,
+  webhookPostgres: null,
+  feed: null,
+  roster: null,
+  controlcenter: null,
+  batch: null,
+  failures: [],
+});
 
 /** bench/results.json. */
 export interface Results {
@@ -43,6 +53,8 @@ export interface Results {
   feed_poll_cpu_median_ms: number | null;
   roster_sync_s: number | null;
   roster_peak_rss_mb: number | null;
+  controlcenter_s: number | null;
+  controlcenter_peak_rss_mb: number | null;
   /** Bookings/s of single creates, and of 100-booking batches, on one server in one run. */
   batch_single_bookings_per_s: number | null;
   batch_bookings_per_s: number | null;
@@ -66,6 +78,8 @@ export function resultsJson(rows: readonly ScenarioRow[], extras: Extras): Resul
     feed_poll_cpu_median_ms: round(extras.feed?.pollCpuMedianMs, 0),
     roster_sync_s: round(extras.roster?.seconds, 1),
     roster_peak_rss_mb: round(extras.roster?.peakRssMb, 0),
+    controlcenter_s: round(extras.controlcenter?.seconds, 1),
+    controlcenter_peak_rss_mb: round(extras.controlcenter?.peakRssMb, 0),
     batch_single_bookings_per_s: round(extras.batch?.singleBookingsPerS, 1),
     batch_bookings_per_s: round(extras.batch?.batchBookingsPerS, 1),
     batch_speedup: round(extras.batch?.speedup, 1),
@@ -109,6 +123,7 @@ export function formatTable(results: Results): string {
     `webhook delivery p95 at 50 creates/s: SQLite ${show(results.webhook_p95_ms_sqlite)} ms, PostgreSQL ${show(results.webhook_p95_ms_postgres)} ms`,
     `feed poll CPU median ${show(results.feed_poll_cpu_median_ms)} ms`,
     `roster sync: ${show(results.roster_sync_s)} s, peak RSS ${show(results.roster_peak_rss_mb)} MB`,
+    `import:controlcenter: ${show(results.controlcenter_s)} s, peak RSS ${show(results.controlcenter_peak_rss_mb)} MB`,
     `batch: ${show(results.batch_bookings_per_s)} bookings/s in batches of 100, ${show(results.batch_single_bookings_per_s)} by single creates (${show(results.batch_speedup)}×)`,
   ].join('\n');
 }
@@ -142,6 +157,11 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
   if (sync !== null && sync > TARGETS.rosterSyncSeconds) missed.push(`roster: synced in ${sync} s > ${TARGETS.rosterSyncSeconds} s`);
   const rss = results.roster_peak_rss_mb;
   if (rss !== null && rss > TARGETS.rosterPeakRssMb) missed.push(`roster: peak RSS ${rss} MB > ${TARGETS.rosterPeakRssMb} MB`);
+  const cc = extras.controlcenter;
+  if (cc && cc.seconds > TARGETS.controlCenterSeconds)
+    missed.push(`controlcenter: moved in ${cc.seconds.toFixed(1)} s > ${TARGETS.controlCenterSeconds} s`);
+  if (cc && cc.peakRssMb > TARGETS.controlCenterPeakRssMb)
+    missed.push(`controlcenter: peak RSS ${cc.peakRssMb.toFixed(0)} MB > ${TARGETS.controlCenterPeakRssMb} MB`);
   const speedup = extras.batch?.speedup ?? null;
   if (speedup !== null && speedup < TARGETS.batchSpeedup) {
     missed.push(`batch: a booking in a batch of 100 is ${speedup.toFixed(1)}× faster than by a single create < ${TARGETS.batchSpeedup}×`);

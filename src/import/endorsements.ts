@@ -6,7 +6,18 @@ import { bool, fail, gives, instant, int, notNull, record, reqStr, strList } fro
 import type { ImportEndorsement } from './plan.js';
 import { preview } from './quote.js';
 
-const ENDORSEMENT_FIELDS = ['user_id', 'type', 'rating', 'areas', 'positions', 'valid_from', 'valid_to', 'revoked', 'revoked_at'] as const;
+const ENDORSEMENT_FIELDS = [
+  'user_id',
+  'type',
+  'rating',
+  'areas',
+  'positions',
+  'valid_from',
+  'valid_to',
+  'revoked',
+  'revoked_at',
+  'issued_by',
+] as const;
 
 const ENDORSEMENT_TYPES: Record<string, EndorsementType> = {
   visiting: 'visiting',
@@ -44,6 +55,7 @@ export function parseEndorsement(e: unknown, path: string): ImportEndorsement {
     if (revokedAt !== null && set.revoked !== true) fail(`${path}.revoked_at`, 'must be null unless revoked is true');
     if (set.revoked !== undefined) set.revoked_at = revokedAt;
   }
+  if (gives(o, 'issued_by')) set.issued_by = o.issued_by === null ? null : int(o, 'issued_by', path, 1, MAX_CID);
   const out: ImportEndorsement = { user_id: int(o, 'user_id', path, 1, MAX_CID), type: type!, valid_from: validFrom, set, path };
   if (gives(o, 'areas')) out.areas = strList(o, 'areas', path);
   if (gives(o, 'positions')) out.positions = strList(o, 'positions', path).map((c) => c.toUpperCase());

@@ -12,12 +12,16 @@ export class ImportError extends Error {}
  * updates a row is known only against the database: the importer checks required fields there.
  */
 
-export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at'>>;
+export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at' | 'last_login_at'>> & {
+  last_login_at?: number | null;
+};
 export interface ImportUser {
   id: number;
   set: UserFields;
   /** Areas whose activity the record sets; the others keep theirs. */
   atc_active_areas: Array<[area: string, active: boolean]>;
+  /** When the grace of an area set active began (default: the import's time). */
+  atc_grace_start: Map<string, number>;
   path: string;
 }
 export interface ImportPosition {
@@ -30,7 +34,7 @@ export interface ImportEndorsement {
   type: EndorsementType;
   valid_from: number;
   /** revoked_at only ever comes with revoked (a null revoked_at: the time is not known). */
-  set: Partial<{ rating: string; valid_to: number | null; revoked: boolean; revoked_at: number | null }>;
+  set: Partial<{ rating: string; valid_to: number | null; revoked: boolean; revoked_at: number | null; issued_by: number | null }>;
   /** Undefined: omitted, the stored links stay; a list (empty for null) replaces them. */
   areas?: string[];
   positions?: string[];
@@ -43,13 +47,53 @@ export interface ImportRole {
   role: string;
   path: string;
 }
+export interface ImportReport {
+  report_date: string;
+  content: string;
+  improve: string | null;
+  position: string | null;
+  draft: boolean;
+  author_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+export interface ImportExamination {
+  examination_date: string;
+  position: string;
+  examiner_id: number;
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED';
+  created_at: number;
+}
+export interface ImportTimelineEntry {
+  at: number;
+  actor: string;
+  actor_name: string | null;
+  action: string;
+  /** JSON. */
+  detail: string;
+}
 export interface ImportTraining {
   user_id: number;
   area: string;
   created_at: number;
-  set: Partial<{ type: string; status: number; started_at: number | null }>;
-  /** Undefined: omitted, the stored ratings stay; a list (empty for null) replaces them. */
+  set: Partial<{
+    type: string;
+    status: number;
+    started_at: number | null;
+    closed_at: number | null;
+    closed_reason: string | null;
+    motivation: string | null;
+    experience: number | null;
+    english_only: boolean;
+    paused_at: number | null;
+  }>;
+  /** Undefined: omitted, the stored ones stay; a list (empty for null) replaces them. */
   ratings?: number[];
+  facilities?: string[];
+  mentors?: number[];
+  reports?: ImportReport[];
+  examinations?: ImportExamination[];
+  timeline?: ImportTimelineEntry[];
   path: string;
 }
 export type BookingTag = 1 | 2 | 3;

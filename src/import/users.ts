@@ -1,10 +1,22 @@
 // The users section of an import file.
 import { MAX_CID } from '../domain/limits.js';
-import { type Obj, fail, gives, int, isObj, notNull, nullableStr, rating, record, refuseNul } from './fields.js';
+import { type Obj, fail, gives, instant, int, isObj, notNull, nullableStr, rating, record, refuseNul } from './fields.js';
 import type { ImportUser, UserFields } from './plan.js';
 import { pathKey } from './quote.js';
 
-const USER_FIELDS = ['id', 'email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision', 'atc_active_areas'] as const;
+const USER_FIELDS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'rating',
+  'region',
+  'division',
+  'subdivision',
+  'atc_active_areas',
+  'atc_grace_start',
+  'last_login',
+] as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 
@@ -20,6 +32,8 @@ export function parseUser(u: unknown, path: string): ImportUser {
   for (const key of ['first_name', 'last_name', 'region', 'division', 'subdivision'] as const) {
     if (gives(o, key)) set[key] = nullableStr(o, key, path);
   }
+  // When the member last signed in (the system the division moves from knew it).
+  if (gives(o, 'last_login')) set.last_login_at = instant(o, 'last_login', path, true);
   if (gives(o, 'rating')) {
     notNull(o, 'rating', path);
     set.rating = rating(o, 'rating', path);
@@ -32,5 +46,15 @@ export function parseUser(u: unknown, path: string): ImportUser {
     if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${pathKey(area)}`, 'must be true or false');
     return [area, active as boolean];
   });
-  return { id, set, atc_active_areas, path };
+  // area -> when its grace began, for areas this record sets active (else the grace starts now).
+  const graceGiven = o.atc_grace_start ?? {};
+  if (!isObj(graceGiven)) fail(`${path}.atc_grace_start`, 'must be an object of area name -> ISO instant');
+  const atc_grace_start = new Map<string, number>();
+  for (const area of Object.keys(graceGiven)) {
+    const at = instant(graceGiven as Obj, area, `${path}.atc_grace_start`, true);
+    if (!atc_active_areas.some(([a, active]) => a === area && active))
+      fail(`${path}.atc_grace_start.${pathKey(area)}`, 'only for an area that atc_active_areas sets true');
+    if (at !== null) atc_grace_start.set(area, at);
+  }
+  return { id, set, atc_active_areas, atc_grace_start, path };
 }

@@ -107,9 +107,19 @@ export async function writeKeyed(db: Kysely<Database>, table: ImportTable, key: 
  * Replaces the links (one table of pairs) of the rows whose records give a list; the links of
  * the others stay. One DELETE and one INSERT per chunk.
  */
+export type LinkTable =
+  | 'endorsement_areas'
+  | 'endorsement_positions'
+  | 'training_ratings'
+  | 'training_facilities'
+  | 'training_mentors'
+  | 'training_reports'
+  | 'training_examinations'
+  | 'training_timeline';
+
 export async function replaceLinks(
   db: Kysely<Database>,
-  table: 'endorsement_areas' | 'endorsement_positions' | 'training_ratings',
+  table: LinkTable,
   owner: 'endorsement_id' | 'training_id',
   lists: Array<{ id: number; links: Row[] }>,
 ): Promise<void> {

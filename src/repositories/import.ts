@@ -9,12 +9,12 @@ import {
   type ImportPlan,
   type ImportPosition,
   type ImportRole,
-  type ImportTraining,
   type ImportUser,
 } from '../import/plan.js';
 import { pathKey, quote } from '../import/quote.js';
 import { type ImportedBooking, importBookings } from './import-bookings.js';
 import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
+import { dedupe, importTrainings } from './import-trainings.js';
 
 export interface ImportSummary {
   areas: number;
@@ -47,7 +47,13 @@ export interface ImportOutcome {
  * record changes only the fields it gives. Natural keys are unique in the plan (parse.ts), as
  * PostgreSQL refuses to update one row twice in a multi-row upsert.
  */
-async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportPlan, now: number): Promise<ImportOutcome> {
+async function applyImport(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  plan: ImportPlan,
+  now: number,
+  withViews: boolean,
+): Promise<ImportOutcome> {
   const areaId = await importAreas(db, plan.areas);
   await importUsers(db, plan.users, areaId, now);
   const userId = await referencedUsers(db, plan);
@@ -57,7 +63,7 @@ async function applyImport(db: Kysely<Database>, dialect: Dialect, plan: ImportP
   await importEndorsements(db, plan.endorsements, refs, now);
   await importRoles(db, plan.roles, refs);
   await importTrainings(db, plan.trainings, refs);
-  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now);
+  const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
 
   const summary = {
     areas: plan.areas.length,
@@ -130,7 +136,7 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
     const changes = { ...u.set, updated_at: now };
     if (row) return { stored: row, changes };
     if (u.set.rating === undefined) throw required(u.path, 'rating', `user ${u.id}`);
-    const empty = { email: null, first_name: null, last_name: null, region: null, division: null, subdivision: null };
+    const empty = { email: null, first_name: null, last_name: null, region: null, division: null, subdivision: null, last_login_at: null };
     return { stored: undefined, created: { id: u.id, ...empty, ...changes, created_at: now } };
   });
   await writeKeyed(db, 'users', ['id'], items);
@@ -142,7 +148,7 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
       active: active ? 1 : 0,
       // Where activity is computed from sessions, an imported `true` starts a grace (a completed
       // training, a returning controller); a `false` ends any grace.
-      granted_at: active ? now : null,
+      granted_at: active ? (u.atc_grace_start.get(area) ?? now) : null,
     })),
   );
   for (const part of chunks(activity)) {
@@ -219,7 +225,7 @@ async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndo
     }
     return {
       stored: undefined,
-      created: { ...key, rating: null, valid_to: null, revoked: 0, revoked_at: null, ...changes, created_at: now },
+      created: { ...key, rating: null, valid_to: null, revoked: 0, revoked_at: null, issued_by: null, ...changes, created_at: now },
     };
   });
   const ids = await writeKeyed(db, 'endorsements', KEY, items, true);
@@ -247,49 +253,10 @@ async function importRoles(db: Kysely<Database>, roles: ImportRole[], refs: Refs
   }
 }
 
-/**
- * Trainings, by (user, area, created_at): a new one needs a type and a status. A list of
- * ratings given (empty for null) replaces the stored ones; an omitted one keeps them.
- */
-async function importTrainings(db: Kysely<Database>, trainings: ImportTraining[], refs: Refs): Promise<void> {
-  const KEY = ['user_id', 'area_id', 'created_at'];
-  const keyOfRow = (r: Row) => keyOf(KEY.map((k) => r[k]));
-  const stored = new Map(
-    (
-      await rowsWhereIn(
-        db,
-        'trainings',
-        'user_id',
-        trainings.map((t) => t.user_id),
-      )
-    ).map((r) => [keyOfRow(r), r]),
-  );
-  const items = trainings.map((t): Keyed => {
-    const key = { user_id: t.user_id, area_id: refs.areaId(t.area, `${t.path}.area`), created_at: t.created_at };
-    refs.userId(t.user_id, t.path);
-    const row = stored.get(keyOfRow(key));
-    if (row) return { stored: row, changes: t.set };
-    for (const field of ['type', 'status'] as const) {
-      if (t.set[field] === undefined)
-        throw required(t.path, field, `training of user ${t.user_id} in ${t.area} from ${isoMicros(t.created_at)}`);
-    }
-    return { stored: undefined, created: { ...key, started_at: null, ...t.set } };
-  });
-  const ids = await writeKeyed(db, 'trainings', KEY, items, true);
-  const ratings = trainings.flatMap((t, i) =>
-    t.ratings === undefined ? [] : [{ id: ids[i]!, links: dedupe(t.ratings.map((rating) => ({ rating }))) }],
-  );
-  await replaceLinks(db, 'training_ratings', 'training_id', ratings);
-}
-
-/** A link listed twice is one link. */
-function dedupe(links: Row[]): Row[] {
-  return [...new Map(links.map((l) => [keyOf(Object.values(l)), l])).values()];
-}
-
 export function importRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
-    apply: (plan: ImportPlan, now: number) => applyImport(db, dialect, plan, now),
+    /** withViews false: the bookings are not read back (no events will be made of them). */
+    apply: (plan: ImportPlan, now: number, withViews = true) => applyImport(db, dialect, plan, now, withViews),
   };
 }
 

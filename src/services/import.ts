@@ -1,4 +1,5 @@
 import { parseImport } from '../import/parse.js';
+import type { ImportPlan } from '../import/plan.js';
 import type { AuditActor } from '../domain/audit/index.js';
 import type { ImportSummary } from '../repositories/import.js';
 import type { Repositories } from '../repositories/index.js';
@@ -26,6 +27,8 @@ export interface ImportOptions {
   alsoWrite?: (w: Write) => Promise<void>;
   /** More for the audit entry (a Control Center move's counts). */
   auditExtra?: Record<string, unknown>;
+  /** Moved history, not news (§19): no events and no audit entry per booking, only the import's one. */
+  history?: boolean;
 }
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
@@ -37,15 +40,19 @@ export class Imports {
 
   /** Validates and applies the content in one transaction, with one `import` audit entry and each booking's event and entry. */
   async run(data: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
-    const plan = parseImport(data);
+    return this.apply(parseImport(data), options);
+  }
+
+  /** run() of content already checked (parseImport), so a large document need not stay in memory. */
+  async apply(plan: ImportPlan, options: ImportOptions = {}): Promise<ImportSummary> {
     const actor = options.actor ?? { kind: 'cli' };
     return this.writer.write(async (w) => {
       if (options.intoEmptyDatabase && (await w.repos.divisionData.holdsDataLocked())) throw new DatabaseNotEmptyError();
-      const outcome = await w.repos.import.apply(plan, w.at);
+      const outcome = await w.repos.import.apply(plan, w.at, !options.history);
       if (options.alsoWrite) await options.alsoWrite(w);
       const after = { ...outcome.summary, ...options.auditExtra };
       await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after }]);
-      await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
+      if (!options.history) await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
       return outcome.summary;
     });
   }

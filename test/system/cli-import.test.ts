@@ -107,6 +107,43 @@ describe('npx sector import', () => {
     [{ ...VALID, users: [VALID.users[0], { ...VALID.users[1], rating: 'X9' }] }, 'users[1].rating: unknown rating "X9"'],
     [{ ...VALID, roles: [{ user_id: 10000001, area: 'Atlantis', role: 'Mentor' }] }, 'roles[0].area: unknown area "Atlantis"'],
     [{ ...VALID, trainings: [{ ...VALID.trainings[0], user_id: 424242 }] }, 'trainings[0].user_id: unknown user 424242'],
+    [{ ...VALID, trainings: [{ ...VALID.trainings[0], mentors: [424242] }] }, 'trainings[0].mentors[0].user_id: unknown user 424242'],
+    [
+      {
+        ...VALID,
+        trainings: [
+          {
+            ...VALID.trainings[0],
+            examinations: [
+              {
+                examination_date: '2026-02-30',
+                position: 'EKCH_TWR',
+                examiner_id: 10000001,
+                result: 'PASSED',
+                created_at: '2026-03-01T00:00:00Z',
+              },
+            ],
+          },
+        ],
+      },
+      'trainings[0].examinations[0].examination_date: must be a date YYYY-MM-DD',
+    ],
+    [
+      {
+        ...VALID,
+        trainings: [
+          {
+            ...VALID.trainings[0],
+            reports: [{ report_date: '2026-03-01', content: 'x', draft: 'yes', created_at: '2026-03-01T00:00:00Z' }],
+          },
+        ],
+      },
+      'trainings[0].reports[0].draft: must be true or false',
+    ],
+    [
+      { ...VALID, users: [{ ...VALID.users[0], atc_grace_start: { Atlantis: '2026-01-01T00:00:00Z' } }, VALID.users[1]] },
+      'users[0].atc_grace_start.Atlantis: only for an area that atc_active_areas sets true',
+    ],
     [
       { ...VALID, endorsements: [{ ...VALID.endorsements[0], type: 'solo', positions: ['ESSA_TWR'] }] },
       'endorsements[0].positions[0]: unknown position "ESSA_TWR"',

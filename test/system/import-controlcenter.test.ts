@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { startNetworkStandIn } from '../support/network-stand-in.js';
 import { eventually } from '../support/network-sync.js';
+import { SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
 import { ROOT, runCliAsync, startServer } from '../support/processes.js';
 
 const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
@@ -51,6 +52,25 @@ function move(url: string, databaseUrl: string, ...flags: string[]) {
 const BOT_TOKEN = '6f1c2a0e-3b4d-4c5e-8f90-1a2b3c4d5e6f';
 /** Control Center's key with write access (read_only 0). */
 const WEBSITE_TOKEN = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+/** A second key named "Discord bot": Sector's key names are unique. */
+const SECOND_BOT_TOKEN = '7d3e4f50-6a7b-4c8d-9e0f-2b3c4d5e6f70';
+
+interface Training {
+  id: number;
+  user_id: number;
+  area: string;
+  type: string;
+  status: number;
+  ratings: string[];
+  mentors: number[];
+  started_at: string | null;
+  closed_at: string | null;
+  closed_reason: string | null;
+  paused: boolean;
+  motivation: string | null;
+  experience: number | null;
+  english_only: boolean;
+}
 
 describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Center %s', (version) => {
   it('moves the division; the report lists the unclean rows; the old tokens keep working', async () => {
@@ -68,10 +88,61 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
     expect(report.report.bookings.changed).toEqual([expect.objectContaining({ row: 'booking 103 EKDK_CTR' })]);
     expect(report.report.roles.skipped).toHaveLength(version === '7.0' ? 1 : 0);
     expect(report.settings).toEqual({ ACTIVITY_HOURS: '10', ACTIVITY_PERIOD_MONTHS: '12', ACTIVITY_GRACE_MONTHS: '6' });
+    expect(report.report.trainings).toMatchObject({ read: 5, imported: 4, skipped: [{ row: 'training 5', reason: 'unknown status 7' }] });
+    expect(report.report.training_reports).toMatchObject({ read: 3, imported: 3, skipped: [] });
+    expect(report.report.training_examinations).toMatchObject({
+      read: 3,
+      imported: 2,
+      skipped: [{ row: 'examination 3', reason: 'no result' }],
+    });
+    expect(report.report.training_timeline).toMatchObject({ read: 6, imported: 6, skipped: [] });
+    expect(report.report.atc_activity).toMatchObject({ read: 4, imported: 4, skipped: [] });
+    expect(report.report.api_keys).toMatchObject({ read: 3, imported: 3, skipped: [] });
+    expect(report.report.api_keys.changed).toEqual([
+      {
+        row: 'API key "Discord bot" created 2025-05-01',
+        reason: 'name already used by another key: imported as "Discord bot (2025-05-01)"',
+      },
+    ]);
+    expect(Object.keys(report.report)).toEqual(
+      expect.arrayContaining(['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'atc_activity', 'api_keys']),
+    );
 
-    const server = await startServer({ DATABASE_URL: databaseUrl });
+    // The audit log has one entry for the move (none per moved booking: history, not news), with the counts of every kind.
+    const audit = await runCliAsync(['audit', '--json'], { DATABASE_URL: databaseUrl });
+    const entries = audit.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(entries.map((e) => e.action)).toEqual(['import']);
+    const moves = entries;
+    for (const k of ['trainings', 'training_reports', 'training_examinations', 'training_timeline', 'atc_activity', 'api_keys', 'bookings'])
+      expect(moves[0].after.controlcenter[k]).toEqual({
+        read: report.report[k].read,
+        imported: report.report[k].imported,
+        skipped: report.report[k].skipped.length,
+      });
+
+    // ATC activity per area: Norway's grace began with Ada's completed training (6 months, the moved setting).
+    const activity = await runCliAsync(['activity', '--cid', '10000001', '--json'], {
+      DATABASE_URL: databaseUrl,
+      ACTIVITY_HOURS: '10',
+      ACTIVITY_GRACE_MONTHS: '6',
+    });
+    expect(activity.code).toBe(0);
+    const norway = JSON.parse(activity.stdout).find((a: { area: string }) => a.area === 'Norway');
+    expect(norway.grace_until).toMatch(/^2027-02-10T12:00:00/);
+
+    // Di Holm (Administrator) signs in to the staff pages.
+    const cookie = `sector_session=${await signInOnDatabase(databaseUrl, { id: 10000004, first_name: 'Di', last_name: 'Holm', rating: 'I1', division: 'EUD' })}`;
+    const server = await startServer({ DATABASE_URL: databaseUrl, ...SIGN_IN_ENV });
     try {
+      // Users keep when they last signed in to Control Center.
+      const ada = await fetch(`${server.url}/staff/users/10000001`, { headers: { cookie } });
+      expect(ada.status).toBe(200);
+      expect(await ada.text()).toContain('<dt>Last signed in</dt><dd>2026-10-01 12:00 UTC</dd>');
       const get = (p: string, token = BOT_TOKEN) => fetch(`${server.url}${p}`, { headers: { authorization: `Bearer ${token}` } });
+      const json = async (p: string): Promise<any> => (await get(p)).json();
       const booking = await get('/api/bookings/101');
       expect(booking.status).toBe(200);
       const body = await booking.json();
@@ -83,6 +154,80 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
       const positions = JSON.stringify(await (await get('/api/positions')).json());
       expect(positions).toContain('ENGM_APP');
       expect(positions.match(/"EKCH_GND"/g)).toHaveLength(1);
+      // Both keys named "Discord bot" came over, each token working.
+      expect((await get('/api/bookings/101', SECOND_BOT_TOKEN)).status).toBe(200);
+
+      // Users with every relation, as the bots read them (the Control Center profile: {"data": […]}).
+      const users = (await json('/api/users?include=allUsers,endorsements,roles,training,name,email,divisions,activeAreas')).data;
+      const bo = users.find((u: { id: number }) => u.id === 10000002);
+      expect(bo).toMatchObject({
+        id: 10000002,
+        rating: 'S2',
+        first_name: 'Bo',
+        email: 'bo@example.org',
+        atc_active: true,
+        atc_active_areas: { denmark: true },
+        roles: { Denmark: ['Buddy'] },
+        endorsements: { facility: [expect.objectContaining({ rating: 'T1 EKCH TWR' })], training: { solo: null } },
+        training: [expect.objectContaining({ area: 'Denmark', status: 2, ratings: ['S3'] })],
+      });
+      // Cy is active nowhere (Control Center's atc_active 0).
+      expect(users.find((u: { id: number }) => u.id === 10000003)).toMatchObject({
+        atc_active: false,
+        atc_active_areas: { denmark: false },
+      });
+
+      // Endorsements keep who issued them.
+      const endorsements = (await json('/api/endorsements?user_id=10000001')).data;
+      expect(endorsements).toEqual([expect.objectContaining({ type: 'facility', rating: 'T1 EKCH TWR', issued_by: 10000004 })]);
+
+      // Trainings: statuses, ratings and facilities, mentors, pause, closing.
+      const trainings: Training[] = (await json('/api/trainings')).data;
+      const of = (cid: number) => trainings.find((t) => t.user_id === cid)!;
+      expect(trainings).toHaveLength(4);
+      expect(of(10000002)).toMatchObject({
+        area: 'Denmark',
+        type: 'Standard',
+        status: 2,
+        ratings: ['S3'],
+        mentors: [10000001],
+        paused: true,
+        experience: 2,
+        english_only: false,
+        started_at: '2026-06-01T09:00:00.000000Z',
+        motivation: 'I want to control Copenhagen Approach.',
+      });
+      expect(of(10000003)).toMatchObject({ status: 0, started_at: null, english_only: true });
+      expect([...of(10000003).ratings].sort()).toEqual(['S2', 'T1 EKCH TWR']);
+      expect(of(10000001)).toMatchObject({
+        area: 'Norway',
+        type: 'Refresh',
+        status: -1,
+        closed_at: '2026-08-10T12:00:00.000000Z',
+        mentors: [10000004],
+      });
+      expect(of(10000005)).toMatchObject({ status: -2, closed_reason: 'No response from the student' });
+
+      // Drafts stay drafts; examinations passed and failed; the timeline in order, with who acted.
+      const active = await json(`/api/trainings/${of(10000002).id}`);
+      expect(active.reports.map((r: { report_date: string; draft: boolean }) => [r.report_date, r.draft])).toEqual([
+        ['2026-06-10', false],
+        ['2026-07-02', true],
+      ]);
+      expect(active.reports[0]).toMatchObject({ position: 'EKCH_TWR', improve: 'Phraseology for line-up.', author_id: 10000001 });
+      expect(active.examinations).toEqual([
+        expect.objectContaining({ examination_date: '2026-10-15', position: 'EKCH_TWR', examiner_id: 10000004, result: 'FAILED' }),
+      ]);
+      expect(active.timeline.map((e: { action: string }) => e.action)).toEqual(['status', 'mentors', 'status', 'comment', 'pause']);
+      expect(active.timeline[0]).toMatchObject({
+        at: '2026-06-01T09:00:00.000000Z',
+        actor: 'member:10000004',
+        actor_name: 'Di Holm',
+        detail: { from: 0, to: 1 },
+      });
+      expect(active.timeline[3].detail).toEqual({ comment: 'Student travels in November.' });
+      const completed = await json(`/api/trainings/${of(10000001).id}`);
+      expect(completed.examinations).toEqual([expect.objectContaining({ position: 'ENGM_APP', result: 'PASSED' })]);
     } finally {
       await server.stop();
     }
@@ -101,6 +246,30 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
     expect(dry.stdout).toMatch(/bookings: 5 read, 5 imported, 0 skipped/);
     // Nothing was written: the real move still finds an empty database.
     expect((await move(url, databaseUrl)).code).toBe(0);
+  });
+});
+
+describe('import:controlcenter --prefix', () => {
+  it('reads a Control Center whose tables carry DB_TABLE_PREFIX, and refuses it without the prefix', async () => {
+    const url = await controlCenterDatabase('7.0');
+    const conn = await mysql.createConnection({ ...MARIADB, database: url.slice(url.lastIndexOf('/') + 1) });
+    try {
+      const [tables] = await conn.query<mysql.RowDataPacket[]>('SHOW TABLES');
+      const names = tables.map((t) => String(Object.values(t)[0]));
+      await conn.query(`RENAME TABLE ${names.map((n) => `\`${n}\` TO \`cc_${n}\``).join(', ')}`);
+    } finally {
+      await conn.end();
+    }
+    const databaseUrl = freshDatabaseUrl();
+    const without = await move(url, databaseUrl);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/not a Control Center database/);
+    const r = await move(url, databaseUrl, '--prefix', 'cc_', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout).report;
+    expect(report.users).toMatchObject({ read: 5, imported: 5 });
+    expect(report.bookings).toMatchObject({ read: 5, imported: 5 });
+    expect(report.trainings).toMatchObject({ read: 5, imported: 4 });
   });
 });
 

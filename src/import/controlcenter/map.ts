@@ -1,15 +1,12 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
+import { planActivity, planTrainings } from './map-trainings.js';
+import { type BookingMapper, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
+import { flag, instant, kind, type KindReport, num, str } from './values.js';
 
-export interface KindReport {
-  read: number;
-  imported: number;
-  skipped: Array<{ row: string; reason: string }>;
-  /** Rows imported after a change (overlaps marked deleted, missing frequencies). */
-  changed: Array<{ row: string; reason: string }>;
-}
+export type { KindReport };
 
 export interface MovedApiKey {
   token: string;
@@ -20,16 +17,14 @@ export interface MovedApiKey {
 
 export interface ControlCenterPlan {
   version: string;
+  /** Everything but bookings, in the import format. */
   doc: Record<string, unknown[]>;
+  /** Bookings in the import format, from pages of Control Center's rows. */
+  bookings: BookingMapper;
   apiKeys: MovedApiKey[];
   report: Record<string, KindReport>;
   settings: Record<string, string>;
 }
-
-const instant = (v: string | number | null | undefined): string | null => (v == null ? null : `${String(v).replace(' ', 'T')}Z`);
-const str = (v: string | number | null | undefined): string | null => (v == null || String(v).trim() === '' ? null : String(v).trim());
-const num = (v: unknown): number => Number(v);
-const flag = (v: unknown): boolean => Number(v) === 1;
 
 const GROUPS: Record<number, string> = { 1: 'Administrator', 2: 'Moderator', 3: 'Mentor', 4: 'Buddy' };
 const ROLES: Record<string, string> = { admin: 'Administrator', moderator: 'Moderator', mentor: 'Mentor', buddy: 'Buddy' };
@@ -42,10 +37,6 @@ const SETTINGS: Record<string, string> = {
   trainingSubDivisions: 'SUBDIVISIONS',
 };
 
-function kind(read: number): KindReport {
-  return { read, imported: 0, skipped: [], changed: [] };
-}
-
 export function planControlCenterImport(cc: ControlCenterData): ControlCenterPlan {
   const report: Record<string, KindReport> = {};
   const areaName = new Map(cc.areas.map((a) => [num(a.id), String(a.name).trim()]));
@@ -56,6 +47,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
 
   const users: unknown[] = [];
   const userIds = new Set<number>();
+  const userName = new Map<number, string>();
   report.users = kind(cc.users.length);
   for (const u of cc.users) {
     const id = num(u.id);
@@ -64,6 +56,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       continue;
     }
     userIds.add(id);
+    userName.set(id, [str(u.first_name), str(u.last_name)].filter((x) => x !== null).join(' '));
     users.push({
       id,
       email: str(u.email),
@@ -73,6 +66,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       region: str(u.region),
       division: str(u.division),
       subdivision: str(u.subdivision),
+      last_login: instant(u.last_login),
     });
   }
   report.users.imported = users.length;
@@ -113,22 +107,22 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
 
   const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName);
   const roles = planRoles(cc, report, userIds, areaName);
-  const bookings = planBookings(cc, report, userIds, callsignOf);
-
-  report.api_keys = { ...kind(cc.apiKeys.length), imported: cc.apiKeys.length };
-  const apiKeys = cc.apiKeys.map((k) => ({
-    token: String(k.id),
-    name: String(k.name),
-    readOnly: flag(k.read_only),
-    createdAt: instant(k.created_at) ?? new Date(0).toISOString(),
-  }));
+  const known = { userIds, areaName, ratingById, callsignOf, userName };
+  const trainings = planTrainings(cc, report, known);
+  const activity = planActivity(cc, report, known);
+  for (const u of users as Array<Record<string, unknown>>) {
+    const a = activity.get(u.id as number);
+    if (a) Object.assign(u, { atc_active_areas: a.active, atc_grace_start: a.grace });
+  }
+  const bookings = planBookings(cc.bookings, report, userIds, callsignOf);
+  const apiKeys = planApiKeys(cc, report);
 
   const settings: Record<string, string> = {};
   for (const s of cc.settings) {
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, bookings }, apiKeys, report, settings };
+  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, trainings }, bookings, apiKeys, report, settings };
 }
 
 function planEndorsements(
@@ -170,6 +164,7 @@ function planEndorsements(
       type: type === 'masc' ? 'facility' : type,
       valid_from: instant(e.valid_from),
       valid_to: instant(e.valid_to),
+      issued_by: e.issued_by == null ? null : num(e.issued_by),
     };
     if (type === 'facility' || type === 'masc') {
       const facility = rated.find((x) => x.vatsim_rating == null);
@@ -229,55 +224,32 @@ function planRoles(
   return out;
 }
 
-function planBookings(
-  cc: ControlCenterData,
-  report: Record<string, KindReport>,
-  userIds: Set<number>,
-  callsignOf: Map<number, string>,
-): unknown[] {
-  const r = (report.bookings = kind(cc.bookings.length));
-  const out: Array<Record<string, unknown>> = [];
-  for (const b of cc.bookings) {
-    const id = num(b.id);
-    const callsign = callsignOf.get(num(b.position_id));
-    if (b.user_id == null || !userIds.has(num(b.user_id)))
-      r.skipped.push({ row: `booking ${id}`, reason: `user ${String(b.user_id)} is not imported` });
-    else if (callsign === undefined) r.skipped.push({ row: `booking ${id}`, reason: `position ${String(b.position_id)} does not exist` });
-    else if (String(b.time_end) <= String(b.time_start)) r.skipped.push({ row: `booking ${id}`, reason: 'ends before it starts' });
-    else
-      out.push({
-        id,
-        user_id: num(b.user_id),
-        callsign,
-        time_start: String(b.time_start),
-        time_end: String(b.time_end),
-        source: String(b.source),
-        deleted: flag(b.deleted),
-        network_booking: b.vatsim_booking == null ? null : String(b.vatsim_booking),
-        training: flag(b.training),
-        exam: flag(b.exam),
-        event: flag(b.event),
-        created_at: instant(b.created_at ?? b.time_start),
-        updated_at: instant(b.updated_at ?? b.created_at ?? b.time_start),
-      });
-  }
-  // No overlap constraint in Control Center: of overlapping live bookings of one position the
-  // later-created one is imported as deleted.
-  const live = out
-    .filter((b) => !b.deleted)
-    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || num(a.id) - num(b.id));
-  const kept: Array<Record<string, unknown>> = [];
-  for (const b of live) {
-    const clash = kept.find(
-      (k) => k.callsign === b.callsign && String(k.time_start) < String(b.time_end) && String(b.time_start) < String(k.time_end),
-    );
-    if (clash) {
-      b.deleted = true;
+/**
+ * API keys: Sector's names are unique, Control Center's are not; a repeated name gets the key's
+ * creation date (and a number if still taken), so every token keeps working. Each rename is reported.
+ */
+function planApiKeys(cc: ControlCenterData, report: Record<string, KindReport>): MovedApiKey[] {
+  const r = (report.api_keys = kind(cc.apiKeys.length));
+  const taken = new Set<string>();
+  const out: MovedApiKey[] = [];
+  for (const k of cc.apiKeys) {
+    const token = String(k.id).trim();
+    if (!/^[0-9a-fA-F-]{8,64}$/.test(token)) {
+      r.skipped.push({ row: `API key ${str(k.name) ?? ''}`.trim(), reason: 'its token is not a Control Center key' });
+      continue;
+    }
+    const createdAt = instant(k.created_at) ?? new Date(0).toISOString();
+    const wanted = (str(k.name) ?? 'Control Center key').slice(0, 90);
+    let name = wanted;
+    if (taken.has(name.toLowerCase())) name = `${wanted} (${createdAt.slice(0, 10)})`;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${wanted} (${createdAt.slice(0, 10)}, ${n})`;
+    if (name !== wanted)
       r.changed.push({
-        row: `booking ${String(b.id)} ${String(b.callsign)}`,
-        reason: `overlaps booking ${String(clash.id)}, created earlier: imported as deleted`,
+        row: `API key "${wanted}" created ${createdAt.slice(0, 10)}`,
+        reason: `name already used by another key: imported as "${name}"`,
       });
-    } else kept.push(b);
+    taken.add(name.toLowerCase());
+    out.push({ token, name, readOnly: flag(k.read_only), createdAt });
   }
   r.imported = out.length;
   return out;

@@ -14,6 +14,7 @@ export interface ControlCenterData {
   ratings: Row[];
   users: Row[];
   positions: Row[];
+  /** Every booking's id, position, user, times, deleted and created_at (the whole rows: bookingPages). */
   bookings: Row[];
   endorsements: Row[];
   endorsementRatings: Row[];
@@ -23,6 +24,17 @@ export interface ControlCenterData {
   roles: Row[];
   apiKeys: Row[];
   settings: Row[];
+  trainings: Row[];
+  /** `rating_training`. */
+  trainingRatings: Row[];
+  /** `training_mentor`. */
+  trainingMentors: Row[];
+  trainingReports: Row[];
+  trainingExaminations: Row[];
+  /** `training_activity`: the timeline. */
+  trainingActivity: Row[];
+  /** `atc_activities`: per user and area, with `atc_active` and `start_of_grace_period`. */
+  atcActivities: Row[];
 }
 
 const USERS_TABLE = '2020_03_08_200000_create_users_table';
@@ -80,9 +92,21 @@ function connectError(err: unknown, t: Target): ControlCenterError {
   return new ControlCenterError(`the database server at ${where} does not answer (${code || 'no answer'})`);
 }
 
+const OVERLAP_COLUMNS = 'id, position_id, user_id, time_start, time_end, deleted, created_at';
+const BOOKING_COLUMNS =
+  'id, position_id, user_id, time_start, time_end, source, deleted, vatsim_booking, training, exam, event, created_at, updated_at';
+
 const BOOLEAN_FREE = /^[A-Za-z0-9_]*$/;
 
-export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterData> {
+/** An open Control Center database: every table but bookings read, and bookings to read in pages. */
+export interface ControlCenterSource {
+  data: ControlCenterData;
+  /** Every booking with the columns the move uses, by id, a page at a time (the largest table). */
+  bookingPages(size: number): AsyncGenerator<Row[]>;
+  close(): Promise<void>;
+}
+
+export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterSource> {
   const t = parseUrl(url);
   if (!BOOLEAN_FREE.test(prefix)) throw new ControlCenterError('--prefix may hold only letters, digits and _');
   let conn: mysql.Connection;
@@ -92,10 +116,16 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
   } catch (err) {
     throw connectError(err, t);
   }
-  const all = async (table: string, order = ''): Promise<Row[]> => {
-    const [rows] = await conn.query(`SELECT * FROM \`${prefix}${table}\`${order ? ` ORDER BY ${order}` : ''}`);
+  const all = async (table: string, order = '', columns = '*'): Promise<Row[]> => {
+    const [rows] = await conn.query(`SELECT ${columns} FROM \`${prefix}${table}\`${order ? ` ORDER BY ${order}` : ''}`);
     return rows as Row[];
   };
+  const readError = (err: unknown): ControlCenterError => {
+    if (err instanceof ControlCenterError) return err;
+    const code = (err as { code?: string }).code ?? 'error';
+    return new ControlCenterError(`cannot read the Control Center database "${t.database}" (${code})`);
+  };
+  const close = () => conn.end().catch(() => undefined);
   try {
     let migrations: Row[];
     try {
@@ -104,13 +134,14 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       throw new ControlCenterError(`not a Control Center database (no ${prefix}migrations table in "${t.database}")`);
     }
     const version = versionOf(migrations.map((m) => String(m.migration)));
-    return {
+    const data: ControlCenterData = {
       version,
       areas: await all('areas', 'id'),
       ratings: await all('ratings', 'id'),
       users: await all('users', 'id'),
       positions: await all('positions', 'id'),
-      bookings: await all('bookings', 'id'),
+      // What finding overlaps needs of every booking; the whole rows come in pages.
+      bookings: await all('bookings', 'id', OVERLAP_COLUMNS),
       endorsements: await all('endorsements', 'id'),
       endorsementRatings: await all('endorsement_rating'),
       endorsementPositions: await all('endorsement_position'),
@@ -118,12 +149,34 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       roles: version === '7.x' ? await all('role_user', 'id') : await all('permissions'),
       apiKeys: await all('api_keys', 'created_at'),
       settings: await all('settings'),
+      trainings: await all('trainings', 'id'),
+      trainingRatings: await all('rating_training'),
+      trainingMentors: await all('training_mentor'),
+      trainingReports: await all('training_reports', 'id'),
+      trainingExaminations: await all('training_examinations', 'id'),
+      trainingActivity: await all('training_activity', 'id'),
+      atcActivities: await all('atc_activities', 'id'),
     };
+    async function* bookingPages(size: number): AsyncGenerator<Row[]> {
+      let after = -1;
+      for (;;) {
+        let rows: Row[];
+        try {
+          [rows] = (await conn.query(`SELECT ${BOOKING_COLUMNS} FROM \`${prefix}bookings\` WHERE id > ? ORDER BY id LIMIT ?`, [
+            after,
+            size,
+          ])) as unknown as [Row[]];
+        } catch (err) {
+          throw readError(err);
+        }
+        if (rows.length === 0) return;
+        yield rows;
+        after = Number(rows.at(-1)!.id);
+      }
+    }
+    return { data, bookingPages, close };
   } catch (err) {
-    if (err instanceof ControlCenterError) throw err;
-    const code = (err as { code?: string }).code ?? 'error';
-    throw new ControlCenterError(`cannot read the Control Center database "${t.database}" (${code})`);
-  } finally {
-    await conn.end().catch(() => undefined);
+    await close();
+    throw readError(err);
   }
 }
