@@ -259,6 +259,9 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
       return fc.constantFrom(1, 2, 3, '2');
     case 'mentors':
       return fc.constant([]);
+    // A training names what it trains for: one rating (some are the member's next, some are not).
+    case 'ratings':
+      return fc.constantFrom('S1', 'S2', 'S3', 'C1').map((r) => [r]);
     case 'closed_reason':
       return fc.constantFrom('Left the division', 'Inactive');
     case 'include':
