@@ -241,7 +241,7 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'id':
       return fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) },
-        { weight: 2, arbitrary: fc.constantFrom(...world.trainingIds) },
+        { weight: 4, arbitrary: fc.constantFrom(...world.trainingIds) },
         { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) },
       );
     // Staff administration's fields (contract §17, §18): values that pass its rules.
@@ -262,6 +262,24 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     // A training names what it trains for: one rating (some are the member's next, some are not).
     case 'ratings':
       return fc.constantFrom('S1', 'S2', 'S3', 'C1').map((r) => [r]);
+    // Training records and endorsements (§17, §18): dates, results and the people and places named.
+    case 'report_date':
+    case 'examination_date':
+      return fc.integer({ min: -30, max: 0 }).map((days) => new Date(world.now + days * DAY).toISOString().slice(0, 10));
+    case 'content':
+    case 'improve':
+      return fc.constantFrom('Smooth handoffs; good phraseology.', 'Work on sequencing.');
+    case 'result':
+      return fc.constantFrom('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED');
+    case 'examiner_id':
+      return fc.constantFrom(...world.userIds);
+    case 'areas':
+      return fc.subarray(world.areas, { minLength: 1, maxLength: 2 });
+    case 'positions':
+      return fc.subarray(world.callsigns, { minLength: 0, maxLength: 2 });
+    case 'valid_from':
+    case 'valid_to':
+      return fc.integer({ min: -10, max: 60 }).map((days) => new Date(world.now + days * DAY).toISOString());
     case 'closed_reason':
       return fc.constantFrom('Left the division', 'Inactive');
     case 'include':
