@@ -66,6 +66,8 @@ export interface FuzzWorld {
   /** Trainings' ids (the `{id}` of /api/trainings) and the areas' names. */
   trainingIds: number[];
   areas: string[];
+  /** Members holding an examiner endorsement (an examination names one of its area). */
+  examinerIds: number[];
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
   relations: string[];
@@ -244,6 +246,17 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
         { weight: 4, arbitrary: fc.constantFrom(...world.trainingIds) },
         { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) },
       );
+    case 'new_callsign':
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.stringMatching(/^EK[A-Z]{2}_(TWR|APP|GND|CTR)$/) },
+        { weight: 1, arbitrary: fc.constantFrom(...world.callsigns) },
+      );
+    // A training's {id}: mostly a training's, sometimes one that is not (a booking's).
+    case 'training_id':
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...world.trainingIds) },
+        { weight: 1, arbitrary: fc.constantFrom(...world.bookingIds) },
+      );
     // Staff administration's fields (contract §17, §18): values that pass its rules.
     case 'area':
       return fc.constantFrom(...world.areas);
@@ -272,7 +285,7 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'result':
       return fc.constantFrom('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED');
     case 'examiner_id':
-      return fc.constantFrom(...world.userIds);
+      return fc.constantFrom(...world.examinerIds);
     case 'areas':
       return fc.subarray(world.areas, { minLength: 1, maxLength: 2 });
     case 'positions':
@@ -761,15 +774,17 @@ function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Bod
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const names = Object.keys(props);
+  // A new position's callsign is one not taken yet; everywhere else a callsign names a position.
+  const hint = (n: string) => (n === 'callsign' && op.method === 'POST' && op.path === '/api/positions' ? 'new_callsign' : n);
 
   // Every field present and meant to be valid: the requests that reach the business rules.
-  const coherent = fc.record(Object.fromEntries(names.map((n) => [n, validByName(n, world) ?? fromSchema(props[n]!)])), {
+  const coherent = fc.record(Object.fromEntries(names.map((n) => [n, validByName(hint(n), world) ?? fromSchema(props[n]!)])), {
     requiredKeys: [...required],
   });
   // Each field independently valid, off by a detail, hostile, or missing; plus stray fields.
   const mixed = fc
     .tuple(
-      fc.record(Object.fromEntries(names.map((n) => [n, fieldValue(n, props[n]!, world)])), { requiredKeys: [] }),
+      fc.record(Object.fromEntries(names.map((n) => [n, fieldValue(hint(n), props[n]!, world)])), { requiredKeys: [] }),
       fc.dictionary(
         fc.oneof(hostileString, fc.constantFrom('id', 'deleted', 'user_id', 'source', 'position_id', 'created_at', '__proto__')),
         hostileValue,
@@ -812,11 +827,17 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
   if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant'))
     headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
 
-  const path = fc.tuple(...pathParams.map((p) => pathValue(p.name, p.schema, world))).map((values) => {
-    let url = op.path;
-    pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
-    return url;
-  });
+  const path = fc
+    .tuple(
+      ...pathParams.map((p) =>
+        pathValue(p.name === 'id' && op.path.startsWith('/api/trainings/') ? 'training_id' : p.name, p.schema, world),
+      ),
+    )
+    .map((values) => {
+      let url = op.path;
+      pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
+      return url;
+    });
 
   const headers = fc
     .tuple(

@@ -53,6 +53,9 @@ const world: FuzzWorld = {
   bookingIds,
   trainingIds: (await kysely.selectFrom('trainings').select('id').orderBy('id').execute()).map((r) => r.id),
   areas: demo.areas,
+  examinerIds: (await kysely.selectFrom('endorsements').select('user_id').distinct().where('type', '=', 'examiner').execute()).map(
+    (r) => r.user_id,
+  ),
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
   relations: ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'],
   tokens: {
