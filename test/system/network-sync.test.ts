@@ -170,9 +170,12 @@ describe('network booking sync', { timeout: 120_000 }, () => {
   it('retries while the network is down or failing, and pushes once it is back', async () => {
     await network.setMode('refuse');
     const b = await client.create({ cid: 1_200_001, date: dateIn(7), start_at: '10:00', end_at: '11:00', position: 'EKCH_TWR' });
+    // Attempts are counted when claimed, and the first may go out on a kept-alive connection the
+    // stand-in has just dropped (a reset): wait for a recorded refusal after at least two attempts.
     const failing = await eventually(
-      async () => (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2),
-      'two failed attempts',
+      async () =>
+        (await networkStatus(env)).find((s) => s.booking_id === b.id && s.attempts >= 2 && /ECONNREFUSED/.test(s.last_error ?? '')),
+      'two attempts, the connection refused',
     );
     expect(failing).toMatchObject({ status: 'pending', callsign: 'EKCH_TWR', last_status: null });
     expect(failing.last_error).toMatch(/ECONNREFUSED/);

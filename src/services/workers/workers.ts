@@ -26,8 +26,10 @@ interface State {
   worker: Worker;
   /** Runs under way. */
   active: number;
-  /** Woken while every slot was busy: one of them goes round once more. */
+  /** Woken while a run was under way: one goes round once more. */
   again: boolean;
+  /** Runs under way that have taken work (ctx.took()). */
+  busy: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -42,7 +44,7 @@ export class Workers {
   constructor(private readonly o: WorkersOptions) {
     for (const worker of o.workers) {
       if (this.states.has(worker.name)) throw new Error(`two workers are named "${worker.name}"`);
-      this.states.set(worker.name, { worker, active: 0, again: false, timer: undefined });
+      this.states.set(worker.name, { worker, active: 0, again: false, busy: 0, timer: undefined });
     }
   }
 
@@ -102,13 +104,14 @@ export class Workers {
   }
 
   /**
-   * Starts a run while a slot is free; else one under way goes round once more. (A run can be long:
-   * a webhook subscription's deliveries one after another; the new work may be another's.)
+   * Starts a run unless one is under way that is still looking for work, which then goes round once
+   * more. Runs busy with work they took can be long (a webhook subscription's deliveries one after
+   * another), so while every run is busy a free slot starts one to look for the new work.
    */
   private kick(state: State): void {
     if (this.stopped) return;
-    if (state.active < this.slots(state)) this.launch(state);
-    else state.again = true;
+    if (state.active > state.busy || state.active >= this.slots(state)) state.again = true;
+    else this.launch(state);
   }
 
   private slots(state: State): number {
@@ -159,12 +162,20 @@ export class Workers {
     const started = this.o.clock();
     let ok = true;
     let more = false;
+    const run = { took: false };
+    const tookWork = () => {
+      if (!run.took) state.busy++;
+      run.took = true;
+      this.fill(state);
+    };
     try {
-      more = (await worker.run(this.context(lease, () => this.fill(state)))) === true;
+      more = (await worker.run(this.context(lease, tookWork))) === true;
     } catch (err) {
       ok = false;
       if (!(err instanceof ReportedWorkerFailure))
         this.log.warn({ err, job: worker.name }, 'a worker run failed; it runs again at its next interval');
+    } finally {
+      if (run.took) state.busy--;
     }
     const finished = this.o.clock();
     this.o.observer?.ran(worker.name, ok, (finished - started) / 1000, finished);
