@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { peakRssMb, ROOT, startNode } from './processes.js';
+import { measureCli, ROOT } from './processes.js';
 
 export const CONTROLCENTER_SIZE = { users: 20_000, bookings: 100_000, endorsements: 30_000, trainings: 5_000 };
 
@@ -318,23 +318,9 @@ export async function measureControlCenter({ log }: { log: (line: string) => voi
     await conn.changeUser({ database: DATABASE });
     await conn.query(fs.readFileSync(path.join(ROOT, 'test/fixtures/controlcenter/schema-7.0.sql'), 'utf8'));
     await fill(conn, Date.now());
-    const cli = path.join(ROOT, 'dist/cli/index.js');
     const env = { DATABASE_URL: `sqlite:${path.join(dir, 'moved.db')}`, LOG_LEVEL: 'warn' };
-    const started = Date.now();
-    const proc = startNode(cli, {
-      args: ['import:controlcenter', `${MARIADB_URL}/${DATABASE}`, '--json'],
-      env,
-      name: 'import:controlcenter',
-    });
-    const stdout: Buffer[] = [];
-    proc.onStdout((chunk) => stdout.push(chunk));
-    let peak = 0;
-    const timer = setInterval(() => (peak = Math.max(peak, peakRssMb(proc.pid) ?? 0)), 20);
-    const exit = await proc.exited;
-    clearInterval(timer);
-    const seconds = (Date.now() - started) / 1000;
-    if (exit.code !== 0) throw new Error(`import:controlcenter failed: ${proc.output()}`);
-    const report = (JSON.parse(Buffer.concat(stdout).toString('utf8')) as { report: Record<string, { imported: number }> }).report;
+    const { seconds, peak, stdout } = await measureCli(['import:controlcenter', `${MARIADB_URL}/${DATABASE}`, '--json'], env);
+    const report = (JSON.parse(stdout) as { report: Record<string, { imported: number }> }).report;
     const imported = Object.fromEntries(Object.entries(report).map(([k, r]) => [k, r.imported]));
     log(`   moved in ${seconds.toFixed(1)} s, peak RSS ${peak.toFixed(0)} MB; imported ${JSON.stringify(imported)}`);
     return { seconds, peakRssMb: peak, imported };

@@ -19,7 +19,7 @@ import { FeedPoll } from '../../src/services/feed.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';
 import { load, percentile } from './load.js';
-import { peakRssMb, ROOT, startNode } from './processes.js';
+import { measureCli } from './processes.js';
 import { startSector, stopSector } from './sector.js';
 
 export const ROSTER_MEMBERS = 100_000;
@@ -166,21 +166,8 @@ export async function measureRoster({ members, log }: { members: number; log: (l
       CORE_API_KEY: api.key,
       LOG_LEVEL: 'warn',
     };
-    const cli = path.join(ROOT, 'dist/cli/index.js');
-    const peakOf = async (args: string[]) => {
-      const started = Date.now();
-      const proc = startNode(cli, { args, env, name: args[0] });
-      const stdout: Buffer[] = [];
-      proc.onStdout((chunk) => stdout.push(chunk));
-      let peak = 0;
-      const timer = setInterval(() => (peak = Math.max(peak, peakRssMb(proc.pid) ?? 0)), 20);
-      const exit = await proc.exited;
-      clearInterval(timer);
-      if (exit.code !== 0) throw new Error(`${args.join(' ')} failed: ${proc.output()}`);
-      return { peak, seconds: (Date.now() - started) / 1000, stdout: Buffer.concat(stdout).toString('utf8') };
-    };
-    const baseline = await peakOf(['activity', '--json']);
-    const sync = await peakOf(['roster:sync', '--json']);
+    const baseline = await measureCli(['activity', '--json'], env);
+    const sync = await measureCli(['roster:sync', '--json'], env);
     const created = (JSON.parse(sync.stdout) as { created: number[] }).created.length;
     if (created !== members) throw new Error(`roster:sync created ${created} users of ${members}`);
     log(

@@ -199,6 +199,20 @@ export function peakRssMb(pid: number | undefined): number | null {
   }
 }
 
+/** Runs the CLI with `args` to its end: its seconds, its peak RSS (MB, read every 20 ms) and its stdout; throws when it fails. */
+export async function measureCli(args: string[], env: Record<string, string>) {
+  const started = Date.now();
+  const proc = startNode(path.join(ROOT, 'dist/cli/index.js'), { args, env, name: args[0] });
+  const stdout: Buffer[] = [];
+  proc.onStdout((chunk) => stdout.push(chunk));
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, peakRssMb(proc.pid) ?? 0)), 20);
+  const exit = await proc.exited;
+  clearInterval(timer);
+  if (exit.code !== 0) throw new Error(`${args[0]} failed: ${proc.output()}`);
+  return { peak, seconds: (Date.now() - started) / 1000, stdout: Buffer.concat(stdout).toString('utf8') };
+}
+
 /** Resolves once `probe` succeeds, or rejects after timeoutMs (or when the process exits first). */
 export async function waitUntil<T>(
   probe: () => Promise<T>,
