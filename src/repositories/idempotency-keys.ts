@@ -20,21 +20,21 @@ export interface NewClaim {
 
 export function idempotencyKeysRepository(db: Executor) {
   const row = (k: KeyOf) => ({ api_key_id: k.apiKeyId, key: k.key });
+  // What a claim writes, first or taking a key over: running, with no stored response yet.
+  const claimed = (c: NewClaim) => ({
+    request_hash: c.requestHash,
+    state: 'running' as const,
+    status: null,
+    response_body: null,
+    claim_token: c.token,
+    claimed_at: c.now,
+  });
   return {
     /** Claims the key for a request; false when a row for it exists already (whatever its state). */
     async claim(k: KeyOf, c: NewClaim): Promise<boolean> {
       const inserted = await db
         .insertInto('idempotency_keys')
-        .values({
-          ...row(k),
-          request_hash: c.requestHash,
-          state: 'running',
-          status: null,
-          response_body: null,
-          claim_token: c.token,
-          claimed_at: c.now,
-          created_at: c.now,
-        })
+        .values({ ...row(k), ...claimed(c), created_at: c.now })
         .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
@@ -52,15 +52,7 @@ export function idempotencyKeysRepository(db: Executor) {
     async takeOver(k: KeyOf, seen: Pick<IdempotencyKeyRow, 'claim_token' | 'state'>, c: NewClaim, fresh: boolean): Promise<boolean> {
       const r = await db
         .updateTable('idempotency_keys')
-        .set((eb) => ({
-          request_hash: c.requestHash,
-          state: 'running',
-          status: null,
-          response_body: null,
-          claim_token: c.token,
-          claimed_at: c.now,
-          created_at: fresh ? c.now : eb.ref('created_at'),
-        }))
+        .set((eb) => ({ ...claimed(c), created_at: fresh ? c.now : eb.ref('created_at') }))
         .where('api_key_id', '=', k.apiKeyId)
         .where('key', '=', k.key)
         .where('claim_token', '=', seen.claim_token)
