@@ -61,7 +61,7 @@ export function idempotencyKeysRepository(db: Executor) {
       return Number(r.numUpdatedRows) === 1;
     },
 
-    /** Stores the answer of the claim `token`; false when the claim is no longer that one's. */
+    /** Stores the response of the claim `token`; false when the claim is no longer that one's. */
     async finish(k: KeyOf, token: string, status: number, body: string): Promise<boolean> {
       const r = await db
         .updateTable('idempotency_keys')

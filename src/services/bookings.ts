@@ -21,7 +21,7 @@ export type { BookingPermit, PermitContext } from './booking-steps.js';
 
 export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 
-/** Called inside the write with what it made, last: stores the request's answer with the change (an Idempotency-Key's). */
+/** Called inside the write with what it made, last: stores the request's response with the change (an Idempotency-Key's). */
 export type Seal = (w: Write, saved: SavedBooking[]) => Promise<void>;
 
 export interface SavedBooking {

@@ -10,12 +10,12 @@ import type { IdempotencyKeyRow, KeyOf } from '../repositories/idempotency-keys.
 import type { Worker } from './workers/worker.js';
 import type { Write, Writer } from './write.js';
 
-/** A key answers its repeats for 24 hours; then it is new again, and pruned. */
+/** A key's stored response is replayed for 24 hours; then it is new again, and pruned. */
 export const KEY_TTL_MS = 24 * 3_600_000;
 /**
- * A claim still running after a minute was left by a process that died (a request is answered,
- * or has failed, well within it): a repeat takes it over. Were its first holder only slow, the
- * holder cannot store its answer any more (finish names the claim), so its write rolls back.
+ * A claim still running after a minute was left by a process that died (a request gets its
+ * response, or fails, well within it): a repeat takes it over. Were its first holder only slow, the
+ * holder cannot store its response any more (finish names the claim), so its write rolls back.
  */
 export const STALE_CLAIM_MS = 60_000;
 
@@ -24,16 +24,16 @@ export interface IdempotencyScope extends KeyOf {
   requestHash: string;
 }
 
-/** An answer as it is sent: status and JSON body. */
-export interface Answer {
+/** A response as it is sent: status and JSON body. */
+export interface JsonResponse {
   status: number;
   body: unknown;
 }
 
-/** The answer to send: made now, or replayed as stored (its JSON as first sent). */
-export type Outcome = (Answer & { replayed: false }) | { replayed: true; status: number; json: string };
+/** The response to send: made now, or replayed as stored (its JSON as first sent). */
+export type Outcome = (JsonResponse & { replayed: false }) | { replayed: true; status: number; json: string };
 
-/** Stores the answer for `result` inside the write that made it; given to the work by run(). */
+/** Stores the response to `result` inside the write that made it; given to the work by run(). */
 export type Sealer<T> = (w: Write, result: T) => Promise<void>;
 
 /** The hash a repeat must match: the route and its body in canonical form (parsed fields, in a fixed order). */
@@ -55,22 +55,22 @@ export class Idempotency {
 
   /**
    * Runs `work` once per key: without a key it simply runs. With one, a repeat of a finished request
-   * gets its stored answer; of one still running, 409 with Retry-After; with another body, 422.
+   * gets its stored response; of one still running, 409 with Retry-After; with another body, 422.
    */
-  async run<T>(scope: IdempotencyScope | null, answer: (result: T) => Answer, work: (seal?: Sealer<T>) => Promise<T>): Promise<Outcome> {
-    if (scope === null) return { ...answer(await work()), replayed: false };
+  async run<T>(scope: IdempotencyScope | null, respond: (result: T) => JsonResponse, work: (seal?: Sealer<T>) => Promise<T>): Promise<Outcome> {
+    if (scope === null) return { ...respond(await work()), replayed: false };
     const claimed = await this.claim(scope);
     if ('row' in claimed) return replayOf(claimed.row, scope);
     const { token } = claimed;
     try {
       const result = await work(async (w, r) => {
-        const a = answer(r);
-        // Taken over meanwhile (this process was presumed dead): the new holder answers; this write rolls back.
+        const a = respond(r);
+        // Taken over meanwhile (this process was presumed dead): the new holder responds; this write rolls back.
         if (!(await w.repos.idempotencyKeys.finish(scope, token, a.status, JSON.stringify(a.body)))) throw stillRunning();
       });
-      return { ...answer(result), replayed: false };
+      return { ...respond(result), replayed: false };
     } catch (err) {
-      // Nothing committed: the key is free for a retry. Harmless if the answer was stored (the claim is done then).
+      // Nothing committed: the key is free for a retry. Harmless if the response was stored (the claim is done then).
       await this.writer.write((w) => w.repos.idempotencyKeys.release(scope, token)).catch(() => undefined);
       throw err;
     }
@@ -113,7 +113,7 @@ export class Idempotency {
   }
 }
 
-/** A repeat's answer: the stored one; 422 for another request under the key; 409 while the first is still running. */
+/** A repeat's response: the stored one; 422 for another request under the key; 409 while the first is still running. */
 function replayOf(row: IdempotencyKeyRow, scope: IdempotencyScope): Outcome {
   if (row.request_hash !== scope.requestHash) throw keyReused();
   if (row.state === 'running') throw stillRunning();

@@ -26,7 +26,7 @@ import {
 } from '../../presenters/bookings.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { RouteServices } from '../../services/index.js';
-import { type Answer, type IdempotencyScope, type Outcome, requestHash } from '../../services/idempotency.js';
+import { type IdempotencyScope, type JsonResponse, type Outcome, requestHash } from '../../services/idempotency.js';
 import type { SavedBooking } from '../../services/bookings.js';
 import { createBookingBatch } from '../../schemas/booking-batch.js';
 import type { BookingListQuery } from '../../schemas/booking-input.js';
@@ -100,13 +100,13 @@ function idempotencyOf(request: FastifyRequest, route: string, canonical: unknow
   return { apiKeyId: request.apiKey!.id, key, requestHash: requestHash(route, canonical) };
 }
 
-/** Sends an answer made now, or a stored one as it was first sent. */
+/** Sends a response made now, or a stored one as it was first sent. */
 function send(reply: FastifyReply, outcome: Outcome): FastifyReply {
   if (!outcome.replayed) return reply.code(outcome.status).send(outcome.body);
   return reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.json);
 }
 
-/** The id of the booking a create answered with, for its Location. */
+/** The id of the booking a create responded with, for its Location. */
 function createdId(outcome: Outcome): number | undefined {
   const body = (outcome.replayed ? JSON.parse(outcome.json) : outcome.body) as { booking?: { id?: number } };
   return body.booking?.id;
@@ -129,13 +129,13 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
   app.post('/api/bookings/create', create, async (request, reply) => {
     const fields = bookingFieldsOf(request.body, 'create');
     const compat = wantsControlCenter(request, services.config.apiCompat);
-    const answer = (saved: SavedBooking[]): Answer => {
+    const respond = (saved: SavedBooking[]): JsonResponse => {
       const { booking, forcedTraining } = saved[0]!;
       return compat
         ? { status: 200, body: bookingCreatedControlCenterBody(booking, forcedTraining) }
         : { status: 201, body: bookingCreatedBody(booking, forcedTraining) };
     };
-    const outcome = await services.idempotency.run(idempotencyOf(request, 'create', fields), answer, async (seal) => [
+    const outcome = await services.idempotency.run(idempotencyOf(request, 'create', fields), respond, async (seal) => [
       await services.bookings.save(null, fields, keyActor(request), seal ? { seal } : {}),
     ]);
     const id = createdId(outcome);
@@ -147,11 +147,11 @@ const bookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
   app.post('/api/bookings/batch', batch, async (request, reply) => {
     const items = request.body.bookings.map((item) => bookingFieldsOf(item, 'create'));
     const compat = wantsControlCenter(request, services.config.apiCompat);
-    const answer = (saved: SavedBooking[]): Answer => {
+    const respond = (saved: SavedBooking[]): JsonResponse => {
       const bookings = saved.map((s) => s.booking);
       return compat ? { status: 200, body: batchCreatedControlCenterBody(bookings) } : { status: 201, body: batchCreatedBody(bookings) };
     };
-    const outcome = await services.idempotency.run(idempotencyOf(request, 'batch', items), answer, (seal) =>
+    const outcome = await services.idempotency.run(idempotencyOf(request, 'batch', items), respond, (seal) =>
       services.bookings.createBatch(items, keyActor(request), seal),
     );
     return send(reply, outcome);
