@@ -57,7 +57,11 @@ export class Idempotency {
    * Runs `work` once per key: without a key it simply runs. With one, a repeat of a finished request
    * gets its stored response; of one still running, 409 with Retry-After; with another body, 422.
    */
-  async run<T>(scope: IdempotencyScope | null, respond: (result: T) => JsonResponse, work: (seal?: Sealer<T>) => Promise<T>): Promise<Outcome> {
+  async run<T>(
+    scope: IdempotencyScope | null,
+    respond: (result: T) => JsonResponse,
+    work: (seal?: Sealer<T>) => Promise<T>,
+  ): Promise<Outcome> {
     if (scope === null) return { ...respond(await work()), replayed: false };
     const claimed = await this.claim(scope);
     if ('row' in claimed) return replayOf(claimed.row, scope);
