@@ -19,7 +19,7 @@ const etagOf = (body: string | Buffer): string => `"${createHash('sha1').update(
 /**
  * The one onSend hook (a hook per concern would cost every request): protective headers, the
  * X-RateLimit-* names Control Center clients read, caching rules (a keyed response is never stored
- * by a shared cache), and an ETag with 304 on a matching If-None-Match.
+ * by a shared cache), and on reads an ETag with 304 on a matching If-None-Match.
  */
 async function responseHeaders(app: FastifyInstance, { rateLimited, onConditional }: ResponseHeadersOptions) {
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -32,6 +32,8 @@ async function responseHeaders(app: FastifyInstance, { rateLimited, onConditiona
     if (request.apiKey) reply.header('cache-control', 'no-store');
     else if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
 
+    // Only a read has a representation a client can revalidate (RFC 9110 §13.1.2).
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done(null, payload);
     let etag = reply.getHeader('etag') as string | undefined;
     if (etag === undefined) {
       if (typeof payload !== 'string' && !(payload instanceof Buffer)) return done(null, payload);

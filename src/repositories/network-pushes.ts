@@ -41,17 +41,6 @@ const QUEUE_BATCH = 2_000;
 /** Works on the base connection or on a transaction alike. */
 export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
-    // Whether the outbox holds events the network sync has not looked at: two seeks, however many came.
-    async queueDue(): Promise<boolean> {
-      const row = await db
-        .selectFrom('outbox_cursors')
-        .select('seq')
-        .where('name', '=', 'network')
-        .where('seq', '<', lastEventSeq)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
     /**
      * Owes the network the current state of each booking changed by events not yet taken (up to a batch;
      * `more` when one was left), in one statement. An existing row gets a new version, due now. Run in a
@@ -79,16 +68,23 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
       return { more: upper < high };
     },
 
-    /** Whether any push is due: a read, so an idle pusher takes no write lock to find nothing. */
-    async anyDue(now: number): Promise<boolean> {
+    /**
+     * What a run has to do, in one read (an idle pusher takes no write lock): `queue`, the outbox
+     * holds events the network sync has not looked at (two seeks, however many came); `due`, a push is due.
+     */
+    async pendingWork(now: number): Promise<{ queue: boolean; due: boolean }> {
       const row = await db
-        .selectFrom('network_pushes')
-        .select('booking_id')
-        .where(pendingPush)
-        .where(dueAndUnleased(now, 'network_pushes'))
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+        .selectNoFrom((eb) => [
+          eb
+            .exists(db.selectFrom('outbox_cursors').select('seq').where('name', '=', 'network').where('seq', '<', lastEventSeq))
+            .as('queue'),
+          eb
+            .exists(db.selectFrom('network_pushes').select('booking_id').where(pendingPush).where(dueAndUnleased(now, 'network_pushes')))
+            .as('due'),
+        ])
+        .executeTakeFirstOrThrow();
+      // SQLite answers 0 or 1, PostgreSQL a boolean.
+      return { queue: Boolean(row.queue), due: Boolean(row.due) };
     },
 
     /**

@@ -54,19 +54,6 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
     );
 
   return {
-    /** Whether an active subscription has events not yet queued for it: a read, no write lock. */
-    async fanOutDue(): Promise<boolean> {
-      const row = await db
-        .selectFrom('webhooks')
-        .select('id')
-        .where('removed_at', 'is', null)
-        .where('disabled_at', 'is', null)
-        .where('fanned_out_seq', '<', lastEventSeq)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
     /**
      * Queues one delivery per new event and active subscription that takes its type (up to a batch;
      * `more` when one was left). Run in a write transaction; on PostgreSQL one process at a time (or
@@ -103,17 +90,38 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
       return { more: upper < high };
     },
 
-    // A read, so an idle poll takes no write lock. Only a subscription's head delivery can be due.
-    async anyDue(now: number): Promise<boolean> {
+    /**
+     * What a run has to do, in one read (an idle run takes no write lock): `fanOut`, an active
+     * subscription has events not yet queued for it; `due`, a subscription's head delivery is due
+     * (only a head can be).
+     */
+    async pendingWork(now: number): Promise<{ fanOut: boolean; due: boolean }> {
       const row = await db
-        .selectFrom('webhook_deliveries as c')
-        .select('c.id')
-        .where('c.id', 'in', heads())
-        .where(isOpen('c'))
-        .where(dueAndUnleased(now, 'c'))
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+        .selectNoFrom((eb) => [
+          eb
+            .exists(
+              db
+                .selectFrom('webhooks')
+                .select('id')
+                .where('removed_at', 'is', null)
+                .where('disabled_at', 'is', null)
+                .where('fanned_out_seq', '<', lastEventSeq),
+            )
+            .as('fan_out'),
+          eb
+            .exists(
+              db
+                .selectFrom('webhook_deliveries as c')
+                .select('c.id')
+                .where('c.id', 'in', heads())
+                .where(isOpen('c'))
+                .where(dueAndUnleased(now, 'c')),
+            )
+            .as('due'),
+        ])
+        .executeTakeFirstOrThrow();
+      // SQLite answers 0 or 1, PostgreSQL a boolean.
+      return { fanOut: Boolean(row.fan_out), due: Boolean(row.due) };
     },
 
     /**

@@ -181,7 +181,7 @@ describe('workers', () => {
     expect(() => runner([twice, twice])).toThrow('two workers are named "x"');
   });
 
-  it('runs a consumer once per poll while idle, and in all its slots once a run takes work; a wake-up runs it at once', async () => {
+  it('runs a consumer once per poll while idle, once per burst of wake-ups, and in all its slots once a run takes work; a wake-up runs it at once', async () => {
     let due = 0;
     let active = 0;
     let most = 0;
@@ -208,6 +208,10 @@ describe('workers', () => {
     await step(3000, r);
     // Idle: one run at start and one per poll.
     expect(runs).toBe(4);
+    // Wake-ups in one turn of the event loop (a burst of commits) start one run, not one each.
+    for (let i = 0; i < 20; i++) r.wake('consumer');
+    await r.settled();
+    expect(runs).toBe(5);
     due = 12;
     r.wake('consumer');
     await vi.advanceTimersByTimeAsync(500);

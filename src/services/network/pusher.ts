@@ -85,9 +85,8 @@ export class NetworkPushes implements Worker {
    * reads first, so an idle worker never takes the write lock. Null: nothing to do.
    */
   private async claim(now: number): Promise<{ push: ClaimedPush | null } | null> {
-    const reads = this.o.repos.networkPushes;
-    const queue = await reads.queueDue();
-    if (!queue && !(await reads.anyDue(now))) return null;
+    const { queue, due } = await this.o.repos.networkPushes.pendingWork(now);
+    if (!queue && !due) return null;
     return this.o.writer.write(async (w) => {
       const repo = w.repos.networkPushes;
       if (queue) await repo.queueChanges(now);

@@ -71,9 +71,8 @@ export class WebhookDeliveries implements Worker {
    * write; reads first, so an idle poll takes no write lock. Null: nothing to do.
    */
   private async claim(now: number): Promise<{ delivery: ClaimedDelivery | null } | null> {
-    const reads = this.repos.webhookDeliveries;
-    const fanOut = await reads.fanOutDue();
-    if (!fanOut && !(await reads.anyDue(now))) return null;
+    const { fanOut, due } = await this.repos.webhookDeliveries.pendingWork(now);
+    if (!fanOut && !due) return null;
     return this.writer.write(async (w) => {
       const repo = w.repos.webhookDeliveries;
       if (fanOut) await repo.fanOut(now);

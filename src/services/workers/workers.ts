@@ -30,6 +30,8 @@ interface State {
   again: boolean;
   /** Runs under way that have taken work (ctx.took()). */
   busy: number;
+  /** A wake-up waits for the end of this turn of the event loop. */
+  waking: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -44,7 +46,7 @@ export class Workers {
   constructor(private readonly o: WorkersOptions) {
     for (const worker of o.workers) {
       if (this.states.has(worker.name)) throw new Error(`two workers are named "${worker.name}"`);
-      this.states.set(worker.name, { worker, active: 0, again: false, busy: 0, timer: undefined });
+      this.states.set(worker.name, { worker, active: 0, again: false, busy: 0, waking: false, timer: undefined });
     }
   }
 
@@ -59,10 +61,24 @@ export class Workers {
     for (const state of this.states.values()) this.schedule(state, state.worker.startDelayMs ?? 0);
   }
 
-  /** Runs the worker now (cheap to call often): work was committed that it should take. */
+  /**
+   * Runs the worker once this turn of the event loop ends (cheap to call often): work was committed
+   * that it should take. The commits of one turn are then found by one look for work, not one each.
+   */
   wake(name: string): void {
     const state = this.states.get(name);
-    if (state && this.started) this.kick(state);
+    if (!state || !this.started || state.waking) return;
+    state.waking = true;
+    const woken = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        state.waking = false;
+        this.kick(state);
+        resolve();
+      }),
+    );
+    // settled() waits for a wake-up not yet run, as for a run under way.
+    this.running.add(woken);
+    void woken.then(() => this.running.delete(woken));
   }
 
   /**

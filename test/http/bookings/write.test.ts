@@ -100,7 +100,7 @@ describe('bookings: create, update, delete', () => {
   afterAll(() => ctx.close());
 
   describe('POST /api/bookings/create', () => {
-    it('creates a booking from JSON: 201, the full form, and a Location that serves it', async () => {
+    it('creates a booking from JSON: 201, the full form without an ETag, and a Location that serves it', async () => {
       const day = nextDay();
       const res = await create({ cid: ADA, date: day.dmy, start_at: '10:00', end_at: '12:00', position: 'EKCH_TWR' });
       expect(res.statusCode).toBe(201);
@@ -128,9 +128,12 @@ describe('bookings: create, update, delete', () => {
       expect(Object.keys(body)).toEqual(['message', 'booking']);
       expect(Object.keys(body.booking)).toEqual(FULL_KEYS);
       expect(res.headers.location).toBe(`/api/bookings/${body.booking.id}`);
+      // A write's response is not a representation to revalidate: no ETag (the read has one).
+      expect(res.headers.etag).toBeUndefined();
 
       const again = await ctx.request({ method: 'GET', url: res.headers.location, token: read });
       expect(again.json()).toEqual(body.booking);
+      expect(again.headers.etag).toMatch(/^"[\w-]+"$/);
       expect(await listIds()).toContain(body.booking.id);
     });
 
