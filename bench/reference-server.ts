@@ -35,7 +35,8 @@ const statement = (text: string) => () => db.prepare(text);
 const sql = {
   positions: statement('select * from "positions"'),
   bookings: statement(`${BOOKING_VIEW} where "b"."deleted" = ? order by "b"."time_start", "b"."id"`),
-  bookingById: statement(`${BOOKING_VIEW} where "b"."id" = ?`),
+  // A create reads its booking back as a batch does, by a list of ids.
+  bookingsByIds: statement(`${BOOKING_VIEW} where "b"."id" in (?) order by "b"."id"`),
   apiKey: statement('select * from "api_keys" where "id" = ?'),
   users: statement(
     'select "users"."id", "users"."rating", "users"."id" in (select "user_area_activity"."user_id" from "user_area_activity" where "user_area_activity"."active" = ?) as "atc_active", ' +
@@ -68,6 +69,9 @@ const sql = {
   ),
   user: statement('select "id", "rating" from "users" where "id" = ?'),
   position: statement('select "id", "callsign", "rating", "required_facility", "area_id" from "positions" where "callsign" = ?'),
+  facilityEndorsements: statement(
+    'select "valid_from", "valid_to", "revoked" from "endorsements" where "user_id" = ? and "type" = ? and "rating" = ?',
+  ),
   insertBooking: statement(
     'insert into "bookings" ("user_id", "position_id", "time_start", "time_end", "training", "exam", "event", "training_forced", "source", "network_booking", "deleted", "created_at", "updated_at") ' +
       'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "id"',
@@ -120,14 +124,16 @@ function times(body: CreateBody): [number, number] {
   return [start, end <= start ? end + 86_400_000 : end];
 }
 
-// One transaction per create: the look-ups, the booking, its audit entry and its event (the outbox row).
+// One transaction per create: the look-ups (with the user's facility endorsements for a position that
+// requires one), the booking, its audit entry and its event (the outbox row).
 const create = db.transaction((body: CreateBody, keyId: string, at: number): BookingView => {
   const user = sql.user().get(body.cid) as { id: number } | undefined;
-  const position = sql.position().get(body.position) as { id: number } | undefined;
+  const position = sql.position().get(body.position) as { id: number; required_facility: string | null } | undefined;
   if (!user || !position) throw new Error('unknown user or position');
+  if (position.required_facility) sql.facilityEndorsements().all(user.id, 'facility', position.required_facility);
   const [start, end] = times(body);
   const { id } = sql.insertBooking().get(user.id, position.id, start, end, 0, 0, 0, 0, 'CC', null, 0, at, at) as { id: number };
-  const booking = sql.bookingById().get(id) as BookingView;
+  const booking = sql.bookingsByIds().get(id) as BookingView;
   const diff = bookingDiff(null, booking)!;
   sql.insertAudit().run(at, `key:${keyId}`, 'bench', 'booking.created', `booking:${id}`, null, JSON.stringify(diff.after));
   for (const e of bookingEvents([{ kind: 'created', before: null, after: booking }], at)) {

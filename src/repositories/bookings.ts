@@ -23,6 +23,14 @@ export interface BookingValues {
   event: number;
 }
 
+/** A stored booking's slot, as an overlap names it. */
+export interface StoredSlot {
+  id: number;
+  position_id: number;
+  time_start: number;
+  time_end: number;
+}
+
 export interface Slot {
   position_id: number;
   time_start: number;
@@ -128,6 +136,34 @@ export function bookingsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Users by id, for a batch's items (up to a few hundred ids). */
+    findUsers(ids: readonly number[]): Promise<Array<{ id: number; rating: number }>> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('users').select(['id', 'rating']).where('id', 'in', ids).execute();
+    },
+
+    /** Positions by callsign, for a batch's items. */
+    findPositionsByCallsign(callsigns: readonly string[]) {
+      if (callsigns.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('positions')
+        .select(['id', 'callsign', 'rating', 'required_facility', 'area_id'])
+        .where('callsign', 'in', callsigns)
+        .execute();
+    },
+
+    /** The users' facility endorsements for these facilities, in any state, for a batch's items. */
+    facilityEndorsementsOf(userIds: readonly number[], facilities: readonly string[]) {
+      if (userIds.length === 0 || facilities.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('endorsements')
+        .select(['user_id', 'rating', 'valid_from', 'valid_to', 'revoked'])
+        .where('user_id', 'in', userIds)
+        .where('type', '=', 'facility')
+        .where('rating', 'in', facilities)
+        .execute();
+    },
+
     /**
      * PostgreSQL: queues writers of the same position. The exclusion constraint alone refuses overlaps,
      * but two overlapping inserts would wait on each other until deadlock_timeout aborts one.
@@ -136,26 +172,43 @@ export function bookingsRepository(db: Kysely<Database>) {
       await sql`SELECT pg_advisory_xact_lock(${POSITION_LOCKS}, ${positionId})`.execute(db);
     },
 
-    /** Ids of live bookings of the slot's position whose half-open periods overlap it. */
-    async overlapping(slot: Slot): Promise<number[]> {
-      let q = db
+    /**
+     * Live bookings whose half-open periods overlap any of the slots on its position (a slot's own
+     * booking, exceptId, aside), in id order, in one statement: what a 409 names.
+     */
+    async overlapping(slots: readonly Slot[]): Promise<StoredSlot[]> {
+      if (slots.length === 0) return [];
+      return db
         .selectFrom('bookings')
-        .select('id')
-        .where('position_id', '=', slot.position_id)
+        .select(['id', 'position_id', 'time_start', 'time_end'])
         .where('deleted', '=', 0)
-        .where('time_start', '<', slot.time_end)
-        .where('time_end', '>', slot.time_start);
-      if (slot.exceptId !== undefined) q = q.where('id', '!=', slot.exceptId);
-      return (await q.orderBy('id').execute()).map((r) => r.id);
+        .where((eb) =>
+          eb.or(
+            slots.map((s) =>
+              eb.and([
+                eb('position_id', '=', s.position_id),
+                eb('time_start', '<', s.time_end),
+                eb('time_end', '>', s.time_start),
+                ...(s.exceptId !== undefined ? [eb('id', '!=', s.exceptId)] : []),
+              ]),
+            ),
+          ),
+        )
+        .orderBy('id')
+        .execute();
     },
 
-    async insert(values: BookingValues & { source: string }, now: number): Promise<number> {
-      const row = await db
+    /**
+     * Inserts bookings in one statement; their ids in the rows' order. Both databases number the rows
+     * of one INSERT in its VALUES order, but neither promises RETURNING's order, hence the sort.
+     */
+    async insertMany(rows: ReadonlyArray<BookingValues & { source: string }>, now: number): Promise<number[]> {
+      const inserted = await db
         .insertInto('bookings')
-        .values({ ...values, network_booking: null, deleted: 0, created_at: now, updated_at: now })
+        .values(rows.map((values) => ({ ...values, network_booking: null, deleted: 0, created_at: now, updated_at: now })))
         .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+        .execute();
+      return inserted.map((r) => r.id).sort((a, b) => a - b);
     },
 
     /** Updates a live booking; false when it is (by now) deleted. */

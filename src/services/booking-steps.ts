@@ -1,7 +1,8 @@
-// The steps of one booking's change inside a write, shared by every way a booking is made or changed
-// (a create, a batch's items, an update, a member's page): read and check (planChange), then write
-// (applyChange). The caller records the change (Write.bookingsChanged) and maps an overlap to a 409.
-import { type BookingFields, changesNothing, planBooking } from '../domain/bookings/index.js';
+// The steps of a booking's change inside a write, shared by every way a booking is made or changed
+// (a create, an update, a member's page, a batch's items): read and check (planChange, or planCreates
+// for a batch, set-based), then write (applyCreates, applyUpdate). The caller records the changes
+// (Write.bookingsChanged) and maps an overlap to a 409.
+import { type BookingFields, type CreateFields, changesNothing, type Plan, planBooking } from '../domain/bookings/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { BookingValues, BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
 import type { Repositories } from '../repositories/index.js';
@@ -87,18 +88,37 @@ export function slotOf(values: BookingValues, existing: BookingView | null): Slo
 }
 
 /**
- * Writes a planned change. No check-then-write: the database's own guard refuses an overlap (SQLite
- * triggers, the PostgreSQL exclusion constraint), which aborts the write.
+ * The rules of a batch's creates, read in three statements whatever its length (the users, the
+ * positions, the users' endorsements for the facilities those positions require): each item's plan.
  */
-export async function applyChange(w: Write, values: BookingValues, existing: BookingView | null, source: string): Promise<BookingChange> {
+export async function planCreates(w: Write, items: readonly CreateFields[]): Promise<Plan[]> {
   const repo = w.repos.bookings;
-  let bookingId: number;
-  if (existing) {
-    if (!(await repo.update(existing.id, values, w.at))) throw new ConflictError('A deleted booking cannot be updated');
-    bookingId = existing.id;
-  } else {
-    bookingId = await repo.insert({ ...values, source }, w.at);
-  }
-  const after = (await repo.findById(bookingId))!;
-  return { kind: existing ? 'updated' : 'created', before: existing, after };
+  const users = new Map((await repo.findUsers([...new Set(items.map((f) => f.cid))])).map((u) => [u.id, u]));
+  const positions = new Map((await repo.findPositionsByCallsign([...new Set(items.map((f) => f.position))])).map((p) => [p.callsign, p]));
+  const facilities = [...new Set([...positions.values()].flatMap((p) => (p.required_facility ? [p.required_facility] : [])))];
+  const endorsements = await repo.facilityEndorsementsOf([...users.keys()], facilities);
+  return items.map((fields) => {
+    const user = users.get(fields.cid) ?? null;
+    const position = positions.get(fields.position) ?? null;
+    const facilityEndorsements = endorsements.filter((e) => e.user_id === user?.id && e.rating === position?.required_facility);
+    return planBooking({ fields, existing: null, user, position, facilityEndorsements, now: w.at });
+  });
+}
+
+/**
+ * Writes planned creates in one statement and reads them back in one: a change each, in the given
+ * order. No check-then-write: the database's own guard refuses an overlap (SQLite triggers, the
+ * PostgreSQL exclusion constraint), which aborts the write.
+ */
+export async function applyCreates(w: Write, creates: ReadonlyArray<BookingValues & { source: string }>): Promise<BookingChange[]> {
+  const repo = w.repos.bookings;
+  const created = await repo.viewsByIds(await repo.insertMany(creates, w.at));
+  return created.map((after) => ({ kind: 'created', before: null, after }));
+}
+
+/** Writes a planned update of a stored booking (the database's guard refuses an overlap, as above). */
+export async function applyUpdate(w: Write, values: BookingValues, existing: BookingView): Promise<BookingChange> {
+  const repo = w.repos.bookings;
+  if (!(await repo.update(existing.id, values, w.at))) throw new ConflictError('A deleted booking cannot be updated');
+  return { kind: 'updated', before: existing, after: (await repo.findById(existing.id))! };
 }

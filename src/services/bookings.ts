@@ -3,6 +3,7 @@ import {
   type BookingListFilter,
   type CreateFields,
   firstClash,
+  firstStoredClash,
   isBookingId,
   itemErrors,
   type ListPosition,
@@ -13,8 +14,8 @@ import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
 import type { BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
 import type { Repositories } from '../repositories/index.js';
 import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
-import type { Actor, BookingChange } from './booking-changes.js';
-import { applyChange, type BookingPermit, type PlannedChange, planChange, slotOf } from './booking-steps.js';
+import type { Actor } from './booking-changes.js';
+import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './booking-steps.js';
 import type { Write, Writer } from './write.js';
 
 export type { BookingPermit, PermitContext } from './booking-steps.js';
@@ -92,7 +93,9 @@ export class Bookings {
         if (planned.values === null) return { booking: planned.existing!, forcedTraining: planned.forcedTraining };
         if (this.lockRows) await w.repos.bookings.lockPosition(planned.values.position_id);
         attempt.slot = slotOf(planned.values, planned.existing);
-        const change = await applyChange(w, planned.values, planned.existing, fields.source ?? 'CC');
+        const change = planned.existing
+          ? await applyUpdate(w, planned.values, planned.existing)
+          : (await applyCreates(w, [{ ...planned.values, source: fields.source ?? 'CC' }]))[0]!;
         await w.bookingsChanged([change], actor, 'api');
         const saved = { booking: change.after, forcedTraining: planned.forcedTraining };
         await options.seal?.(w, [saved]);
@@ -100,63 +103,54 @@ export class Bookings {
       });
     } catch (err) {
       if (attempt.slot && isBookingOverlap(err)) {
-        throw new ConflictError(OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot) });
+        throw new ConflictError(OVERLAP_MESSAGE, { conflicts: (await this.bookings.overlapping([attempt.slot])).map((b) => b.id) });
       }
       throw err;
     }
   }
 
   /**
-   * POST /api/bookings/batch: every item created in one write, in order, or none. Every item's rules
-   * are checked before anything is written, and their refusals answered together (422, named by
-   * item); then an overlap between two items, then with a stored booking (409 naming the item).
+   * POST /api/bookings/batch: every item created in one write, in order, or none, in a handful of
+   * statements whatever its length. Every item's rules are checked before anything is written, and
+   * their refusals answered together (422, named by item); then an overlap between two items, then
+   * with a stored booking (409 naming the item).
    */
   async createBatch(items: readonly CreateFields[], actor: Actor, seal?: Seal): Promise<SavedBooking[]> {
-    const attempt: { slot?: Slot; index?: number } = {};
+    const attempt: { slots?: Slot[] } = {};
     try {
       return await this.writer.write(async (w) => {
-        const planned = await this.planItems(w, items);
-        const clash = firstClash(planned.map((p) => p.values!));
+        const plans = await planCreates(w, items);
+        const errors: FieldErrors = {};
+        for (const [index, p] of plans.entries()) if (!p.ok) Object.assign(errors, itemErrors(index, p.errors));
+        if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+        const planned = plans.flatMap((p) => (p.ok ? [p] : []));
+        const clash = firstClash(planned.map((p) => p.booking));
         if (clash) {
           throw new ConflictError(`Booking overlaps with booking ${clash.other} of the batch`, { conflicts: [], index: clash.index });
         }
         // In one order whatever the batch's, so two batches sharing positions queue instead of deadlocking.
         if (this.lockRows) {
-          const positions = [...new Set(planned.map((p) => p.values!.position_id))].sort((a, b) => a - b);
+          const positions = [...new Set(planned.map((p) => p.booking.position_id))].sort((a, b) => a - b);
           for (const positionId of positions) await w.repos.bookings.lockPosition(positionId);
         }
-        const changes: BookingChange[] = [];
-        for (const [index, p] of planned.entries()) {
-          Object.assign(attempt, { index, slot: slotOf(p.values!, null) });
-          changes.push(await applyChange(w, p.values!, null, items[index]!.source));
-        }
+        attempt.slots = planned.map((p) => slotOf(p.booking, null));
+        const changes = await applyCreates(
+          w,
+          planned.map((p, index) => ({ ...p.booking, source: items[index]!.source })),
+        );
         await w.bookingsChanged(changes, actor, 'api');
         const saved = changes.map((c, i) => ({ booking: c.after, forcedTraining: planned[i]!.forcedTraining }));
         await seal?.(w, saved);
         return saved;
       });
     } catch (err) {
-      if (attempt.slot && isBookingOverlap(err)) {
-        throw new ConflictError(OVERLAP_MESSAGE, { conflicts: await this.bookings.overlapping(attempt.slot), index: attempt.index });
+      if (attempt.slots && isBookingOverlap(err)) {
+        // The write is undone: which item a stored booking overlaps is read afterwards, in one statement.
+        const clash = firstStoredClash(attempt.slots, await this.bookings.overlapping(attempt.slots));
+        throw new ConflictError(OVERLAP_MESSAGE, clash ? { conflicts: clash.conflicts, index: clash.index } : { conflicts: [] });
       }
       throw err;
     }
-  }
-
-  /** Every item's rules, their refusals gathered under the items' names. */
-  private async planItems(w: Write, items: readonly CreateFields[]): Promise<PlannedChange[]> {
-    const planned: PlannedChange[] = [];
-    let errors: FieldErrors = {};
-    for (const [index, fields] of items.entries()) {
-      try {
-        planned.push(await planChange(w, this.lockRows, null, fields));
-      } catch (err) {
-        if (!(err instanceof ValidationError)) throw err;
-        errors = { ...errors, ...itemErrors(index, err.errors) };
-      }
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    return planned;
   }
 
   /** Soft delete: the row stays, marked deleted, and leaves the list. */
