@@ -134,6 +134,10 @@ export class Bookings {
           for (const positionId of positions) await w.repos.bookings.lockPosition(positionId);
         }
         attempt.slots = planned.map((p) => slotOf(p.booking, null));
+        // Which item a stored booking overlaps, for the 409's index: read under the write lock (SQLite)
+        // or the positions' locks (PostgreSQL), so it is exact. The database's own guard still decides.
+        const stored = firstStoredClash(attempt.slots, await w.repos.bookings.overlapping(attempt.slots));
+        if (stored) throw new ConflictError(OVERLAP_MESSAGE, { conflicts: stored.conflicts, index: stored.index });
         const changes = await applyCreates(
           w,
           planned.map((p, index) => ({ ...p.booking, source: items[index]!.source })),
@@ -145,7 +149,7 @@ export class Bookings {
       });
     } catch (err) {
       if (attempt.slots && isBookingOverlap(err)) {
-        // The write is undone: which item a stored booking overlaps is read afterwards, in one statement.
+        // A writer that takes no position lock (an import) got in first: named after the rollback.
         const clash = firstStoredClash(attempt.slots, await this.bookings.overlapping(attempt.slots));
         throw new ConflictError(OVERLAP_MESSAGE, clash ? { conflicts: clash.conflicts, index: clash.index } : { conflicts: [] });
       }

@@ -102,7 +102,7 @@ export interface AppServices {
   http: HttpClient;
   /** The background work: started and stopped by the server only. */
   workers: Workers;
-  /** Ends outbound requests and closes the database (the workers first, when they run). */
+  /** Ends outbound requests and the mail transport and closes the database (the workers first, when they run). */
   close(): Promise<void>;
 }
 
@@ -159,6 +159,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const online = new OnlineNow(repos, clock, config.dataFeed);
   const assets = pageAssets();
   const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
+  const mail = config.mail ? new MailDeliveries(writer, repos, config.mail) : null;
   // Every piece of background work, in one list.
   const background: Worker[] = [
     new WebhookDeliveries(writer, repos, http, {
@@ -174,7 +175,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     endorsements.expiryWorker(),
     idempotency.pruneWorker(),
     applications.interestWorker(),
-    ...(config.mail ? [new MailDeliveries(writer, repos, config.mail)] : []),
+    ...(mail ? [mail] : []),
     ...networkWorkers({ config, roster, feed, activity }),
   ];
   const workers: Workers = new Workers({
@@ -246,6 +247,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     workers,
     close: async () => {
       http.close();
+      mail?.close();
       await db.close();
     },
   };
