@@ -1,5 +1,5 @@
 // What a rule or a service refuses, in the domain's terms. The HTTP layer maps each kind to its
-// status (src/http/error-answers.ts); the CLI turns them into one line on stderr.
+// status (src/http/error-responses.ts); the CLI turns them into one line on stderr.
 
 /** Messages per field, as a 422 response carries them. */
 export type FieldErrors = Record<string, string[]>;

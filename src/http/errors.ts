@@ -3,7 +3,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { databaseTrouble } from '../db/errors.js';
 import { DomainError, type FieldErrors, ValidationError } from '../domain/errors.js';
 import { ERROR_MESSAGE } from '../schemas/common.js';
-import { answerForDomainError } from './error-answers.js';
+import { responseForDomainError } from './error-responses.js';
 
 /** An error whose status and JSON body are meant for the client. */
 export class ApiError extends Error {
@@ -146,10 +146,10 @@ const CLIENT_ERRORS: Record<string, string> = {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
-      const answer = answerForDomainError(error);
-      if (answer.status >= 500) request.log.error({ err: error }, 'unmapped domain error');
-      for (const [k, v] of Object.entries(answer.headers ?? {})) reply.header(k, v);
-      return reply.code(answer.status).send(answer.body);
+      const response = responseForDomainError(error);
+      if (response.status >= 500) request.log.error({ err: error }, 'unmapped domain error');
+      for (const [k, v] of Object.entries(response.headers ?? {})) reply.header(k, v);
+      return reply.code(response.status).send(response.body);
     }
     if (error instanceof ApiError) {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
@@ -157,8 +157,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const fe = error;
     if (fe.validation) {
-      const answer = answerForDomainError(new ValidationError(fieldErrorsFromValidation(fe.validation, fe.validationContext)));
-      return reply.code(answer.status).send(answer.body);
+      const response = responseForDomainError(new ValidationError(fieldErrorsFromValidation(fe.validation, fe.validationContext)));
+      return reply.code(response.status).send(response.body);
     }
     if (clientHungUp(request)) {
       // Not the service's trouble, and nobody left to read an answer: noted, never as an outage.

@@ -6,7 +6,7 @@ import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseTrouble } from '../db/errors.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
-import { answerForDomainError } from '../http/error-answers.js';
+import { responseForDomainError } from '../http/error-responses.js';
 import { ApiError } from '../http/errors.js';
 import { checkRequest } from '../http/parameters.js';
 import { sendMessage } from '../http/member-pages.js';
@@ -122,7 +122,7 @@ function pageError(error: FastifyError | ApiError | DomainError, request: Fastif
   let status: number;
   let message: string;
   if (error instanceof DomainError) {
-    status = answerForDomainError(error).status;
+    status = responseForDomainError(error).status;
     message = error instanceof ValidationError ? 'Something in the request was not valid; nothing was changed.' : error.message;
   } else if (error instanceof ApiError) {
     status = error.statusCode;

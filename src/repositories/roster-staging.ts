@@ -1,10 +1,10 @@
-// The roster sync's staging (contract §15): the network's answers of a run (roster_staging, marked
+// The roster sync's staging (contract §15): the network's results of a run (roster_staging, marked
 // with the run's lease), and the set-based reads that plan its changes from them — counts, leavers
 // and changed rows a batch of ids at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, RosterStagingTable } from '../db/schema.js';
-import type { RosterMember, StagedAnswer, StoredUser } from '../domain/network/roster.js';
+import type { RosterMember, StagedResult, StoredUser } from '../domain/network/roster.js';
 import { chunks } from './import-rows.js';
 
 /** Users who are members: their column among these values. */
@@ -23,11 +23,11 @@ async function clearStaging(trx: Kysely<Database>, runId: string): Promise<void>
   await trx.deleteFrom('roster_staging').where('run_id', '=', runId).execute();
 }
 
-const stagedRow = (runId: string, answer: StagedAnswer): RosterStagingTable => {
-  if (answer.kind === 'unknown') {
+const stagedRow = (runId: string, result: StagedResult): RosterStagingTable => {
+  if (result.kind === 'unknown') {
     return {
       run_id: runId,
-      id: answer.id,
+      id: result.id,
       kind: 'unknown',
       rating: null,
       region: null,
@@ -39,12 +39,12 @@ const stagedRow = (runId: string, answer: StagedAnswer): RosterStagingTable => {
       last_name: null,
     };
   }
-  const m = answer.member;
+  const m = result.member;
   const personal = m.email !== undefined && m.first_name !== undefined && m.last_name !== undefined;
   return {
     run_id: runId,
     id: m.id,
-    kind: answer.kind,
+    kind: result.kind,
     rating: m.rating,
     region: m.region,
     division: m.division,
@@ -56,11 +56,11 @@ const stagedRow = (runId: string, answer: StagedAnswer): RosterStagingTable => {
   };
 };
 
-/** Stages answers of the run; an id staged again takes the later answer (as a later subdivision's roster does). */
-async function stageAnswers(trx: Kysely<Database>, runId: string, answers: readonly StagedAnswer[]): Promise<void> {
-  // One statement must not touch a row twice (PostgreSQL refuses it): the last answer per id.
+/** Stages results of the run; an id staged again takes the later result (as a later subdivision's roster does). */
+async function stageResults(trx: Kysely<Database>, runId: string, results: readonly StagedResult[]): Promise<void> {
+  // One statement must not touch a row twice (PostgreSQL refuses it): the last result per id.
   const byId = new Map<number, RosterStagingTable>();
-  for (const a of answers) {
+  for (const a of results) {
     const row = stagedRow(runId, a);
     byId.delete(row.id);
     byId.set(row.id, row);
@@ -194,7 +194,7 @@ export function differsFromUser(eb: StagedJoin): Expression<SqlBool> {
 }
 
 export interface StagedWithStored {
-  answer: StagedAnswer;
+  result: StagedResult;
   /** The user as stored now; undefined when there is none. */
   stored: StoredUser | undefined;
 }
@@ -244,10 +244,10 @@ async function changedAfter(db: Kysely<Database>, runId: string, afterId: number
             first_name: r.u_first_name,
             last_name: r.u_last_name,
           };
-    if (r.kind === 'unknown') return { answer: { kind: 'unknown', id: r.id }, stored };
+    if (r.kind === 'unknown') return { result: { kind: 'unknown', id: r.id }, stored };
     const member: RosterMember = { id: r.id, rating: r.rating!, region: r.region, division: r.division, subdivision: r.subdivision };
     if (r.personal === 1) Object.assign(member, { email: r.email, first_name: r.first_name, last_name: r.last_name });
-    return { answer: { kind: r.kind, member }, stored };
+    return { result: { kind: r.kind, member }, stored };
   });
 }
 
@@ -255,7 +255,7 @@ export function rosterStagingRepository(db: Kysely<Database>, dialect: Dialect) 
   return {
     clearExcept: (runId: string) => clearStagingExcept(db, runId),
     clear: (runId: string) => clearStaging(db, runId),
-    stage: (runId: string, answers: readonly StagedAnswer[]) => stageAnswers(db, runId, answers),
+    stage: (runId: string, results: readonly StagedResult[]) => stageResults(db, runId, results),
     refreshStatistics: () => refreshStagingStatistics(db, dialect),
     count: (runId: string, kind?: RosterStagingTable['kind']) => countStaged(db, runId, kind),
     countAmong: (runId: string, ids: readonly number[]) => countStagedAmong(db, runId, ids),

@@ -22,7 +22,7 @@ export interface CalendarOptions {
   online?: () => Promise<OnNow[]>;
 }
 
-export class CalendarAnswers {
+export class CalendarFeeds {
   constructor(
     private readonly repo: CalendarRepository,
     private readonly clock: Clock,

@@ -12,7 +12,7 @@ import { ActivityBackfill } from './activity-backfill.js';
 import { ApiKeyService } from './api-keys.js';
 import { AuditLog } from './audit.js';
 import { Bookings } from './bookings.js';
-import { CalendarAnswers } from './calendar.js';
+import { CalendarFeeds } from './calendar.js';
 import { DeprecatedLists } from './deprecated.js';
 import { Endorsements } from './endorsements.js';
 import { EventStream, eventStreamWorkers } from './events/stream.js';
@@ -78,7 +78,7 @@ export interface AppServices {
   users: Users;
   deprecated: DeprecatedLists;
   /** GET /calendar/bookings.ics and the schedule page. */
-  calendar: CalendarAnswers;
+  calendar: CalendarFeeds;
   /** GET /api/events: one tail of the outbox per process for every connected client. */
   eventStream: EventStream;
   webhooks: WebhookSubscriptions;
@@ -215,7 +215,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
     users: new Users(membership, db, clock),
     deprecated: new DeprecatedLists(repos.deprecated, clock),
-    calendar: new CalendarAnswers(repos.calendar, clock, {
+    calendar: new CalendarFeeds(repos.calendar, clock, {
       config,
       version: VERSION,
       assets,

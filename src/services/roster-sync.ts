@@ -10,7 +10,7 @@ import {
   RosterShapeError,
   type SkippedMember,
   stagedChange,
-  type StagedAnswer,
+  type StagedResult,
   type UserChange,
 } from '../domain/network/roster.js';
 import type { Clock } from '../domain/time.js';
@@ -35,7 +35,7 @@ const ROWS_PER_READ = 250;
 const LOOKUPS_AT_ONCE = 4;
 /** Leavers read from the database, looked up and staged per batch. */
 const LEAVERS_PER_BATCH = 100;
-/** No division has this many members: a count beyond it is a broken answer. */
+/** No division has this many members: a count beyond it is a broken response. */
 const MAX_COUNT = 5_000_000;
 /** A run's lease outlasts its slowest step (one request's timeout) with room to spare. */
 export const rosterLeaseMs = (coreApi: CoreApiConfig) => 2 * coreApi.timeoutMs + 60_000;
@@ -159,15 +159,15 @@ async function planAndApply(
     const limit = Math.min(ROWS_PER_READ, CHANGES_PER_TRANSACTION - created.length - updated.length);
     const rows = await repos.rosterStaging.changedAfter(runId, lastId ?? after, limit);
     const changes: UserChange[] = [];
-    for (const { answer, stored } of rows) {
-      const change = stagedChange(answer, stored);
+    for (const { result, stored } of rows) {
+      const change = stagedChange(result, stored);
       if (change === null) continue;
       changes.push(change);
       (change.before === null ? created : updated).push(change.id);
     }
     const last = rows.at(-1);
     if (last === undefined) break;
-    const range: { afterId: number; lastId: number } = { afterId: lastId ?? after, lastId: idOf(last.answer) };
+    const range: { afterId: number; lastId: number } = { afterId: lastId ?? after, lastId: idOf(last.result) };
     if (w !== null && changes.length > 0) {
       await w.repos.roster.applyStagedChanges(runId, range, changes, w.at);
       await w.audit(
@@ -186,7 +186,7 @@ async function planAndApply(
   return { created, updated, lastId };
 }
 
-const idOf = (a: StagedAnswer): number => (a.kind === 'unknown' ? a.id : a.member.id);
+const idOf = (a: StagedResult): number => (a.kind === 'unknown' ? a.id : a.member.id);
 
 // Reads and stages a roster page by page. One that pages on without end (a full page of nothing new,
 // or more pages than its count needs) is refused at once.
@@ -212,13 +212,13 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped
         `the network's roster (${where}) sent ${page.listed} of the ${PAGE} members a page holds before the ${count} it counts were read: refused, nothing changed`,
       );
     }
-    const answers = page.items.map((member): StagedAnswer => ({ kind: 'roster', member }));
+    const results = page.items.map((member): StagedResult => ({ kind: 'roster', member }));
     await run.write(async (w) => {
       const ids = page.items.map((m) => m.id);
       if (ids.length > 0 && (await w.repos.rosterStaging.countAmong(run.id, ids)) === new Set(ids).size) {
         throw new RosterSyncError(`the network's roster (${where}) repeats members it sent before: refused, nothing changed`);
       }
-      await w.repos.rosterStaging.stage(run.id, answers);
+      await w.repos.rosterStaging.stage(run.id, results);
     });
     for (const m of page.skipped) if (!skipped.has(m.id)) skipped.set(m.id, m.reason);
     read += page.listed;
@@ -226,7 +226,7 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped
 }
 
 /**
- * Looks up each member missing from the roster, a batch at a time, and stages the answers; returns
+ * Looks up each member missing from the roster, a batch at a time, and stages the results; returns
  * the ids of those who are no longer members.
  */
 async function stageLeavers(
@@ -241,9 +241,9 @@ async function stageLeavers(
   for (let after = 0; ;) {
     const ids = await repos.rosterStaging.leaversAfter(run.id, filter, after, LEAVERS_PER_BATCH);
     if (ids.length === 0) return gone;
-    const answers = await lookUpAll(api, run, ids, skipped);
-    for (const a of answers) if (a.kind === 'unknown' || !isMember(a.member, membership)) gone.push(idOf(a));
-    await run.write((w) => w.repos.rosterStaging.stage(run.id, answers));
+    const results = await lookUpAll(api, run, ids, skipped);
+    for (const a of results) if (a.kind === 'unknown' || !isMember(a.member, membership)) gone.push(idOf(a));
+    await run.write((w) => w.repos.rosterStaging.stage(run.id, results));
     after = ids.at(-1)!;
   }
 }
@@ -252,8 +252,8 @@ async function stageLeavers(
  * Each leaver's member record, or `unknown` when the network does not know the id any more (404);
  * a record with a rating outside the list is skipped instead (the user stays as it is).
  */
-async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], skipped: Map<number, string>): Promise<StagedAnswer[]> {
-  const out: StagedAnswer[] = [];
+async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], skipped: Map<number, string>): Promise<StagedResult[]> {
+  const out: StagedResult[] = [];
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
@@ -270,7 +270,7 @@ async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], s
         if (!skipped.has(id)) skipped.set(id, parsed.skipped.reason);
         continue;
       }
-      // Staged under the id looked up: the answer describes that user.
+      // Staged under the id looked up: the result describes that user.
       out.push({ kind: 'member', member: { ...parsed.member, id } });
     }
   };

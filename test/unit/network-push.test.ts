@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   classifyLookup,
   retryAfterMs,
-  classifyAnswer,
+  classifyResponse,
   decidePush,
-  describeAnswer,
+  describeResponse,
   findPosted,
   networkBody,
   networkType,
@@ -69,16 +69,16 @@ describe('network push rules', () => {
   });
 
   it('classifies answers: retry what may pass (and a rejected key), refuse other 4xx', () => {
-    expect(classifyAnswer('POST', 201)).toEqual({ kind: 'done' });
-    expect(classifyAnswer('DELETE', 204)).toEqual({ kind: 'done' });
-    expect(classifyAnswer('DELETE', 404)).toEqual({ kind: 'done' });
-    expect(classifyAnswer('PUT', 404)).toEqual({ kind: 'lost' });
-    expect(classifyAnswer('POST', 422)).toEqual({ kind: 'refused' });
-    expect(classifyAnswer('POST', 400)).toEqual({ kind: 'refused' });
+    expect(classifyResponse('POST', 201)).toEqual({ kind: 'done' });
+    expect(classifyResponse('DELETE', 204)).toEqual({ kind: 'done' });
+    expect(classifyResponse('DELETE', 404)).toEqual({ kind: 'done' });
+    expect(classifyResponse('PUT', 404)).toEqual({ kind: 'lost' });
+    expect(classifyResponse('POST', 422)).toEqual({ kind: 'refused' });
+    expect(classifyResponse('POST', 400)).toEqual({ kind: 'refused' });
     for (const status of [null, 408, 429, 500, 502, 503])
-      expect(classifyAnswer('POST', status)).toEqual({ kind: 'retry', operator: false });
-    expect(classifyAnswer('PUT', 401)).toEqual({ kind: 'retry', operator: true });
-    expect(classifyAnswer('POST', 302)).toEqual({ kind: 'retry', operator: true });
+      expect(classifyResponse('POST', status)).toEqual({ kind: 'retry', operator: false });
+    expect(classifyResponse('PUT', 401)).toEqual({ kind: 'retry', operator: true });
+    expect(classifyResponse('POST', 302)).toEqual({ kind: 'retry', operator: true });
   });
 
   it('backs off from the base, doubling, capped at one hour', () => {
@@ -88,13 +88,13 @@ describe('network push rules', () => {
   });
 
   it("quotes the network's message and per-field errors on one bounded line", () => {
-    expect(describeAnswer(422, JSON.stringify({ callsign: ['Booking overlaps with an existing booking: 9'] }))).toBe(
+    expect(describeResponse(422, JSON.stringify({ callsign: ['Booking overlaps with an existing booking: 9'] }))).toBe(
       'HTTP 422: callsign: Booking overlaps with an existing booking: 9',
     );
-    expect(describeAnswer(401, JSON.stringify({ error: 'Token does not exist' }))).toBe('HTTP 401: Token does not exist');
-    expect(describeAnswer(422, JSON.stringify({ message: 'Invalid', errors: { start: ['bad'] } }))).toBe('HTTP 422: Invalid; start: bad');
-    expect(describeAnswer(500, '<html>\n oops</html>')).toBe('HTTP 500: <html> oops</html>');
-    expect(describeAnswer(400, 'x'.repeat(5000)).length).toBe(500);
+    expect(describeResponse(401, JSON.stringify({ error: 'Token does not exist' }))).toBe('HTTP 401: Token does not exist');
+    expect(describeResponse(422, JSON.stringify({ message: 'Invalid', errors: { start: ['bad'] } }))).toBe('HTTP 422: Invalid; start: bad');
+    expect(describeResponse(500, '<html>\n oops</html>')).toBe('HTTP 500: <html> oops</html>');
+    expect(describeResponse(400, 'x'.repeat(5000)).length).toBe(500);
   });
 });
 

@@ -112,7 +112,7 @@ export type Outcome =
   | { kind: 'lost' };
 
 /** What an HTTP answer (null: no answer at all — connection error or timeout) means for a push. */
-export function classifyAnswer(method: 'POST' | 'PUT' | 'DELETE', status: number | null): Outcome {
+export function classifyResponse(method: 'POST' | 'PUT' | 'DELETE', status: number | null): Outcome {
   if (status === null) return { kind: 'retry', operator: false };
   if (status >= 200 && status < 300) return { kind: 'done' };
   if (status === 404 && method === 'DELETE') return { kind: 'done' };
@@ -129,7 +129,7 @@ export function classifyAnswer(method: 'POST' | 'PUT' | 'DELETE', status: number
  * JSON array does. Whatever else came is a failure to retry, never a success or a refusal.
  */
 export function classifyLookup(status: number | null): Outcome {
-  const outcome = classifyAnswer('POST', status);
+  const outcome = classifyResponse('POST', status);
   return outcome.kind === 'retry' ? outcome : { kind: 'retry', operator: false };
 }
 
@@ -158,7 +158,7 @@ const MAX_ERROR_LENGTH = 500;
  * One line from the network's answer: its `message`, `error`, and the per-field messages
  * (Laravel answers a 422 with `{"field": ["…"]}`, newer versions under `errors`).
  */
-export function describeAnswer(status: number, body: string): string {
+export function describeResponse(status: number, body: string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -155,10 +155,10 @@ export function membershipFilter(settings: MembershipSettings): { column: 'divis
  * What the network said of one member, as staged: a roster entry or a leaver's own record, or
  * `unknown` when the network answered 404 for a leaver.
  */
-export type StagedAnswer = { kind: 'roster' | 'member'; member: RosterMember } | { kind: 'unknown'; id: number };
+export type StagedResult = { kind: 'roster' | 'member'; member: RosterMember } | { kind: 'unknown'; id: number };
 
-/** The change a staged answer makes to the stored user (undefined: no such user yet). */
-export function stagedChange(answer: StagedAnswer, stored: StoredUser | undefined): UserChange | null {
-  if (answer.kind !== 'unknown') return changeOf(stored, answer.member);
+/** The change a staged result makes to the stored user (undefined: no such user yet). */
+export function stagedChange(result: StagedResult, stored: StoredUser | undefined): UserChange | null {
+  if (result.kind !== 'unknown') return changeOf(stored, result.member);
   return stored === undefined ? null : goneChange(stored);
 }

@@ -64,7 +64,7 @@ export function failureOf(err: unknown): FieldErrors | null {
 }
 
 /** 403 or 404 pages for the errors that are not the form's; rethrows anything else. */
-export async function answerRefusal(request: FastifyRequest, reply: FastifyReply, err: unknown, what: string): Promise<FastifyReply> {
+export async function respondToRefusal(request: FastifyRequest, reply: FastifyReply, err: unknown, what: string): Promise<FastifyReply> {
   if (err instanceof ForbiddenError) return refuse(request, reply, err.message);
   if (err instanceof NotFoundError) return notFound(request, reply, what);
   throw err;

@@ -12,7 +12,7 @@ import { personPage } from '../../presenters/staff-pages/users.js';
 import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../../schemas/staff-pages.js';
 import type { RouteServices } from '../../services/index.js';
 import type { StaffView } from '../../services/staff.js';
-import { all, answerRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, staffDoor, text, viewerOf } from './common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, staffDoor, text, viewerOf } from './common.js';
 
 const NOTICES = {
   issued: 'Endorsement issued.',
@@ -95,7 +95,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
       // An ended endorsement shows no forms: its conflict is said at the top of the page.
       const form = conflict && state.form.startsWith('end-') ? 'page' : state.form;
       if (errors) return sendPerson(request, reply, conflict ? 409 : 422, cid, { ...state, form, errors }, null);
-      return answerRefusal(request, reply, err, 'person');
+      return respondToRefusal(request, reply, err, 'person');
     }
   }
 

@@ -9,7 +9,7 @@ import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
 import { positionsPage } from '../../presenters/staff-pages/positions.js';
 import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../../schemas/staff-pages.js';
 import type { RouteServices } from '../../services/index.js';
-import { answerRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, staffDoor, text, viewerOf } from './common.js';
+import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, staffDoor, text, viewerOf } from './common.js';
 
 const NOTICES = { added: 'Position added.', changed: 'Position changed.', removed: 'Position removed.' };
 const MANAGED_BY = "An area's positions are added, changed and removed by its Administrators.";
@@ -50,7 +50,7 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     } catch (err) {
       const errors = failureOf(err);
       if (errors) return sendPositions(request, reply, err instanceof ConflictError ? 409 : 422, { ...state, errors }, null);
-      return answerRefusal(request, reply, err, 'position');
+      return respondToRefusal(request, reply, err, 'position');
     }
   }
 

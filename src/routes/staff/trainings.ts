@@ -19,7 +19,7 @@ import {
   trainingStatusForm,
 } from '../../schemas/staff-training-pages.js';
 import type { RouteServices } from '../../services/index.js';
-import { all, answerRefusal, failureOf, frameOf, idOf, notFound, noticeOf, staffDoor, text, viewerOf } from './common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, staffDoor, text, viewerOf } from './common.js';
 
 const NOTICES = {
   created: 'Training created.',
@@ -82,7 +82,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
       const code = err instanceof ConflictError ? 409 : 422;
       if (errors && id === null) return sendList(request, reply, code, { ...state, errors }, {});
       if (errors) return sendTraining(request, reply, id, code, { ...state, errors });
-      return answerRefusal(request, reply, err, 'training');
+      return respondToRefusal(request, reply, err, 'training');
     }
   }
 

@@ -1,11 +1,11 @@
 // One push of one claimed booking: decide what the network must be told, send it, and record
-// what the answer means. The claim stays the pusher's throughout: every write below is made only
+// what the response means. The claim stays the pusher's throughout: every write below is made only
 // while this process still holds the row's lease.
 import type { NetworkConfig } from '../../config.js';
 import {
-  classifyAnswer,
+  classifyResponse,
   decidePush,
-  describeAnswer,
+  describeResponse,
   type Division,
   findPosted,
   type NetworkBookingBody,
@@ -69,8 +69,16 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
   if (action.kind === 'lookup') {
     const found = await lookUp(ctx, action.posted);
     if (typeof found === 'object' && found !== null) {
-      const { answer, why } = found;
-      return finish(ctx, claim, 'POST', classifyLookup(answer.status), answer.status, `looking for an earlier create: ${why}`, answer);
+      const { response, why } = found;
+      return finish(
+        ctx,
+        claim,
+        'POST',
+        classifyLookup(response.status),
+        response.status,
+        `looking for an earlier create: ${why}`,
+        response,
+      );
     }
     await write(ctx, async (pushes) => {
       if (found !== null) await pushes.setNetworkId(id, found);
@@ -85,49 +93,52 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
     case 'nothing':
       return finish(ctx, claim, null, { kind: 'done' }, null, null);
     case 'create': {
-      // Noted before sending: if the answer is lost, the next attempt looks before posting again.
+      // Noted before sending: if the response is lost, the next attempt looks before posting again.
       if (!(await write(ctx, (pushes) => pushes.notePosted(id, ctx.owner, JSON.stringify(action.body))))) return null;
-      const answer = await ctx.send('POST', 'booking', action.body);
-      return finishCreate(ctx, claim, answer);
+      const response = await ctx.send('POST', 'booking', action.body);
+      return finishCreate(ctx, claim, response);
     }
     case 'update': {
-      const answer = await ctx.send('PUT', `booking/${encodeURIComponent(action.id)}`, action.body);
-      return finishAnswer(ctx, claim, 'PUT', answer);
+      const response = await ctx.send('PUT', `booking/${encodeURIComponent(action.id)}`, action.body);
+      return finishResponse(ctx, claim, 'PUT', response);
     }
     case 'delete': {
-      const answer = await ctx.send('DELETE', `booking/${encodeURIComponent(action.id)}`);
-      return finishAnswer(ctx, claim, 'DELETE', answer);
+      const response = await ctx.send('DELETE', `booking/${encodeURIComponent(action.id)}`);
+      return finishResponse(ctx, claim, 'DELETE', response);
     }
   }
 }
 
 /** The network's id of an earlier POST from its list for that day, or null. Only a 200 JSON array tells; else a failure (§11). */
-async function lookUp(ctx: AttemptContext, posted: NetworkBookingBody): Promise<string | null | { answer: NetworkResponse; why: string }> {
+async function lookUp(
+  ctx: AttemptContext,
+  posted: NetworkBookingBody,
+): Promise<string | null | { response: NetworkResponse; why: string }> {
   const query = new URLSearchParams({ key_only: '1', callsign: posted.callsign, date: posted.start.slice(0, 10) });
-  const answer = await ctx.send('GET', `booking?${query.toString()}`);
-  if (answer.status === 200) {
+  const response = await ctx.send('GET', `booking?${query.toString()}`);
+  if (response.status === 200) {
     let list: unknown;
     try {
-      list = JSON.parse(answer.body);
+      list = JSON.parse(response.body);
     } catch {
       list = undefined;
     }
     if (Array.isArray(list)) return findPosted(list as NetworkListedBooking[], posted);
-    return { answer, why: 'HTTP 200: the list of bookings was not a JSON array' };
+    return { response, why: 'HTTP 200: the list of bookings was not a JSON array' };
   }
-  const why = answer.status === null ? (answer.error ?? 'no answer') : describeAnswer(answer.status, answer.body);
-  return { answer, why };
+  const why = response.status === null ? (response.error ?? 'no response') : describeResponse(response.status, response.body);
+  return { response, why };
 }
 
-async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: NetworkResponse): Promise<Attempted> {
-  const outcome = classifyAnswer('POST', answer.status);
+async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, response: NetworkResponse): Promise<Attempted> {
+  const outcome = classifyResponse('POST', response.status);
   if (outcome.kind !== 'done') {
-    // An answer other than success means the network stored nothing, unless it was no answer or a 5xx.
+    // A response other than success means the network stored nothing, unless there was none or a 5xx.
     if (outcome.kind === 'refused' || (outcome.kind === 'retry' && outcome.operator))
       await write(ctx, (pushes) => pushes.notePosted(claim.booking_id, ctx.owner, null));
-    return finishAnswer(ctx, claim, 'POST', answer);
+    return finishResponse(ctx, claim, 'POST', response);
   }
-  const networkId = idOf(answer.body);
+  const networkId = idOf(response.body);
   if (networkId === null) {
     // Stored, probably, but without its id we cannot update it: look it up on the next attempt.
     return finish(
@@ -135,36 +146,46 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, answer: Net
       claim,
       'POST',
       { kind: 'retry', operator: false },
-      answer.status,
-      describeAnswer(answer.status!, 'the answer carried no booking id'),
+      response.status,
+      describeResponse(response.status!, 'the response carried no booking id'),
     );
   }
   const now = ctx.clock();
   await write(ctx, async (pushes) => {
     await pushes.setNetworkId(claim.booking_id, networkId);
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
-    await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, { kind: 'done' }, claim, answer.status, null, now), now);
+    await pushes.finish(
+      claim.booking_id,
+      ctx.owner,
+      claim.version,
+      resultOf(ctx, { kind: 'done' }, claim, response.status, null, now),
+      now,
+    );
   });
-  return { method: 'POST', outcome: { kind: 'done' }, status: answer.status, error: null };
+  return { method: 'POST', outcome: { kind: 'done' }, status: response.status, error: null };
 }
 
-async function finishAnswer(ctx: AttemptContext, claim: ClaimedPush, method: PushMethod, answer: NetworkResponse): Promise<Attempted> {
-  const outcome = classifyAnswer(method, answer.status);
+async function finishResponse(ctx: AttemptContext, claim: ClaimedPush, method: PushMethod, response: NetworkResponse): Promise<Attempted> {
+  const outcome = classifyResponse(method, response.status);
   const error =
-    answer.status === null ? (answer.error ?? 'no answer') : outcome.kind === 'done' ? null : describeAnswer(answer.status, answer.body);
+    response.status === null
+      ? (response.error ?? 'no response')
+      : outcome.kind === 'done'
+        ? null
+        : describeResponse(response.status, response.body);
   if (outcome.kind === 'lost') {
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
     await write(ctx, async (pushes) => {
       await pushes.setNetworkId(claim.booking_id, null);
-      await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, answer.status, error, now), now);
+      await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, response.status, error, now), now);
     });
-    return { method, outcome, status: answer.status, error: null };
+    return { method, outcome, status: response.status, error: null };
   }
-  return finish(ctx, claim, method, outcome, answer.status, error, answer);
+  return finish(ctx, claim, method, outcome, response.status, error, response);
 }
 
-/** `answer`: the network's answer, whose Retry-After (on a 429 or 503) delays the next attempt. */
+/** `response`: the network's response, whose Retry-After (on a 429 or 503) delays the next attempt. */
 async function finish(
   ctx: AttemptContext,
   claim: ClaimedPush,
@@ -172,17 +193,17 @@ async function finish(
   outcome: Outcome,
   status: number | null,
   error: string | null,
-  answer?: NetworkResponse,
+  response?: NetworkResponse,
 ): Promise<Attempted> {
   const now = ctx.clock();
-  const notBefore = retryAfterMs(status, answer?.retryAfter, now);
+  const notBefore = retryAfterMs(status, response?.retryAfter, now);
   await write(ctx, (pushes) =>
     pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, status, error, now, notBefore), now),
   );
   return { method, outcome, status, error };
 }
 
-/** The row's new state after an answer: done, refused for good, due again now, or due after a backoff. */
+/** The row's new state after a response: done, refused for good, due again now, or due after a backoff. */
 function resultOf(
   ctx: AttemptContext,
   outcome: Outcome,
@@ -211,7 +232,7 @@ function resultOf(
   }
 }
 
-/** The booking id in the network's 201 answer. */
+/** The booking id in the network's 201 response. */
 function idOf(body: string): string | null {
   try {
     const parsed = JSON.parse(body) as unknown;

@@ -77,7 +77,7 @@ export class ConnectClient {
   async profile(callback: URLSearchParams, codeVerifier: string): Promise<unknown> {
     try {
       const params = oauth.validateAuthResponse(this.as, this.client, callback, oauth.skipStateCheck);
-      const tokenAnswer = await oauth.authorizationCodeGrantRequest(
+      const tokenResponse = await oauth.authorizationCodeGrantRequest(
         this.as,
         this.client,
         this.auth,
@@ -86,8 +86,8 @@ export class ConnectClient {
         codeVerifier,
         this.options(),
       );
-      const token = await oauth.processAuthorizationCodeResponse(this.as, this.client, tokenAnswer);
-      const userAnswer = await oauth.protectedResourceRequest(
+      const token = await oauth.processAuthorizationCodeResponse(this.as, this.client, tokenResponse);
+      const userResponse = await oauth.protectedResourceRequest(
         token.access_token,
         'GET',
         new URL(`${this.config.connectUrl}/api/user`),
@@ -95,8 +95,8 @@ export class ConnectClient {
         null,
         this.options(),
       );
-      if (userAnswer.status !== 200) throw new ConnectError(`the network answered ${userAnswer.status} when asked who you are`);
-      return await userAnswer.json();
+      if (userResponse.status !== 200) throw new ConnectError(`the network answered ${userResponse.status} when asked who you are`);
+      return await userResponse.json();
     } catch (err) {
       throw describe(err);
     }

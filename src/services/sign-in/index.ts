@@ -70,14 +70,14 @@ export class SignIn {
     const code = param(query.code);
     if (code === null) return refuse('network', 'The network sent you back without a sign-in code.');
 
-    let answer: unknown;
+    let body: unknown;
     try {
-      answer = await this.connect.profile(new URLSearchParams({ code, state: state! }), consumed.codeVerifier);
+      body = await this.connect.profile(new URLSearchParams({ code, state: state! }), consumed.codeVerifier);
     } catch (err) {
       if (err instanceof ConnectError) return refuse('network', `Signing in failed: ${err.message}.`);
       throw err;
     }
-    const profile = parseNetworkProfile(answer);
+    const profile = parseNetworkProfile(body);
     if (profile === null) return refuse('profile', 'Signing in failed: the network answered with something unexpected about you.');
     const refusal = signInRefusedFor(profile.rating);
     if (refusal !== null) return refuse('rating', refusal);

@@ -1,13 +1,13 @@
 import { ConflictError, DomainError, ForbiddenError, InProgressError, NotFoundError, ValidationError } from '../domain/errors.js';
 
-export interface ErrorAnswer {
+export interface ErrorResponse {
   status: number;
   body: { message: string } & Record<string, unknown>;
   headers?: Record<string, string>;
 }
 
 /** The status and JSON body for a domain refusal: 403, 404, 409 (with its details) or 422 (with `errors`). */
-export function answerForDomainError(error: DomainError): ErrorAnswer {
+export function responseForDomainError(error: DomainError): ErrorResponse {
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
   if (error instanceof ForbiddenError) return { status: 403, body: { message: error.message } };
   if (error instanceof InProgressError) {
