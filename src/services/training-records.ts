@@ -85,6 +85,8 @@ export class TrainingRecords {
       const errors: FieldErrors = {};
       if (!isDate(input.examination_date)) errors.examination_date = ['The examination_date field must be a date, YYYY-MM-DD.'];
       const position = await this.position(w, input.position, errors);
+      // A report may name no position; an examination is always at one.
+      if (position === null) errors.position = ['The position field is required.'];
       if (!(EXAMINATION_RESULTS as readonly string[]).includes(input.result))
         errors.result = [`The result must be one of: ${EXAMINATION_RESULTS.join(', ')}.`];
       if (!(await w.repos.trainings.isExaminer(input.examiner_id, t.area_id, w.at))) {

@@ -66,7 +66,7 @@ export interface FuzzWorld {
   /** Trainings' ids (the `{id}` of /api/trainings) and the areas' names. */
   trainingIds: number[];
   areas: string[];
-  /** Members holding an examiner endorsement (an examination names one of its area). */
+  /** Members holding an examiner endorsement for every area (an examination names an examiner of its training's area). */
   examinerIds: number[];
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
@@ -293,6 +293,13 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'valid_from':
     case 'valid_to':
       return fc.integer({ min: -10, max: 60 }).map((days) => new Date(world.now + days * DAY).toISOString());
+    case 'issued_type':
+      return fc.constantFrom('visiting', 'examiner');
+    case 'no_positions':
+      return fc.constant([]);
+    // After every valid_from above, and ahead of the clock.
+    case 'later_valid_to':
+      return fc.integer({ min: 61, max: 120 }).map((days) => new Date(world.now + days * DAY).toISOString());
     case 'closed_reason':
       return fc.constantFrom('Left the division', 'Inactive');
     case 'include':
@@ -756,6 +763,8 @@ function rawBodies(world: FuzzWorld): string[] {
   ];
 }
 
+const ISSUE_HINTS: Record<string, string> = { type: 'issued_type', positions: 'no_positions', valid_to: 'later_valid_to' };
+
 function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Body> {
   const schema = op.bodies['application/json'] ?? Object.values(op.bodies)[0];
   if (!schema) {
@@ -775,7 +784,13 @@ function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Bod
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const names = Object.keys(props);
   // A new position's callsign is one not taken yet; everywhere else a callsign names a position.
-  const hint = (n: string) => (n === 'callsign' && op.method === 'POST' && op.path === '/api/positions' ? 'new_callsign' : n);
+  const hint = (n: string) => {
+    if (n === 'callsign' && op.method === 'POST' && op.path === '/api/positions') return 'new_callsign';
+    // An endorsement issued with fields chosen one by one rarely passes its type's rules: a visiting
+    // or examiner endorsement (areas, a rating, no positions) with an end after any start.
+    if (op.method === 'POST' && op.path === '/api/endorsements') return ISSUE_HINTS[n] ?? n;
+    return n;
+  };
 
   // Every field present and meant to be valid: the requests that reach the business rules.
   const coherent = fc.record(Object.fromEntries(names.map((n) => [n, validByName(hint(n), world) ?? fromSchema(props[n]!)])), {

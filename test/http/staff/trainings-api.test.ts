@@ -183,6 +183,17 @@ describe('trainings through the API', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ examiner_id: EX, result: 'PASSED', examination_date: '2026-03-12', position: 'EKCH_APP' });
+    // An examination is at a position: a blank one is refused by name, and nothing is recorded.
+    for (const position of ['', '   ']) {
+      const blank = await ctx.request({
+        method: 'POST',
+        url: `/api/trainings/${id}/examinations`,
+        token: edit,
+        payload: { examination_date: '2026-03-12', position, examiner_id: EX, result: 'PASSED' },
+      });
+      expect(blank.statusCode, blank.body).toBe(422);
+      expect(blank.json().errors).toEqual({ position: ['The position field is required.'] });
+    }
     expect((await detail(id)).examinations).toHaveLength(1);
     expect(await eventTypes()).toContain('training.examination');
     ctx.setNow(NOW);
