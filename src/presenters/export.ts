@@ -29,11 +29,12 @@ export function exportDocument(rows: DivisionRows) {
       atc_active_areas: Object.fromEntries(
         (activity.get(u.id) ?? []).map((r) => [area(r.area_id), r.active === 1] as const).sort((a, b) => byText(a[0], b[0])),
       ),
-      // Only where the area is active: the import refuses a grace for any other.
+      // Only where the area is active (the import refuses a grace for any other); null: active with
+      // no grace (activity counted from sessions), which an import keeps as it is.
       atc_grace_start: Object.fromEntries(
         (activity.get(u.id) ?? [])
-          .filter((r) => r.active === 1 && r.granted_at !== null)
-          .map((r) => [area(r.area_id), isoMicros(r.granted_at!)] as const)
+          .filter((r) => r.active === 1)
+          .map((r) => [area(r.area_id), isoMicrosOrNull(r.granted_at)] as const)
           .sort((a, b) => byText(a[0], b[0])),
       ),
       last_login: isoMicrosOrNull(u.last_login_at),

@@ -33,7 +33,17 @@ const EXTRA = {
       atc_grace_start: { [AREA_A]: '2025-04-04T04:04:04.004Z' },
       last_login: '2025-05-05T05:05:05.5+02:00',
     },
-    { id: YAN, email: null, first_name: 'Yan', last_name: '李', rating: 'C1', division: 'XYZ' },
+    // Active with no grace (as activity counted from sessions keeps it): a second import must not start one.
+    {
+      id: YAN,
+      email: null,
+      first_name: 'Yan',
+      last_name: '李',
+      rating: 'C1',
+      division: 'XYZ',
+      atc_active_areas: { [AREA_B]: true },
+      atc_grace_start: { [AREA_B]: null },
+    },
   ],
   positions: [
     { callsign: 'BIRK_APP', name: 'Reykjavík Approach ✈', frequency: '119.000', area: AREA_A, rating: 'S3', required_facility: null },
@@ -206,8 +216,8 @@ describe('export', () => {
         region: null,
         division: 'XYZ',
         subdivision: null,
-        atc_active_areas: {},
-        atc_grace_start: {},
+        atc_active_areas: { [AREA_B]: true },
+        atc_grace_start: { [AREA_B]: null },
         last_login: null,
       });
       expect(doc.endorsements.filter((e: { user_id: number }) => e.user_id === ZOE)).toEqual([
