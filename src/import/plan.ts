@@ -21,7 +21,7 @@ export interface ImportUser {
   /** Areas whose activity the record sets; the others keep theirs. */
   atc_active_areas: Array<[area: string, active: boolean]>;
   /** When the grace of an area set active began (default: the import's time). */
-  atc_grace_start: Map<string, number>;
+  atc_grace_start: Map<string, number | null>;
   path: string;
 }
 export interface ImportPosition {

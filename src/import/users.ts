@@ -46,15 +46,16 @@ export function parseUser(u: unknown, path: string): ImportUser {
     if (typeof active !== 'boolean') fail(`${path}.atc_active_areas.${pathKey(area)}`, 'must be true or false');
     return [area, active as boolean];
   });
-  // area -> when its grace began, for areas this record sets active (else the grace starts now).
+  // area -> when its grace began, or null for none, for areas this record sets active (not named:
+  // the grace starts now).
   const graceGiven = o.atc_grace_start ?? {};
-  if (!isObj(graceGiven)) fail(`${path}.atc_grace_start`, 'must be an object of area name -> ISO instant');
-  const atc_grace_start = new Map<string, number>();
+  if (!isObj(graceGiven)) fail(`${path}.atc_grace_start`, 'must be an object of area name -> ISO instant or null');
+  const atc_grace_start = new Map<string, number | null>();
   for (const area of Object.keys(graceGiven)) {
     const at = instant(graceGiven as Obj, area, `${path}.atc_grace_start`, true);
     if (!atc_active_areas.some(([a, active]) => a === area && active))
       fail(`${path}.atc_grace_start.${pathKey(area)}`, 'only for an area that atc_active_areas sets true');
-    if (at !== null) atc_grace_start.set(area, at);
+    atc_grace_start.set(area, at);
   }
   return { id, set, atc_active_areas, atc_grace_start, path };
 }

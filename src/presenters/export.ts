@@ -3,31 +3,8 @@
 import { ratingCode } from '../domain/ratings.js';
 import { isoMicros, isoMicrosOrNull, ymdHis } from '../domain/time.js';
 import type { DivisionRows } from '../repositories/export.js';
-
-/** Code-unit order: the same on every machine and database (no locale, no collation). */
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-/** Compares by each key in turn. */
-function by<T>(...keys: Array<(x: T) => string | number>) {
-  return (a: T, b: T): number => {
-    for (const key of keys) {
-      const [x, y] = [key(a), key(b)];
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : byText(String(x), String(y));
-      if (c !== 0) return c;
-    }
-    return 0;
-  };
-}
-
-function groupBy<T, K>(rows: T[], keyOf: (r: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const r of rows) {
-    const k = keyOf(r);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
-}
+import { by, byText, groupBy } from './export-order.js';
+import { exportTrainings } from './export-trainings.js';
 
 /** The export as a plain object; keys in the order they are written. */
 export function exportDocument(rows: DivisionRows) {
@@ -37,7 +14,6 @@ export function exportDocument(rows: DivisionRows) {
   const activity = groupBy(rows.activity, (r) => r.user_id);
   const endorsementAreas = groupBy(rows.endorsementAreas, (r) => r.endorsement_id);
   const endorsementPositions = groupBy(rows.endorsementPositions, (r) => r.endorsement_id);
-  const trainingRatings = groupBy(rows.trainingRatings, (r) => r.training_id);
 
   return {
     areas: rows.areas.map((a) => a.name).sort(byText),
@@ -53,6 +29,15 @@ export function exportDocument(rows: DivisionRows) {
       atc_active_areas: Object.fromEntries(
         (activity.get(u.id) ?? []).map((r) => [area(r.area_id), r.active === 1] as const).sort((a, b) => byText(a[0], b[0])),
       ),
+      // Only where the area is active (the import refuses a grace for any other); null: active with
+      // no grace (activity counted from sessions), which an import keeps as it is.
+      atc_grace_start: Object.fromEntries(
+        (activity.get(u.id) ?? [])
+          .filter((r) => r.active === 1)
+          .map((r) => [area(r.area_id), isoMicrosOrNull(r.granted_at)] as const)
+          .sort((a, b) => byText(a[0], b[0])),
+      ),
+      last_login: isoMicrosOrNull(u.last_login_at),
     })),
     positions: [...rows.positions].sort(by((p) => p.callsign)).map((p) => ({
       callsign: p.callsign,
@@ -80,6 +65,7 @@ export function exportDocument(rows: DivisionRows) {
         valid_to: isoMicrosOrNull(e.valid_to),
         revoked: e.revoked === 1,
         revoked_at: e.revoked === 1 ? isoMicrosOrNull(e.revoked_at) : null,
+        issued_by: e.issued_by,
       })),
     roles: rows.roles
       .map((r) => ({ user_id: r.user_id, area: r.area_id === null ? null : area(r.area_id), role: r.role }))
@@ -90,28 +76,7 @@ export function exportDocument(rows: DivisionRows) {
           (r) => r.role,
         ),
       ),
-    trainings: rows.trainings
-      .map((t) => ({
-        user_id: t.user_id,
-        area: area(t.area_id),
-        type: t.type,
-        status: t.status,
-        created_at: isoMicros(t.created_at),
-        started_at: isoMicrosOrNull(t.started_at),
-        ratings: (trainingRatings.get(t.id) ?? [])
-          .map((r) => r.rating)
-          .sort((a, b) => a - b)
-          .map(ratingCode),
-        key: t.created_at,
-      }))
-      .sort(
-        by(
-          (t) => t.user_id,
-          (t) => t.area,
-          (t) => t.key,
-        ),
-      )
-      .map(({ key: _key, ...t }) => t),
+    trainings: exportTrainings(rows, area),
     bookings: [...rows.bookings].sort(by((b) => b.id)).map((b) => ({
       id: b.id,
       user_id: b.user_id,

@@ -15,6 +15,11 @@ export interface DivisionRows {
   roles: Rows<'roles'>;
   trainings: Rows<'trainings'>;
   trainingRatings: Rows<'training_ratings'>;
+  trainingFacilities: Rows<'training_facilities'>;
+  trainingMentors: Rows<'training_mentors'>;
+  trainingReports: Rows<'training_reports'>;
+  trainingExaminations: Rows<'training_examinations'>;
+  trainingTimeline: Rows<'training_timeline'>;
   bookings: Rows<'bookings'>;
 }
 
@@ -31,6 +36,11 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     roles: await db.selectFrom('roles').selectAll().execute(),
     trainings: await db.selectFrom('trainings').selectAll().execute(),
     trainingRatings: await db.selectFrom('training_ratings').selectAll().execute(),
+    trainingFacilities: await db.selectFrom('training_facilities').selectAll().execute(),
+    trainingMentors: await db.selectFrom('training_mentors').selectAll().execute(),
+    trainingReports: await db.selectFrom('training_reports').selectAll().execute(),
+    trainingExaminations: await db.selectFrom('training_examinations').selectAll().execute(),
+    trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
   };
 }

@@ -147,8 +147,9 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
       area_id: areaId(area, `${u.path}.atc_active_areas.${pathKey(area)}`),
       active: active ? 1 : 0,
       // Where activity is computed from sessions, an imported `true` starts a grace (a completed
-      // training, a returning controller); a `false` ends any grace.
-      granted_at: active ? (u.atc_grace_start.get(area) ?? now) : null,
+      // training, a returning controller) unless its record gives one, or none (null); a `false`
+      // ends any grace.
+      granted_at: active ? (u.atc_grace_start.has(area) ? u.atc_grace_start.get(area)! : now) : null,
     })),
   );
   for (const part of chunks(activity)) {

@@ -30,8 +30,20 @@ const EXTRA = {
       division: 'EUD',
       subdivision: null,
       atc_active_areas: { [AREA_A]: true, [AREA_B]: false },
+      atc_grace_start: { [AREA_A]: '2025-04-04T04:04:04.004Z' },
+      last_login: '2025-05-05T05:05:05.5+02:00',
     },
-    { id: YAN, email: null, first_name: 'Yan', last_name: '李', rating: 'C1', division: 'XYZ' },
+    // Active with no grace (as activity counted from sessions keeps it): a second import must not start one.
+    {
+      id: YAN,
+      email: null,
+      first_name: 'Yan',
+      last_name: '李',
+      rating: 'C1',
+      division: 'XYZ',
+      atc_active_areas: { [AREA_B]: true },
+      atc_grace_start: { [AREA_B]: null },
+    },
   ],
   positions: [
     { callsign: 'BIRK_APP', name: 'Reykjavík Approach ✈', frequency: '119.000', area: AREA_A, rating: 'S3', required_facility: null },
@@ -47,6 +59,7 @@ const EXTRA = {
       valid_to: '2025-06-01T00:00:00Z',
       revoked: true,
       revoked_at: '2025-03-03T03:03:03.456Z',
+      issued_by: YAN,
     },
     {
       user_id: ZOE,
@@ -68,7 +81,55 @@ const EXTRA = {
       status: 2,
       created_at: '2025-03-01T10:00:00.999Z',
       started_at: '2025-03-02T00:00:00Z',
-      ratings: ['S3', 'S2'],
+      ratings: ['T1 BIRK', 'S3', 'Ä facility', 'S2'],
+      closed_at: '2025-09-09T09:09:09.009Z',
+      closed_reason: NAME,
+      motivation: `Why: ${NAME}`,
+      experience: 4,
+      english_only: true,
+      paused_at: '2025-08-08T08:08:08Z',
+      mentors: [YAN],
+      // Two on one day, in the order written (not by content): the export keeps it.
+      reports: [
+        {
+          report_date: '2025-04-01',
+          content: 'Zweite 📝',
+          improve: null,
+          position: null,
+          draft: false,
+          author_id: null,
+          created_at: '2025-04-01T12:00:00Z',
+        },
+        {
+          report_date: '2025-04-01',
+          content: NAME,
+          improve: 'Phraseology ✈',
+          position: 'birk_app',
+          draft: true,
+          author_id: YAN,
+          created_at: '2025-04-01T10:00:00Z',
+          updated_at: '2025-04-02T10:00:00.5Z',
+        },
+      ],
+      examinations: [
+        { examination_date: '2025-07-07', position: 'birk_app', examiner_id: YAN, result: 'PASSED', created_at: '2025-07-07T15:00:00Z' },
+      ],
+      timeline: [
+        {
+          at: '2025-03-01T10:00:00.999Z',
+          actor: 'cli',
+          actor_name: null,
+          action: 'created',
+          detail: { type: 'Refresh', ratings: ['S2', 'S3'] },
+        },
+        {
+          at: '2025-03-01T10:00:00.999Z',
+          actor: `member:${YAN}`,
+          actor_name: NAME,
+          action: 'note',
+          detail: { text: NAME, n: 1.5, list: [true, null] },
+        },
+      ],
     },
   ],
   bookings: [
@@ -142,6 +203,22 @@ describe('export', () => {
         ...EXTRA.users[0],
         last_name: 'Ø',
         atc_active_areas: { [AREA_B]: false, [AREA_A]: true },
+        atc_grace_start: { [AREA_A]: '2025-04-04T04:04:04.004000Z' },
+        last_login: '2025-05-05T03:05:05.500000Z',
+      });
+      // Keys as the import names them (src/import/users.ts), in its order; nothing set is null or empty.
+      expect(doc.users.find((u: { id: number }) => u.id === YAN)).toEqual({
+        id: YAN,
+        email: null,
+        first_name: 'Yan',
+        last_name: '李',
+        rating: 'C1',
+        region: null,
+        division: 'XYZ',
+        subdivision: null,
+        atc_active_areas: { [AREA_B]: true },
+        atc_grace_start: { [AREA_B]: null },
+        last_login: null,
       });
       expect(doc.endorsements.filter((e: { user_id: number }) => e.user_id === ZOE)).toEqual([
         {
@@ -154,6 +231,7 @@ describe('export', () => {
           valid_to: null,
           revoked: true,
           revoked_at: null,
+          issued_by: null,
         },
         {
           user_id: ZOE,
@@ -165,6 +243,73 @@ describe('export', () => {
           valid_to: '2025-06-01T00:00:00.000000Z',
           revoked: true,
           revoked_at: '2025-03-03T03:03:03.456000Z',
+          issued_by: YAN,
+        },
+      ]);
+      expect(doc.trainings.filter((t: { user_id: number }) => t.user_id === ZOE)).toEqual([
+        {
+          user_id: ZOE,
+          area: AREA_A,
+          type: 'Refresh',
+          status: 2,
+          created_at: '2025-03-01T10:00:00.999000Z',
+          started_at: '2025-03-02T00:00:00.000000Z',
+          // Rating codes by rating, then facility names by code unit.
+          ratings: ['S2', 'S3', 'T1 BIRK', 'Ä facility'],
+          closed_at: '2025-09-09T09:09:09.009000Z',
+          closed_reason: NAME,
+          motivation: `Why: ${NAME}`,
+          experience: 4,
+          english_only: true,
+          paused_at: '2025-08-08T08:08:08.000000Z',
+          mentors: [YAN],
+          reports: [
+            {
+              report_date: '2025-04-01',
+              content: 'Zweite 📝',
+              improve: null,
+              position: null,
+              draft: false,
+              author_id: null,
+              created_at: '2025-04-01T12:00:00.000000Z',
+              updated_at: '2025-04-01T12:00:00.000000Z',
+            },
+            {
+              report_date: '2025-04-01',
+              content: NAME,
+              improve: 'Phraseology ✈',
+              position: 'BIRK_APP',
+              draft: true,
+              author_id: YAN,
+              created_at: '2025-04-01T10:00:00.000000Z',
+              updated_at: '2025-04-02T10:00:00.500000Z',
+            },
+          ],
+          examinations: [
+            {
+              examination_date: '2025-07-07',
+              position: 'BIRK_APP',
+              examiner_id: YAN,
+              result: 'PASSED',
+              created_at: '2025-07-07T15:00:00.000000Z',
+            },
+          ],
+          timeline: [
+            {
+              at: '2025-03-01T10:00:00.999000Z',
+              actor: 'cli',
+              actor_name: null,
+              action: 'created',
+              detail: { type: 'Refresh', ratings: ['S2', 'S3'] },
+            },
+            {
+              at: '2025-03-01T10:00:00.999000Z',
+              actor: `member:${YAN}`,
+              actor_name: NAME,
+              action: 'note',
+              detail: { text: NAME, n: 1.5, list: [true, null] },
+            },
+          ],
         },
       ]);
       const bookings = doc.bookings as Array<Record<string, unknown>>;
@@ -198,6 +343,15 @@ describe('export', () => {
     expect(imported.code, imported.stderr).toBe(0);
     const again = runCli(['export'], { DATABASE_URL: url });
     expect(again.code, again.stderr).toBe(0);
+    // The same bytes hold the fields the first test checks: the lossless fields came back.
+    const zoe = JSON.parse(again.stdout).trainings.find((t: { user_id: number }) => t.user_id === ZOE);
+    expect([zoe.mentors, zoe.reports.length, zoe.examinations.length, zoe.timeline.length, zoe.ratings.length]).toEqual([
+      [YAN],
+      2,
+      1,
+      2,
+      4,
+    ]);
     return again.stdout;
   };
 
