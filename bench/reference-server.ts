@@ -35,7 +35,7 @@ const statement = (text: string) => () => db.prepare(text);
 const sql = {
   positions: statement('select * from "positions"'),
   bookings: statement(`${BOOKING_VIEW} where "b"."deleted" = ? order by "b"."time_start", "b"."id"`),
-  // A create reads its booking back as a batch does, by a list of ids.
+  // A create reads what a batch reads, by lists of one (users, positions, endorsements, its booking).
   bookingsByIds: statement(`${BOOKING_VIEW} where "b"."id" in (?) order by "b"."id"`),
   apiKey: statement('select * from "api_keys" where "id" = ?'),
   users: statement(
@@ -67,10 +67,10 @@ const sql = {
       'from "trainings" left join "training_ratings" on "training_ratings"."training_id" = "trainings"."id" where "trainings"."status" >= ? ' +
       'order by "trainings"."user_id", "trainings"."created_at", "trainings"."id", "training_ratings"."rating"',
   ),
-  user: statement('select "id", "rating" from "users" where "id" = ?'),
-  position: statement('select "id", "callsign", "rating", "required_facility", "area_id" from "positions" where "callsign" = ?'),
+  user: statement('select "id", "rating" from "users" where "id" in (?)'),
+  position: statement('select "id", "callsign", "rating", "required_facility", "area_id" from "positions" where "callsign" in (?)'),
   facilityEndorsements: statement(
-    'select "valid_from", "valid_to", "revoked" from "endorsements" where "user_id" = ? and "type" = ? and "rating" = ?',
+    'select "user_id", "rating", "valid_from", "valid_to", "revoked" from "endorsements" where "user_id" in (?) and "type" = ? and "rating" in (?)',
   ),
   insertBooking: statement(
     'insert into "bookings" ("user_id", "position_id", "time_start", "time_end", "training", "exam", "event", "training_forced", "source", "network_booking", "deleted", "created_at", "updated_at") ' +

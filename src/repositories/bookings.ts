@@ -116,33 +116,21 @@ export function bookingsRepository(db: Kysely<Database>) {
       await db.selectFrom('bookings').select('id').where('id', '=', id).forUpdate().execute();
     },
 
-    findUser(id: number): Promise<{ id: number; rating: number } | undefined> {
-      return db.selectFrom('users').select(['id', 'rating']).where('id', '=', id).executeTakeFirst();
-    },
-
-    findPosition(ref: { id: number } | { callsign: string }) {
-      const q = db.selectFrom('positions').select(['id', 'callsign', 'rating', 'required_facility', 'area_id']);
-      return ('id' in ref ? q.where('id', '=', ref.id) : q.where('callsign', '=', ref.callsign)).executeTakeFirst();
-    },
-
-    /** The user's facility endorsements for one facility, in any state (the domain decides which count). */
-    facilityEndorsements(userId: number, facility: string) {
+    findPosition(id: number) {
       return db
-        .selectFrom('endorsements')
-        .select(['valid_from', 'valid_to', 'revoked'])
-        .where('user_id', '=', userId)
-        .where('type', '=', 'facility')
-        .where('rating', '=', facility)
-        .execute();
+        .selectFrom('positions')
+        .select(['id', 'callsign', 'rating', 'required_facility', 'area_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
 
-    /** Users by id, for a batch's items (up to a few hundred ids). */
+    /** Users by id (a booking's, or a batch's: up to a few hundred ids). */
     findUsers(ids: readonly number[]): Promise<Array<{ id: number; rating: number }>> {
       if (ids.length === 0) return Promise.resolve([]);
       return db.selectFrom('users').select(['id', 'rating']).where('id', 'in', ids).execute();
     },
 
-    /** Positions by callsign, for a batch's items. */
+    /** Positions by callsign (a booking's, or a batch's). */
     findPositionsByCallsign(callsigns: readonly string[]) {
       if (callsigns.length === 0) return Promise.resolve([]);
       return db
@@ -152,7 +140,7 @@ export function bookingsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** The users' facility endorsements for these facilities, in any state, for a batch's items. */
+    /** The users' facility endorsements for these facilities, in any state (the domain decides which count). */
     facilityEndorsementsOf(userIds: readonly number[], facilities: readonly string[]) {
       if (userIds.length === 0 || facilities.length === 0) return Promise.resolve([]);
       return db

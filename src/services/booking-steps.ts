@@ -54,11 +54,14 @@ export async function planChange(
     if (!existing) throw new NotFoundError('Booking');
     if (existing.deleted) throw new ConflictError('A deleted booking cannot be updated');
   }
-  const user = (await repo.findUser(fields.cid ?? existing!.user_id)) ?? null;
-  const position =
-    (await repo.findPosition(fields.position !== undefined ? { callsign: fields.position } : { id: existing!.position_id })) ?? null;
+  // The same look-ups as a batch's (planCreates), for one booking.
+  const [user = null] = await repo.findUsers([fields.cid ?? existing!.user_id]);
+  const [position = null] =
+    fields.position !== undefined
+      ? await repo.findPositionsByCallsign([fields.position])
+      : [await repo.findPosition(existing!.position_id)];
   const facilityEndorsements =
-    user && position?.required_facility ? await repo.facilityEndorsements(user.id, position.required_facility) : [];
+    user && position?.required_facility ? await repo.facilityEndorsementsOf([user.id], [position.required_facility]) : [];
 
   if (permit && user && position) {
     await permit({
@@ -77,7 +80,7 @@ export async function planChange(
 }
 
 export async function areaOf(repo: BookingsRepository, booking: BookingView): Promise<number | null> {
-  return (await repo.findPosition({ id: booking.position_id }))?.area_id ?? null;
+  return (await repo.findPosition(booking.position_id))?.area_id ?? null;
 }
 
 /** The period a planned change takes: what an overlap is looked up for. */

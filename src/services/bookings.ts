@@ -167,7 +167,7 @@ export class Bookings {
       const existing = await repo.findById(id);
       if (!existing) throw new NotFoundError('Booking');
       if (permit) {
-        const position = (await repo.findPosition({ id: existing.position_id }))!;
+        const position = (await repo.findPosition(existing.position_id))!;
         await permit({ fields: {}, existing, existingArea: position.area_id, position, repos: w.repos });
       }
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
