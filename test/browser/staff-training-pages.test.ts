@@ -62,6 +62,31 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
     }
   }, 60_000);
 
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1366, height: 800 },
+    ]) {
+      it(`shows an examination at a blank position again with the message beside the field: ${colorScheme}, ${viewport.width}px`, async () => {
+        const { page, close } = await open('/staff/trainings/1', { colorScheme, viewport });
+        try {
+          await page.getByLabel('Position (callsign)').last().fill('   ');
+          await page.getByLabel('Examiner (CID)').fill(String(EXA.id));
+          await Promise.all([page.waitForURL(/\/examinations$/, { waitUntil: 'networkidle' }), page.click('button:has-text("Record")')]);
+          const position = page.getByLabel('Position (callsign)').last();
+          await expect(position.getAttribute('aria-invalid')).resolves.toBe('true');
+          await expect(page.locator('#exam-position-error').textContent()).resolves.toContain('The position field is required.');
+          await expect(page.getByLabel('Examiner (CID)').inputValue()).resolves.toBe(String(EXA.id));
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+          await page.screenshot({ path: path.join(SCREENSHOTS, `staff-exam-error-${viewport.width}-${colorScheme}.png`), fullPage: true });
+          expect(await seriousFindings(page, 'examination form error')).toEqual([]);
+        } finally {
+          await close();
+        }
+      }, 60_000);
+    }
+  }
+
   for (const [url, name] of [
     ['/staff/trainings', 'staff-trainings'],
     ['/staff/trainings/1', 'staff-training'],
