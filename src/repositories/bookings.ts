@@ -153,11 +153,15 @@ export function bookingsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * PostgreSQL: queues writers of the same position. The exclusion constraint alone refuses overlaps,
+     * PostgreSQL: queues writers of the same positions. The exclusion constraint alone refuses overlaps,
      * but two overlapping inserts would wait on each other until deadlock_timeout aborts one.
      */
-    async lockPosition(positionId: number): Promise<void> {
-      await sql`SELECT pg_advisory_xact_lock(${POSITION_LOCKS}, ${positionId})`.execute(db);
+    async lockPositions(positionIds: readonly number[]): Promise<void> {
+      // In ascending order whatever the caller's (unnest reads an array in order), so two writers
+      // sharing positions queue instead of deadlocking; one statement however many positions.
+      const ids = [...new Set(positionIds)].sort((a, b) => a - b);
+      if (ids.length === 0) return;
+      await sql`SELECT pg_advisory_xact_lock(${POSITION_LOCKS}, p) FROM unnest(${ids}::integer[]) AS p`.execute(db);
     },
 
     /**

@@ -11,7 +11,7 @@ import {
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../domain/errors.js';
 import { isBookingOverlap } from '../db/errors.js';
 import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
-import type { BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
+import type { BookingView, BookingsRepository, Slot, StoredSlot } from '../repositories/bookings.js';
 import type { Repositories } from '../repositories/index.js';
 import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
 import type { Actor } from './booking-changes.js';
@@ -24,6 +24,12 @@ export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 
 /** Called inside the write with what it made, last: stores the request's response with the change (an Idempotency-Key's). */
 export type Seal = (w: Write, saved: SavedBooking[]) => Promise<void>;
+
+/** The 409 of slots overlapping stored bookings, naming the first item that does; null when none does. */
+function storedOverlap(slots: readonly Slot[], stored: readonly StoredSlot[]): ConflictError | null {
+  const clash = firstStoredClash(slots, stored);
+  return clash ? new ConflictError(OVERLAP_MESSAGE, { conflicts: clash.conflicts, index: clash.index }) : null;
+}
 
 export interface SavedBooking {
   booking: BookingView;
@@ -91,7 +97,7 @@ export class Bookings {
       return await this.writer.write(async (w): Promise<SavedBooking> => {
         const planned = await planChange(w, this.lockRows, id, fields, options.permit);
         if (planned.values === null) return { booking: planned.existing!, forcedTraining: planned.forcedTraining };
-        if (this.lockRows) await w.repos.bookings.lockPosition(planned.values.position_id);
+        if (this.lockRows) await w.repos.bookings.lockPositions([planned.values.position_id]);
         attempt.slot = slotOf(planned.values, planned.existing);
         const change = planned.existing
           ? await applyUpdate(w, planned.values, planned.existing)
@@ -128,16 +134,13 @@ export class Bookings {
         if (clash) {
           throw new ConflictError(`Booking overlaps with booking ${clash.other} of the batch`, { conflicts: [], index: clash.index });
         }
-        // In one order whatever the batch's, so two batches sharing positions queue instead of deadlocking.
-        if (this.lockRows) {
-          const positions = [...new Set(planned.map((p) => p.booking.position_id))].sort((a, b) => a - b);
-          for (const positionId of positions) await w.repos.bookings.lockPosition(positionId);
-        }
+        // Two batches sharing positions queue on them (taken in one order) instead of deadlocking.
+        if (this.lockRows) await w.repos.bookings.lockPositions(planned.map((p) => p.booking.position_id));
         attempt.slots = planned.map((p) => slotOf(p.booking, null));
         // Which item a stored booking overlaps, for the 409's index: read under the write lock (SQLite)
         // or the positions' locks (PostgreSQL), so it is exact. The database's own guard still decides.
-        const stored = firstStoredClash(attempt.slots, await w.repos.bookings.overlapping(attempt.slots));
-        if (stored) throw new ConflictError(OVERLAP_MESSAGE, { conflicts: stored.conflicts, index: stored.index });
+        const conflict = storedOverlap(attempt.slots, await w.repos.bookings.overlapping(attempt.slots));
+        if (conflict) throw conflict;
         const changes = await applyCreates(
           w,
           planned.map((p, index) => ({ ...p.booking, source: items[index]!.source })),
@@ -150,8 +153,10 @@ export class Bookings {
     } catch (err) {
       if (attempt.slots && isBookingOverlap(err)) {
         // A writer that takes no position lock (an import) got in first: named after the rollback.
-        const clash = firstStoredClash(attempt.slots, await this.bookings.overlapping(attempt.slots));
-        throw new ConflictError(OVERLAP_MESSAGE, clash ? { conflicts: clash.conflicts, index: clash.index } : { conflicts: [] });
+        throw (
+          storedOverlap(attempt.slots, await this.bookings.overlapping(attempt.slots)) ??
+          new ConflictError(OVERLAP_MESSAGE, { conflicts: [] })
+        );
       }
       throw err;
     }

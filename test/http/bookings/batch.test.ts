@@ -209,19 +209,19 @@ describe('POST /api/bookings/batch', () => {
     expect(Object.keys(refused.json().errors).sort()).toEqual(['bookings[0].cid', 'bookings[0].end_at', 'bookings[0].position']);
   });
 
-  it('makes as many statements for 100 items as for 2: set-based look-ups and writes, never one statement per item', async () => {
+  it('makes as many statements for 100 items on three positions as for 2 on one: set-based look-ups, locks and writes, never one statement per item', async () => {
     const day = nextDay();
-    const items = (n: number, from: number) =>
+    const items = (n: number, from: number, positions: string[]) =>
       Array.from({ length: n }, (_, i) => {
         const at = from + i * 10;
         const hm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-        return item(day.dmy, hm(at), hm(at + 5), i % 2 === 0 ? 'EKCH_TWR' : 'EKCH_APP', i % 2 === 0 ? ADA : BO);
+        return item(day.dmy, hm(at), hm(at + 5), positions[i % positions.length], i % 2 === 0 ? ADA : BO);
       });
     ctx.resetQueries();
-    expect((await batch(items(2, 0))).statusCode).toBe(201);
+    expect((await batch(items(2, 0, ['EKCH_APP']))).statusCode).toBe(201);
     const forTwo = ctx.queries();
     ctx.resetQueries();
-    expect((await batch(items(100, 60))).statusCode).toBe(201);
+    expect((await batch(items(100, 60, ['EKCH_TWR', 'EKCH_DEL', 'EKCH_APP']))).statusCode).toBe(201);
     expect(ctx.queries()).toBe(forTwo);
     expect(forTwo).toBeLessThan(20);
   });
