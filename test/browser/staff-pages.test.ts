@@ -191,7 +191,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
       await page.goto(`${server.url}/staff/users/${BO}`, { waitUntil: 'networkidle' });
       await page.getByLabel('Position (solo)').selectOption('EKCH_TWR');
       await page.getByLabel('Last day (UTC)').fill(isoDay(7));
-      await submit(page, 'Issue', new RegExp(`/staff/users/${BO}/endorsements$`));
+      await submit(page, 'Issue', new RegExp(`/staff/users/${BO}/endorsements#issue-problem$`));
       await expect(page.locator('h1').textContent()).resolves.toBe('Not allowed');
       await expect(page.locator('[role=alert]').textContent()).resolves.toContain("or by the student's own mentor");
       await page.screenshot({ path: path.join(SHOTS, 'staff-refused-1280.png') });
@@ -206,11 +206,17 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     try {
       await page.getByLabel('Position (solo)').selectOption('EKCH_TWR');
       await page.getByLabel('Last day (UTC)').fill(isoDay(45));
-      await submit(page, 'Issue', new RegExp(`/staff/users/${BO}/endorsements$`));
+      await submit(page, 'Issue', new RegExp(`/staff/users/${BO}/endorsements#issue-problem$`));
       const end = page.getByLabel('Last day (UTC)');
       await expect(end.getAttribute('aria-invalid')).resolves.toBe('true');
       await expect(end.inputValue()).resolves.toBe(isoDay(45));
       await expect(page.locator('#issue-valid_to-error').textContent()).resolves.toMatch(/30 days/);
+      // The page comes back scrolled to the refused form's message, however far down the form is.
+      expect(
+        await page.evaluate(
+          `((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top > -1 && r.bottom <= innerHeight; })('issue-problem')`,
+        ),
+      ).toBe(true);
       expect(await seriousFindings(page, 'person with a form error')).toEqual([]);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
       await page.screenshot({ path: path.join(SHOTS, 'staff-user-error-375.png'), fullPage: true });
@@ -228,7 +234,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
   it('lets an Administrator add a position', async () => {
     const { page, problems, close } = await signedIn(ADMIN, '/staff/positions');
     try {
-      const add = page.locator('form[action="/staff/positions"]');
+      const add = page.locator('form[action^="/staff/positions#"]');
       await add.getByLabel('Callsign').fill('ekch_gnd');
       await add.getByLabel('Name').fill('Kastrup Ground');
       await add.getByLabel('Frequency (MHz)').fill('121.905');

@@ -72,10 +72,19 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
         try {
           await page.getByLabel('Position (callsign)').last().fill('   ');
           await page.getByLabel('Examiner (CID)').fill(String(EXA.id));
-          await Promise.all([page.waitForURL(/\/examinations$/, { waitUntil: 'networkidle' }), page.click('button:has-text("Record")')]);
+          await Promise.all([
+            page.waitForURL(/\/examinations#exam-problem$/, { waitUntil: 'networkidle' }),
+            page.click('button:has-text("Record")'),
+          ]);
           const position = page.getByLabel('Position (callsign)').last();
           await expect(position.getAttribute('aria-invalid')).resolves.toBe('true');
           await expect(page.locator('#exam-position-error').textContent()).resolves.toContain('The position field is required.');
+          // The last form of the page comes back scrolled to its message, not to the top of the page.
+          expect(
+            await page.evaluate(
+              `((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top > -1 && r.bottom <= innerHeight; })('exam-problem')`,
+            ),
+          ).toBe(true);
           await expect(page.getByLabel('Examiner (CID)').inputValue()).resolves.toBe(String(EXA.id));
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
           await page.screenshot({ path: path.join(SCREENSHOTS, `staff-exam-error-${viewport.width}-${colorScheme}.png`), fullPage: true });

@@ -70,12 +70,18 @@ export const errorsOf = (state: FormState, form: string): FieldErrors => (state.
 export const valueOf = (state: FormState, form: string, field: string, fallback = ''): string =>
   state.form === form ? (state.values[field] ?? '') : fallback;
 
+/**
+ * A form's action. Its fragment names the form's message (formError): a refused form comes back
+ * scrolled to it, wherever the form is on the page; the redirect after a success leaves it unmatched.
+ */
+export const formAction = (path: string, form: string): string => `${path}#${form}-problem`;
+
 /** A form's error that belongs to no field of it (a conflict, an unknown user), above the fields. */
 export function formError(state: FormState, form: string, fields: readonly string[]): Html | '' {
   const errors = errorsOf(state, form);
   const other = Object.entries(errors).filter(([f]) => !fields.includes(f));
   if (Object.keys(errors).length === 0) return '';
-  return html`<p class="error" role="alert">
+  return html`<p class="error" role="alert" id="${form}-problem">
     Nothing was changed${other.length > 0 ? html`: ${other.map(([, m]) => m.join(' ')).join(' ')}` : ': see the messages below.'}
   </p>`;
 }

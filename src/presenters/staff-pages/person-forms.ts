@@ -5,7 +5,7 @@ import type { IssueChoices } from './types.js';
 import type { Endorsement } from '../../schemas/endorsements.js';
 import type { RoleHeld } from '../../repositories/roles.js';
 import { type Html, html } from '../html.js';
-import { dateOf, field, formError, type FormState, options, valueOf } from './frame.js';
+import { dateOf, field, formAction, formError, type FormState, options, valueOf } from './frame.js';
 
 export const ISSUE_TYPES = [
   { value: 'solo', text: 'Solo (one position)' },
@@ -29,7 +29,7 @@ export function issueForm(f: IssueForm): Html {
   const chosenAreas = new Set(v('areas').split(',').filter(Boolean));
   const fields = ['type', 'rating', 'areas', 'positions', 'valid_to'];
   // prettier-ignore
-  return html`<form method="post" action="/staff/users/${f.cid}/endorsements" class="staff-form" novalidate>
+  return html`<form method="post" action="${formAction(`/staff/users/${f.cid}/endorsements`, form)}" class="staff-form" novalidate>
 ${f.csrf}${formError(f.state, form, fields)}
 ${field({ form, name: 'type', label: 'Type', state: f.state, control: (id, aria) => html`<select id="${id}" name="type"${aria}>${options(ISSUE_TYPES, v('type', 'solo'))}</select>` })}
 ${field({ form, name: 'positions', label: 'Position (solo)', state: f.state, control: (id, aria) => html`<select id="${id}" name="positions"${aria}><option value="">—</option>${options(f.choices.positions.map((p) => ({ value: p.callsign, text: `${p.callsign} — ${p.name}` })), v('positions'))}</select>` })}
@@ -51,7 +51,7 @@ export function endorsementActions(e: Endorsement, csrf: Html, state: FormState,
   const label = e.type === 'solo' ? 'Shorten to' : 'Change the last day to';
   // prettier-ignore
   return html`<div class="card-actions">
-<form method="post" action="/staff/endorsements/${e.id}/end" class="inline-form" novalidate>${csrf}${formError(state, form, ['valid_to'])}
+<form method="post" action="${formAction(`/staff/endorsements/${e.id}/end`, form)}" class="inline-form" novalidate>${csrf}${formError(state, form, ['valid_to'])}
 ${field({ form, name: 'valid_to', label, state, control: (id, aria) => html`<input id="${id}" name="valid_to" type="date" min="${today}" value="${valueOf(state, form, 'valid_to', dateOf(e.valid_to))}"${aria} />` })}
 <button type="submit" class="secondary">${e.type === 'solo' ? 'Shorten' : 'Change end'}</button></form>
 <form method="post" action="/staff/endorsements/${e.id}/revoke" class="inline">${csrf}<button type="submit" class="danger" aria-label="Revoke endorsement ${e.id}">Revoke</button></form>
@@ -74,7 +74,7 @@ export function rolesSection(f: RolesForm): Html {
   const form = 'role';
   // prettier-ignore
   return html`${f.roles.length === 0 ? html`<p class="none">No roles.</p>` : html`<ul class="cards">${f.roles.map((r, i) => html`<li class="card"><p><strong>${r.role}</strong> ${r.area === null ? 'division-wide' : html`in ${r.area}`}</p>${f.revocable[i] ? html`<form method="post" action="/staff/users/${f.cid}/roles/revoke" class="inline">${f.csrf}<input type="hidden" name="role" value="${r.role}" /><input type="hidden" name="area" value="${r.area ?? ''}" /><button type="submit" class="danger" aria-label="Revoke ${r.role} ${r.area ?? 'division-wide'}">Revoke</button></form>` : ''}</li>`)}</ul>`}
-${f.grantRoles.length === 0 ? '' : html`<form method="post" action="/staff/users/${f.cid}/roles" class="staff-form" novalidate>${f.csrf}${formError(f.state, form, ['role', 'area'])}
+${f.grantRoles.length === 0 ? '' : html`<form method="post" action="${formAction(`/staff/users/${f.cid}/roles`, form)}" class="staff-form" novalidate>${f.csrf}${formError(f.state, form, ['role', 'area'])}
 <h3>Grant a role</h3>
 ${field({ form, name: 'role', label: 'Role', state: f.state, control: (id, aria) => html`<select id="${id}" name="role"${aria}>${options(f.grantRoles, valueOf(f.state, form, 'role'))}</select>` })}
 ${field({ form, name: 'area', label: 'Area', state: f.state, control: (id, aria) => html`<select id="${id}" name="area"${aria}>${options(f.grantAreas, valueOf(f.state, form, 'area', f.grantAreas[0]?.value ?? ''))}</select>` })}

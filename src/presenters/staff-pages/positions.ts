@@ -3,7 +3,7 @@
 import { RATING_CODES } from '../../domain/ratings.js';
 import type { PositionDetail } from '../../schemas/positions.js';
 import { type Html, html } from '../html.js';
-import { empty, field, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from './frame.js';
+import { empty, field, formAction, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from './frame.js';
 
 export interface PositionsPage extends StaffFrame {
   positions: PositionDetail[];
@@ -35,7 +35,7 @@ function positionItem(pos: PositionDetail, p: PositionsPage): Html {
   return html`<li class="card"><p><strong class="callsign">${pos.callsign}</strong> ${pos.name}</p>
 <p>${pos.frequency} · ${pos.area ?? 'no area'} · ${pos.rating}${pos.required_facility ? ` · needs ${pos.required_facility}` : ''}</p>
 ${manages ? html`<details${open ? html` open` : ''}><summary>Change or remove ${pos.callsign}</summary>
-<form method="post" action="/staff/positions/${pos.callsign}" class="staff-form" novalidate>${p.csrf}${formError(p.state, form, FIELDS)}
+<form method="post" action="${formAction(`/staff/positions/${pos.callsign}`, form)}" class="staff-form" novalidate>${p.csrf}${formError(p.state, form, FIELDS)}
 ${positionFields(p, form, pos)}<div class="actions"><button type="submit">Save ${pos.callsign}</button></div></form>
 <form method="post" action="/staff/positions/${pos.callsign}/remove" class="inline">${p.csrf}<button type="submit" class="danger">Remove ${pos.callsign}</button></form>
 </details>` : ''}</li>`;
@@ -45,7 +45,7 @@ export function positionsPage(p: PositionsPage): Buffer {
   const form = 'position-new';
   // prettier-ignore
   const main = html`<section aria-labelledby="add-title"><h2 id="add-title">Add a position</h2>
-<form method="post" action="/staff/positions" class="staff-form" novalidate>${p.csrf}${formError(p.state, form, FIELDS)}
+<form method="post" action="${formAction('/staff/positions', form)}" class="staff-form" novalidate>${p.csrf}${formError(p.state, form, FIELDS)}
 ${positionFields(p, form, null)}<div class="actions"><button type="submit">Add position</button></div></form></section>
 <section aria-labelledby="list-title"><h2 id="list-title">Positions (${p.positions.length})</h2>
 ${p.positions.length === 0 ? empty('No positions yet.') : html`<ul class="cards">${p.positions.map((pos) => positionItem(pos, p))}</ul>`}</section>`;

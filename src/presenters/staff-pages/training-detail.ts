@@ -5,7 +5,7 @@ import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../../domain/trainings.js';
 import { trainingStatusDescription } from '../../domain/users/training.js';
 import type { TrainingView } from './types.js';
 import { type Html, html } from '../html.js';
-import { empty, field, type FormState, formError, isoText, options, staffPage, type StaffFrame, valueOf } from './frame.js';
+import { empty, field, formAction, type FormState, formError, isoText, options, staffPage, type StaffFrame, valueOf } from './frame.js';
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;
@@ -45,20 +45,20 @@ export function trainingPage(p: TrainingPage): Buffer {
   // prettier-ignore
   const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>` : html`
 <section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
-<form method="post" action="/staff/trainings/${t.id}/status" class="staff-form" novalidate>${p.csrf}
+<form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
 ${field({ form: 'status', name: 'status', label: 'New status', state, control: select('status', 'status', targets(view.manages), String(t.status)) })}
 ${view.manages ? field({ form: 'status', name: 'closed_reason', label: 'Reason (closing by staff)', state, hint: '1 to 65 characters; needed for Closed by staff', control: text('status', 'closed_reason') }) : ''}
 <div class="actions"><button type="submit">Change status</button></div></form></section>
 ${view.manages ? html`<section aria-labelledby="type-title"><h2 id="type-title">Type, pause and mentors</h2>
-<form method="post" action="/staff/trainings/${t.id}" class="staff-form" novalidate>${p.csrf}
+<form method="post" action="${formAction(`/staff/trainings/${t.id}`, 'change')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'change', ['type', 'mentors'])}
 ${field({ form: 'change', name: 'type', label: 'Type', state, control: select('change', 'type', [...TRAINING_TYPES], t.type) })}
 <fieldset class="field"><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), t.mentors.includes(cid)))}</fieldset>
 ${checkbox('paused', 'Paused (the time does not count as waiting)', t.paused)}
 <div class="actions"><button type="submit">Save</button></div></form></section>` : ''}
 <section aria-labelledby="report-title"><h2 id="report-title">Write a report</h2>
-<form method="post" action="/staff/trainings/${t.id}/reports" class="staff-form" novalidate>${p.csrf}
+<form method="post" action="${formAction(`/staff/trainings/${t.id}/reports`, 'report')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'report', ['report_date', 'position', 'content', 'improve'])}
 ${field({ form: 'report', name: 'report_date', label: 'Session date', state, control: text('report', 'report_date', 'date', p.today) })}
 ${field({ form: 'report', name: 'position', label: 'Position (callsign)', state, control: text('report', 'position') })}
@@ -67,7 +67,7 @@ ${field({ form: 'report', name: 'improve', label: 'To improve', state, control: 
 ${checkbox('draft', 'Draft (hidden from the student)', valueOf(state, 'report', 'draft') === 'on')}
 <div class="actions"><button type="submit">Save report</button></div></form></section>
 <section aria-labelledby="exam-title"><h2 id="exam-title">Record an examination</h2>
-<form method="post" action="/staff/trainings/${t.id}/examinations" class="staff-form" novalidate>${p.csrf}
+<form method="post" action="${formAction(`/staff/trainings/${t.id}/examinations`, 'exam')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'exam', ['examination_date', 'position', 'examiner_id', 'result'])}
 ${field({ form: 'exam', name: 'examination_date', label: 'Date', state, control: text('exam', 'examination_date', 'date', p.today) })}
 ${field({ form: 'exam', name: 'position', label: 'Position (callsign)', state, control: text('exam', 'position') })}
@@ -92,7 +92,7 @@ ${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">$
 ${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong></li>`)}</ul>`}
 </section>
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
-<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${e.action}${detailText(e.detail)} — ${e.actor_name ?? e.actor}</li>`)}</ol>
+${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${e.action}${detailText(e.detail)} — ${e.actor_name ?? e.actor}</li>`)}</ol>`}
 </section>`;
   return staffPage(p, `Training of ${view.names.get(t.user_id) ?? t.user_id}`, main, p.notice);
 }

@@ -6,7 +6,7 @@ import { trainingStatusDescription } from '../../domain/users/training.js';
 import type { TrainingRecord } from '../../repositories/trainings.js';
 import type { TrainingList } from './types.js';
 import { type Html, html } from '../html.js';
-import { empty, field, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from './frame.js';
+import { empty, field, formAction, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from './frame.js';
 
 export interface TrainingsPage extends StaffFrame {
   list: TrainingList;
@@ -73,7 +73,7 @@ ${p.list.open.length === 0 ? empty('No open trainings past the queue.') : html`<
 </section>
 <section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>${exams(upcoming, 'Upcoming examinations')}${exams(past, 'Past examinations')}</section>
 <section aria-labelledby="new-title"><h2 id="new-title">Create a training</h2>
-<form method="post" action="/staff/trainings" class="staff-form" novalidate>${p.csrf}
+<form method="post" action="${formAction('/staff/trainings', form)}" class="staff-form" novalidate>${p.csrf}
 ${formError(p.state, form, ['user_id', 'area', 'type', 'ratings', 'status'])}
 ${field({ form, name: 'user_id', label: 'Student (CID)', state: p.state, control: input('user_id') })}
 ${field({ form, name: 'area', label: 'Area', state: p.state, control: (id, aria) => html`<select id="${id}" name="area" ${aria}>${options(p.areas, valueOf(p.state, form, 'area'))}</select>` })}
