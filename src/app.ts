@@ -52,9 +52,9 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
       // Node responds to a missing Host with a bare 400 of its own; the application responds instead.
       requireHostHeader: false,
     },
-    // Requests the HTTP parser refuses, or that do not arrive in time, responded to like every other.
+    // Requests the HTTP parser refuses, or that do not arrive in time, get a response like every other.
     clientErrorHandler,
-    // A request arriving during shutdown is responded to by the application's own hook (plugins/shutdown.ts).
+    // A request arriving during shutdown gets its response from the application's own hook (plugins/shutdown.ts).
     return503OnClosing: false,
     // Errors Fastify raises before routing (an undecodable URL, an over-long path parameter)
     // skip the hooks and the error handler: respond to them in the same shape, with the same headers.

@@ -53,7 +53,7 @@ export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error 
 
 /**
  * CONNECT (a proxy's method) never reaches the application: Node hands it to 'connect' listeners
- * and, without one, closes the connection without a response. Responded to here instead.
+ * and, without one, closes the connection without a response. It gets one here instead.
  */
 export function refuseConnect(app: FastifyInstance): void {
   app.server.on('connect', (_request: unknown, socket: Socket) => {
