@@ -1,4 +1,4 @@
-// The same-work reference: plain Fastify answering each scenario with the SQL Sector runs for it
+// The same-work reference: plain Fastify serving each scenario with the SQL Sector runs for it
 // (better-sqlite3, the same pragmas, on a copy of the same database file), presented by Sector's
 // own presenters and serialised with JSON.stringify. No cache, no auth, no hooks, no schemas: what
 // Sector adds on top of this is what the benchmark measures. Prints its port on stdout.
@@ -92,7 +92,7 @@ function usersData(now: number): UsersData {
   // Sector reads a users list in one read transaction.
   return db.transaction((): UsersData => {
     const users = sql.users().all(1, 'SCA', now, now, 0) as UsersData['users'];
-    // SQLite answers 0 or 1: a boolean, as Sector's repository makes it.
+    // SQLite returns 0 or 1: a boolean, as Sector's repository makes it.
     for (const u of users as Array<{ atc_active: unknown }>) u.atc_active = Boolean(u.atc_active);
     return {
       users,

@@ -149,12 +149,12 @@ async function runScenario(scenario: Scenario, { sector, reference, dataset, slo
   ];
   const captured = await once(sides[0]!.target, slots);
   if (captured.status !== scenario.expect) {
-    row.failure = `Sector answered ${captured.status}, expected ${scenario.expect}: ${captured.body.toString().slice(0, 200)}`;
+    row.failure = `Sector responded with ${captured.status}, expected ${scenario.expect}: ${captured.body.toString().slice(0, 200)}`;
     return row;
   }
   const differs = unlike(captured, await once(sides[1]!.target, slots), { write: scenario.body === 'slots' });
   if (differs.length > 0) {
-    row.failure = `the reference does not answer what Sector answers: ${differs.join('; ')}`;
+    row.failure = `the reference does not return what Sector returns: ${differs.join('; ')}`;
     return row;
   }
   log(`   response: ${captured.status}, ${captured.body.length} bytes (the reference's is the same JSON)`);
@@ -178,7 +178,7 @@ async function runScenario(scenario: Scenario, { sector, reference, dataset, slo
   const problems: string[] = [];
   for (const side of [s!, r!]) {
     const bad = [side.warm, ...side.rounds].reduce((n, x) => n + x.non2xx + x.errors, 0);
-    if (bad > 0) problems.push(`${bad} non-2xx answers or connection errors from ${side.label}`);
+    if (bad > 0) problems.push(`${bad} non-2xx responses or connection errors from ${side.label}`);
   }
   if (scenario.body === 'slots') {
     // Sector's database: no two live bookings of a position overlap, every acknowledged create is stored.

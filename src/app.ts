@@ -49,15 +49,15 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
-      // Node answers a missing Host with a bare 400 of its own; the application answers it instead.
+      // Node responds to a missing Host with a bare 400 of its own; the application responds instead.
       requireHostHeader: false,
     },
-    // Requests the HTTP parser refuses, or that do not arrive in time, answered like every other.
+    // Requests the HTTP parser refuses, or that do not arrive in time, get a response like every other.
     clientErrorHandler,
-    // A request arriving during shutdown is answered by the application's own hook (plugins/shutdown.ts).
+    // A request arriving during shutdown gets its response from the application's own hook (plugins/shutdown.ts).
     return503OnClosing: false,
     // Errors Fastify raises before routing (an undecodable URL, an over-long path parameter)
-    // skip the hooks and the error handler: answer them in the same shape, with the same headers.
+    // skip the hooks and the error handler: respond to them in the same shape, with the same headers.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
       void reply
         .code(error.statusCode ?? 400)

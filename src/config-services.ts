@@ -7,7 +7,7 @@ export interface SignInConfig {
   clientId: string;
   /** Never logged. */
   clientSecret: string;
-  /** How long one call to the network may take, answer included. */
+  /** How long one call to the network may take, response included. */
   timeoutMs: number;
 }
 
@@ -18,7 +18,7 @@ export interface NetworkConfig {
   key: string;
   /** First retry delay after a failure that may pass; doubles per attempt, capped at one hour. */
   retryBaseMs: number;
-  /** How long one request may take, answer included. */
+  /** How long one request may take, response included. */
   timeoutMs: number;
 }
 
@@ -136,7 +136,7 @@ export interface MailConfig {
   from: string;
   /** First retry delay after a failed attempt; doubles per attempt, capped at an hour. */
   retryBaseMs: number;
-  /** One attempt, connecting and answering, must end within this. */
+  /** One attempt, from connecting to the end of the response, must end within this. */
   timeoutMs: number;
 }
 

@@ -44,7 +44,7 @@ export interface Config {
   siteHost: string;
   /** Events and delivery attempts older than this many days are pruned (docs/events.md). */
   eventRetentionDays: number;
-  /** One webhook attempt, connecting and answering, must end within this. */
+  /** One webhook attempt, from connecting to the end of the response, must end within this. */
   webhookTimeoutMs: number;
   /** First retry delay; doubles per attempt, capped at an hour. */
   webhookRetryBaseMs: number;
@@ -63,7 +63,7 @@ export interface Config {
   network: NetworkConfig | null;
   /** Audit entries older than this many days are pruned by the server; null keeps them forever. */
   auditRetentionDays: number | null;
-  /** Whether GET /metrics answers (METRICS=0 turns it off). */
+  /** Whether GET /metrics responds (METRICS=0 turns it off). */
   metrics: boolean;
   /** The address people use, without a trailing slash (PUBLIC_URL; default http://HOST:PORT). */
   publicUrl: string;
@@ -88,7 +88,7 @@ export interface CoreApiConfig {
   key: string | null;
   /** Hours between roster syncs run by the server; 0 = only by command. */
   rosterSyncHours: number;
-  /** One request to the network's API, answer included, must end within this. */
+  /** One request to the network's API, response included, must end within this. */
   timeoutMs: number;
   /** Time between two requests of the history backfill (6 s: 10 a minute). */
   backfillSpacingMs: number;

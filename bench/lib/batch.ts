@@ -19,7 +19,7 @@ export interface BatchFigures {
   failures: string[];
 }
 
-/** Sends `total` requests, `CONNECTIONS` at a time; seconds taken. Throws at the first unexpected answer. */
+/** Sends `total` requests, `CONNECTIONS` at a time; seconds taken. Throws at the first unexpected response. */
 async function drain(total: number, send: () => Promise<number>, expect: number): Promise<number> {
   let sent = 0;
   const started = performance.now();
@@ -28,7 +28,7 @@ async function drain(total: number, send: () => Promise<number>, expect: number)
       while (sent < total) {
         sent++;
         const status = await send();
-        if (status !== expect) throw new Error(`answered ${status}, expected ${expect}`);
+        if (status !== expect) throw new Error(`responded with ${status}, expected ${expect}`);
       }
     }),
   );

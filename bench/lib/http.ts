@@ -25,7 +25,7 @@ export function exchange({ port, method = 'GET', path, headers = {}, body }: Exc
       res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 30 s`)));
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no response within 30 s`)));
     req.on('error', reject);
     req.end(body);
   });

@@ -16,18 +16,18 @@ export interface LoadSettings {
   /** Seconds. */
   duration: number;
   /**
-   * Keep the latency of every 2xx answer (RoundResult.latencies), for percentiles pooled over
-   * rounds. It costs the load generator a callback per answer: only for scenarios of few answers.
+   * Keep the latency of every 2xx response (RoundResult.latencies), for percentiles pooled over
+   * rounds. It costs the load generator a callback per response: only for scenarios of few responses.
    */
   keepLatencies?: boolean;
-  /** Requests per second over all connections; unset: as fast as the server answers. */
+  /** Requests per second over all connections; unset: as fast as the server responds. */
   overallRate?: number;
 }
 
 export interface RoundResult {
-  /** 2xx answers. */
+  /** 2xx responses. */
   ok: number;
-  /** 2xx answers per second. */
+  /** 2xx responses per second. */
   rps: number;
   p50: number;
   p99: number;
@@ -36,7 +36,7 @@ export interface RoundResult {
   timeouts: number;
   statusCodes: Record<string, number>;
   duration: number;
-  /** Milliseconds of every 2xx answer, in order (only with keepLatencies). */
+  /** Milliseconds of every 2xx response, in order (only with keepLatencies). */
   latencies?: number[];
 }
 

@@ -117,8 +117,8 @@ export async function measureFeed({
       try {
         await load({ port: sector.port, path: '/api/positions' }, { connections: 4, duration: 2 });
         const r = await load({ port: sector.port, path: '/api/positions' }, { connections: 4, duration: seconds, keepLatencies: true });
-        if (r.ok === 0) throw new Error(`${label}: no 2xx answer (${r.non2xx} other, ${r.errors} errors)\n${sector.output()}`);
-        if (r.non2xx + r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx answers and ${r.errors} connection errors`);
+        if (r.ok === 0) throw new Error(`${label}: no 2xx response (${r.non2xx} other, ${r.errors} errors)\n${sector.output()}`);
+        if (r.non2xx + r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx responses and ${r.errors} connection errors`);
         const sorted = [...(r.latencies ?? [])].sort((a, b) => a - b);
         return sorted.length > 0 ? percentile(sorted, 99) : r.p99;
       } finally {

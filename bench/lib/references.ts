@@ -1,5 +1,5 @@
 // The same-work reference (bench/reference-server.ts) in a process of its own, on its own copy of
-// the benchmark's database, and the check that it answers what Sector answers.
+// the benchmark's database, and the check that it returns what Sector returns.
 import path from 'node:path';
 import type { Exchanged } from './http.js';
 import { ROOT, startNode, waitUntil, type NodeProcess } from './processes.js';

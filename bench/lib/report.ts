@@ -13,7 +13,7 @@ export interface ScenarioRow {
   /** Of the median round, or pooled over all rounds (scenarios with minResponses). */
   sectorP99: number | null;
   referenceP99: number | null;
-  /** Answers behind pooled percentiles of each side, else null. */
+  /** Responses behind pooled percentiles of each side, else null. */
   responses?: [number, number] | null;
   failure?: string;
 }
@@ -142,7 +142,7 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
     }
     const responses = rows[i]?.responses;
     if (responses && Math.min(...responses) < TARGETS.usersMinResponses) {
-      missed.push(`${s.name}: p99 from ${Math.min(...responses)} answers (< ${TARGETS.usersMinResponses})`);
+      missed.push(`${s.name}: p99 from ${Math.min(...responses)} responses (< ${TARGETS.usersMinResponses})`);
     }
   }
   for (const [db, p95] of [

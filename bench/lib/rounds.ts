@@ -24,7 +24,7 @@ export interface RoundsSettings {
   /** Seconds: the shortest round. */
   round: number;
   rounds: number;
-  /** Pool latencies and make rounds long enough for this many 2xx answers per side. */
+  /** Pool latencies and make rounds long enough for this many 2xx responses per side. */
   minResponses?: number;
   /** Rounds of one side never last longer than this (seconds). */
   maxRound?: number;
@@ -62,7 +62,7 @@ export async function alternateRounds(
 
   let seconds = settings.round;
   if (settings.minResponses !== undefined) {
-    // The slowest side sets the length: each of its rounds must bring a share of the answers.
+    // The slowest side sets the length: each of its rounds must bring a share of the responses.
     const slowest = Math.max(1e-3, Math.min(...warm.map((w) => w.rps)));
     const needed = Math.ceil((settings.minResponses / settings.rounds / slowest) * 1.15);
     seconds = Math.min(settings.maxRound ?? 60, Math.max(settings.round, needed));

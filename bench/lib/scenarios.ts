@@ -9,7 +9,7 @@ export const TARGETS = {
   rpsOverReference: 0.7,
   /** Sector's p99 over the reference's, same rounds. */
   p99OverReference: 2,
-  /** Answers per side behind each pooled p99 (users). */
+  /** Responses per side behind each pooled p99 (users). */
   usersMinResponses: 1000,
   /** p95 from an event's commit to its arrival at a local receiver, at 50 creates/s with three subscriptions (contract §10). */
   webhookP95Ms: 1000,
@@ -32,11 +32,11 @@ export interface Scenario {
   connections: number;
   /** Send the edit key. */
   key: boolean;
-  /** The status a working route answers. */
+  /** The status a working route returns. */
   expect: number;
   /** 'slots' gives every request its own booking slot (see slots.ts). */
   body?: 'slots';
-  /** Pool latencies over rounds long enough for this many answers per side (few, slow answers). */
+  /** Pool latencies over rounds long enough for this many responses per side (few, slow responses). */
   minResponses?: number;
 }
 

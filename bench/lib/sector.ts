@@ -45,7 +45,7 @@ export async function startSector({
   await waitUntil(
     async () => {
       const res = await exchange({ port, path: '/health' });
-      if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
+      if (res.status !== 200) throw new Error(`/health responded with ${res.status}`);
     },
     { process: sector },
   );

@@ -1,5 +1,5 @@
 // After the create load: read the database directly (not through Sector) and check that no two
-// live bookings of one position overlap, and that every 2xx answer left exactly one booking.
+// live bookings of one position overlap, and that every 2xx response left exactly one booking.
 import Database from 'better-sqlite3';
 import type { Booking } from '../../src/db/schema.js';
 

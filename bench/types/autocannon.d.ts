@@ -23,7 +23,7 @@ declare module 'autocannon' {
       pipelining?: number;
       /** Seconds. */
       duration?: number;
-      /** Seconds without an answer before a request counts as a timeout. */
+      /** Seconds without a response before a request counts as a timeout. */
       timeout?: number;
       requests?: RequestOptions[];
       /** Requests per second over all connections. */
@@ -58,7 +58,7 @@ declare module 'autocannon' {
 
     interface Instance {
       stop(): void;
-      /** Every answer: the client, its status, its size in bytes and its latency in ms. */
+      /** Every response: the client, its status, its size in bytes and its latency in ms. */
       on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): this;
     }
   }

@@ -1,4 +1,4 @@
-// How every command prints: values from outside (names, URLs, file names, the network's answers)
+// How every command prints: values from outside (names, URLs, file names, the network's responses)
 // are made printable (src/domain/printable.ts), so hostile data cannot drive the operator's terminal.
 import { printable, printableJson, printableTable } from '../domain/printable.js';
 

@@ -114,7 +114,7 @@ function lstatOrNull(file: string): fs.Stats | null {
   }
 }
 
-/** integrity_check must answer exactly "ok"; returns the copy's number of bookings, and of deleted ones. */
+/** integrity_check must return exactly "ok"; returns the copy's number of bookings, and of deleted ones. */
 function verify(file: string): { bookings: number; deleted: number } {
   const copy = new SQLite(file, { fileMustExist: true });
   try {

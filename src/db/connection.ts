@@ -142,7 +142,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     if (file !== ':memory:') ensureFolder(path.dirname(path.resolve(file)));
     const raw = new (load('better-sqlite3') as typeof SQLite)(file);
     // WAL: readers never block the writer. synchronous=FULL: a commit is on disk before we
-    // answer 2xx, so an acknowledged write survives a crash or power loss.
+    // respond 2xx, so an acknowledged write survives a crash or power loss.
     raw.pragma('journal_mode = WAL');
     raw.pragma(`synchronous = ${options.sqliteSynchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
     raw.pragma('foreign_keys = ON');

@@ -21,7 +21,7 @@ export function isPgRetryable(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-/** busy: another writer holds the lock, retry; unavailable: the database cannot answer now; badText: a character it refuses (NUL). */
+/** busy: another writer holds the lock, retry; unavailable: the database cannot respond now; badText: a character it refuses (NUL). */
 export type DatabaseTrouble = 'busy' | 'unavailable' | 'badText';
 
 const PG_UNAVAILABLE = new Set(['57014', '57P01', '57P02', '57P03', '53300', '53400']);

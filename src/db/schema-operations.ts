@@ -12,7 +12,7 @@ export interface EventsTable {
   /** The exact JSON delivered and streamed. */
   body: string;
   created_at: number;
-  /** 1: a change made through the API while network sync was configured, owed to the network. */
+  /** 1: a change made through the API while network sync was configured, still to be pushed to the network. */
   network_push: Generated<number>;
 }
 
@@ -96,13 +96,13 @@ export interface NetworkPushesTable {
   /** While a push is under way: until when its claimant holds the row, and who that is. */
   lease_until: number | null;
   lease_owner: string | null;
-  /** JSON body of a POST whose answer was not seen (it may have reached the network). */
+  /** JSON body of a POST whose response was not seen (it may have reached the network). */
   posted: string | null;
-  /** HTTP status of the last answer (null: none, e.g. a connection error). */
+  /** HTTP status of the last response (null: none, e.g. a connection error). */
   last_status: number | null;
   last_error: string | null;
   updated_at: number;
-  /** Since when the booking has been owed to the network (set when the row becomes pending; left as it was once done or refused). */
+  /** Since when the booking has been waiting to be pushed to the network (set when the row becomes pending; left as it was once done or refused). */
   pending_since: number | null;
 }
 
@@ -173,18 +173,18 @@ export interface RosterStagingTable {
   last_name: string | null;
 }
 
-/** An Idempotency-Key of an API key: claimed by its first request, then its stored answer (src/services/idempotency.ts). */
+/** An Idempotency-Key of an API key: claimed by its first request, then its stored response (src/services/idempotency.ts). */
 export interface IdempotencyKeysTable {
   api_key_id: string;
   key: string;
   /** sha256 (hex) of the route and the canonical body: a repeat must match it. */
   request_hash: string;
-  /** 'running' while its request is processed; 'done' once its answer is stored. */
+  /** 'running' while its request is processed; 'done' once its response is stored. */
   state: 'running' | 'done';
   status: number | null;
-  /** The JSON answered, as sent. */
+  /** The JSON response body, as sent. */
   response_body: string | null;
-  /** The current claim's own token: only its holder stores the answer. */
+  /** The current claim's own token: only its holder stores the response. */
   claim_token: string;
   claimed_at: number;
   /** A key expires 24 hours after it was first claimed. */

@@ -17,7 +17,7 @@ export class NotFoundError extends DomainError {
 /** The caller may not do this (a member booking what they may not book); the message says why. */
 export class ForbiddenError extends DomainError {}
 
-/** The request is well-formed but clashes with the current state; `details` go into the answer. */
+/** The request is well-formed but clashes with the current state; `details` go into the response. */
 export class ConflictError extends DomainError {
   constructor(
     message: string,

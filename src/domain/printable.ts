@@ -1,4 +1,4 @@
-// Text from outside (a name, a URL, the network's answer, a file name) as a terminal may show it:
+// Text from outside (a name, a URL, the network's response, a file name) as a terminal may show it:
 // on one line, and without characters a terminal acts on. Pure.
 
 // C0 and C1 controls, DEL, line/paragraph separators, invisible marks and bidirectional controls.

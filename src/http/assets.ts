@@ -16,7 +16,7 @@ export async function registerAssets(app: FastifyInstance): Promise<void> {
     wildcard: false,
     index: false,
     dotfiles: 'deny',
-    // Revalidation for a URL without its hash still works: ETag and Last-Modified come with every answer.
+    // Revalidation for a URL without its hash still works: ETag and Last-Modified come with every response.
     maxAge: ASSET_MAX_AGE_SECONDS * 1000,
     immutable: true,
     cacheControl: true,

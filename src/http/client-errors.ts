@@ -1,10 +1,10 @@
-// Answers written before a request reaches the application (the HTTP parser refused it, or it
+// Responses written before a request reaches the application (the HTTP parser refused it, or it
 // did not arrive in time), in the same shape and with the same protective headers as every other.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
-/** Sent on every answer; the application's own are added in its onSend hook. */
+/** Sent on every response; the application's own are added in its onSend hook. */
 export const PROTECTIVE_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' } as const;
 
 const FRAMING = 'Malformed request: its Content-Length or Transfer-Encoding is invalid';
@@ -38,10 +38,10 @@ export function rawErrorResponse(status: number, message: string): string {
 
 /**
  * The server's 'clientError' listener (Fastify's clientErrorHandler). As Node does without one,
- * it writes an answer only when no other response has started on the connection, then closes it.
+ * it writes a response only when no other has started on the connection, then closes it.
  */
 export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error & { code?: string }, socket: Socket): void {
-  // A connection reset: nobody is left to answer.
+  // A connection reset: nobody is left to respond to.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] = REFUSALS[err.code ?? ''] ?? [400, 'Malformed HTTP request'];
   // Only the code: the error also holds the raw bytes received, credentials included.
@@ -53,7 +53,7 @@ export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error 
 
 /**
  * CONNECT (a proxy's method) never reaches the application: Node hands it to 'connect' listeners
- * and, without one, closes the connection unanswered. Answered here instead.
+ * and, without one, closes the connection without a response. It gets one here instead.
  */
 export function refuseConnect(app: FastifyInstance): void {
   app.server.on('connect', (_request: unknown, socket: Socket) => {

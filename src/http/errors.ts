@@ -141,7 +141,7 @@ const CLIENT_ERRORS: Record<string, string> = {
 
 /**
  * Every error becomes JSON {message, ...}. Client errors keep their status; anything
- * unexpected is logged in full and answered with a bare 500 (never a stack trace).
+ * unexpected is logged in full and responded to with a bare 500 (never a stack trace).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
@@ -161,7 +161,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(response.status).send(response.body);
     }
     if (clientHungUp(request)) {
-      // Not the service's trouble, and nobody left to read an answer: noted, never as an outage.
+      // Not the service's trouble, and nobody left to read a response: noted, never as an outage.
       request.log.info({ code: (error as { code?: unknown }).code }, 'client closed the connection before the whole request arrived');
       return reply.code(400).send({ message: 'The request was not complete' });
     }

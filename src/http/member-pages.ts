@@ -14,12 +14,12 @@
 //
 // - The page scope gives every route request.member (null when signed out or when sign-in is off)
 //   and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
-//   Its error handler answers any error with an HTML page.
+//   Its error handler responds to any error with an HTML page.
 // - requireMember: signed out → 303 to /auth/login?next=<this page>, and back here after signing in.
 // - checkCsrf: a POST without the session's token (field `_csrf`, or header X-CSRF-Token) → 403 page,
 //   before the handler runs, so nothing is written. memberForm = [requireMember, checkCsrf].
 // - accountView(request) feeds presenters/member-pages.ts accountBar (Sign in / name, Sign out, links).
-// - sendPage sets the pages' Content-Security-Policy; sendMessage answers a short HTML page.
+// - sendPage sets the pages' Content-Security-Policy; sendMessage responds with a short HTML page.
 // - Audit and booking writes made for a member use memberActor(member): actor `member:<cid>`.
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AuditActor } from '../domain/audit/index.js';

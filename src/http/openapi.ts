@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuthLevel } from './auth-levels.js';
 import { ErrorBody } from '../schemas/common.js';
 
-// Answers every API route may give whatever it does: malformed requests (JSON, Api-Variant,
+// Responses every API route may give whatever it does: malformed requests (JSON, Api-Variant,
 // too many parameters, repeated credentials), and a database that is busy or down, or a server
 // shutting down (nothing changed; retry).
 const EVERY_ROUTE_RESPONSES = {
@@ -29,7 +29,7 @@ const AUTH_NOTE: Record<AuthLevel, string> = {
 };
 
 /**
- * Where the server answers, as its configuration says (HOST and PORT); a wildcard address is shown
+ * Where the server listens, as its configuration says (HOST and PORT); a wildcard address is shown
  * as localhost, since clients cannot connect to it.
  */
 export function serverUrl(host: string, port: number): string {

@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 import { badVariant, isBadVariant } from './variant.js';
 
 // qs drops whatever lies past its limits without a word, so a flood of junk parameters could push
-// a real one (limit=1) out of the query and change the answer: a query or form over its limits
+// a real one (limit=1) out of the query and change the response: a query or form over its limits
 // is refused instead (throwOnLimitExceeded).
 const QUERY_LIMITS = { parameterLimit: 100, arrayLimit: 50 } as const;
 export const FORM_LIMITS = { parameterLimit: 50, arrayLimit: 20, depth: 1 } as const;
@@ -57,7 +57,7 @@ function parseWithLimits(s: string, options: qs.IParseOptions & { arrayLimit: nu
 
 /**
  * Marks a query string that could not be parsed. The parser runs inside routing, where a throw
- * would escape Fastify and crash the process; a hook answers the request instead.
+ * would escape Fastify and crash the process; a hook responds to the request instead.
  */
 const QUERY_REJECTED = Symbol('query rejected');
 
@@ -78,7 +78,7 @@ export function parseQuery(s: string): qs.ParsedQs | { [QUERY_REJECTED]: string 
 
 /**
  * The 422 for query parameters a route does not take, one entry per parameter, naming those it
- * does: a misspelt filter (cid= on the calendar feed) must not silently answer everything.
+ * does: a misspelt filter (cid= on the calendar feed) must not silently return everything.
  */
 export function unknownParameters(names: readonly string[], known: readonly string[]): ValidationError {
   const takes =

@@ -4,7 +4,7 @@ import { decodeCursor, parseDayMonthYear, parseWindowBound } from '../domain/boo
 import { DAY_MONTH_YEAR, LIST_CURSOR, WINDOW_BOUND } from '../schemas/booking-input.js';
 
 // Query strings and path params are coerced from text; bodies are not (a JSON `true` must not become cid 1).
-// `verbose`: each error carries its schema, whose message the error handler answers with.
+// `verbose`: each error carries its schema, whose message the error handler responds with.
 const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
 const coercing = new Ajv({ ...common, coerceTypes: 'array' });
 const exact = new Ajv({ ...common, coerceTypes: false });

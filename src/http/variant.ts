@@ -27,7 +27,7 @@ export function requestCompat(request: FastifyRequest, fallback: ApiCompat): Api
   return request.apiKey?.compat ?? fallback;
 }
 
-/** True when the request is answered in Control Center's envelopes (docs/migrating-from-control-center.md). */
+/** True when the response is in Control Center's envelopes (docs/migrating-from-control-center.md). */
 export function wantsControlCenter(request: FastifyRequest, fallback: ApiCompat): boolean {
   return requestCompat(request, fallback) === 'controlcenter';
 }

@@ -1,5 +1,5 @@
 // The API scope's hooks: bearer keys, rate limit, CORS on public GETs, query and Api-Variant checks.
-// The limiter runs after authentication and before a refused key is answered, so floods of bad keys
+// The limiter runs after authentication and before a refused key gets its response, so floods of bad keys
 // are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

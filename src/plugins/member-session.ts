@@ -1,6 +1,6 @@
 // The page scope's hooks (src/routes/pages.ts): members' sessions from a signed cookie
 // (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), CORS on the public schedule page,
-// and one error handler that answers with an HTML page.
+// and one error handler that responds with an HTML page.
 import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -13,7 +13,7 @@ async function notFound(app: FastifyInstance) {
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    // The CORS preflight route answers OPTIONS on every path; it says nothing about paths.
+    // The CORS preflight route responds to OPTIONS on every path; it says nothing about paths.
     if (route.url === '*' || route.url === '/*') return;
     for (const m of methods) {
       let set = methodsByPath.get(route.url);

@@ -7,8 +7,8 @@ export interface RequestMetricsOptions {
 }
 
 /**
- * Counts every request once it is answered, by route template (never the raw URL), for
- * GET /metrics; requests no route answered (404, 405) have no template and count as `unmatched`.
+ * Counts every request once it is responded to, by route template (never the raw URL), for
+ * GET /metrics; requests no route matched (404, 405) have no template and count as `unmatched`.
  */
 async function requestMetrics(app: FastifyInstance, { metrics }: RequestMetricsOptions) {
   app.addHook('onResponse', async (request, reply) => {

@@ -26,7 +26,7 @@ async function shutdown(app: FastifyInstance, { requestTimeoutMs }: { requestTim
   });
   app.addHook('preClose', (done) => {
     closing = true;
-    // Connections between two requests Node ends itself; one whose request is half sent is answered 503.
+    // Connections between two requests Node ends itself; one whose request is half sent gets a 503.
     for (const socket of open) if (socket.bytesRead === 0 && !busy.has(socket)) socket.destroy();
     setTimeout(() => {
       for (const socket of open) socket.destroy();

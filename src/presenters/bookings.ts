@@ -62,7 +62,7 @@ export function bookingBody(b: BookingView, form: BookingForm): BookingFull | Bo
   return presentBooking(b, form);
 }
 
-/** What every write answers after its message: the booking, and the tag only when training was forced. */
+/** What every write returns after its message: the booking, and the tag only when training was forced. */
 function written(b: BookingView, forcedTraining: boolean): Pick<BookingCreated, 'booking' | 'tag'> {
   return { booking: presentBookingFull(b), ...(forcedTraining ? { tag: 'Training' as const } : {}) };
 }
@@ -71,7 +71,7 @@ export function bookingCreatedBody(b: BookingView, forcedTraining: boolean): Boo
   return { message: 'Booking created', ...written(b, forcedTraining) };
 }
 
-/** Control Center's create answer (compatibility profile): `success` instead of `message`, status 200. */
+/** Control Center's create response (compatibility profile): `success` instead of `message`, status 200. */
 export function bookingCreatedControlCenterBody(b: BookingView, forcedTraining: boolean): BookingCreatedControlCenter {
   return { success: 'Booking created', ...written(b, forcedTraining) };
 }
@@ -84,12 +84,12 @@ export function bookingDeletedBody(b: BookingView): BookingDeleted {
   return { message: 'Booking deleted', ...written(b, false) };
 }
 
-/** A batch's answer: every new booking, in the order given. */
+/** A batch's response: every new booking, in the order given. */
 export function batchCreatedBody(bookings: readonly BookingView[]): BatchCreated {
   return { message: 'Bookings created', bookings: bookings.map(presentBookingFull) };
 }
 
-/** A batch's answer in the compatibility profile: `success`, as Control Center answers a create. */
+/** A batch's response in the compatibility profile: `success`, as Control Center responds to a create. */
 export function batchCreatedControlCenterBody(bookings: readonly BookingView[]): BatchCreatedControlCenter {
   return { success: 'Bookings created', bookings: bookings.map(presentBookingFull) };
 }

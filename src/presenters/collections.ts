@@ -1,4 +1,4 @@
-// Grouping and ordering shared by the presenters: plain byte order throughout, so answers do not
+// Grouping and ordering shared by the presenters: plain byte order throughout, so responses do not
 // depend on the locale or on the database's collation.
 
 /** Plain byte order, independent of locale and database collation. */

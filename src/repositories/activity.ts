@@ -19,7 +19,7 @@ export interface ActivityRow {
  * controlled there in the period. Sessions of people who are not users count for nobody yet.
  */
 async function activityRows(db: Kysely<Database>, from: number, to: number, cids: readonly number[] | null): Promise<ActivityRow[]> {
-  // PostgreSQL answers a SUM of bigints as a numeric string.
+  // PostgreSQL returns a SUM of bigints as a numeric string.
   const within = sql<number | string>`SUM(
     (CASE WHEN s.last_seen > ${to} THEN ${to} ELSE s.last_seen END) - (CASE WHEN s.logon_time < ${from} THEN ${from} ELSE s.logon_time END))`;
   let hours = db

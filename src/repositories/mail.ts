@@ -1,4 +1,4 @@
-// The mail outbox: mail owed to members, written in the change's transaction and sent after it.
+// The mail outbox: mail to be sent to members, written in the change's transaction and sent after it.
 import type { Dialect, Executor } from '../db/connection.js';
 import type { MailOutboxTable } from '../db/schema.js';
 import type { Insertable, Selectable } from 'kysely';

@@ -83,7 +83,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
             .as('due'),
         ])
         .executeTakeFirstOrThrow();
-      // SQLite answers 0 or 1, PostgreSQL a boolean.
+      // SQLite returns 0 or 1, PostgreSQL a boolean.
       return { queue: Boolean(row.queue), due: Boolean(row.due) };
     },
 
@@ -167,7 +167,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
      * outbox count as pending pushes (not yet attempted), as they will be once taken.
      */
     async open(): Promise<OpenPush[]> {
-      const [rows, owed] = await Promise.all([
+      const [rows, unqueued] = await Promise.all([
         db
           .selectFrom('network_pushes as n')
           .leftJoin('bookings as b', 'b.id', 'n.booking_id')
@@ -196,7 +196,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
           .execute(),
       ]);
       const byBooking = new Map(rows.map((r) => [r.booking_id, r]));
-      for (const o of owed) {
+      for (const o of unqueued) {
         const at = o.at;
         const known = byBooking.get(o.booking_id);
         if (known) known.status = 'pending';

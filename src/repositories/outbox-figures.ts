@@ -11,14 +11,14 @@ export interface OutboxFigures {
   pushes: Record<string, number>;
   /** Unix ms of the oldest delivery not yet made (pending or delivering), or null. */
   oldestOpenDeliveryAt: number | null;
-  /** Unix ms since which the booking owed to the network longest has been waiting (pending), or null. */
+  /** Unix ms since which the booking pending for the network longest has been waiting, or null. */
   oldestPendingPushAt: number | null;
 }
 
 export function outboxFiguresRepository(db: Kysely<Database>) {
   return {
     async read(): Promise<OutboxFigures> {
-      const [deliveries, pushes, unqueued, owed] = await Promise.all([
+      const [deliveries, pushes, unqueued, unqueuedPushes] = await Promise.all([
         db
           .selectFrom('webhook_deliveries')
           .select((eb) => ['status', eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | string>('created_at').as('oldest')])
@@ -41,11 +41,11 @@ export function outboxFiguresRepository(db: Kysely<Database>) {
       ]);
       const waiting = unqueued.rows[0]!;
       if (Number(waiting.n) > 0) deliveries.push({ status: 'pending', n: Number(waiting.n), oldest: Number(waiting.oldest) });
-      const owedPushes = owed.rows[0]!;
+      const waitingPushes = unqueuedPushes.rows[0]!;
       const byStatus = sumByStatus(pushes);
-      if (Number(owedPushes.n) > 0) byStatus.pending = (byStatus.pending ?? 0) + Number(owedPushes.n);
+      if (Number(waitingPushes.n) > 0) byStatus.pending = (byStatus.pending ?? 0) + Number(waitingPushes.n);
       const open = deliveries.filter((d) => d.status === 'pending' || d.status === 'delivering').map((d) => Number(d.oldest));
-      const pending = [...pushes.filter((p) => p.status === 'pending').map((p) => p.oldest as number | string | null), owedPushes.oldest]
+      const pending = [...pushes.filter((p) => p.status === 'pending').map((p) => p.oldest as number | string | null), waitingPushes.oldest]
         .filter((at) => at !== null)
         .map(Number);
       return {

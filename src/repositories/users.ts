@@ -128,7 +128,7 @@ async function fetchUsers(db: Db, q: UsersQuery): Promise<UserBaseRow[]> {
     .$if(predicate !== null, (qb) => qb.where(predicate!))
     .orderBy('users.id')
     .execute();
-  // SQLite answers IN with 0/1, PostgreSQL with a boolean: set in place, not copied per row.
+  // SQLite returns IN as 0/1, PostgreSQL as a boolean: set in place, not copied per row.
   for (const r of rows) (r as { atc_active: unknown }).atc_active = Boolean(r.atc_active);
   return rows as UserBaseRow[];
 }

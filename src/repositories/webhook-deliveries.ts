@@ -120,7 +120,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
             .as('due'),
         ])
         .executeTakeFirstOrThrow();
-      // SQLite answers 0 or 1, PostgreSQL a boolean.
+      // SQLite returns 0 or 1, PostgreSQL a boolean.
       return { fanOut: Boolean(row.fan_out), due: Boolean(row.due) };
     },
 

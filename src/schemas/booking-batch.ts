@@ -1,4 +1,4 @@
-// POST /api/bookings/batch (contract §5, "Batches and retries"): its body, its answers and its schema.
+// POST /api/bookings/batch (contract §5, "Batches and retries"): its body, its responses and its schema.
 import { type Static, Type } from 'typebox';
 import { MAX_BATCH_SIZE } from '../domain/bookings/index.js';
 import { BODY_TYPES, CreateBookingBody, IdempotencyHeaders, REPLAYED_HEADER } from './booking-input.js';
@@ -44,7 +44,7 @@ export type BatchCreated = Static<typeof BatchCreated>;
 
 export const BatchCreatedControlCenter = Type.Object(
   { success: Type.Literal('Bookings created'), bookings: Type.Array(BookingFull) },
-  { additionalProperties: false, description: `${COMPAT_NOTE}: created, answered 200 with "success" instead of "message"` },
+  { additionalProperties: false, description: `${COMPAT_NOTE}: created, responds 200 with "success" instead of "message"` },
 );
 export type BatchCreatedControlCenter = Static<typeof BatchCreatedControlCenter>;
 
@@ -69,9 +69,9 @@ export const createBookingBatch = {
   summary: 'Create several bookings at once',
   description:
     `1 to ${MAX_BATCH_SIZE} bookings in one transaction: all are created, in the order given, or none. Each item is checked as a ` +
-    'create is; every refused item is answered at once in one 422, its fields named by item (`bookings[3].position`). An item ' +
+    'create is; every refused item is returned at once in one 422, its fields named by item (`bookings[3].position`). An item ' +
     'that overlaps an earlier item or a stored booking is 409 with its `index`. Each booking is published, pushed and audited ' +
-    'as a single create is. With an `Idempotency-Key` header a repeat is answered as the first request was and creates nothing.',
+    'as a single create is. With an `Idempotency-Key` header a repeat gets the response the first request got and creates nothing.',
   consumes: BODY_TYPES,
   headers: IdempotencyHeaders,
   body: BatchBody,

@@ -178,7 +178,7 @@ export const IdempotencyHeaders = Type.Object({
       maxLength: 255,
       pattern: '^[\\x21-\\x7e]+$',
       description:
-        'Makes a retry safe: a repeat with the same key, API key and body within 24 hours is answered as the first request was ' +
+        'Makes a retry safe: a repeat with the same key, API key and body within 24 hours gets the response the first request got ' +
         '(with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 422; a repeat while the first ' +
         'is still being processed is 409 with `Retry-After: 1`. 1 to 255 visible ASCII characters, e.g. a UUID',
       examples: ['roster-2026-03-14-7f3c'],
@@ -187,9 +187,9 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
-/** The answer's header saying it is a stored one, answered again for a repeat. */
+/** The response's header saying it is a stored one, sent again for a repeat. */
 export const REPLAYED_HEADER = {
   'idempotent-replayed': Type.Literal('true', {
-    description: 'Present when this is the stored answer of an earlier request with the same Idempotency-Key',
+    description: 'Present when this is the stored response of an earlier request with the same Idempotency-Key',
   }),
 };

@@ -123,10 +123,10 @@ export type BookingUpdated = Static<typeof BookingUpdated>;
 export const BookingDeleted = WriteResult('Booking deleted', 'Deleted');
 export type BookingDeleted = Static<typeof BookingDeleted>;
 
-/** Control Center's answer to a create (the compatibility profile): `success` instead of `message`. */
+/** Control Center's response to a create (the compatibility profile): `success` instead of `message`. */
 export const BookingCreatedControlCenter = Type.Object(
   { success: Type.Literal('Booking created'), booking: BookingFull, tag: Type.Optional(Type.Literal('Training')) },
-  { additionalProperties: false, description: `${COMPAT_NOTE}: created, answered 200 with "success" instead of "message"` },
+  { additionalProperties: false, description: `${COMPAT_NOTE}: created, responds 200 with "success" instead of "message"` },
 );
 export type BookingCreatedControlCenter = Static<typeof BookingCreatedControlCenter>;
 
@@ -184,7 +184,7 @@ export const createBooking = {
     'Field formats are checked together (422 with every problem); then, in order: an unknown cid or position (422), ' +
     'equal start and end (422 under end_at), a start in the past (422 under start_at), an overlap with a live booking of the ' +
     'same position (409 with the conflicting ids; periods are half-open, so 10:00–12:00 and 12:00–14:00 do not overlap). ' +
-    'With an `Idempotency-Key` header a repeat of the request is answered as the first was (`Idempotent-Replayed: true`) and creates nothing.',
+    'With an `Idempotency-Key` header a repeat of the request gets the response the first got (`Idempotent-Replayed: true`) and creates nothing.',
   consumes: BODY_TYPES,
   headers: IdempotencyHeaders,
   body: CreateBookingBody,

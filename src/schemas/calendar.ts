@@ -1,4 +1,4 @@
-// Schemas of the calendar feed and the schedule page: their query strings, and their answers
+// Schemas of the calendar feed and the schedule page: their query strings, and their responses
 // for the OpenAPI document (the bodies are iCalendar and HTML, sent as bytes).
 import { type Static, Type } from 'typebox';
 import { MAX_AREA_LENGTH, MAX_FILTER_VALUES } from '../domain/calendar/filter.js';
@@ -48,7 +48,7 @@ export const getCalendarFeed = {
     'The public bookings as iCalendar (RFC 5545) events, for subscribing in a calendar app: from 7 days ago to 90 days ahead, ' +
     'with bookings deleted in the last 7 days as `STATUS:CANCELLED`. Each event: `UID` booking-<id>@<SITE_HOST> (stable), ' +
     '`SEQUENCE` (grows with every change), `SUMMARY` the callsign and (Training), (Exam) or (Event), `LOCATION` the position. ' +
-    'No personal data. Sent with an ETag; If-None-Match answers 304.',
+    'No personal data. Sent with an ETag; If-None-Match gets a 304.',
   querystring: CalendarQuery,
   response: {
     200: text('text/calendar', 'An iCalendar file (text/calendar; charset=utf-8)'),
@@ -65,7 +65,7 @@ export const getSchedulePage = {
   summary: 'Schedule page',
   description:
     'An HTML page of the upcoming bookings (now and the next 30 days), grouped by UTC day, titled SITE_NAME, with filters by area ' +
-    'and callsign prefix and a link to the matching iCalendar feed. Sent with an ETag; If-None-Match answers 304.',
+    'and callsign prefix and a link to the matching iCalendar feed. Sent with an ETag; If-None-Match gets a 304.',
   querystring: SchedulePageQuery,
   response: {
     200: text('text/html', 'The page (text/html; charset=utf-8)'),

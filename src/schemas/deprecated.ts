@@ -1,4 +1,4 @@
-// The deprecated endpoints (docs/api.md): their answers' models, which the deprecated presenters'
+// The deprecated endpoints (docs/api.md): their responses' models, which the deprecated presenters'
 // output is typed by, and the routes' schemas.
 import { type Static, Type, type TSchema } from 'typebox';
 import { ErrorBody } from './common.js';
@@ -11,7 +11,7 @@ const Timestamp = Type.String({
 const Areas = Type.Array(Type.String(), { description: 'Area names' });
 
 export const DEPRECATION_NOTE =
-  'Deprecated: use GET /api/users instead. Answers carry `Deprecation: true` and ' + '`Link: </api/users>; rel="successor-version"`.';
+  'Deprecated: use GET /api/users instead. Responses carry `Deprecation: true` and ' + '`Link: </api/users>; rel="successor-version"`.';
 
 function deprecatedRoute<T extends TSchema>(operationId: string, summary: string, description: string, data: T) {
   return {

@@ -6,12 +6,12 @@ export const streamEvents = {
   tags: ['events'],
   summary: 'Live stream of booking events (server-sent events)',
   description:
-    'Answers `text/event-stream`: each event as `id: <event id>`, `event: <type>` (`booking.created`, `booking.updated`, ' +
+    'Responds with `text/event-stream`: each event as `id: <event id>`, `event: <type>` (`booking.created`, `booking.updated`, ' +
     '`booking.deleted`; ignore types you do not know) and `data: <event body>`, the same JSON a webhook receives. ' +
     'Reconnect with `Last-Event-ID` to receive what you missed (within the retention, 7 days by default) before live events; ' +
     'an unknown or expired id starts the stream with one `event: reset` (re-read the lists). A comment line `: keep-alive` ' +
     'comes every 15 s. A client that stops reading is disconnected once about 1 MiB is waiting for it; it resumes with ' +
-    '`Last-Event-ID`. At most 10 streams per key and 1000 in all are open per server (configurable); past a cap the answer ' +
+    '`Last-Event-ID`. At most 10 streams per key and 1000 in all are open per server (configurable); past a cap the response ' +
     'is 429 with `Retry-After`. The stream of a key that is revoked or expires ends at the next keep-alive. See docs/events.md.',
   headers: Type.Object({
     'last-event-id': Type.Optional(Type.String({ maxLength: 200, description: 'The id of the last event received' })),

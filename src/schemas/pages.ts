@@ -17,7 +17,7 @@ export const signInCallback = {
 };
 export const signOutForm = { ...hidden, body: Type.Optional(Type.Object({ _csrf: Type.Optional(Field) })) };
 
-/** A booking's id in a page's path: anything that is not one is answered "no such booking". */
+/** A booking's id in a page's path: anything that is not one gets "no such booking". */
 const BookingPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
 
 const BookingForm = Type.Object({

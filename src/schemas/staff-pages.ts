@@ -7,7 +7,7 @@ const hidden = { hide: true } as const;
 const Csrf = { _csrf: Type.Optional(Field) };
 const Done = Type.Object({ done: Type.Optional(Field) });
 
-/** A CID, an endorsement id or a callsign in a path: anything that is not one is answered 404. */
+/** A CID, an endorsement id or a callsign in a path: anything that is not one gets a 404. */
 const CidPath = Type.Object({ cid: Type.String({ maxLength: 40 }) });
 const IdPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
 const CallsignPath = Type.Object({ callsign: Type.String({ maxLength: 60 }) });

@@ -129,7 +129,7 @@ export const listUsers = {
     'selects the variant; in the older one `activeAreas` is not a relation and `masc` replaces `facility`.',
   querystring: UsersQuery,
   headers: Type.Object({
-    // Not an enum here: a bad value is 400 (docs/api.md), answered by the handler, not 422.
+    // Not an enum here: a bad value is 400 (docs/api.md), returned by the handler, not 422.
     'api-variant': Type.Optional(
       Type.String({ description: "`newer` or `older` (anything else is 400); overrides the key's and the server's variant" }),
     ),

@@ -72,7 +72,7 @@ async function backfillActivity(deps: BackfillDeps, cid: number | null, signal?:
         page = parseHistoryPage(JSON.parse(response.body.toString('utf8')));
       } catch (err) {
         const why = err instanceof FeedShapeError ? `an unexpected shape (${err.message})` : 'something that is not JSON';
-        throw new BackfillError(`the network's API answered ${why} (${where}); run again to resume from here`);
+        throw new BackfillError(`the network's API responded with ${why} (${where}); run again to resume from here`);
       }
       const sessions = page.items.flatMap((s) => {
         const position = match(s.callsign);

@@ -67,7 +67,7 @@ export class ApiKeyService {
 
   /** Creates a key; the audit log records it (by `actor`, the command line unless said) in the same transaction. */
   async create(input: CreateKeyInput, actor: AuditActor = { kind: 'cli' }): Promise<{ key: ApiKeyRow; token: string }> {
-    // The check gives the common case a clear answer; the unique index settles a race (below).
+    // The check gives the common case a clear result; the unique index settles a race (below).
     if (await this.repo.nameExists(input.name)) throw nameTaken(input.name);
     const issued = issueToken();
     const key = {

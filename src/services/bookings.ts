@@ -118,7 +118,7 @@ export class Bookings {
   /**
    * POST /api/bookings/batch: every item created in one write, in order, or none, in a handful of
    * statements whatever its length. Every item's rules are checked before anything is written, and
-   * their refusals answered together (422, named by item); then an overlap between two items, then
+   * their refusals returned together (422, named by item); then an overlap between two items, then
    * with a stored booking (409 naming the item).
    */
   async createBatch(items: readonly CreateFields[], actor: Actor, seal?: Seal): Promise<SavedBooking[]> {

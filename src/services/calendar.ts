@@ -1,6 +1,6 @@
 // The calendar feed and the schedule page. Both show a window that moves with time (a week back to
 // 90 days ahead; now to 30 days ahead), read at the minute, so that a page or feed asked for twice
-// within a minute is the same bytes (and its ETag answers 304).
+// within a minute is the same bytes (and its ETag gets a 304).
 import type { Config } from '../config.js';
 import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from '../domain/calendar/filter.js';
 import type { Clock } from '../domain/time.js';

@@ -32,7 +32,7 @@ export class CoreApi {
     try {
       return JSON.parse(result.body.toString('utf8'));
     } catch {
-      throw new RosterSyncError(`the network's API answered something that is not JSON (${where}); nothing changed`);
+      throw new RosterSyncError(`the network's API responded with something that is not JSON (${where}); nothing changed`);
     }
   }
 }

@@ -77,13 +77,13 @@ async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcom
   const started = performance.now();
   // Several megabytes parsed on the event loop, once a minute by one instance: tens of milliseconds.
   const parsed = parseAndMatch(body, await deps.repos.positions.callsigns());
-  if (!parsed.ok) throw new FeedPollError(`data feed answered ${parsed.message}`);
+  if (!parsed.ok) throw new FeedPollError(`data feed responded with ${parsed.message}`);
   const { sightings, generatedAt } = parsed;
   const now = deps.clock();
   const seenAt = sightingTime(generatedAt, now);
   if (seenAt === null)
     throw new FeedPollError(
-      `data feed answered a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
+      `data feed responded with a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
     );
   const processingMs = performance.now() - started;
   const ended = await deps.writer.write((w) => w.repos.controllingSessions.recordPoll(sightings, seenAt));

@@ -1,6 +1,6 @@
 import type { HealthRepository } from '../repositories/health.js';
 
-/** GET /health: whether the database answers at all. */
+/** GET /health: whether the database responds at all. */
 export class Health {
   constructor(private readonly repo: HealthRepository) {}
 

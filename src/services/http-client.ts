@@ -62,7 +62,7 @@ export class HttpClient {
       };
       const fail = (reason: HttpFailure['reason'], what: string) => done({ ok: false, reason, error: `${label}: ${what}` });
       const stop = () => done({ ok: false, reason: 'stopped', error: 'stopped' });
-      const timer = setTimeout(() => fail('timeout', `no answer within ${r.timeoutMs} ms`), r.timeoutMs);
+      const timer = setTimeout(() => fail('timeout', `no response within ${r.timeoutMs} ms`), r.timeoutMs);
       try {
         req = (secure ? https : http).request(url, {
           method: r.method ?? 'GET',
@@ -84,7 +84,7 @@ export class HttpClient {
       }
       req.on('error', (err) => fail('failed', describeError(err)));
       req.on('response', (res) => {
-        const tooLarge = () => fail('too-large', `answer larger than ${r.maxBytes} bytes`);
+        const tooLarge = () => fail('too-large', `response larger than ${r.maxBytes} bytes`);
         if (r.overflow !== 'truncate' && Number(res.headers['content-length']) > r.maxBytes) return tooLarge();
         let headers: Headers;
         try {
@@ -103,7 +103,7 @@ export class HttpClient {
           else done(result(Buffer.concat([...parts, chunk.subarray(0, r.maxBytes - size)])));
         });
         res.on('end', () => done(result(Buffer.concat(parts, size)), false));
-        res.on('error', (err) => fail('failed', `answer broken off (${describeError(err)})`));
+        res.on('error', (err) => fail('failed', `response broken off (${describeError(err)})`));
       });
       req.end(r.body ?? undefined);
     });

@@ -1,7 +1,7 @@
 // Idempotency-Key on the bookings' creates (contract §5, "Batches and retries"). The first request
 // with a key claims it (an INSERT: the database decides between concurrent repeats, across
-// instances), is processed, and its answer is stored by the same transaction as its bookings, so a
-// change that committed always has an answer to replay, even if the process died before sending it.
+// instances), is processed, and its response is stored by the same transaction as its bookings, so a
+// change that committed always has a response to replay, even if the process died before sending it.
 // A refusal (4xx) or failure changes nothing and lets go of the claim: a retry is processed anew.
 import { createHash, randomBytes } from 'node:crypto';
 import { InProgressError, ValidationError } from '../domain/errors.js';

@@ -71,7 +71,7 @@ export interface AppServices {
   /** What the staff pages read (their changes go through positions, endorsements and roles). */
   staff: StaffDesk;
   bookings: Bookings;
-  /** Idempotency-Key on the bookings' creates: claims, stored answers, replays. */
+  /** Idempotency-Key on the bookings' creates: claims, stored responses, replays. */
   idempotency: Idempotency;
   /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
   memberBookings: MemberBookings;

@@ -69,7 +69,7 @@ export class MailDeliveries implements Worker {
       await this.writer.write((w) =>
         w.repos.mail.failed(mail.id, ctx.now(), error.slice(0, 500), delay === null ? null : ctx.now() + delay),
       );
-      // The server's answer, never the mail: it holds a member's address.
+      // The server's response, never the mail: it holds a member's address.
       ctx.log.warn(
         { job: this.name, mail: mail.id, attempts: mail.attempts, error },
         delay === null ? 'mail given up' : 'mail not sent; retried later',

@@ -53,25 +53,25 @@ export class Metrics {
     const labelNames = ['method', 'route', 'status'] as const;
     this.requestDurations = new Histogram({
       name: 'sector_http_request_duration_seconds',
-      help: 'Time to answer HTTP requests, by method, route template and status',
+      help: 'Time to respond to HTTP requests, by method, route template and status',
       labelNames,
       buckets: DURATION_BUCKETS,
       registers,
     });
     this.requests = new Counter({
       name: 'sector_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status',
+      help: 'HTTP requests responded to, by method, route template and status',
       labelNames,
       registers,
     });
     this.cacheHits = new Counter({
       name: 'sector_response_cache_hits_total',
-      help: "Conditional GETs answered 304: the client's cached copy still holds",
+      help: "Conditional GETs that got a 304: the client's cached copy still holds",
       registers,
     });
     this.cacheMisses = new Counter({
       name: 'sector_response_cache_misses_total',
-      help: "Conditional GETs answered in full: the client's cached copy was out of date",
+      help: "Conditional GETs that got the full response: the client's cached copy was out of date",
       registers,
     });
     this.queries = new Histogram({

@@ -60,7 +60,7 @@ export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => num
     });
     new Gauge({
       name: 'sector_network_oldest_pending_push_age_seconds',
-      help: 'How long the booking owed to the network longest has been waiting to be pushed (0 when none): pushes retry without limit, so alert on this',
+      help: 'How long the longest-waiting booking has been waiting to be pushed to the network (0 when none): pushes retry without limit, so alert on this',
       registers,
       async collect() {
         const f = await read();

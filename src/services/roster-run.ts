@@ -68,7 +68,7 @@ export class RosterRun {
     } catch (err) {
       if (!(err instanceof LeaseLost)) throw err;
       throw new RosterSyncError(
-        'this roster sync stalled past its turn and another run took over: stopped; that run brings the users up to date',
+        'this roster sync stalled until its lease lapsed and another run took over: stopped; that run brings the users up to date',
       );
     }
   }

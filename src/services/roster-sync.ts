@@ -137,7 +137,7 @@ async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions): Pro
     result.unchanged = staged - changes;
     return result;
   } finally {
-    // A failed end leaves the turn to lapse; the next run removes these rows then.
+    // A failed end leaves the lease to lapse; the next run removes these rows then.
     await run.end().catch(() => undefined);
   }
 }
@@ -281,6 +281,6 @@ async function lookUpAll(api: CoreApi, run: RosterRun, ids: readonly number[], s
 /** A shape error, as the one line the operator reads. */
 export function describeRosterError(err: unknown): string | null {
   if (err instanceof RosterSyncError) return err.message;
-  if (err instanceof RosterShapeError) return `the network's API answered an unexpected shape (${err.message}); nothing changed`;
+  if (err instanceof RosterShapeError) return `the network's API responded with an unexpected shape (${err.message}); nothing changed`;
   return null;
 }

@@ -17,7 +17,7 @@ export type WakeUp = 'events' | 'mail';
 
 /** What the writes of this process owe others beyond their own rows. */
 export interface WriteSettings {
-  /** Network sync is configured: changes made through the API or pages are owed to the network. */
+  /** Network sync is configured: changes made through the API or pages are to be pushed to the network. */
   networkSync: boolean;
   /** Mail is configured (SMTP_URL): mail written by changes is sent; without it none is written. */
   mail: boolean;
@@ -79,7 +79,7 @@ export class Write {
     this.wakeUps.add('events');
   }
 
-  /** Mail owed to members, sent after the commit (nothing when mail is not configured). Addresses are not checked here. */
+  /** Mail to be sent to members after the commit (nothing when mail is not configured). Addresses are not checked here. */
   async mail(mails: readonly NewMail[]): Promise<void> {
     if (!this.settings.mail || mails.length === 0) return;
     await this.repos.mail.add(mails, this.at);

@@ -82,7 +82,7 @@ describe('sessions from the data feed', () => {
     feed.setMode({ status: 500 });
     await expect(poll()).rejects.toThrow(new FeedPollError(`data feed failed: ${new URL(feed.url).host}: HTTP 500`));
     feed.setMode('garbage');
-    await expect(poll()).rejects.toThrow(/data feed answered something that is not JSON/);
+    await expect(poll()).rejects.toThrow(/data feed responded with something that is not JSON/);
     expect((await sessions()).map((s) => s.ended_at)).toEqual([null, null]);
 
     feed.setMode('up');
@@ -160,7 +160,7 @@ describe('sessions from the data feed', () => {
         feed: { url: feed.url, intervalS: 1 },
         clock: ctx.services.clock,
       }).poll(),
-    ).rejects.toThrow(`data feed failed: ${new URL(feed.url).host}: no answer within 5000 ms`);
+    ).rejects.toThrow(`data feed failed: ${new URL(feed.url).host}: no response within 5000 ms`);
     expect(await sessions()).toEqual([]);
   });
 
@@ -195,7 +195,7 @@ describe('sessions from the data feed', () => {
     feed.set('2099-01-01T00:00:00Z', [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: iso(T0 - 30 * min) }]);
     await expect(poll()).rejects.toThrow(
       new FeedPollError(
-        `data feed answered a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock (${iso(T0).replace('Z', '000Z')})`,
+        `data feed responded with a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock (${iso(T0).replace('Z', '000Z')})`,
       ),
     );
     expect(await sessions()).toEqual([]);
@@ -296,10 +296,10 @@ describe('sessions from the data feed', () => {
         [
           'warn',
           expect.stringMatching(
-            /^data feed poll failed: .*atc_sessions.*; sessions continue at the next good poll \(logged once until it answers\)$/,
+            /^data feed poll failed: .*atc_sessions.*; sessions continue at the next good poll \(logged once until it responds\)$/,
           ),
         ],
-        ['info', 'data feed answers again'],
+        ['info', 'data feed responds again'],
       ]);
       expect(lines.map((l) => l.obj)).toEqual([{ job: 'data-feed' }, { job: 'data-feed' }]);
     } finally {

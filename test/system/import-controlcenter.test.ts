@@ -310,7 +310,7 @@ describe('a moved booking and the network', () => {
 
 describe('import:controlcenter refusals (one line, exit 1, nothing written, no password)', () => {
   it.each([
-    ['a server that does not answer', () => `mysql://${USER}:${PASSWORD}@127.0.0.1:1/cc`, /does not answer/],
+    ['a server that does not respond', () => `mysql://${USER}:${PASSWORD}@127.0.0.1:1/cc`, /does not respond/],
     ['bad credentials', async () => (await controlCenterDatabase('7.0')).replace(PASSWORD, `${PASSWORD}-wrong`), /refused user/],
     [
       'a database that is not Control Center',

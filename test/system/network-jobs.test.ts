@@ -137,6 +137,6 @@ describe('scheduled network jobs', () => {
     expect(Number(/sector_job_failures_total\{job="data-feed"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(3);
     expect((await fetch(`${server.url}/api/online`)).status).toBe(200);
     feed.setMode('up');
-    await waitFor('the feed answering again', () => server.logs().includes('data feed answers again'));
+    await waitFor('the feed responding again', () => server.logs().includes('data feed responds again'));
   });
 });

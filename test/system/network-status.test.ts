@@ -145,7 +145,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
       const passing = await runCliAsync(['network:status'], env);
       expect(passing.code).toBe(0);
       expect(passing.stderr).toContain(
-        `The network at ${network.url} answered with an error that may pass: the server retries with backoff`,
+        `The network at ${network.url} responded with an error that may pass: the server retries with backoff`,
       );
 
       // Up again, but the division's key is not one it knows.
@@ -166,7 +166,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
     const human = await runCliAsync(['network:status'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toBe(
-      `Nothing owed to the network (http://127.0.0.1:${port}/api): every change made through the API has been pushed.\n`,
+      `Nothing pending for the network (http://127.0.0.1:${port}/api): every change made through the API has been pushed.\n`,
     );
   });
 });

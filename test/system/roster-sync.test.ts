@@ -239,7 +239,7 @@ describe('npx sector roster:sync', () => {
     const r = await sync(env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^sector: the network's API answered something that is not JSON \(v2\/orgs\/division\/EUD\?offset=1000\); nothing changed\n$/,
+      /^sector: the network's API responded with something that is not JSON \(v2\/orgs\/division\/EUD\?offset=1000\); nothing changed\n$/,
     );
     expect(await users(env.DATABASE_URL)).toEqual([]);
     expect(await auditRows(env.DATABASE_URL)).toEqual([]);
@@ -332,7 +332,7 @@ describe('npx sector roster:sync', () => {
     ['401 (a wrong key)', 'orgs', { status: 401 }, /HTTP 401/],
     ['429', 'orgs', { status: 429 }, /HTTP 429/],
     ['500', 'orgs', { status: 500 }, /HTTP 500/],
-    ['a timeout', 'orgs', 'timeout', /no answer within 1000 ms/],
+    ['a timeout', 'orgs', 'timeout', /no response within 1000 ms/],
     ['garbage', 'orgs', 'garbage', /not JSON/],
     ['another shape', 'orgs', 'shape', /unexpected shape \(v2\/orgs\/division\/EUD\?offset=0 has no items array\)/],
     ['a failing member look-up', 'members/1000001', { status: 500 }, /v2\/members\/1000001\): HTTP 500/],

@@ -96,7 +96,7 @@ describe('hostile webhook receivers', { timeout: 120_000 }, () => {
         const attempts = await subs.deliveries(ids[`hang${i}`]!);
         expect(attempts).toHaveLength(1);
         expect(attempts[0]).toMatchObject({ status_code: null, attempt: 1 });
-        expect(attempts[0]!.error).toMatch(/^127\.0\.0\.1:\d+: no answer within 1500 ms$/);
+        expect(attempts[0]!.error).toMatch(/^127\.0\.0\.1:\d+: no response within 1500 ms$/);
         expect(attempts[0]!.duration_ms).toBeLessThan(5000);
       }
       const redirect = await subs.deliveries(ids.redirect!);

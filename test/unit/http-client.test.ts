@@ -114,12 +114,12 @@ describe('outbound HTTP client', () => {
     const client = newClient();
     const started = Date.now();
     const drip = await client.request(`${base}/drip`, { timeoutMs: 500, maxBytes: 1024 * 1024 });
-    expect(drip).toEqual({ ok: false, reason: 'timeout', error: `${host}: no answer within 500 ms` });
+    expect(drip).toEqual({ ok: false, reason: 'timeout', error: `${host}: no response within 500 ms` });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await client.request(`${base}/silent`, { timeoutMs: 300, maxBytes: 1024 })).toEqual({
       ok: false,
       reason: 'timeout',
-      error: `${host}: no answer within 300 ms`,
+      error: `${host}: no response within 300 ms`,
     });
   });
 
@@ -129,7 +129,7 @@ describe('outbound HTTP client', () => {
       expect(await client.request(`${base}${path}`, { timeoutMs: 5000, maxBytes: 10_000, overflow: 'fail' })).toEqual({
         ok: false,
         reason: 'too-large',
-        error: `${host}: answer larger than 10000 bytes`,
+        error: `${host}: response larger than 10000 bytes`,
       });
     }
     // Within the cap, the same body is read whole.
@@ -244,6 +244,6 @@ describe('outbound HTTP client', () => {
     const failure = await fetch(`${base}/silent`, {}).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(HttpRequestError);
     expect((failure as HttpRequestError).failure.reason).toBe('timeout');
-    await expect(fetch(`${base}/declared`, {})).rejects.toThrow(`${host}: answer larger than 1024 bytes`);
+    await expect(fetch(`${base}/declared`, {})).rejects.toThrow(`${host}: response larger than 1024 bytes`);
   });
 });

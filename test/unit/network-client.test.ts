@@ -95,7 +95,7 @@ describe('network client', () => {
     const client = new NetworkClient({ url: base, key: 'k', timeoutMs: 300 });
     const answer = await client.request('GET', 'silent');
     // The failure names the request (without its query) so that network:status says what failed where.
-    expect(answer).toMatchObject({ status: null, error: `GET ${base}/silent: no answer within 300 ms` });
+    expect(answer).toMatchObject({ status: null, error: `GET ${base}/silent: no response within 300 ms` });
     const stop = new AbortController();
     const pending = client.request('GET', 'silent', undefined, stop.signal);
     stop.abort();

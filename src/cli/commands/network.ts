@@ -36,10 +36,10 @@ function toJson(p: OpenPush, now: number): PushJson {
 const SYNC_OFF =
   'Network sync is off: NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY are not set here, so nothing is pushed to the network (see docs/network-sync.md).';
 
-/** What the operator can do about the pushes listed, by what their last attempts answered. */
+/** What the operator can do about the pushes listed, by how the network responded to their last attempts. */
 function advice(pushes: PushJson[], networkUrl: string | null): string[] {
   const pending = pushes.filter((p) => p.status === 'pending');
-  // An answer's error names no address (it is the network's message): the advice does.
+  // A response's error names no address (it is the network's message): the advice does.
   const at = networkUrl === null ? '' : show` at ${networkUrl}`;
   const lines: string[] = [];
   if (pending.some((p) => p.attempts > 0 && p.last_status === null && p.last_error !== null))
@@ -49,7 +49,7 @@ function advice(pushes: PushJson[], networkUrl: string | null): string[] {
   if (pending.some((p) => p.last_status === 401 || p.last_status === 403))
     lines.push(`The network${at} refuses the key: check NETWORK_BOOKINGS_KEY with the network (a rejected key is retried).`);
   if (pending.some((p) => p.last_status !== null && (p.last_status >= 500 || p.last_status === 429 || p.last_status === 408)))
-    lines.push(`The network${at} answered with an error that may pass: the server retries with backoff (up to an hour apart).`);
+    lines.push(`The network${at} responded with an error that may pass: the server retries with backoff (up to an hour apart).`);
   if (pushes.some((p) => p.status === 'refused'))
     lines.push(
       "Refused pushes are not retried: fix the cause (the last error is the network's message), then `npx sector network:retry <booking-id>`.",
@@ -60,7 +60,7 @@ function advice(pushes: PushJson[], networkUrl: string | null): string[] {
 async function status(opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
-    const pushes = (await services.networkStatus.owed()).map((p) => toJson(p, now));
+    const pushes = (await services.networkStatus.open()).map((p) => toJson(p, now));
     const network = services.config.network;
     const networkUrl = network === null ? null : withoutSecrets(network.url);
     if (opts.json) {
@@ -70,7 +70,9 @@ async function status(opts: { json?: boolean }): Promise<void> {
     }
     if (pushes.length === 0) {
       print(
-        network === null ? SYNC_OFF : show`Nothing owed to the network (${networkUrl}): every change made through the API has been pushed.`,
+        network === null
+          ? SYNC_OFF
+          : show`Nothing pending for the network (${networkUrl}): every change made through the API has been pushed.`,
       );
       return;
     }

@@ -16,7 +16,7 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
     .addColumn('lease_until', 'bigint')
     .addColumn('lease_owner', 'text')
-    // The body of a POST whose answer was not seen: it may have reached the network.
+    // The body of a POST whose response was not seen: it may have reached the network.
     .addColumn('posted', 'text')
     .addColumn('last_status', 'integer')
     .addColumn('last_error', 'text')

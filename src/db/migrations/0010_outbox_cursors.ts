@@ -5,7 +5,7 @@ import type { Dialect } from '../connection.js';
 // it causes are derived from the outbox afterwards, in batches, by whichever process delivers
 // them. Each subscription keeps how far its deliveries have been queued (fanned_out_seq), the
 // network sync how far its pushes have been (outbox_cursors 'network'), and an event says whether
-// it is owed to the network (network_push: a change made through the API with sync configured).
+// it is still to be pushed to the network (network_push: a change made through the API with sync configured).
 // Everything written before this migration already has its deliveries and pushes, so every
 // cursor starts at the last event.
 //

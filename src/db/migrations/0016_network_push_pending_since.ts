@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connection.js';
 
-// Since when a booking has been owed to the network: the age of the oldest push still pending is
+// Since when a booking has been waiting to be pushed to the network: the age of the oldest push still pending is
 // what an operator alerts on (a network that refuses every connection keeps pushes pending for
 // ever). updated_at cannot tell it: every attempt moves it. Rows pending now take their last
 // attempt's time, the best this database knows.

@@ -5,7 +5,7 @@ import type { Dialect } from '../connection.js';
 // plans its changes from SQL. One run at a time: roster_sync_runs holds at most one row (slot is
 // unique and can only be 1), renewed while the run makes progress; a crashed run's row lapses and
 // the next run replaces it. Staged rows belong to the run that holds that row and are deleted with
-// it, so a run cannot stage rows once it has lost its turn, and a crashed run's rows go with its
+// it, so a run cannot stage rows once it has lost its lease, and a crashed run's rows go with its
 // lapsed row.
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await sql`CREATE TABLE roster_sync_runs (
@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
     lease_until bigint NOT NULL
   )`.execute(db);
   // kind: 'roster' (a member of the roster read), 'member' (a leaver's own record, without name or
-  // e-mail: personal = 0), 'unknown' (a leaver the network answered 404 for: no fields).
+  // e-mail: personal = 0), 'unknown' (a leaver for whom the network responded with 404: no fields).
   await sql`CREATE TABLE roster_staging (
     run_id text NOT NULL REFERENCES roster_sync_runs (run_id) ON DELETE CASCADE,
     id bigint NOT NULL,

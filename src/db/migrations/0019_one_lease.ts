@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await sql`DROP TABLE roster_staging`.execute(db);
   await sql`DROP TABLE roster_sync_runs`.execute(db);
   // kind: 'roster' (a member of the roster read), 'member' (a leaver's own record, without name or
-  // e-mail: personal = 0), 'unknown' (a leaver the network answered 404 for: no fields).
+  // e-mail: personal = 0), 'unknown' (a leaver for whom the network responded with 404: no fields).
   await sql`CREATE TABLE roster_staging (
     run_id text NOT NULL,
     id bigint NOT NULL,

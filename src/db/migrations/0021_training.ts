@@ -71,7 +71,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   )`.execute(db);
   await sql`CREATE INDEX training_timeline_training_idx ON training_timeline (training_id, id)`.execute(db);
 
-  // Mail owed to members, written by the change that causes it and sent after the commit (at least once).
+  // Mail to be sent to members, written by the change that causes it and sent after the commit (at least once).
   await sql`CREATE TABLE mail_outbox (
     id ${id},
     to_address text NOT NULL,

@@ -3,9 +3,9 @@ import type { Dialect } from '../connection.js';
 
 // Idempotency-Key on the bookings' creates (contract §5, "Batches and retries"): one row per key of an
 // API key, claimed by its INSERT (the primary key decides between concurrent repeats, across
-// instances). A request's answer is stored by the transaction that makes its bookings, so a
-// committed change always has its answer to replay. claim_token names the current claim: only its
-// holder may store the answer, so a claim taken over from a dead process cannot be finished twice.
+// instances). A request's response is stored by the transaction that makes its bookings, so a
+// committed change always has its response to replay. claim_token names the current claim: only its
+// holder may store the response, so a claim taken over from a dead process cannot be finished twice.
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema
     .createTable('idempotency_keys')

@@ -41,8 +41,8 @@ function rating(v: unknown): number | null {
 }
 
 /**
- * The profile from GET /api/user's answer (`{"data": {"cid", "personal", "vatsim"}}`), or null when
- * it is not one: the member is then told the network answered something unexpected.
+ * The profile from GET /api/user's response (`{"data": {"cid", "personal", "vatsim"}}`), or null when
+ * it is not one: the member is then told the network responded with something unexpected.
  */
 export function parseNetworkProfile(body: unknown): NetworkProfile | null {
   const data = isObject(body) ? body.data : undefined;

@@ -1,5 +1,5 @@
 // Pure rules of pushing bookings to the network's ATC bookings service: what to send for a
-// booking's current state, and what an answer means.
+// booking's current state, and what a response means.
 import { ymdHis } from '../time.js';
 
 /** The network's booking types. Its code takes `training` (its published OpenAPI still says `mentoring`). */
@@ -64,7 +64,7 @@ export function networkBody(b: PushedBooking, d: Division): NetworkBookingBody {
 
 export type PushAction =
   | { kind: 'nothing' }
-  /** Before sending anything, find out whether an earlier POST whose answer was lost reached the network. */
+  /** Before sending anything, find out whether an earlier POST whose response was lost reached the network. */
   | { kind: 'lookup'; posted: NetworkBookingBody }
   | { kind: 'create'; body: NetworkBookingBody }
   | { kind: 'update'; id: string; body: NetworkBookingBody }
@@ -111,7 +111,7 @@ export type Outcome =
   /** The network no longer knows the id: send the booking as new, now. */
   | { kind: 'lost' };
 
-/** What an HTTP answer (null: no answer at all — connection error or timeout) means for a push. */
+/** What an HTTP response (null: no response at all — connection error or timeout) means for a push. */
 export function classifyResponse(method: 'POST' | 'PUT' | 'DELETE', status: number | null): Outcome {
   if (status === null) return { kind: 'retry', operator: false };
   if (status >= 200 && status < 300) return { kind: 'done' };
@@ -125,7 +125,7 @@ export function classifyResponse(method: 'POST' | 'PUT' | 'DELETE', status: numb
 }
 
 /**
- * A look-up of an earlier create (GET {url}/booking) that did not settle: only a 200 answer with a
+ * A look-up of an earlier create (GET {url}/booking) that did not settle: only a 200 response with a
  * JSON array does. Whatever else came is a failure to retry, never a success or a refusal.
  */
 export function classifyLookup(status: number | null): Outcome {
@@ -155,8 +155,8 @@ export function retryDelay(attempts: number, baseMs: number): number {
 const MAX_ERROR_LENGTH = 500;
 
 /**
- * One line from the network's answer: its `message`, `error`, and the per-field messages
- * (Laravel answers a 422 with `{"field": ["…"]}`, newer versions under `errors`).
+ * One line from the network's response: its `message`, `error`, and the per-field messages
+ * (a Laravel 422 response holds `{"field": ["…"]}`, newer versions under `errors`).
  */
 export function describeResponse(status: number, body: string): string {
   let parsed: unknown;

@@ -1,4 +1,4 @@
-// Pure rules of the roster sync (contract §15): what a roster page and a member answer must look
+// Pure rules of the roster sync (contract §15): what a roster page and a member response must look
 // like, and what they change in the stored users.
 import { isRatingValue } from '../ratings.js';
 import type { MembershipSettings } from '../users/membership.js';
@@ -22,7 +22,7 @@ export type StoredUser = RosterMember & { email: string | null; first_name: stri
 
 export const ROSTER_FIELDS = ['email', 'first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'] as const;
 
-/** An answer of the network that is not the documented shape. */
+/** A response of the network that is not the documented shape. */
 export class RosterShapeError extends Error {}
 
 type Obj = Record<string, unknown>;
@@ -48,7 +48,7 @@ export interface SkippedMember {
   reason: string;
 }
 
-/** A member answer: the member, or skipped when its rating is a number outside the list. */
+/** A member response: the member, or skipped when its rating is a number outside the list. */
 export type ParsedMember = { member: RosterMember; skipped?: undefined } | { skipped: SkippedMember };
 
 /** A roster or /v2/members member. An unknown rating skips that member; any other wrong shape is a broken response. */
@@ -139,7 +139,7 @@ export function goneChange(stored: StoredUser): UserChange | null {
   };
 }
 
-/** More than half of the current members would stop being members: a broken answer, most likely. */
+/** More than half of the current members would stop being members: a broken response, most likely. */
 export function removesTooMany(leaving: number, members: number): boolean {
   return members > 0 && leaving * 2 > members;
 }
@@ -153,7 +153,7 @@ export function membershipFilter(settings: MembershipSettings): { column: 'divis
 
 /**
  * What the network said of one member, as staged: a roster entry or a leaver's own record, or
- * `unknown` when the network answered 404 for a leaver.
+ * `unknown` when the network responded with 404 for a leaver.
  */
 export type StagedResult = { kind: 'roster' | 'member'; member: RosterMember } | { kind: 'unknown'; id: number };
 

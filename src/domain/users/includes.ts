@@ -42,7 +42,7 @@ export function unknownRelationMessage(unknown: readonly string[], valid: readon
   return `Unknown include relation${unknown.length > 1 ? 's' : ''} ${names}; valid relations are: ${valid.join(', ')}.`;
 }
 
-/** True when at least one relation picks users; without one the answer is an empty list. */
+/** True when at least one relation picks users; without one the result is an empty list. */
 export function selectsUsers(includes: Includes): boolean {
   return SELECTING_RELATIONS.some((r) => includes[r]);
 }

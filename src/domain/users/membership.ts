@@ -14,7 +14,7 @@ export function membershipOf(config: MembershipSettings): Membership {
   return { kind: 'everyone' };
 }
 
-/** Whether a user is a member of the division, as membershipOf's answer counts them. */
+/** Whether a user is a member of the division, as membershipOf's result counts them. */
 export function isMember(m: Membership, user: { division: string | null; subdivision: string | null }): boolean {
   if (m.kind === 'subdivisions') return user.subdivision !== null && m.subdivisions.includes(user.subdivision);
   if (m.kind === 'division') return user.division === m.division;

@@ -89,7 +89,7 @@ function connectError(err: unknown, t: Target): ControlCenterError {
   if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR')
     return new ControlCenterError(`the database server at ${where} refused user "${t.user}" (wrong user or password)`);
   if (code === 'ER_BAD_DB_ERROR') return new ControlCenterError(`the database server at ${where} has no database "${t.database}"`);
-  return new ControlCenterError(`the database server at ${where} does not answer (${code || 'no answer'})`);
+  return new ControlCenterError(`the database server at ${where} does not respond (${code || 'no response'})`);
 }
 
 const OVERLAP_COLUMNS = 'id, position_id, user_id, time_start, time_end, deleted, created_at';

@@ -16,10 +16,10 @@ function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
 const sendBytes = (reply: FastifyReply, body: Buffer, contentType: string) => reply.type(contentType).send(body);
 
 const calendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  const answers = services.calendar;
+  const calendar = services.calendar;
 
   app.get('/calendar/bookings.ics', { schema: getCalendarFeed, config: { auth: 'public' } }, async (request, reply) => {
-    const feed = await answers.feed(filterOf(request.query, 'feed'));
+    const feed = await calendar.feed(filterOf(request.query, 'feed'));
     // Calendar apps save the feed under this name when it is opened rather than subscribed to.
     reply.header('content-disposition', 'inline; filename="bookings.ics"');
     return sendBytes(reply, feed, 'text/calendar; charset=utf-8');

@@ -6,7 +6,7 @@ import type { RouteServices } from '../../services/index.js';
 const deprecatedRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const lists = services.deprecated;
 
-  // Every answer of these routes, errors included, tells the client where to go instead.
+  // Every response of these routes, errors included, tells the client where to go instead.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('deprecation', 'true');
     reply.header('link', '</api/users>; rel="successor-version"');

@@ -43,7 +43,7 @@ function schemaErrors(error: Error & { validation?: Array<{ instancePath?: strin
   return errors;
 }
 
-/** What the schedule page's form sends; anything else is answered with the form and a message. */
+/** What the schedule page's form sends; anything else gets the form and a message. */
 const PAGE_PARAMETERS: readonly string[] = ['callsign', 'area'];
 
 const sendRefusal = (reply: FastifyReply, page: Buffer) =>
@@ -53,9 +53,9 @@ const sendRefusal = (reply: FastifyReply, page: Buffer) =>
 const sendHtml = (reply: FastifyReply, body: Buffer) => reply.type('text/html; charset=utf-8').send(body);
 
 const scheduleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  const answers = services.calendar;
+  const calendar = services.calendar;
 
-  // A person typed the filter: a value the page cannot use is answered with the page (422), the
+  // A person typed the filter: a value the page cannot use gets the page (422), the
   // form again with the message next to its field, not with the API's JSON.
   app.get('/', { schema: getSchedulePage, config: { auth: 'public' }, attachValidation: true }, async (request, reply) => {
     reply.header('content-security-policy', SCHEDULE_CSP).header('referrer-policy', 'no-referrer');
@@ -68,7 +68,7 @@ const scheduleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
           ? { ok: false, errors: schemaErrors(request.validationError) }
           : parseCalendarFilter(query, 'page');
     if (!parsed.ok) {
-      const page = await answers.refusedFilter(
+      const page = await calendar.refusedFilter(
         {
           area: firstValue(query.area),
           callsign: firstValue(query.callsign),
@@ -78,7 +78,7 @@ const scheduleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
       );
       return sendRefusal(reply, page);
     }
-    const page = await answers.page(parsed.filter, request.member !== null ? accountView(request) : undefined);
+    const page = await calendar.page(parsed.filter, request.member !== null ? accountView(request) : undefined);
     return sendHtml(reply, page);
   });
 };

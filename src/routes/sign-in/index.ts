@@ -1,5 +1,5 @@
 // Signing members in with the network's account (contract §14, docs/sign-in.md):
-// GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: answers are HTML.
+// GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: responses are HTML.
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkCsrf, sendMessage, signInPath } from '../../http/member-pages.js';

@@ -1,6 +1,6 @@
 // The staff pages (contract §17, docs/staff.md): GET /staff, /staff/users?q=, /staff/endorsements;
 // the person page and its forms (./people.ts); the positions page (./positions.ts). Pages, not
-// API: answers are HTML, writes are forms with a CSRF token, and every change goes through the
+// API: responses are HTML, writes are forms with a CSRF token, and every change goes through the
 // API's own services, so it is one write with its audit entry (actor member:<cid>) and events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isIssuedType } from '../../domain/endorsements.js';

@@ -17,7 +17,7 @@ const TYPES: Record<BookingChange['kind'], EventType> = {
 
 /**
  * The events of the changes, bodies as delivered: the booking as committed, in its full form.
- * `networkPush`: the changes are owed to the network (derived from these events later).
+ * `networkPush`: the changes are still to be pushed to the network (derived from these events later).
  */
 export function bookingEvents(changes: BookingChange[], at: number, networkPush = false): NewEvent[] {
   const timestamp = isoMicros(at);

@@ -177,7 +177,7 @@ export class EventStream {
         this.detach(sink);
       }
     } catch {
-      // The database did not answer: the next heartbeat asks again; streams stay open till then.
+      // The database did not respond: the next heartbeat asks again; streams stay open till then.
     } finally {
       this.checking = false;
     }

@@ -44,7 +44,7 @@ export interface NetworkPushesOptions {
 
 class Stopped extends Error {}
 
-/** Pushes bookings to the network after their changes commit: each run queues owed changes and claims one due push under a lease. */
+/** Pushes bookings to the network after their changes commit: each run queues pending changes and claims one due push under a lease. */
 export class NetworkPushes implements Worker {
   readonly name = 'network-pushes';
   readonly runs = 'everywhere' as const;

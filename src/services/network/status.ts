@@ -1,4 +1,4 @@
-// What `npx sector network:status` and `network:retry` show and do: the pushes still owed to the
+// What `npx sector network:status` and `network:retry` show and do: the pushes not yet made to the
 // network, and a refused one sent again.
 import type { Clock } from '../../domain/time.js';
 import type { Repositories } from '../../repositories/index.js';
@@ -12,7 +12,7 @@ export class NetworkStatus {
   ) {}
 
   /** Pending and refused pushes. */
-  owed() {
+  open() {
     return this.repos.networkPushes.open();
   }
 

@@ -1,5 +1,5 @@
 // The network's OAuth2 service (VATSIM Connect): the authorization-code flow with PKCE, through
-// oauth4webapi. Every call has a timeout, follows no redirect and reads a bounded answer. The
+// oauth4webapi. Every call has a timeout, follows no redirect and reads a bounded response. The
 // access token is used once, to read the member's profile, and never kept.
 import * as oauth from 'oauth4webapi';
 import type { SignInConfig } from '../../config.js';
@@ -11,7 +11,7 @@ export const CONNECT_SCOPE = 'full_name email vatsim_details';
 /** Largest response read from the network (tokens and a profile are a few kilobytes). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-/** A call to the network failed: unreachable, too slow, refused, or an answer that is not one. */
+/** A call to the network failed: unreachable, too slow, refused, or a response that is not one. */
 export class ConnectError extends Error {
   constructor(
     message: string,
@@ -95,7 +95,7 @@ export class ConnectClient {
         null,
         this.options(),
       );
-      if (userResponse.status !== 200) throw new ConnectError(`the network answered ${userResponse.status} when asked who you are`);
+      if (userResponse.status !== 200) throw new ConnectError(`the network responded with ${userResponse.status} when asked who you are`);
       return await userResponse.json();
     } catch (err) {
       throw describe(err);
@@ -108,15 +108,15 @@ function describe(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
   if (err instanceof HttpRequestError) {
     const { reason } = err.failure;
-    if (reason === 'timeout') return new ConnectError('the network did not answer in time');
-    if (reason === 'too-large') return new ConnectError('the network answered with more than expected');
+    if (reason === 'timeout') return new ConnectError('the network did not respond in time');
+    if (reason === 'too-large') return new ConnectError('the network responded with more than expected');
     return new ConnectError('the network could not be reached');
   }
   if (err instanceof oauth.ResponseBodyError) return new ConnectError(`the network refused the sign-in (${err.error})`, err.error);
   if (err instanceof oauth.AuthorizationResponseError) return new ConnectError(`the network refused the sign-in (${err.error})`, err.error);
-  if (err instanceof SyntaxError) return new ConnectError('the network answered with something that is not JSON');
+  if (err instanceof SyntaxError) return new ConnectError('the network responded with something that is not JSON');
   if (err instanceof oauth.OperationProcessingError || err instanceof oauth.WWWAuthenticateChallengeError) {
-    return new ConnectError('the network answered with something unexpected');
+    return new ConnectError('the network responded with something unexpected');
   }
   return new ConnectError('the network could not be reached');
 }

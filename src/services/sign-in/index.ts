@@ -25,7 +25,7 @@ export interface CallbackQuery {
 export type SignInResult = { ok: true; sessionId: string; next: string } | { ok: false; problem: SignInProblem };
 
 const STATE_PROBLEMS = {
-  missing: 'The answer from the network did not say which sign-in it belongs to.',
+  missing: 'The response from the network did not say which sign-in it belongs to.',
   unknown: 'This sign-in was already used or is not known here. Sign-ins can be used once only.',
   expired: 'This sign-in took longer than ten minutes and has expired.',
   'other-browser': 'This sign-in was started in another browser (or its cookies were cleared meanwhile).',
@@ -57,7 +57,7 @@ export class SignIn {
   async finish(query: CallbackQuery, browserToken: string | null): Promise<SignInResult> {
     const refuse = (kind: SignInProblem['kind'], message: string): SignInResult => ({ ok: false, problem: { kind, message } });
     const state = param(query.state, 256);
-    // Consumed first, whatever the answer: a state is used once, also by a refusal.
+    // Consumed first, whatever the response: a state is used once, also by a refusal.
     const consumed = state === null ? null : await this.sessions.consumeLogin(state, browserToken);
     if (param(query.error) !== null) {
       return refuse(
@@ -78,7 +78,7 @@ export class SignIn {
       throw err;
     }
     const profile = parseNetworkProfile(body);
-    if (profile === null) return refuse('profile', 'Signing in failed: the network answered with something unexpected about you.');
+    if (profile === null) return refuse('profile', 'Signing in failed: the network responded with something unexpected about you.');
     const refusal = signInRefusedFor(profile.rating);
     if (refusal !== null) return refuse('rating', refusal);
     return { ok: true, sessionId: await this.sessions.signIn(profile), next: consumed.next };

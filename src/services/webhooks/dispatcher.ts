@@ -163,5 +163,5 @@ function attemptOf(response: HttpResult, durationMs: number): SendResult {
 /** What webhook:list shows for a disabled subscription. */
 function disableReason(afterMs: number, last: SendResult): string {
   const hours = Math.round((afterMs / HOUR_MS) * 100) / 100;
-  return `every attempt failed for ${hours} hours (last: ${last.error ?? 'no answer'})`;
+  return `every attempt failed for ${hours} hours (last: ${last.error ?? 'no response'})`;
 }

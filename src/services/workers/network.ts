@@ -73,11 +73,11 @@ export function networkWorkers(services: Services): Worker[] {
           const line =
             err instanceof FeedPollError ? err.message : `data feed poll failed: ${err instanceof Error ? err.message : String(err)}`;
           if (!failing)
-            ctx.log.warn({ job: 'data-feed' }, `${line}; sessions continue at the next good poll (logged once until it answers)`);
+            ctx.log.warn({ job: 'data-feed' }, `${line}; sessions continue at the next good poll (logged once until it responds)`);
           failing = true;
           throw new ReportedWorkerFailure(line);
         }
-        if (failing) ctx.log.info({ job: 'data-feed' }, 'data feed answers again');
+        if (failing) ctx.log.info({ job: 'data-feed' }, 'data feed responds again');
         failing = false;
       },
     });

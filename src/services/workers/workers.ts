@@ -30,7 +30,7 @@ interface State {
   again: boolean;
   /** Runs under way that have taken work (ctx.took()). */
   busy: number;
-  /** A wake-up waits for the end of this turn of the event loop. */
+  /** A wake-up waits for the end of this tick of the event loop. */
   waking: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -62,8 +62,8 @@ export class Workers {
   }
 
   /**
-   * Runs the worker once this turn of the event loop ends (cheap to call often): work was committed
-   * that it should take. The commits of one turn are then found by one look for work, not one each.
+   * Runs the worker once this tick of the event loop ends (cheap to call often): work was committed
+   * that it should take. The commits of one tick are then found by one look for work, not one each.
    */
   wake(name: string): void {
     const state = this.states.get(name);

@@ -86,7 +86,7 @@ describe('GET /api/online', () => {
   it('keeps nobody online on the strength of a feed document dated in the future: it is refused', async () => {
     ctx.setNow(T0 + 10 * 60_000);
     await expect(poll(Date.UTC(2099, 0, 1), [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0) }])).rejects.toThrow(
-      /data feed answered a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock/,
+      /data feed responded with a document dated 2099-01-01T00:00:00.000000Z, more than 2 minutes ahead of this server's clock/,
     );
     expect((await ctx.request({ method: 'GET', url: '/api/online' })).json()).toEqual({ data: [] });
     ctx.setNow(T0 + 24 * 3_600_000);

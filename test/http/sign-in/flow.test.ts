@@ -191,9 +191,9 @@ describe('sign-in with the network account', () => {
 
   it.each([
     ['400 invalid_grant', { tokenStatus: 400 }, 'refused the sign-in (invalid_grant)'],
-    ['500', { tokenStatus: 500 }, 'the network answered with something unexpected'],
-    ['no answer', { tokenHangs: true }, 'did not answer in time'],
-    ['/api/user 500', { userStatus: 500 }, 'answered 500'],
+    ['500', { tokenStatus: 500 }, 'the network responded with something unexpected'],
+    ['no response', { tokenHangs: true }, 'did not respond in time'],
+    ['/api/user 500', { userStatus: 500 }, 'responded with 500'],
     ['/api/user not JSON', { userBody: '<html>oops' }, 'not JSON'],
     ['/api/user without data', { userBody: '{"cid":"1234567"}' }, 'something unexpected about you'],
     ['/api/user with a bad cid', { userBody: '{"data":{"cid":"12x","personal":{},"vatsim":{}}}' }, 'something unexpected about you'],
