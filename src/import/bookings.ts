@@ -21,6 +21,7 @@ const BOOKING_FIELDS = [
   'network_booking',
   'created_at',
   'updated_at',
+  'revision',
 ] as const;
 
 /**
@@ -28,6 +29,8 @@ const BOOKING_FIELDS = [
  * new bookings are numbered after the highest imported id, so the rest is left for them.
  */
 export const MAX_IMPORTED_BOOKING_ID = 2_000_000_000;
+/** A revision is a 32-bit integer column. */
+const MAX_REVISION = 2_147_483_647;
 
 function bookingId(o: Obj, path: string): number | null {
   const v = o.id;
@@ -83,5 +86,7 @@ export function parseBooking(b: unknown, path: string): ImportBooking {
     notNull(o, key, path);
     set[key] = instant(o, key, path, false)!;
   }
+  // How often it changed (the calendar's SEQUENCE); null: 0.
+  if (gives(o, 'revision')) set.revision = o.revision === null ? 0 : int(o, 'revision', path, 0, MAX_REVISION);
   return { id, set, path };
 }

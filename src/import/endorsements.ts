@@ -17,6 +17,8 @@ const ENDORSEMENT_FIELDS = [
   'revoked',
   'revoked_at',
   'issued_by',
+  'created_at',
+  'expiry_published_at',
 ] as const;
 
 const ENDORSEMENT_TYPES: Record<string, EndorsementType> = {
@@ -56,6 +58,13 @@ export function parseEndorsement(e: unknown, path: string): ImportEndorsement {
     if (set.revoked !== undefined) set.revoked_at = revokedAt;
   }
   if (gives(o, 'issued_by')) set.issued_by = o.issued_by === null ? null : int(o, 'issued_by', path, 1, MAX_CID);
+  // When Sector recorded it, and when its expiry was published (null: not yet; an ended endorsement
+  // then gets its endorsement.expired event).
+  if (gives(o, 'created_at')) {
+    notNull(o, 'created_at', path);
+    set.created_at = instant(o, 'created_at', path, false)!;
+  }
+  if (gives(o, 'expiry_published_at')) set.expiry_published_at = instant(o, 'expiry_published_at', path, true);
   const out: ImportEndorsement = { user_id: int(o, 'user_id', path, 1, MAX_CID), type: type!, valid_from: validFrom, set, path };
   if (gives(o, 'areas')) out.areas = strList(o, 'areas', path);
   if (gives(o, 'positions')) out.positions = strList(o, 'positions', path).map((c) => c.toUpperCase());

@@ -14,6 +14,9 @@ export class ImportError extends Error {}
 
 export type UserFields = Partial<Omit<UsersTable, 'id' | 'created_at' | 'updated_at' | 'last_login_at'>> & {
   last_login_at?: number | null;
+  /** Given: kept as given; else a new row is created at the import, and a changed one updated then. */
+  created_at?: number;
+  updated_at?: number;
 };
 export interface ImportUser {
   id: number;
@@ -34,7 +37,15 @@ export interface ImportEndorsement {
   type: EndorsementType;
   valid_from: number;
   /** revoked_at only ever comes with revoked (a null revoked_at: the time is not known). */
-  set: Partial<{ rating: string; valid_to: number | null; revoked: boolean; revoked_at: number | null; issued_by: number | null }>;
+  set: Partial<{
+    rating: string;
+    valid_to: number | null;
+    revoked: boolean;
+    revoked_at: number | null;
+    issued_by: number | null;
+    created_at: number;
+    expiry_published_at: number | null;
+  }>;
   /** Undefined: omitted, the stored links stay; a list (empty for null) replaces them. */
   areas?: string[];
   positions?: string[];
@@ -86,6 +97,11 @@ export interface ImportTraining {
     experience: number | null;
     english_only: boolean;
     paused_at: number | null;
+    paused_ms: number;
+    /** Given: wins over the wait taken from started_at. */
+    queue_wait_ms: number | null;
+    interest_confirmed_at: number | null;
+    interest_deadline: number | null;
   }>;
   /** Undefined: omitted, the stored ones stay; a list (empty for null) replaces them. */
   ratings?: number[];
@@ -116,6 +132,8 @@ export interface ImportBooking {
     training_forced: boolean;
     created_at: number;
     updated_at: number;
+    /** The calendar's SEQUENCE as stored; never below the stored one plus the import's change. */
+    revision: number;
   }>;
   path: string;
 }

@@ -13,12 +13,17 @@ const TRAINING_FIELDS = [
   'created_at',
   'started_at',
   'ratings',
+  'facilities',
   'closed_at',
   'closed_reason',
   'motivation',
   'experience',
   'english_only',
   'paused_at',
+  'paused_ms',
+  'queue_wait_ms',
+  'interest_confirmed_at',
+  'interest_deadline',
   'mentors',
   'reports',
   'examinations',
@@ -99,8 +104,18 @@ export function parseTraining(t: unknown, path: string): ImportTraining {
   }
   let ratings: number[] | undefined;
   let facilities: string[] | undefined;
-  if (gives(o, 'ratings')) {
-    // A rating code, or the name of a facility endorsement the training is for (as the API lists them).
+  if (gives(o, 'facilities')) {
+    // Facilities in their own list (an export): ratings then holds rating codes only, so a facility
+    // spelled like a rating code stays a facility.
+    facilities = strList(o, 'facilities', path);
+    if (gives(o, 'ratings'))
+      ratings = strList(o, 'ratings', path).map((code, j) => {
+        if (!isRatingCode(code)) fail(`${path}.ratings[${j}]`, `unknown rating ${preview(code)} (facilities are listed in facilities)`);
+        return RATINGS[code as keyof typeof RATINGS];
+      });
+  } else if (gives(o, 'ratings')) {
+    // The older mixed form: a rating code, or the name of a facility endorsement the training is for
+    // (as the API lists them); it replaces both lists.
     const names = strList(o, 'ratings', path);
     ratings = names.filter((n) => isRatingCode(n)).map((code) => RATINGS[code]);
     facilities = names.filter((n) => !isRatingCode(n));
@@ -112,7 +127,12 @@ export function parseTraining(t: unknown, path: string): ImportTraining {
     set.status = int(o, 'status', path, -4, 3);
   }
   const createdAt = instant(o, 'created_at', path, false) as number;
-  for (const key of ['started_at', 'closed_at', 'paused_at'] as const) if (gives(o, key)) set[key] = instant(o, key, path, true);
+  for (const key of ['started_at', 'closed_at', 'paused_at', 'interest_confirmed_at', 'interest_deadline'] as const)
+    if (gives(o, key)) set[key] = instant(o, key, path, true);
+  // Durations in milliseconds, as stored: the time paused before paused_at, and the wait in the queue.
+  if (gives(o, 'paused_ms')) set.paused_ms = o.paused_ms === null ? 0 : int(o, 'paused_ms', path, 0, Number.MAX_SAFE_INTEGER);
+  if (gives(o, 'queue_wait_ms'))
+    set.queue_wait_ms = o.queue_wait_ms === null ? null : int(o, 'queue_wait_ms', path, 0, Number.MAX_SAFE_INTEGER);
   if (gives(o, 'closed_reason')) set.closed_reason = nullableStr(o, 'closed_reason', path, 255);
   if (gives(o, 'motivation')) set.motivation = nullableStr(o, 'motivation', path, 20_000);
   if (gives(o, 'experience')) set.experience = o.experience === null ? null : int(o, 'experience', path, 1, 6);

@@ -16,6 +16,8 @@ const USER_FIELDS = [
   'atc_active_areas',
   'atc_grace_start',
   'last_login',
+  'created_at',
+  'updated_at',
 ] as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
@@ -34,6 +36,13 @@ export function parseUser(u: unknown, path: string): ImportUser {
   }
   // When the member last signed in (the system the division moves from knew it).
   if (gives(o, 'last_login')) set.last_login_at = instant(o, 'last_login', path, true);
+  // When Sector first stored the user and last changed the row, kept as given (an export writes them).
+  for (const key of ['created_at', 'updated_at'] as const) {
+    if (gives(o, key)) {
+      notNull(o, key, path);
+      set[key] = instant(o, key, path, false)!;
+    }
+  }
   if (gives(o, 'rating')) {
     notNull(o, 'rating', path);
     set.rating = rating(o, 'rating', path);

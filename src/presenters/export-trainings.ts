@@ -21,20 +21,22 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
       status: t.status,
       created_at: isoMicros(t.created_at),
       started_at: isoMicrosOrNull(t.started_at),
-      // Rating codes, then the facility endorsements' names: the import tells them apart by code.
-      ratings: [
-        ...(ratings.get(t.id) ?? [])
-          .map((r) => r.rating)
-          .sort((a, b) => a - b)
-          .map(ratingCode),
-        ...(facilities.get(t.id) ?? []).map((f) => f.name).sort(byText),
-      ],
+      // Rating codes, and the facility endorsements' names apart: a facility may be spelled like a code.
+      ratings: (ratings.get(t.id) ?? [])
+        .map((r) => r.rating)
+        .sort((a, b) => a - b)
+        .map(ratingCode),
+      facilities: (facilities.get(t.id) ?? []).map((f) => f.name).sort(byText),
       closed_at: isoMicrosOrNull(t.closed_at),
       closed_reason: t.closed_reason,
       motivation: t.motivation,
       experience: t.experience,
       english_only: t.english_only === 1,
       paused_at: isoMicrosOrNull(t.paused_at),
+      paused_ms: t.paused_ms,
+      queue_wait_ms: t.queue_wait_ms,
+      interest_confirmed_at: isoMicrosOrNull(t.interest_confirmed_at),
+      interest_deadline: isoMicrosOrNull(t.interest_deadline),
       mentors: (mentors.get(t.id) ?? []).map((m) => m.user_id).sort((a, b) => a - b),
       // Lists in the order the pages show them (by date, then as written); an import writes them in
       // list order, so the ids it gives keep that order and a second export matches the first.

@@ -38,6 +38,8 @@ export function exportDocument(rows: DivisionRows) {
           .sort((a, b) => byText(a[0], b[0])),
       ),
       last_login: isoMicrosOrNull(u.last_login_at),
+      created_at: isoMicros(u.created_at),
+      updated_at: isoMicros(u.updated_at),
     })),
     positions: [...rows.positions].sort(by((p) => p.callsign)).map((p) => ({
       callsign: p.callsign,
@@ -66,6 +68,8 @@ export function exportDocument(rows: DivisionRows) {
         revoked: e.revoked === 1,
         revoked_at: e.revoked === 1 ? isoMicrosOrNull(e.revoked_at) : null,
         issued_by: e.issued_by,
+        created_at: isoMicros(e.created_at),
+        expiry_published_at: isoMicrosOrNull(e.expiry_published_at),
       })),
     roles: rows.roles
       .map((r) => ({ user_id: r.user_id, area: r.area_id === null ? null : area(r.area_id), role: r.role }))
@@ -92,6 +96,7 @@ export function exportDocument(rows: DivisionRows) {
       network_booking: b.network_booking,
       created_at: isoMicros(b.created_at),
       updated_at: isoMicros(b.updated_at),
+      revision: b.revision,
     })),
   };
 }

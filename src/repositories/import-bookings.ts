@@ -153,8 +153,13 @@ function plan(record: ImportBooking, index: number, stored: Row | undefined, ref
   if (set.deleted !== undefined) changes.deleted = set.deleted ? 1 : 0;
   if (set.source !== undefined) changes.source = set.source;
   if (set.network_booking !== undefined) changes.network_booking = set.network_booking;
+  // A calendar ignores an update whose SEQUENCE is not higher: a changed booking's revision never goes back.
+  if (set.revision !== undefined) changes.revision = stored ? Math.max(set.revision, (stored.revision as number) + 1) : set.revision;
 
-  const defaults = { training: 0, exam: 0, event: 0, training_forced: 0, deleted: 0, source: 'CC', network_booking: null, created_at: now };
+  const defaults = {
+    ...{ training: 0, exam: 0, event: 0, training_forced: 0, deleted: 0, source: 'CC', network_booking: null },
+    ...{ created_at: now, revision: 0 },
+  };
   const row = {
     ...(stored ?? { ...defaults, ...(record.id === null ? {} : { id: record.id }) }),
     ...changes,

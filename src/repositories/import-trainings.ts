@@ -21,8 +21,10 @@ function columns(t: ImportTraining): Row {
   const { english_only, ...rest } = t.set;
   const out: Row = { ...rest };
   if (english_only !== undefined) out.english_only = english_only ? 1 : 0;
-  // An imported start is when it left the queue: its wait counts for the queue's estimates.
-  if (t.set.started_at !== undefined) out.queue_wait_ms = t.set.started_at === null ? null : Math.max(0, t.set.started_at - t.created_at);
+  // An imported start is when it left the queue: its wait counts for the queue's estimates (unless
+  // the record gives the wait as stored, as an export does).
+  if (t.set.started_at !== undefined && t.set.queue_wait_ms === undefined)
+    out.queue_wait_ms = t.set.started_at === null ? null : Math.max(0, t.set.started_at - t.created_at);
   return out;
 }
 
@@ -34,7 +36,10 @@ const EMPTY = {
   experience: null,
   english_only: 0,
   paused_at: null,
+  paused_ms: 0,
   queue_wait_ms: null,
+  interest_confirmed_at: null,
+  interest_deadline: null,
 };
 
 /**

@@ -133,11 +133,12 @@ async function importUsers(db: Kysely<Database>, users: ImportUser[], areaId: Re
   );
   const items = users.map((u): Keyed => {
     const row = stored.get(u.id);
-    const changes = { ...u.set, updated_at: now };
-    if (row) return { stored: row, changes };
+    const { created_at, ...set } = u.set;
+    const changes = { ...set, updated_at: set.updated_at ?? now };
+    if (row) return { stored: row, changes: created_at === undefined ? changes : { ...changes, created_at } };
     if (u.set.rating === undefined) throw required(u.path, 'rating', `user ${u.id}`);
     const empty = { email: null, first_name: null, last_name: null, region: null, division: null, subdivision: null, last_login_at: null };
-    return { stored: undefined, created: { id: u.id, ...empty, ...changes, created_at: now } };
+    return { stored: undefined, created: { id: u.id, ...empty, ...changes, created_at: created_at ?? now } };
   });
   await writeKeyed(db, 'users', ['id'], items);
   // atc_active_areas: the areas listed are set; the others (all, when it is omitted) keep theirs.
@@ -212,7 +213,8 @@ async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndo
     refs.userId(e.user_id, e.path);
     const key = { user_id: e.user_id, type: e.type, valid_from: e.valid_from };
     const row = stored.get(keyOfRow(key));
-    const { revoked, revoked_at, ...changes } = e.set as Row & Pick<ImportEndorsement['set'], 'revoked' | 'revoked_at'>;
+    const { revoked, revoked_at, created_at, ...changes } = e.set as Row &
+      Pick<ImportEndorsement['set'], 'revoked' | 'revoked_at' | 'created_at'>;
     if (revoked !== undefined) {
       changes.revoked = revoked ? 1 : 0;
       // Revoked at the time the file gives; else, when it is stored revoked, the time stored;
@@ -220,13 +222,21 @@ async function importEndorsements(db: Kysely<Database>, endorsements: ImportEndo
       // was revoked long ago (it must not look recent to the deprecated solo/s1 lists).
       changes.revoked_at = !revoked ? null : (revoked_at ?? (row ? (row.revoked === 1 ? row.revoked_at : now) : null));
     }
-    if (row) return { stored: row, changes };
+    // A new end is an expiry still to publish (as when staff change it), unless the record says otherwise.
+    if (row && changes.valid_to !== undefined && changes.valid_to !== row.valid_to && changes.expiry_published_at === undefined)
+      changes.expiry_published_at = null;
+    if (row) return { stored: row, changes: created_at === undefined ? changes : { ...changes, created_at } };
     if (e.set.rating === undefined && e.type !== 'solo' && e.type !== 's1') {
       throw required(e.path, 'rating', `${e.type} endorsement of user ${e.user_id} from ${isoMicros(e.valid_from)}`);
     }
     return {
       stored: undefined,
-      created: { ...key, rating: null, valid_to: null, revoked: 0, revoked_at: null, issued_by: null, ...changes, created_at: now },
+      created: {
+        ...key,
+        ...{ rating: null, valid_to: null, revoked: 0, revoked_at: null, issued_by: null, expiry_published_at: null },
+        ...changes,
+        created_at: created_at ?? now,
+      },
     };
   });
   const ids = await writeKeyed(db, 'endorsements', KEY, items, true);
