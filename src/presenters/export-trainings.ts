@@ -4,6 +4,7 @@ import { ratingCode } from '../domain/ratings.js';
 import { isoMicros, isoMicrosOrNull } from '../domain/time.js';
 import type { DivisionRows } from '../repositories/export.js';
 import { by, byText, groupBy } from './export-order.js';
+import { presentReport } from './trainings.js';
 
 export function exportTrainings(rows: DivisionRows, area: (id: number) => string) {
   const ratings = groupBy(rows.trainingRatings, (r) => r.training_id);
@@ -47,16 +48,11 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
             (r) => r.id,
           ),
         )
-        .map((r) => ({
-          report_date: r.report_date,
-          content: r.content,
-          improve: r.improve,
-          position: r.position,
-          draft: r.draft === 1,
-          author_id: r.author_id,
-          created_at: isoMicros(r.created_at),
-          updated_at: isoMicros(r.updated_at),
-        })),
+        .map((r) => {
+          // The API's form without its ids (an import gives new ones), and when it last changed.
+          const { id: _id, training_id: _training, ...report } = presentReport(r);
+          return { ...report, updated_at: isoMicros(r.updated_at) };
+        }),
       examinations: [...(examinations.get(t.id) ?? [])]
         .sort(
           by(
