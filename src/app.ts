@@ -77,9 +77,10 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await app.register(bodyParsers, { bodyLimit: BODY_LIMIT });
   registerErrorHandling(app);
-  await app.register(notFound);
   if (services.metrics) await app.register(requestMetrics, { metrics: services.metrics });
   await app.register(shutdown, { requestTimeoutMs: config.requestTimeoutMs });
+  // After shutdown's hook: during shutdown every request, routed or not, gets its 503.
+  await app.register(notFound);
   const metrics = services.metrics;
   await app.register(responseHeaders, {
     rateLimited: config.rateLimit > 0,

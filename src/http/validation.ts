@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { decodeCursor, parseDayMonthYear, parseWindowBound } from '../domain/bookings/index.js';
 import { DAY_MONTH_YEAR, LIST_CURSOR, WINDOW_BOUND } from '../schemas/booking-input.js';
@@ -12,5 +12,17 @@ exact.addFormat(DAY_MONTH_YEAR, { type: 'string', validate: (text: string) => pa
 coercing.addFormat(WINDOW_BOUND, { type: 'string', validate: (text: string) => parseWindowBound(text, 'from') !== null });
 coercing.addFormat(LIST_CURSOR, { type: 'string', validate: (text: string) => decodeCursor(text) !== null });
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? exact : coercing).compile(schema as object);
+// Each validator is compiled when its route is first used, not at start: a server or CLI process
+// starts without compiling the schemas of the many routes it never serves. Fastify reads `errors`
+// from the function it was given, so the compiled function's errors are copied onto it.
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown): boolean => {
+    compiled ??= (httpPart === 'body' ? exact : coercing).compile(schema as object);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null as ValidateFunction['errors'];
+  return validate;
+};

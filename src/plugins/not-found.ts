@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkRequest } from '../http/parameters.js';
 
 /**
@@ -26,7 +26,7 @@ async function notFound(app: FastifyInstance) {
     }
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const respond = (request: FastifyRequest, reply: FastifyReply) => {
     checkRequest(request, { variant: false });
     const path = request.url.split('?')[0] ?? '/';
     const match = paths.find('GET', path);
@@ -39,6 +39,12 @@ async function notFound(app: FastifyInstance) {
         .send({ message: `Method ${request.method} is not allowed here; allowed: ${[...allowed].join(', ')}` });
     }
     return reply.code(404).send({ message: `Route ${request.method} ${path} not found` });
+  };
+  app.setNotFoundHandler(respond);
+  // Before its body is read: a path that takes no such request is 404 or 405 whatever its body, not a
+  // 400 for a body no route would ever read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return respond(request, reply);
   });
 }
 

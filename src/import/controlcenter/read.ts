@@ -1,6 +1,6 @@
 // Reads a Control Center database (MySQL or MariaDB) for `import:controlcenter` (contract §19).
 // Every failure becomes one line that never holds the connection URL or its password.
-import mysql from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 
 export type Row = Record<string, string | number | null>;
 
@@ -109,8 +109,10 @@ export interface ControlCenterSource {
 export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterSource> {
   const t = parseUrl(url);
   if (!BOOLEAN_FREE.test(prefix)) throw new ControlCenterError('--prefix may hold only letters, digits and _');
-  let conn: mysql.Connection;
+  let conn: Connection;
   try {
+    // Loaded here, not at start: every other command of the CLI runs without the MySQL driver.
+    const { default: mysql } = await import('mysql2/promise');
     // dateStrings: times come as Control Center stores them, UTC 'Y-m-d H:i:s'.
     conn = await mysql.createConnection({ ...t, connectTimeout: 5000, dateStrings: true, supportBigNumbers: true });
   } catch (err) {

@@ -25,6 +25,17 @@ describe('cross-cutting HTTP rules', () => {
     expect(res.json()).toEqual({ message: expect.stringContaining('DELETE') });
   });
 
+  it('refuses a method or path with 405 or 404 before reading the body, whatever the body holds', async () => {
+    const bad = { 'content-type': 'application/json' };
+    const wrongMethod = await ctx.request({ method: 'POST', url: '/?callsign=EKCH_DEL', headers: bad, payload: 'a=1' });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
+    expect(wrongMethod.json()).toEqual({ message: expect.stringContaining('POST') });
+    const unknown = await ctx.request({ method: 'PUT', url: '/api/flights', headers: bad, payload: '{' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Route PUT /api/flights not found' });
+  });
+
   it('answers 405, not a failed id, for other methods on /api/bookings/create', async () => {
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
       const res = await ctx.request({ method, url: '/api/bookings/create', token: edit });
