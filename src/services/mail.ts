@@ -2,7 +2,8 @@
 // here after the commit by a worker on every instance, each mail claimed under a lease — so a
 // change that commits sends its mail at least once, retried with back-off, and one that rolls back
 // sends nothing. The transport is nodemailer's SMTP client.
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../config-services.js';
 import { retryDelay } from '../domain/events.js';
 import type { MailRow } from '../repositories/mail.js';
@@ -28,6 +29,8 @@ export class MailDeliveries implements Worker {
     this.intervalMs = Math.min(30_000, config.retryBaseMs);
     const url = new URL(config.url);
     const secure = url.protocol === 'smtps:';
+    // Loaded only where mail is set up: nodemailer is some forty modules of every process's start.
+    const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
     this.transport = nodemailer.createTransport({
       host: url.hostname,
       port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),

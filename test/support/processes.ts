@@ -109,10 +109,13 @@ export function startServer(env: Record<string, string>, cwd = ROOT): Promise<Se
     let logs = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs}`)), 30_000);
+    let started = false;
     const onData = (chunk: Buffer) => {
       logs += chunk.toString();
-      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(logs);
+      // Once started, the log only grows: searching all of it again for every chunk is quadratic.
+      const m = started ? null : /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(logs);
       if (m) {
+        started = true;
         clearTimeout(timer);
         resolve({
           url: m[1]!,
