@@ -141,7 +141,7 @@ describe.skipIf(skip)('signing in and out in Chromium', () => {
           await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-refused-${viewport.width}-${colorScheme}.png`), fullPage: true });
           const onRefusal = await axeFindings(page);
           expect(onRefusal.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-          // The refusal answers 400, which the page records as a failed response; nothing else may go wrong.
+          // The refusal is a 400, which the page records as a failed response; nothing else may go wrong.
           expect(problems.filter((p) => !p.includes('400'))).toEqual([]);
         } finally {
           await close();

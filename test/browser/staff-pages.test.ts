@@ -108,7 +108,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
-      // A 403 or 422 page is the answer expected here; Chromium logs its status.
+      // A 403 or 422 page is the response expected here; Chromium logs its status.
       if (m.type() === 'error' && !/status of (403|422)\b/.test(m.text())) problems.push(`console: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -157,7 +157,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     await Promise.all([browser?.close(), server?.stop(), connect?.close()]);
   });
 
-  it('shows no Staff link to a member without a role, and answers /staff 403 with the reason', async () => {
+  it('shows no Staff link to a member without a role, and responds to /staff with 403 and the reason', async () => {
     const { page, problems, close } = await signedIn(PLAIN, '/my/bookings');
     try {
       await expect(page.locator('.account').textContent()).resolves.toContain('Per Poulsen');

@@ -23,7 +23,7 @@ const LIVE_PER_CLIENT = 15;
 const DAY = 86_400_000;
 
 type Json = Record<string, unknown>;
-interface Answer {
+interface ClientResult {
   status: number;
   body: string;
   headers: Record<string, string | string[] | undefined>;
@@ -87,7 +87,7 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
     method: string,
     p: string,
     opts: { token?: string; body?: string; type?: string; headers?: Record<string, string> } = {},
-  ): Promise<Answer> => {
+  ): Promise<ClientResult> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = opts.type ?? 'application/json';
@@ -115,11 +115,11 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
 
     const statuses = new Map<string, number>();
     const serverErrors: string[] = [];
-    const count = (kind: string, a: Answer, what: string) => {
+    const count = (kind: string, a: ClientResult, what: string) => {
       statuses.set(`${kind} ${a.status}`, (statuses.get(`${kind} ${a.status}`) ?? 0) + 1);
       if (a.status >= 500 && serverErrors.length < 20) serverErrors.push(`${what} -> ${a.status} ${a.body.slice(0, 200)}`);
     };
-    /** Every booking a client was told was written, as the answer showed it. */
+    /** Every booking a client was told was written, as the response showed it. */
     const ledger = new Map<number, Json>();
     let nextSlot = 0;
     // Far enough ahead that no demo booking is in the way, one three-hour block per slot.
@@ -297,7 +297,7 @@ it(`serves ${SECONDS} s of mixed traffic with no 5xx, no lost writes and flat me
     expect(lost).toEqual([]);
     expect(warm.length).toBeGreaterThanOrEqual(2);
     expect(growth).toBeLessThan(0.1);
-    // The mix reached every kind of answer it was meant to.
+    // The mix reached every kind of response it was meant to.
     for (const kind of ['list 200', 'get 200', 'positions 304', 'users 200', 'deprecated 200', 'create 201', 'update 200', 'delete 200']) {
       expect(statuses.get(kind) ?? 0, kind).toBeGreaterThan(0);
     }

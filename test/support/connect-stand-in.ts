@@ -1,7 +1,7 @@
 // A stand-in for the network's OAuth2 service, VATSIM Connect, following its published API
-// (vatsimnetwork/vatsim.dev openapi/connect.yaml) and how the real service answers:
+// (vatsimnetwork/vatsim.dev openapi/connect.yaml) and how the real service responds:
 // - GET /oauth/authorize?response_type=code&client_id&redirect_uri&scope&state&code_challenge…
-//   asks the member (here: answers at once) and redirects to redirect_uri with ?code&state, or with
+//   asks the member (here: replies at once) and redirects to redirect_uri with ?code&state, or with
 //   ?error=access_denied&error_description… when consent is refused;
 // - POST /oauth/token (form: grant_type=authorization_code, client_id, client_secret, redirect_uri,
 //   code, code_verifier) → {token_type: "Bearer", expires_in, access_token, refresh_token, scopes};
@@ -27,13 +27,13 @@ export interface ConnectUser {
 
 /** What the stand-in does wrong on purpose. */
 export interface ConnectFailures {
-  /** The token endpoint answers this status (400 with invalid_grant, else a server error page). */
+  /** The token endpoint returns this status (400 with invalid_grant, else a server error page). */
   tokenStatus?: number;
-  /** The token endpoint never answers. */
+  /** The token endpoint never responds. */
   tokenHangs?: boolean;
-  /** GET /api/user answers this body (raw) instead of the user. */
+  /** GET /api/user returns this body (raw) instead of the user. */
   userBody?: string;
-  /** GET /api/user answers this status. */
+  /** GET /api/user returns this status. */
   userStatus?: number;
 }
 
@@ -145,7 +145,7 @@ export async function startConnectStandIn(): Promise<ConnectStandIn> {
       if (req.method === 'POST' && url.pathname === '/oauth/token') {
         const form = new URLSearchParams(await readBody(req));
         tokenRequests.push(form);
-        if (failures.tokenHangs) return; // never answers
+        if (failures.tokenHangs) return; // never responds
         if (failures.tokenStatus === 400) return oauthError(res, 400, 'invalid_grant', 'The authorization code is invalid');
         if (failures.tokenStatus !== undefined) {
           res.writeHead(failures.tokenStatus, { 'content-type': 'text/html' });

@@ -1,9 +1,9 @@
 // A stand-in for the network's API v2 (vatsimnetwork/vatsim.dev, API v2 Orgs and Members), as
 // Sector reads it: the division and subdivision rosters (`GET /v2/orgs/division/{id}`,
-// `GET /v2/orgs/subdivision/{id}`, pages of `limit` (at most 1000) from `offset`, answering
+// `GET /v2/orgs/subdivision/{id}`, pages of `limit` (at most 1000) from `offset`, responding with
 // `{"items": [...], "count": N}`), one member (`GET /v2/members/{cid}`, 404 when unknown) and a
 // member's ATC sessions (`GET /v2/members/{cid}/atc`, paged the same way). Every route needs the
-// `X-API-Key` header. Plain node:http on 127.0.0.1, with controls to make answers fail.
+// `X-API-Key` header. Plain node:http on 127.0.0.1, with controls to make responses fail.
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server.js';
 
@@ -26,7 +26,7 @@ export interface StandInAtcSession {
 }
 
 /**
- * How a request matching a fault is answered instead (`delayMs`: as usual, that much later; `edit`:
+ * How a request matching a fault is responded to instead (`delayMs`: as usual, that much later; `edit`:
  * as usual, its JSON body passed through the function first).
  */
 export type Fault =
@@ -40,7 +40,7 @@ export interface CoreApiStandIn {
   atc: Map<number, StandInAtcSession[]>;
   /** Paths (with query) of the requests received, in order. */
   requests: string[];
-  /** Answers requests whose path and query contain `match` with the fault (until cleared). */
+  /** Responds to requests whose path and query contain `match` with the fault (until cleared). */
   fail(match: string, fault: Fault): void;
   clearFaults(): void;
   close(): Promise<void>;
@@ -93,16 +93,16 @@ export async function startCoreApiStandIn(key = 'core-key-1'): Promise<CoreApiSt
       held.add(res);
       setTimeout(() => {
         held.delete(res);
-        if (!res.destroyed) answer(req, res, url);
+        if (!res.destroyed) respond(req, res, url);
       }, fault.delayMs);
       return;
     }
-    if (fault && 'edit' in fault) return answer(req, res, url, (body) => fault.edit(body, url));
+    if (fault && 'edit' in fault) return respond(req, res, url, (body) => fault.edit(body, url));
     if (fault) return send(res, fault.status, fault.body ?? { detail: 'error' });
-    answer(req, res, url);
+    respond(req, res, url);
   });
 
-  function answer(req: http.IncomingMessage, res: http.ServerResponse, url: URL, edit?: (body: unknown) => unknown): void {
+  function respond(req: http.IncomingMessage, res: http.ServerResponse, url: URL, edit?: (body: unknown) => unknown): void {
     const reply = (r: http.ServerResponse, status: number, body: unknown) => send(r, status, edit ? edit(body) : body);
     if (req.method !== 'GET') return send(res, 405, { detail: 'Method Not Allowed' });
     if (req.headers['x-api-key'] !== key) return send(res, 401, { detail: 'Invalid API key' });

@@ -1,7 +1,7 @@
 // A stand-in for the network's public data feed (vatsimnetwork/vatsim.dev openapi/data.yaml,
-// DataFeed v3: `GET /v3/vatsim-data.json` answering `{general, pilots, controllers, atis, servers,
+// DataFeed v3: `GET /v3/vatsim-data.json` returning `{general, pilots, controllers, atis, servers,
 // prefiles, facilities, ratings, pilot_ratings, military_ratings}`). The test sets the controllers
-// and the generation time; the stand-in can answer an error, garbage or nothing at all.
+// and the generation time; the stand-in can return an error, garbage or nothing at all.
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server.js';
 
@@ -21,10 +21,10 @@ export type FeedMode = 'up' | 'garbage' | 'timeout' | { status: number };
 export interface DataFeedStandIn {
   /** The feed's address, as DATA_FEED_URL takes it. */
   url: string;
-  /** What the next answers carry. */
+  /** What the next responses carry. */
   set(generatedAt: string, controllers: FeedControllerInput[], pilots?: number): void;
   setMode(mode: FeedMode): void;
-  /** Requests answered so far. */
+  /** Requests responded to so far. */
   count(): number;
   /** When each request arrived (ms), in order. */
   times(): number[];
@@ -133,11 +133,11 @@ export function feedDocument(generatedAt: string, controllers: FeedControllerInp
 export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
   let body = JSON.stringify(feedDocument('2026-01-01T00:00:00.000000Z', []));
   let mode: FeedMode = 'up';
-  let answered = 0;
+  let responded = 0;
   const arrivals: number[] = [];
   const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
-    answered++;
+    responded++;
     arrivals.push(Date.now());
     if (mode === 'timeout') {
       held.add(res);
@@ -158,7 +158,7 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
     setMode: (m) => {
       mode = m;
     },
-    count: () => answered,
+    count: () => responded,
     times: () => [...arrivals],
     close: () => {
       for (const res of held) res.destroy();

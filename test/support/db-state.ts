@@ -54,7 +54,7 @@ export const ALL_TABLES = [
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;
 
-/** fn's answer over a connection of this process to the database, closed afterwards. */
+/** fn's result over a connection of this process to the database, closed afterwards. */
 export async function readDatabase<R>(databaseUrl: string, fn: (db: Kysely<Database>) => Promise<R>): Promise<R> {
   const db = openDatabase(databaseUrl);
   try {

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 export interface LoopbackServer {
   port: number;
-  /** Ends every open connection (answers held back included) and stops listening. */
+  /** Ends every open connection (responses held back included) and stops listening. */
   close(): Promise<void>;
 }
 

@@ -46,7 +46,7 @@ export class MemberBrowser {
   /** GET /auth/login, then the network's authorization page: the callback path the network sends the browser back to. */
   async startSignIn(connect: ConnectStandIn, next?: string): Promise<string> {
     const login = await this.get(next === undefined ? '/auth/login' : `/auth/login?next=${encodeURIComponent(next)}`);
-    if (login.statusCode !== 302) throw new Error(`GET /auth/login answered ${login.statusCode}: ${login.body}`);
+    if (login.statusCode !== 302) throw new Error(`GET /auth/login returned ${login.statusCode}: ${login.body}`);
     const location = String(login.headers.location);
     if (!location.startsWith(`${connect.url}/oauth/authorize?`)) throw new Error(`sent to ${location}`);
     const authorize = await fetch(location, { redirect: 'manual' });
@@ -54,7 +54,7 @@ export class MemberBrowser {
     return `${back.pathname}${back.search}`;
   }
 
-  /** The whole sign-in; returns the callback's answer. */
+  /** The whole sign-in; returns the callback's response. */
   async signIn(connect: ConnectStandIn, next?: string): Promise<LightMyRequestResponse> {
     return this.get(await this.startSignIn(connect, next));
   }

@@ -1,5 +1,5 @@
 // A stand-in for the network's ATC bookings service (vatsimnetwork/atc-bookings), following its
-// API as its source has it: routes under /api, bearer keys, the same validation rules and answer
+// API as its source has it: routes under /api, bearer keys, the same validation rules and response
 // shapes (a 422 is a bare {"field": ["message"]} object, an unknown id on PUT/DELETE a 404 with
 // `[]`, DELETE a 204). Plain node:http, started by the tests, with controls to slow it down,
 // take it down, and count what it was sent.
@@ -31,14 +31,14 @@ export interface ReceivedRequest {
   authorization: string | undefined;
 }
 
-export interface OverrideAnswer {
+export interface OverrideResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string;
   handled?: boolean;
 }
 
-/** up: answers; refuse: not listening (connections are refused); unavailable: every request gets 503. */
+/** up: responds; refuse: not listening (connections are refused); unavailable: every request gets 503. */
 export type StandInMode = 'up' | 'refuse' | 'unavailable';
 
 export interface NetworkStandIn {
@@ -46,17 +46,17 @@ export interface NetworkStandIn {
   url: string;
   bookings: Map<number, StoredBooking>;
   requests: ReceivedRequest[];
-  /** Requests answered so far, by method (GET, POST, PUT, DELETE). */
+  /** Requests responded to so far, by method (GET, POST, PUT, DELETE). */
   count(method: string): number;
   setMode(mode: StandInMode): Promise<void>;
-  /** Answer this long after handling a request (the change is stored at once). */
+  /** Respond this long after handling a request (the change is stored at once). */
   setDelay(ms: number): void;
   /**
-   * Answers requests this function returns an answer for with that answer instead, without handling
-   * them (with `handled`, after handling them: a create is stored, its answer replaced); null
-   * restores the ordinary answers. `body` is sent as it is.
+   * Responds to requests this function returns a response for with that response instead, without
+   * handling them (with `handled`, after handling them: a create is stored, its response replaced);
+   * null restores the ordinary responses. `body` is sent as it is.
    */
-  answerWith(override: ((method: string, path: string) => OverrideAnswer | undefined) | null): void;
+  respondWith(override: ((method: string, path: string) => OverrideResponse | undefined) | null): void;
   addKey(key: StandInKey): void;
   close(): Promise<void>;
 }
@@ -127,7 +127,7 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
   let nextId = 1;
   let mode: StandInMode = 'up';
   let delay = 0;
-  let override: Parameters<NetworkStandIn['answerWith']>[0] = null;
+  let override: Parameters<NetworkStandIn['respondWith']>[0] = null;
   const sockets = new Set<Socket>();
 
   const overlapping = (callsign: unknown, start: unknown, end: unknown, exceptId?: number) =>
@@ -231,7 +231,7 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
       const auth = req.headers.authorization;
       requests.push({ method: req.method ?? '', path: url.pathname + url.search, body, authorization: auth });
       const replaced = override?.(req.method ?? '', url.pathname);
-      const answer =
+      const response =
         mode === 'unavailable'
           ? { status: 503, json: { message: 'Service Unavailable' } }
           : replaced && !replaced.handled
@@ -241,8 +241,8 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
       const send = () => {
         if (res.destroyed) return;
         if (replaced) return void res.writeHead(replaced.status, replaced.headers).end(replaced.body);
-        if (answer.json === undefined || answer.status === 204) res.writeHead(answer.status).end();
-        else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
+        if (response.json === undefined || response.status === 204) res.writeHead(response.status).end();
+        else res.writeHead(response.status, { 'content-type': 'application/json' }).end(JSON.stringify(response.json));
       };
       if (delay > 0) setTimeout(send, delay);
       else send();
@@ -274,7 +274,7 @@ export async function startNetworkStandIn(keys: StandInKey[] = []): Promise<Netw
     setDelay: (ms) => {
       delay = ms;
     },
-    answerWith: (fn) => {
+    respondWith: (fn) => {
       override = fn;
     },
     addKey,

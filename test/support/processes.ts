@@ -26,7 +26,7 @@ export function runCli(args: string[], env: Record<string, string>, input = ''):
 
 /**
  * The CLI as a process without blocking this one: several can run at once, and a server or stand-in
- * answering from this process keeps answering meanwhile (runCli's spawnSync would hold it back).
+ * responding from this process keeps responding meanwhile (runCli's spawnSync would hold it back).
  */
 export function runCliAsync(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -59,17 +59,17 @@ export function spawnCli(args: string[], env: Record<string, string>): { kill(si
   return { kill: (signal) => void child.kill(signal), done };
 }
 
-/** Runs the CLI on a pseudo-terminal (via script(1)), answering prompts as they appear. */
+/** Runs the CLI on a pseudo-terminal (via script(1)), replying to prompts as they appear. */
 export function runCliInteractive(
   args: string[],
   env: Record<string, string>,
-  answers: Array<[prompt: RegExp, keys: string]>,
+  replies: Array<[prompt: RegExp, keys: string]>,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
     let out = '';
-    const pending = [...answers];
+    const pending = [...replies];
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`interactive CLI timed out; output so far:\n${out}`));

@@ -13,7 +13,7 @@ export interface Received {
   at: number;
 }
 
-/** What a receiver does with a request: answer with a status, or take over the response. */
+/** What a receiver does with a request: respond with a status, or take over the response. */
 export type Behaviour = (req: http.IncomingMessage, res: http.ServerResponse, got: Received) => number | 'handled';
 
 export interface Receiver {

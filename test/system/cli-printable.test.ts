@@ -1,4 +1,4 @@
-// Hostile data reaches the operator's terminal through the CLI: the network's answers, file names,
+// Hostile data reaches the operator's terminal through the CLI: the network's responses, file names,
 // stored URLs. Every value a table or message shows has its control characters and bidirectional
 // controls escaped; --json stays JSON that parses back to the very same values.
 import fs from 'node:fs';

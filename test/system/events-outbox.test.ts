@@ -60,11 +60,11 @@ describe('the event outbox', { timeout: 120_000 }, () => {
     expect(deleted).toMatchObject({ id: events[1]!.id, type: 'booking.deleted', data: { booking: { id, deleted: 1 } } });
     expect(deleted.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(Object.keys(deleted)).toEqual(['id', 'type', 'timestamp', 'data']);
-    // data.booking is the full form as the API answers it.
-    const answered = (await (
+    // data.booking is the full form as the API returns it.
+    const returned = (await (
       await fetch(`${server.url}/api/bookings/${id}`, { headers: { authorization: `Bearer ${token}` } })
     ).json()) as object;
-    expect(deleted.data.booking).toEqual(answered);
+    expect(deleted.data.booking).toEqual(returned);
   });
 
   it('keeps and delivers an acknowledged change when the server is killed right after its 2xx', async () => {

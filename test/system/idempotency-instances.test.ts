@@ -1,6 +1,6 @@
 // Idempotency-Key across processes (contract §5, "Batches and retries"): the database decides
-// between concurrent repeats sent to two instances; the stored answer outlives a restart, and a
-// server killed after its commit but before its answer leaves that answer for the retry.
+// between concurrent repeats sent to two instances; the stored response outlives a restart, and a
+// server killed after its commit but before its response leaves that response for the retry.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
@@ -17,7 +17,7 @@ function dmy(ms: number): string {
   return `${d.getUTCDate()}/${d.getUTCMonth() + 1}/${d.getUTCFullYear()}`;
 }
 
-interface Answer {
+interface ClientResult {
   status: number;
   replayed: string | null;
   retryAfter: string | null;
@@ -35,7 +35,7 @@ describe('Idempotency-Key across server processes', () => {
     servers.push(s);
     return s;
   };
-  const post = async (server: ServerProcess, route: 'create' | 'batch', body: unknown, key: string): Promise<Answer> => {
+  const post = async (server: ServerProcess, route: 'create' | 'batch', body: unknown, key: string): Promise<ClientResult> => {
     const r = await fetch(`${server.url}/api/bookings/${route}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
@@ -77,12 +77,12 @@ describe('Idempotency-Key across server processes', () => {
     const [a, b] = await Promise.all([start(), start()]);
     const date = dmy(Date.now() + 3 * DAY);
     const body = { cid: CID, date, start_at: '10:00', end_at: '12:00', position: 'EKCH_TWR' };
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? a! : b!, 'create', body, 'twenty-repeats')));
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? a! : b!, 'create', body, 'twenty-repeats')));
 
-    const made = answers.filter((r) => r.status === 201 && r.replayed === null);
+    const made = responses.filter((r) => r.status === 201 && r.replayed === null);
     expect(made).toHaveLength(1);
-    for (const r of answers) {
-      // Every other repeat was answered as the first (once stored), or told to come back in a second.
+    for (const r of responses) {
+      // Every other repeat got the same response as the first (once stored), or was told to come back in a second.
       if (r.status === 201) expect(r.body).toBe(made[0]!.body);
       else expect([r.status, r.retryAfter]).toEqual([409, '1']);
     }
@@ -92,7 +92,7 @@ describe('Idempotency-Key across server processes', () => {
     expect([late.status, late.replayed, late.body]).toEqual([201, 'true', made[0]!.body]);
   });
 
-  it('replays the stored answer after the server that made it restarts', async () => {
+  it('replays the stored response after the server that made it restarts', async () => {
     const first = await start();
     const date = dmy(Date.now() + 4 * DAY);
     const roster = { bookings: [{ cid: CID, date, start_at: '08:00', end_at: '10:00', position: 'EKCH_DEL' }] };
@@ -106,10 +106,10 @@ describe('Idempotency-Key across server processes', () => {
     expect(await bookingsOn(date)).toBe(1);
   });
 
-  it('answers the retry after a server was killed between its commit and its answer, with one set of bookings', async () => {
+  it('responds to the retry after a server was killed between its commit and its response, with one set of bookings', async () => {
     const doomed = await start();
     const date = dmy(Date.now() + 5 * DAY);
-    // A roster of 100: the commit, then the answer of 100 bookings.
+    // A roster of 100: the commit, then the response of 100 bookings.
     const roster = {
       bookings: Array.from({ length: 100 }, (_, i) => ({
         cid: CID,
@@ -119,12 +119,12 @@ describe('Idempotency-Key across server processes', () => {
         position: 'EKCH_TWR',
       })),
     };
-    let settled: Answer | null | undefined;
+    let settled: ClientResult | null | undefined;
     const lost = post(doomed, 'batch', roster, 'killed-after-commit')
       .catch(() => null)
       .then((a) => (settled = a));
     // Killed the moment its bookings are committed (visible to another connection). Every look, one
-    // statement and so one snapshot, finds the answer stored as soon as any booking is there.
+    // statement and so one snapshot, finds the response stored as soon as any booking is there.
     const [d, m, y] = date.split('/').map(Number);
     const from = Date.UTC(y!, m! - 1, d!);
     for (;;) {
@@ -135,8 +135,8 @@ describe('Idempotency-Key across server processes', () => {
         expect(rows[0]!.state).toBe('done');
         break;
       }
-      // Answered without a booking: nothing to kill after (a failure of the set-up, not of the retry).
-      if (settled !== undefined) throw new Error(`the batch was answered without a booking: ${JSON.stringify(settled)}`);
+      // A response without a booking: nothing to kill after (a failure of the set-up, not of the retry).
+      if (settled !== undefined) throw new Error(`the batch got a response without a booking: ${JSON.stringify(settled)}`);
       await new Promise((r) => setTimeout(r, 1));
     }
     await doomed.stop('SIGKILL');

@@ -12,7 +12,7 @@ import { ADA, buildDivision, buildPosition, buildUser } from '../support/factori
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 describe('Idempotency-Key: a claim taken over from a slow request', () => {
-  it("rolls back the slow request, whose answer can no longer be stored, and keeps the new holder's", async () => {
+  it("rolls back the slow request, whose response can no longer be stored, and keeps the new holder's", async () => {
     const ctx = await createTestContext({ now: NOW });
     try {
       await ctx.load(buildDivision({ users: [buildUser({ id: ADA, rating: 'C1' })], positions: [buildPosition('EKCH_TWR')] }));

@@ -124,7 +124,7 @@ describe('scheduled network jobs', () => {
     await server.stop();
   });
 
-  it('a feed that keeps failing is logged once, counted every time, and the server keeps answering', async () => {
+  it('a feed that keeps failing is logged once, counted every time, and the server keeps responding', async () => {
     const env = await prepare();
     feed.setMode({ status: 503 });
     const server = await startServer({ ...env, CORE_API_KEY: '' });

@@ -1,5 +1,5 @@
 // What network:status and /metrics tell an operator: that sync is off when it is, what failed
-// where when the network cannot be reached or answers with an error, and how long the oldest push
+// where when the network cannot be reached or responds with an error, and how long the oldest push
 // has been waiting.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -120,7 +120,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
     }
   });
 
-  it('names where the network is when it answers with an error: one that may pass, then a refused key', async () => {
+  it('names where the network is when it responds with an error: one that may pass, then a refused key', async () => {
     const network = await startNetworkStandIn();
     await network.setMode('unavailable');
     const { env, token } = await prepareDivision(network.url);
@@ -137,7 +137,7 @@ describe('network:status', { timeout: SLOW_MS }, () => {
               .where('last_status', '=', status)
               .executeTakeFirst(),
           ),
-        `an attempt answered ${status}`,
+        `an attempt got ${status}`,
       );
     try {
       const b = await bookTower(server.url, token);

@@ -25,7 +25,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('network sync with two instances on 
   });
 
   it('makes each create, update and delete once, whichever instance took the change', async () => {
-    // Slow answers keep pushes under way on both instances at once.
+    // Slow responses keep pushes under way on both instances at once.
     network.setDelay(150);
     const positions = ['EKCH_TWR', 'EKCH_APP', 'EKDK_CTR'];
     const created = await Promise.all(
@@ -51,8 +51,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('network sync with two instances on 
 
     await Promise.all(created.map((x, i) => api((i % 2 ? a : b).url, token).remove(x.id)));
     await eventually(() => network.bookings.size === 0, 'every delete pushed', 90_000);
-    // The stand-in forgets a booking before its slow answer reaches the pusher, which then ends the
-    // push: nothing is owed once every answer is in.
+    // The stand-in forgets a booking before its slow response reaches the pusher, which then ends the
+    // push: nothing is owed once every response is in.
     await eventually(async () => (await networkStatus(env)).length === 0, 'every push ended', 30_000);
     expect(network.count('DELETE')).toBe(COUNT);
     expect(network.count('POST')).toBe(COUNT);

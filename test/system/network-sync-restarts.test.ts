@@ -36,7 +36,7 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     // Requests time out after 1 s here, so the dead server's claim lapses within 2 s.
     const { env, token } = await prepareDivision(network.url, { NETWORK_TIMEOUT_MS: '1000' });
     const first = await start(env);
-    // The network stores the booking at once but answers late: the server dies before the answer.
+    // The network stores the booking at once but responds late: the server dies before the response.
     network.setDelay(5_000);
     const b = await api(first.url, token).create({
       cid: 1_200_001,

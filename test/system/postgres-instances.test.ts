@@ -63,7 +63,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('several instances on one PostgreSQL
     const ids = async (s: ServerProcess) =>
       ((await (await fetch(`${s.url}/api/bookings`)).json()) as Array<{ id: number }>).map((x) => x.id);
     const before = await ids(b);
-    expect(await ids(b)).toEqual(before); // b now answers this list from memory
+    expect(await ids(b)).toEqual(before); // b now returns this list from memory
     const date = ddmmyyyy(Date.now() + 5 * DAY);
     const auth = { authorization: `Bearer ${token}` };
     for (let i = 0; i < 5; i++) {

@@ -36,14 +36,14 @@ describe('the server process', () => {
   it('finishes in-flight requests on SIGTERM and exits 0', async () => {
     const server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 's.db')}` });
     const inflight = Array.from({ length: 20 }, () => fetch(`${server.url}/api/positions`).then((r) => r.status));
-    await Promise.race(inflight); // the server is answering
+    await Promise.race(inflight); // the server is responding
     const code = server.stop('SIGTERM');
     const statuses = await Promise.allSettled(inflight);
     expect(await code).toBe(0);
-    // Requests that reached the server are answered (200, or 503 once closing began), never cut off with a 500.
-    const answered = statuses.filter((s) => s.status === 'fulfilled').map((s) => s.value);
-    expect(answered.length).toBeGreaterThan(0);
-    for (const status of answered) expect([200, 503]).toContain(status);
+    // Requests that reached the server get a response (200, or 503 once closing began), never cut off with a 500.
+    const responded = statuses.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+    expect(responded.length).toBeGreaterThan(0);
+    for (const status of responded) expect([200, 503]).toContain(status);
   });
 
   it('on SIGTERM lets go at once of connections that carry no request, and finishes a stream first', async () => {

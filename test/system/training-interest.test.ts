@@ -52,7 +52,7 @@ describe('continued interest, on fake time, across two instances', () => {
   const jumpTo = async (at: number) => {
     await Promise.all(runners.map((r) => r.settled()));
     vi.setSystemTime(at);
-    // A minute at a time, each step's runs finished before the next (PostgreSQL answers in real time).
+    // A minute at a time, each step's runs finished before the next (PostgreSQL responds in real time).
     for (let minute = 0; minute < 11; minute++) {
       await vi.advanceTimersByTimeAsync(60_000);
       await Promise.all(runners.map((r) => r.settled()));

@@ -1,6 +1,6 @@
 // Every write is one transaction of its own. Those the database refuses for reasons of timing only
 // are run again: a PostgreSQL deadlock, or (SQLite) another process holding the write lock, which
-// is waited for between attempts so the rest of the server keeps answering.
+// is waited for between attempts so the rest of the server keeps responding.
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,7 +96,7 @@ describe.runIf(TEST_DIALECT === 'sqlite')('on SQLite', () => {
     expect(ids).toEqual([100, 101, 102, 103, 105, 106, 107, 108, 109]);
   });
 
-  it('waits for a write lock held by another process between attempts, answering reads meanwhile', async () => {
+  it('waits for a write lock held by another process between attempts, responding to reads meanwhile', async () => {
     const file = path.join(tempDir(), 'sector.db');
     const db = await database(`sqlite:${file}`);
     const other = new SQLite(file);

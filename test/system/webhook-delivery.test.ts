@@ -11,7 +11,7 @@ const MAX_ATTEMPTS = 3;
 
 const idOf = (r: Received) => r.headers['webhook-id'] as string;
 
-/** Fails the first event it sees `failures` times (all of them when Infinity), then answers 200. */
+/** Fails the first event it sees `failures` times (all of them when Infinity), then responds with 200. */
 function failingFirst(failures: number) {
   let first: string | undefined;
   let failed = 0;

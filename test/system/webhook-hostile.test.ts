@@ -1,4 +1,4 @@
-// Hostile receivers (docs/events.md): ones that hang, answer slowly, redirect or send a
+// Hostile receivers (docs/events.md): ones that hang, respond slowly, redirect or send a
 // huge body cannot slow the API or exhaust memory or sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
@@ -66,7 +66,7 @@ describe('hostile webhook receivers', { timeout: 120_000 }, () => {
     await target.close();
   });
 
-  it('keeps answering the API while receivers hang, and caps deliveries in flight', async () => {
+  it('keeps the API responding while receivers hang, and caps deliveries in flight', async () => {
     const first = await createBooking(server.url, token, 0);
     expect(first.status).toBe(201);
     await sleep(300);

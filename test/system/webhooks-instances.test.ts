@@ -21,11 +21,11 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
   it('delivers every event exactly once per successful attempt, and pending ones after both restart', async () => {
     const { token } = await prepareDivision(env);
     let up = true;
-    const okAnswers = new Map<string, number>();
+    const okResponses = new Map<string, number>();
     const receiver = await startReceiver((_req, _res, got: Received) => {
       if (!up) return 503;
       const id = got.headers['webhook-id'] as string;
-      okAnswers.set(id, (okAnswers.get(id) ?? 0) + 1);
+      okResponses.set(id, (okResponses.get(id) ?? 0) + 1);
       return 200;
     });
     await addWebhook(env, receiver.url);
@@ -35,8 +35,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
     expect(created.every((r) => r.status === 201)).toBe(true);
     await receiver.waitFor(N);
     await sleep(1500);
-    expect(okAnswers.size).toBe(N);
-    expect([...okAnswers.values()].every((n) => n === 1)).toBe(true);
+    expect(okResponses.size).toBe(N);
+    expect([...okResponses.values()].every((n) => n === 1)).toBe(true);
 
     // The receiver goes down; more bookings; every instance stops while deliveries are pending.
     up = false;
@@ -44,20 +44,20 @@ describe.runIf(TEST_DIALECT === 'postgres')('webhook deliveries from two instanc
     expect(more.every((r) => r.status === 201)).toBe(true);
     await sleep(500);
     await Promise.all(servers.map((s) => s.stop()));
-    expect(okAnswers.size).toBe(N);
+    expect(okResponses.size).toBe(N);
 
     up = true;
     await startBoth();
     const deadline = Date.now() + 20_000;
-    while (okAnswers.size < N + 10 && Date.now() < deadline) await sleep(100);
+    while (okResponses.size < N + 10 && Date.now() < deadline) await sleep(100);
     await sleep(1500);
-    expect(okAnswers.size).toBe(N + 10);
-    expect([...okAnswers.values()].every((n) => n === 1)).toBe(true);
+    expect(okResponses.size).toBe(N + 10);
+    expect([...okResponses.values()].every((n) => n === 1)).toBe(true);
 
     const db = openDatabase(env.DATABASE_URL);
     try {
       const ids = (await db.kysely.selectFrom('events').select('id').execute()).map((e) => e.id).sort();
-      expect([...okAnswers.keys()].sort()).toEqual(ids);
+      expect([...okResponses.keys()].sort()).toEqual(ids);
       const open = await db.kysely.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'succeeded').execute();
       expect(open).toEqual([]);
     } finally {

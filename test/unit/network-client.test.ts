@@ -1,4 +1,4 @@
-// The client of the network's service treats it as hostile: bounded answers, no redirects, a deadline.
+// The client of the network's service treats it as hostile: bounded responses, no redirects, a deadline.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('network client', () => {
         redirectedTo++;
         res.writeHead(200).end('{}');
       } else if (req.url === '/api/silent') {
-        // never answers
+        // never responds
       } else {
         res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ auth: req.headers.authorization }));
       }
@@ -53,19 +53,19 @@ describe('network client', () => {
     await new Promise((r) => server.close(r));
   });
 
-  it('sends the key as a bearer token and reads the answer', async () => {
+  it('sends the key as a bearer token and reads the response', async () => {
     const client = new NetworkClient({ url: base, key: 'k-123', timeoutMs: 5000 });
-    const answer = await client.request('POST', 'booking', { a: 1 });
-    expect(answer.status).toBe(201);
-    expect(JSON.parse(answer.body)).toEqual({ auth: 'Bearer k-123' });
+    const response = await client.request('POST', 'booking', { a: 1 });
+    expect(response.status).toBe(201);
+    expect(JSON.parse(response.body)).toEqual({ auth: 'Bearer k-123' });
     client.close();
   });
 
-  it('reads at most 64 KiB of an answer', async () => {
+  it('reads at most 64 KiB of a response', async () => {
     const client = new NetworkClient({ url: base, key: 'k', timeoutMs: 10_000 });
-    const answer = await client.request('GET', 'huge');
-    expect(answer.status).toBe(500);
-    expect(answer.body.length).toBe(64 * 1024);
+    const response = await client.request('GET', 'huge');
+    expect(response.status).toBe(500);
+    expect(response.body.length).toBe(64 * 1024);
     client.close();
   });
 
@@ -76,8 +76,11 @@ describe('network client', () => {
     await new Promise((r) => server.close(r));
     try {
       const client = new NetworkClient({ url: `http://user:secret@127.0.0.1:${port}/api`, key: 'k', timeoutMs: 5000 });
-      const answer = await client.request('GET', 'booking?callsign=EKCH_TWR');
-      expect(answer).toMatchObject({ status: null, error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)` });
+      const response = await client.request('GET', 'booking?callsign=EKCH_TWR');
+      expect(response).toMatchObject({
+        status: null,
+        error: `GET http://127.0.0.1:${port}/api/booking: connection refused (ECONNREFUSED)`,
+      });
       client.close();
     } finally {
       await new Promise<void>((r) => server.listen(Number(port), '127.0.0.1', r));
@@ -93,9 +96,9 @@ describe('network client', () => {
 
   it('gives up on a silent network after its timeout, and on a stop', async () => {
     const client = new NetworkClient({ url: base, key: 'k', timeoutMs: 300 });
-    const answer = await client.request('GET', 'silent');
+    const response = await client.request('GET', 'silent');
     // The failure names the request (without its query) so that network:status says what failed where.
-    expect(answer).toMatchObject({ status: null, error: `GET ${base}/silent: no response within 300 ms` });
+    expect(response).toMatchObject({ status: null, error: `GET ${base}/silent: no response within 300 ms` });
     const stop = new AbortController();
     const pending = client.request('GET', 'silent', undefined, stop.signal);
     stop.abort();

@@ -68,7 +68,7 @@ describe('network push rules', () => {
     expect(findPosted([{ ...row, callsign: 'EKCH_TWR_X' }], posted)).toBeNull();
   });
 
-  it('classifies answers: retry what may pass (and a rejected key), refuse other 4xx', () => {
+  it('classifies responses: retry what may pass (and a rejected key), refuse other 4xx', () => {
     expect(classifyResponse('POST', 201)).toEqual({ kind: 'done' });
     expect(classifyResponse('DELETE', 204)).toEqual({ kind: 'done' });
     expect(classifyResponse('DELETE', 404)).toEqual({ kind: 'done' });
@@ -98,8 +98,8 @@ describe('network push rules', () => {
   });
 });
 
-describe('answers that delay or settle a push', () => {
-  it('never takes a look-up answer other than a 200 list as a success or a refusal', () => {
+describe('responses that delay or settle a push', () => {
+  it('never takes a look-up response other than a 200 list as a success or a refusal', () => {
     for (const status of [200, 201, 204, 400, 404, 422, 500, null]) {
       expect(classifyLookup(status)).toEqual({ kind: 'retry', operator: false });
     }

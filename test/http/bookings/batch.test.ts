@@ -226,7 +226,7 @@ describe('POST /api/bookings/batch', () => {
     expect(forTwo).toBeLessThan(20);
   });
 
-  it('answers in the Control Center profile as its create does: 200 with "success"', async () => {
+  it('responds in the Control Center profile as its create does: 200 with "success"', async () => {
     const day = nextDay();
     const compat = await ctx.key('edit', { compat: 'controlcenter' });
     const res = await batch([item(day.dmy, '10:00', '12:00'), item(day.dmy, '10:00', '12:00', 'EKCH_DEL')], compat);

@@ -113,7 +113,7 @@ describe('no double booking under concurrency', () => {
     expect(await liveIdsOn('EKCH_APP', '2026-05-21', '2026-05-21')).toEqual([wins[0]!.body.booking.id]);
   });
 
-  it('rounds of staggered overlapping creates: every answer a 201 or a 409, never a server error', async () => {
+  it('rounds of staggered overlapping creates: every response a 201 or a 409, never a server error', async () => {
     // Each round's bookings overlap their neighbours like a chain, the pattern in which
     // PostgreSQL's exclusion checks can wait on each other and abort one as a deadlock.
     const statuses: number[] = [];

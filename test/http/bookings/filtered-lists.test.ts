@@ -1,4 +1,4 @@
-// Filtered bookings lists: every filter, paged or not, answers exactly the bookings the database's
+// Filtered bookings lists: every filter, paged or not, returns exactly the bookings the database's
 // own filtering gives, each list one query of its window.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +88,7 @@ describe('filtered bookings lists', () => {
     return `/api/bookings?${params.toString()}`;
   };
 
-  /** What the database's own filtering answers, in the form the key gives. */
+  /** What the database's own filtering returns, in the form the key gives. */
   async function fromDatabase(q: Query, keyed: boolean): Promise<unknown[]> {
     const filter: BookingListFilter = {};
     if (q.from !== undefined) filter.from = q.from;
@@ -129,7 +129,7 @@ describe('filtered bookings lists', () => {
     }
   }
 
-  it('answers every filter exactly as the database filters, both forms, paged or not', async () => {
+  it('responds to every filter exactly as the database filters, both forms, paged or not', async () => {
     await fc.assert(fc.asyncProperty(queries, checkAgainstDatabase), { numRuns: 150 });
   });
 

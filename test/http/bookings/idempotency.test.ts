@@ -1,5 +1,5 @@
-// Idempotency-Key on the creates (contract §5, "Batches and retries"): a repeat is answered as the
-// first request was and creates nothing; another body under the key is 422; a repeat while the first
+// Idempotency-Key on the creates (contract §5, "Batches and retries"): a repeat gets the response
+// the first request got and creates nothing; another body under the key is 422; a repeat while the first
 // runs is 409 with Retry-After; a claim left by a dead process, and a key past 24 hours, are taken over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
@@ -70,7 +70,7 @@ describe('Idempotency-Key', () => {
   });
   afterAll(() => ctx.close());
 
-  it('answers a repeated create as the first, with Idempotent-Replayed, and creates nothing more', async () => {
+  it('responds to a repeated create as to the first, with Idempotent-Replayed, and creates nothing more', async () => {
     const body = booking(nextDay());
     const first = await create(body, 'create-1');
     expect(first.statusCode).toBe(201);
@@ -102,7 +102,7 @@ describe('Idempotency-Key', () => {
     expect((await create(body)).statusCode).toBe(409);
   });
 
-  it('answers the same key with another body 422, naming the header', async () => {
+  it('returns 422 for the same key with another body, naming the header', async () => {
     const date = nextDay();
     expect((await create(booking(date), 'create-2')).statusCode).toBe(201);
     const res = await create(booking(date, '14:00', '15:00'), 'create-2');
@@ -121,7 +121,7 @@ describe('Idempotency-Key', () => {
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 
-  it('replays a batch, and its stored answer in the Control Center profile', async () => {
+  it('replays a batch, and its stored response in the Control Center profile', async () => {
     const date = nextDay();
     const items = [booking(date), booking(date, '10:00', '12:00', 'EKCH_DEL')];
     const first = await batch(items, 'roster-1');
@@ -173,12 +173,12 @@ describe('Idempotency-Key', () => {
     expect((await create(booking(date), '~'.repeat(255))).statusCode).toBe(201);
   });
 
-  it('answers 409 with Retry-After while the first request runs; a claim a dead process left is taken over after a minute', async () => {
+  it('returns 409 with Retry-After while the first request runs; a claim a dead process left is taken over after a minute', async () => {
     const body = booking(nextDay());
     const claimedAt = now;
     const first = await create(body, 'dead-1');
     expect(first.statusCode).toBe(201);
-    // What a process killed mid-request leaves: its claim (committed on its own), no answer, no booking.
+    // What a process killed mid-request leaves: its claim (committed on its own), no response, no booking.
     await ctx.services.db.kysely
       .updateTable('idempotency_keys')
       .set({ state: 'running', status: null, response_body: null })

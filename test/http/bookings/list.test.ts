@@ -217,7 +217,7 @@ describe('GET /api/bookings and GET /api/bookings/{id}', () => {
     expect((await list('/api/bookings/31')).statusCode).toBe(404);
   });
 
-  it('answers an invalid key with 401 rather than the public form', async () => {
+  it('responds to an invalid key with 401 rather than the public form', async () => {
     const res = await list('/api/bookings', 'sector_0123456789abcdef_' + 'A'.repeat(43));
     expect(res.statusCode).toBe(401);
   });

@@ -541,7 +541,7 @@ describe('bookings: create, update, delete', () => {
       expect((await get(booking.id, read)).json()).toEqual(booking);
     });
 
-    it('answers 404 for an unknown id', async () => {
+    it('returns 404 for an unknown id', async () => {
       expect((await patch(987654, { tag: 1 })).statusCode).toBe(404);
       expect((await patch(987654, { tag: 1 })).json()).toEqual({ message: 'Booking not found' });
     });
@@ -572,7 +572,7 @@ describe('bookings: create, update, delete', () => {
       expect((await get(booking.id, read)).json().training).toBe(0);
     });
 
-    it('answers 404 for any id that names no booking: unknown, zero, beyond the id range, or not a number', async () => {
+    it('returns 404 for any id that names no booking: unknown, zero, beyond the id range, or not a number', async () => {
       expect((await del(987654)).json()).toEqual({ message: 'Booking not found' });
       for (const id of ['987654', '0', '2147483648', '99999999999', '123456789012345678901234567890', 'abc', '1e3', '-1']) {
         for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
@@ -613,7 +613,7 @@ describe('bookings: create, update, delete', () => {
       expect((await get(target.id, read)).json()).toEqual(target);
     });
 
-    it('answers malformed JSON with 400 and other content types with 415', async () => {
+    it('responds to malformed JSON with 400 and other content types with 415', async () => {
       const bad = await ctx.request({
         method: 'POST',
         url: '/api/bookings/create',

@@ -231,7 +231,7 @@ describe('GET /calendar/bookings.ics', () => {
     }
   });
 
-  it('answers 304 to a current If-None-Match, and new bytes once bookings change', async () => {
+  it('returns 304 for a current If-None-Match, and new bytes once bookings change', async () => {
     const first = await feed('?area=Denmark');
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^"[^"]+"$/);
@@ -261,7 +261,7 @@ describe('GET /calendar/bookings.ics', () => {
       await other.close();
     });
 
-    it('is in the next answer (the kept bytes are not served past it)', async () => {
+    it('is in the next response (the kept bytes are not served past it)', async () => {
       expect(prop(parse((await feed()).body).events.get('booking-1@vacc.example.org'), 'location')).toBe('Kastrup Tower');
       await other.kysely.updateTable('positions').set({ name: 'Kastrup Tårn' }).where('callsign', '=', 'EKCH_TWR').execute();
       // The server notices another connection's commit from its next event-loop turn on.

@@ -84,7 +84,7 @@ describe('Control Center compatibility profile (API_COMPAT=controlcenter)', () =
     if (query.includes('onlyAtcActive=1')) for (const user of body.data) expect(user.atc_active).toBe(true);
   });
 
-  it('wraps one booking as {"booking": …} and answers a create with 200 {"success": …}', async () => {
+  it('wraps one booking as {"booking": …} and responds to a create with 200 {"success": …}', async () => {
     const cid = String(await someMemberId());
     const created = await fetch(`${base}/api/bookings/create`, {
       method: 'POST',

@@ -1,7 +1,7 @@
-// Answers given outside the application's own handlers, to requests no HTTP client library would
+// Responses given outside the application's own handlers, to requests no HTTP client library would
 // send: an unknown method, a request shaped for smuggling, a missing Host, headers too large or too
 // slow, a request arriving while the server shuts down, two Authorization headers, and a client
-// that hangs up half-way through its body. Each is answered as every other answer is (JSON
+// that hangs up half-way through its body. Each gets a response like every other response (JSON
 // {"message"} with the same protective headers, Retry-After on a 503) or not at all, and none is
 // mistaken for a failing database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +10,13 @@ import { startServer, type ServerProcess } from '../../support/processes.js';
 import { createKey } from '../../support/seed.js';
 import { connect, sleep } from '../../support/raw-http.js';
 
-interface RawAnswer {
+interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
-function parseAnswer(raw: string): RawAnswer {
+function parseResponse(raw: string): RawResponse {
   const split = raw.indexOf('\r\n\r\n');
   const [statusLine, ...lines] = raw.slice(0, split).split('\r\n');
   const headers: Record<string, string> = {};
@@ -28,25 +28,25 @@ function parseAnswer(raw: string): RawAnswer {
 }
 
 /** Sends raw bytes and reads until the server closes the connection. */
-async function rawExchange(url: string, request: string): Promise<RawAnswer> {
+async function rawExchange(url: string, request: string): Promise<RawResponse> {
   const conn = await connect(url);
   await conn.write(request);
   await Promise.race([conn.closed, sleep(10_000)]);
   conn.destroy();
   expect(conn.received(), JSON.stringify(request.slice(0, 80))).toMatch(/^HTTP\/1\.1 \d{3} /);
-  return parseAnswer(conn.received());
+  return parseResponse(conn.received());
 }
 
 /** JSON {"message"} with the protective headers; no-store, except where the application's own rule applies. */
-function expectLikeEveryAnswer(answer: RawAnswer, what: string, cacheControl = 'no-store'): void {
-  expect(answer.headers['content-type'], what).toMatch(/^application\/json/);
-  expect(answer.headers['x-content-type-options'], what).toBe('nosniff');
-  expect(answer.headers['x-frame-options'], what).toBe('DENY');
-  expect(answer.headers['cache-control'], what).toBe(cacheControl);
-  const body = JSON.parse(answer.body) as Record<string, unknown>;
+function expectLikeEveryResponse(response: RawResponse, what: string, cacheControl = 'no-store'): void {
+  expect(response.headers['content-type'], what).toMatch(/^application\/json/);
+  expect(response.headers['x-content-type-options'], what).toBe('nosniff');
+  expect(response.headers['x-frame-options'], what).toBe('DENY');
+  expect(response.headers['cache-control'], what).toBe(cacheControl);
+  const body = JSON.parse(response.body) as Record<string, unknown>;
   expect(Object.keys(body), what).toEqual(['message']);
   expect(body.message, what).toEqual(expect.any(String));
-  expect(Number(answer.headers['content-length']), what).toBe(Buffer.byteLength(answer.body));
+  expect(Number(response.headers['content-length']), what).toBe(Buffer.byteLength(response.body));
 }
 
 describe('requests the HTTP layer refuses', () => {
@@ -87,31 +87,31 @@ describe('requests the HTTP layer refuses', () => {
     ['headers over 16 KiB', () => `GET /api/positions HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
   ];
 
-  it.each(cases)('answers %s like every other answer', async (what, request, status) => {
-    const answer = await rawExchange(server.url, request(edit));
-    expect(answer.status, what).toBe(status);
-    expectLikeEveryAnswer(answer, what);
+  it.each(cases)('responds to %s like to every other request', async (what, request, status) => {
+    const response = await rawExchange(server.url, request(edit));
+    expect(response.status, what).toBe(status);
+    expectLikeEveryResponse(response, what);
   });
 
-  it('answers headers that stop half-way with 408, like every other answer', async () => {
-    const answer = await rawExchange(server.url, 'GET /api/positions HTTP/1.1\r\nHost: x\r\n');
-    expect(answer.status).toBe(408);
-    expectLikeEveryAnswer(answer, '408');
+  it('responds to headers that stop half-way with 408, like every other response', async () => {
+    const response = await rawExchange(server.url, 'GET /api/positions HTTP/1.1\r\nHost: x\r\n');
+    expect(response.status).toBe(408);
+    expectLikeEveryResponse(response, '408');
   });
 
-  it('answers a body that never arrives with 408, like every other answer', async () => {
-    const answer = await rawExchange(
+  it('responds to a body that never arrives with 408, like every other response', async () => {
+    const response = await rawExchange(
       server.url,
       `POST /api/bookings/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${edit}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cid": 1`,
     );
-    expect(answer.status).toBe(408);
-    expectLikeEveryAnswer(answer, '408');
+    expect(response.status).toBe(408);
+    expectLikeEveryResponse(response, '408');
   });
 
   it('still accepts an HTTP/1.0 request without Host, as HTTP/1.0 allows', async () => {
-    const answer = await rawExchange(server.url, 'GET /api/positions HTTP/1.0\r\n\r\n');
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ data: [] });
+    const response = await rawExchange(server.url, 'GET /api/positions HTTP/1.0\r\n\r\n');
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ data: [] });
   });
 
   it('refuses two Authorization headers, valid or not, instead of using the first', async () => {
@@ -123,16 +123,16 @@ describe('requests the HTTP layer refuses', () => {
       [edit, ''],
     ]) {
       for (const path of ['/api/positions', '/api/users?include=allUsers']) {
-        const answer = await rawExchange(
+        const response = await rawExchange(
           server.url,
           `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${first}\r\nauthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`,
         );
         const what = `${path} with ${first === edit ? 'the key' : 'garbage'} then ${second === edit ? 'the key' : second === '' ? 'an empty one' : 'garbage'}`;
-        expect(answer.status, what).toBe(400);
-        expect(JSON.parse(answer.body), what).toEqual({ message: 'Send one Authorization header, not several' });
-        expect(answer.headers['www-authenticate'], what).toBe('Bearer realm="sector", error="invalid_request"');
-        // Answered by the application: no key was accepted, so its rule for keyless answers holds.
-        expectLikeEveryAnswer(answer, what, 'no-cache');
+        expect(response.status, what).toBe(400);
+        expect(JSON.parse(response.body), what).toEqual({ message: 'Send one Authorization header, not several' });
+        expect(response.headers['www-authenticate'], what).toBe('Bearer realm="sector", error="invalid_request"');
+        // Returned by the application: no key was accepted, so its rule for keyless responses holds.
+        expectLikeEveryResponse(response, what, 'no-cache');
       }
     }
     // One header still works.
@@ -171,13 +171,13 @@ describe('requests the HTTP layer refuses', () => {
 });
 
 describe('a request that arrives while the server shuts down', () => {
-  it('is answered 503 with Retry-After, like every other answer', async () => {
+  it('gets 503 with Retry-After, like every other response', async () => {
     const server = await startServer({ DATABASE_URL: freshDatabaseUrl() });
     const conn = await connect(server.url);
     // A request under way (its headers half sent) keeps its connection open through the shutdown.
     await conn.write('GET /api/positions HTTP/1.1\r\nHost: x\r\n');
     // The server must have read those bytes before it shuts down. It reads every connection that is
-    // readable when it looks, so once it has answered a request sent after them, it has them.
+    // readable when it looks, so once it has responded to a request sent after them, it has them.
     expect((await fetch(`${server.url}/api/positions`)).status).toBe(200);
     const stopped = server.stop('SIGTERM');
     for (let i = 0; i < 100 && !server.logs().includes('"shutting down"'); i++) await sleep(20);
@@ -185,10 +185,10 @@ describe('a request that arrives while the server shuts down', () => {
     await conn.write('\r\n');
     await Promise.race([conn.closed, sleep(10_000)]);
     expect(await stopped).toBe(0);
-    const answer = parseAnswer(conn.received());
-    expect(answer.status).toBe(503);
-    expect(answer.headers['retry-after']).toMatch(/^\d+$/);
-    expect(answer.headers.connection).toBe('close');
-    expectLikeEveryAnswer(answer, 'shutdown 503');
+    const response = parseResponse(conn.received());
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toMatch(/^\d+$/);
+    expect(response.headers.connection).toBe('close');
+    expectLikeEveryResponse(response, 'shutdown 503');
   });
 });

@@ -11,14 +11,14 @@ describe('cross-cutting HTTP rules', () => {
   });
   afterAll(() => ctx.close());
 
-  it('answers unknown routes with JSON 404', async () => {
+  it('responds to unknown routes with JSON 404', async () => {
     const res = await ctx.request({ method: 'GET', url: '/api/flights?x=1' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual({ message: 'Route GET /api/flights not found' });
   });
 
-  it('answers a known path with a wrong method with 405 and Allow', async () => {
+  it('responds to a known path with a wrong method with 405 and Allow', async () => {
     const res = await ctx.request({ method: 'DELETE', url: '/api/positions' });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD, POST');
@@ -36,7 +36,7 @@ describe('cross-cutting HTTP rules', () => {
     expect(unknown.json()).toEqual({ message: 'Route PUT /api/flights not found' });
   });
 
-  it('answers 405, not a failed id, for other methods on /api/bookings/create', async () => {
+  it('returns 405, not a failed id, for other methods on /api/bookings/create', async () => {
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
       const res = await ctx.request({ method, url: '/api/bookings/create', token: edit });
       expect(res.statusCode, method).toBe(405);
@@ -44,7 +44,7 @@ describe('cross-cutting HTTP rules', () => {
     }
   });
 
-  it('answers malformed JSON with 400', async () => {
+  it('responds to malformed JSON with 400', async () => {
     const res = await ctx.request({
       method: 'POST',
       url: '/api/bookings/create',
@@ -56,7 +56,7 @@ describe('cross-cutting HTTP rules', () => {
     expect(res.json()).toEqual({ message: 'Malformed JSON body' });
   });
 
-  it('answers bodies over 64 KiB with 413', async () => {
+  it('responds to bodies over 64 KiB with 413', async () => {
     const res = await ctx.request({
       method: 'POST',
       url: '/api/bookings/create',
@@ -68,7 +68,7 @@ describe('cross-cutting HTTP rules', () => {
     expect(res.json()).toEqual({ message: expect.stringContaining('too large') });
   });
 
-  it('answers other content types with 415', async () => {
+  it('responds to other content types with 415', async () => {
     const res = await ctx.request({
       method: 'POST',
       url: '/api/bookings/create',
@@ -80,7 +80,7 @@ describe('cross-cutting HTTP rules', () => {
     expect(res.json()).toEqual({ message: expect.stringContaining('Unsupported content type') });
   });
 
-  it('answers invalid fields with 422 and errors per field', async () => {
+  it('responds to invalid fields with 422 and errors per field', async () => {
     const res = await ctx.request({
       method: 'POST',
       url: '/api/bookings/create',
@@ -94,7 +94,7 @@ describe('cross-cutting HTTP rules', () => {
     for (const messages of Object.values(body.errors)) expect(messages).toEqual([expect.any(String)]);
   });
 
-  it('answers an invalid Api-Variant with 400 on every API route, and changes nothing', async () => {
+  it('responds to an invalid Api-Variant with 400 on every API route, and changes nothing', async () => {
     const before = (await ctx.request({ method: 'GET', url: '/api/bookings', token: edit })).body;
     const calls = [
       { method: 'GET', url: '/api/users?include[]=allUsers' },
@@ -137,7 +137,7 @@ describe('cross-cutting HTTP rules', () => {
 });
 
 describe('rate limiting', () => {
-  it('answers 429 with Retry-After past the limit, counted per key and per IP', async () => {
+  it('returns 429 with Retry-After past the limit, counted per key and per IP', async () => {
     const ctx = await createTestContext({ env: { RATE_LIMIT: '3' } });
     const token = await ctx.key('read');
     for (let i = 0; i < 3; i++) expect((await ctx.request({ method: 'GET', url: '/api/positions' })).statusCode).toBe(200);
@@ -152,7 +152,7 @@ describe('rate limiting', () => {
 });
 
 describe('unexpected failures', () => {
-  it('answer 500 with a JSON message and no internals', async () => {
+  it('return 500 with a JSON message and no internals', async () => {
     const ctx = await createTestContext();
     await ctx.services.db.close();
     const res = await ctx.request({ method: 'GET', url: '/api/positions' });

@@ -1,5 +1,5 @@
 // A query parameter a route does not take is refused (422, one entry per unknown parameter, naming
-// the ones the route takes), never silently ignored: a misspelt filter must not answer everything.
+// the ones the route takes), never silently ignored: a misspelt filter must not return everything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition } from '../../support/factories.js';
@@ -47,7 +47,7 @@ describe('unknown query parameters', () => {
 
     const page = await ctx.request({ method: 'GET', url: '/?areas=Denmark' });
     expect(page.statusCode).toBe(422);
-    // The page answers a person: its form again, in HTML, with the message.
+    // The page responds to a person: its form again, in HTML, with the message.
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toContain('<li>The areas parameter is unknown: this route takes callsign and area.</li>');
   });
@@ -83,7 +83,7 @@ describe('unknown query parameters', () => {
     });
   });
 
-  it('follows a cursor from the Link header, and answers a route that needs a key 401 before anything else', async () => {
+  it('follows a cursor from the Link header, and returns 401 for a route that needs a key, before anything else', async () => {
     const first = await ctx.request({ method: 'GET', url: '/api/bookings?limit=1&from=2026-03-01' });
     expect(first.statusCode).toBe(200);
     const next = /<([^>]+)>/.exec(String(first.headers.link))?.[1];

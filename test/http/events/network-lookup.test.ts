@@ -61,9 +61,9 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
     return (res.json() as { booking: { id: number } }).booking.id;
   };
 
-  it('keeps retrying a create whose look-up answers 204, a 2xx that is not a JSON array, or garbage; settles it on a JSON array', async () => {
-    // The network stores the create but its answer is lost (a 500): the next attempt must look first.
-    network.answerWith((method) => (method === 'POST' ? { status: 500, body: 'upstream reset', handled: true } : undefined));
+  it('keeps retrying a create whose look-up returns 204, a 2xx that is not a JSON array, or garbage; settles it on a JSON array', async () => {
+    // The network stores the create but its response is lost (a 500): the next attempt must look first.
+    network.respondWith((method) => (method === 'POST' ? { status: 500, body: 'upstream reset', handled: true } : undefined));
     const id = await create();
     await vi.waitFor(() => expect(network.count('POST')).toBe(1));
     await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: 1, lease_owner: null }));
@@ -74,8 +74,8 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
       { status: 200, body: '<html>maintenance</html>' },
       { status: 201, body: '[]', headers: { 'content-type': 'application/json' } },
     ];
-    for (const [i, answer] of lookups.entries()) {
-      network.answerWith((method) => (method === 'GET' ? answer : undefined));
+    for (const [i, response] of lookups.entries()) {
+      network.respondWith((method) => (method === 'GET' ? response : undefined));
       later(3_600_000);
       await vi.waitFor(() => expect(network.count('GET')).toBe(i + 1));
       await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'pending', attempts: i + 2, lease_owner: null }));
@@ -88,7 +88,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
     expect(waiting.json()).toMatchObject({ network_booking: null });
 
     // The real list: the earlier create is found, not posted again.
-    network.answerWith(null);
+    network.respondWith(null);
     later(3_600_000);
     await vi.waitFor(async () => expect(await push()).toMatchObject({ status: 'done', posted: null }));
     expect(network.count('POST')).toBe(1);
@@ -98,7 +98,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
   });
 
   it('waits as long as Retry-After asks on a 429 (seconds) and a 503 (HTTP-date)', async () => {
-    network.answerWith((method) => (method === 'POST' ? { status: 429, headers: { 'retry-after': '120' } } : undefined));
+    network.respondWith((method) => (method === 'POST' ? { status: 429, headers: { 'retry-after': '120' } } : undefined));
     await create();
     await vi.waitFor(async () =>
       expect(await push()).toMatchObject({ status: 'pending', attempts: 1, last_status: 429, lease_owner: null }),
@@ -106,7 +106,7 @@ describe('network pushes: the duplicate look-up and Retry-After', () => {
     expect((await push()).next_attempt_at).toBe(now + 120_000);
 
     later(60_000); // not due yet
-    network.answerWith((method) =>
+    network.respondWith((method) =>
       method === 'POST' ? { status: 503, headers: { 'retry-after': new Date(now + 300_000).toUTCString() } } : undefined,
     );
     later(60_000);

@@ -55,7 +55,7 @@ describe('live stream caps and key checks', { timeout: 60_000 }, () => {
     await ctx.close();
   });
 
-  it('answers 429 with Retry-After and a message past the cap of a key; closing one frees a place', async () => {
+  it('returns 429 with Retry-After and a message past the cap of a key; closing one frees a place', async () => {
     const { token } = await key();
     const first = await stream(token);
     const second = await stream(token);
@@ -73,7 +73,7 @@ describe('live stream caps and key checks', { timeout: 60_000 }, () => {
     third.close();
   });
 
-  it('answers 429 past the cap of the process, whatever the key', async () => {
+  it('returns 429 past the cap of the process, whatever the key', async () => {
     const a = await key();
     const b = await key();
     const c = await key();

@@ -24,7 +24,7 @@ describe('the live event stream', { timeout: 60_000 }, () => {
     await server.stop('SIGKILL');
   });
 
-  it('needs a key, and answers text/event-stream with each event as id, event and data', async () => {
+  it('needs a key, and responds with text/event-stream, each event as id, event and data', async () => {
     const anonymous = await fetch(`${server.url}/api/events`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toHaveProperty('message');
@@ -118,7 +118,7 @@ describe('the live event stream', { timeout: 60_000 }, () => {
     const rest = events(await resumed.until((m) => events(m).length >= MANY + 1 - received.length, 30_000));
     expect(rest[0]!.event).toBe('booking.created');
     resumed.close();
-    // The API still answers.
+    // The API still responds.
     expect((await fetch(`${server.url}/api/bookings?limit=1`)).status).toBe(200);
   }, 90_000);
 

@@ -1,5 +1,5 @@
 // Writing API keys' last-used times: one statement for the whole batch, and (SQLite) while
-// another process holds the write lock the server keeps answering instead of blocking on it.
+// another process holds the write lock the server keeps responding instead of blocking on it.
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createTestContext, TEST_DIALECT } from '../../support/context.js';
@@ -33,7 +33,7 @@ describe('recording API key use', () => {
   });
 
   it.runIf(TEST_DIALECT === 'sqlite')(
-    'keeps answering requests while another process holds the write lock, and writes the times after',
+    'keeps responding to requests while another process holds the write lock, and writes the times after',
     async () => {
       const ctx = await createTestContext({ now: T0 });
       const other = new SQLite(ctx.databaseUrl.slice('sqlite:'.length));
@@ -47,7 +47,7 @@ describe('recording API key use', () => {
           () => order.push('flushed'),
           (err: unknown) => order.push(`failed: ${(err as Error).message}`),
         );
-        // Every request is answered while the batch waits for the lock.
+        // Every request gets a response while the batch waits for the lock.
         ctx.setNow(T0 + 1000);
         for (let i = 0; i < 5; i++) {
           const res = await ctx.request({ method: 'GET', url: '/api/positions', token });

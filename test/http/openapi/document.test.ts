@@ -58,7 +58,7 @@ describe('GET /openapi.json', () => {
     });
   });
 
-  it('documents the Idempotency-Key header of the creates and the header of a replayed answer', () => {
+  it('documents the Idempotency-Key header of the creates and the header of a replayed response', () => {
     type Documented = { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: object }> };
     for (const path of ['/api/bookings/create', '/api/bookings/batch']) {
       const op = (doc.paths[path] as Record<string, Documented>).post!;

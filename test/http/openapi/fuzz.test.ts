@@ -1,6 +1,6 @@
 // Schema-driven fuzzing: every operation in the app's own /openapi.json gets hundreds of valid,
 // near-valid and hostile requests against a realistic database. Whatever arrives, the service
-// answers without a 5xx, explains every 4xx in JSON, keeps every 2xx to the documented schema,
+// responds without a 5xx, explains every 4xx in JSON, keeps every 2xx to the documented schema,
 // changes nothing on a refusal, and never lets two live bookings of one position overlap.
 //
 // FUZZ_RUNS (default 500 per operation) and FUZZ_SEED reproduce or deepen a run.

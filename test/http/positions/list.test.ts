@@ -36,7 +36,7 @@ describe('GET /api/positions', () => {
     }
   });
 
-  it('answers an unknown or malformed key with 401, not a silent fallback', async () => {
+  it('responds to an unknown or malformed key with 401, not a silent fallback', async () => {
     const bogus = 'sector_0123456789abcdef_' + 'A'.repeat(43);
     for (const authorization of [`Bearer ${bogus}`, 'Bearer nonsense', 'Basic dXNlcjpwYXNz']) {
       const res = await ctx.request({ method: 'GET', url: '/api/positions', headers: { authorization } });
@@ -46,7 +46,7 @@ describe('GET /api/positions', () => {
     }
   });
 
-  it('sends CORS and an ETag, and answers If-None-Match with 304', async () => {
+  it('sends CORS and an ETag, and responds to If-None-Match with 304', async () => {
     const first = await ctx.request({ method: 'GET', url: '/api/positions', headers: { origin: 'https://division.example' } });
     expect(first.headers['access-control-allow-origin']).toBe('*');
     const etag = first.headers.etag as string;

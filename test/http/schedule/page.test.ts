@@ -104,7 +104,7 @@ describe('GET / (schedule page)', () => {
     // The form sends empty fields for "All areas" and no callsign: no filter.
     expect(callsigns((await page('?area=&callsign=')).body)).toHaveLength(4);
 
-    // The linked feed answers the same bookings.
+    // The linked feed returns the same bookings.
     const feed = await ctx.request({ method: 'GET', url: '/calendar/bookings.ics?area=denmark&callsign=EKCH*' });
     expect(new Set([...feed.body.matchAll(/^SUMMARY:(\S+)/gm)].map((m) => m[1]))).toEqual(new Set(['EKCH_TWR', 'EKCH_APP']));
   });
@@ -125,7 +125,7 @@ describe('GET / (schedule page)', () => {
     }
   });
 
-  it('answers a malformed filter with the page (422): the form again, the error next to its field', async () => {
+  it('responds to a malformed filter with the page (422): the form again, the error next to its field', async () => {
     for (const query of ['?callsign=A*B', `?callsign=${'E'.repeat(70)}`, `?area=${'x'.repeat(200)}`]) {
       const res = await page(query);
       expect(res.statusCode, query).toBe(422);
@@ -171,7 +171,7 @@ describe('GET / (schedule page)', () => {
     for (const secret of ['Adalbert', 'Lindqvist', '@example.org', String(ADA)]) expect(body).not.toContain(secret);
   });
 
-  it('answers 304 to a current If-None-Match, and new bytes once bookings change', async () => {
+  it('returns 304 for a current If-None-Match, and new bytes once bookings change', async () => {
     const first = await page('?area=Denmark');
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^"[^"]+"$/);

@@ -1,5 +1,5 @@
 // Abuse limits: request rate per key and per IP, body, header and query sizes, and clients
-// that send half a request and stall. Each limit is answered cleanly, and none needs a restart.
+// that send half a request and stall. Each limit gets a clean response, and none needs a restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision } from '../../support/factories.js';
@@ -17,7 +17,7 @@ describe('rate limiting', () => {
   const get = (ip: string, token?: string, url = '/api/positions') =>
     ctx.app.inject({ method: 'GET', url, remoteAddress: ip, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-  it('answers 429 with Retry-After and RateLimit headers once an IP has used its budget; other IPs are unaffected', async () => {
+  it('returns 429 with Retry-After and RateLimit headers once an IP has used its budget; other IPs are unaffected', async () => {
     const first = await get('10.0.0.1');
     expect(first.statusCode).toBe(200);
     expect(first.headers['ratelimit-limit']).toBe('5');
@@ -104,7 +104,7 @@ describe('query strings of any size', () => {
     ['unbalanced brackets and stray percent signs', () => 'include[[[]=a&include]]]=b&%&%%&include[=c'],
   ];
 
-  it.each(cases)('answers %s with a 4xx or 200 in JSON, never a 5xx', async (_name, query) => {
+  it.each(cases)('responds to %s with a 4xx or 200 in JSON, never a 5xx', async (_name, query) => {
     for (const url of [`/api/users?${query()}`, `/api/bookings?${query()}`]) {
       const res = await ctx.request({ method: 'GET', url, token });
       expect(res.statusCode, url.slice(0, 80)).toBeLessThan(500);
@@ -137,7 +137,7 @@ describe('parameters past the parser limits', () => {
 
   const junk = (n: number) => Array.from({ length: n }, (_, i) => `junk${i}=1`).join('&');
 
-  it('answers 400 when junk parameters would push limit=1 out of the query, never the whole list', async () => {
+  it('returns 400 when junk parameters would push limit=1 out of the query, never the whole list', async () => {
     const res = await ctx.request({ method: 'GET', url: `/api/bookings?${junk(120)}&limit=1` });
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -150,7 +150,7 @@ describe('parameters past the parser limits', () => {
     expect(Object.keys(res.json().errors)).toEqual(Array.from({ length: 99 }, (_, i) => `junk${i}`));
   });
 
-  it('answers 400 for more values of one parameter than accepted, however they are spelled', async () => {
+  it('returns 400 for more values of one parameter than accepted, however they are spelled', async () => {
     const many = (n: number, one: string) => Array.from({ length: n }, () => one).join('&');
     // (include[50]=name is one value, not too many: see hardening-http.test.ts.)
     for (const query of [many(51, 'include[]=name'), many(51, 'include=name'), `include=${Array(51).fill('name').join(',')}`]) {
@@ -171,7 +171,7 @@ describe('parameters past the parser limits', () => {
       payload,
     });
 
-  it('answers 400 for a form body with more fields than accepted, instead of dropping the last ones unseen', async () => {
+  it('returns 400 for a form body with more fields than accepted, instead of dropping the last ones unseen', async () => {
     const booking = 'cid=1000001&date=14/03/2030&start_at=10:00&end_at=12:00&position=EKCH_TWR';
     const res = await postForm(`${junk(60)}&${booking}`);
     expect(res.statusCode).toBe(400);
@@ -198,15 +198,15 @@ describe('limits of a listening server', () => {
 
   /**
    * Sends a request whose body is too large, a chunk at a time, and stops as soon as the server
-   * answers: writing on after that only makes the server reset the connection (a client library
-   * fails with EPIPE), which may swallow the answer. Returns its status line and JSON body.
+   * responds: writing on after that only makes the server reset the connection (a client library
+   * fails with EPIPE), which may swallow the response. Returns its status line and JSON body.
    */
   async function sendOversized(head: string, chunks: Iterable<string>): Promise<{ status: string; body: unknown }> {
     const conn = await connect(server.url);
     await conn.write(head);
-    const answered = () => conn.isClosed() || /\r\n\r\n/.test(conn.received());
+    const responded = () => conn.isClosed() || /\r\n\r\n/.test(conn.received());
     for (const chunk of chunks) {
-      if (answered()) break;
+      if (responded()) break;
       await conn.write(chunk);
       await Promise.race([conn.waitFor(/\r\n\r\n/), sleep(20)]);
     }
@@ -228,8 +228,8 @@ describe('limits of a listening server', () => {
       body: { message: 'Request body is too large (limit 64 KiB)' },
     });
 
-    const formAnswer = await sendOversized(requestHead('application/x-www-form-urlencoded', `Content-Length: ${100 * 1024}`), []);
-    expect(formAnswer.status).toBe('HTTP/1.1 413 Payload Too Large');
+    const formResponse = await sendOversized(requestHead('application/x-www-form-urlencoded', `Content-Length: ${100 * 1024}`), []);
+    expect(formResponse.status).toBe('HTTP/1.1 413 Payload Too Large');
 
     // No Content-Length: the limit is counted while the body streams in.
     const piece = 'x'.repeat(16 * 1024);
@@ -242,7 +242,7 @@ describe('limits of a listening server', () => {
     expect((await fetch(`${server.url}/api/positions`)).status).toBe(200);
   });
 
-  it('answers headers over 16 KiB with 431 from the HTTP layer', async () => {
+  it('responds to headers over 16 KiB with 431 from the HTTP layer', async () => {
     for (const request of [
       `GET /api/positions HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
       `GET /api/positions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`,
@@ -258,7 +258,7 @@ describe('limits of a listening server', () => {
     expect((await fetch(`${server.url}/api/positions`)).status).toBe(200);
   });
 
-  it('answers a query string short enough for the HTTP layer but over the parameter limit from the application', async () => {
+  it('responds to a query string short enough for the HTTP layer but over the parameter limit from the application', async () => {
     const res = await fetch(`${server.url}/api/users?${'include[]=name&'.repeat(600)}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: 'Too many query parameters: at most 100 are accepted' });

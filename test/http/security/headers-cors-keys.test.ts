@@ -36,7 +36,7 @@ describe('security headers', () => {
   });
   afterAll(() => ctx.close());
 
-  it('are on every status the application answers', async () => {
+  it('are on every status the application returns', async () => {
     const etag = (await ctx.request({ method: 'GET', url: '/api/positions' })).headers.etag as string;
     const cases: Array<[number, Parameters<TestContext['request']>[0]]> = [
       [200, { method: 'GET', url: '/api/positions' }],
@@ -89,7 +89,7 @@ describe('security headers', () => {
     }
   });
 
-  it('are on 429 answers', async () => {
+  it('are on 429 responses', async () => {
     const limited = await createTestContext({ env: { RATE_LIMIT: '1' } });
     try {
       expect((await limited.request({ method: 'GET', url: '/api/positions' })).statusCode).toBe(200);
@@ -101,7 +101,7 @@ describe('security headers', () => {
     }
   });
 
-  it('are on 500 answers', async () => {
+  it('are on 500 responses', async () => {
     const broken = await createTestContext();
     await broken.services.db.close();
     const res = await broken.request({ method: 'GET', url: '/api/positions' });
@@ -134,7 +134,7 @@ describe('CORS', () => {
     }
   });
 
-  it('sends no Access-Control-Allow-Origin on keyed routes, whatever the answer', async () => {
+  it('sends no Access-Control-Allow-Origin on keyed routes, whatever the response', async () => {
     const requests = [
       { method: 'GET' as const, url: '/api/users?include[]=allUsers', token: read },
       { method: 'GET' as const, url: '/api/users?include[]=allUsers' },

@@ -41,7 +41,7 @@ describe('hardening of the HTTP interface', () => {
       }
     });
 
-    it('answers with a key, in the full form, only that user’s bookings', async () => {
+    it('returns, with a key, in the full form, only that user’s bookings', async () => {
       const res = await ctx.request({ method: 'GET', url: `/api/bookings?cid=${BO}`, token: read });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual([expect.objectContaining({ id: 2, user_id: BO, name: 'Bo Berg' })]);
@@ -163,7 +163,7 @@ describe('hardening of the HTTP interface', () => {
   });
 
   describe('the docs', () => {
-    it('answer a missing static file with 404, not 405', async () => {
+    it('respond to a missing static file with 404, not 405', async () => {
       const res = await ctx.request({ method: 'GET', url: '/docs/static/nothing-here.js' });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'Route GET /docs/static/nothing-here.js not found' });
@@ -171,7 +171,7 @@ describe('hardening of the HTTP interface', () => {
       expect((await ctx.request({ method: 'HEAD', url: '/docs/static/nothing-here.js' })).statusCode).toBe(404);
     });
 
-    it('still serve their files, and answer another method there with 405', async () => {
+    it('still serve their files, and respond to another method there with 405', async () => {
       const page = await ctx.request({ method: 'GET', url: '/docs/' });
       const script = /src="\.\/static\/([^"]+\.js)"/.exec(page.body)?.[1];
       expect(script).toBeDefined();

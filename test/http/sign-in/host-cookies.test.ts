@@ -9,7 +9,7 @@ import { formToken, MemberBrowser } from '../../support/member-browser.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 
-/** The Set-Cookie headers of an answer, as sent. */
+/** The Set-Cookie headers of a response, as sent. */
 const setCookies = (headers: { 'set-cookie'?: string | string[] | undefined }): string[] => {
   const v = headers['set-cookie'];
   return v === undefined ? [] : Array.isArray(v) ? v : [v];

@@ -65,7 +65,7 @@ describe('staff pages', () => {
   });
   afterAll(() => ctx.close());
 
-  it('sends a signed-out visitor to sign in, and answers a member without a role 403 saying why', async () => {
+  it('sends a signed-out visitor to sign in, and responds to a member without a role with 403 saying why', async () => {
     const out = await ctx.app.inject({ method: 'GET', url: '/staff/users?q=ada' });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe('/auth/login?next=%2Fstaff%2Fusers%3Fq%3Dada');
@@ -111,7 +111,7 @@ describe('staff pages', () => {
     expect(events).toHaveLength(1);
   });
 
-  it('answers 403 with the reason when the role does not allow the action, changing nothing', async () => {
+  it('returns 403 with the reason when the role does not allow the action, changing nothing', async () => {
     const solo = await post('MENTOR', `/staff/users/${BO}`, `/staff/users/${BO}/endorsements`, {
       type: 'solo',
       positions: 'EKCH_TWR',
@@ -276,7 +276,7 @@ describe('staff pages', () => {
     expect(mod).not.toContain('<strong>examiner</strong>');
   });
 
-  it('answers 404 for a person or endorsement that does not exist', async () => {
+  it('returns 404 for a person or endorsement that does not exist', async () => {
     for (const url of ['/staff/users/999999', '/staff/users/abc', '/staff/users/99999999999']) {
       expect((await get('ADMIN', url)).statusCode, url).toBe(404);
     }

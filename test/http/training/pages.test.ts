@@ -177,10 +177,10 @@ describe('the student’s training pages', () => {
       motivation: MOTIVATION,
       experience: '1',
     });
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => postForm(ctx.app, '/training/apply', fields(i), session.six!.cookie)),
     );
-    expect(answers.map((r) => r.statusCode).sort()).toEqual([303, ...Array(9).fill(409)]);
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([303, ...Array(9).fill(409)]);
     expect(await trainingsOf(who.id)).toHaveLength(1);
   });
 });

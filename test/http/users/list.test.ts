@@ -19,7 +19,7 @@ const member = (user: Partial<UserRecord>) => buildUser({ region: 'EMEA', divisi
 const DIVISION_DATA = {
   areas: ['Sweden', 'Denmark', 'Finland'],
   positions: [buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }), buildPosition('EKCH_APP'), buildPosition('EFHK_TWR')],
-  // Deliberately not in id order: the answer must be sorted anyway.
+  // Deliberately not in id order: the response must be sorted anyway.
   users: [
     member({ id: 1009, email: 'nine@example.org', first_name: 'Nina', last_name: 'Ek', rating: 'OBS' }),
     member({
@@ -527,7 +527,7 @@ describe('GET /api/users over time', () => {
     body = await endorsed();
     expect(body[0]!.endorsements.training).toEqual({ solo: null, s1: null });
 
-    // And back: the earlier answer comes back exactly.
+    // And back: the earlier response comes back exactly.
     ctx.setNow(NOW);
     expect((await endorsed()).map((u) => u.id)).toEqual([1001, 1004]);
     await ctx.close();
@@ -541,7 +541,7 @@ describe('GET /api/users over time', () => {
     const after = await ctx.request({ method: 'GET', url: '/api/users?include=roles', token });
     expect((after.json() as Array<{ id: number }>).map((u) => u.id)).toEqual([1001, 1003, 1005, 1009]);
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    // The unchanged list answers If-None-Match with 304.
+    // The unchanged list responds to If-None-Match with 304.
     const again = await ctx.request({
       method: 'GET',
       url: '/api/users?include=roles',

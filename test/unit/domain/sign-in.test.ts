@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../../src/domain/members/sign-in.js';
 
-const answer = (data: unknown) => ({ data });
+const response = (data: unknown) => ({ data });
 const MEMBER = {
   cid: '1234567',
   personal: { name_first: 'Karin', name_last: 'Holm', email: 'karin@example.org' },
@@ -34,7 +34,7 @@ describe('safeNext', () => {
 
 describe('parseNetworkProfile', () => {
   it('reads the member, a null subdivision included', () => {
-    expect(parseNetworkProfile(answer(MEMBER))).toEqual({
+    expect(parseNetworkProfile(response(MEMBER))).toEqual({
       cid: 1234567,
       firstName: 'Karin',
       lastName: 'Holm',
@@ -46,20 +46,20 @@ describe('parseNetworkProfile', () => {
     });
   });
   it('takes the rating by its short name when the id is unknown', () => {
-    expect(parseNetworkProfile(answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'C1' } } }))?.rating).toBe(5);
+    expect(parseNetworkProfile(response({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'C1' } } }))?.rating).toBe(5);
   });
   it('reads C2 and I2, and keeps a rating number outside the list for signInRefusedFor to name', () => {
-    const withRating = (rating: unknown) => answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating } });
+    const withRating = (rating: unknown) => response({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating } });
     expect(parseNetworkProfile(withRating({ id: 6, short: 'C2' }))?.rating).toBe(6);
     expect(parseNetworkProfile(withRating({ id: 9, short: 'I2' }))?.rating).toBe(9);
     expect(parseNetworkProfile(withRating({ id: 99, short: 'XX' }))?.rating).toBe(99);
   });
   it.each([
     ['no data envelope', MEMBER],
-    ['a cid that is not a number', answer({ ...MEMBER, cid: '12a' })],
-    ['no names', answer({ ...MEMBER, personal: { email: 'x@example.org' } })],
-    ['a rating that is no number', answer({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: '3', short: 'XX' } } })],
-    ['a name with control characters', answer({ ...MEMBER, personal: { ...MEMBER.personal, name_last: 'Ho\u0000lm' } })],
+    ['a cid that is not a number', response({ ...MEMBER, cid: '12a' })],
+    ['no names', response({ ...MEMBER, personal: { email: 'x@example.org' } })],
+    ['a rating that is no number', response({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: '3', short: 'XX' } } })],
+    ['a name with control characters', response({ ...MEMBER, personal: { ...MEMBER.personal, name_last: 'Ho\u0000lm' } })],
   ])('refuses %s', (_what, body) => {
     expect(parseNetworkProfile(body)).toBeNull();
   });
