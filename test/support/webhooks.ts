@@ -153,6 +153,7 @@ export function openStream(baseUrl: string, token: string, lastEventId?: string)
         const messages: StreamMessage[] = [];
         const listeners = new Set<() => void>();
         let buffer = '';
+        let checkPending = false;
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           buffer += chunk;
@@ -171,7 +172,15 @@ export function openStream(baseUrl: string, token: string, lastEventId?: string)
             }
             messages.push(m);
           }
-          for (const l of listeners) l();
+          // Checked once per turn of the event loop, however many small chunks it brought: a
+          // predicate over all messages for every chunk is quadratic on a long catch-up.
+          if (!checkPending) {
+            checkPending = true;
+            setImmediate(() => {
+              checkPending = false;
+              for (const l of listeners) l();
+            });
+          }
         });
         const ended = new Promise<void>((r) => {
           res.on('end', () => r());
