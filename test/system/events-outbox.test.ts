@@ -68,7 +68,9 @@ describe('the event outbox', { timeout: 120_000 }, () => {
   });
 
   it('keeps and delivers an acknowledged change when the server is killed right after its 2xx', async () => {
-    const env = { DATABASE_URL: freshDatabaseUrl(), WEBHOOK_RETRY_BASE_MS: '100' };
+    // A delivery the killed server had claimed is taken over once its claim (the webhook timeout
+    // plus a margin) lapses: a short timeout keeps that wait short; the receiver responds at once.
+    const env = { DATABASE_URL: freshDatabaseUrl(), WEBHOOK_RETRY_BASE_MS: '100', WEBHOOK_TIMEOUT_MS: '1000' };
     const { token } = await prepareDivision(env);
     receiver = await startReceiver(() => 503);
     await addWebhook(env, receiver.url);
