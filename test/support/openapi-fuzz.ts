@@ -70,6 +70,11 @@ export interface FuzzWorld {
   examinerIds: number[];
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
+  /**
+   * Ids no `{id}` is ever given: the examiners' endorsements, which a random revoke or shortening
+   * must not take away from the examinations the fuzz expects to succeed.
+   */
+  reservedIds: number[];
   relations: string[];
   tokens: {
     read: string;
@@ -241,11 +246,13 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
     case 'source':
       return fc.constantFrom('CC', 'cc', 'DISCORD', 'website-1', 'VATSIM_SYNC');
     case 'id':
-      return fc.oneof(
-        { weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) },
-        { weight: 4, arbitrary: fc.constantFrom(...world.trainingIds) },
-        { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) },
-      );
+      return fc
+        .oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...world.bookingIds) },
+          { weight: 4, arbitrary: fc.constantFrom(...world.trainingIds) },
+          { weight: 1, arbitrary: fc.integer({ min: 1, max: world.maxBookingId }) },
+        )
+        .filter((id) => !world.reservedIds.includes(id));
     case 'new_callsign':
       return fc.oneof(
         { weight: 3, arbitrary: fc.stringMatching(/^EK[A-Z]{2}_(TWR|APP|GND|CTR)$/) },

@@ -50,3 +50,24 @@ export function dropStaleSchemas(url: string, now = Date.now()): Promise<void> {
     return match !== null && now - parseInt(match[1]!, 36) > STALE_MS;
   });
 }
+
+/**
+ * Refuses a database whose public schema holds Sector's tables (a server or CLI pointed at
+ * TEST_DATABASE_URL without ?schema= puts them there): each test schema's search_path ends in public,
+ * so a table a test removes on purpose would still be found there, failing tests far from the cause.
+ */
+export async function refuseSectorTablesInPublic(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ found: string | null }>("select to_regclass('public.sector_migrations')::text as found");
+    if (rows[0]?.found) {
+      throw new Error(
+        `TEST_DATABASE_URL=${url} holds Sector's tables in its public schema (a server or CLI ran against it without ?schema=); ` +
+          'drop them, or use another database: tests would find them on every schema search path',
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -65,6 +65,7 @@ const world: FuzzWorld = {
   areas: demo.areas,
   examinerIds: [examiner],
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
+  reservedIds: [(issued.json() as { id: number }).id],
   relations: ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'],
   tokens: {
     read: await ctx.key('read'),
