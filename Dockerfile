@@ -1,10 +1,10 @@
-# Build stage: the README's install step (npm ci also compiles TypeScript via "prepare").
+# Build stage: the README's install step (npm ci also builds dist/ via "prepare").
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY package.json package-lock.json tsconfig.json ./
 COPY packages ./packages
 COPY scripts ./scripts
 COPY src ./src

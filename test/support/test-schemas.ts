@@ -19,7 +19,8 @@ export function testSchemaName(runId: string, label: string): string {
   return `${TEST_SCHEMA_PREFIX}${runId}_${label}`.slice(0, 63);
 }
 
-async function dropSchemas(url: string, which: (schema: string) => boolean): Promise<void> {
+/** Runs fn on a connection to the test database, naming the URL when it cannot be reached. */
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
@@ -27,15 +28,21 @@ async function dropSchemas(url: string, which: (schema: string) => boolean): Pro
     throw new Error(`TEST_DATABASE_URL=${url} is unreachable: ${(err as Error).message}`, { cause: err });
   }
   try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function dropSchemas(url: string, which: (schema: string) => boolean): Promise<void> {
+  return withClient(url, async (client) => {
     const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where starts_with(nspname, $1)', [
       TEST_SCHEMA_PREFIX,
     ]);
     for (const { nspname } of rows) {
       if (which(nspname)) await client.query(`drop schema if exists "${nspname}" cascade`);
     }
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Drops the run's own schemas (at its end). */
@@ -56,10 +63,8 @@ export function dropStaleSchemas(url: string, now = Date.now()): Promise<void> {
  * TEST_DATABASE_URL without ?schema= puts them there): each test schema's search_path ends in public,
  * so a table a test removes on purpose would still be found there, failing tests far from the cause.
  */
-export async function refuseSectorTablesInPublic(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
+export function refuseSectorTablesInPublic(url: string): Promise<void> {
+  return withClient(url, async (client) => {
     const { rows } = await client.query<{ found: string | null }>("select to_regclass('public.sector_migrations')::text as found");
     if (rows[0]?.found) {
       throw new Error(
@@ -67,7 +72,5 @@ export async function refuseSectorTablesInPublic(url: string): Promise<void> {
           'drop them, or use another database: tests would find them on every schema search path',
       );
     }
-  } finally {
-    await client.end();
-  }
+  });
 }
