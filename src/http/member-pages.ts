@@ -2,12 +2,12 @@
 //
 // How to use it (a route registered in the page scope, src/routes/pages.ts):
 //
-//   app.get('/my/bookings', { schema: myBookingsPage, preHandler: requireMember }, async (request, reply) => {
+//   app.get('/my/bookings', { schema: myBookingsPage, preValidation: requireMember }, async (request, reply) => {
 //     const member = request.member!;               // { cid, name, firstName, lastName, rating }
 //     const body = myBookingsPage({ …, csrf: csrfField(request) });   // put csrfField in every <form method="post">
 //     return sendPage(reply, 200, body);
 //   });
-//   app.post('/bookings', { schema: bookingForm, preHandler: memberForm }, async (request, reply) => {
+//   app.post('/bookings', { schema: bookingForm, preValidation: memberForm }, async (request, reply) => {
 //     // Only reached by a signed-in member whose form carried a valid token; then 303 (post/redirect/get).
 //     return reply.redirect('/my/bookings?done=booked', 303);
 //   });
@@ -18,10 +18,12 @@
 // - requireMember: signed out → 303 to /auth/login?next=<this page>, and back here after signing in.
 // - checkCsrf: a POST without the session's token (field `_csrf`, or header X-CSRF-Token) → 403 page,
 //   before the handler runs, so nothing is written. memberForm = [requireMember, checkCsrf].
+// - Both run as preValidation: sign-in and the token are checked before the fields are (a signed-out
+//   or forged post is never told what is wrong with its fields).
 // - accountView(request) feeds presenters/member-pages.ts accountBar (Sign in / name, Sign out, links).
 // - sendPage sets the pages' Content-Security-Policy; sendMessage responds with a short HTML page.
 // - Audit and booking writes made for a member use memberActor(member): actor `member:<cid>`.
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { AuditActor } from '../domain/audit/index.js';
 import { type AccountView, CSRF_FIELD, csrfInput, messagePage } from '../presenters/member-pages.js';
 import type { Html } from '../presenters/html.js';
@@ -87,7 +89,7 @@ export function sendMessage(
 }
 
 /** Signed out: 303 to sign-in, back to this page afterwards (a POST comes back to the page it was posted from). */
-export const requireMember: preHandlerAsyncHookHandler = async (request, reply) => {
+export const requireMember: preValidationAsyncHookHandler = async (request, reply) => {
   if (request.member !== null) return;
   if (!signInEnabled(request)) {
     await sendMessage(request, reply, 404, { title: 'Not available', message: 'Signing in is not set up on this site.' });
@@ -117,7 +119,7 @@ function sentToken(request: FastifyRequest): string | null {
 }
 
 /** Refuses (403, nothing done) a request whose form does not carry this session's CSRF token. */
-export const checkCsrf: preHandlerAsyncHookHandler = async (request, reply) => {
+export const checkCsrf: preValidationAsyncHookHandler = async (request, reply) => {
   const session = request.memberSession;
   const token = sentToken(request);
   if (session !== null && token !== null && request.server.memberPages.tokens.verify(session.csrfSecret, token)) return;
@@ -129,4 +131,4 @@ export const checkCsrf: preHandlerAsyncHookHandler = async (request, reply) => {
 };
 
 /** For a member's forms (POST): signed in, and with a valid CSRF token. */
-export const memberForm: preHandlerAsyncHookHandler[] = [requireMember, checkCsrf];
+export const memberForm: preValidationAsyncHookHandler[] = [requireMember, checkCsrf];

@@ -1,6 +1,6 @@
 // Signing members in with the network's account (contract §14, docs/sign-in.md):
 // GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: responses are HTML.
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { checkCsrf, sendMessage, signInPath } from '../../http/member-pages.js';
 import {
@@ -17,7 +17,7 @@ import type { RouteServices } from '../../services/index.js';
 const LOGIN_MAX_AGE_S = 10 * 60;
 
 /** Signing out when already signed out has nothing to end, so no token to check. */
-const csrfWhenSignedIn: preHandlerAsyncHookHandler = async function (request, reply) {
+const csrfWhenSignedIn: preValidationAsyncHookHandler = async function (request, reply) {
   if (request.member !== null) await checkCsrf.call(this, request, reply);
 };
 
@@ -62,7 +62,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async
     return reply.header('cache-control', 'no-store').redirect(result.next, 303);
   });
 
-  app.post('/auth/logout', { schema: signOutForm, preHandler: csrfWhenSignedIn }, async (request, reply) => {
+  app.post('/auth/logout', { schema: signOutForm, preValidation: csrfWhenSignedIn }, async (request, reply) => {
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
     clearSessionCookie(reply);
     return reply.header('cache-control', 'no-store').redirect('/', 303);

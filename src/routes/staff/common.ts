@@ -1,6 +1,6 @@
 // What every staff page route shares (contract §17): the door (signed in and holding a role, else
 // sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { mayDo } from '../../domain/staff.js';
 import { accountView, checkCsrf, csrfField, requireMember, sendMessage } from '../../http/member-pages.js';
@@ -12,8 +12,8 @@ import type { StaffView } from '../../services/staff.js';
 const viewers = new WeakMap<FastifyRequest, StaffView>();
 
 /** The staff pages' door: a signed-in member holding a role; a member without one gets 403 with the reason. */
-export function staffDoor(services: RouteServices): { page: preHandlerAsyncHookHandler[]; form: preHandlerAsyncHookHandler[] } {
-  const door: preHandlerAsyncHookHandler = async (request, reply) => {
+export function staffDoor(services: RouteServices): { page: preValidationAsyncHookHandler[]; form: preValidationAsyncHookHandler[] } {
+  const door: preValidationAsyncHookHandler = async (request, reply) => {
     const view = await services.staff.viewer(request.member!.cid);
     if (!view.isStaff) {
       await refuse(

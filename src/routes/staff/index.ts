@@ -48,19 +48,19 @@ function rolesAndRights(view: StaffView): { roles: string[]; may: string[] } {
 const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const door = staffDoor(services);
 
-  app.get('/staff', { schema: staffOverviewPage, preHandler: door.page }, async (request, reply) => {
+  app.get('/staff', { schema: staffOverviewPage, preValidation: door.page }, async (request, reply) => {
     const view = viewerOf(request);
     const overview = await services.staff.overview(view);
     return sendPage(reply, 200, overviewPage({ ...frameOf(request, services), ...rolesAndRights(view), overview }));
   });
 
-  app.get('/staff/users', { schema: staffSearchPage, preHandler: door.page }, async (request, reply) => {
+  app.get('/staff/users', { schema: staffSearchPage, preValidation: door.page }, async (request, reply) => {
     const q = text(request.query.q).slice(0, 100);
     const found = q === '' ? [] : await services.staff.search(q);
     return sendPage(reply, 200, searchPage({ ...frameOf(request, services), q, found, limit: SEARCH_LIMIT }));
   });
 
-  app.get('/staff/endorsements', { schema: staffEndorsementsPage, preHandler: door.page }, async (request, reply) => {
+  app.get('/staff/endorsements', { schema: staffEndorsementsPage, preValidation: door.page }, async (request, reply) => {
     const view = viewerOf(request);
     const type = text(request.query.type).toLowerCase();
     const areaName = text(request.query.area);

@@ -99,13 +99,13 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     }
   }
 
-  app.get('/staff/users/:cid', { schema: staffPersonPage, preHandler: door.page }, async (request, reply) => {
+  app.get('/staff/users/:cid', { schema: staffPersonPage, preValidation: door.page }, async (request, reply) => {
     const cid = idOf(request.params.cid);
     if (cid === null) return notFound(request, reply, 'person');
     return sendPerson(request, reply, 200, cid, NO_FORM, noticeOf(request.query.done, NOTICES));
   });
 
-  app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm, preHandler: door.form }, async (request, reply) => {
+  app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm, preValidation: door.form }, async (request, reply) => {
     const cid = idOf(request.params.cid);
     if (cid === null) return notFound(request, reply, 'person');
     const b = request.body;
@@ -141,7 +141,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     return { id: found.id, cid: found.user_id };
   }
 
-  app.post('/staff/endorsements/:id/end', { schema: endorsementEndForm, preHandler: door.form }, async (request, reply) => {
+  app.post('/staff/endorsements/:id/end', { schema: endorsementEndForm, preValidation: door.form }, async (request, reply) => {
     const held = await holderOf(request, reply, request.params.id);
     if (held === null) return reply;
     const values = { valid_to: text(request.body.valid_to) };
@@ -151,7 +151,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     return change(request, reply, held.cid, state, 'shortened', () => services.endorsements.setEnd(held.id, end.at, actor(request)));
   });
 
-  app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm, preHandler: door.form }, async (request, reply) => {
+  app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm, preValidation: door.form }, async (request, reply) => {
     const held = await holderOf(request, reply, request.params.id);
     if (held === null) return reply;
     return change(request, reply, held.cid, { form: `end-${held.id}`, values: {} }, 'revoked', () =>
@@ -163,7 +163,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     ['/staff/users/:cid/roles', 'granted'],
     ['/staff/users/:cid/roles/revoke', 'role-revoked'],
   ] as const) {
-    app.post(path, { schema: roleForm, preHandler: door.form }, async (request, reply) => {
+    app.post(path, { schema: roleForm, preValidation: door.form }, async (request, reply) => {
       const cid = idOf(request.params.cid);
       if (cid === null) return notFound(request, reply, 'person');
       const values = { role: text(request.body.role), area: text(request.body.area) };

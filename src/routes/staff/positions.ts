@@ -54,11 +54,11 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     }
   }
 
-  app.get('/staff/positions', { schema: staffPositionsPage, preHandler: door.page }, (request, reply) =>
+  app.get('/staff/positions', { schema: staffPositionsPage, preValidation: door.page }, (request, reply) =>
     sendPositions(request, reply, 200, NO_FORM, noticeOf(request.query.done, NOTICES)),
   );
 
-  app.post('/staff/positions', { schema: addPositionForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/positions', { schema: addPositionForm, preValidation: door.form }, (request, reply) => {
     const v = fieldsOf(request.body);
     const input = { ...v, required_facility: v.required_facility === '' ? null : v.required_facility };
     return change(request, reply, { form: 'position-new', values: v }, 'added', () =>
@@ -66,7 +66,7 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     );
   });
 
-  app.post('/staff/positions/:callsign', { schema: changePositionForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/positions/:callsign', { schema: changePositionForm, preValidation: door.form }, (request, reply) => {
     const callsign = request.params.callsign.toUpperCase();
     const { callsign: _c, ...v } = fieldsOf(request.body);
     const input = { ...v, required_facility: v.required_facility === '' ? null : v.required_facility };
@@ -74,7 +74,7 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     return change(request, reply, state, 'changed', () => services.positions.update(callsign, input, memberActor(request.member!)));
   });
 
-  app.post('/staff/positions/:callsign/remove', { schema: removePositionForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/positions/:callsign/remove', { schema: removePositionForm, preValidation: door.form }, (request, reply) => {
     const callsign = request.params.callsign.toUpperCase();
     return change(request, reply, { form: `position-${callsign}`, values: {} }, 'removed', () =>
       services.positions.remove(callsign, memberActor(request.member!)),

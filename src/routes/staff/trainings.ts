@@ -86,15 +86,15 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     }
   }
 
-  app.get('/staff/trainings', { schema: staffTrainingsPage, preHandler: door.page }, (request, reply) =>
+  app.get('/staff/trainings', { schema: staffTrainingsPage, preValidation: door.page }, (request, reply) =>
     sendList(request, reply, 200, NO_FORM, request.query),
   );
 
-  app.get('/staff/trainings/:id', { schema: staffTrainingPage, preHandler: door.page }, (request, reply) =>
+  app.get('/staff/trainings/:id', { schema: staffTrainingPage, preValidation: door.page }, (request, reply) =>
     sendTraining(request, reply, idOf(request.params.id), 200, NO_FORM),
   );
 
-  app.post('/staff/trainings', { schema: createTrainingForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/trainings', { schema: createTrainingForm, preValidation: door.form }, (request, reply) => {
     const b = request.body;
     const values = { user_id: text(b.user_id), area: text(b.area), type: text(b.type), ratings: text(b.ratings), status: text(b.status) };
     const input = {
@@ -112,7 +112,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     );
   });
 
-  app.post('/staff/trainings/:id/status', { schema: trainingStatusForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/trainings/:id/status', { schema: trainingStatusForm, preValidation: door.form }, (request, reply) => {
     const id = idOf(request.params.id);
     const values = { status: text(request.body.status), closed_reason: text(request.body.closed_reason) };
     const patch = { status: numberOf(values.status), ...(values.closed_reason ? { closed_reason: values.closed_reason } : {}) };
@@ -121,7 +121,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     );
   });
 
-  app.post('/staff/trainings/:id', { schema: trainingChangeForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/trainings/:id', { schema: trainingChangeForm, preValidation: door.form }, (request, reply) => {
     const id = idOf(request.params.id);
     const b = request.body;
     const values = { type: text(b.type) };
@@ -131,7 +131,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     );
   });
 
-  app.post('/staff/trainings/:id/reports', { schema: trainingReportForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/trainings/:id/reports', { schema: trainingReportForm, preValidation: door.form }, (request, reply) => {
     const id = idOf(request.params.id);
     const b = request.body;
     const values = {
@@ -147,7 +147,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     );
   });
 
-  app.post('/staff/trainings/:id/examinations', { schema: trainingExamForm, preHandler: door.form }, (request, reply) => {
+  app.post('/staff/trainings/:id/examinations', { schema: trainingExamForm, preValidation: door.form }, (request, reply) => {
     const id = idOf(request.params.id);
     const b = request.body;
     const values = {

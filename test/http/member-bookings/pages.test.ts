@@ -197,6 +197,21 @@ describe('members booking pages', () => {
     );
   });
 
+  it('checks sign-in and the CSRF token before the fields: a field too long to take never decides first', async () => {
+    const long = { position: 'x'.repeat(2001), date: '2030-03-14', start_at: '10:00', end_at: '11:00' };
+    const out = await postForm(ctx.app, '/bookings', long, null);
+    expect(out.statusCode).toBe(303);
+    expect(String(out.headers.location)).toMatch(/^\/auth\/login\?next=/);
+    for (const url of ['/bookings', '/bookings/50']) {
+      const forged = await postForm(ctx.app, url, { ...long, _csrf: 'forged' }, session.bo!.cookie);
+      expect(forged.statusCode, url).toBe(403);
+      expect(forged.body).toContain('Form refused');
+    }
+    // With the session's token, the field itself is refused (and nothing written).
+    const refused = await post('bo', '/bookings', long);
+    expect(refused.statusCode).toBe(422);
+  });
+
   describe('who may book, persona by persona', () => {
     it('member active in the area: up to their rating; above it 403 with the reason', async () => {
       expect((await book('bo', { position: 'EKCH_TWR', date: '2030-03-15' })).statusCode).toBe(303);

@@ -93,6 +93,24 @@ describe('staff pages', () => {
     expect(await endorsementsOf(ADA)).toEqual(before);
   });
 
+  it('checks sign-in, the CSRF token and the role before the fields: a field too long to take never decides first', async () => {
+    const before = await endorsementsOf(ADA);
+    const url = `/staff/users/${ADA}/endorsements`;
+    const form = { type: 'solo', positions: 'EKCH_APP', valid_to: 'x'.repeat(2001) };
+    const out = await postForm(ctx.app, url, form, null);
+    expect(out.statusCode).toBe(303);
+    expect(String(out.headers.location)).toMatch(/^\/auth\/login\?next=/);
+    const forged = await postForm(ctx.app, url, { ...form, _csrf: 'forged' }, as.MENTOR!.cookie);
+    expect(forged.statusCode).toBe(403);
+    expect(forged.body).toContain('Form refused');
+    const noRole = await post('PLAIN', '/my/bookings', url, form);
+    expect(noRole.statusCode).toBe(403);
+    expect(noRole.body).toContain('The staff pages are for members holding a role');
+    const refused = await post('MENTOR', `/staff/users/${ADA}`, url, form);
+    expect(refused.statusCode).toBe(422);
+    expect(await endorsementsOf(ADA)).toEqual(before);
+  });
+
   it('lets a mentor issue a solo to their own trainee: 303 with a notice, audited as the member, published', async () => {
     const res = await post('MENTOR', `/staff/users/${ADA}`, `/staff/users/${ADA}/endorsements`, {
       type: 'solo',
