@@ -81,6 +81,8 @@ export class Positions {
   /** The stored position (its row held to the end of the write), or 404. */
   private async stored(w: Write, callsign: string) {
     const upper = callsign.toUpperCase();
+    // No position has a control character in its callsign (PostgreSQL cannot even compare a NUL).
+    if (/[\u0000-\u001f\u007f]/.test(upper)) throw new NotFoundError('Position');
     const row = await w.repos.positions.update(upper, {});
     if (!row) throw new NotFoundError('Position');
     const area = row.area_id === null ? null : ((await w.repos.positions.areas()).find((a) => a.id === row.area_id)?.name ?? null);

@@ -9,7 +9,7 @@ import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from '../doma
 import { presentExamination, presentReport } from '../presenters/trainings.js';
 import type { Examination, Report } from '../schemas/trainings.js';
 import { recordTrainingChanges } from './training-changes.js';
-import type { Trainings } from './trainings.js';
+import { isRowId, type Trainings } from './trainings.js';
 import type { Write } from './write.js';
 
 export interface ReportInput {
@@ -89,7 +89,8 @@ export class TrainingRecords {
       if (position === null) errors.position = ['The position field is required.'];
       if (!(EXAMINATION_RESULTS as readonly string[]).includes(input.result))
         errors.result = [`The result must be one of: ${EXAMINATION_RESULTS.join(', ')}.`];
-      if (!(await w.repos.trainings.isExaminer(input.examiner_id, t.area_id, w.at))) {
+      if (!isRowId(input.examiner_id)) errors.examiner_id = ['Give the examiner’s CID (a number).'];
+      else if (!(await w.repos.trainings.isExaminer(input.examiner_id, t.area_id, w.at))) {
         errors.examiner_id = [`CID ${input.examiner_id} holds no active examiner endorsement for ${t.area}.`];
       }
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);

@@ -11,6 +11,7 @@ import {
   type Mover,
   queueWait,
   STATUS,
+  TRAINING_STATUSES,
   TRAINING_TYPES,
   transitionProblem,
 } from '../domain/trainings.js';
@@ -101,7 +102,9 @@ export class Trainings {
   async checkedInput(w: Write, input: TrainingInput) {
     const errors: FieldErrors = {};
     const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-    if (!(await w.repos.endorsements.lockUser(input.user_id))) add('user_id', `There is no user with CID ${input.user_id}.`);
+    // A page's field may hold anything: only a CID that can be one is looked up.
+    if (!isRowId(input.user_id)) add('user_id', 'Give the CID of the member to train (a number).');
+    else if (!(await w.repos.endorsements.lockUser(input.user_id))) add('user_id', `There is no user with CID ${input.user_id}.`);
     const area = (await w.repos.positions.areas()).find((a) => a.name.toLowerCase() === input.area.trim().toLowerCase());
     if (!area) add('area', `There is no area named "${input.area}".`);
     if (input.type !== undefined && !isTrainingType(input.type)) add('type', `The type must be one of: ${TRAINING_TYPES.join(', ')}.`);
@@ -196,6 +199,8 @@ export class Trainings {
     const errors: FieldErrors = {};
     const to = patch.status ?? before.status;
     if (patch.type !== undefined && !isTrainingType(patch.type)) errors.type = [`The type must be one of: ${TRAINING_TYPES.join(', ')}.`];
+    if (!(TRAINING_STATUSES as readonly number[]).includes(to))
+      errors.status = [`The status must be one of: ${TRAINING_STATUSES.join(', ')}.`];
     const reason = patch.closed_reason?.trim();
     if (to === STATUS.CLOSED_BY_STAFF && to !== before.status && (!reason || reason.length > CLOSED_REASON_MAX)) {
       errors.closed_reason = [`Closing a training needs a reason of 1 to ${CLOSED_REASON_MAX} characters.`];
@@ -203,9 +208,13 @@ export class Trainings {
     let mentors: number[] | undefined;
     if (patch.mentors !== undefined) {
       mentors = [...new Set(patch.mentors)];
-      const eligible = new Set(await w.repos.trainings.mentorsAmong(before.area_id, mentors));
-      const not = mentors.filter((m) => !eligible.has(m));
-      if (not.length > 0) errors.mentors = [`Not a mentor in ${before.area}: ${not.join(', ')} (Mentor or a higher role there is needed).`];
+      if (!mentors.every(isRowId)) errors.mentors = ['Each mentor is named by their CID (a number).'];
+      else {
+        const eligible = new Set(await w.repos.trainings.mentorsAmong(before.area_id, mentors));
+        const not = mentors.filter((m) => !eligible.has(m));
+        if (not.length > 0)
+          errors.mentors = [`Not a mentor in ${before.area}: ${not.join(', ')} (Mentor or a higher role there is needed).`];
+      }
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     const problem = transitionProblem(before.status, to, mover);

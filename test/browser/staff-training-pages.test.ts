@@ -1,6 +1,6 @@
 // The staff training pages in a real Chromium against a server process: a Moderator moves a
-// training and writes a report through the forms, and each page passes axe and fits 375 and 1366
-// pixels in light and dark, with screenshots to look at.
+// training, assigns a mentor and writes a report through the forms, and each page passes axe and
+// fits 375 and 1366 pixels in light and dark, with screenshots to look at.
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,13 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
       await page.getByLabel('New status').selectOption('3');
       await Promise.all([page.waitForURL(/done=status/, { waitUntil: 'networkidle' }), page.click('button:has-text("Change status")')]);
       await expect(page.locator('.notice').textContent()).resolves.toBe('Status changed.');
+      // A mentor ticked on the page is the one assigned (the box carries the mentor's CID).
+      await page.getByLabel(`Maja Moderator (${MOD.id})`).check();
+      await Promise.all([
+        page.waitForURL(/done=changed/, { waitUntil: 'networkidle' }),
+        page.getByRole('button', { name: 'Save', exact: true }).click(),
+      ]);
+      await expect(page.locator('.facts').textContent()).resolves.toContain(`MentorsMaja Moderator (${MOD.id})`);
       await page.getByLabel('Report', { exact: true }).fill('Smooth traffic handling.\nWork on phraseology.');
       await Promise.all([page.waitForURL(/done=report/, { waitUntil: 'networkidle' }), page.click('button:has-text("Save report")')]);
       await page.getByLabel('Position (callsign)').last().fill('EKCH_TWR');

@@ -5,7 +5,19 @@ import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../../domain/trainings.js';
 import { trainingStatusDescription } from '../../domain/users/training.js';
 import type { TrainingView } from './types.js';
 import { type Html, html } from '../html.js';
-import { empty, field, formAction, type FormState, formError, isoText, options, staffPage, type StaffFrame, valueOf } from './frame.js';
+import {
+  empty,
+  errorsOf,
+  field,
+  formAction,
+  type FormState,
+  formError,
+  isoText,
+  options,
+  staffPage,
+  type StaffFrame,
+  valueOf,
+} from './frame.js';
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;
@@ -39,8 +51,9 @@ export function trainingPage(p: TrainingPage): Buffer {
     html`<select id="${id}" name="${n}" ${aria}>
       ${options(values, valueOf(state, form, n, fallback))}
     </select>`;
-  const checkbox = (n: string, label: string, on: boolean) =>
-    html`<label class="check"><input type="checkbox" name="${n}" value="on" ${on ? html`checked` : ''} /> ${label}</label>`;
+  const checkbox = (n: string, label: string, on: boolean, value = 'on') =>
+    html`<label class="check"><input type="checkbox" name="${n}" value="${value}" ${on ? html`checked` : ''} /> ${label}</label>`;
+  const mentorErrors = errorsOf(state, 'change').mentors;
 
   // prettier-ignore
   const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>` : html`
@@ -54,7 +67,8 @@ ${view.manages ? html`<section aria-labelledby="type-title"><h2 id="type-title">
 <form method="post" action="${formAction(`/staff/trainings/${t.id}`, 'change')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'change', ['type', 'mentors'])}
 ${field({ form: 'change', name: 'type', label: 'Type', state, control: select('change', 'type', [...TRAINING_TYPES], t.type) })}
-<fieldset class="field"><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), t.mentors.includes(cid)))}</fieldset>
+<fieldset class="field"${mentorErrors ? html` aria-describedby="change-mentors-error"` : ''}><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), t.mentors.includes(cid), String(cid)))}
+${mentorErrors ? html`<p class="error" id="change-mentors-error">${mentorErrors.join(' ')}</p>` : ''}</fieldset>
 ${checkbox('paused', 'Paused (the time does not count as waiting)', t.paused)}
 <div class="actions"><button type="submit">Save</button></div></form></section>` : ''}
 <section aria-labelledby="report-title"><h2 id="report-title">Write a report</h2>

@@ -122,6 +122,14 @@ describe('positions through the API', () => {
     );
   });
 
+  it('responds 404 to a callsign no position can have (a NUL byte, a control character), changing nothing', async () => {
+    for (const callsign of ['%00', 'EKCH%00_TWR', '%1F']) {
+      const patch = await ctx.request({ method: 'PATCH', url: `/api/positions/${callsign}`, token: edit, payload: { name: 'X' } });
+      expect(patch.statusCode, callsign).toBe(404);
+      expect((await ctx.request({ method: 'DELETE', url: `/api/positions/${callsign}`, token: edit })).statusCode, callsign).toBe(404);
+    }
+  });
+
   it('refuses to remove a position with bookings (409) and removes one with only deleted bookings (204)', async () => {
     const kept = await ctx.request({ method: 'DELETE', url: '/api/positions/EKCH_TWR', token: edit });
     expect(kept.statusCode).toBe(409);

@@ -113,6 +113,41 @@ describe('the staff training pages', () => {
     expect(overview).toMatch(/Upcoming examinations[\s\S]*2026-06-10[\s\S]*Erik Examiner \(1000013\)[\s\S]*PASSED/);
   });
 
+  it('refuses a CID, status, mentor or examiner that is not a number beside its field, changing nothing', async () => {
+    const before = await ctx.services.db.kysely.selectFrom('trainings').selectAll().orderBy('id').execute();
+    for (const user_id of ['', 'abc', '99999999999']) {
+      const res = await post('/staff/trainings', { user_id, area: 'Denmark', type: 'Standard', ratings: 'S2', status: '0' }, 'mod');
+      expect(res.statusCode, user_id).toBe(422);
+      expect(res.body).toMatch(/id="training-new-user_id-error">(Give the CID of the member to train|There is no user with CID)/);
+    }
+    expect(await ctx.services.db.kysely.selectFrom('trainings').selectAll().orderBy('id').execute()).toEqual(before);
+    const made = await post(
+      '/staff/trainings',
+      { user_id: String(BUD), area: 'Denmark', type: 'Standard', ratings: 'C1', status: '0' },
+      'mod',
+    );
+    expect(made.statusCode).toBe(303);
+    const url = String(made.headers.location).replace(/\?.*$/, '');
+    const stored = await ctx.services.db.kysely.selectFrom('trainings').selectAll().orderBy('id').execute();
+    const status = await post(`${url}/status`, { status: 'abc' }, 'mod', url);
+    expect(status.statusCode).toBe(422);
+    expect(status.body).toContain('id="status-status-error">The status must be one of: -4, -3, -2, -1, 0, 1, 2, 3.');
+    const mentors = await post(url, { type: 'Standard', mentors: 'abc' }, 'mod');
+    expect(mentors.statusCode).toBe(422);
+    expect(mentors.body).toContain('id="change-mentors-error">Each mentor is named by their CID (a number).');
+    const exams = await ctx.services.db.kysely.selectFrom('training_examinations').selectAll().execute();
+    const exam = await post(
+      `${url}/examinations`,
+      { examination_date: '2026-06-01', position: 'EKCH_TWR', examiner_id: 'abc', result: 'PASSED' },
+      'mod',
+      url,
+    );
+    expect(exam.statusCode).toBe(422);
+    expect(exam.body).toContain('id="exam-examiner_id-error">Give the examiner’s CID (a number).');
+    expect(await ctx.services.db.kysely.selectFrom('training_examinations').selectAll().execute()).toEqual(exams);
+    expect(await ctx.services.db.kysely.selectFrom('trainings').selectAll().orderBy('id').execute()).toEqual(stored);
+  });
+
   it('lets a Mentor see and move their own trainee between 1 and 3 only, and not close the training', async () => {
     const [t] = (await ctx.services.trainings.list({ user_id: ADA })) as Array<{ id: number }>;
     const url = `/staff/trainings/${t!.id}`;
