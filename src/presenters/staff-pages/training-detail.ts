@@ -33,7 +33,7 @@ const targets = (manages: boolean) =>
 /** A timeline entry's details in words: "from 0; to 2; ratings S2". */
 const detailText = (detail: Record<string, unknown>): string =>
   Object.entries(detail)
-    .map(([k, v]) => ` ${k.replace(/_/g, ' ')} ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+    .map(([k, v]) => ` ${k.replace(/_/g, ' ')} ${Array.isArray(v) ? v.join(', ') || 'none' : String(v)}`)
     .join(';');
 
 export function trainingPage(p: TrainingPage): Buffer {

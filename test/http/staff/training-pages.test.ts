@@ -77,6 +77,10 @@ describe('the staff training pages', () => {
     expect(noReason.body).toContain('id="status-closed_reason-error">Closing a training needs a reason');
     expect((await post(`${url}/status`, { status: '2' }, 'mod', url)).statusCode).toBe(303);
     expect((await post(url, { type: 'Fast-track', mentors: String(MEN) }, 'mod')).statusCode).toBe(303);
+    // The page's mentor box carries the CID it sends, and the timeline says what the list was before.
+    const detail = (await get(url, 'mod')).body;
+    expect(detail).toContain(`name="mentors" value="${MEN}" checked`);
+    expect(detail).toContain(`mentors from none; to ${MEN}`);
     const report = await post(
       `${url}/reports`,
       { report_date: '2026-06-01', content: 'Good first session', draft: 'on', position: '', improve: '' },
