@@ -1,7 +1,8 @@
-// The pages' tests drive the system's Chromium (playwright-core never downloads one). On CI the
-// browser tests must run (.ci/run installs chromium); elsewhere a missing browser skips them,
-// saying so. The pages read the same queries on both databases (test/http/ covers both), so the
-// browser runs in the SQLite half only.
+// The pages' tests drive the system's Chromium in its headless shell, Debian's
+// chromium-headless-shell (playwright-core never downloads one): it renders with the same engine as
+// the full browser for about a third of the CPU. On CI the browser tests must run (.ci/run installs
+// it); elsewhere a missing browser skips them, saying so. The pages read the same queries on both
+// databases (test/http/ covers both), so the browser runs in the SQLite half only.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { TEST_DIALECT } from './context.js';
 import { ROOT } from './processes.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium-headless-shell';
 /** Screenshots for a person to look at (not committed). */
 export const SCREENSHOTS = path.join(ROOT, 'test-results');
 /** axe-core, injected into a page with page.addScriptTag({ path: AXE }). */
@@ -17,7 +18,9 @@ export const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 const browserMissing = !fs.existsSync(CHROMIUM);
 if (browserMissing && !process.env.CI) {
-  console.warn(`Skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium). On CI (CI set) they fail instead.`);
+  console.warn(
+    `Skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium-headless-shell). On CI (CI set) they fail instead.`,
+  );
 }
 export const SKIP_BROWSER = (browserMissing && !process.env.CI) || TEST_DIALECT === 'postgres';
 
