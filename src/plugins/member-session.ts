@@ -130,6 +130,10 @@ function pageError(error: FastifyError | ApiError | DomainError, request: Fastif
   } else if (error.validation) {
     status = 422;
     message = 'Something in the request was not valid; nothing was changed.';
+  } else if (databaseTrouble(error) === 'badText') {
+    // PostgreSQL refuses text holding NUL, which no form can send: the request is at fault, as on the API.
+    status = 400;
+    message = 'Text in the request must not contain NUL characters; nothing was changed.';
   } else if (databaseTrouble(error) !== null) {
     request.log.warn({ err: error }, 'database unavailable');
     reply.header('retry-after', '1');

@@ -3,7 +3,7 @@
 // member:<cid>, events), a rule failure beside its field, a refused action as 403 with its reason,
 // and the positions page's 409 for a position with live bookings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../support/context.js';
+import { createTestContext, TEST_DIALECT, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildBooking, buildDivision, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
 
@@ -214,6 +214,15 @@ describe('staff pages', () => {
     const byCid = await get('MENTOR', `/staff/users?q=${String(ADMIN).slice(0, 6)}`);
     expect(byCid.body).toContain('4 matches');
     expect((await get('MENTOR', '/staff/users?q=%25')).body).toContain('Nobody matches');
+    // A NUL: SQLite finds nobody; PostgreSQL refuses such text, which is the request's fault, not an outage.
+    const nul = await get('MENTOR', '/staff/users?q=a%00');
+    if (TEST_DIALECT === 'postgres') {
+      expect(nul.statusCode).toBe(400);
+      expect(nul.body).toContain('Text in the request must not contain NUL characters; nothing was changed.');
+    } else {
+      expect(nul.statusCode).toBe(200);
+      expect(nul.body).toContain('Nobody matches');
+    }
   });
 
   it('keeps the positions page to Administrators; adds, refuses a bad field beside it, and 409s a position with live bookings', async () => {
