@@ -121,6 +121,7 @@ export async function memberSession(scope: FastifyInstance, opts: MemberSessionO
 function pageError(error: FastifyError | ApiError | DomainError, request: FastifyRequest, reply: FastifyReply) {
   let status: number;
   let message: string;
+  const trouble = databaseTrouble(error);
   if (error instanceof DomainError) {
     status = responseForDomainError(error).status;
     message = error instanceof ValidationError ? 'Something in the request was not valid; nothing was changed.' : error.message;
@@ -130,12 +131,12 @@ function pageError(error: FastifyError | ApiError | DomainError, request: Fastif
   } else if (error.validation) {
     status = 422;
     message = 'Something in the request was not valid; nothing was changed.';
-  } else if (databaseTrouble(error) === 'badText') {
+  } else if (trouble === 'badText') {
     // PostgreSQL refuses text holding NUL, which no form can send: the request is at fault, as on the API.
     status = 400;
     message = 'Text in the request must not contain NUL characters; nothing was changed.';
-  } else if (databaseTrouble(error) !== null) {
-    request.log.warn({ err: error }, 'database unavailable');
+  } else if (trouble !== null) {
+    request.log.warn({ err: error }, `database ${trouble}`);
     reply.header('retry-after', '1');
     status = 503;
     message = 'The site is busy; nothing was changed. Try again in a moment.';
