@@ -54,6 +54,11 @@ export function trainingPage(p: TrainingPage): Buffer {
   const checkbox = (n: string, label: string, on: boolean, value = 'on') =>
     html`<label class="check"><input type="checkbox" name="${n}" value="${value}" ${on ? html`checked` : ''} /> ${label}</label>`;
   const mentorErrors = errorsOf(state, 'change').mentors;
+  // A refused change comes back with its boxes as sent, not as stored.
+  const sent = state.form === 'change';
+  const mentorTicked = (cid: number) =>
+    sent ? valueOf(state, 'change', 'mentors').split(',').includes(String(cid)) : t.mentors.includes(cid);
+  const pausedTicked = sent ? valueOf(state, 'change', 'paused') !== '' : t.paused;
 
   // prettier-ignore
   const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>` : html`
@@ -67,9 +72,9 @@ ${view.manages ? html`<section aria-labelledby="type-title"><h2 id="type-title">
 <form method="post" action="${formAction(`/staff/trainings/${t.id}`, 'change')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'change', ['type', 'mentors'])}
 ${field({ form: 'change', name: 'type', label: 'Type', state, control: select('change', 'type', [...TRAINING_TYPES], t.type) })}
-<fieldset class="field"${mentorErrors ? html` aria-describedby="change-mentors-error"` : ''}><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), t.mentors.includes(cid), String(cid)))}
+<fieldset class="field"${mentorErrors ? html` aria-describedby="change-mentors-error"` : ''}><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), mentorTicked(cid), String(cid)))}
 ${mentorErrors ? html`<p class="error" id="change-mentors-error">${mentorErrors.join(' ')}</p>` : ''}</fieldset>
-${checkbox('paused', 'Paused (the time does not count as waiting)', t.paused)}
+${checkbox('paused', 'Paused (the time does not count as waiting)', pausedTicked)}
 <div class="actions"><button type="submit">Save</button></div></form></section>` : ''}
 <section aria-labelledby="report-title"><h2 id="report-title">Write a report</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/reports`, 'report')}" class="staff-form" novalidate>${p.csrf}

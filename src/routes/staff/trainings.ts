@@ -124,8 +124,9 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
   app.post('/staff/trainings/:id', { schema: trainingChangeForm, preValidation: door.form }, (request, reply) => {
     const id = idOf(request.params.id);
     const b = request.body;
-    const values = { type: text(b.type) };
-    const patch = { type: values.type, mentors: all(b.mentors).map(numberOf), paused: text(b.paused) !== '' };
+    // The boxes as sent (mentors' CIDs joined by commas), so a refused form comes back as it was ticked.
+    const values = { type: text(b.type), mentors: all(b.mentors).join(','), paused: text(b.paused) };
+    const patch = { type: values.type, mentors: all(b.mentors).map(numberOf), paused: values.paused !== '' };
     return change(request, reply, id, { form: 'change', values }, 'changed', () =>
       services.trainings.update(id ?? 0, patch, memberActor(request.member!)),
     );

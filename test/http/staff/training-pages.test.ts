@@ -139,6 +139,11 @@ describe('the staff training pages', () => {
     const mentors = await post(url, { type: 'Standard', mentors: 'abc' }, 'mod');
     expect(mentors.statusCode).toBe(422);
     expect(mentors.body).toContain('id="change-mentors-error">Each mentor is named by their CID (a number).');
+    // The refused form comes back with its boxes as sent, not as stored (no mentors, not paused).
+    const ticked = await post(url, { type: 'Nonsense', mentors: String(MEN), paused: 'on' }, 'mod');
+    expect(ticked.statusCode).toBe(422);
+    expect(ticked.body).toContain(`name="mentors" value="${MEN}" checked`);
+    expect(ticked.body).toContain('name="paused" value="on" checked');
     const exams = await ctx.services.db.kysely.selectFrom('training_examinations').selectAll().execute();
     const exam = await post(
       `${url}/examinations`,
