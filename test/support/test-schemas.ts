@@ -1,6 +1,6 @@
-// Each test run owns the PostgreSQL schemas it makes: their names carry the run's id
+// Each test run owns the PostgreSQL schemas and databases it makes: their names carry the run's id
 // (sector_test_<run id>_<label>), and the run drops only those at its end, so two runs against one
-// database never drop each other's. A run that crashed leaves its schemas behind: a later run drops
+// server never drop each other's. A run that crashed leaves its schemas behind: a later run drops
 // them once they are a day old (no run lasts that long).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -34,7 +34,7 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-function dropSchemas(url: string, which: (schema: string) => boolean): Promise<void> {
+function dropSchemas(url: string, which: (name: string) => boolean): Promise<void> {
   return withClient(url, async (client) => {
     const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where starts_with(nspname, $1)', [
       TEST_SCHEMA_PREFIX,
@@ -42,15 +42,37 @@ function dropSchemas(url: string, which: (schema: string) => boolean): Promise<v
     for (const { nspname } of rows) {
       if (which(nspname)) await client.query(`drop schema if exists "${nspname}" cascade`);
     }
+    const databases = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [
+      TEST_SCHEMA_PREFIX,
+    ]);
+    for (const { datname } of databases.rows) {
+      // FORCE: a server a failed test left running must not keep the database.
+      if (which(datname)) await client.query(`drop database if exists "${datname}" with (force)`);
+    }
   });
 }
 
-/** Drops the run's own schemas (at its end). */
+/** A new database of the run, copied from `template` (PostgreSQL copies its files: no statement runs again). */
+export function copyDatabase(url: string, name: string, template: string): Promise<void> {
+  return withClient(url, async (client) => {
+    await client.query(`create database "${name}" template "${template}"`);
+  });
+}
+
+/** TEST_DATABASE_URL pointed at another database of the same server. */
+export function urlOfDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  parsed.searchParams.delete('schema');
+  return parsed.toString();
+}
+
+/** Drops the run's own schemas and databases (at its end). */
 export function dropRunSchemas(url: string, runId: string): Promise<void> {
   return dropSchemas(url, (schema) => schema.startsWith(`${TEST_SCHEMA_PREFIX}${runId}_`));
 }
 
-/** Drops the schemas of runs that started more than a day before `now` (crashed runs). */
+/** Drops the schemas and databases of runs that started more than a day before `now` (crashed runs). */
 export function dropStaleSchemas(url: string, now = Date.now()): Promise<void> {
   return dropSchemas(url, (schema) => {
     const match = RUN_ID.exec(schema);
