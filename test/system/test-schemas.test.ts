@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECT } from '../support/context.js';
-import { dropRunSchemas, dropStaleSchemas, newRunId, testSchemaName } from '../support/test-schemas.js';
+import { dropRunSchemas, dropStaleSchemas, newRunId, testSchemaName, urlOfDatabase } from '../support/test-schemas.js';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -43,6 +43,38 @@ describe.runIf(TEST_DIALECT === 'postgres' && url)('test runs sharing one Postgr
     } finally {
       await withClient(async (c) => {
         for (const s of [mine, other, crashed, foreign]) await c.query(`drop schema if exists "${s}" cascade`);
+      });
+    }
+  });
+
+  it('drops only their own databases too (the copies in-process applications get), even with a connection open', async () => {
+    const now = Date.now();
+    const mine = testSchemaName(newRunId(now), 'a');
+    const other = testSchemaName(newRunId(now - 1000), 'b');
+    const crashed = testSchemaName(newRunId(now - 25 * 60 * 60 * 1000), 'c');
+    const databases = () =>
+      withClient(async (c) => {
+        const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname = any($1)', [
+          [mine, other, crashed],
+        ]);
+        return new Set(rows.map((r) => r.datname));
+      });
+    await withClient(async (c) => {
+      for (const d of [mine, other, crashed]) await c.query(`create database "${d}"`);
+    });
+    // A server a failed test left running still holds a connection to its database.
+    const left = new pg.Client({ connectionString: urlOfDatabase(url!, mine) });
+    await left.connect();
+    left.on('error', () => {});
+    try {
+      await dropStaleSchemas(url!, now);
+      expect(await databases()).toEqual(new Set([mine, other]));
+      await dropRunSchemas(url!, mine.slice('sector_test_'.length, -'_a'.length));
+      expect(await databases()).toEqual(new Set([other]));
+    } finally {
+      await left.end().catch(() => {});
+      await withClient(async (c) => {
+        for (const d of [mine, other, crashed]) await c.query(`drop database if exists "${d}" with (force)`);
       });
     }
   });
