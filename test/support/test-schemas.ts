@@ -55,7 +55,12 @@ function dropSchemas(url: string, which: (name: string) => boolean): Promise<voi
 /** A new database of the run, copied from `template` (PostgreSQL copies its files: no statement runs again). */
 export function copyDatabase(url: string, name: string, template: string): Promise<void> {
   return withClient(url, async (client) => {
-    await client.query(`create database "${name}" template "${template}"`);
+    await client.query(`create database "${name}" template "${template}"`).catch((err: unknown) => {
+      if ((err as { code?: string }).code !== '42501') throw err;
+      throw new Error(`TEST_DATABASE_URL=${url}: its user may not create databases (ALTER ROLE … CREATEDB), which the tests need`, {
+        cause: err,
+      });
+    });
   });
 }
 
