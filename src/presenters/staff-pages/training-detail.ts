@@ -54,11 +54,9 @@ export function trainingPage(p: TrainingPage): Buffer {
   const checkbox = (n: string, label: string, on: boolean, value = 'on') =>
     html`<label class="check"><input type="checkbox" name="${n}" value="${value}" ${on ? html`checked` : ''} /> ${label}</label>`;
   const mentorErrors = errorsOf(state, 'change').mentors;
-  // A refused change comes back with its boxes as sent, not as stored.
-  const sent = state.form === 'change';
-  const mentorTicked = (cid: number) =>
-    sent ? valueOf(state, 'change', 'mentors').split(',').includes(String(cid)) : t.mentors.includes(cid);
-  const pausedTicked = sent ? valueOf(state, 'change', 'paused') !== '' : t.paused;
+  // A refused change comes back with its boxes as sent; otherwise they show what is stored.
+  const mentorsTicked = valueOf(state, 'change', 'mentors', t.mentors.join(',')).split(',');
+  const pausedTicked = valueOf(state, 'change', 'paused', t.paused ? 'on' : '') !== '';
 
   // prettier-ignore
   const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>` : html`
@@ -72,7 +70,7 @@ ${view.manages ? html`<section aria-labelledby="type-title"><h2 id="type-title">
 <form method="post" action="${formAction(`/staff/trainings/${t.id}`, 'change')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'change', ['type', 'mentors'])}
 ${field({ form: 'change', name: 'type', label: 'Type', state, control: select('change', 'type', [...TRAINING_TYPES], t.type) })}
-<fieldset class="field"${mentorErrors ? html` aria-describedby="change-mentors-error"` : ''}><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), mentorTicked(cid), String(cid)))}
+<fieldset class="field"${mentorErrors ? html` aria-describedby="change-mentors-error"` : ''}><legend>Mentors</legend>${view.mentorChoices.length === 0 ? empty('Nobody holds Mentor or a higher role in this area.') : view.mentorChoices.map((cid) => checkbox('mentors', name(cid), mentorsTicked.includes(String(cid)), String(cid)))}
 ${mentorErrors ? html`<p class="error" id="change-mentors-error">${mentorErrors.join(' ')}</p>` : ''}</fieldset>
 ${checkbox('paused', 'Paused (the time does not count as waiting)', pausedTicked)}
 <div class="actions"><button type="submit">Save</button></div></form></section>` : ''}

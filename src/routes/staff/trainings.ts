@@ -125,8 +125,9 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     const id = idOf(request.params.id);
     const b = request.body;
     // The boxes as sent (mentors' CIDs joined by commas), so a refused form comes back as it was ticked.
-    const values = { type: text(b.type), mentors: all(b.mentors).join(','), paused: text(b.paused) };
-    const patch = { type: values.type, mentors: all(b.mentors).map(numberOf), paused: values.paused !== '' };
+    const mentors = all(b.mentors);
+    const values = { type: text(b.type), mentors: mentors.join(','), paused: text(b.paused) };
+    const patch = { type: values.type, mentors: mentors.map(numberOf), paused: values.paused !== '' };
     return change(request, reply, id, { form: 'change', values }, 'changed', () =>
       services.trainings.update(id ?? 0, patch, memberActor(request.member!)),
     );
