@@ -25,8 +25,8 @@ db.pragma('foreign_keys = ON');
 db.pragma('busy_timeout = 5000');
 
 // Sector's statements, as its repositories generate them (bench/README.md says how to list them).
-// Each is prepared when it runs, as Kysely's SQLite driver does for Sector: neither side keeps
-// prepared statements between requests (the reference has no cache of any kind).
+// Each is prepared when it runs: the reference has no cache of any kind (Sector keeps its last
+// statements prepared, src/db/connection.ts, which is Sector's own saving).
 const BOOKING_VIEW =
   'select "b".*, "p"."callsign", "u"."first_name", "u"."last_name" from "bookings" as "b" inner join "positions" as "p" on "p"."id" = "b"."position_id" inner join "users" as "u" on "u"."id" = "b"."user_id"';
 const ACTIVE_ENDORSEMENT =

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { CompiledQuery, Kysely, SqliteDialect, type LogEvent } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type LogEvent, type SqliteDatabase } from 'kysely';
 import { SearchPathPostgresDialect } from './postgres-dialect.js';
 import type { Database } from './schema.js';
 
@@ -93,6 +93,34 @@ function sqliteControl(raw: SQLite.Database, log: (event: LogEvent) => void): Sq
   };
 }
 
+/** How many SQLite statements stay prepared (Python's sqlite3 keeps 128 by default). */
+const KEPT_STATEMENTS = 100;
+/** Longer texts are many rows' values at once (imports, batches): rare, and large to keep. */
+const LONGEST_KEPT_TEXT = 2_000;
+
+/**
+ * Kysely's SQLite driver prepares every statement it runs; this keeps the last ones prepared by
+ * their text, as drivers commonly do. SQLite prepares a kept statement again itself when the
+ * schema changes.
+ */
+function keepStatements(raw: SQLite.Database): SqliteDatabase {
+  const kept = new Map<string, SQLite.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(text) {
+      if (text.length > LONGEST_KEPT_TEXT) return raw.prepare(text);
+      let statement = kept.get(text);
+      if (statement === undefined) {
+        statement = raw.prepare(text);
+        // Lists of varying length make new texts: the oldest text makes room.
+        if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
+        kept.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export class DatabaseUrlError extends Error {}
 
 // Creates the folder one level at a time: recursive mkdir spins forever where a folder is missing
@@ -148,7 +176,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
     raw.pragma('foreign_keys = ON');
     // A write waits up to 5 s for another process's write lock (src/db/transaction.ts), then 503.
     raw.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log });
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(raw) }), log });
     return { kysely, dialect: 'sqlite', schema: null, sqlite: sqliteControl(raw, log), addQueryListener, close: () => kysely.destroy() };
   }
 
