@@ -47,35 +47,41 @@ describe.runIf(TEST_DIALECT === 'postgres' && url)('test runs sharing one Postgr
     }
   });
 
-  it('drops only their own databases too (the copies in-process applications get), even with a connection open', async () => {
-    const now = Date.now();
-    const mine = testSchemaName(newRunId(now), 'a');
-    const other = testSchemaName(newRunId(now - 1000), 'b');
-    const crashed = testSchemaName(newRunId(now - 25 * 60 * 60 * 1000), 'c');
-    const databases = () =>
-      withClient(async (c) => {
-        const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname = any($1)', [
-          [mine, other, crashed],
-        ]);
-        return new Set(rows.map((r) => r.datname));
-      });
-    await withClient(async (c) => {
-      for (const d of [mine, other, crashed]) await c.query(`create database "${d}"`);
-    });
-    // A server a failed test left running still holds a connection to its database.
-    const left = new pg.Client({ connectionString: urlOfDatabase(url!, mine) });
-    await left.connect();
-    left.on('error', () => {});
-    try {
-      await dropStaleSchemas(url!, now);
-      expect(await databases()).toEqual(new Set([mine, other]));
-      await dropRunSchemas(url!, mine.slice('sector_test_'.length, -'_a'.length));
-      expect(await databases()).toEqual(new Set([other]));
-    } finally {
-      await left.end().catch(() => {});
+  // Each DROP DATABASE waits for a checkpoint of the whole server: amid a full run's writes, the three
+  // here have taken more than the default 30 s.
+  it(
+    'drops only their own databases too (the copies in-process applications get), even with a connection open',
+    { timeout: 120_000 },
+    async () => {
+      const now = Date.now();
+      const mine = testSchemaName(newRunId(now), 'a');
+      const other = testSchemaName(newRunId(now - 1000), 'b');
+      const crashed = testSchemaName(newRunId(now - 25 * 60 * 60 * 1000), 'c');
+      const databases = () =>
+        withClient(async (c) => {
+          const { rows } = await c.query<{ datname: string }>('select datname from pg_database where datname = any($1)', [
+            [mine, other, crashed],
+          ]);
+          return new Set(rows.map((r) => r.datname));
+        });
       await withClient(async (c) => {
-        for (const d of [mine, other, crashed]) await c.query(`drop database if exists "${d}" with (force)`);
+        for (const d of [mine, other, crashed]) await c.query(`create database "${d}"`);
       });
-    }
-  });
+      // A server a failed test left running still holds a connection to its database.
+      const left = new pg.Client({ connectionString: urlOfDatabase(url!, mine) });
+      await left.connect();
+      left.on('error', () => {});
+      try {
+        await dropStaleSchemas(url!, now);
+        expect(await databases()).toEqual(new Set([mine, other]));
+        await dropRunSchemas(url!, mine.slice('sector_test_'.length, -'_a'.length));
+        expect(await databases()).toEqual(new Set([other]));
+      } finally {
+        await left.end().catch(() => {});
+        await withClient(async (c) => {
+          for (const d of [mine, other, crashed]) await c.query(`drop database if exists "${d}" with (force)`);
+        });
+      }
+    },
+  );
 });
