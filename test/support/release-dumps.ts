@@ -154,12 +154,13 @@ async function main(): Promise<void> {
     if (commitArg) {
       buildCheckout(commitArg, checkout);
     } else {
-      // release.json names the commit whose code made the dumps (the version's bump may still be uncommitted).
+      // release.json names the commit of the code (the version's bump may still be uncommitted).
       if (run('git', ['status', '--porcelain', '--', 'src'], ROOT) !== '')
         throw new Error('src/ has uncommitted changes: commit them first');
       run('npm', ['run', 'build'], ROOT);
     }
-    const commit = run('git', ['rev-parse', 'HEAD'], checkout).trim();
+    // This checkout's code is the last commit that changed src/: a hash that rebasing other files keeps.
+    const commit = run('git', ['log', '-1', '--format=%H', ...(commitArg ? [] : ['--', 'src'])], checkout).trim();
     const version = (JSON.parse(fs.readFileSync(path.join(checkout, 'package.json'), 'utf8')) as { version: string }).version;
     const out = path.join(RELEASES_DIR, version);
     fs.mkdirSync(out, { recursive: true });
