@@ -25,13 +25,13 @@ db.pragma('foreign_keys = ON');
 db.pragma('busy_timeout = 5000');
 
 // Sector's statements, as its repositories generate them (bench/README.md says how to list them).
-// Each is prepared when it runs: the reference has no cache of any kind (Sector keeps its last
-// statements prepared, src/db/connection.ts, which is Sector's own saving).
+// Each is prepared once, at start, as a plain better-sqlite3 handler is written (the driver's own
+// documentation prepares a statement once and runs it many times).
 const BOOKING_VIEW =
   'select "b".*, "p"."callsign", "u"."first_name", "u"."last_name" from "bookings" as "b" inner join "positions" as "p" on "p"."id" = "b"."position_id" inner join "users" as "u" on "u"."id" = "b"."user_id"';
 const ACTIVE_ENDORSEMENT =
   '("endorsements"."revoked" = 0 and "endorsements"."valid_from" <= ? and ("endorsements"."valid_to" is null or "endorsements"."valid_to" > ?))';
-const statement = (text: string) => () => db.prepare(text);
+const statement = (text: string) => db.prepare(text);
 const sql = {
   positions: statement('select * from "positions"'),
   bookings: statement(`${BOOKING_VIEW} where "b"."deleted" = ? order by "b"."time_start", "b"."id"`),
@@ -91,18 +91,18 @@ const ALL = included.includes;
 function usersData(now: number): UsersData {
   // Sector reads a users list in one read transaction.
   return db.transaction((): UsersData => {
-    const users = sql.users().all(1, 'SCA', now, now, 0) as UsersData['users'];
+    const users = sql.users.all(1, 'SCA', now, now, 0) as UsersData['users'];
     // SQLite returns 0 or 1: a boolean, as Sector's repository makes it.
     for (const u of users as Array<{ atc_active: unknown }>) u.atc_active = Boolean(u.atc_active);
     return {
       users,
-      areas: sql.areas().all() as UsersData['areas'],
-      activity: sql.activity().all(1) as UsersData['activity'],
-      endorsements: sql.endorsements().all(now, now) as UsersData['endorsements'],
-      endorsementAreas: sql.endorsementAreas().all(now, now) as UsersData['endorsementAreas'],
-      endorsementPositions: sql.endorsementPositions().all(now, now) as UsersData['endorsementPositions'],
-      roles: sql.roles().all() as UsersData['roles'],
-      trainings: sql.trainings().all(0) as UsersData['trainings'],
+      areas: sql.areas.all() as UsersData['areas'],
+      activity: sql.activity.all(1) as UsersData['activity'],
+      endorsements: sql.endorsements.all(now, now) as UsersData['endorsements'],
+      endorsementAreas: sql.endorsementAreas.all(now, now) as UsersData['endorsementAreas'],
+      endorsementPositions: sql.endorsementPositions.all(now, now) as UsersData['endorsementPositions'],
+      roles: sql.roles.all() as UsersData['roles'],
+      trainings: sql.trainings.all(0) as UsersData['trainings'],
     };
   })();
 }
@@ -127,17 +127,17 @@ function times(body: CreateBody): [number, number] {
 // One transaction per create: the look-ups (with the user's facility endorsements for a position that
 // requires one), the booking, its audit entry and its event (the outbox row).
 const create = db.transaction((body: CreateBody, keyId: string, at: number): BookingView => {
-  const user = sql.user().get(body.cid) as { id: number } | undefined;
-  const position = sql.position().get(body.position) as { id: number; required_facility: string | null } | undefined;
+  const user = sql.user.get(body.cid) as { id: number } | undefined;
+  const position = sql.position.get(body.position) as { id: number; required_facility: string | null } | undefined;
   if (!user || !position) throw new Error('unknown user or position');
-  if (position.required_facility) sql.facilityEndorsements().all(user.id, 'facility', position.required_facility);
+  if (position.required_facility) sql.facilityEndorsements.all(user.id, 'facility', position.required_facility);
   const [start, end] = times(body);
-  const { id } = sql.insertBooking().get(user.id, position.id, start, end, 0, 0, 0, 0, 'CC', null, 0, at, at) as { id: number };
-  const booking = sql.bookingsByIds().get(id) as BookingView;
+  const { id } = sql.insertBooking.get(user.id, position.id, start, end, 0, 0, 0, 0, 'CC', null, 0, at, at) as { id: number };
+  const booking = sql.bookingsByIds.get(id) as BookingView;
   const diff = bookingDiff(null, booking)!;
-  sql.insertAudit().run(at, `key:${keyId}`, 'bench', 'booking.created', `booking:${id}`, null, JSON.stringify(diff.after));
+  sql.insertAudit.run(at, `key:${keyId}`, 'bench', 'booking.created', `booking:${id}`, null, JSON.stringify(diff.after));
   for (const e of bookingEvents([{ kind: 'created', before: null, after: booking }], at)) {
-    sql.insertEvent().run(e.id, e.type, e.booking_id, e.body, e.created_at, e.network_push);
+    sql.insertEvent.run(e.id, e.type, e.booking_id, e.body, e.created_at, e.network_push);
   }
   return booking;
 });
@@ -145,21 +145,21 @@ const create = db.transaction((body: CreateBody, keyId: string, at: number): Boo
 /** Sector reads the key's row on each keyed request: the reference reads it too, and checks nothing. */
 function readKey(authorization: string | undefined): string {
   const id = authorization?.slice('Bearer sector_'.length, 'Bearer sector_'.length + 16) ?? '';
-  sql.apiKey().get(id);
+  sql.apiKey.get(id);
   return id;
 }
 
 const app = Fastify({ logger: false });
 app.get('/api/positions', async () => {
-  const rows = sql.positions().all() as PositionRow[];
+  const rows = sql.positions.all() as PositionRow[];
   // Sorted in byte order after the query, as Sector's repository does.
   rows.sort((a, b) => (a.callsign < b.callsign ? -1 : a.callsign > b.callsign ? 1 : 0));
   return { data: rows.map(presentPosition) };
 });
 app.get('/api/bookings', async (request) => {
-  if (!request.headers.authorization) return bookingListBody(sql.bookings().all(0) as BookingView[], 'reduced');
+  if (!request.headers.authorization) return bookingListBody(sql.bookings.all(0) as BookingView[], 'reduced');
   readKey(request.headers.authorization);
-  return bookingListBody(sql.bookings().all(0) as BookingView[], 'full');
+  return bookingListBody(sql.bookings.all(0) as BookingView[], 'full');
 });
 app.get('/api/users', async (request) => {
   readKey(request.headers.authorization);

@@ -84,7 +84,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   const metrics = services.metrics;
   await app.register(responseHeaders, {
     rateLimited: config.rateLimit > 0,
-    ...(metrics ? { onConditional: (hit: boolean) => metrics.observeCache(hit) } : {}),
+    ...(metrics ? { onConditional: (notModified: boolean) => metrics.observeConditional(notModified) } : {}),
   });
   // Browsers' preflight requests (OPTIONS on any path), in a context of their own so that its hook runs
   // for them alone; public GETs get their CORS headers from their scope (src/plugins/api-keys.ts).

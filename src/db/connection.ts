@@ -99,11 +99,12 @@ const KEPT_STATEMENTS = 100;
 const LONGEST_KEPT_TEXT = 2_000;
 
 /**
- * Kysely's SQLite driver prepares every statement it runs; this keeps the last ones prepared by
+ * Kysely's SQLite driver prepares every statement it runs; this keeps the last ones run prepared by
  * their text, as drivers commonly do. SQLite prepares a kept statement again itself when the
  * schema changes.
  */
 function keepStatements(raw: SQLite.Database): SqliteDatabase {
+  // In order of last use (a Map iterates in insertion order): each run moves its text to the end.
   const kept = new Map<string, SQLite.Statement>();
   return {
     close: () => raw.close(),
@@ -112,10 +113,10 @@ function keepStatements(raw: SQLite.Database): SqliteDatabase {
       let statement = kept.get(text);
       if (statement === undefined) {
         statement = raw.prepare(text);
-        // Lists of varying length make new texts: the oldest text makes room.
+        // Lists of varying length make new texts: the text run least recently makes room.
         if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
-        kept.set(text, statement);
-      }
+      } else kept.delete(text);
+      kept.set(text, statement);
       return statement;
     },
   };

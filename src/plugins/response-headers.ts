@@ -7,7 +7,7 @@ export interface ResponseHeadersOptions {
   /** Whether responses carry the rate limiter's RateLimit-* headers, to be copied. */
   rateLimited: boolean;
   /** Told of each conditional GET: whether the client's copy still held (304). */
-  onConditional?: (hit: boolean) => void;
+  onConditional?: (notModified: boolean) => void;
 }
 
 const RATE_LIMIT_HEADERS = ['limit', 'remaining', 'reset'] as const;
@@ -41,9 +41,9 @@ async function responseHeaders(app: FastifyInstance, { rateLimited, onConditiona
     }
     const wanted = request.headers['if-none-match'];
     if (wanted === undefined) return done(null, payload);
-    const hit = wanted === etag || wanted === `W/${etag}` || `W/${wanted}` === etag;
-    onConditional?.(hit);
-    if (hit) {
+    const notModified = wanted === etag || wanted === `W/${etag}` || `W/${wanted}` === etag;
+    onConditional?.(notModified);
+    if (notModified) {
       reply.code(304);
       return done(null, '');
     }

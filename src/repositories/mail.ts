@@ -30,10 +30,10 @@ export function mailRepository(db: Executor, dialect: Dialect) {
     },
 
     /**
-     * Claims up to `limit` due mails until `leaseUntil`, counting an attempt for each; run in a write
-     * transaction (PostgreSQL skips rows another instance holds).
+     * Claims the next due mail until `leaseUntil`, counting an attempt; run in a write transaction
+     * (PostgreSQL skips rows another instance holds).
      */
-    async claimDue(now: number, leaseUntil: number, limit: number): Promise<MailRow[]> {
+    async claimNext(now: number, leaseUntil: number): Promise<MailRow | undefined> {
       const due = await db
         .selectFrom('mail_outbox')
         .select('id')
@@ -42,20 +42,16 @@ export function mailRepository(db: Executor, dialect: Dialect) {
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
         .orderBy('next_attempt_at')
-        .limit(limit)
+        .limit(1)
         .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
-        .execute();
-      if (due.length === 0) return [];
+        .executeTakeFirst();
+      if (due === undefined) return undefined;
       return db
         .updateTable('mail_outbox')
         .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-        .where(
-          'id',
-          'in',
-          due.map((d) => d.id),
-        )
+        .where('id', '=', due.id)
         .returningAll()
-        .execute();
+        .executeTakeFirst();
     },
 
     async sent(id: number, at: number): Promise<void> {

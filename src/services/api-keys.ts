@@ -16,13 +16,6 @@ export interface CreateKeyInput {
   expiresAt?: number | null;
 }
 
-export interface ApiKeyServiceOptions {
-  /** How many ids that name no key are remembered; the least recently seen are forgotten first. */
-  unknownIds?: number;
-  /** How long an id that names no key is remembered, in ms. */
-  unknownIdMs?: number;
-}
-
 /** What memory tells of a token: refused (cannot be right), known (a key's id with its secret: ask the database), unseen. */
 export type TokenPrecheck = 'refused' | 'known' | 'unseen';
 
@@ -32,11 +25,9 @@ interface KnownKey {
   revoked: boolean;
 }
 
-// A key's id is 64 random bits, made when the key is: an id that names no key now will not name
-// one later, so remembering it briefly is safe. The bound keeps a flood of random ids to ~1 MB.
-const UNKNOWN_IDS = 10_000;
-const UNKNOWN_ID_MS = 60_000;
-// Bounded like the rest, though only ids of real keys get in.
+// Only ids of real keys get in. Ids that name no key are not remembered: a Control Center token's id
+// comes from the token itself, so an id refused now names a key once the token is moved
+// (import:controlcenter, another process); the rate limit keeps made-up ones off the database.
 const KNOWN_KEYS = 10_000;
 
 export class KeyNameTakenError extends Error {}
@@ -47,19 +38,11 @@ export class ApiKeyService {
   private readonly lastUsed = new Map<string, number>();
   /** Keys this process has seen in the database, by id. */
   private readonly known = new Map<string, KnownKey>();
-  /** Ids the database had no key for, with when to forget them, oldest first. */
-  private readonly unknown = new Map<string, number>();
-  private readonly maxUnknownIds: number;
-  private readonly unknownIdMs: number;
 
   constructor(
     private readonly writer: Writer,
     private readonly clock: Clock,
-    options: ApiKeyServiceOptions = {},
-  ) {
-    this.maxUnknownIds = options.unknownIds ?? UNKNOWN_IDS;
-    this.unknownIdMs = options.unknownIdMs ?? UNKNOWN_ID_MS;
-  }
+  ) {}
 
   private get repo() {
     return apiKeysRepository(this.writer.db.kysely);
@@ -136,7 +119,7 @@ export class ApiKeyService {
     if (!parsed) return 'refused';
     const known = this.known.get(parsed.id);
     if (known) return known.revoked || !secretMatches(parsed.secret, known.secretHash) ? 'refused' : 'known';
-    return this.isUnknown(parsed.id) ? 'refused' : 'unseen';
+    return 'unseen';
   }
 
   /** The key of a token, or null. A possibly valid key is always read from the database, so a revocation holds on every instance. */
@@ -144,10 +127,7 @@ export class ApiKeyService {
     if (this.precheck(token) === 'refused') return null;
     const parsed = parseToken(token)!;
     const row = await this.repo.findById(parsed.id);
-    if (!row) {
-      this.rememberUnknown(parsed.id);
-      return null;
-    }
+    if (!row) return null;
     this.remember(row.id, { secretHash: row.secret_hash, revoked: row.revoked_at !== null });
     if (!secretMatches(parsed.secret, row.secret_hash)) return null;
     const now = this.clock();
@@ -156,31 +136,9 @@ export class ApiKeyService {
     return { id: row.id, name: row.name, scope: row.scope, variant: row.variant, compat: row.compat };
   }
 
-  /** How many ids that name no key are remembered now (for tests and diagnostics). */
-  get unknownIdsKept(): number {
-    return this.unknown.size;
-  }
-
   private remember(id: string, key: KnownKey): void {
-    this.unknown.delete(id);
     if (!this.known.has(id) && this.known.size >= KNOWN_KEYS) this.known.delete(this.known.keys().next().value!);
     this.known.set(id, key);
-  }
-
-  // Real time, not the service's clock: how long to remember is about memory, not about keys.
-  private isUnknown(id: string): boolean {
-    const until = this.unknown.get(id);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.unknown.delete(id);
-    return false;
-  }
-
-  private rememberUnknown(id: string): void {
-    // Re-inserted, so the map stays in order of last sighting and the oldest is dropped first.
-    this.unknown.delete(id);
-    if (this.unknown.size >= this.maxUnknownIds) this.unknown.delete(this.unknown.keys().next().value!);
-    this.unknown.set(id, Date.now() + this.unknownIdMs);
   }
 
   /** Writes the batched last-used times (called on a timer and at shutdown). */

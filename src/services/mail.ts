@@ -2,8 +2,12 @@
 // here after the commit by a worker on every instance, each mail claimed under a lease — so a
 // change that commits sends its mail at least once, retried with back-off, and one that rolls back
 // sends nothing. The transport is nodemailer's SMTP client.
+//
+// A claim is one mail, leased for as long as its send may take: a send is abandoned at that bound,
+// so no other instance takes the mail while this one may still be sending it (a batch claimed under
+// one lease outlived it on a slow server and was sent again by the other instance).
 import { createRequire } from 'node:module';
-import type { Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { MailConfig } from '../config-services.js';
 import { retryDelay } from '../domain/events.js';
 import type { MailRow } from '../repositories/mail.js';
@@ -12,7 +16,13 @@ import type { Worker, WorkerContext } from './workers/worker.js';
 import type { Writer } from './write.js';
 
 const MAX_ATTEMPTS = 10;
-const BATCH = 20;
+/**
+ * The waits on the server of one send, each within MAIL_TIMEOUT_MS: setting up the connection (to the
+ * end of STARTTLS), EHLO, AUTH LOGIN's three, MAIL FROM, RCPT TO, DATA, the message's end, and one spare.
+ */
+const SEND_STEPS = 10;
+/** After the send, the write that records it (SQLite may wait up to 5 s for the lock) lands within the lease. */
+const RECORD_MS = 10_000;
 
 export class MailDeliveries implements Worker {
   readonly name = 'mail-deliveries';
@@ -20,6 +30,8 @@ export class MailDeliveries implements Worker {
   /** A failed mail is due again after its back-off: looked for at least that often. */
   readonly intervalMs: number;
   private readonly transport: Transporter;
+  /** How long one send may take before it is abandoned. */
+  private readonly sendBoundMs: number;
 
   constructor(
     private readonly writer: Writer,
@@ -27,6 +39,7 @@ export class MailDeliveries implements Worker {
     private readonly config: MailConfig,
   ) {
     this.intervalMs = Math.min(30_000, config.retryBaseMs);
+    this.sendBoundMs = SEND_STEPS * config.timeoutMs;
     const url = new URL(config.url);
     const secure = url.protocol === 'smtps:';
     // Loaded only where mail is set up: nodemailer is some forty modules of every process's start.
@@ -43,28 +56,28 @@ export class MailDeliveries implements Worker {
   }
 
   async run(ctx: WorkerContext): Promise<boolean> {
-    const now = ctx.now();
-    if (!(await this.repos.mail.anyDue(now))) return false;
-    const claimed = await this.writer.write((w) => w.repos.mail.claimDue(now, now + 2 * this.config.timeoutMs + 10_000, BATCH));
-    if (claimed.length === 0) return false;
+    if (!(await this.repos.mail.anyDue(ctx.now()))) return false;
+    // The lease runs from the claim's own time, taken once the write holds its lock.
+    const mail = await this.writer.write((w) => w.repos.mail.claimNext(w.at, w.at + this.sendBoundMs + RECORD_MS));
+    if (!mail) return false;
     ctx.took();
-    for (const mail of claimed) {
-      if (ctx.signal.aborted) break;
-      await this.send(mail, ctx);
-    }
-    return claimed.length === BATCH;
+    await this.send(mail, ctx);
+    return true;
   }
 
   private async send(mail: MailRow, ctx: WorkerContext): Promise<void> {
+    const message: SendMailOptions & { signal: AbortSignal } = {
+      from: this.config.from,
+      // The address alone: a name beside it could carry what a header must not.
+      to: mail.to_address,
+      subject: mail.subject,
+      text: mail.text_body,
+      html: mail.html_body,
+      // nodemailer closes the connection when it aborts: at the bound of the claim's lease, or at stop.
+      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(this.sendBoundMs)]),
+    };
     try {
-      await this.transport.sendMail({
-        from: this.config.from,
-        // The address alone: a name beside it could carry what a header must not.
-        to: mail.to_address,
-        subject: mail.subject,
-        text: mail.text_body,
-        html: mail.html_body,
-      });
+      await this.transport.sendMail(message);
       await this.writer.write((w) => w.repos.mail.sent(mail.id, ctx.now()));
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);

@@ -42,8 +42,10 @@ export class Metrics {
   readonly registry = new (promClient().Registry)();
   private readonly requestDurations: Histogram<'method' | 'route' | 'status'>;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly cacheHits: Counter;
-  private readonly cacheMisses: Counter;
+  private readonly conditionals: Counter<'response'>;
+  /** The names of 0.1.0, counting the same: deprecated, kept for the next release only. */
+  private readonly deprecatedNotModified: Counter;
+  private readonly deprecatedFull: Counter;
   private readonly queries: Histogram<'statement' | 'outcome'>;
   private processMetrics = false;
 
@@ -64,14 +66,20 @@ export class Metrics {
       labelNames,
       registers,
     });
-    this.cacheHits = new Counter({
-      name: 'sector_response_cache_hits_total',
-      help: "Conditional GETs that got a 304: the client's cached copy still holds",
+    this.conditionals = new Counter({
+      name: 'sector_http_conditional_requests_total',
+      help: "Conditional GETs (If-None-Match), by response: not_modified (304, the client's copy still holds) or full",
+      labelNames: ['response'],
       registers,
     });
-    this.cacheMisses = new Counter({
+    this.deprecatedNotModified = new Counter({
+      name: 'sector_response_cache_hits_total',
+      help: 'Deprecated, use sector_http_conditional_requests_total{response="not_modified"}: conditional GETs that got a 304',
+      registers,
+    });
+    this.deprecatedFull = new Counter({
       name: 'sector_response_cache_misses_total',
-      help: "Conditional GETs that got the full response: the client's cached copy was out of date",
+      help: 'Deprecated, use sector_http_conditional_requests_total{response="full"}: conditional GETs that got the full response',
       registers,
     });
     this.queries = new Histogram({
@@ -102,8 +110,9 @@ export class Metrics {
     this.requests.inc(labels);
   }
 
-  observeCache(hit: boolean): void {
-    (hit ? this.cacheHits : this.cacheMisses).inc();
+  observeConditional(notModified: boolean): void {
+    this.conditionals.inc({ response: notModified ? 'not_modified' : 'full' });
+    (notModified ? this.deprecatedNotModified : this.deprecatedFull).inc();
   }
 
   /** For the database's query listener. */

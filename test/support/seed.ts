@@ -1,12 +1,13 @@
 // Set-up of a database that a test then serves or runs the CLI on: done in the test's own process,
-// through the services that `import`, `create:apikey` and `webhook:add` call. Starting the CLI for
-// set-up cost a second of CPU each time, and hundreds of tests do it; the tests of those commands
-// still run them as processes (cli-import, cli-apikeys, webhook-cli).
+// through the services that `import`, `create:apikey`, `webhook:add` and the API's writes call.
+// Starting the CLI for set-up cost a second of CPU each time, and hundreds of tests do it; the tests
+// of those commands still run them as processes (cli-import, cli-apikeys, webhook-cli).
 import { loadConfig } from '../../src/config.js';
 import { parseEventFilter } from '../../src/domain/events.js';
 import { startServices } from '../../src/runtime.js';
 import type { Db } from '../../src/db/connection.js';
 import { type AppServices, type ComposedServices, createServices } from '../../src/services/index.js';
+import type { TrainingInput } from '../../src/services/trainings.js';
 
 /** The services over env's database (migrated, as every command does first), closed afterwards. */
 async function withDatabase<T>(env: Record<string, string>, fn: (services: AppServices) => Promise<T>): Promise<T> {
@@ -43,5 +44,12 @@ export async function addWebhook(env: Record<string, string>, url: string, event
   return withDatabase(env, async (services) => {
     const w = await services.webhooks.add(url, events === undefined ? null : parseEventFilter(events));
     return { id: w.id, secret: w.secret };
+  });
+}
+
+/** Trainings made as `POST /api/trainings` makes them: with SMTP_URL and MAIL_FROM in env, each writes its student's mail. */
+export async function createTrainings(env: Record<string, string>, trainings: TrainingInput[]): Promise<void> {
+  await withDatabase(env, async (services) => {
+    for (const training of trainings) await services.trainings.create(training, { kind: 'cli' });
   });
 }

@@ -273,6 +273,23 @@ describe('import:controlcenter --prefix', () => {
   });
 });
 
+describe('a Control Center token tried before its move', () => {
+  it('is refused before the move and accepted at once after it, by a server that was running all along', async () => {
+    const databaseUrl = freshDatabaseUrl();
+    const server = await startServer({ DATABASE_URL: databaseUrl });
+    try {
+      const get = () => fetch(`${server.url}/api/bookings/101`, { headers: { authorization: `Bearer ${BOT_TOKEN}` } });
+      expect((await get()).status).toBe(401);
+      const r = await move(await controlCenterDatabase('7.0'), databaseUrl);
+      expect(r.code, r.stderr).toBe(0);
+      // The id the server found no key for names the moved key now.
+      expect((await get()).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('a moved booking and the network', () => {
   it('a moved booking changed in Sector is a PUT of the same network booking, never a second POST', async () => {
     const databaseUrl = freshDatabaseUrl();

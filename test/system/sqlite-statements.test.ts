@@ -1,9 +1,10 @@
 // SQLite statements stay prepared by their text (src/db/connection.ts): a kept statement must still
-// answer for the schema as it is now, and texts beyond the kept number must still run.
+// answer for the schema as it is now, texts beyond the kept number must still run, and the ones
+// evicted are those run least recently (a statement run all the time stays prepared).
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { TEST_DIALECT, tempDir } from '../support/context.js';
 
@@ -43,6 +44,24 @@ describe.runIf(TEST_DIALECT === 'sqlite')('SQLite statements kept prepared', () 
     for (const n of [0, 1]) {
       const again = await db.kysely.executeQuery(CompiledQuery.raw(texts[n]!, ['again']));
       expect(again.rows).toEqual([{ n, p: 'again' }]);
+    }
+  });
+
+  it('keep a statement run between every other one prepared, however many other texts pass', async () => {
+    const db = openDatabase('sqlite::memory:');
+    open.push(db);
+    const prepare = vi.spyOn(SQLite.prototype, 'prepare');
+    try {
+      const hot = 'select ? as hot';
+      for (let i = 0; i < 300; i++) {
+        await db.kysely.executeQuery(CompiledQuery.raw(hot, [i]));
+        await db.kysely.executeQuery(CompiledQuery.raw(`select ${i} as cold`));
+      }
+      expect(prepare.mock.calls.filter(([text]) => text === hot)).toHaveLength(1);
+      // The cold texts, each run once, were prepared once each.
+      expect(prepare.mock.calls.filter(([text]) => text.endsWith(' as cold'))).toHaveLength(300);
+    } finally {
+      prepare.mockRestore();
     }
   });
 });

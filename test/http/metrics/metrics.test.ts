@@ -108,7 +108,10 @@ describe('GET /metrics', () => {
       expect(buckets.at(-1)).toBe('+Inf');
       expect(find('sector_http_request_duration_seconds_count', { route: '/api/bookings', status: '200' })[0]?.value).toBe(1);
 
-      // The conditional GETs: one got 304, one the full response.
+      // The conditional GETs: one got 304, one the full response; the deprecated names count the same.
+      expect(find('sector_http_conditional_requests_total', { response: 'not_modified' })[0]!.value).toBe(1);
+      expect(find('sector_http_conditional_requests_total', { response: 'full' })[0]!.value).toBe(1);
+      expect(types.get('sector_http_conditional_requests_total')).toBe('counter');
       expect(find('sector_response_cache_hits_total')[0]!.value).toBe(1);
       expect(find('sector_response_cache_misses_total')[0]!.value).toBe(1);
       expect(types.get('sector_db_query_duration_seconds')).toBe('histogram');
