@@ -16,7 +16,7 @@ const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: s
     sessions: services.sessions,
     secret: sessionSecret,
     secureCookies: config.publicUrl.startsWith('https:'),
-    signInEnabled: services.signIn !== null,
+    signInEnabled: services.signIn !== null || services.demoSignIn !== null,
     siteName: config.siteName,
     assets: services.pageAssets,
   });
