@@ -14,6 +14,8 @@ export class DemoRefusal extends Error {}
 
 /** The configuration with the demo's database and everything that reaches beyond this computer off. */
 export function demoConfig(config: Config): Config {
+  if (!config.demoDatabaseUrl.startsWith('sqlite:') || config.demoDatabaseUrl === 'sqlite::memory:')
+    throw new DemoRefusal('npm run demo runs only on a SQLite file of its own (./data/demo.db)');
   const host = net.isIPv6(config.host) ? `[${config.host}]` : config.host;
   return {
     ...config,

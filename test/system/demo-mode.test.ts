@@ -174,6 +174,12 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npm run demo', { timeout: 120_000 }, 
     expect(r.stderr).toContain(`sector: npm run demo listens only on this computer (HOST=127.0.0.1, ::1 or localhost); HOST=${host}`);
   });
 
+  it('refuses a database that is not a SQLite file of its own', () => {
+    const r = runDemo({ HOST: '127.0.0.1', PORT: '0', SECTOR_DEMO_DATABASE: 'postgres://root@127.0.0.1:5432/real' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('sector: npm run demo runs only on a SQLite file of its own (./data/demo.db)');
+  });
+
   it('refuses a demo database holding users who are not of the demo division, changing nothing', async () => {
     const file = path.join(dir, 'other.db');
     await importData({ DATABASE_URL: `sqlite:${file}` }, buildDivision());
