@@ -4,9 +4,13 @@
 // data feed, webhooks), listens only on loopback and answers only requests made there
 // (src/plugins/demo-guard.ts).
 import dns from 'node:dns/promises';
+import fs from 'node:fs';
 import net from 'node:net';
 import type { Config } from './config.js';
+import { openDatabase } from './db/connection.js';
+import type { DemoData } from './demo/division.js';
 import { isLoopbackAddress } from './http/loopback.js';
+import { createRepositories } from './repositories/index.js';
 import type { AppServices } from './services/index.js';
 
 /** The demo could not start: one line for the terminal. */
@@ -52,17 +56,40 @@ export function checkDemoAddresses(addresses: ReadonlyArray<string | { address: 
   if (open.length > 0) throw new DemoRefusal(`npm run demo listens only on loopback, not on ${open.join(', ')}: stopped`);
 }
 
-/** Loads the demo division into an empty demo database; keeps one holding it; refuses one holding anyone else. */
-export async function prepareDemoDatabase(services: AppServices): Promise<'loaded' | 'kept'> {
-  // Loaded only in demo mode: the generator is large and a normal start does not need it.
+/** The demo division (seed 1), built only in demo mode: the generator is large and a normal start does not need it. */
+export async function demoDivision(now: number): Promise<DemoData> {
   const { buildDemoDivision, DEFAULT_DEMO_SEED } = await import('./demo/division.js');
-  const data = buildDemoDivision({ now: services.clock(), seed: DEFAULT_DEMO_SEED });
+  return buildDemoDivision({ now, seed: DEFAULT_DEMO_SEED });
+}
+
+const othersRefused = (file: string) =>
+  new DemoRefusal(
+    `npm run demo runs only on its own database, and ${file} holds users who are not of the demo division; move that file away and start again`,
+  );
+
+/** Before anything is migrated: an existing file holding users other than the demo's is refused untouched. */
+export async function checkDemoDatabase(url: string, data: DemoData): Promise<void> {
+  const file = url.slice('sqlite:'.length);
+  if (!fs.existsSync(file)) return;
+  const db = openDatabase(url);
+  let others: boolean;
+  try {
+    const division = createRepositories(db.kysely, db.dialect).divisionData;
+    others = (await division.hasData()) && !(await division.holdsOnlyUsers(data.users.map((u) => u.id)));
+  } catch {
+    // No tables yet (or not a database at all: the start then says so).
+    others = false;
+  } finally {
+    await db.close();
+  }
+  if (others) throw othersRefused(file);
+}
+
+/** Loads the demo division into an empty demo database; keeps one holding it; refuses one holding anyone else. */
+export async function prepareDemoDatabase(services: AppServices, data: DemoData): Promise<'loaded' | 'kept'> {
   if (await services.imports.holdsDivisionData()) {
     if (await services.imports.holdsOnlyUsers(data.users.map((u) => u.id))) return 'kept';
-    const file = services.config.databaseUrl.slice('sqlite:'.length);
-    throw new DemoRefusal(
-      `npm run demo runs only on its own database, and ${file} holds users who are not of the demo division; move that file away and start again`,
-    );
+    throw othersRefused(services.config.databaseUrl.slice('sqlite:'.length));
   }
   await services.imports.run(data, { intoEmptyDatabase: true, source: 'seed:demo' });
   return 'loaded';

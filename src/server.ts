@@ -1,17 +1,29 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { checkDemoAddresses, checkDemoHost, DemoRefusal, demoConfig, prepareDemoDatabase } from './demo-mode.js';
+import {
+  checkDemoAddresses,
+  checkDemoDatabase,
+  checkDemoHost,
+  demoDivision,
+  DemoRefusal,
+  demoConfig,
+  prepareDemoDatabase,
+} from './demo-mode.js';
 import { describeStartupError, runShutdownSteps, startServices } from './runtime.js';
 
 async function main(): Promise<void> {
   // `npm run demo`: only by this flag, never by a setting a real site could carry.
   const demo = process.argv.includes('--demo');
   const config = demo ? demoConfig(loadConfig()) : loadConfig();
-  if (demo) await checkDemoHost(config.host);
+  const data = demo ? await demoDivision(Date.now()) : null;
+  if (data) {
+    await checkDemoHost(config.host);
+    await checkDemoDatabase(config.databaseUrl, data);
+  }
   const services = await startServices(config);
-  if (demo) {
+  if (data) {
     try {
-      const how = await prepareDemoDatabase(services);
+      const how = await prepareDemoDatabase(services, data);
       process.stderr.write(
         `${how === 'loaded' ? 'Loaded the demo division into' : 'Demo division kept in'} ${config.databaseUrl.slice(7)}.\n`,
       );

@@ -184,11 +184,14 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npm run demo', { timeout: 120_000 }, 
     const file = path.join(dir, 'other.db');
     await importData({ DATABASE_URL: `sqlite:${file}` }, buildDivision());
     const before = await tableRows(`sqlite:${file}`, ['users', 'sessions', 'audit_log']);
+    const bytes = fs.readFileSync(file);
     const r = runDemo({ HOST: '127.0.0.1', PORT: '0', SECTOR_DEMO_DATABASE: `sqlite:${file}` });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
       `sector: npm run demo runs only on its own database, and ${file} holds users who are not of the demo division; move that file away and start again`,
     );
+    // Refused before anything was migrated or written: the file is as it was, byte for byte.
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     expect(await tableRows(`sqlite:${file}`, ['users', 'sessions', 'audit_log'])).toEqual(before);
   });
 
