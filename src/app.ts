@@ -19,6 +19,7 @@ import { parseQuery } from './http/parameters.js';
 import openapi, { serverUrl } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes } from './routes/index.js';
+import { demoGuard } from './plugins/demo-guard.js';
 import type { AppServices } from './services/index.js';
 import { VERSION } from './version.js';
 
@@ -70,6 +71,8 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   refuseConnect(app);
+  // npm run demo: answers only on this computer, before any other hook (src/demo-mode.ts).
+  if (config.demo) demoGuard(app);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are written in the order their presenters build them (the seed's documented field order),
   // which a schema-compiled serializer would not keep; presenters are typed by the response schemas,

@@ -77,6 +77,10 @@ export interface Config {
   dataFeed: DataFeedConfig | null;
   /** How ATC activity is computed from sessions; `hours` null = activity stays as imported. */
   activity: ActivityConfig;
+  /** `npm run demo` (src/demo-mode.ts): the demo sign-in on, everything that leaves the computer off. */
+  demo: boolean;
+  /** The demo's own database (sqlite:./data/demo.db; tests give another file). */
+  demoDatabaseUrl: string;
   /** Mail to students (SMTP_URL, MAIL_FROM); null: nothing is sent. */
   mail: MailConfig | null;
 }
@@ -195,6 +199,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataFeed: null,
     activity: { hours: null, periodMonths: 12, graceMonths: 12 },
     mail: null,
+    demo: false,
+    // Undocumented: lets tests give each demo a file of its own.
+    demoDatabaseUrl: rootedSqlite(str('SECTOR_DEMO_DATABASE', 'sqlite:./data/demo.db')),
   };
   config.network = networkConfig(str, int, problems);
   config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config.host, config.port, problems);

@@ -1,10 +1,37 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import {
+  checkDemoAddresses,
+  checkDemoDatabase,
+  checkDemoHost,
+  demoDivision,
+  DemoRefusal,
+  demoConfig,
+  prepareDemoDatabase,
+} from './demo-mode.js';
 import { describeStartupError, runShutdownSteps, startServices } from './runtime.js';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // `npm run demo`: only by this flag, never by a setting a real site could carry.
+  const demo = process.argv.includes('--demo');
+  const config = demo ? demoConfig(loadConfig()) : loadConfig();
+  const data = demo ? await demoDivision(Date.now()) : null;
+  if (data) {
+    await checkDemoHost(config.host);
+    await checkDemoDatabase(config.databaseUrl, data);
+  }
   const services = await startServices(config);
+  if (data) {
+    try {
+      const how = await prepareDemoDatabase(services, data);
+      process.stderr.write(
+        `${how === 'loaded' ? 'Loaded the demo division into' : 'Demo division kept in'} ${config.databaseUrl.slice(7)}.\n`,
+      );
+    } catch (err) {
+      await services.close();
+      throw err;
+    }
+  }
   const app = await buildApp(services);
 
   let closing = false;
@@ -37,11 +64,31 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  if (demo) {
+    try {
+      checkDemoAddresses(app.addresses());
+    } catch (err) {
+      await app.close();
+      await services.close();
+      throw err;
+    }
+    const first = app.addresses()[0];
+    const where =
+      typeof first === 'object'
+        ? `http://${first.family === 'IPv6' ? `[${first.address}]` : first.address}:${first.port}`
+        : config.publicUrl;
+    process.stderr.write(`Demo: open ${where}/auth/login to sign in as a demo person (Ctrl-C stops it; nothing leaves this computer).\n`);
+  }
   services.workers.start(app.log.child({ component: 'workers' }));
 }
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError ? err.message : `sector: ${describeStartupError(err)}`;
+  const message =
+    err instanceof ConfigError
+      ? err.message
+      : err instanceof DemoRefusal
+        ? `sector: ${err.message}`
+        : `sector: ${describeStartupError(err)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 });

@@ -84,7 +84,7 @@ export function sendMessage(
   return sendPage(
     reply.header('cache-control', 'no-store'),
     status,
-    messagePage({ siteName, assets, title: page.title, message: page.message, links }),
+    messagePage({ siteName, assets, account: accountView(request), title: page.title, message: page.message, links }),
   );
 }
 

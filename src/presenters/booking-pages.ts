@@ -8,7 +8,7 @@ import { flagLabels } from '../domain/calendar/filter.js';
 import type { FieldErrors } from '../domain/errors.js';
 import type { MemberBooking, OfferedPosition } from '../repositories/member-bookings.js';
 import { type Html, html } from './html.js';
-import { type AccountView, accountBar, pageHead } from './member-pages.js';
+import { type AccountView, memberFooter, pageHead, siteHeader } from './member-pages.js';
 import type { PageAssets } from './schedule-page.js';
 
 export interface PageFrame {
@@ -57,20 +57,12 @@ export function frame(f: PageFrame, title: string, main: Html): Buffer {
     <html lang="en">
       ${pageHead(title, f.siteName, f.assets)}
       <body>
-        <header class="site">
-          <p class="site-name"><a href="/">${f.siteName}</a></p>
-          ${accountBar(f.account)}
-        </header>
+        ${siteHeader(f.siteName, f.account)}
         <main>
           <h1>${title}</h1>
           ${main}
         </main>
-        <footer>
-          <p>
-            <a href="/">Schedule</a> · <a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> ·
-            <a href="/my/training">My training</a>
-          </p>
-        </footer>
+        ${memberFooter(f.account)}
       </body>
     </html> `;
   return Buffer.from(body.toString());

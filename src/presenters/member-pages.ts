@@ -25,10 +25,32 @@ export function accountBar(view: AccountView): Html | '' {
   </nav>`;
 }
 
+/** The header of the members' pages: the site's name and the account bar. */
+export const siteHeader = (siteName: string, account: AccountView): Html =>
+  html`<header class="site">
+    <p class="site-name"><a href="/">${siteName}</a></p>
+    ${accountBar(account)}
+  </header>`;
+
+/** The footer of the members' pages: their pages when signed in, else the schedule only. */
+export const memberFooter = (account: AccountView): Html =>
+  html`<footer>
+    <p>
+      <a href="/">Schedule</a>${
+        account?.member
+          ? html` · <a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> ·
+              <a href="/my/training">My training</a>`
+          : ''
+      }
+    </p>
+  </footer>`;
+
 export interface MessagePage {
   siteName: string;
   /** The stylesheet and icon URLs (PageAssets). */
   assets: { css: string; icon: string };
+  /** The account bar, as on the page the member came from. */
+  account: AccountView;
   title: string;
   message: string;
   /** Where the member may go from here, e.g. "Try again". */
@@ -47,20 +69,19 @@ export function pageHead(title: string, siteName: string, assets: { css: string;
   </head>`;
 }
 
-/** A short page saying what happened (a refused sign-in, a refused form). */
+/** A short page saying what happened (a refused sign-in, a refused form), in the members' header and footer. */
 export function messagePage(page: MessagePage): Buffer {
   const body = html`<!doctype html>
     <html lang="en">
       ${pageHead(page.title, page.siteName, page.assets)}
       <body>
-        <header>
-          <p><a href="/">${page.siteName}</a></p>
-        </header>
+        ${siteHeader(page.siteName, page.account)}
         <main>
           <h1>${page.title}</h1>
           <p role="alert">${page.message}</p>
           <p class="actions">${page.links.map((l, i) => html`${i > 0 ? ' ' : ''}<a href="${l.href}">${l.text}</a>`)}</p>
         </main>
+        ${memberFooter(page.account)}
       </body>
     </html> `;
   return Buffer.from(body.toString());

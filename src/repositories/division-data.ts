@@ -18,10 +18,24 @@ async function hasDivisionData(db: Kysely<Database>): Promise<boolean> {
   return user !== undefined || booking !== undefined;
 }
 
+/** True when users exist and every one of them is among `ids` (a demo division loaded, and nothing else). */
+async function holdsOnlyUsers(db: Kysely<Database>, ids: readonly number[]): Promise<boolean> {
+  const any = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (any === undefined || ids.length === 0) return false;
+  const other = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'not in', [...ids])
+    .limit(1)
+    .executeTakeFirst();
+  return other === undefined;
+}
+
 export function divisionDataRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     holdsDataLocked: () => holdsDivisionDataLocked(db, dialect),
     hasData: () => hasDivisionData(db),
+    holdsOnlyUsers: (ids: readonly number[]) => holdsOnlyUsers(db, ids),
   };
 }
 

@@ -7,6 +7,7 @@ import { auditRepository } from './audit.js';
 import { bookingsRepository } from './bookings.js';
 import { calendarRepository } from './calendar.js';
 import { controllingSessionsRepository } from './controlling-sessions.js';
+import { demoPeopleRepository } from './demo-people.js';
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';
 import { endorsementsRepository } from './endorsements.js';
@@ -40,6 +41,7 @@ const FACTORIES = {
   bookings: bookingsRepository,
   calendar: calendarRepository,
   controllingSessions: controllingSessionsRepository,
+  demoPeople: demoPeopleRepository,
   deprecated: deprecatedRepository,
   divisionData: divisionDataRepository,
   endorsements: endorsementsRepository,

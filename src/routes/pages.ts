@@ -2,6 +2,7 @@
 // people use in a browser (contract §12, §14).
 import type { FastifyPluginAsync } from 'fastify';
 import { memberSession } from '../plugins/member-session.js';
+import { pageRateLimits } from '../plugins/page-rate-limits.js';
 import type { RouteServices } from '../services/index.js';
 import authRoutes from './sign-in/index.js';
 import memberBookingsRoutes from './member-bookings/index.js';
@@ -15,10 +16,12 @@ const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: s
     sessions: services.sessions,
     secret: sessionSecret,
     secureCookies: config.publicUrl.startsWith('https:'),
-    signInEnabled: services.signIn !== null,
+    signInEnabled: services.signIn !== null || services.demoSignIn !== null,
     siteName: config.siteName,
     assets: services.pageAssets,
   });
+  // RATE_LIMIT=0 turns the pages' limits off with the API's.
+  if (config.rateLimit > 0) await pageRateLimits(pages);
   await pages.register(scheduleRoutes, { services });
   await pages.register(authRoutes, { services });
   await pages.register(memberBookingsRoutes, { services });

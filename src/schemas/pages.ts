@@ -15,6 +15,11 @@ export const signInCallback = {
   ...hidden,
   querystring: Type.Object({ code: Type.Optional(Field), state: Type.Optional(Field), error: Type.Optional(Field) }),
 };
+/** npm run demo: signing in as a demo person (src/routes/sign-in/demo.ts). */
+export const demoSignInForm = {
+  ...hidden,
+  body: Type.Object({ cid: Type.Optional(Field), next: Type.Optional(Field), _csrf: Type.Optional(Field) }),
+};
 export const signOutForm = { ...hidden, body: Type.Optional(Type.Object({ _csrf: Type.Optional(Field) })) };
 
 /** A booking's id in a page's path: anything that is not one gets "no such booking". */

@@ -20,7 +20,15 @@ import type { Writer } from './write.js';
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;
 
-export class FeedPollError extends Error {}
+export class FeedPollError extends Error {
+  /** True when the feed did not respond at all (no network, its host not found, nothing listening). */
+  constructor(
+    message: string,
+    readonly unreachable = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface PollOutcome {
   /** Controllers on a division position. */
@@ -67,8 +75,8 @@ async function pollFeed(deps: FeedPollDeps, signal?: AbortSignal): Promise<PollO
     signal,
   });
   if (http !== deps.http) http.close();
-  if (!result.ok || result.status !== 200)
-    throw new FeedPollError(`data feed failed: ${result.ok ? `${url.host}: HTTP ${result.status}` : result.error}`);
+  if (!result.ok) throw new FeedPollError(`data feed failed: ${result.error}`, result.reason === 'failed' || result.reason === 'timeout');
+  if (result.status !== 200) throw new FeedPollError(`data feed failed: ${url.host}: HTTP ${result.status}`);
   return processFeed(deps, result.body);
 }
 

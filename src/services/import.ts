@@ -66,4 +66,9 @@ export class Imports {
   holdsDivisionData(): Promise<boolean> {
     return this.repos.divisionData.hasData();
   }
+
+  /** True when the database holds users and every one is among `ids` (the demo division of one seed, and nobody else). */
+  holdsOnlyUsers(ids: readonly number[]): Promise<boolean> {
+    return this.repos.divisionData.holdsOnlyUsers(ids);
+  }
 }

@@ -40,6 +40,7 @@ import { TrainingRecords } from './training-records.js';
 import { TrainingDesk } from './training-desk.js';
 import { Trainings } from './trainings.js';
 import { Users } from './users.js';
+import { DemoSignIn } from './sign-in/demo.js';
 import { WebhookDeliveries } from './webhooks/dispatcher.js';
 import { WebhookSubscriptions } from './webhooks/subscriptions.js';
 import { builtInWorkers } from './workers/built-in.js';
@@ -98,6 +99,8 @@ export interface AppServices {
   sessions: MemberSessions;
   /** Signing members in with the network's account; null when sign-in is off. */
   signIn: SignIn | null;
+  /** `npm run demo` only: signing in as a demo person with one click. */
+  demoSignIn: DemoSignIn | null;
   /** Every request to another service (webhooks, the network); closed at shutdown. */
   http: HttpClient;
   /** The background work: started and stopped by the server only. */
@@ -162,13 +165,18 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const mail = config.mail ? new MailDeliveries(writer, repos, config.mail) : null;
   // Every piece of background work, in one list.
   const background: Worker[] = [
-    new WebhookDeliveries(writer, repos, http, {
-      timeoutMs: config.webhookTimeoutMs,
-      retryBaseMs: config.webhookRetryBaseMs,
-      maxAttempts: config.webhookMaxAttempts,
-      disableAfterMs: config.webhookDisableAfterMs,
-      ...(countDisabled ? { onDisabled: countDisabled } : {}),
-    }),
+    // The demo delivers no webhooks: nothing leaves the computer (src/demo-mode.ts).
+    ...(config.demo
+      ? []
+      : [
+          new WebhookDeliveries(writer, repos, http, {
+            timeoutMs: config.webhookTimeoutMs,
+            retryBaseMs: config.webhookRetryBaseMs,
+            maxAttempts: config.webhookMaxAttempts,
+            disableAfterMs: config.webhookDisableAfterMs,
+            ...(countDisabled ? { onDisabled: countDisabled } : {}),
+          }),
+        ]),
     ...(networkPushes ? [networkPushes] : []),
     ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
     ...builtInWorkers({ config, writer, keys }),
@@ -219,7 +227,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       config,
       version: VERSION,
       assets,
-      signIn: config.signIn !== null,
+      signIn: config.signIn !== null || config.demo,
       // Without the data feed nothing is known of who is on: the page shows no such section.
       ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
@@ -243,6 +251,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     pageAssets: assets,
     sessions,
     signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
+    demoSignIn: config.demo ? new DemoSignIn(repos, sessions) : null,
     http,
     workers,
     close: async () => {

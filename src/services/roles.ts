@@ -54,7 +54,10 @@ export class Roles {
     if (area !== null && !found)
       errors.area = [`There is no area named "${area}"; areas: ${areas.map((a) => a.name).join(', ') || 'none'}.`];
     if (area === null && isStaffRole(role) && role !== 'Administrator') errors.area = [`${role} is held in an area: name one.`];
-    if (!(await w.repos.endorsements.lockUser(userId))) errors.user_id = [`There is no user with CID ${userId}.`];
+    if (!(await w.repos.endorsements.lockUser(userId)))
+      errors.user_id = [
+        `There is no user with CID ${userId}: a person is known to Sector once they have signed in, or come from \`npx sector import\` or \`roster:sync\`.`,
+      ];
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     const areaId = found ? found.id : null;
     if (actor.kind === 'member') {

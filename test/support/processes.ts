@@ -99,9 +99,9 @@ export interface ServerProcess {
 /** How long a stopped server may take to exit (its shutdown waits at most for in-flight work). */
 const STOP_MS = 20_000;
 
-export function startServer(env: Record<string, string>, cwd = ROOT): Promise<ServerProcess> {
+export function startServer(env: Record<string, string>, cwd = ROOT, args: string[] = []): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER], {
+    const child = spawn(process.execPath, [SERVER, ...args], {
       cwd,
       // No poll of the real network's feed from a test (a test that wants one points DATA_FEED_URL at a stand-in).
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT: '0', DATA_FEED_URL: 'off', ...env },

@@ -63,7 +63,10 @@ describe('role commands', { timeout: 120_000 }, () => {
   });
 
   it.each([
-    [['role:grant', '4242', 'Administrator'], /no user with CID 4242/],
+    [
+      ['role:grant', '4242', 'Administrator'],
+      /no user with CID 4242: a person is known to Sector once they have signed in, or come from `npx sector import` or `roster:sync`\. Nothing was changed\./,
+    ],
     [['role:grant', String(BO), 'Mentor'], /Mentor is held in an area/],
     [['role:grant', String(BO), 'Chief', '--area', 'Denmark'], /must be one of: Administrator, Moderator, Mentor, Buddy/],
     [['role:grant', String(BO), 'Mentor', '--area', 'Atlantis'], /no area named "Atlantis"/],

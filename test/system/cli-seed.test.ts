@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { buildDemoDivision } from '../../src/demo/division.js';
 import { freshDatabaseUrl } from '../support/context.js';
-import { migratedDatabase } from '../support/db-state.js';
+import { migratedDatabase, tableRows } from '../support/db-state.js';
+import { buildUser } from '../support/factories.js';
 import { runCli, runCliAsync } from '../support/processes.js';
 import { importData } from '../support/seed.js';
 
@@ -65,6 +66,23 @@ describe('npx sector seed:demo', () => {
       }
     },
   );
+
+  it('run again: says the demo division is already loaded and exits 0; over anyone else it exits 1', { timeout: 60_000 }, async () => {
+    const env = await migratedDatabase();
+    const tables = ['users', 'bookings', 'endorsements', 'trainings', 'roles', 'audit_log'] as const;
+    expect(runCli(['seed:demo'], env).code).toBe(0);
+    const before = await tableRows(env.DATABASE_URL, tables);
+    const again = runCli(['seed:demo'], env);
+    expect(again.code).toBe(0);
+    expect(again.stderr.trim()).toBe('The demo division (seed 1) is already loaded; nothing was changed.');
+    expect(await tableRows(env.DATABASE_URL, tables)).toEqual(before);
+
+    // Someone who is not of the demo division: the database is not the demo's.
+    await importData(env, { users: [buildUser({ id: 1234567 })] });
+    const other = runCli(['seed:demo'], env);
+    expect(other.code).toBe(1);
+    expect(other.stderr.trim()).toBe('sector: the database already holds users or bookings; seed:demo only fills an empty database');
+  });
 
   it.each([
     ['-1', '--seed must be a whole number from 0 to 999999999 (got "-1")'],

@@ -176,7 +176,7 @@ describe('sessions from the data feed', () => {
         feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 },
         clock: ctx.services.clock,
       }).poll(),
-    ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`));
+    ).rejects.toThrow(new FeedPollError(`data feed failed: 127.0.0.1:${port}: connection refused (ECONNREFUSED)`, true));
   });
 
   it('names the host whose name it could not find', async () => {
@@ -188,7 +188,7 @@ describe('sessions from the data feed', () => {
         feed: { url: 'https://nonexistent.invalid/v3/vatsim-data.json', intervalS: 1 },
         clock: ctx.services.clock,
       }).poll(),
-    ).rejects.toThrow(new FeedPollError('data feed failed: nonexistent.invalid: host name not found (ENOTFOUND)'));
+    ).rejects.toThrow(new FeedPollError('data feed failed: nonexistent.invalid: host name not found (ENOTFOUND)', true));
   });
 
   it('refuses a feed document dated more than two minutes ahead of the clock, and records a slightly early one at the clock: no stored time is later than now', async () => {

@@ -1,6 +1,7 @@
 // The roster sync, the data feed poll and the activity recompute as scheduled jobs of the server:
 // with two instances on one PostgreSQL each runs once per interval across both; a feed that keeps
 // failing is one warning, not one per poll.
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
@@ -133,10 +134,30 @@ describe('scheduled network jobs', () => {
     await waitFor('four polls of the feed', () => feed.count() >= before + 4);
     await sleep(300);
     expect(server.logs().match(/data feed failed: 127\.0\.0\.1:\d+: HTTP 503/g)).toHaveLength(1);
+    // It responds: no network is missing, so no word about turning the feed off.
+    expect(server.logs()).not.toContain('DATA_FEED_URL=off');
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(Number(/sector_job_failures_total\{job="data-feed"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(3);
     expect((await fetch(`${server.url}/api/online`)).status).toBe(200);
     feed.setMode('up');
     await waitFor('the feed responding again', () => server.logs().includes('data feed responds again'));
+  });
+
+  it('a feed that does not respond at all (no internet) says once that DATA_FEED_URL=off turns it off', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const env = await prepare();
+    const server = await startServer({ ...env, CORE_API_KEY: '', DATA_FEED_URL: `http://127.0.0.1:${port}/vatsim-data.json` });
+    started.push(server);
+    const failures = async () =>
+      Number(/sector_job_failures_total\{job="data-feed"\} (\d+)/.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
+    await waitFor('three failed polls', async () => (await failures()) >= 3);
+    const warnings = server.logs().match(/data feed failed: .*/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /data feed failed: 127\.0\.0\.1:\d+: connection refused \(ECONNREFUSED\); .*; without internet, DATA_FEED_URL=off turns the data feed off/,
+    );
   });
 });

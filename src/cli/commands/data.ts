@@ -51,17 +51,29 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
   if (!(seed <= MAX_SEED)) throw new CliError(`--seed must be a whole number from 0 to ${MAX_SEED} (got "${opts.seed}")`);
   const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
   await withServices(async (services) => {
-    // Checked again in the import's transaction (below): this only spares building the demo.
-    if (await services.imports.holdsDivisionData()) throw new CliError(notEmpty);
     // Loaded only for this command: the generator is large and nothing else needs it.
     const { buildDemoDivision } = await import('../../demo/division.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
+    // Run again (a second `npm run demo`), it finds its own division: done, not an error.
+    const loaded = async () => {
+      if (!(await services.imports.holdsOnlyUsers(data.users.map((u) => u.id)))) return false;
+      tell(`The demo division (seed ${seed}) is already loaded; nothing was changed.`);
+      return true;
+    };
+    // Checked again in the import's transaction (below): this only spares loading the demo.
+    if (await services.imports.holdsDivisionData()) {
+      if (await loaded()) return;
+      throw new CliError(notEmpty);
+    }
     try {
       const summary = await services.imports.run(data, { intoEmptyDatabase: true, source: 'seed:demo' });
       tell(`Loaded the demo division: ${describe(summary)}.`);
     } catch (err) {
       // Another process (a second seed:demo, an import) filled it since the check above.
-      if (err instanceof DatabaseNotEmptyError) throw new CliError(`${notEmpty} (another process filled it just now); nothing was loaded`);
+      if (err instanceof DatabaseNotEmptyError) {
+        if (await loaded()) return;
+        throw new CliError(`${notEmpty} (another process filled it just now); nothing was loaded`);
+      }
       throw err;
     }
   });

@@ -13,6 +13,7 @@ import {
 } from '../../plugins/member-session.js';
 import { firstOf, signInCallback, signInPage, signOutForm } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
+import demoRoutes from './demo.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;
 
@@ -26,41 +27,47 @@ const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async
   const unavailable = (request: FastifyRequest, reply: FastifyReply) =>
     sendMessage(request, reply, 404, { title: 'Not available', message: 'Signing in is not set up on this site.' });
 
-  app.get('/auth/login', { schema: signInPage }, async (request, reply) => {
-    if (signIn === null) return unavailable(request, reply);
-    const { location, browserToken } = await signIn.start(firstOf(request.query.next));
-    // Path=/ (not /auth/callback): the `__Host-` prefix it gets under https requires it.
-    setSignedCookie(reply, LOGIN_COOKIE, browserToken, LOGIN_MAX_AGE_S);
-    return reply.header('cache-control', 'no-store').redirect(location, 302);
-  });
+  // npm run demo: its own sign-in instead of the network's (a normal start never registers it).
+  if (services.demoSignIn !== null) await app.register(demoRoutes, { services, demo: services.demoSignIn });
+  else registerNetworkSignIn();
 
-  app.get('/auth/callback', { schema: signInCallback }, async (request, reply) => {
-    if (signIn === null) return unavailable(request, reply);
-    const q = request.query;
-    const result = await signIn.finish(
-      { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
-      signedCookie(request, LOGIN_COOKIE),
-    );
-    clearCookie(reply, LOGIN_COOKIE);
-    if (!result.ok) {
-      const refused = result.problem.kind === 'rating';
-      return sendMessage(request, reply, 400, {
-        title: refused ? 'Sign-in refused' : 'Sign-in failed',
-        message: result.problem.message,
-        links: refused
-          ? [{ href: '/', text: 'Back to the schedule' }]
-          : [
-              { href: signInPath('/'), text: 'Try again' },
-              { href: '/', text: 'Back to the schedule' },
-            ],
-      });
-    }
-    // A new session id at every sign-in: whatever session the browser had before is ended, so a
-    // session id planted before the sign-in never becomes a signed-in one.
-    if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
-    setSessionCookie(reply, result.sessionId);
-    return reply.header('cache-control', 'no-store').redirect(result.next, 303);
-  });
+  function registerNetworkSignIn() {
+    app.get('/auth/login', { schema: signInPage }, async (request, reply) => {
+      if (signIn === null) return unavailable(request, reply);
+      const { location, browserToken } = await signIn.start(firstOf(request.query.next));
+      // Path=/ (not /auth/callback): the `__Host-` prefix it gets under https requires it.
+      setSignedCookie(reply, LOGIN_COOKIE, browserToken, LOGIN_MAX_AGE_S);
+      return reply.header('cache-control', 'no-store').redirect(location, 302);
+    });
+
+    app.get('/auth/callback', { schema: signInCallback }, async (request, reply) => {
+      if (signIn === null) return unavailable(request, reply);
+      const q = request.query;
+      const result = await signIn.finish(
+        { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
+        signedCookie(request, LOGIN_COOKIE),
+      );
+      clearCookie(reply, LOGIN_COOKIE);
+      if (!result.ok) {
+        const refused = result.problem.kind === 'rating';
+        return sendMessage(request, reply, 400, {
+          title: refused ? 'Sign-in refused' : 'Sign-in failed',
+          message: result.problem.message,
+          links: refused
+            ? [{ href: '/', text: 'Back to the schedule' }]
+            : [
+                { href: signInPath('/'), text: 'Try again' },
+                { href: '/', text: 'Back to the schedule' },
+              ],
+        });
+      }
+      // A new session id at every sign-in: whatever session the browser had before is ended, so a
+      // session id planted before the sign-in never becomes a signed-in one.
+      if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
+      setSessionCookie(reply, result.sessionId);
+      return reply.header('cache-control', 'no-store').redirect(result.next, 303);
+    });
+  }
 
   app.post('/auth/logout', { schema: signOutForm, preValidation: csrfWhenSignedIn }, async (request, reply) => {
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);

@@ -44,17 +44,22 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
   };
 }
 
-const STAFF_LINKS = [
-  { href: '/staff', text: 'Staff overview' },
+/** Where to go from a refusal: the staff overview only for a viewer it opens for (not one the door refused). */
+const linksOf = (request: FastifyRequest) => [
+  ...(viewers.get(request)?.isStaff ? [{ href: '/staff', text: 'Staff overview' }] : []),
   { href: '/', text: 'Back to the schedule' },
 ];
 
-/** 403: an action the viewer's roles do not allow, with the reason. Nothing was changed. */
+/** 403: an action or a page the viewer's roles do not allow, with the reason; a refused form also says nothing changed. */
 export const refuse = (request: FastifyRequest, reply: FastifyReply, reason: string) =>
-  sendMessage(request, reply, 403, { title: 'Not allowed', message: `${reason} Nothing was changed.`, links: STAFF_LINKS });
+  sendMessage(request, reply, 403, {
+    title: 'Not allowed',
+    message: request.method === 'GET' || request.method === 'HEAD' ? reason : `${reason} Nothing was changed.`,
+    links: linksOf(request),
+  });
 
 export const notFound = (request: FastifyRequest, reply: FastifyReply, what: string) =>
-  sendMessage(request, reply, 404, { title: `No such ${what}`, message: `There is no such ${what}.`, links: STAFF_LINKS });
+  sendMessage(request, reply, 404, { title: `No such ${what}`, message: `There is no such ${what}.`, links: linksOf(request) });
 
 /** A form's failure as the form again: field errors beside their fields, a conflict above them (the `form` key). */
 export function failureOf(err: unknown): FieldErrors | null {

@@ -72,8 +72,11 @@ export function networkWorkers(services: Services): Worker[] {
           // Our own failures too (the database): one line per run of failures, never a stack per poll.
           const line =
             err instanceof FeedPollError ? err.message : `data feed poll failed: ${err instanceof Error ? err.message : String(err)}`;
+          // Often a machine without internet (a laptop trying Sector): say how to turn the poll off.
+          const off =
+            err instanceof FeedPollError && err.unreachable ? '; without internet, DATA_FEED_URL=off turns the data feed off' : '';
           if (!failing)
-            ctx.log.warn({ job: 'data-feed' }, `${line}; sessions continue at the next good poll (logged once until it responds)`);
+            ctx.log.warn({ job: 'data-feed' }, `${line}; sessions continue at the next good poll (logged once until it responds)${off}`);
           failing = true;
           throw new ReportedWorkerFailure(line);
         }

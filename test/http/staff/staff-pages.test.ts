@@ -73,6 +73,11 @@ describe('staff pages', () => {
       const res = await get('PLAIN', url);
       expect(res.statusCode, url).toBe(403);
       expect(res.body).toContain('The staff pages are for members holding a role');
+      // A page only viewed changes nothing to speak of, and no link leads back to the same refusal.
+      expect(res.body, url).not.toContain('Nothing was changed');
+      expect(res.body, url).not.toContain('href="/staff"');
+      expect(res.body, url).toContain(`Signed in as <strong>`);
+      expect(res.body, url).toContain('<footer>');
     }
   });
 
@@ -137,8 +142,10 @@ describe('staff pages', () => {
     });
     expect(solo.statusCode).toBe(403);
     expect(solo.body).toContain(
-      'A solo endorsement is issued by the area&#39;s Administrators and Moderators, or by the student&#39;s own mentor.',
+      'A solo endorsement is issued by the area&#39;s Administrators and Moderators, or by the student&#39;s own mentor. Nothing was changed.',
     );
+    // A staff member refused: the overview opens for them.
+    expect(solo.body).toContain('<a href="/staff">Staff overview</a>');
     const admin = await post('MOD', `/staff/users/${BO}`, `/staff/users/${BO}/roles`, { role: 'Administrator', area: 'Denmark' });
     expect(admin.statusCode).toBe(403);
     expect(admin.body).toContain('Only an Administrator of the whole division grants or revokes Administrator.');

@@ -123,6 +123,10 @@ describe('the student’s training pages', () => {
     const res = await get('/training/apply');
     expect(res.statusCode).toBe(409);
     expect(res.body).toContain('href="/my/training"');
+    // The page in the members' header and footer, as the page the member came from.
+    expect(res.body).toContain(`Signed in as <strong>Ada Lind</strong> (${ADA})`);
+    expect(res.body).toContain('<form method="post" action="/auth/logout"');
+    expect(res.body).toMatch(/<footer>[\s\S]*href="\/my\/bookings"/);
   });
 
   it('shows published reports only, and says "not enough data" for a queue without four past waits', async () => {
