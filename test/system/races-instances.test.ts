@@ -1,0 +1,95 @@
+// Writes that check a state before changing it, sent at once to two server processes on one database
+// (contract §17, §18): each takes its lock first and reads the state under it, so of concurrent
+// conflicting changes exactly one succeeds and the others see it (409), whatever the order.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../support/context.js';
+import { readDatabase } from '../support/db-state.js';
+import { buildDivision, buildEndorsement, buildPosition, buildUser } from '../support/factories.js';
+import { SIGN_IN_ENV } from '../support/members.js';
+import { startServer, type ServerProcess } from '../support/processes.js';
+import { createKey, importData } from '../support/seed.js';
+
+const DAY = 86_400_000;
+/** Students, each with their own endorsements, so the tests do not share rows. */
+const CID = 1_000_300;
+const students = Array.from({ length: 20 }, (_, i) => buildUser({ id: CID + i, first_name: 'Student', last_name: `No${i}` }));
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+describe('conflicting writes at once over two instances', () => {
+  const env = { DATABASE_URL: freshDatabaseUrl(), ...SIGN_IN_ENV };
+  let servers: ServerProcess[] = [];
+  let token: string;
+
+  beforeAll(async () => {
+    const far = new Date(Date.now() + 365 * DAY).toISOString();
+    await importData(
+      env,
+      buildDivision({
+        users: students,
+        positions: [buildPosition('EKCH_TWR')],
+        // One facility endorsement per student, ending in a year.
+        endorsements: students.map((s) => buildEndorsement({ user_id: s.id, valid_to: far })),
+      }),
+    );
+    token = await createKey(env, 'races');
+    servers = await Promise.all([startServer(env), startServer(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  /** Sends the request to one instance or the other, by its index. */
+  const send = async (i: number, method: string, path: string, body?: unknown): Promise<Answer> => {
+    const r = await fetch(`${servers[i % 2]!.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+  const endorsementOf = (cid: number) =>
+    readDatabase(env.DATABASE_URL, (db) => db.selectFrom('endorsements').selectAll().where('user_id', '=', cid).executeTakeFirstOrThrow());
+  /** Audit entries and events about the endorsement, by action/type. */
+  const recordsOf = (id: number) =>
+    readDatabase(env.DATABASE_URL, async (db) => ({
+      audit: (await db.selectFrom('audit_log').select('action').where('target', '=', `endorsement:${id}`).execute()).map((r) => r.action),
+      events: (await db.selectFrom('events').select('body').where('type', 'like', 'endorsement.%').execute())
+        .map((r) => JSON.parse(r.body) as { type: string; data: { endorsement: { id: number } } })
+        .filter((e) => e.data.endorsement.id === id)
+        .map((e) => e.type),
+    }));
+
+  it('lets one of 24 revokes of one endorsement succeed; the others are 409, with one audit entry and one event', async () => {
+    const { id } = await endorsementOf(CID);
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => send(i, 'DELETE', `/api/endorsements/${id}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array<number>(23).fill(409)]);
+    const revoked = await endorsementOf(CID);
+    expect(revoked.revoked).toBe(1);
+    expect(revoked.valid_to).toBe(revoked.revoked_at);
+    const winner = answers.find((a) => a.status === 200)!.body as { revoked_at: string };
+    expect(new Date(winner.revoked_at).getTime()).toBe(revoked.revoked_at);
+    expect(await recordsOf(id)).toEqual({ audit: ['endorsement.revoked'], events: ['endorsement.revoked'] });
+  });
+
+  it('never leaves a revoked endorsement ending after its revocation when a revoke races a change of its end', async () => {
+    for (let round = 1; round <= 10; round++) {
+      const { id } = await endorsementOf(CID + round);
+      const later = new Date(Date.now() + 10 * DAY).toISOString();
+      const [revoke, change] = await Promise.all([
+        send(round, 'DELETE', `/api/endorsements/${id}`),
+        send(round + 1, 'PATCH', `/api/endorsements/${id}`, { valid_to: later }),
+      ]);
+      expect(revoke.status).toBe(200);
+      // The change came first (200) or found it revoked (409): never a change after the revocation.
+      expect([200, 409]).toContain(change.status);
+      const stored = await endorsementOf(CID + round);
+      expect({ round, revoked: stored.revoked, end: stored.valid_to }).toEqual({ round, revoked: 1, end: stored.revoked_at });
+      const { audit } = await recordsOf(id);
+      expect(audit.at(-1)).toBe('endorsement.revoked');
+    }
+  });
+});
