@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { readDatabase } from '../support/db-state.js';
-import { buildDivision, buildEndorsement, buildPosition, buildUser } from '../support/factories.js';
+import { buildDivision, buildEndorsement, buildPosition, buildTraining, buildUser } from '../support/factories.js';
 import { SIGN_IN_ENV } from '../support/members.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 import { createKey, importData } from '../support/seed.js';
@@ -12,7 +12,10 @@ import { createKey, importData } from '../support/seed.js';
 const DAY = 86_400_000;
 /** Students, each with their own endorsements, so the tests do not share rows. */
 const CID = 1_000_300;
-const students = Array.from({ length: 20 }, (_, i) => buildUser({ id: CID + i, first_name: 'Student', last_name: `No${i}` }));
+const students = Array.from({ length: 40 }, (_, i) => buildUser({ id: CID + i, first_name: 'Student', last_name: `No${i}` }));
+/** Students CID + 20 … CID + 24 train for Kastrup Tower's facility endorsement. */
+const TRAINEE = CID + 20;
+const FACILITY = 'T1 EKCH TWR';
 
 interface Answer {
   status: number;
@@ -30,9 +33,12 @@ describe('conflicting writes at once over two instances', () => {
       env,
       buildDivision({
         users: students,
-        positions: [buildPosition('EKCH_TWR')],
+        positions: [buildPosition('EKCH_TWR', { required_facility: FACILITY })],
         // One facility endorsement per student, ending in a year.
-        endorsements: students.map((s) => buildEndorsement({ user_id: s.id, valid_to: far })),
+        endorsements: students.slice(0, 20).map((s) => buildEndorsement({ user_id: s.id, valid_to: far })),
+        trainings: Array.from({ length: 5 }, (_, i) =>
+          buildTraining({ user_id: TRAINEE + i, status: 2, started_at: '2025-03-02T10:00:00Z', ratings: [FACILITY] }),
+        ),
       }),
     );
     token = await createKey(env, 'races');
@@ -90,6 +96,32 @@ describe('conflicting writes at once over two instances', () => {
       expect({ round, revoked: stored.revoked, end: stored.valid_to }).toEqual({ round, revoked: 1, end: stored.revoked_at });
       const { audit } = await recordsOf(id);
       expect(audit.at(-1)).toBe('endorsement.revoked');
+    }
+  });
+
+  it('completes a training once, and leaves one facility endorsement when an issue of it races the completion', async () => {
+    const trainings = await readDatabase(env.DATABASE_URL, (db) =>
+      db.selectFrom('trainings').select(['id', 'user_id']).where('user_id', '>=', TRAINEE).orderBy('user_id').execute(),
+    );
+    for (const [round, t] of trainings.entries()) {
+      const [first, second, issue] = await Promise.all([
+        send(round, 'PATCH', `/api/trainings/${t.id}`, { status: -1 }),
+        send(round + 1, 'PATCH', `/api/trainings/${t.id}`, { status: -1 }),
+        send(round, 'POST', '/api/endorsements', { user_id: t.user_id, type: 'facility', rating: FACILITY }),
+      ]);
+      expect([first.status, second.status].sort()).toEqual([200, 409]);
+      expect([201, 409], JSON.stringify(issue.body)).toContain(issue.status);
+      const active = await readDatabase(env.DATABASE_URL, (db) =>
+        db
+          .selectFrom('endorsements')
+          .select('id')
+          .where('user_id', '=', t.user_id)
+          .where('rating', '=', FACILITY)
+          .where('revoked', '=', 0)
+          .where('valid_to', 'is', null)
+          .execute(),
+      );
+      expect({ round, active: active.length }).toEqual({ round, active: 1 });
     }
   });
 });
