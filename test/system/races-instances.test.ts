@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { readDatabase } from '../support/db-state.js';
-import { buildDivision, buildEndorsement, buildPosition, buildTraining, buildUser } from '../support/factories.js';
-import { SIGN_IN_ENV } from '../support/members.js';
+import { buildDivision, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser } from '../support/factories.js';
+import { csrfOf, SIGN_IN_ENV, signInOnDatabase } from '../support/members.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 import { createKey, importData } from '../support/seed.js';
 
@@ -16,6 +16,16 @@ const students = Array.from({ length: 40 }, (_, i) => buildUser({ id: CID + i, f
 /** Students CID + 20 … CID + 24 train for Kastrup Tower's facility endorsement. */
 const TRAINEE = CID + 20;
 const FACILITY = 'T1 EKCH TWR';
+/** The division's Administrator, who manages positions on the staff pages. */
+const ADMIN = buildUser({ id: 1_000_500, first_name: 'Admin', last_name: 'Istrator' });
+/** Positions without bookings, one removed per round. */
+const SPARE = Array.from({ length: 8 }, (_, i) => ({
+  callsign: `EKRC${i}_TWR`,
+  name: `Spare ${i}`,
+  frequency: '118.000',
+  area: 'Denmark',
+  rating: 'S1',
+}));
 
 interface Answer {
   status: number;
@@ -32,8 +42,9 @@ describe('conflicting writes at once over two instances', () => {
     await importData(
       env,
       buildDivision({
-        users: students,
-        positions: [buildPosition('EKCH_TWR', { required_facility: FACILITY })],
+        users: [...students, ADMIN],
+        positions: [buildPosition('EKCH_TWR', { required_facility: FACILITY }), ...SPARE],
+        roles: [buildRole({ user_id: ADMIN.id, area: null, role: 'Administrator' })],
         // One facility endorsement per student, ending in a year.
         endorsements: students.slice(0, 20).map((s) => buildEndorsement({ user_id: s.id, valid_to: far })),
         trainings: Array.from({ length: 5 }, (_, i) =>
@@ -122,6 +133,32 @@ describe('conflicting writes at once over two instances', () => {
           .execute(),
       );
       expect({ round, active: active.length }).toEqual({ round, active: 1 });
+    }
+  });
+
+  it('refuses a position removal or a booking on it, never both through nor a server error, when they race', async () => {
+    const cookie = `sector_session=${await signInOnDatabase(env.DATABASE_URL, ADMIN)}`;
+    const page = await fetch(`${servers[0]!.url}/staff/positions`, { headers: { cookie } });
+    const csrf = csrfOf(await page.text());
+    const day = new Date(Date.now() + 3 * DAY);
+    const date = `${day.getUTCDate()}/${day.getUTCMonth() + 1}/${day.getUTCFullYear()}`;
+    for (const [round, { callsign }] of SPARE.entries()) {
+      const [removal, booking] = await Promise.all([
+        fetch(`${servers[round % 2]!.url}/staff/positions/${callsign}/remove`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ _csrf: csrf }).toString(),
+        }).then((r) => r.status),
+        send(round + 1, 'POST', '/api/bookings/create', { cid: CID, date, start_at: '10:00', end_at: '11:00', position: callsign }),
+      ]);
+      const stored = await readDatabase(env.DATABASE_URL, (db) =>
+        db.selectFrom('positions').select('id').where('callsign', '=', callsign).executeTakeFirst(),
+      );
+      // The booking first (the removal is 409), or the removal first (the booking names no position, 422).
+      expect({ round, removal, booking: booking.status, kept: stored !== undefined }).toEqual(
+        booking.status === 201 ? { round, removal: 409, booking: 201, kept: true } : { round, removal: 303, booking: 422, kept: false },
+      );
     }
   });
 });
