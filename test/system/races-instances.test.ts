@@ -161,4 +161,33 @@ describe('conflicting writes at once over two instances', () => {
       );
     }
   });
+
+  it('grants a role once and revokes it once when the same form is sent six times at once', async () => {
+    const cookie = `sector_session=${await signInOnDatabase(env.DATABASE_URL, ADMIN)}`;
+    const student = CID + 30;
+    const csrf = csrfOf(await (await fetch(`${servers[0]!.url}/staff/users/${student}`, { headers: { cookie } })).text());
+    const post = (i: number, path: string, fields: Record<string, string>) =>
+      fetch(`${servers[i % 2]!.url}/staff/users/${student}/${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, ...fields }).toString(),
+      }).then((r) => r.status);
+    const held = () =>
+      readDatabase(env.DATABASE_URL, async (db) => ({
+        roles: (await db.selectFrom('roles').select('role').where('user_id', '=', student).execute()).length,
+        audit: (await db.selectFrom('audit_log').select('action').where('target', '=', `user:${student}`).execute()).map((r) => r.action),
+      }));
+    for (const [role, area] of [
+      ['Mentor', 'Denmark'],
+      ['Administrator', ''],
+    ]) {
+      const grants = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i, 'roles', { role: role!, area: area! })));
+      expect(grants.sort()).toEqual([303, 409, 409, 409, 409, 409]);
+      expect((await held()).roles).toBe(1);
+      const revokes = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i, 'roles/revoke', { role: role!, area: area! })));
+      expect(revokes.sort()).toEqual([303, 409, 409, 409, 409, 409]);
+    }
+    expect(await held()).toEqual({ roles: 0, audit: ['role.granted', 'role.revoked', 'role.granted', 'role.revoked'] });
+  });
 });
