@@ -18,6 +18,8 @@ const TRAINEE = CID + 20;
 const FACILITY = 'T1 EKCH TWR';
 /** The division's Administrator, who manages positions on the staff pages. */
 const ADMIN = buildUser({ id: 1_000_500, first_name: 'Admin', last_name: 'Istrator' });
+/** A member who may apply for S2 training in Denmark. */
+const APPLICANT = buildUser({ id: 1_000_501, first_name: 'Appli', last_name: 'Cant', rating: 'S1' });
 /** Positions without bookings, one removed per round. */
 const SPARE = Array.from({ length: 8 }, (_, i) => ({
   callsign: `EKRC${i}_TWR`,
@@ -42,7 +44,7 @@ describe('conflicting writes at once over two instances', () => {
     await importData(
       env,
       buildDivision({
-        users: [...students, ADMIN],
+        users: [...students, ADMIN, APPLICANT],
         positions: [buildPosition('EKCH_TWR', { required_facility: FACILITY }), ...SPARE],
         roles: [buildRole({ user_id: ADMIN.id, area: null, role: 'Administrator' })],
         // One facility endorsement per student, ending in a year.
@@ -176,7 +178,9 @@ describe('conflicting writes at once over two instances', () => {
     const held = () =>
       readDatabase(env.DATABASE_URL, async (db) => ({
         roles: (await db.selectFrom('roles').select('role').where('user_id', '=', student).execute()).length,
-        audit: (await db.selectFrom('audit_log').select('action').where('target', '=', `user:${student}`).execute()).map((r) => r.action),
+        audit: (await db.selectFrom('audit_log').select('action').where('target', '=', `user:${student}`).orderBy('id').execute()).map(
+          (r) => r.action,
+        ),
       }));
     for (const [role, area] of [
       ['Mentor', 'Denmark'],
@@ -189,5 +193,32 @@ describe('conflicting writes at once over two instances', () => {
       expect(revokes.sort()).toEqual([303, 409, 409, 409, 409, 409]);
     }
     expect(await held()).toEqual({ roles: 0, audit: ['role.granted', 'role.revoked', 'role.granted', 'role.revoked'] });
+  });
+
+  it('opens one training when a member sends the application form six times at once', async () => {
+    const cookie = `sector_session=${await signInOnDatabase(env.DATABASE_URL, APPLICANT)}`;
+    const csrf = csrfOf(await (await fetch(`${servers[0]!.url}/training/apply`, { headers: { cookie } })).text());
+    const form = {
+      _csrf: csrf,
+      area: 'Denmark',
+      ratings: 'S2',
+      motivation: 'I would like to control Kastrup Tower. '.repeat(3),
+      experience: '2',
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        fetch(`${servers[i % 2]!.url}/training/apply`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(form).toString(),
+        }).then((r) => r.status),
+      ),
+    );
+    expect(answers.sort()).toEqual([303, 409, 409, 409, 409, 409]);
+    const trainings = await readDatabase(env.DATABASE_URL, (db) =>
+      db.selectFrom('trainings').select('id').where('user_id', '=', APPLICANT.id).execute(),
+    );
+    expect(trainings).toHaveLength(1);
   });
 });
