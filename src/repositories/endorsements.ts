@@ -224,23 +224,23 @@ export function endorsementsRepository(db: Executor, dialect: Dialect) {
         .execute();
     },
 
-    /** Ended, not revoked, expiry not yet published: oldest end first (a write's, held on PostgreSQL). */
+    /**
+     * Ended, not revoked, expiry not yet published: oldest end first. Held to the end of the write on
+     * PostgreSQL: one whose end a change moved meanwhile is read as it is now, and left out.
+     */
     async expired(now: number, limit: number): Promise<EndorsementRow[]> {
-      return (
-        db
-          .selectFrom('endorsements')
-          .selectAll()
-          .where('expiry_published_at', 'is', null)
-          .where('valid_to', 'is not', null)
-          .where('revoked', '=', 0)
-          .where('valid_to', '<=', now)
-          .orderBy('valid_to')
-          .orderBy('id')
-          .limit(limit)
-          // Held to the end of the run (PostgreSQL): one whose end a change moved meanwhile is read as it is now, and left out.
-          .$if(dialect === 'postgres', (q) => q.forUpdate())
-          .execute()
-      );
+      return db
+        .selectFrom('endorsements')
+        .selectAll()
+        .where('expiry_published_at', 'is', null)
+        .where('valid_to', 'is not', null)
+        .where('revoked', '=', 0)
+        .where('valid_to', '<=', now)
+        .orderBy('valid_to')
+        .orderBy('id')
+        .limit(limit)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .execute();
     },
 
     /** Marks the expiries published; returns the ids this call marked (another instance may have been first). */

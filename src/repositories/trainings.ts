@@ -175,37 +175,35 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
       return withRelations(rows);
     },
 
-    /** Open trainings in status 0 or 1 whose student is due to be asked to confirm interest (no request open). */
+    /**
+     * Open trainings in status 0 or 1 whose student is due to be asked to confirm interest (no request
+     * open). Held to the end of the write on PostgreSQL: one confirmed or closed meanwhile is read as
+     * it is now, and left out.
+     */
     interestDue(cutoff: number) {
-      return (
-        db
-          .selectFrom('trainings')
-          .selectAll()
-          .where('status', 'in', [STATUS.IN_QUEUE, STATUS.PRE_TRAINING])
-          .where('interest_deadline', 'is', null)
-          .where((eb) => eb(eb.fn.coalesce('interest_confirmed_at', 'created_at'), '<=', cutoff))
-          .orderBy('id')
-          .limit(500)
-          // Held to the end of the run (PostgreSQL): one confirmed or closed meanwhile is read as it is now, and left out.
-          .$if(dialect === 'postgres', (q) => q.forUpdate())
-          .execute()
-      );
+      return db
+        .selectFrom('trainings')
+        .selectAll()
+        .where('status', 'in', [STATUS.IN_QUEUE, STATUS.PRE_TRAINING])
+        .where('interest_deadline', 'is', null)
+        .where((eb) => eb(eb.fn.coalesce('interest_confirmed_at', 'created_at'), '<=', cutoff))
+        .orderBy('id')
+        .limit(500)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .execute();
     },
 
-    /** Open requests to confirm interest whose deadline has passed. */
+    /** Open requests to confirm interest whose deadline has passed (held, as interestDue's). */
     interestExpired(now: number) {
-      return (
-        db
-          .selectFrom('trainings')
-          .selectAll()
-          .where('status', 'in', [STATUS.IN_QUEUE, STATUS.PRE_TRAINING])
-          .where('interest_deadline', '<=', now)
-          .orderBy('id')
-          .limit(500)
-          // Held to the end of the run (PostgreSQL): one confirmed or closed meanwhile is read as it is now, and left out.
-          .$if(dialect === 'postgres', (q) => q.forUpdate())
-          .execute()
-      );
+      return db
+        .selectFrom('trainings')
+        .selectAll()
+        .where('status', 'in', [STATUS.IN_QUEUE, STATUS.PRE_TRAINING])
+        .where('interest_deadline', '<=', now)
+        .orderBy('id')
+        .limit(500)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .execute();
     },
 
     /** What a member may apply for is made of: their rating, the facility endorsements they hold, their open training. */
