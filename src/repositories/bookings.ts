@@ -153,15 +153,18 @@ export function bookingsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * PostgreSQL: queues writers of the same positions. The exclusion constraint alone refuses overlaps,
-     * but two overlapping inserts would wait on each other until deadlock_timeout aborts one.
+     * PostgreSQL: queues writers of the same positions (bookings, and a position's removal). The
+     * exclusion constraint alone refuses overlaps, but two overlapping inserts would wait on each
+     * other until deadlock_timeout aborts one. Returns those of the positions that exist, read after
+     * the locks: one removed while this waited is not among them.
      */
-    async lockPositions(positionIds: readonly number[]): Promise<void> {
+    async lockPositions(positionIds: readonly number[]): Promise<Set<number>> {
       // In ascending order whatever the caller's (unnest reads an array in order), so two writers
       // sharing positions queue instead of deadlocking; one statement however many positions.
       const ids = [...new Set(positionIds)].sort((a, b) => a - b);
-      if (ids.length === 0) return;
+      if (ids.length === 0) return new Set();
       await sql`SELECT pg_advisory_xact_lock(${POSITION_LOCKS}, p) FROM unnest(${ids}::integer[]) AS p`.execute(db);
+      return new Set((await db.selectFrom('positions').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
     },
 
     /**

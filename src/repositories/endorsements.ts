@@ -224,7 +224,10 @@ export function endorsementsRepository(db: Executor, dialect: Dialect) {
         .execute();
     },
 
-    /** Ended, not revoked, expiry not yet published: oldest end first. */
+    /**
+     * Ended, not revoked, expiry not yet published: oldest end first. Held to the end of the write on
+     * PostgreSQL: one whose end a change moved meanwhile is read as it is now, and left out.
+     */
     async expired(now: number, limit: number): Promise<EndorsementRow[]> {
       return db
         .selectFrom('endorsements')
@@ -236,6 +239,7 @@ export function endorsementsRepository(db: Executor, dialect: Dialect) {
         .orderBy('valid_to')
         .orderBy('id')
         .limit(limit)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
         .execute();
     },
 

@@ -157,9 +157,22 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
         .execute();
     },
 
-    /** Records the network's id of a booking. Not a change of the booking: updated_at stays. */
-    async setNetworkId(bookingId: number, networkId: string | null): Promise<void> {
+    /**
+     * Records the network's id of a booking (not a change of the booking: updated_at stays), while its claim is still `owner`'s: the push row is
+     * held first (PostgreSQL), so a pusher that took the claim over after a lapsed lease either
+     * writes after this or is seen here. False, and nothing written, when the claim was lost.
+     */
+    async setNetworkId(bookingId: number, networkId: string | null, owner: string): Promise<boolean> {
+      const held = await db
+        .selectFrom('network_pushes')
+        .select('booking_id')
+        .where('booking_id', '=', bookingId)
+        .where('lease_owner', '=', owner)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!held) return false;
       await db.updateTable('bookings').set({ network_booking: networkId }).where('id', '=', bookingId).execute();
+      return true;
     },
 
     /**

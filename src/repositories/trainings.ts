@@ -175,7 +175,11 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
       return withRelations(rows);
     },
 
-    /** Open trainings in status 0 or 1 whose student is due to be asked to confirm interest (no request open). */
+    /**
+     * Open trainings in status 0 or 1 whose student is due to be asked to confirm interest (no request
+     * open). Held to the end of the write on PostgreSQL: one confirmed or closed meanwhile is read as
+     * it is now, and left out.
+     */
     interestDue(cutoff: number) {
       return db
         .selectFrom('trainings')
@@ -185,10 +189,11 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
         .where((eb) => eb(eb.fn.coalesce('interest_confirmed_at', 'created_at'), '<=', cutoff))
         .orderBy('id')
         .limit(500)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
         .execute();
     },
 
-    /** Open requests to confirm interest whose deadline has passed. */
+    /** Open requests to confirm interest whose deadline has passed (held, as interestDue's). */
     interestExpired(now: number) {
       return db
         .selectFrom('trainings')
@@ -197,6 +202,7 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
         .where('interest_deadline', '<=', now)
         .orderBy('id')
         .limit(500)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
         .execute();
     },
 

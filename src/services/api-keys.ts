@@ -83,16 +83,21 @@ export class ApiKeyService {
     return { key: { ...key, last_used_at: null, revoked_at: null }, token: issued.token };
   }
 
-  /** Revokes a key; this process refuses it from the next request on (others via the database). */
-  async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<void> {
-    await this.writer.write(async (w) => {
-      if (!(await apiKeysRepository(w.trx).revoke(id, at))) return;
+  /**
+   * Revokes a key; this process refuses it from the next request on (others via the database).
+   * False when it was revoked already (decided by the write itself: of two at once, one revokes it).
+   */
+  async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<boolean> {
+    const revoked = await this.writer.write(async (w) => {
+      if (!(await apiKeysRepository(w.trx).revoke(id, at))) return false;
       await w.audit(actor, [
         { action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
       ]);
+      return true;
     });
     const known = this.known.get(id);
     if (known) known.revoked = true;
+    return revoked;
   }
 
   /** Every key, oldest first (never their secrets: only hashes are stored). */

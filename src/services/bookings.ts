@@ -7,6 +7,7 @@ import {
   isBookingId,
   itemErrors,
   type ListPosition,
+  RULE_MESSAGES,
 } from '../domain/bookings/index.js';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../domain/errors.js';
 import { isBookingOverlap } from '../db/errors.js';
@@ -97,7 +98,9 @@ export class Bookings {
       return await this.writer.write(async (w): Promise<SavedBooking> => {
         const planned = await planChange(w, this.lockRows, id, fields, options.permit);
         if (planned.values === null) return { booking: planned.existing!, forcedTraining: planned.forcedTraining };
-        if (this.lockRows) await w.repos.bookings.lockPositions([planned.values.position_id]);
+        const positionId = planned.values.position_id;
+        if (this.lockRows && !(await w.repos.bookings.lockPositions([positionId])).has(positionId))
+          throw new ValidationError({ position: [RULE_MESSAGES.unknownPosition(fields.position ?? '')] });
         attempt.slot = slotOf(planned.values, planned.existing);
         const change = planned.existing
           ? await applyUpdate(w, planned.values, planned.existing)
@@ -135,7 +138,11 @@ export class Bookings {
           throw new ConflictError(`Booking overlaps with booking ${clash.other} of the batch`, { conflicts: [], index: clash.index });
         }
         // Two batches sharing positions queue on them (taken in one order) instead of deadlocking.
-        if (this.lockRows) await w.repos.bookings.lockPositions(planned.map((p) => p.booking.position_id));
+        if (this.lockRows) {
+          const kept = await w.repos.bookings.lockPositions(planned.map((p) => p.booking.position_id));
+          const gone = planned.findIndex((p) => !kept.has(p.booking.position_id));
+          if (gone >= 0) throw new ValidationError(itemErrors(gone, { position: [RULE_MESSAGES.unknownPosition(items[gone]!.position)] }));
+        }
         attempt.slots = planned.map((p) => slotOf(p.booking, null));
         // Which item a stored booking overlaps, for the 409's index: read under the write lock (SQLite)
         // or the positions' locks (PostgreSQL), so it is exact. The database's own guard still decides.

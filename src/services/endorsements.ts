@@ -160,9 +160,12 @@ export class Endorsements {
     apply: (w: Write, e: EndorsementRecord) => Promise<void>,
   ): Promise<Endorsement> {
     return this.writer.write(async (w) => {
-      const before = isRowId(id) ? await w.repos.endorsements.find(id) : undefined;
-      if (!before) throw new NotFoundError('Endorsement');
-      await w.repos.endorsements.lockUser(before.user_id);
+      // The user's lock first, then the row as it is under it: a revoke or change that committed while
+      // this one waited is seen (an endorsement never changes user, so the first read only names the lock).
+      const owner = isRowId(id) ? await w.repos.endorsements.find(id) : undefined;
+      if (!owner) throw new NotFoundError('Endorsement');
+      await w.repos.endorsements.lockUser(owner.user_id);
+      const before = (await w.repos.endorsements.find(id))!;
       const areas = await w.repos.endorsements.scopeOf(id);
       if (isIssuedType(before.type)) await this.permit(w, actor, before.type, areas, before.user_id);
       await apply(w, before);

@@ -67,6 +67,9 @@ export class Positions {
     return this.writer.write(async (w) => {
       const stored = await this.stored(w, callsign);
       await this.checked(w, {}, actor, [stored.row.area_id]);
+      // Bookings are written under their position's booking lock (PostgreSQL): taken before counting
+      // them, so none is added on it between the count and the removal.
+      if (w.dialect === 'postgres') await w.repos.bookings.lockPositions([stored.row.id]);
       const kept = await w.repos.positions.bookingsKeeping(stored.row.id);
       if (kept > 0) {
         throw new ConflictError(

@@ -189,6 +189,9 @@ export class TrainingApplications {
   private async ownOpen(w: Write, cid: number): Promise<TrainingRecord> {
     const { openId } = await w.repos.trainings.applicant(cid, w.at);
     if (openId === null) throw new NotFoundError('Open training');
-    return this.trainings.locked(w, openId);
+    // Read again under its lock: Sector may have closed it meanwhile.
+    const t = await this.trainings.locked(w, openId);
+    if (t.status < 0) throw new NotFoundError('Open training');
+    return t;
   }
 }

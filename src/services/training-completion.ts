@@ -16,21 +16,28 @@ export async function completeTraining(
 ): Promise<Array<{ action: string; detail: Record<string, unknown> }>> {
   const repo = w.repos.endorsements;
   const facilities = t.ratings.filter((r) => ratingValue(r) === undefined);
+  // The user's lock, as an issue or revoke takes it, before reading what they hold.
+  await repo.lockUser(t.user_id);
   const held = await repo.unended(t.user_id, 'facility', w.at);
   const timeline: Array<{ action: string; detail: Record<string, unknown> }> = [];
   for (const name of facilities) {
-    for (const old of held.filter((e) => e.rating === name && e.valid_from <= w.at)) {
+    // Active ones of the name, and any issued while this write waited for the lock: those start
+    // after this write's time, yet are older than the completion.
+    for (const old of held.filter((e) => e.rating === name && (e.valid_from <= w.at || e.created_at >= w.at))) {
       await repo.revoke(old.id, w.at);
       const revoked = presentEndorsement((await repo.find(old.id))!);
       await w.audit(actor, [{ action: 'endorsement.revoked', target: endorsementTarget(old.id), before: null, after: { revoked: true } }]);
       await w.publish([{ type: 'endorsement.revoked', data: { endorsement: revoked } }]);
     }
+    // A user's endorsements of one type start at distinct instants: the first free one from now.
+    let from = w.at;
+    while (await repo.startingAt(t.user_id, 'facility', from)) from++;
     const id = await repo.insert(
       {
         user_id: t.user_id,
         type: 'facility',
         rating: name,
-        valid_from: w.at,
+        valid_from: from,
         valid_to: null,
         issued_by: actor.kind === 'member' ? actor.cid : null,
         created_at: w.at,

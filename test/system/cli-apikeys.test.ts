@@ -270,6 +270,26 @@ describe('API keys through the CLI and a running server', () => {
     expect(await storedKeys(local.DATABASE_URL)).toEqual([expect.objectContaining({ name: 'racer', id: winner.id, scope: winner.scope })]);
   });
 
+  it('revokes a key once when two revokes run at once: the other says it is already revoked', async () => {
+    const local = await migratedDatabase();
+    const key = parseToken(await createKey(local, 'twice', 'edit'))!;
+    // Both commands find the key unrevoked before either writes: the race, every time.
+    const hold = await holdKeyInserts(local.DATABASE_URL);
+    const racers = [runCliAsync(['apikey:revoke', 'twice'], local), runCliAsync(['apikey:revoke', key.id], local)];
+    try {
+      await hold.waiting(2);
+    } finally {
+      await hold.release();
+    }
+    const results = await Promise.all(racers);
+    expect(results.map((r) => r.code).sort()).toEqual([0, 1]);
+    expect(results.find((r) => r.code === 1)!.stderr).toBe(`sector: API key "twice" (id ${key.id}) is already revoked\n`);
+    const audit = await readDatabase(local.DATABASE_URL, (db) =>
+      db.selectFrom('audit_log').select('action').where('target', '=', `apikey:${key.id}`).execute(),
+    );
+    expect(audit.map((e) => e.action)).toEqual(['apikey.created', 'apikey.revoked']);
+  });
+
   it('stops quietly with status 0 when the reader of its output has gone (| head -1)', async () => {
     const local = { DATABASE_URL: freshDatabaseUrl() };
     await createKey(local, 'listed', 'edit');

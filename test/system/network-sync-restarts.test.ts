@@ -16,6 +16,7 @@ import {
   prepareDivision,
   ymdIn,
 } from '../support/network-sync.js';
+import { readDatabase } from '../support/db-state.js';
 import { runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
 
 describe('network sync over restarts', { timeout: 120_000 }, () => {
@@ -60,6 +61,36 @@ describe('network sync over restarts', { timeout: 120_000 }, () => {
     expect([...network.bookings.keys()]).toEqual([Number(pushed.network_booking)]);
     expect(network.bookings.get(Number(pushed.network_booking))).toMatchObject({ callsign: 'EKCH_TWR', start: `${ymdIn(3)} 10:00:00` });
     await eventually(async () => (await networkStatus(env)).length === 0, 'nothing owed');
+  });
+
+  it('does not record the network id a POST got after another instance took its claim over', async () => {
+    network = await startNetworkStandIn([{ token: NETWORK_KEY }]);
+    const { env, token } = await prepareDivision(network.url, { NETWORK_TIMEOUT_MS: '10000' });
+    const server = await start(env);
+    // The network stores the booking at once and responds 2 s later.
+    network.setDelay(2_000);
+    const b = await api(server.url, token).create({
+      cid: 1_200_001,
+      date: dateIn(3),
+      start_at: '10:00',
+      end_at: '11:00',
+      position: 'EKCH_TWR',
+    });
+    await eventually(() => network!.bookings.size === 1, 'the create on the network');
+    // Meanwhile the claim passes to another instance, as when this one stalls past its lease.
+    await readDatabase(env.DATABASE_URL!, (db) =>
+      db
+        .updateTable('network_pushes')
+        .set({ lease_owner: 'another-instance', lease_until: Date.now() + 60_000 })
+        .where('booking_id', '=', b.id)
+        .execute(),
+    );
+    await eventually(
+      async () => /sector_network_pushes_total\{outcome="done"\} 1\b/.test(await (await fetch(`${server.url}/metrics`)).text()),
+      'the response to the POST',
+    );
+    // The booking is the other instance's to push now: this one's response changes nothing of it.
+    expect((await api(server.url, token).get(b.id)).network_booking).toBeNull();
   });
 
   it('pushes changes committed while the network was down after a SIGKILL and a restart', async () => {

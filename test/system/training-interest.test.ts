@@ -114,4 +114,37 @@ describe('continued interest, on fake time, across two instances', () => {
     await jumpTo(T0 + 61 * DAY);
     expect(await timeline(bo.id)).toEqual(['created', 'interest_requested', 'interest_confirmed', 'interest_requested']);
   });
+
+  it('never closes a training whose student confirmed, nor confirms a closed one, when the job and a confirmation race', async () => {
+    const student = { kind: 'member', cid: ADA, name: 'Ada Lind' } as const;
+    const job = a.applications.interestWorker();
+    // One run of the job, as the runner starts it (the lease is the runner's, not under test here).
+    const quiet = { info() {}, warn() {}, error() {} };
+    const runJob = () => job.run({ now: () => Date.now(), signal: new AbortController().signal, log: quiet, lease: null, took() {} });
+    for (let round = 1; round <= 10; round++) {
+      vi.setSystemTime(T0 + round * 60_000);
+      const open = await b.applications.mine(ADA);
+      const id =
+        open && open.training.status >= 0
+          ? open.training.id
+          : (await a.trainings.create({ user_id: ADA, area: 'Denmark', ratings: ['S2'] }, { kind: 'cli' })).id;
+      // Asked 14 days ago, deadline just passed.
+      await a.db.kysely
+        .updateTable('trainings')
+        .set({ interest_deadline: Date.now() - 1 })
+        .where('id', '=', id)
+        .execute();
+      const [, confirmed] = await Promise.allSettled([runJob(), b.applications.confirmInterest(ADA, student)]);
+      const after = await state(id);
+      const events = await timeline(id);
+      // Either the confirmation came first and the training stays open, or the job did and it is refused.
+      expect({ round, confirmed: confirmed.status, open: after.status >= 0 }).toEqual({
+        round,
+        confirmed: after.status >= 0 ? 'fulfilled' : 'rejected',
+        open: after.status >= 0,
+      });
+      expect(events.slice(events.lastIndexOf('status') + 1)).not.toContain('interest_confirmed');
+      if (after.status < 0) expect(events.at(-1)).toBe('status');
+    }
+  });
 });

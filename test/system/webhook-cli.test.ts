@@ -2,8 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
 import { openDatabase } from '../../src/db/connection.js';
-import { readDatabase, tableRows } from '../support/db-state.js';
-import { runCli, startServer, type ServerProcess } from '../support/processes.js';
+import { migratedDatabase, readDatabase, tableRows } from '../support/db-state.js';
+import { runCli, runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
+import { createTrainings, importData } from '../support/seed.js';
+import { ADA, buildDivision } from '../support/factories.js';
 import { addWebhook, createBooking, prepareDivision, type Receiver, sleep, startReceiver } from '../support/webhooks.js';
 
 const oneLine = (text: string) => text.trim().split('\n').length === 1 && text.startsWith('sector: ');
@@ -185,6 +187,53 @@ describe('a disabled webhook subscription', { timeout: 120_000 }, () => {
       const refused = runCli(args, env);
       expect(refused.code).not.toBe(0);
       expect(oneLine(refused.stderr)).toBe(true);
+    }
+  });
+});
+
+// Two operators (or a retried script) at once: each change is decided by its own write, so one
+// succeeds and the other says why it changed nothing.
+describe('webhook commands run twice at once', { timeout: 120_000 }, () => {
+  it('enables once and removes once, with one audit entry each', async () => {
+    const env = await migratedDatabase();
+    const { id } = await addWebhook(env, 'https://hooks.example.org/sector');
+    await readDatabase(env.DATABASE_URL, (db) =>
+      db.updateTable('webhooks').set({ disabled_at: Date.now(), disabled_reason: 'every attempt failed' }).where('id', '=', id).execute(),
+    );
+    const twice = async (command: string) => {
+      const results = await Promise.all([runCliAsync([command, id], env), runCliAsync([command, id], env)]);
+      expect(results.map((r) => r.code).sort()).toEqual([0, 1]);
+      return results.find((r) => r.code === 1)!.stderr;
+    };
+    expect(await twice('webhook:enable')).toBe(`sector: webhook subscription ${id} is not disabled; nothing was changed\n`);
+    expect(await twice('webhook:remove')).toBe(`sector: webhook subscription ${id} is already removed; nothing was changed\n`);
+    const audit = await readDatabase(env.DATABASE_URL, (db) =>
+      db.selectFrom('audit_log').select('action').where('target', '=', `webhook:${id}`).orderBy('id').execute(),
+    );
+    expect(audit.map((e) => e.action)).toEqual(['webhook.added', 'webhook.enabled', 'webhook.removed']);
+  });
+
+  it('queues an event again for a subscription, or says it is removed, when a removal races the request', async () => {
+    const env = await migratedDatabase();
+    await importData(env, buildDivision());
+    await createTrainings(env, [{ user_id: ADA, area: 'Denmark', ratings: ['S2'] }]);
+    const event = await readDatabase(env.DATABASE_URL, (db) => db.selectFrom('events').select('id').executeTakeFirstOrThrow());
+    for (let round = 0; round < 3; round++) {
+      const { id } = await addWebhook(env, `https://hooks.example.org/sector/${round}`);
+      const [redelivered, removed] = await Promise.all([
+        runCliAsync(['webhook:redeliver', event.id, '--to', id], env),
+        runCliAsync(['webhook:remove', id], env),
+      ]);
+      expect(removed.code).toBe(0);
+      const delivery = await readDatabase(env.DATABASE_URL, (db) =>
+        db.selectFrom('webhook_deliveries').select(['status', 'last_error']).where('webhook_id', '=', id).executeTakeFirst(),
+      );
+      // Queued first (then failed by the removal), or refused as removed: never queued for a removed one.
+      if (redelivered.code === 0) expect(delivery).toEqual({ status: 'failed', last_error: 'subscription removed' });
+      else {
+        expect(redelivered.stderr).toMatch(new RegExp(`^sector: webhook subscription ${id} is removed`));
+        expect(delivery).toBeUndefined();
+      }
     }
   });
 });

@@ -155,8 +155,10 @@ async function keyByRef(services: AppServices, ref: string): Promise<ApiKeyRow> 
 async function revoke(ref: string): Promise<void> {
   await withServices(async (services) => {
     const key = await keyByRef(services, ref);
-    if (key.revoked_at !== null) throw new CliError(`API key "${key.name}" (id ${key.id}) is already revoked`);
-    await services.keys.revoke(key.id);
+    const already = new CliError(`API key "${key.name}" (id ${key.id}) is already revoked`);
+    if (key.revoked_at !== null) throw already;
+    // Revoked by another command meanwhile: the write finds it so and changes nothing.
+    if (!(await services.keys.revoke(key.id))) throw already;
     tell(show`Revoked API key "${key.name}" (id ${key.id}); it is refused from the next request on.`);
   });
 }

@@ -80,10 +80,12 @@ export async function attemptPush(ctx: AttemptContext, claim: ClaimedPush): Prom
         response,
       );
     }
-    await write(ctx, async (pushes) => {
-      if (found !== null) await pushes.setNetworkId(id, found);
-      await pushes.notePosted(id, ctx.owner, null);
+    const held = await write(ctx, async (pushes) => {
+      if (found !== null && !(await pushes.setNetworkId(id, found, ctx.owner))) return false;
+      return pushes.notePosted(id, ctx.owner, null);
     });
+    // Another pusher took the claim over meanwhile: the booking is its to push now.
+    if (!held) return null;
     posted = null;
     action = decidePush({ ...booking, network_booking: found }, posted, ctx.division);
   }
@@ -152,7 +154,7 @@ async function finishCreate(ctx: AttemptContext, claim: ClaimedPush, response: N
   }
   const now = ctx.clock();
   await write(ctx, async (pushes) => {
-    await pushes.setNetworkId(claim.booking_id, networkId);
+    if (!(await pushes.setNetworkId(claim.booking_id, networkId, ctx.owner))) return;
     await pushes.notePosted(claim.booking_id, ctx.owner, null);
     await pushes.finish(
       claim.booking_id,
@@ -177,7 +179,7 @@ async function finishResponse(ctx: AttemptContext, claim: ClaimedPush, method: P
     // The network no longer has the booking (removed there): send it as new.
     const now = ctx.clock();
     await write(ctx, async (pushes) => {
-      await pushes.setNetworkId(claim.booking_id, null);
+      if (!(await pushes.setNetworkId(claim.booking_id, null, ctx.owner))) return;
       await pushes.finish(claim.booking_id, ctx.owner, claim.version, resultOf(ctx, outcome, claim, response.status, error, now), now);
     });
     return { method, outcome, status: response.status, error: null };

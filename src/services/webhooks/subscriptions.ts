@@ -3,7 +3,7 @@ import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhoo
 import { webhookTarget } from '../../domain/audit/index.js';
 import { type Clock, isoMicros } from '../../domain/time.js';
 import type { Repositories } from '../../repositories/index.js';
-import type { AttemptListing } from '../../repositories/webhooks.js';
+import type { AttemptListing, WebhookListing } from '../../repositories/webhooks.js';
 import type { Writer } from '../write.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
 
@@ -108,13 +108,13 @@ export class WebhookSubscriptions {
   /** Queues an event again (to one subscription, or every active one taking its type); returns how many. */
   async redeliver(eventId: string, to: string | null): Promise<number> {
     if (!isEventId(eventId)) throw new WebhookError(`"${eventId}" is not an event id (evt_…)`);
-    if (to !== null) {
-      const target = await this.repo().find(to);
+    const usable = (target: WebhookListing | undefined) => {
       if (!target) throw new WebhookError(`no webhook subscription with id "${to}"`);
       if (target.removed_at !== null) throw new WebhookError(`webhook subscription ${to} is removed`);
       if (target.disabled_at !== null)
         throw new WebhookError(`webhook subscription ${to} is disabled; turn it on with webhook:enable ${to}`);
-    }
+    };
+    if (to !== null) usable(await this.repo().find(to));
     const now = this.clock();
     return this.writer.write(async (w) => {
       const events = w.repos.events;
@@ -124,6 +124,8 @@ export class WebhookSubscriptions {
       // (events committed before are queued first).
       await events.lockCommitOrder();
       await w.repos.webhookDeliveries.fanOut(now, { wait: true });
+      // Read again under the fan-out lock that removing and enabling take: removed or disabled meanwhile is said so.
+      if (to !== null) usable(await w.repos.webhooks.find(to));
       return w.repos.webhooks.redeliver(event, to, now);
     });
   }

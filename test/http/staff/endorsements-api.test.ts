@@ -1,6 +1,8 @@
 // Endorsements through the API (contract §17): issuing under every rule, shortening, revoking,
 // the lists, what follows a change at once (the users API, who may book), and expiry published once.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildDivision, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 
@@ -234,6 +236,53 @@ describe('endorsements through the API', () => {
       expect(await events('endorsement.expired')).toHaveLength(1);
     } finally {
       await workers.stop(0);
+    }
+  });
+
+  it('does not publish endorsement.expired for one whose end was moved later while the worker ran', async () => {
+    const ends = NOW + 8 * DAY;
+    const issue = async (user_id: number, validTo: number) => {
+      const res = await post({ user_id, type: 'facility', rating: 'T1 EKCH TWR', valid_to: iso(validTo) });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { id: number }).id;
+    };
+    const moving = await issue(ADA, ends);
+    const ending = await issue(BO, ends - 1000);
+    // Another connection moves the first one's end later, and commits once the worker is under way.
+    const other = openDatabase(ctx.databaseUrl);
+    let commit!: () => void;
+    const gate = new Promise<void>((r) => (commit = r));
+    let updated!: () => void;
+    const isUpdated = new Promise<void>((r) => (updated = r));
+    const moved = other.kysely.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      await conn
+        .updateTable('endorsements')
+        .set({ valid_to: ends + 30 * DAY })
+        .where('id', '=', moving)
+        .execute();
+      updated();
+      await gate;
+      await sql`COMMIT`.execute(conn);
+    });
+    try {
+      await isUpdated;
+      ctx.setNow(ends + 1000);
+      const quiet = { info() {}, warn() {}, error() {} };
+      const run = ctx.services.endorsements
+        .expiryWorker()
+        .run({ now: () => ends + 1000, signal: new AbortController().signal, log: quiet, lease: null, took() {} });
+      await new Promise((r) => setTimeout(r, 300));
+      commit();
+      await moved;
+      await run;
+      const published = (await events('endorsement.expired')).map((e) => e.data.endorsement.id);
+      expect(published).toContain(ending);
+      expect(published).not.toContain(moving);
+    } finally {
+      commit();
+      await other.close();
+      ctx.setNow(NOW);
     }
   });
 });

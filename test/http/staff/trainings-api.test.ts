@@ -9,6 +9,7 @@ import { ADA, BO, buildDivision, buildEndorsement, buildPosition, buildRole, bui
 const NOW = Date.UTC(2026, 2, 10, 12);
 const DAY = 86_400_000;
 const CY = 1000003;
+const DI = 1000007;
 const MO = 1000004;
 const EX = 1000005;
 
@@ -39,8 +40,13 @@ describe('trainings through the API', () => {
           buildUser({ id: CY, first_name: 'Cy', rating: 'S2' }),
           buildUser({ id: MO, first_name: 'Mo', rating: 'C1' }),
           buildUser({ id: EX, first_name: 'Ex', rating: 'C3' }),
+          buildUser({ id: DI, first_name: 'Di', rating: 'S2' }),
         ],
-        positions: [buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }), buildPosition('EKCH_APP'), buildPosition('ESSA_TWR')],
+        positions: [
+          buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }),
+          buildPosition('EKCH_APP'),
+          buildPosition('ESSA_TWR', { required_facility: 'T1 ESSA TWR' }),
+        ],
         roles: [buildRole({ user_id: MO, area: 'Denmark', role: 'Mentor' })],
         endorsements: [
           buildEndorsement({ user_id: EX, type: 'examiner', rating: 'S3', areas: ['Denmark'] }),
@@ -226,6 +232,19 @@ describe('trainings through the API', () => {
       .executeTakeFirst();
     expect(grace).toEqual({ granted_at: at, active: 1 });
     expect((await detail(id)).timeline.map((e: { action: string }) => e.action)).toContain('endorsement');
+    ctx.setNow(NOW);
+  });
+
+  it('completes a training for two facilities: both issued, at distinct instants', async () => {
+    ctx.setNow(NOW + 3000);
+    const { id } = (await create({ user_id: DI, area: 'Denmark', ratings: ['T1 EKCH TWR', 'T1 ESSA TWR'], status: 2 })).json();
+    const done = await patch(id, { status: -1 });
+    expect(done.statusCode, done.body).toBe(200);
+    const held = (await ctx.request({ method: 'GET', url: `/api/endorsements?user_id=${DI}&type=facility`, token: read })).json().data;
+    expect(held.map((e: { rating: string; revoked: boolean }) => [e.rating, e.revoked]).sort()).toEqual([
+      ['T1 EKCH TWR', false],
+      ['T1 ESSA TWR', false],
+    ]);
     ctx.setNow(NOW);
   });
 
