@@ -171,10 +171,11 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
         endorsements: { facility: [expect.objectContaining({ rating: 'T1 EKCH TWR' })], training: { solo: null } },
         training: [expect.objectContaining({ area: 'Denmark', status: 2, ratings: ['S3'] })],
       });
-      // Cy is active nowhere (Control Center's atc_active 0).
+      // Cy is active nowhere (Control Center's atc_active 0); his training lists its facility too.
       expect(users.find((u: { id: number }) => u.id === 10000003)).toMatchObject({
         atc_active: false,
         atc_active_areas: { denmark: false },
+        training: [expect.objectContaining({ status: 0, ratings: ['S2', 'T1 EKCH TWR'] })],
       });
 
       // Endorsements keep who issued them.
