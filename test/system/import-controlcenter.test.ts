@@ -154,6 +154,8 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
       const positions = JSON.stringify(await (await get('/api/positions')).json());
       expect(positions).toContain('ENGM_APP');
       expect(positions.match(/"EKCH_GND"/g)).toHaveLength(1);
+      // A position moved without a frequency is listed with "", not a made-up "0.000".
+      expect(JSON.parse(positions).data.find((p: { callsign: string }) => p.callsign === 'ENGM_APP').frequency).toBe('');
       // Both keys named "Discord bot" came over, each token working.
       expect((await get('/api/bookings/101', SECOND_BOT_TOKEN)).status).toBe(200);
 
