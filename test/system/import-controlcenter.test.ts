@@ -1,6 +1,8 @@
 // `import:controlcenter` as a process against MariaDB holding Control Center's own schema (6.4.3
 // and 7.0, test/fixtures/controlcenter), into SQLite and PostgreSQL (contract §19).
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -352,5 +354,38 @@ describe('import:controlcenter refusals (one line, exit 1, nothing written, no p
     expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
     // Nothing written: a good move afterwards succeeds.
     expect((await move(await controlCenterDatabase('7.0'), databaseUrl)).code).toBe(0);
+  });
+});
+
+describe('import:controlcenter at an address where another kind of server listens', () => {
+  const listen = async (server: net.Server): Promise<number> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as net.AddressInfo).port;
+  };
+  it.each([
+    [
+      'an HTTP server',
+      () => http.createServer((_req, res) => res.end('hello')),
+      /is not a MySQL\/MariaDB server \(an HTTP server answers there\)/,
+    ],
+    [
+      'a server that greets in another protocol',
+      () => net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n')),
+      /is not a MySQL\/MariaDB server/,
+    ],
+  ])('%s: says it is not a MySQL/MariaDB server (one line, exit 1, nothing written)', async (_what, create, message) => {
+    const server = create();
+    const port = await listen(server);
+    try {
+      const r = await move(`mysql://${USER}:${PASSWORD}@127.0.0.1:${port}/cc`, freshDatabaseUrl());
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/does not respond|ETIMEDOUT/);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+    } finally {
+      if (server instanceof http.Server) server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

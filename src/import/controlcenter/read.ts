@@ -1,6 +1,7 @@
 // Reads a Control Center database (MySQL or MariaDB) for `import:controlcenter` (contract §19).
 // Every failure becomes one line that never holds the connection URL or its password.
 import type { Connection } from 'mysql2/promise';
+import { probeServer } from './probe.js';
 
 export type Row = Record<string, string | number | null>;
 
@@ -92,6 +93,8 @@ function connectError(err: unknown, t: Target): ControlCenterError {
   return new ControlCenterError(`the database server at ${where} does not respond (${code || 'no response'})`);
 }
 
+const CONNECT_TIMEOUT_MS = 5000;
+
 const OVERLAP_COLUMNS = 'id, position_id, user_id, time_start, time_end, deleted, created_at';
 const BOOKING_COLUMNS =
   'id, position_id, user_id, time_start, time_end, source, deleted, vatsim_booking, training, exam, event, created_at, updated_at';
@@ -109,12 +112,16 @@ export interface ControlCenterSource {
 export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterSource> {
   const t = parseUrl(url);
   if (!BOOLEAN_FREE.test(prefix)) throw new ControlCenterError('--prefix may hold only letters, digits and _');
+  const probe = await probeServer(t.host, t.port, CONNECT_TIMEOUT_MS);
+  if (probe.kind === 'no-response') throw connectError({ code: probe.code }, t);
+  if (probe.kind === 'other')
+    throw new ControlCenterError(`the server at ${t.host}:${t.port} is not a MySQL/MariaDB server (${probe.what} answers there)`);
   let conn: Connection;
   try {
     // Loaded here, not at start: every other command of the CLI runs without the MySQL driver.
     const { default: mysql } = await import('mysql2/promise');
     // dateStrings: times come as Control Center stores them, UTC 'Y-m-d H:i:s'.
-    conn = await mysql.createConnection({ ...t, connectTimeout: 5000, dateStrings: true, supportBigNumbers: true });
+    conn = await mysql.createConnection({ ...t, connectTimeout: CONNECT_TIMEOUT_MS, dateStrings: true, supportBigNumbers: true });
   } catch (err) {
     throw connectError(err, t);
   }
