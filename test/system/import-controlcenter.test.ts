@@ -254,6 +254,100 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
   });
 });
 
+/** Unclean rows as MySQL data holds them: zero dates and an invalid ENUM stored as '' (a lax SQL mode), an e-mail address that is not one. */
+const DIRTY = `
+SET SESSION sql_mode = '';
+INSERT INTO users (id, email, first_name, last_name, rating, rating_short, rating_long, region, division, subdivision, last_login) VALUES
+ (10000006,'fay@example.org','Fay','Dahl',3,'S2','Tower Trainee','EMEA','EUD','SCA','0000-00-00 00:00:00'),
+ (10000007,'not an address','Gus','Lund',3,'S2','Tower Trainee','EMEA','EUD','SCA','2026-10-01 12:00:00');
+INSERT INTO endorsements (id, user_id, type, valid_from, valid_to, expired, revoked, issued_by, created_at, updated_at) VALUES
+ (7,10000006,'FACILITY','0000-00-00 00:00:00',NULL,0,0,NULL,'2024-01-01 00:00:00','2024-01-01 00:00:00'),
+ (8,10000006,'VISITING','2025-02-01 00:00:00','0000-00-00 00:00:00',0,0,NULL,'2025-02-01 00:00:00','2025-02-01 00:00:00');
+INSERT INTO endorsement_rating (endorsement_id, rating_id) VALUES (7,8),(8,3);
+INSERT INTO area_endorsement (area_id, endorsement_id) VALUES (1,8);
+INSERT INTO bookings (id, source, vatsim_booking, callsign, position_id, name, time_start, time_end, user_id, training, event, exam, deleted, created_at, updated_at) VALUES
+ (106,'CC',NULL,'EKCH_GND',2,'Fay Dahl','0000-00-00 00:00:00','2027-03-05 12:00:00',10000006,0,0,0,0,'2026-11-01 08:00:00','2026-11-01 08:00:00'),
+ (107,'CC',NULL,'EKCH_GND',2,'Fay Dahl','2027-03-06 10:00:00','2027-03-06 12:00:00',10000006,0,0,0,0,'0000-00-00 00:00:00','0000-00-00 00:00:00'),
+ (108,'Discord bot!',NULL,'EKCH_GND',2,'Fay Dahl','2027-03-07 10:00:00','2027-03-07 12:00:00',10000006,0,0,0,0,'2026-11-01 08:00:00','2026-11-01 08:00:00');
+INSERT INTO trainings (id, user_id, type, status, area_id, motivation, english_only_training, experience, paused_at, paused_length, closed_reason, created_by, created_at, updated_at, started_at, closed_at) VALUES
+ (6,10000006,1,0,1,'Tower, please.',0,1,NULL,0,NULL,NULL,'0000-00-00 00:00:00','2026-02-01 10:00:00',NULL,'0000-00-00 00:00:00');
+INSERT INTO rating_training (rating_id, training_id) VALUES (3,6);
+INSERT INTO training_reports (id, training_id, written_by_id, report_date, content, contentimprove, position, draft, created_at, updated_at) VALUES
+ (4,6,10000001,'0000-00-00','A report without a day.',NULL,NULL,0,'2026-02-02 20:00:00','2026-02-02 20:00:00');
+INSERT INTO training_examinations (id, training_id, position_id, examiner_id, result, examination_date, created_at, updated_at) VALUES
+ (4,6,1,10000004,'PASSED','0000-00-00','2026-02-03 20:00:00','2026-02-03 20:00:00');
+INSERT INTO atc_activities (user_id, area_id, hours, start_of_grace_period, atc_active, created_at, updated_at) VALUES
+ (10000006,1,3,'0000-00-00 00:00:00',1,'2026-01-01 00:00:00','2026-11-20 00:00:00');
+`;
+
+describe('import:controlcenter of unclean rows', () => {
+  it('a zero date where one may be empty is no date (changed), where one is needed skips its row; each names its Control Center row', async () => {
+    const url = await controlCenterDatabase('7.0', DIRTY);
+    const databaseUrl = freshDatabaseUrl();
+    const r = await move(url, databaseUrl, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout).report;
+    expect(report.users).toMatchObject({ read: 7, imported: 6 });
+    expect(report.users.skipped).toEqual([{ row: 'user 10000007', reason: 'email: is not an e-mail address' }]);
+    expect(report.users.changed).toEqual([
+      { row: 'user 10000006', reason: 'last_login is a zero date (0000-00-00 00:00:00): imported as no date' },
+    ]);
+    expect(report.endorsements.skipped).toContainEqual({ row: 'endorsement 7', reason: 'valid_from is a zero date (0000-00-00 00:00:00)' });
+    expect(report.endorsements.changed).toEqual([
+      { row: 'endorsement 8', reason: 'valid_to is a zero date (0000-00-00 00:00:00): imported as no date' },
+    ]);
+    expect(report.bookings.skipped).toEqual(
+      expect.arrayContaining([
+        { row: 'booking 106', reason: 'time_start is a zero date (0000-00-00 00:00:00)' },
+        { row: 'booking 108', reason: expect.stringMatching(/^source: must be/) },
+      ]),
+    );
+    expect(report.bookings.changed).toContainEqual({
+      row: 'booking 107',
+      reason: 'created_at is a zero date (0000-00-00 00:00:00): imported as no date',
+    });
+    expect(report.bookings).toMatchObject({ read: 8, imported: 6 });
+    expect(report.trainings.changed).toEqual([
+      { row: 'training 6', reason: expect.stringContaining('created_at is a zero date (0000-00-00 00:00:00)') },
+    ]);
+    expect(report.training_reports.skipped).toEqual([{ row: 'report 4', reason: 'report_date is a zero date (0000-00-00)' }]);
+    expect(report.training_examinations.skipped).toContainEqual({
+      row: 'examination 4',
+      reason: 'examination_date is a zero date (0000-00-00)',
+    });
+    expect(report.atc_activity.changed).toEqual([
+      {
+        row: 'activity of user 10000006 in area 1',
+        reason: 'start_of_grace_period is a zero date (0000-00-00 00:00:00): imported as no date',
+      },
+    ]);
+    // What came over: Fay without a last sign-in, her open-ended visiting endorsement, her training from its update.
+    const users = await runCliAsync(['export'], { DATABASE_URL: databaseUrl });
+    const exported = JSON.parse(users.stdout);
+    expect(exported.users.find((u: { id: number }) => u.id === 10000006)).toMatchObject({ last_login: null });
+    expect(exported.endorsements.filter((e: { user_id: number }) => e.user_id === 10000006)).toEqual([
+      expect.objectContaining({ type: 'visiting', valid_to: null }),
+    ]);
+    expect(exported.trainings.find((t: { user_id: number }) => t.user_id === 10000006)).toMatchObject({
+      created_at: expect.stringMatching(/^2026-02-01T10:00:00/),
+    });
+  });
+
+  it('a row that does not fit after the mapping names its Control Center table and id, never an index', async () => {
+    // An area name over 100 characters cannot be imported, and the move cannot go without it.
+    const url = await controlCenterDatabase(
+      '7.0',
+      `\nINSERT INTO areas (id, name, contact) VALUES (3,'${'N'.repeat(120)}','x@example.org');`,
+    );
+    const r = await move(url, freshDatabaseUrl());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/areas\[id=3\]/);
+    expect(r.stderr).not.toMatch(/areas\[\d+\]/);
+  });
+});
+
 describe('import:controlcenter --prefix', () => {
   it('reads a Control Center whose tables carry DB_TABLE_PREFIX, and refuses it without the prefix', async () => {
     const url = await controlCenterDatabase('7.0');

@@ -1,7 +1,7 @@
 // Control Center's bookings in Sector's import format (contract §19): all rows, deleted ones as
 // deleted. A first pass over a few columns of every booking finds what is skipped and which live
 // bookings overlap; the whole rows are then mapped a page at a time (a division has many).
-import { flag, instant, kind, type KindReport, num } from './values.js';
+import { flag, instant, kind, type KindReport, num, zeroDates } from './values.js';
 import type { Row } from './read.js';
 
 /** Maps pages of whole booking rows, knowing from the first pass which to skip or mark deleted. */
@@ -19,10 +19,11 @@ export function planBookings(
   for (const b of bookings) {
     const id = num(b.id);
     const callsign = callsignOf.get(num(b.position_id));
-    let reason: string | null = null;
+    let reason: string | null;
     if (b.user_id == null || !userIds.has(num(b.user_id))) reason = `user ${String(b.user_id)} is not imported`;
     else if (callsign === undefined) reason = `position ${String(b.position_id)} does not exist`;
-    else if (String(b.time_end) <= String(b.time_start)) reason = 'ends before it starts';
+    else reason = zeroDates(r, `booking ${id}`, b, ['time_start', 'time_end'], ['created_at']);
+    if (reason === null && String(b.time_end) <= String(b.time_start)) reason = 'ends before it starts';
     if (reason !== null) {
       r.skipped.push({ row: `booking ${id}`, reason });
       skipped.add(id);
@@ -32,7 +33,7 @@ export function planBookings(
         callsign: callsign!,
         start: String(b.time_start),
         end: String(b.time_end),
-        created: String(b.created_at ?? b.time_start),
+        created: instant(b.created_at) ?? `${String(b.time_start).replace(' ', 'T')}Z`,
       });
   }
   r.imported = bookings.length - skipped.size;
@@ -56,19 +57,22 @@ export function planBookings(
   return (rows) =>
     rows
       .filter((b) => !skipped.has(num(b.id)))
-      .map((b) => ({
-        id: num(b.id),
-        user_id: num(b.user_id),
-        callsign: callsignOf.get(num(b.position_id)),
-        time_start: String(b.time_start),
-        time_end: String(b.time_end),
-        source: String(b.source),
-        deleted: flag(b.deleted) || overlapping.has(num(b.id)),
-        network_booking: b.vatsim_booking == null ? null : String(b.vatsim_booking),
-        training: flag(b.training),
-        exam: flag(b.exam),
-        event: flag(b.event),
-        created_at: instant(b.created_at ?? b.time_start),
-        updated_at: instant(b.updated_at ?? b.created_at ?? b.time_start),
-      }));
+      .map((b) => {
+        const createdAt = instant(b.created_at) ?? instant(b.time_start);
+        return {
+          id: num(b.id),
+          user_id: num(b.user_id),
+          callsign: callsignOf.get(num(b.position_id)),
+          time_start: String(b.time_start),
+          time_end: String(b.time_end),
+          source: String(b.source),
+          deleted: flag(b.deleted) || overlapping.has(num(b.id)),
+          network_booking: b.vatsim_booking == null ? null : String(b.vatsim_booking),
+          training: flag(b.training),
+          exam: flag(b.exam),
+          event: flag(b.event),
+          created_at: createdAt,
+          updated_at: instant(b.updated_at) ?? createdAt,
+        };
+      });
 }

@@ -1,10 +1,13 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
+import { parseEndorsement } from '../endorsements.js';
+import { parsePosition } from '../positions.js';
+import { parseUser } from '../users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
 import { type BookingMapper, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
-import { flag, instant, kind, type KindReport, num, str } from './values.js';
+import { fits, flag, instant, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
 export type { KindReport };
 
@@ -19,6 +22,8 @@ export interface ControlCenterPlan {
   version: string;
   /** Everything but bookings, in the import format. */
   doc: Record<string, unknown[]>;
+  /** Per section of doc, the Control Center row of each record (`users[id=10000001]`), for messages. */
+  labels: Record<string, string[]>;
   /** Bookings in the import format, from pages of Control Center's rows. */
   bookings: BookingMapper;
   apiKeys: MovedApiKey[];
@@ -44,6 +49,11 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
 
   const areas = [...new Set(areaName.values())];
   report.areas = { ...kind(cc.areas.length), imported: areas.length };
+  const labels: Record<string, string[]> = {
+    areas: areas.map((name) => rowLabel('areas', cc.areas.find((a) => String(a.name).trim() === name)!.id)),
+    users: [],
+    positions: [],
+  };
 
   const users: unknown[] = [];
   const userIds = new Set<number>();
@@ -51,13 +61,13 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
   report.users = kind(cc.users.length);
   for (const u of cc.users) {
     const id = num(u.id);
+    const row = `user ${id}`;
+    const label = rowLabel('users', u.id);
     if (!isRatingValue(num(u.rating))) {
-      report.users.skipped.push({ row: `user ${id}`, reason: `unknown rating ${String(u.rating)}` });
+      report.users.skipped.push({ row, reason: `unknown rating ${String(u.rating)}` });
       continue;
     }
-    userIds.add(id);
-    userName.set(id, [str(u.first_name), str(u.last_name)].filter((x) => x !== null).join(' '));
-    users.push({
+    const user = {
       id,
       email: str(u.email),
       first_name: str(u.first_name),
@@ -67,7 +77,13 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       division: str(u.division),
       subdivision: str(u.subdivision),
       last_login: instant(u.last_login),
-    });
+    };
+    if (!fits(report.users, row, label, () => parseUser(user, label))) continue;
+    zeroDates(report.users, row, u, [], ['last_login']);
+    userIds.add(id);
+    userName.set(id, [str(u.first_name), str(u.last_name)].filter((x) => x !== null).join(' '));
+    users.push(user);
+    labels.users!.push(label);
   }
   report.users.imported = users.length;
 
@@ -88,27 +104,31 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       });
       continue;
     }
-    firstWith.set(callsign, id);
-    callsignOf.set(id, callsign);
     const frequency = str(p.frequency);
-    if (frequency === null)
-      report.positions.changed.push({ row: `position ${id} ${callsign}`, reason: 'no frequency: imported with an empty one' });
     const facility = p.required_facility_rating_id == null ? null : ratingById.get(num(p.required_facility_rating_id));
-    positions.push({
+    const position = {
       callsign,
       name: String(p.name).trim(),
       frequency: frequency ?? '',
       area: p.area_id == null ? null : (areaName.get(num(p.area_id)) ?? null),
       rating: isRatingValue(num(p.rating)) ? ratingCode(num(p.rating)) : 'S1',
       required_facility: facility ? String(facility.name).trim() : null,
-    });
+    };
+    const label = rowLabel('positions', p.id);
+    if (!fits(report.positions, `position ${id} ${callsign}`, label, () => parsePosition(position, label))) continue;
+    if (frequency === null)
+      report.positions.changed.push({ row: `position ${id} ${callsign}`, reason: 'no frequency: imported with an empty one' });
+    firstWith.set(callsign, id);
+    callsignOf.set(id, callsign);
+    positions.push(position);
+    labels.positions!.push(label);
   }
   report.positions.imported = positions.length;
 
-  const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName);
-  const roles = planRoles(cc, report, userIds, areaName);
+  const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName, (labels.endorsements = []));
+  const roles = planRoles(cc, report, userIds, areaName, (labels.roles = []));
   const known = { userIds, areaName, ratingById, callsignOf, userName };
-  const trainings = planTrainings(cc, report, known);
+  const trainings = planTrainings(cc, report, known, (labels.trainings = []));
   const activity = planActivity(cc, report, known);
   for (const u of users as Array<Record<string, unknown>>) {
     const a = activity.get(u.id as number);
@@ -122,7 +142,8 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, trainings }, bookings, apiKeys, report, settings };
+  const doc = { areas, users, positions, endorsements, roles, trainings };
+  return { version: cc.version, doc, labels, bookings, apiKeys, report, settings };
 }
 
 function planEndorsements(
@@ -132,6 +153,7 @@ function planEndorsements(
   callsignOf: Map<number, string>,
   ratingById: Map<number, Row>,
   areaName: Map<number, string>,
+  labels: string[],
 ): unknown[] {
   const links = (rows: Row[], key: string) => {
     const m = new Map<number, number[]>();
@@ -191,8 +213,13 @@ function planEndorsements(
       record.revoked = true;
       record.revoked_at = instant(e.valid_to) ?? instant(e.updated_at) ?? instant(e.valid_from);
     }
+    const label = rowLabel('endorsements', e.id);
+    const zero = zeroDates(r, row, e, ['valid_from'], ['valid_to']);
+    if (zero !== null) r.skipped.push({ row, reason: zero });
+    if (zero !== null || !fits(r, row, label, () => parseEndorsement(record, label))) continue;
     seen.add(key);
     out.push(record);
+    labels.push(label);
   }
   r.imported = out.length;
   return out;
@@ -203,6 +230,7 @@ function planRoles(
   report: Record<string, KindReport>,
   userIds: Set<number>,
   areaName: Map<number, string>,
+  labels: string[],
 ): unknown[] {
   const out: unknown[] = [];
   const r = (report.roles = kind(cc.roles.length));
@@ -216,8 +244,15 @@ function planRoles(
     else {
       const area = x.area_id == null ? null : (areaName.get(num(x.area_id)) ?? null);
       if (area === null && name !== 'Administrator') r.skipped.push({ row, reason: 'no area' });
-      // A 7.x admin is division-wide; a 6.x group 1 was given per area.
-      else out.push({ user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name });
+      else {
+        // A 7.x admin is division-wide; a 6.x group 1 was given per area.
+        out.push({ user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name });
+        labels.push(
+          cc.version === '7.x'
+            ? rowLabel('role_user', x.id)
+            : `permissions[user_id=${userId},area_id=${String(x.area_id)},group_id=${String(x.group_id)}]`,
+        );
+      }
     }
   }
   r.imported = out.length;
