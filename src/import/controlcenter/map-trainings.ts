@@ -2,6 +2,7 @@
 // activity in Sector's import format (contracts §18, §19). Pure, like map.ts.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
 import type { ControlCenterData, Row } from './read.js';
+import type { ImportTraining } from '../plan.js';
 import { parseExamination, parseReport, parseTimelineEntry, parseTraining } from '../trainings.js';
 import { fits, flag, instant, isZeroDate, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
@@ -55,7 +56,7 @@ function timelineEntry(a: Row, known: Known): Record<string, unknown> {
 const day = (v: string | number | null | undefined): string | null => (v == null || isZeroDate(v) ? null : String(v).slice(0, 10));
 const hasTime = (a: Row) => instant(a.created_at) !== null || instant(a.updated_at) !== null;
 
-export function planTrainings(cc: ControlCenterData, report: Record<string, KindReport>, known: Known, labels: string[]): unknown[] {
+export function planTrainings(cc: ControlCenterData, report: Record<string, KindReport>, known: Known): ImportTraining[] {
   const r = (report.trainings = kind(cc.trainings.length));
   const reports = (report.training_reports = kind(cc.trainingReports.length));
   const exams = (report.training_examinations = kind(cc.trainingExaminations.length));
@@ -65,7 +66,7 @@ export function planTrainings(cc: ControlCenterData, report: Record<string, Kind
   const reportsOf = grouped(cc.trainingReports);
   const examsOf = grouped(cc.trainingExaminations);
   const activityOf = grouped(cc.trainingActivity);
-  const out: unknown[] = [];
+  const out: ImportTraining[] = [];
   const seen = new Set<string>();
   const skipAll = (id: number) => {
     for (const x of reportsOf.get(id) ?? [])
@@ -172,7 +173,8 @@ export function planTrainings(cc: ControlCenterData, report: Record<string, Kind
     reports.imported += movedReports.length;
     exams.imported += movedExams.length;
     timeline.imported += entries.length;
-    out.push({
+    // Each part was checked above: the whole fits.
+    const training = {
       user_id: userId,
       area,
       type: TYPES[num(t.type) - 1],
@@ -184,8 +186,8 @@ export function planTrainings(cc: ControlCenterData, report: Record<string, Kind
       reports: movedReports,
       examinations: movedExams,
       timeline: entries,
-    });
-    labels.push(label);
+    };
+    out.push(parseTraining(training, label));
   }
   for (const a of cc.trainingActivity) if (!hasTime(a)) timeline.skipped.push({ row: `activity ${String(a.id)}`, reason: 'no time' });
   r.imported = out.length;

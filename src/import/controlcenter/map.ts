@@ -1,11 +1,15 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
+import { parseIsoInstant } from '../../domain/time.js';
 import { parseEndorsement } from '../endorsements.js';
 import { parsePosition } from '../positions.js';
+import { text } from '../fields.js';
+import type { ImportEndorsement, ImportPlan, ImportPosition, ImportRole, ImportUser } from '../plan.js';
+import { parseRole } from '../roles.js';
 import { parseUser } from '../users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
-import { type BookingMapper, planBookings } from './map-bookings.js';
+import { type BookingPlanner, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
 import { fits, flag, instant, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
@@ -20,12 +24,13 @@ export interface MovedApiKey {
 
 export interface ControlCenterPlan {
   version: string;
-  /** Everything but bookings, in the import format. */
-  doc: Record<string, unknown[]>;
-  /** Per section of doc, the Control Center row of each record (`users[id=10000001]`), for messages. */
-  labels: Record<string, string[]>;
-  /** Bookings in the import format, from pages of Control Center's rows. */
-  bookings: BookingMapper;
+  /**
+   * Everything but bookings, checked as the import format's: each record parsed as it is mapped
+   * (one that does not fit is skipped), its path naming its Control Center row (`users[id=10000001]`).
+   */
+  parsed: ImportPlan;
+  /** Bookings: the first pass over pages of a few columns, then whole rows mapped a page at a time. */
+  bookings: BookingPlanner;
   apiKeys: MovedApiKey[];
   report: Record<string, KindReport>;
   settings: Record<string, string>;
@@ -49,13 +54,11 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
 
   const areas = [...new Set(areaName.values())];
   report.areas = { ...kind(cc.areas.length), imported: areas.length };
-  const labels: Record<string, string[]> = {
-    areas: areas.map((name) => rowLabel('areas', cc.areas.find((a) => String(a.name).trim() === name)!.id)),
-    users: [],
-    positions: [],
-  };
+  // A name that cannot be an area's stops the move: its positions, trainings and roles need it.
+  for (const name of areas)
+    text(name, rowLabel('areas', cc.areas.find((a) => String(a.name).trim() === name)!.id), 100, 'a non-empty area name');
 
-  const users: unknown[] = [];
+  const users: ImportUser[] = [];
   const userIds = new Set<number>();
   const userName = new Map<number, string>();
   report.users = kind(cc.users.length);
@@ -78,17 +81,15 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       subdivision: str(u.subdivision),
       last_login: instant(u.last_login),
     };
-    if (!fits(report.users, row, label, () => parseUser(user, label))) continue;
+    if (!fits(report.users, row, label, () => users.push(parseUser(user, label)))) continue;
     zeroDates(report.users, row, u, [], ['last_login']);
     userIds.add(id);
     userName.set(id, [str(u.first_name), str(u.last_name)].filter((x) => x !== null).join(' '));
-    users.push(user);
-    labels.users!.push(label);
   }
   report.users.imported = users.length;
 
   // Callsigns are not unique in Control Center: the first position keeps it, later ones point to it.
-  const positions: unknown[] = [];
+  const positions: ImportPosition[] = [];
   const callsignOf = new Map<number, string>();
   const firstWith = new Map<string, number>();
   report.positions = kind(cc.positions.length);
@@ -115,26 +116,26 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       required_facility: facility ? String(facility.name).trim() : null,
     };
     const label = rowLabel('positions', p.id);
-    if (!fits(report.positions, `position ${id} ${callsign}`, label, () => parsePosition(position, label))) continue;
+    if (!fits(report.positions, `position ${id} ${callsign}`, label, () => positions.push(parsePosition(position, label)))) continue;
     if (frequency === null)
       report.positions.changed.push({ row: `position ${id} ${callsign}`, reason: 'no frequency: imported with an empty one' });
     firstWith.set(callsign, id);
     callsignOf.set(id, callsign);
-    positions.push(position);
-    labels.positions!.push(label);
   }
   report.positions.imported = positions.length;
 
-  const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName, (labels.endorsements = []));
-  const roles = planRoles(cc, report, userIds, areaName, (labels.roles = []));
+  const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName);
+  const roles = planRoles(cc, report, userIds, areaName);
   const known = { userIds, areaName, ratingById, callsignOf, userName };
-  const trainings = planTrainings(cc, report, known, (labels.trainings = []));
+  const trainings = planTrainings(cc, report, known);
   const activity = planActivity(cc, report, known);
-  for (const u of users as Array<Record<string, unknown>>) {
-    const a = activity.get(u.id as number);
-    if (a) Object.assign(u, { atc_active_areas: a.active, atc_grace_start: a.grace });
+  for (const u of users) {
+    const a = activity.get(u.id);
+    if (!a) continue;
+    u.atc_active_areas = Object.entries(a.active);
+    u.atc_grace_start = new Map(Object.entries(a.grace).map(([area, at]) => [area, parseIsoInstant(at)]));
   }
-  const bookings = planBookings(cc.bookings, report, userIds, callsignOf);
+  const bookings = planBookings((report.bookings = kind(0)), userIds, callsignOf);
   const apiKeys = planApiKeys(cc, report);
 
   const settings: Record<string, string> = {};
@@ -142,8 +143,8 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  const doc = { areas, users, positions, endorsements, roles, trainings };
-  return { version: cc.version, doc, labels, bookings, apiKeys, report, settings };
+  const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [] };
+  return { version: cc.version, parsed, bookings, apiKeys, report, settings };
 }
 
 function planEndorsements(
@@ -153,8 +154,7 @@ function planEndorsements(
   callsignOf: Map<number, string>,
   ratingById: Map<number, Row>,
   areaName: Map<number, string>,
-  labels: string[],
-): unknown[] {
+): ImportEndorsement[] {
   const links = (rows: Row[], key: string) => {
     const m = new Map<number, number[]>();
     for (const r of rows) m.set(num(r.endorsement_id), [...(m.get(num(r.endorsement_id)) ?? []), num(r[key])]);
@@ -163,7 +163,7 @@ function planEndorsements(
   const ratings = links(cc.endorsementRatings, 'rating_id');
   const positions = links(cc.endorsementPositions, 'position_id');
   const areas = links(cc.endorsementAreas, 'area_id');
-  const out: unknown[] = [];
+  const out: ImportEndorsement[] = [];
   const seen = new Set<string>();
   const r = (report.endorsements = kind(cc.endorsements.length));
   for (const e of cc.endorsements) {
@@ -216,10 +216,8 @@ function planEndorsements(
     const label = rowLabel('endorsements', e.id);
     const zero = zeroDates(r, row, e, ['valid_from'], ['valid_to']);
     if (zero !== null) r.skipped.push({ row, reason: zero });
-    if (zero !== null || !fits(r, row, label, () => parseEndorsement(record, label))) continue;
+    if (zero !== null || !fits(r, row, label, () => out.push(parseEndorsement(record, label)))) continue;
     seen.add(key);
-    out.push(record);
-    labels.push(label);
   }
   r.imported = out.length;
   return out;
@@ -230,9 +228,8 @@ function planRoles(
   report: Record<string, KindReport>,
   userIds: Set<number>,
   areaName: Map<number, string>,
-  labels: string[],
-): unknown[] {
-  const out: unknown[] = [];
+): ImportRole[] {
+  const out: ImportRole[] = [];
   const r = (report.roles = kind(cc.roles.length));
   for (const x of cc.roles) {
     const userId = num(x.user_id);
@@ -246,12 +243,12 @@ function planRoles(
       if (area === null && name !== 'Administrator') r.skipped.push({ row, reason: 'no area' });
       else {
         // A 7.x admin is division-wide; a 6.x group 1 was given per area.
-        out.push({ user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name });
-        labels.push(
+        const label =
           cc.version === '7.x'
             ? rowLabel('role_user', x.id)
-            : `permissions[user_id=${userId},area_id=${String(x.area_id)},group_id=${String(x.group_id)}]`,
-        );
+            : `permissions[user_id=${userId},area_id=${String(x.area_id)},group_id=${String(x.group_id)}]`;
+        const role = { user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name };
+        fits(r, row, label, () => out.push(parseRole(role, label)));
       }
     }
   }

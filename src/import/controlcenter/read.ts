@@ -15,8 +15,6 @@ export interface ControlCenterData {
   ratings: Row[];
   users: Row[];
   positions: Row[];
-  /** Every booking's id, position, user, times, deleted and created_at (the whole rows: bookingPages). */
-  bookings: Row[];
   endorsements: Row[];
   endorsementRatings: Row[];
   endorsementPositions: Row[];
@@ -104,8 +102,11 @@ const BOOLEAN_FREE = /^[A-Za-z0-9_]*$/;
 /** An open Control Center database: every table but bookings read, and bookings to read in pages. */
 export interface ControlCenterSource {
   data: ControlCenterData;
-  /** Every booking with the columns the move uses, by id, a page at a time (the largest table). */
-  bookingPages(size: number): AsyncGenerator<Row[]>;
+  /**
+   * Every booking by id, a page at a time (the largest table): with the columns the move uses, or
+   * (`overlaps`) only what finding skips and overlaps needs.
+   */
+  bookingPages(size: number, overlaps?: boolean): AsyncGenerator<Row[]>;
   close(): Promise<void>;
 }
 
@@ -149,8 +150,6 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       ratings: await all('ratings', 'id'),
       users: await all('users', 'id'),
       positions: await all('positions', 'id'),
-      // What finding overlaps needs of every booking; the whole rows come in pages.
-      bookings: await all('bookings', 'id', OVERLAP_COLUMNS),
       endorsements: await all('endorsements', 'id'),
       endorsementRatings: await all('endorsement_rating'),
       endorsementPositions: await all('endorsement_position'),
@@ -166,15 +165,15 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       trainingActivity: await all('training_activity', 'id'),
       atcActivities: await all('atc_activities', 'id'),
     };
-    async function* bookingPages(size: number): AsyncGenerator<Row[]> {
+    async function* bookingPages(size: number, overlaps = false): AsyncGenerator<Row[]> {
       let after = -1;
       for (;;) {
         let rows: Row[];
         try {
-          [rows] = (await conn.query(`SELECT ${BOOKING_COLUMNS} FROM \`${prefix}bookings\` WHERE id > ? ORDER BY id LIMIT ?`, [
-            after,
-            size,
-          ])) as unknown as [Row[]];
+          [rows] = (await conn.query(
+            `SELECT ${overlaps ? OVERLAP_COLUMNS : BOOKING_COLUMNS} FROM \`${prefix}bookings\` WHERE id > ? ORDER BY id LIMIT ?`,
+            [after, size],
+          )) as unknown as [Row[]];
         } catch (err) {
           throw readError(err);
         }
