@@ -67,6 +67,11 @@ const sql = {
       'from "trainings" left join "training_ratings" on "training_ratings"."training_id" = "trainings"."id" where "trainings"."status" >= ? ' +
       'order by "trainings"."user_id", "trainings"."created_at", "trainings"."id", "training_ratings"."rating"',
   ),
+  trainingFacilities: statement(
+    'select "training_facilities"."training_id", "training_facilities"."name" from "training_facilities" ' +
+      'inner join "trainings" on "trainings"."id" = "training_facilities"."training_id" where "trainings"."status" >= ? ' +
+      'order by "training_facilities"."training_id", "training_facilities"."name"',
+  ),
   user: statement('select "id", "rating" from "users" where "id" in (?)'),
   position: statement('select "id", "callsign", "rating", "required_facility", "area_id" from "positions" where "callsign" in (?)'),
   facilityEndorsements: statement(
@@ -103,6 +108,7 @@ function usersData(now: number): UsersData {
       endorsementPositions: sql.endorsementPositions.all(now, now) as UsersData['endorsementPositions'],
       roles: sql.roles.all() as UsersData['roles'],
       trainings: sql.trainings.all(0) as UsersData['trainings'],
+      trainingFacilities: sql.trainingFacilities.all(0) as UsersData['trainingFacilities'],
     };
   })();
 }

@@ -20,7 +20,7 @@ export const TARGETS = {
   rosterPeakRssMb: 300,
   /** import:controlcenter of 20,000 users, 100,000 bookings, 30,000 endorsements, 5,000 trainings (contract §19). */
   controlCenterSeconds: 120,
-  controlCenterPeakRssMb: 500,
+  controlCenterPeakRssMb: 300,
   /** Bookings/s of 100-booking batches over those of single creates, one server, one run (contract §5). */
   batchSpeedup: 5,
 };

@@ -52,7 +52,7 @@ function date(o: Obj, key: string, path: string): string {
   return v;
 }
 
-function parseReport(r: unknown, path: string): ImportReport {
+export function parseReport(r: unknown, path: string): ImportReport {
   const o = record(r, path, REPORT_FIELDS);
   const createdAt = instant(o, 'created_at', path, false)!;
   return {
@@ -67,7 +67,7 @@ function parseReport(r: unknown, path: string): ImportReport {
   };
 }
 
-function parseExamination(x: unknown, path: string): ImportExamination {
+export function parseExamination(x: unknown, path: string): ImportExamination {
   const o = record(x, path, EXAMINATION_FIELDS);
   const result = reqStr(o, 'result', path, 20);
   if (!(RESULTS as readonly string[]).includes(result)) fail(`${path}.result`, `must be one of ${RESULTS.join(', ')}`);
@@ -80,7 +80,7 @@ function parseExamination(x: unknown, path: string): ImportExamination {
   };
 }
 
-function parseTimelineEntry(e: unknown, path: string): ImportTimelineEntry {
+export function parseTimelineEntry(e: unknown, path: string): ImportTimelineEntry {
   const o = record(e, path, TIMELINE_FIELDS);
   const detail = o.detail ?? {};
   if (!isObj(detail)) fail(`${path}.detail`, 'must be an object');

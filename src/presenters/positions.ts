@@ -2,8 +2,9 @@ import type { PositionRow } from '../db/schema.js';
 import { ratingCode } from '../domain/ratings.js';
 import type { Position, PositionDetail } from '../schemas/positions.js';
 
+/** Three decimals; "" for a position whose frequency is not known (moved from Control Center without one, §19). */
 export function presentPosition(p: PositionRow): Position {
-  return { callsign: p.callsign, name: p.name, frequency: Number(p.frequency).toFixed(3) };
+  return { callsign: p.callsign, name: p.name, frequency: p.frequency === '' ? '' : Number(p.frequency).toFixed(3) };
 }
 
 export function presentPositionDetail(p: PositionRow, area: string | null): PositionDetail {

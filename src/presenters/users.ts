@@ -53,8 +53,15 @@ function endorsementsByUser(data: UsersData, areaName: Map<number, string>, vari
   return out;
 }
 
+/** Each training's ratings: its rating codes, then its facility names (contract §18). */
 function trainingsByUser(data: UsersData, areaName: Map<number, string>): Map<number, Training[]> {
   const out = new Map<number, Training[]>();
+  const facilitiesOf = groupBy(
+    data.trainingFacilities,
+    (r) => r.training_id,
+    (r) => r.name,
+  );
+  const withFacilities: Array<[Training, number]> = [];
   // Rows come one per trained rating, ordered by user and training: consecutive rows of a
   // training share its id.
   let lastId: number | null = null;
@@ -74,9 +81,11 @@ function trainingsByUser(data: UsersData, areaName: Map<number, string>): Map<nu
       const list = out.get(t.user_id);
       if (list) list.push(current);
       else out.set(t.user_id, [current]);
+      withFacilities.push([current, t.id]);
     }
     if (t.rating !== null) current.ratings.push(ratingCode(t.rating));
   }
+  for (const [training, id] of withFacilities) training.ratings.push(...(facilitiesOf.get(id) ?? []));
   return out;
 }
 

@@ -97,6 +97,8 @@ async function importAreas(db: Kysely<Database>, areas: string[]): Promise<Refs[
 /** Users referenced by other sections must exist (in the file, imported by now, or already in the database). */
 async function referencedUsers(db: Kysely<Database>, plan: ImportPlan): Promise<Refs['userId']> {
   const referenced = [...plan.endorsements, ...plan.roles, ...plan.trainings].map((r) => r.user_id);
+  // A mentor may be named by nothing else in the plan.
+  for (const t of plan.trainings) referenced.push(...(t.mentors ?? []));
   for (const b of plan.bookings) if (b.set.user_id !== undefined) referenced.push(b.set.user_id);
   const knownUsers = new Set((await rowsWhereIn(db, 'users', 'id', referenced)).map((r) => r.id as number));
   return (id, path) => {

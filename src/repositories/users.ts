@@ -61,6 +61,8 @@ export interface UsersData {
   roles: Array<{ user_id: number; area_id: number; role: string }>;
   /** Open trainings, ordered by user, created_at, id, rating. */
   trainings: TrainingRow[];
+  /** The facility names those trainings are for, ordered by training and name. */
+  trainingFacilities: Array<{ training_id: number; name: string }>;
 }
 
 type Db = Kysely<Database>;
@@ -219,6 +221,18 @@ function fetchTrainings(db: Db, ownRows: IdSubquery | null): Promise<TrainingRow
     .execute();
 }
 
+function fetchTrainingFacilities(db: Db, ownRows: IdSubquery | null): Promise<UsersData['trainingFacilities']> {
+  return db
+    .selectFrom('training_facilities')
+    .innerJoin('trainings', 'trainings.id', 'training_facilities.training_id')
+    .select(['training_facilities.training_id', 'training_facilities.name'])
+    .where(openTraining)
+    .$if(ownRows !== null, (qb) => qb.where('trainings.user_id', 'in', ownRows!))
+    .orderBy('training_facilities.training_id')
+    .orderBy('training_facilities.name')
+    .execute();
+}
+
 /** Every relation the query includes, for the users it selects; nothing more when none is selected. */
 async function listForApi(db: Db, q: UsersQuery): Promise<UsersData> {
   const { includes } = q;
@@ -231,6 +245,7 @@ async function listForApi(db: Db, q: UsersQuery): Promise<UsersData> {
     endorsementPositions: [],
     roles: [],
     trainings: [],
+    trainingFacilities: [],
   };
   if (data.users.length === 0) return data;
   const ownRows = ownRowsOf(db, q);
@@ -238,7 +253,10 @@ async function listForApi(db: Db, q: UsersQuery): Promise<UsersData> {
   if (includes.activeAreas) data.activity = await fetchActivity(db, q);
   if (includes.endorsements) Object.assign(data, await fetchEndorsements(db, q.now, ownRows));
   if (includes.roles) data.roles = await fetchRoles(db, ownRows);
-  if (includes.training) data.trainings = await fetchTrainings(db, ownRows);
+  if (includes.training) {
+    data.trainings = await fetchTrainings(db, ownRows);
+    data.trainingFacilities = await fetchTrainingFacilities(db, ownRows);
+  }
   return data;
 }
 

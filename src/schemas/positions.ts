@@ -1,11 +1,18 @@
 import { type Static, Type } from 'typebox';
 import { ErrorBody, ValidationErrorBody } from './common.js';
 
+/** As listed: three decimals, or "" when not known (a position moved from Control Center without one, §19). */
+const ListedFrequency = Type.String({
+  pattern: '^(\\d{3}\\.\\d{3})?$',
+  examples: ['118.105'],
+  description: 'MHz, three decimals; "" when not known (a position moved from Control Center without one)',
+});
+
 export const Position = Type.Object(
   {
     callsign: Type.String({ examples: ['EKCH_TWR'] }),
     name: Type.String({ examples: ['Kastrup Tower'] }),
-    frequency: Type.String({ pattern: '^\\d{3}\\.\\d{3}$', examples: ['118.105'], description: 'MHz, three decimals' }),
+    frequency: ListedFrequency,
   },
   { additionalProperties: false },
 );
@@ -31,7 +38,7 @@ export const PositionDetail = Type.Object(
   {
     callsign: Type.String({ examples: ['EKCH_TWR'] }),
     name: Type.String({ examples: ['Kastrup Tower'] }),
-    frequency: Type.String({ pattern: '^\\d{3}\\.\\d{3}$', examples: ['118.105'], description: 'MHz, three decimals' }),
+    frequency: ListedFrequency,
     area: Type.Union([Type.String(), Type.Null()], { description: 'Area name; null: none' }),
     rating: Type.String({ examples: ['S2'], description: 'The least rating to control it without a training tag' }),
     required_facility: Type.Union([Type.String(), Type.Null()], { description: 'Facility endorsement it requires; null: none' }),

@@ -288,6 +288,23 @@ describe('npx sector import', () => {
     expect(await counts(env.DATABASE_URL)).toMatchObject({ areas: 2, roles: 2 });
   });
 
+  it('takes a mentor whom nothing in the file names but the users section', async () => {
+    const env = { DATABASE_URL: freshDatabaseUrl() };
+    const mentor = buildUser({ id: 10000003, first_name: 'Mo', ...SCANDINAVIA });
+    const file = writeImportFile({
+      ...VALID,
+      users: [...VALID.users, mentor],
+      trainings: [{ ...VALID.trainings[0], mentors: [10000003] }],
+    });
+    const r = runCli(['import', file], env);
+    expect(r.stderr).toMatch(/^Imported 2 areas, 3 users, /);
+    expect(r.code).toBe(0);
+    const db = openDatabase(env.DATABASE_URL);
+    const mentors = await db.kysely.selectFrom('training_mentors').select('user_id').execute();
+    await db.close();
+    expect(mentors).toEqual([{ user_id: 10000003 }]);
+  });
+
   it('keeps booking ids above the highest one an import may give free for new bookings', async () => {
     const env = { DATABASE_URL: freshDatabaseUrl() };
     const highest = { ...VALID.bookings[0], id: 2_000_000_000 };

@@ -1,6 +1,8 @@
 // `import:controlcenter` as a process against MariaDB holding Control Center's own schema (6.4.3
 // and 7.0, test/fixtures/controlcenter), into SQLite and PostgreSQL (contract §19).
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,6 +156,8 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
       const positions = JSON.stringify(await (await get('/api/positions')).json());
       expect(positions).toContain('ENGM_APP');
       expect(positions.match(/"EKCH_GND"/g)).toHaveLength(1);
+      // A position moved without a frequency is listed with "", not a made-up "0.000".
+      expect(JSON.parse(positions).data.find((p: { callsign: string }) => p.callsign === 'ENGM_APP').frequency).toBe('');
       // Both keys named "Discord bot" came over, each token working.
       expect((await get('/api/bookings/101', SECOND_BOT_TOKEN)).status).toBe(200);
 
@@ -171,10 +175,11 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
         endorsements: { facility: [expect.objectContaining({ rating: 'T1 EKCH TWR' })], training: { solo: null } },
         training: [expect.objectContaining({ area: 'Denmark', status: 2, ratings: ['S3'] })],
       });
-      // Cy is active nowhere (Control Center's atc_active 0).
+      // Cy is active nowhere (Control Center's atc_active 0); his training lists its facility too.
       expect(users.find((u: { id: number }) => u.id === 10000003)).toMatchObject({
         atc_active: false,
         atc_active_areas: { denmark: false },
+        training: [expect.objectContaining({ status: 0, ratings: ['S2', 'T1 EKCH TWR'] })],
       });
 
       // Endorsements keep who issued them.
@@ -246,6 +251,100 @@ describe.each(['6.4.3', '7.0'] as const)('import:controlcenter from Control Cent
     expect(dry.stdout).toMatch(/bookings: 5 read, 5 imported, 0 skipped/);
     // Nothing was written: the real move still finds an empty database.
     expect((await move(url, databaseUrl)).code).toBe(0);
+  });
+});
+
+/** Unclean rows as MySQL data holds them: zero dates and an invalid ENUM stored as '' (a lax SQL mode), an e-mail address that is not one. */
+const DIRTY = `
+SET SESSION sql_mode = '';
+INSERT INTO users (id, email, first_name, last_name, rating, rating_short, rating_long, region, division, subdivision, last_login) VALUES
+ (10000006,'fay@example.org','Fay','Dahl',3,'S2','Tower Trainee','EMEA','EUD','SCA','0000-00-00 00:00:00'),
+ (10000007,'not an address','Gus','Lund',3,'S2','Tower Trainee','EMEA','EUD','SCA','2026-10-01 12:00:00');
+INSERT INTO endorsements (id, user_id, type, valid_from, valid_to, expired, revoked, issued_by, created_at, updated_at) VALUES
+ (7,10000006,'FACILITY','0000-00-00 00:00:00',NULL,0,0,NULL,'2024-01-01 00:00:00','2024-01-01 00:00:00'),
+ (8,10000006,'VISITING','2025-02-01 00:00:00','0000-00-00 00:00:00',0,0,NULL,'2025-02-01 00:00:00','2025-02-01 00:00:00');
+INSERT INTO endorsement_rating (endorsement_id, rating_id) VALUES (7,8),(8,3);
+INSERT INTO area_endorsement (area_id, endorsement_id) VALUES (1,8);
+INSERT INTO bookings (id, source, vatsim_booking, callsign, position_id, name, time_start, time_end, user_id, training, event, exam, deleted, created_at, updated_at) VALUES
+ (106,'CC',NULL,'EKCH_GND',2,'Fay Dahl','0000-00-00 00:00:00','2027-03-05 12:00:00',10000006,0,0,0,0,'2026-11-01 08:00:00','2026-11-01 08:00:00'),
+ (107,'CC',NULL,'EKCH_GND',2,'Fay Dahl','2027-03-06 10:00:00','2027-03-06 12:00:00',10000006,0,0,0,0,'0000-00-00 00:00:00','0000-00-00 00:00:00'),
+ (108,'Discord bot!',NULL,'EKCH_GND',2,'Fay Dahl','2027-03-07 10:00:00','2027-03-07 12:00:00',10000006,0,0,0,0,'2026-11-01 08:00:00','2026-11-01 08:00:00');
+INSERT INTO trainings (id, user_id, type, status, area_id, motivation, english_only_training, experience, paused_at, paused_length, closed_reason, created_by, created_at, updated_at, started_at, closed_at) VALUES
+ (6,10000006,1,0,1,'Tower, please.',0,1,NULL,0,NULL,NULL,'0000-00-00 00:00:00','2026-02-01 10:00:00',NULL,'0000-00-00 00:00:00');
+INSERT INTO rating_training (rating_id, training_id) VALUES (3,6);
+INSERT INTO training_reports (id, training_id, written_by_id, report_date, content, contentimprove, position, draft, created_at, updated_at) VALUES
+ (4,6,10000001,'0000-00-00','A report without a day.',NULL,NULL,0,'2026-02-02 20:00:00','2026-02-02 20:00:00');
+INSERT INTO training_examinations (id, training_id, position_id, examiner_id, result, examination_date, created_at, updated_at) VALUES
+ (4,6,1,10000004,'PASSED','0000-00-00','2026-02-03 20:00:00','2026-02-03 20:00:00');
+INSERT INTO atc_activities (user_id, area_id, hours, start_of_grace_period, atc_active, created_at, updated_at) VALUES
+ (10000006,1,3,'0000-00-00 00:00:00',1,'2026-01-01 00:00:00','2026-11-20 00:00:00');
+`;
+
+describe('import:controlcenter of unclean rows', () => {
+  it('a zero date where one may be empty is no date (changed), where one is needed skips its row; each names its Control Center row', async () => {
+    const url = await controlCenterDatabase('7.0', DIRTY);
+    const databaseUrl = freshDatabaseUrl();
+    const r = await move(url, databaseUrl, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout).report;
+    expect(report.users).toMatchObject({ read: 7, imported: 6 });
+    expect(report.users.skipped).toEqual([{ row: 'user 10000007', reason: 'email: is not an e-mail address' }]);
+    expect(report.users.changed).toEqual([
+      { row: 'user 10000006', reason: 'last_login is a zero date (0000-00-00 00:00:00): imported as no date' },
+    ]);
+    expect(report.endorsements.skipped).toContainEqual({ row: 'endorsement 7', reason: 'valid_from is a zero date (0000-00-00 00:00:00)' });
+    expect(report.endorsements.changed).toEqual([
+      { row: 'endorsement 8', reason: 'valid_to is a zero date (0000-00-00 00:00:00): imported as no date' },
+    ]);
+    expect(report.bookings.skipped).toEqual(
+      expect.arrayContaining([
+        { row: 'booking 106', reason: 'time_start is a zero date (0000-00-00 00:00:00)' },
+        { row: 'booking 108', reason: expect.stringMatching(/^source: must be/) },
+      ]),
+    );
+    expect(report.bookings.changed).toContainEqual({
+      row: 'booking 107',
+      reason: 'created_at is a zero date (0000-00-00 00:00:00): imported as no date',
+    });
+    expect(report.bookings).toMatchObject({ read: 8, imported: 6 });
+    expect(report.trainings.changed).toEqual([
+      { row: 'training 6', reason: expect.stringContaining('created_at is a zero date (0000-00-00 00:00:00)') },
+    ]);
+    expect(report.training_reports.skipped).toEqual([{ row: 'report 4', reason: 'report_date is a zero date (0000-00-00)' }]);
+    expect(report.training_examinations.skipped).toContainEqual({
+      row: 'examination 4',
+      reason: 'examination_date is a zero date (0000-00-00)',
+    });
+    expect(report.atc_activity.changed).toEqual([
+      {
+        row: 'activity of user 10000006 in area 1',
+        reason: 'start_of_grace_period is a zero date (0000-00-00 00:00:00): imported as no date',
+      },
+    ]);
+    // What came over: Fay without a last sign-in, her open-ended visiting endorsement, her training from its update.
+    const users = await runCliAsync(['export'], { DATABASE_URL: databaseUrl });
+    const exported = JSON.parse(users.stdout);
+    expect(exported.users.find((u: { id: number }) => u.id === 10000006)).toMatchObject({ last_login: null });
+    expect(exported.endorsements.filter((e: { user_id: number }) => e.user_id === 10000006)).toEqual([
+      expect.objectContaining({ type: 'visiting', valid_to: null }),
+    ]);
+    expect(exported.trainings.find((t: { user_id: number }) => t.user_id === 10000006)).toMatchObject({
+      created_at: expect.stringMatching(/^2026-02-01T10:00:00/),
+    });
+  });
+
+  it('a row that does not fit after the mapping names its Control Center table and id, never an index', async () => {
+    // An area name over 100 characters cannot be imported, and the move cannot go without it.
+    const url = await controlCenterDatabase(
+      '7.0',
+      `\nINSERT INTO areas (id, name, contact) VALUES (3,'${'N'.repeat(120)}','x@example.org');`,
+    );
+    const r = await move(url, freshDatabaseUrl());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/areas\[id=3\]/);
+    expect(r.stderr).not.toMatch(/areas\[\d+\]/);
   });
 });
 
@@ -349,5 +448,38 @@ describe('import:controlcenter refusals (one line, exit 1, nothing written, no p
     expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
     // Nothing written: a good move afterwards succeeds.
     expect((await move(await controlCenterDatabase('7.0'), databaseUrl)).code).toBe(0);
+  });
+});
+
+describe('import:controlcenter at an address where another kind of server listens', () => {
+  const listen = async (server: net.Server): Promise<number> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as net.AddressInfo).port;
+  };
+  it.each([
+    [
+      'an HTTP server',
+      () => http.createServer((_req, res) => res.end('hello')),
+      /is not a MySQL\/MariaDB server \(an HTTP server answers there\)/,
+    ],
+    [
+      'a server that greets in another protocol',
+      () => net.createServer((s) => s.end('SSH-2.0-OpenSSH_9.2\r\n')),
+      /is not a MySQL\/MariaDB server/,
+    ],
+  ])('%s: says it is not a MySQL/MariaDB server (one line, exit 1, nothing written)', async (_what, create, message) => {
+    const server = create();
+    const port = await listen(server);
+    try {
+      const r = await move(`mysql://${USER}:${PASSWORD}@127.0.0.1:${port}/cc`, freshDatabaseUrl());
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/does not respond|ETIMEDOUT/);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(PASSWORD);
+    } finally {
+      if (server instanceof http.Server) server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -27,6 +27,21 @@ function text(v: unknown, max: number): string | null {
   return t === '' || t.length > max || /[\u0000-\u001f\u007f]/.test(t) ? null : t;
 }
 
+/**
+ * A name as the network gives it, on one line: a line break or tab becomes a space, NUL and the other
+ * control characters are removed (PostgreSQL cannot store a NUL, and a name is one line of text).
+ */
+function name(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  return text(
+    v
+      .replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' ')
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .replace(/ {2,}/g, ' '),
+    MAX_TEXT,
+  );
+}
+
 /** An id of the network's region/division/subdivision objects ({"id": "EUR"}); null when absent. */
 function placeId(v: unknown): string | null {
   return isObject(v) ? text(v.id, 32) : null;
@@ -49,8 +64,8 @@ export function parseNetworkProfile(body: unknown): NetworkProfile | null {
   if (!isObject(data) || !isObject(data.personal) || !isObject(data.vatsim)) return null;
   const rawCid = typeof data.cid === 'number' ? String(data.cid) : data.cid;
   if (typeof rawCid !== 'string' || !/^[1-9]\d{0,9}$/.test(rawCid)) return null;
-  const firstName = text(data.personal.name_first, MAX_TEXT);
-  const lastName = text(data.personal.name_last, MAX_TEXT);
+  const firstName = name(data.personal.name_first);
+  const lastName = name(data.personal.name_last);
   const r = rating(data.vatsim.rating);
   if (firstName === null || lastName === null || r === null) return null;
   return {

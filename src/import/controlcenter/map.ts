@@ -1,10 +1,17 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
 import { isRatingValue, ratingCode } from '../../domain/ratings.js';
+import { parseIsoInstant } from '../../domain/time.js';
+import { parseEndorsement } from '../endorsements.js';
+import { parsePosition } from '../positions.js';
+import { text } from '../fields.js';
+import type { ImportEndorsement, ImportPlan, ImportPosition, ImportRole, ImportUser } from '../plan.js';
+import { parseRole } from '../roles.js';
+import { parseUser } from '../users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
-import { type BookingMapper, planBookings } from './map-bookings.js';
+import { type BookingPlanner, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
-import { flag, instant, kind, type KindReport, num, str } from './values.js';
+import { fits, flag, instant, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
 export type { KindReport };
 
@@ -17,10 +24,13 @@ export interface MovedApiKey {
 
 export interface ControlCenterPlan {
   version: string;
-  /** Everything but bookings, in the import format. */
-  doc: Record<string, unknown[]>;
-  /** Bookings in the import format, from pages of Control Center's rows. */
-  bookings: BookingMapper;
+  /**
+   * Everything but bookings, checked as the import format's: each record parsed as it is mapped
+   * (one that does not fit is skipped), its path naming its Control Center row (`users[id=10000001]`).
+   */
+  parsed: ImportPlan;
+  /** Bookings: the first pass over pages of a few columns, then whole rows mapped a page at a time. */
+  bookings: BookingPlanner;
   apiKeys: MovedApiKey[];
   report: Record<string, KindReport>;
   settings: Record<string, string>;
@@ -44,20 +54,23 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
 
   const areas = [...new Set(areaName.values())];
   report.areas = { ...kind(cc.areas.length), imported: areas.length };
+  // A name that cannot be an area's stops the move: its positions, trainings and roles need it.
+  for (const name of areas)
+    text(name, rowLabel('areas', cc.areas.find((a) => String(a.name).trim() === name)!.id), 100, 'a non-empty area name');
 
-  const users: unknown[] = [];
+  const users: ImportUser[] = [];
   const userIds = new Set<number>();
   const userName = new Map<number, string>();
   report.users = kind(cc.users.length);
   for (const u of cc.users) {
     const id = num(u.id);
+    const row = `user ${id}`;
+    const label = rowLabel('users', u.id);
     if (!isRatingValue(num(u.rating))) {
-      report.users.skipped.push({ row: `user ${id}`, reason: `unknown rating ${String(u.rating)}` });
+      report.users.skipped.push({ row, reason: `unknown rating ${String(u.rating)}` });
       continue;
     }
-    userIds.add(id);
-    userName.set(id, [str(u.first_name), str(u.last_name)].filter((x) => x !== null).join(' '));
-    users.push({
+    const user = {
       id,
       email: str(u.email),
       first_name: str(u.first_name),
@@ -67,12 +80,16 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       division: str(u.division),
       subdivision: str(u.subdivision),
       last_login: instant(u.last_login),
-    });
+    };
+    if (!fits(report.users, row, label, () => users.push(parseUser(user, label)))) continue;
+    zeroDates(report.users, row, u, [], ['last_login']);
+    userIds.add(id);
+    userName.set(id, [str(u.first_name), str(u.last_name)].filter((x) => x !== null).join(' '));
   }
   report.users.imported = users.length;
 
   // Callsigns are not unique in Control Center: the first position keeps it, later ones point to it.
-  const positions: unknown[] = [];
+  const positions: ImportPosition[] = [];
   const callsignOf = new Map<number, string>();
   const firstWith = new Map<string, number>();
   report.positions = kind(cc.positions.length);
@@ -88,20 +105,22 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
       });
       continue;
     }
-    firstWith.set(callsign, id);
-    callsignOf.set(id, callsign);
     const frequency = str(p.frequency);
-    if (frequency === null)
-      report.positions.changed.push({ row: `position ${id} ${callsign}`, reason: 'no frequency: imported with an empty one' });
     const facility = p.required_facility_rating_id == null ? null : ratingById.get(num(p.required_facility_rating_id));
-    positions.push({
+    const position = {
       callsign,
       name: String(p.name).trim(),
       frequency: frequency ?? '',
       area: p.area_id == null ? null : (areaName.get(num(p.area_id)) ?? null),
       rating: isRatingValue(num(p.rating)) ? ratingCode(num(p.rating)) : 'S1',
       required_facility: facility ? String(facility.name).trim() : null,
-    });
+    };
+    const label = rowLabel('positions', p.id);
+    if (!fits(report.positions, `position ${id} ${callsign}`, label, () => positions.push(parsePosition(position, label)))) continue;
+    if (frequency === null)
+      report.positions.changed.push({ row: `position ${id} ${callsign}`, reason: 'no frequency: imported with an empty one' });
+    firstWith.set(callsign, id);
+    callsignOf.set(id, callsign);
   }
   report.positions.imported = positions.length;
 
@@ -110,11 +129,13 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
   const known = { userIds, areaName, ratingById, callsignOf, userName };
   const trainings = planTrainings(cc, report, known);
   const activity = planActivity(cc, report, known);
-  for (const u of users as Array<Record<string, unknown>>) {
-    const a = activity.get(u.id as number);
-    if (a) Object.assign(u, { atc_active_areas: a.active, atc_grace_start: a.grace });
+  for (const u of users) {
+    const a = activity.get(u.id);
+    if (!a) continue;
+    u.atc_active_areas = Object.entries(a.active);
+    u.atc_grace_start = new Map(Object.entries(a.grace).map(([area, at]) => [area, parseIsoInstant(at)]));
   }
-  const bookings = planBookings(cc.bookings, report, userIds, callsignOf);
+  const bookings = planBookings((report.bookings = kind(0)), userIds, callsignOf);
   const apiKeys = planApiKeys(cc, report);
 
   const settings: Record<string, string> = {};
@@ -122,7 +143,8 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  return { version: cc.version, doc: { areas, users, positions, endorsements, roles, trainings }, bookings, apiKeys, report, settings };
+  const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [] };
+  return { version: cc.version, parsed, bookings, apiKeys, report, settings };
 }
 
 function planEndorsements(
@@ -132,7 +154,7 @@ function planEndorsements(
   callsignOf: Map<number, string>,
   ratingById: Map<number, Row>,
   areaName: Map<number, string>,
-): unknown[] {
+): ImportEndorsement[] {
   const links = (rows: Row[], key: string) => {
     const m = new Map<number, number[]>();
     for (const r of rows) m.set(num(r.endorsement_id), [...(m.get(num(r.endorsement_id)) ?? []), num(r[key])]);
@@ -141,7 +163,7 @@ function planEndorsements(
   const ratings = links(cc.endorsementRatings, 'rating_id');
   const positions = links(cc.endorsementPositions, 'position_id');
   const areas = links(cc.endorsementAreas, 'area_id');
-  const out: unknown[] = [];
+  const out: ImportEndorsement[] = [];
   const seen = new Set<string>();
   const r = (report.endorsements = kind(cc.endorsements.length));
   for (const e of cc.endorsements) {
@@ -191,8 +213,11 @@ function planEndorsements(
       record.revoked = true;
       record.revoked_at = instant(e.valid_to) ?? instant(e.updated_at) ?? instant(e.valid_from);
     }
+    const label = rowLabel('endorsements', e.id);
+    const zero = zeroDates(r, row, e, ['valid_from'], ['valid_to']);
+    if (zero !== null) r.skipped.push({ row, reason: zero });
+    if (zero !== null || !fits(r, row, label, () => out.push(parseEndorsement(record, label)))) continue;
     seen.add(key);
-    out.push(record);
   }
   r.imported = out.length;
   return out;
@@ -203,8 +228,8 @@ function planRoles(
   report: Record<string, KindReport>,
   userIds: Set<number>,
   areaName: Map<number, string>,
-): unknown[] {
-  const out: unknown[] = [];
+): ImportRole[] {
+  const out: ImportRole[] = [];
   const r = (report.roles = kind(cc.roles.length));
   for (const x of cc.roles) {
     const userId = num(x.user_id);
@@ -216,8 +241,15 @@ function planRoles(
     else {
       const area = x.area_id == null ? null : (areaName.get(num(x.area_id)) ?? null);
       if (area === null && name !== 'Administrator') r.skipped.push({ row, reason: 'no area' });
-      // A 7.x admin is division-wide; a 6.x group 1 was given per area.
-      else out.push({ user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name });
+      else {
+        // A 7.x admin is division-wide; a 6.x group 1 was given per area.
+        const label =
+          cc.version === '7.x'
+            ? rowLabel('role_user', x.id)
+            : `permissions[user_id=${userId},area_id=${String(x.area_id)},group_id=${String(x.group_id)}]`;
+        const role = { user_id: userId, area: cc.version === '7.x' && name === 'Administrator' ? null : area, role: name };
+        fits(r, row, label, () => out.push(parseRole(role, label)));
+      }
     }
   }
   r.imported = out.length;

@@ -1,6 +1,7 @@
 // Reads a Control Center database (MySQL or MariaDB) for `import:controlcenter` (contract §19).
 // Every failure becomes one line that never holds the connection URL or its password.
 import type { Connection } from 'mysql2/promise';
+import { probeServer } from './probe.js';
 
 export type Row = Record<string, string | number | null>;
 
@@ -14,8 +15,6 @@ export interface ControlCenterData {
   ratings: Row[];
   users: Row[];
   positions: Row[];
-  /** Every booking's id, position, user, times, deleted and created_at (the whole rows: bookingPages). */
-  bookings: Row[];
   endorsements: Row[];
   endorsementRatings: Row[];
   endorsementPositions: Row[];
@@ -92,6 +91,8 @@ function connectError(err: unknown, t: Target): ControlCenterError {
   return new ControlCenterError(`the database server at ${where} does not respond (${code || 'no response'})`);
 }
 
+const CONNECT_TIMEOUT_MS = 5000;
+
 const OVERLAP_COLUMNS = 'id, position_id, user_id, time_start, time_end, deleted, created_at';
 const BOOKING_COLUMNS =
   'id, position_id, user_id, time_start, time_end, source, deleted, vatsim_booking, training, exam, event, created_at, updated_at';
@@ -101,20 +102,27 @@ const BOOLEAN_FREE = /^[A-Za-z0-9_]*$/;
 /** An open Control Center database: every table but bookings read, and bookings to read in pages. */
 export interface ControlCenterSource {
   data: ControlCenterData;
-  /** Every booking with the columns the move uses, by id, a page at a time (the largest table). */
-  bookingPages(size: number): AsyncGenerator<Row[]>;
+  /**
+   * Every booking by id, a page at a time (the largest table): with the columns the move uses, or
+   * (`overlaps`) only what finding skips and overlaps needs.
+   */
+  bookingPages(size: number, overlaps?: boolean): AsyncGenerator<Row[]>;
   close(): Promise<void>;
 }
 
 export async function readControlCenter(url: string, prefix = ''): Promise<ControlCenterSource> {
   const t = parseUrl(url);
   if (!BOOLEAN_FREE.test(prefix)) throw new ControlCenterError('--prefix may hold only letters, digits and _');
+  const probe = await probeServer(t.host, t.port, CONNECT_TIMEOUT_MS);
+  if (probe.kind === 'no-response') throw connectError({ code: probe.code }, t);
+  if (probe.kind === 'other')
+    throw new ControlCenterError(`the server at ${t.host}:${t.port} is not a MySQL/MariaDB server (${probe.what} answers there)`);
   let conn: Connection;
   try {
     // Loaded here, not at start: every other command of the CLI runs without the MySQL driver.
     const { default: mysql } = await import('mysql2/promise');
     // dateStrings: times come as Control Center stores them, UTC 'Y-m-d H:i:s'.
-    conn = await mysql.createConnection({ ...t, connectTimeout: 5000, dateStrings: true, supportBigNumbers: true });
+    conn = await mysql.createConnection({ ...t, connectTimeout: CONNECT_TIMEOUT_MS, dateStrings: true, supportBigNumbers: true });
   } catch (err) {
     throw connectError(err, t);
   }
@@ -142,8 +150,6 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       ratings: await all('ratings', 'id'),
       users: await all('users', 'id'),
       positions: await all('positions', 'id'),
-      // What finding overlaps needs of every booking; the whole rows come in pages.
-      bookings: await all('bookings', 'id', OVERLAP_COLUMNS),
       endorsements: await all('endorsements', 'id'),
       endorsementRatings: await all('endorsement_rating'),
       endorsementPositions: await all('endorsement_position'),
@@ -159,15 +165,15 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       trainingActivity: await all('training_activity', 'id'),
       atcActivities: await all('atc_activities', 'id'),
     };
-    async function* bookingPages(size: number): AsyncGenerator<Row[]> {
+    async function* bookingPages(size: number, overlaps = false): AsyncGenerator<Row[]> {
       let after = -1;
       for (;;) {
         let rows: Row[];
         try {
-          [rows] = (await conn.query(`SELECT ${BOOKING_COLUMNS} FROM \`${prefix}bookings\` WHERE id > ? ORDER BY id LIMIT ?`, [
-            after,
-            size,
-          ])) as unknown as [Row[]];
+          [rows] = (await conn.query(
+            `SELECT ${overlaps ? OVERLAP_COLUMNS : BOOKING_COLUMNS} FROM \`${prefix}bookings\` WHERE id > ? ORDER BY id LIMIT ?`,
+            [after, size],
+          )) as unknown as [Row[]];
         } catch (err) {
           throw readError(err);
         }

@@ -64,3 +64,38 @@ describe('GET /api/positions', () => {
     expect(after.json().data[2]).toEqual({ callsign: 'ESSA_TWR', name: 'Stockholm Tower', frequency: '118.505' });
   });
 });
+
+describe('a position whose frequency is not known', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    // A position moved from Control Center without a frequency comes so (contract §19).
+    await ctx.load({ areas: ['Denmark'], positions: [buildPosition('EKCH_TWR', { frequency: '' }), buildPosition('EKCH_DEL')] });
+  });
+  afterAll(() => ctx.close());
+
+  it('is listed with "" (not a made-up "0.000"), which the OpenAPI document allows', async () => {
+    const list = await ctx.request({ method: 'GET', url: '/api/positions' });
+    expect(list.json().data).toEqual([
+      { callsign: 'EKCH_DEL', name: 'Kastrup Delivery', frequency: '119.905' },
+      { callsign: 'EKCH_TWR', name: 'Kastrup Tower', frequency: '' },
+    ]);
+    // A staff change of another field answers the position as it is, the frequency still "".
+    const one = await ctx.request({
+      method: 'PATCH',
+      url: '/api/positions/EKCH_TWR',
+      token: await ctx.key('edit'),
+      payload: { name: 'Kastrup TWR' },
+    });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({ callsign: 'EKCH_TWR', frequency: '' });
+    const doc = (await ctx.request({ method: 'GET', url: '/openapi.json' })).json();
+    const patterns = JSON.stringify(doc).match(/"frequency":\{[^}]*"pattern":"((?:[^"\\]|\\.)*)"/g) ?? [];
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const p of patterns) {
+      const pattern = JSON.parse(`"${/"pattern":"((?:[^"\\]|\\.)*)"/.exec(p)![1]}"`) as string;
+      expect(new RegExp(pattern).test(''), pattern).toBe(true);
+      expect(new RegExp(pattern).test('118.105'), pattern).toBe(true);
+    }
+  });
+});

@@ -131,6 +131,16 @@ describe('sign-in with the network account', () => {
     expect(JSON.parse(second.after!)).toEqual({ last_name: 'Holm-Berg', rating: 4 });
   });
 
+  it('a name with a NUL or a line break in it is stored without them, and the member signs in', async () => {
+    connect.setUser(connectUser(1234567, { id: 3, short: 'S2' }, { name_first: 'Ka\u0000rin\r\n', name_last: 'Holm\r\nBerg\u0007' }));
+    const r = await new MemberBrowser(ctx.app).signIn(connect);
+    expect(r.statusCode).toBe(303);
+    const user = await ctx.services.db.kysely.selectFrom('users').select(['first_name', 'last_name']).executeTakeFirstOrThrow();
+    expect(user).toEqual({ first_name: 'Karin', last_name: 'Holm Berg' });
+    const audit = await ctx.services.db.kysely.selectFrom('audit_log').select('actor_name').executeTakeFirstOrThrow();
+    expect(audit.actor_name).toBe('Karin Holm Berg');
+  });
+
   it('refused consent: 400 page with a link to try again, nothing stored', async () => {
     connect.setConsent(false);
     const r = await new MemberBrowser(ctx.app).signIn(connect);

@@ -4,7 +4,7 @@
 // the users API following every change at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { ADA, BO, buildDivision, buildEndorsement, buildPosition, buildRole, buildUser } from '../../support/factories.js';
+import { ADA, BO, buildDivision, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 const DAY = 86_400_000;
@@ -267,5 +267,41 @@ describe('trainings through the API', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ user_id: EX, type: 'Familiarisation', ratings: ['C1'], english_only: true });
+  });
+});
+
+describe('a training for a facility in the users API', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ now: NOW });
+    await ctx.load(
+      buildDivision({
+        areas: ['Sweden'],
+        users: [buildUser({ rating: 'S2' }), buildUser({ id: BO, first_name: 'Bo', rating: 'S2' })],
+        positions: [buildPosition('ESSA_TWR', { rating: 'S3', required_facility: 'MAE ESSA APP' })],
+        // Imported with the division, as a Control Center move brings it.
+        trainings: [buildTraining({ user_id: BO, area: 'Sweden', ratings: ['S3', 'MAE ESSA APP'] })],
+      }),
+    );
+  });
+  afterAll(() => ctx.close());
+
+  it('lists every rating name of the training, facility names included, whether created in Sector or imported', async () => {
+    const edit = await ctx.key('edit');
+    const created = await ctx.request({
+      method: 'POST',
+      url: '/api/trainings',
+      token: edit,
+      payload: { user_id: ADA, area: 'Sweden', ratings: ['MAE ESSA APP', 'S3'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const res = await ctx.request({ method: 'GET', url: '/api/users?include[]=allUsers&include[]=training', token: await ctx.key('read') });
+    const ratingsOf = (cid: number) =>
+      res
+        .json()
+        .find((u: { id: number }) => u.id === cid)
+        .training.map((t: { ratings: string[] }) => t.ratings);
+    expect(ratingsOf(ADA)).toEqual([['S3', 'MAE ESSA APP']]);
+    expect(ratingsOf(BO)).toEqual([['S3', 'MAE ESSA APP']]);
   });
 });

@@ -45,6 +45,11 @@ describe('parseNetworkProfile', () => {
       subdivision: null,
     });
   });
+  it('keeps a name on one line: a NUL or another control character removed, a line break a space', () => {
+    const named = (name_first: string, name_last: string) =>
+      parseNetworkProfile(response({ ...MEMBER, personal: { ...MEMBER.personal, name_first, name_last } }));
+    expect(named('Ka\u0000rin\u0007', 'Holm\r\nBerg')).toMatchObject({ firstName: 'Karin', lastName: 'Holm Berg' });
+  });
   it('takes the rating by its short name when the id is unknown', () => {
     expect(parseNetworkProfile(response({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: 99, short: 'C1' } } }))?.rating).toBe(5);
   });
@@ -59,7 +64,7 @@ describe('parseNetworkProfile', () => {
     ['a cid that is not a number', response({ ...MEMBER, cid: '12a' })],
     ['no names', response({ ...MEMBER, personal: { email: 'x@example.org' } })],
     ['a rating that is no number', response({ ...MEMBER, vatsim: { ...MEMBER.vatsim, rating: { id: '3', short: 'XX' } } })],
-    ['a name with control characters', response({ ...MEMBER, personal: { ...MEMBER.personal, name_last: 'Ho\u0000lm' } })],
+    ['a name of nothing but control characters', response({ ...MEMBER, personal: { ...MEMBER.personal, name_last: '\u0000\r\n' } })],
   ])('refuses %s', (_what, body) => {
     expect(parseNetworkProfile(body)).toBeNull();
   });
