@@ -220,7 +220,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     staff: new StaffDesk(repos, activity, clock),
     bookings,
     idempotency,
-    memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
+    memberBookings: new MemberBookings(writer, repos.memberBookings, bookings, config, clock, VERSION),
     users: new Users(membership, db, clock),
     deprecated: new DeprecatedLists(repos.deprecated, clock),
     calendar: new CalendarFeeds(repos.calendar, clock, {
