@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { InProgressError, ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import type { IdempotencyKeyRow, KeyOf } from '../repositories/idempotency-keys.js';
+import { rowClaim } from '../repositories/predicates.js';
 import type { Worker } from './workers/worker.js';
 import type { Write, Writer } from './write.js';
 
@@ -91,7 +92,7 @@ export class Idempotency {
         // Released between the two statements: claim it again.
         if (!row) return { again: true };
         const expired = row.created_at + KEY_TTL_MS <= claim.now;
-        const stale = row.state === 'running' && row.claimed_at + STALE_CLAIM_MS <= claim.now;
+        const stale = row.state === 'running' && rowClaim.lapsed(row.claimed_at + STALE_CLAIM_MS, claim.now);
         if (expired || (stale && row.request_hash === scope.requestHash)) {
           return (await repo.takeOver(scope, row, claim, expired)) ? { token: claim.token } : { again: true };
         }
