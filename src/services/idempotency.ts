@@ -8,7 +8,6 @@ import { InProgressError, ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import type { IdempotencyKeyRow, KeyOf } from '../repositories/idempotency-keys.js';
 import { rowClaim } from '../repositories/predicates.js';
-import type { Worker } from './workers/worker.js';
 import type { Write, Writer } from './write.js';
 
 /** A key's stored response is replayed for 24 hours; then it is new again, and pruned. */
@@ -101,20 +100,6 @@ export class Idempotency {
       if (!('again' in got)) return got;
     }
     throw stillRunning();
-  }
-
-  /** Removes expired keys, once an hour across instances. */
-  pruneWorker(): Worker {
-    return {
-      name: 'idempotency-keys',
-      runs: 'once',
-      intervalMs: 3_600_000,
-      leaseMs: 10 * 60_000,
-      run: async (ctx) => {
-        const pruned = await this.writer.write((w) => w.repos.idempotencyKeys.prune(ctx.now() - KEY_TTL_MS));
-        if (pruned > 0) ctx.log.info({ pruned }, 'pruned expired idempotency keys');
-      },
-    };
   }
 }
 

@@ -10,6 +10,7 @@ import type { Worker } from '../../src/services/workers/worker.js';
 import { Workers } from '../../src/services/workers/workers.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, buildDivision, buildUser } from '../support/factories.js';
+import { endorsementExpiryWorker } from '../../src/services/endorsements-expiry.worker.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 12);
@@ -78,7 +79,7 @@ describe('endorsement expiry, a backlog on fake time', () => {
     );
 
   it('publishes a backlog of 2,000 expired endorsements within one interval of the worker', async () => {
-    const worker = services[0]!.endorsements.expiryWorker();
+    const worker = endorsementExpiryWorker(services[0]!);
     expect(worker.intervalMs).toBe(INTERVAL);
     const r = runner(worker);
     r.start();
@@ -111,8 +112,8 @@ describe('endorsement expiry, a backlog on fake time', () => {
         return more;
       },
     });
-    instances.push(runner(watched('a', services[0]!.endorsements.expiryWorker())));
-    instances.push(runner(watched('b', services[1]!.endorsements.expiryWorker())));
+    instances.push(runner(watched('a', endorsementExpiryWorker(services[0]!))));
+    instances.push(runner(watched('b', endorsementExpiryWorker(services[1]!))));
     // Both at once: whichever takes the lease first drains the backlog.
     for (const r of instances) r.start();
     await vi.advanceTimersByTimeAsync(0);
