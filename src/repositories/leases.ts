@@ -20,6 +20,7 @@ export function leasesRepository(db: Executor) {
             .where((eb) =>
               eb.and([
                 rowClaim.lapsedIn('job_leases.lease_until', now),
+                // The last run held the work until its next one was due: the same rule as a claim's end.
                 ...(scheduled ? [rowClaim.lapsedIn('job_leases.next_run_at', now)] : []),
               ]),
             ),
