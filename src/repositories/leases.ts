@@ -1,7 +1,7 @@
 // The leases of "only one instance does this": one row per name (job_leases) for the workers
-// that run once across instances, and the claim of due rows that the outbox consumers make.
-import type { SelectQueryBuilder } from 'kysely';
-import type { Dialect, Executor } from '../db/connection.js';
+// that run once across instances, claimed as rows are (rowClaim).
+import type { Executor } from '../db/connection.js';
+import { rowClaim } from './predicates.js';
 
 export function leasesRepository(db: Executor) {
   return {
@@ -19,8 +19,9 @@ export function leasesRepository(db: Executor) {
             .doUpdateSet({ owner, started_at: now, lease_until: until })
             .where((eb) =>
               eb.and([
-                eb('job_leases.lease_until', '<=', now),
-                ...(scheduled ? [eb.or([eb('job_leases.next_run_at', 'is', null), eb('job_leases.next_run_at', '<=', now)])] : []),
+                rowClaim.lapsedIn('job_leases.lease_until', now),
+                // The last run held the work until its next one was due: the same rule as a claim's end.
+                ...(scheduled ? [rowClaim.lapsedIn('job_leases.next_run_at', now)] : []),
               ]),
             ),
         )
@@ -61,17 +62,4 @@ export function leasesRepository(db: Executor) {
         .execute();
     },
   };
-}
-
-/**
- * At most `limit` candidate rows for a claiming UPDATE … WHERE key IN (this query). PostgreSQL skips
- * rows another instance is claiming (SKIP LOCKED); SQLite claims inside a write transaction.
- */
-export function claimable<DB, TB extends keyof DB, O>(
-  candidates: SelectQueryBuilder<DB, TB, O>,
-  dialect: Dialect,
-  limit: number,
-): SelectQueryBuilder<DB, TB, O> {
-  const picked = candidates.limit(limit);
-  return dialect === 'postgres' ? picked.forUpdate().skipLocked() : picked;
 }

@@ -2,6 +2,7 @@
 import type { Dialect, Executor } from '../db/connection.js';
 import type { MailOutboxTable } from '../db/schema.js';
 import type { Insertable, Selectable } from 'kysely';
+import { rowClaim } from './predicates.js';
 
 export type MailRow = Selectable<MailOutboxTable>;
 export type NewMail = Pick<Insertable<MailOutboxTable>, 'to_address' | 'subject' | 'text_body' | 'html_body'>;
@@ -29,27 +30,19 @@ export function mailRepository(db: Executor, dialect: Dialect) {
       return row !== undefined;
     },
 
-    /**
-     * Claims the next due mail until `leaseUntil`, counting an attempt; run in a write transaction
-     * (PostgreSQL skips rows another instance holds).
-     */
-    async claimNext(now: number, leaseUntil: number): Promise<MailRow | undefined> {
-      const due = await db
+    /** Claims the next due mail until `leaseUntil`, counting an attempt; run in a write transaction (see rowClaim.pick). */
+    claimNext(now: number, leaseUntil: number): Promise<MailRow | undefined> {
+      const due = db
         .selectFrom('mail_outbox')
         .select('id')
         .where('sent_at', 'is', null)
         .where('failed_at', 'is', null)
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .limit(1)
-        .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
-        .executeTakeFirst();
-      if (due === undefined) return undefined;
+        .where(rowClaim.free(now, 'mail_outbox'))
+        .orderBy('next_attempt_at');
       return db
         .updateTable('mail_outbox')
         .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', due.id)
+        .where('id', 'in', rowClaim.pick(due, dialect, 1))
         .returningAll()
         .executeTakeFirst();
     },

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, NetworkPushesTable } from '../db/schema.js';
-import { claimable } from './leases.js';
-import { dueAndUnleased, lastEventSeq, networkCursor, pendingPush } from './predicates.js';
+import { rowClaim, lastEventSeq, networkCursor, pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {
@@ -79,7 +78,7 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
             .exists(db.selectFrom('outbox_cursors').select('seq').where('name', '=', 'network').where('seq', '<', lastEventSeq))
             .as('queue'),
           eb
-            .exists(db.selectFrom('network_pushes').select('booking_id').where(pendingPush).where(dueAndUnleased(now, 'network_pushes')))
+            .exists(db.selectFrom('network_pushes').select('booking_id').where(pendingPush).where(rowClaim.free(now, 'network_pushes')))
             .as('due'),
         ])
         .executeTakeFirstOrThrow();
@@ -89,19 +88,19 @@ export function networkPushesRepository(db: Kysely<Database>, dialect: Dialect) 
 
     /**
      * Claims up to `limit` due pushes for `owner` until `leaseUntil`, counting an attempt for each.
-     * The caller runs this in a write transaction (see claimable).
+     * The caller runs this in a write transaction (see rowClaim.pick).
      */
     async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedPush[]> {
       const due = db
         .selectFrom('network_pushes')
         .select('booking_id')
         .where(pendingPush)
-        .where(dueAndUnleased(now, 'network_pushes'))
+        .where(rowClaim.free(now, 'network_pushes'))
         .orderBy('next_attempt_at');
       return db
         .updateTable('network_pushes')
         .set((eb) => ({ lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-        .where('booking_id', 'in', claimable(due, dialect, limit))
+        .where('booking_id', 'in', rowClaim.pick(due, dialect, limit))
         .returning(['booking_id', 'version', 'attempts', 'posted'])
         .execute();
     },

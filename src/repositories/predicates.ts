@@ -1,5 +1,6 @@
 // Conditions shared by several queries, written once. Each mirrors a rule of src/domain/.
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { OPEN_TRAINING_MIN_STATUS } from '../domain/users/index.js';
 
@@ -19,11 +20,39 @@ export const openTraining: RawBuilder<boolean> = sql<boolean>`${sql.ref('trainin
 export const atcActiveUsers = (db: Kysely<Database>) =>
   db.selectFrom('user_area_activity').select('user_area_activity.user_id').where('user_area_activity.active', '=', 1);
 
-/** An outbox row due at `now` with no live lease (a dead process's claim lapses); `table` is its name or alias. */
-export function dueAndUnleased(now: number, table: string): RawBuilder<boolean> {
-  const col = (name: string) => sql.ref(`${table}.${name}`);
-  return sql<boolean>`${col('next_attempt_at')} <= ${now} and (${col('lease_until')} is null or ${col('lease_until')} < ${now})`;
-}
+/**
+ * The one row claim: a claim (an outbox row's, an Idempotency-Key's, a job lease) is held until a
+ * time and lapses at it, so the claim of a process that died is taken over by whoever comes next.
+ */
+export const rowClaim = {
+  /** A claim held until `heldUntil` (null: none) has lapsed at `now`. */
+  lapsed: (heldUntil: number | null, now: number): boolean => heldUntil === null || heldUntil <= now,
+
+  /** The same in SQL, for the column `held` (qualified by its table or alias). */
+  lapsedIn(held: string, now: number): RawBuilder<boolean> {
+    const col = sql.ref(held);
+    return sql<boolean>`(${col} is null or ${col} <= ${now})`;
+  },
+
+  /** An outbox row (`table`, its name or alias) due at `now` whose claim (`lease_until`) has lapsed. */
+  free(now: number, table: string): RawBuilder<boolean> {
+    return sql<boolean>`${sql.ref(`${table}.next_attempt_at`)} <= ${now} and ${rowClaim.lapsedIn(`${table}.lease_until`, now)}`;
+  },
+
+  /**
+   * At most `limit` of the free `candidates` for a claiming UPDATE … WHERE key IN (this query), run in a
+   * write transaction: PostgreSQL skips rows another instance is claiming (SKIP LOCKED); SQLite's
+   * write transaction is the only one.
+   */
+  pick<DB, TB extends keyof DB, O>(
+    candidates: SelectQueryBuilder<DB, TB, O>,
+    dialect: Dialect,
+    limit: number,
+  ): SelectQueryBuilder<DB, TB, O> {
+    const picked = candidates.limit(limit);
+    return dialect === 'postgres' ? picked.forUpdate().skipLocked() : picked;
+  },
+};
 
 // A literal, not a bound parameter: SQLite uses the partial index network_pushes_due_idx only then.
 export const pendingPush = sql<boolean>`network_pushes.status = 'pending'`;

@@ -4,8 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database, DeliveryStatus } from '../db/schema.js';
-import { claimable } from './leases.js';
-import { dueAndUnleased, lastEventSeq, subscriptionTakes } from './predicates.js';
+import { rowClaim, lastEventSeq, subscriptionTakes } from './predicates.js';
 
 // Statuses written out, not bound: SQLite uses the partial index webhook_deliveries_open_idx only then.
 export const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;
@@ -115,7 +114,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
                 .select('c.id')
                 .where('c.id', 'in', heads())
                 .where(isOpen('c'))
-                .where(dueAndUnleased(now, 'c')),
+                .where(rowClaim.free(now, 'c')),
             )
             .as('due'),
         ])
@@ -126,7 +125,7 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
 
     /**
      * Claims up to `limit` due head deliveries (lowest open id of their subscription) until
-     * `leaseUntil`, of one subscription when `webhookId` is given; see claimable.
+     * `leaseUntil`, of one subscription when `webhookId` is given; see rowClaim.pick.
      */
     async claim(now: number, leaseUntil: number, limit: number, webhookId?: string): Promise<ClaimedDelivery[]> {
       if (limit <= 0) return [];
@@ -135,14 +134,14 @@ export function webhookDeliveriesRepository(db: Kysely<Database>, dialect: Diale
         .select('c.id')
         .where('c.id', 'in', heads())
         .where(isOpen('c'))
-        .where(dueAndUnleased(now, 'c'))
+        .where(rowClaim.free(now, 'c'))
         .orderBy('c.next_attempt_at')
         .orderBy('c.id');
       if (webhookId !== undefined) due = due.where('c.webhook_id', '=', webhookId);
       const claimed = await db
         .updateTable('webhook_deliveries')
         .set((eb) => ({ status: 'delivering', attempts: eb('attempts', '+', 1), lease_until: leaseUntil, updated_at: now }))
-        .where('id', 'in', claimable(due, dialect, limit))
+        .where('id', 'in', rowClaim.pick(due, dialect, limit))
         .returning('id')
         .execute();
       const ids = claimed.map((r) => r.id);

@@ -18,7 +18,6 @@ import { presentEndorsement } from '../presenters/endorsements.js';
 import type { EndorsementFilter, EndorsementRecord } from '../repositories/endorsements.js';
 import type { Repositories } from '../repositories/index.js';
 import type { Endorsement } from '../schemas/endorsements.js';
-import type { Worker } from './workers/worker.js';
 import type { Write, Writer } from './write.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
@@ -128,29 +127,6 @@ export class Endorsements {
       if (e.type === 's1') throw new ValidationError({ type: ['S1 endorsements are kept for history and cannot be changed.'] });
       await w.repos.endorsements.revoke(id, w.at);
     });
-  }
-
-  /** Publishes `endorsement.expired` for those whose end has passed: once each, across instances. */
-  expiryWorker(): Worker {
-    return {
-      name: 'endorsement-expiry',
-      runs: 'once',
-      // Within a minute of the end (contract §17): a run every 30 seconds.
-      intervalMs: 30_000,
-      leaseMs: 60_000,
-      run: () =>
-        this.writer.write(async (w) => {
-          const ended = await w.repos.endorsements.expired(w.at, 500);
-          const marked = await w.repos.endorsements.markExpiryPublished(
-            ended.map((e) => e.id),
-            w.at,
-          );
-          const records = await w.repos.endorsements.list({ now: w.at, ids: marked });
-          await w.publish(records.map((e) => ({ type: 'endorsement.expired' as const, data: { endorsement: presentEndorsement(e) } })));
-          // A full batch: more may be waiting, so run again at once.
-          return ended.length === 500;
-        }),
-    };
   }
 
   private async change(

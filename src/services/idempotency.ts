@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { InProgressError, ValidationError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import type { IdempotencyKeyRow, KeyOf } from '../repositories/idempotency-keys.js';
-import type { Worker } from './workers/worker.js';
+import { rowClaim } from '../repositories/predicates.js';
 import type { Write, Writer } from './write.js';
 
 /** A key's stored response is replayed for 24 hours; then it is new again, and pruned. */
@@ -91,7 +91,7 @@ export class Idempotency {
         // Released between the two statements: claim it again.
         if (!row) return { again: true };
         const expired = row.created_at + KEY_TTL_MS <= claim.now;
-        const stale = row.state === 'running' && row.claimed_at + STALE_CLAIM_MS <= claim.now;
+        const stale = row.state === 'running' && rowClaim.lapsed(row.claimed_at + STALE_CLAIM_MS, claim.now);
         if (expired || (stale && row.request_hash === scope.requestHash)) {
           return (await repo.takeOver(scope, row, claim, expired)) ? { token: claim.token } : { again: true };
         }
@@ -100,20 +100,6 @@ export class Idempotency {
       if (!('again' in got)) return got;
     }
     throw stillRunning();
-  }
-
-  /** Removes expired keys, once an hour across instances. */
-  pruneWorker(): Worker {
-    return {
-      name: 'idempotency-keys',
-      runs: 'once',
-      intervalMs: 3_600_000,
-      leaseMs: 10 * 60_000,
-      run: async (ctx) => {
-        const pruned = await this.writer.write((w) => w.repos.idempotencyKeys.prune(ctx.now() - KEY_TTL_MS));
-        if (pruned > 0) ctx.log.info({ pruned }, 'pruned expired idempotency keys');
-      },
-    };
   }
 }
 

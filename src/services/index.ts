@@ -8,6 +8,20 @@ import type { PageAssets } from '../presenters/schedule-page.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
+import { activityRecomputeWorker } from './activity-recompute.worker.js';
+import { apiKeyUseWorker } from './api-key-use.worker.js';
+import { auditRetentionWorker } from './audit-retention.worker.js';
+import { dataFeedWorker } from './data-feed.worker.js';
+import { endorsementExpiryWorker } from './endorsements-expiry.worker.js';
+import { eventRetentionWorker } from './events/retention.worker.js';
+import { eventStreamHeartbeatWorker } from './events/stream-heartbeat.worker.js';
+import { eventStreamWorker } from './events/stream.worker.js';
+import { idempotencyKeysWorker } from './idempotency-keys.worker.js';
+import { mailDeliveriesWorker } from './mail.worker.js';
+import { networkPushesWorker } from './network/pushes.worker.js';
+import { rosterSyncWorker } from './roster-sync.worker.js';
+import { trainingInterestWorker } from './training-interest.worker.js';
+import { webhookDeliveriesWorker } from './webhooks/deliveries.worker.js';
 import { ActivityBackfill } from './activity-backfill.js';
 import { ApiKeyService } from './api-keys.js';
 import { AuditLog } from './audit.js';
@@ -15,7 +29,7 @@ import { Bookings } from './bookings.js';
 import { CalendarFeeds } from './calendar.js';
 import { DeprecatedLists } from './deprecated.js';
 import { Endorsements } from './endorsements.js';
-import { EventStream, eventStreamWorkers } from './events/stream.js';
+import { EventStream } from './events/stream.js';
 import { Exports } from './export.js';
 import { FeedPoll } from './feed.js';
 import { Health } from './health.js';
@@ -41,11 +55,8 @@ import { TrainingDesk } from './training-desk.js';
 import { Trainings } from './trainings.js';
 import { Users } from './users.js';
 import { DemoSignIn } from './sign-in/demo.js';
-import { WebhookDeliveries } from './webhooks/dispatcher.js';
 import { WebhookSubscriptions } from './webhooks/subscriptions.js';
-import { builtInWorkers } from './workers/built-in.js';
 import { workerMetrics } from './workers/metrics.js';
-import { networkWorkers } from './workers/network.js';
 import type { Worker } from './workers/worker.js';
 import { Workers } from './workers/workers.js';
 import { Writer } from './write.js';
@@ -163,28 +174,40 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const assets = pageAssets();
   const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
   const mail = config.mail ? new MailDeliveries(writer, repos, config.mail) : null;
-  // Every piece of background work, in one list.
+  // Every piece of background work, in one list (docs/architecture.md names them all).
+  const coreApi = config.coreApi;
+  const hasRoster = division.division !== null || division.subdivisions.length > 0;
   const background: Worker[] = [
     // The demo delivers no webhooks: nothing leaves the computer (src/demo-mode.ts).
     ...(config.demo
       ? []
       : [
-          new WebhookDeliveries(writer, repos, http, {
-            timeoutMs: config.webhookTimeoutMs,
-            retryBaseMs: config.webhookRetryBaseMs,
-            maxAttempts: config.webhookMaxAttempts,
-            disableAfterMs: config.webhookDisableAfterMs,
-            ...(countDisabled ? { onDisabled: countDisabled } : {}),
+          webhookDeliveriesWorker({
+            writer,
+            repos,
+            http,
+            options: {
+              timeoutMs: config.webhookTimeoutMs,
+              retryBaseMs: config.webhookRetryBaseMs,
+              maxAttempts: config.webhookMaxAttempts,
+              disableAfterMs: config.webhookDisableAfterMs,
+              ...(countDisabled ? { onDisabled: countDisabled } : {}),
+            },
           }),
         ]),
-    ...(networkPushes ? [networkPushes] : []),
-    ...eventStreamWorkers(eventStream, config.eventStreamHeartbeatMs),
-    ...builtInWorkers({ config, writer, keys }),
-    endorsements.expiryWorker(),
-    idempotency.pruneWorker(),
-    applications.interestWorker(),
-    ...(mail ? [mail] : []),
-    ...networkWorkers({ config, roster, feed, activity }),
+    ...(networkPushes ? [networkPushesWorker({ networkPushes })] : []),
+    eventStreamWorker({ eventStream }),
+    eventStreamHeartbeatWorker({ eventStream, heartbeatMs: config.eventStreamHeartbeatMs }),
+    eventRetentionWorker({ config, writer }),
+    apiKeyUseWorker({ keys }),
+    ...(config.auditRetentionDays !== null ? [auditRetentionWorker({ writer, retentionDays: config.auditRetentionDays })] : []),
+    endorsementExpiryWorker({ writer }),
+    idempotencyKeysWorker({ writer }),
+    trainingInterestWorker({ applications }),
+    ...(mail && config.mail ? [mailDeliveriesWorker({ mail, config: config.mail })] : []),
+    ...(coreApi.key !== null && coreApi.rosterSyncHours > 0 && hasRoster ? [rosterSyncWorker({ config, roster })] : []),
+    ...(config.dataFeed && feed ? [dataFeedWorker({ feed: config.dataFeed, poll: feed })] : []),
+    ...(config.activity.hours !== null ? [activityRecomputeWorker({ activity })] : []),
   ];
   const workers: Workers = new Workers({
     writer,
@@ -220,7 +243,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     staff: new StaffDesk(repos, activity, clock),
     bookings,
     idempotency,
-    memberBookings: new MemberBookings(repos.memberBookings, bookings, config, clock, VERSION),
+    memberBookings: new MemberBookings(writer, repos.memberBookings, bookings, config, clock, VERSION),
     users: new Users(membership, db, clock),
     deprecated: new DeprecatedLists(repos.deprecated, clock),
     calendar: new CalendarFeeds(repos.calendar, clock, {

@@ -12,7 +12,7 @@ import type { MailConfig } from '../config-services.js';
 import { retryDelay } from '../domain/events.js';
 import type { MailRow } from '../repositories/mail.js';
 import type { Repositories } from '../repositories/index.js';
-import type { Worker, WorkerContext } from './workers/worker.js';
+import type { WorkerContext } from './workers/worker.js';
 import type { Writer } from './write.js';
 
 const MAX_ATTEMPTS = 10;
@@ -24,11 +24,7 @@ const SEND_STEPS = 10;
 /** After the send, the write that records it (SQLite may wait up to 5 s for the lock) lands within the lease. */
 const RECORD_MS = 10_000;
 
-export class MailDeliveries implements Worker {
-  readonly name = 'mail-deliveries';
-  readonly runs = 'everywhere' as const;
-  /** A failed mail is due again after its back-off: looked for at least that often. */
-  readonly intervalMs: number;
+export class MailDeliveries {
   private readonly transport: Transporter;
   /** How long one send may take before it is abandoned. */
   private readonly sendBoundMs: number;
@@ -38,7 +34,6 @@ export class MailDeliveries implements Worker {
     private readonly repos: Repositories,
     private readonly config: MailConfig,
   ) {
-    this.intervalMs = Math.min(30_000, config.retryBaseMs);
     this.sendBoundMs = SEND_STEPS * config.timeoutMs;
     const url = new URL(config.url);
     const secure = url.protocol === 'smtps:';
@@ -55,7 +50,8 @@ export class MailDeliveries implements Worker {
     });
   }
 
-  async run(ctx: WorkerContext): Promise<boolean> {
+  /** One worker run (mail.worker.ts): true when it sent a mail and more may be due. */
+  async sendNext(ctx: WorkerContext): Promise<boolean> {
     if (!(await this.repos.mail.anyDue(ctx.now()))) return false;
     // The lease runs from the claim's own time, taken once the write holds its lock.
     const mail = await this.writer.write((w) => w.repos.mail.claimNext(w.at, w.at + this.sendBoundMs + RECORD_MS));
@@ -87,7 +83,7 @@ export class MailDeliveries implements Worker {
       );
       // The server's response, never the mail: it holds a member's address.
       ctx.log.warn(
-        { job: this.name, mail: mail.id, attempts: mail.attempts, error },
+        { job: 'mail-deliveries', mail: mail.id, attempts: mail.attempts, error },
         delay === null ? 'mail given up' : 'mail not sent; retried later',
       );
     }

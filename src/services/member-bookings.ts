@@ -2,6 +2,7 @@
 // in the write's transaction and the member as the audit actor.
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
+import { userTarget } from '../domain/audit/index.js';
 import { chosenFlags, type Tag } from '../domain/bookings/flags.js';
 import type { MemberFormFields } from '../domain/bookings/member-form.js';
 import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from '../domain/bookings/who-may-book.js';
@@ -13,6 +14,7 @@ import { calendarFeed } from '../presenters/icalendar.js';
 import type { MemberBooking, MemberBookingsRepository, OfferedPosition } from '../repositories/member-bookings.js';
 import type { Actor } from './booking-changes.js';
 import type { BookingPermit, Bookings, SavedBooking } from './bookings.js';
+import type { Writer } from './write.js';
 
 /** The signed-in member, as the session knows them. */
 export interface Member {
@@ -45,6 +47,7 @@ function storedTag(b: { training: number; training_forced: number; exam: number;
 
 export class MemberBookings {
   constructor(
+    private readonly writer: Writer,
     private readonly repo: MemberBookingsRepository,
     private readonly writes: Bookings,
     private readonly config: Pick<Config, 'division' | 'subdivisions' | 'siteName' | 'siteHost'>,
@@ -145,10 +148,13 @@ export class MemberBookings {
     return this.repo.calendarSecret(member.cid);
   }
 
-  /** A new feed secret for the member; the old address stops working. */
+  /** A new feed secret for the member; the old address stops working. Audited without the secret. */
   async renewCalendar(member: Member): Promise<string> {
     const secret = newSecret();
-    await this.repo.setCalendarSecret(member.cid, secret, this.clock());
+    await this.writer.write(async (w) => {
+      await w.repos.memberBookings.setCalendarSecret(member.cid, secret, w.at);
+      await w.audit(actorOf(member), [{ action: 'calendar.renewed', target: userTarget(member.cid), before: null, after: null }]);
+    });
     return secret;
   }
 

@@ -21,7 +21,6 @@ import { presentTrainingDetail } from '../presenters/trainings.js';
 import type { TrainingRecord } from '../repositories/trainings.js';
 import { type MailSite, recordTrainingChanges, type TrainingChange } from './training-changes.js';
 import type { Trainings } from './trainings.js';
-import type { Worker } from './workers/worker.js';
 import type { Write } from './write.js';
 
 export interface ApplicationInput {
@@ -142,15 +141,12 @@ export class TrainingApplications {
     });
   }
 
-  /** Continued interest (contract §18), once across instances: asks due students, closes the unconfirmed. */
-  interestWorker(): Worker {
-    return {
-      name: 'training-interest',
-      runs: 'once',
-      intervalMs: 10 * 60_000,
-      leaseMs: 120_000,
-      run: () => this.trainings.writer.write((w) => this.interestRun(w)),
-    };
+  /**
+   * One run of continued interest (contract §18): asks students whose request waited 30 days, closes
+   * those not confirmed in time; true when a batch was full (more may wait).
+   */
+  checkInterest(): Promise<boolean> {
+    return this.trainings.writer.write((w) => this.interestRun(w));
   }
 
   private async interestRun(w: Write): Promise<boolean> {

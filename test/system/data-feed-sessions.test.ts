@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/db/connection.js';
 import { createServices } from '../../src/services/index.js';
 import { migrateToLatest, migratorOf } from '../../src/db/migrate.js';
 import { FeedPollError, FeedPoll } from '../../src/services/feed.js';
-import { networkWorkers } from '../../src/services/workers/network.js';
+import { dataFeedWorker } from '../../src/services/data-feed.worker.js';
 import { Workers } from '../../src/services/workers/workers.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
@@ -277,7 +277,9 @@ describe('sessions from the data feed', () => {
     const runner = new Workers({
       writer: services.writer,
       clock,
-      workers: networkWorkers({ ...services, feed: new FeedPoll({ ...services, feed: services.config.dataFeed!, clock }) }),
+      workers: [
+        dataFeedWorker({ feed: services.config.dataFeed!, poll: new FeedPoll({ ...services, feed: services.config.dataFeed!, clock }) }),
+      ],
     });
     try {
       feed.set(iso(T0), []);

@@ -5,7 +5,7 @@ import { createTestContext } from '../support/context.js';
 import { buildDivision, buildUser } from '../support/factories.js';
 import { startServer } from '../support/processes.js';
 import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
-import { WebhookDeliveries } from '../../src/services/webhooks/dispatcher.js';
+import { webhookDeliveriesWorker } from '../../src/services/webhooks/deliveries.worker.js';
 import { Workers } from '../../src/services/workers/workers.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
@@ -41,10 +41,13 @@ describe('event retention', () => {
     expect((await ctx.request({ method: 'DELETE', url: `/api/bookings/${a}`, token })).statusCode).toBe(200);
 
     // Deliver (and record attempts) as of three days ago.
-    const deliveries = new WebhookDeliveries(ctx.services.writer, ctx.services.repos, ctx.services.http, {
-      timeoutMs: 1000,
-      retryBaseMs: 10 * DAY,
-      maxAttempts: 5,
+    const deliveries = webhookDeliveriesWorker({
+      ...ctx.services,
+      options: {
+        timeoutMs: 1000,
+        retryBaseMs: 10 * DAY,
+        maxAttempts: 5,
+      },
     });
     const workers = new Workers({ writer: ctx.services.writer, clock: () => old, workers: [deliveries] });
     workers.start();

@@ -9,6 +9,7 @@ import { createServices, type ComposedServices } from '../../src/services/index.
 import { Workers } from '../../src/services/workers/workers.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, BO, buildDivision, buildUser } from '../support/factories.js';
+import { trainingInterestWorker } from '../../src/services/training-interest.worker.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 12);
@@ -36,7 +37,7 @@ describe('continued interest, on fake time, across two instances', () => {
     );
     // Only the interest job: every other worker would need the network or a mail server.
     for (const s of [a, b]) {
-      const r = new Workers({ writer: s.writer, clock: () => Date.now(), workers: [s.applications.interestWorker()] });
+      const r = new Workers({ writer: s.writer, clock: () => Date.now(), workers: [trainingInterestWorker(s)] });
       runners.push(r);
       r.start();
     }
@@ -117,7 +118,7 @@ describe('continued interest, on fake time, across two instances', () => {
 
   it('never closes a training whose student confirmed, nor confirms a closed one, when the job and a confirmation race', async () => {
     const student = { kind: 'member', cid: ADA, name: 'Ada Lind' } as const;
-    const job = a.applications.interestWorker();
+    const job = trainingInterestWorker(a);
     // One run of the job, as the runner starts it (the lease is the runner's, not under test here).
     const quiet = { info() {}, warn() {}, error() {} };
     const runJob = () => job.run({ now: () => Date.now(), signal: new AbortController().signal, log: quiet, lease: null, took() {} });

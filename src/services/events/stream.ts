@@ -1,9 +1,8 @@
 // The live event stream: one tail per process reads the outbox by seq and hands new events to every
 // connected client; a client resuming from an event id first catches up from the table. The tail and
-// the heartbeat are workers (eventStreamWorkers), woken by commits that wrote events.
+// the heartbeat are workers (stream.worker.ts, stream-heartbeat.worker.ts), woken by commits that wrote events.
 import type { Db } from '../../db/connection.js';
 import { eventsRepository, type StreamEvent } from '../../repositories/events.js';
-import type { Worker } from '../workers/worker.js';
 
 /** A connection of GET /api/events, as the stream sees it. */
 export interface StreamSink {
@@ -182,18 +181,4 @@ export class EventStream {
       this.checking = false;
     }
   }
-}
-
-/** The stream's workers: the tail (woken by commits that wrote events, else every 250 ms) and the heartbeat. */
-export function eventStreamWorkers(stream: EventStream, heartbeatMs: number): Worker[] {
-  return [
-    { name: 'event-stream', runs: 'everywhere', intervalMs: 250, run: () => stream.tail() },
-    {
-      name: 'event-stream-heartbeat',
-      runs: 'everywhere',
-      intervalMs: heartbeatMs,
-      startDelayMs: heartbeatMs,
-      run: () => stream.heartbeat(),
-    },
-  ];
 }

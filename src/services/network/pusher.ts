@@ -7,7 +7,7 @@ import type { Clock } from '../../domain/time.js';
 import type { Repositories } from '../../repositories/index.js';
 import type { ClaimedPush } from '../../repositories/network-pushes.js';
 import { type HttpClient, withoutSecrets } from '../http-client.js';
-import type { Worker, WorkerContext, WorkerLogger } from '../workers/worker.js';
+import type { WorkerContext, WorkerLogger } from '../workers/worker.js';
 import type { Writer } from '../write.js';
 import { type AttemptContext, type Attempted, attemptPush, type NetworkResponse, type PushMethod } from './push-attempt.js';
 
@@ -36,20 +36,12 @@ export interface NetworkPushesOptions {
   division: Division;
   clock: Clock;
   log?: PushLogger;
-  /** Pushes under way at once, per process. */
-  concurrency?: number;
-  /** How often due pushes (retries) are looked for when nothing wakes the worker. */
-  pollMs?: number;
 }
 
 class Stopped extends Error {}
 
 /** Pushes bookings to the network after their changes commit: each run queues pending changes and claims one due push under a lease. */
-export class NetworkPushes implements Worker {
-  readonly name = 'network-pushes';
-  readonly runs = 'everywhere' as const;
-  readonly intervalMs: number;
-  readonly concurrency: number;
+export class NetworkPushes {
   /** Who holds a claim: this process. */
   private readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   /** A claim outlives the longest request, so it cannot lapse while its push is still under way. */
@@ -59,8 +51,6 @@ export class NetworkPushes implements Worker {
 
   constructor(private readonly o: NetworkPushesOptions) {
     this.claimMs = o.config.timeoutMs + Math.min(o.config.timeoutMs, 5_000);
-    this.intervalMs = o.pollMs ?? 500;
-    this.concurrency = o.concurrency ?? 4;
     this.log = o.log ?? silent;
   }
 
@@ -69,7 +59,8 @@ export class NetworkPushes implements Worker {
     this.outcomeListeners.push(listener);
   }
 
-  async run(ctx: WorkerContext): Promise<boolean> {
+  /** One worker run (pushes.worker.ts): true when it did work and may find more. */
+  async pushNext(ctx: WorkerContext): Promise<boolean> {
     this.log = ctx.log;
     const claimed = await this.claim(ctx.now());
     if (claimed === null) return false;

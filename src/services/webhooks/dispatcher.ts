@@ -4,7 +4,7 @@ import { retryDelay } from '../../domain/events.js';
 import type { Repositories } from '../../repositories/index.js';
 import type { ClaimedDelivery } from '../../repositories/webhook-deliveries.js';
 import type { HttpClient, HttpResult } from '../http-client.js';
-import type { Worker, WorkerContext } from '../workers/worker.js';
+import type { WorkerContext } from '../workers/worker.js';
 import type { Writer } from '../write.js';
 import { signDelivery } from './signing.js';
 
@@ -40,23 +40,16 @@ const LEASE_MARGIN_MS = 5_000;
 const HOUR_MS = 3_600_000;
 
 /** Delivers the outbox to webhooks: each run claims one subscription's head delivery, so events arrive in commit order. */
-export class WebhookDeliveries implements Worker {
-  readonly name = 'webhook-deliveries';
-  readonly runs = 'everywhere' as const;
-  readonly intervalMs: number;
-  readonly concurrency: number;
-
+export class WebhookDeliveries {
   constructor(
     private readonly writer: Writer,
     private readonly repos: Repositories,
     private readonly http: HttpClient,
     private readonly options: DispatcherOptions,
-  ) {
-    this.intervalMs = options.pollMs ?? 250;
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  }
+  ) {}
 
-  async run(ctx: WorkerContext): Promise<boolean> {
+  /** One worker run (deliveries.worker.ts): true when it did work and may find more. */
+  async deliverNext(ctx: WorkerContext): Promise<boolean> {
     const claimed = await this.claim(ctx.now());
     if (claimed === null) return false;
     if (claimed.delivery) ctx.took();

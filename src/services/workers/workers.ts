@@ -160,21 +160,45 @@ export class Workers {
     }
   }
 
-  /** One run: its lease first for a worker that runs once across instances. */
+  /**
+   * One run, or for a worker that runs once across instances its lease and then runs while each says
+   * there is more (renewing the lease between them), released with the next due time once done.
+   */
   private async runOnce(state: State): Promise<{ more: boolean; nextMs?: number }> {
     const { worker } = state;
-    let lease: Lease | null = null;
-    if (worker.runs === 'once') {
+    if (worker.runs !== 'once') return { more: (await this.attempt(state, null)).more };
+    let lease: Lease;
+    try {
+      const taken = await Lease.take(this.o.writer, this.o.clock, worker.name, worker.leaseMs ?? 60_000, true);
+      // Another instance runs it, or ran it and the next run is not due yet.
+      if (!('lease' in taken)) return { more: false, nextMs: Math.max(1, taken.dueAt - this.o.clock()) };
+      lease = taken.lease;
+    } catch (err) {
+      this.log.warn({ err, job: worker.name }, 'could not take the lease of a worker; trying again at its next interval');
+      return { more: false };
+    }
+    let outcome: { ok: boolean; more: boolean };
+    for (;;) {
+      outcome = await this.attempt(state, lease);
+      if (!outcome.ok || !outcome.more || this.stopped) break;
       try {
-        const taken = await Lease.take(this.o.writer, this.o.clock, worker.name, worker.leaseMs ?? 60_000, true);
-        // Another instance runs it, or ran it and the next run is not due yet.
-        if (!('lease' in taken)) return { more: false, nextMs: Math.max(1, taken.dueAt - this.o.clock()) };
-        lease = taken.lease;
+        // Held across the runs of a backlog: no other instance starts one between them.
+        await lease.keep();
       } catch (err) {
-        this.log.warn({ err, job: worker.name }, 'could not take the lease of a worker; trying again at its next interval');
+        this.log.warn({ err, job: worker.name }, 'could not renew the lease of a worker; it runs again at its next interval');
         return { more: false };
       }
     }
+    // A failed release lapses on its own; at worst the worker runs again sooner.
+    await lease.release(this.o.clock() + worker.intervalMs, outcome.ok).catch((err: unknown) => {
+      this.log.warn({ err, job: worker.name }, 'could not release the lease of a worker');
+    });
+    return { more: false };
+  }
+
+  /** Runs the worker once, observed: whether it succeeded, and whether it asks to run again at once. */
+  private async attempt(state: State, lease: Lease | null): Promise<{ ok: boolean; more: boolean }> {
+    const { worker } = state;
     const started = this.o.clock();
     let ok = true;
     let more = false;
@@ -195,14 +219,7 @@ export class Workers {
     }
     const finished = this.o.clock();
     this.o.observer?.ran(worker.name, ok, (finished - started) / 1000, finished);
-    if (lease) {
-      // A failed release lapses on its own; at worst the worker runs again sooner.
-      await lease.release(finished + worker.intervalMs, ok).catch((err: unknown) => {
-        this.log.warn({ err, job: worker.name }, 'could not release the lease of a worker');
-      });
-      return { more: false };
-    }
-    return { more };
+    return { ok, more };
   }
 
   private context(lease: Lease | null, took: () => void = () => {}): WorkerContext {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 import { Workers } from '../../../src/services/workers/workers.js';
+import { idempotencyKeysWorker } from '../../../src/services/idempotency-keys.worker.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -221,7 +222,7 @@ describe('Idempotency-Key', () => {
     const keys = () => ctx.services.db.kysely.selectFrom('idempotency_keys').select('key').orderBy('key').execute();
     expect((await keys()).length).toBeGreaterThan(2);
     setNow(now + 24 * HOUR - 1);
-    const workers = new Workers({ writer: ctx.services.writer, clock: () => now, workers: [ctx.services.idempotency.pruneWorker()] });
+    const workers = new Workers({ writer: ctx.services.writer, clock: () => now, workers: [idempotencyKeysWorker(ctx.services)] });
     workers.start();
     try {
       await expect.poll(keys, { timeout: 10_000, interval: 50 }).toEqual([{ key: 'old-1' }, { key: 'young-1' }]);

@@ -4,7 +4,7 @@
 // the test's clock: every attempt is made by waking the dispatcher and waiting for it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pruneEvents } from '../../../src/services/events/retention.js';
-import { WebhookDeliveries } from '../../../src/services/webhooks/dispatcher.js';
+import { webhookDeliveriesWorker } from '../../../src/services/webhooks/deliveries.worker.js';
 import { Workers } from '../../../src/services/workers/workers.js';
 import { WebhookSubscriptions } from '../../../src/services/webhooks/subscriptions.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
@@ -39,13 +39,16 @@ describe('a webhook receiver that stays dead', () => {
     token = await ctx.key('edit');
     subs = new WebhookSubscriptions(ctx.services.writer, ctx.services.repos, () => now);
     // Two hours, as an operator may write it; retries every minute, 100 attempts per delivery.
-    const deliveries = new WebhookDeliveries(ctx.services.writer, ctx.services.repos, ctx.services.http, {
-      timeoutMs: 2000,
-      retryBaseMs: 60_000,
-      maxAttempts: 100,
-      disableAfterMs: 2 * HOUR,
-      pollMs: 3_600_000,
-      onDisabled: (id) => disabled.push(id),
+    const deliveries = webhookDeliveriesWorker({
+      ...ctx.services,
+      options: {
+        timeoutMs: 2000,
+        retryBaseMs: 60_000,
+        maxAttempts: 100,
+        disableAfterMs: 2 * HOUR,
+        pollMs: 3_600_000,
+        onDisabled: (id) => disabled.push(id),
+      },
     });
     workers = new Workers({ writer: ctx.services.writer, clock: () => now, workers: [deliveries] });
     workers.start({ info() {}, warn: (obj, msg) => void warnings.push({ obj, msg }), error() {} });

@@ -3,6 +3,7 @@
 // audited as the member), errors come back next to their fields, CSRF is required, and every
 // who-may-book rule holds through HTTP with a persona each. In a browser: test/browser/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditTable } from '../../../src/domain/audit/index.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import {
   ADA,
@@ -375,5 +376,42 @@ describe('members booking pages', () => {
     expect((await ctx.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: new URL(renewed).pathname })).statusCode).toBe(200);
     expect((await ctx.app.inject({ method: 'GET', url: '/calendar/member/nothing.ics' })).statusCode).toBe(404);
+  });
+
+  it('audits each renewal of a calendar address as the member, without the secret, and ends the old address', async () => {
+    const address = async () =>
+      /id="feed-url" class="feed-url" readonly value="([^"]+)"/.exec((await get('/my/bookings', 'ada')).body)![1]!;
+    expect((await post('ada', '/my/calendar', {})).statusCode).toBe(303);
+    const first = new URL(await address()).pathname;
+    expect((await post('ada', '/my/calendar', {})).statusCode).toBe(303);
+    const second = new URL(await address()).pathname;
+    expect((await ctx.app.inject({ method: 'GET', url: first })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'GET', url: second })).statusCode).toBe(200);
+    const entries = await ctx.services.audit.read({ target: `user:${ADA}` });
+    const renewals = entries.filter((e) => e.action === 'calendar.renewed');
+    expect(renewals).toEqual([
+      {
+        at: NOW,
+        actor: `member:${ADA}`,
+        actor_name: 'Ada Test',
+        action: 'calendar.renewed',
+        target: `user:${ADA}`,
+        before: null,
+        after: null,
+      },
+      {
+        at: NOW,
+        actor: `member:${ADA}`,
+        actor_name: 'Ada Test',
+        action: 'calendar.renewed',
+        target: `user:${ADA}`,
+        before: null,
+        after: null,
+      },
+    ]);
+    // What `sector audit` prints: the action and the member, never the secret.
+    const table = auditTable(renewals).join('\n');
+    expect(table).toContain('calendar.renewed');
+    for (const path of [first, second]) expect(table).not.toContain(path.slice('/calendar/member/'.length, -'.ics'.length));
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildDivision, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
+import { endorsementExpiryWorker } from '../../../src/services/endorsements-expiry.worker.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 const DAY = 86_400_000;
@@ -269,9 +270,13 @@ describe('endorsements through the API', () => {
       await isUpdated;
       ctx.setNow(ends + 1000);
       const quiet = { info() {}, warn() {}, error() {} };
-      const run = ctx.services.endorsements
-        .expiryWorker()
-        .run({ now: () => ends + 1000, signal: new AbortController().signal, log: quiet, lease: null, took() {} });
+      const run = endorsementExpiryWorker(ctx.services).run({
+        now: () => ends + 1000,
+        signal: new AbortController().signal,
+        log: quiet,
+        lease: null,
+        took() {},
+      });
       await new Promise((r) => setTimeout(r, 300));
       commit();
       await moved;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser, type UserRecord } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
+import { trainingInterestWorker } from '../../../src/services/training-interest.worker.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 const DAY = 86_400_000;
@@ -151,7 +152,7 @@ describe('the student’s training pages', () => {
   it('confirms interest when asked, and closes the request (-3) on the student’s own action', async () => {
     ctx.setNow(NOW + 31 * DAY);
     // One run of the continued-interest job (its schedule is tested on fake time in test/system).
-    await ctx.services.applications.interestWorker().run({} as never);
+    await trainingInterestWorker(ctx.services).run({} as never);
     ctx.setNow(NOW); // the session would have expired a month on
     const [t] = await trainingsOf(ADA);
     let page = (await get('/my/training')).body;
