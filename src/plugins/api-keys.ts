@@ -3,6 +3,7 @@
 // are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AuthLevel } from '../http/auth-levels.js';
 import { ApiError } from '../http/errors.js';
 import { checkRequest } from '../http/parameters.js';
@@ -17,6 +18,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     apiKey: AuthenticatedKey | null;
+    /** What authentication decided, until the limiter has counted the request. */
+    apiKeyCheck: ApiKeyCheck | null;
   }
 }
 
@@ -76,15 +79,16 @@ function refusalFor(level: AuthLevel, key: AuthenticatedKey | null): ApiError | 
 }
 
 /** What authentication decided, until the limiter has counted the request. */
-interface Pending {
+export interface ApiKeyCheck {
   refusal: ApiError | null;
   /** A token not looked up yet because its IP had used its limit: looked up if the limiter lets it through. */
   token: string | null;
 }
-const pending = new WeakMap<FastifyRequest, Pending>();
 
-export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeysOptions): Promise<void> {
+/** The API scope's guard; not encapsulated, so its hooks and the limiter apply to the scope that registers it. */
+async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeysOptions): Promise<void> {
   scope.decorateRequest('apiKey', null);
+  scope.decorateRequest('apiKeyCheck', null);
   const levelOf = (request: FastifyRequest): AuthLevel => request.routeOptions.config.auth ?? 'public';
 
   // Whether the request's IP has used up its limit, without counting the request.
@@ -115,8 +119,8 @@ export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: 
   scope.addHook('onRequest', async (request, reply) => {
     const level = levelOf(request);
     allowAnyOrigin(request, reply);
-    const state: Pending = { refusal: null, token: null };
-    pending.set(request, state);
+    const state: ApiKeyCheck = { refusal: null, token: null };
+    request.apiKeyCheck = state;
     const header = request.headers.authorization;
     if (header === undefined) {
       state.refusal = refusalFor(level, null);
@@ -142,7 +146,7 @@ export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: 
 
   // After the limiter: the refusal, then what makes the request malformed (its query, Api-Variant).
   scope.addHook('preParsing', async (request, _reply, payload) => {
-    const state = pending.get(request);
+    const state = request.apiKeyCheck;
     if (state?.token) {
       request.apiKey = await keys.authenticate(state.token);
       state.refusal = request.apiKey ? refusalFor(levelOf(request), request.apiKey) : invalidKey();
@@ -158,3 +162,5 @@ function queryParameters(request: FastifyRequest): string[] {
   const query = (request.routeOptions.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
   return Object.keys(query?.properties ?? {});
 }
+
+export default fp(apiKeys, { name: 'sector-api-keys' });

@@ -4,6 +4,7 @@
 import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { databaseTrouble } from '../db/errors.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import { responseForDomainError } from '../http/error-responses.js';
@@ -85,8 +86,11 @@ export function signedCookie(request: FastifyRequest, base: string): string | nu
   return unsigned.valid && unsigned.value !== '' ? unsigned.value : null;
 }
 
-/** Sets request.member from the signed session cookie. With sign-in on, pages vary by Cookie and are never stored by a cache. */
-export async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
+/**
+ * Sets request.member from the signed session cookie; it identifies, it does not guard (the page scopes'
+ * hooks do: src/routes/pages.ts). With sign-in on, pages vary by Cookie and are never stored by a cache.
+ */
+async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
   await scope.register(cookie, { secret: opts.secret });
   scope.decorateRequest('member', null);
   scope.decorateRequest('memberSession', null);
@@ -151,3 +155,5 @@ function pageError(error: FastifyError | ApiError | DomainError, request: Fastif
   if (status >= 500 && status !== 503) status = 500;
   return sendMessage(request, reply, status, { title: status >= 500 ? 'Something went wrong' : 'Not done', message });
 }
+
+export default fp(memberSession, { name: 'sector-member-session' });

@@ -1,7 +1,7 @@
 // The API scope: bearer keys, the rate limit, CORS on public GETs and JSON errors (the
 // application's own handler) for every route of the API (docs/api.md).
 import type { FastifyPluginAsync } from 'fastify';
-import { apiKeys } from '../plugins/api-keys.js';
+import apiKeys from '../plugins/api-keys.js';
 import type { RouteServices } from '../services/index.js';
 import bookingsRoutes from './bookings/index.js';
 import calendarRoutes from './calendar/index.js';
@@ -14,7 +14,7 @@ import trainingsRoutes from './trainings/index.js';
 import usersRoutes from './users/index.js';
 
 const apiRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (api, { services }) => {
-  await apiKeys(api, { keys: services.keys, rateLimit: services.config.rateLimit });
+  await api.register(apiKeys, { keys: services.keys, rateLimit: services.config.rateLimit });
   await api.register(positionsRoutes, { services });
   await api.register(onlineRoutes, { services });
   await api.register(bookingsRoutes, { services });
