@@ -18,13 +18,15 @@ import { loggerOptions } from './http/logging.js';
 import { parseQuery } from './http/parameters.js';
 import openapi, { serverUrl } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
-import { registerRoutes } from './routes/index.js';
+import { registerRoutes, type ScopeRoutes } from './routes/index.js';
 import { demoGuard } from './plugins/demo-guard.js';
 import type { AppServices } from './services/index.js';
 import { VERSION } from './version.js';
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Routes added to the scopes beside the application's own: tests prove with them that each scope guards what it holds. */
+  routes?: ScopeRoutes;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -100,6 +102,6 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     });
   });
   await app.register(openapi, { version: VERSION, serverUrl: serverUrl(config.host, config.port) });
-  await registerRoutes(app, services, await services.sessions.cookieSecret(config.sessionSecret));
+  await registerRoutes(app, services, await services.sessions.cookieSecret(config.sessionSecret), options.routes);
   return app;
 }

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { mayDo } from '../../domain/staff.js';
-import { accountView, checkCsrf, csrfField, requireMember, sendMessage } from '../../http/member-pages.js';
+import { accountView, csrfField, memberGuard, sendMessage } from '../../http/member-pages.js';
 import type { StaffFrame } from '../../presenters/staff-pages/frame.js';
 import { firstOf } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
@@ -25,7 +25,7 @@ export function staffDoor(services: RouteServices): { page: preValidationAsyncHo
     }
     viewers.set(request, view);
   };
-  return { page: [requireMember, door], form: [requireMember, checkCsrf, door] };
+  return { page: [memberGuard, door], form: [memberGuard, door] };
 }
 
 export const viewerOf = (request: FastifyRequest): StaffView => viewers.get(request)!;
