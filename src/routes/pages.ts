@@ -30,7 +30,7 @@ const pageRoutes: FastifyPluginAsync<PageOptions> = async (pages, { services, se
   if (config.rateLimit > 0) await pages.register(pageRateLimits);
   await pages.register(publicPages, { services, extra: extra.publicPages });
   await pages.register(memberRoutes, { services, extra: extra.members });
-  await pages.register(staffRoutes, { services });
+  await pages.register(staffRoutes, { services, extra: extra.staff });
 };
 
 export default pageRoutes;
