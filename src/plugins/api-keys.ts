@@ -1,4 +1,5 @@
-// The API scope's hooks: bearer keys, rate limit, CORS on public GETs, query and Api-Variant checks.
+// The API scope's guard: bearer keys (and query parameters only a key may use), rate limit, CORS on
+// public GETs, query and Api-Variant checks.
 // The limiter runs after authentication and before a refused key gets its response, so floods of bad keys
 // are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
@@ -14,7 +15,10 @@ export type { AuthLevel } from '../http/auth-levels.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Who may call an API route; a route that says nothing needs a key ('read'). */
     auth?: AuthLevel;
+    /** Query parameters only a key may use, on a route open without one (401 with one of them and no key). */
+    keyedParameters?: string[];
   }
   interface FastifyRequest {
     apiKey: AuthenticatedKey | null;
@@ -89,7 +93,8 @@ export interface ApiKeyCheck {
 async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeysOptions): Promise<void> {
   scope.decorateRequest('apiKey', null);
   scope.decorateRequest('apiKeyCheck', null);
-  const levelOf = (request: FastifyRequest): AuthLevel => request.routeOptions.config.auth ?? 'public';
+  // A route that forgets its level is not open to anyone: it needs a key.
+  const levelOf = (request: FastifyRequest): AuthLevel => request.routeOptions.config.auth ?? 'read';
 
   // Whether the request's IP has used up its limit, without counting the request.
   let ipLimited: ((request: FastifyRequest) => Promise<boolean>) | null = null;
@@ -153,6 +158,10 @@ async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeys
     }
     if (state?.refusal) throw state.refusal;
     checkRequest(request, { variant: true, parameters: queryParameters(request) });
+    if (request.apiKey === null) {
+      const keyed = request.routeOptions.config.keyedParameters?.find((name) => Object.hasOwn(request.query as object, name));
+      if (keyed !== undefined) throw unauthorized(`The ${keyed} filter needs an API key: send Authorization: Bearer <API_KEY>`);
+    }
     return payload;
   });
 }
