@@ -6,8 +6,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import cors from '@fastify/cors';
 import bodyParsers from './plugins/body-parsers.js';
+import corsPolicy from './plugins/cors.js';
 import notFound from './plugins/not-found.js';
 import requestMetrics from './plugins/request-metrics.js';
 import responseHeaders from './plugins/response-headers.js';
@@ -91,16 +91,8 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     rateLimited: config.rateLimit > 0,
     ...(metrics ? { onConditional: (notModified: boolean) => metrics.observeConditional(notModified) } : {}),
   });
-  // Browsers' preflight requests (OPTIONS on any path), in a context of their own so that its hook runs
-  // for them alone; public GETs get their CORS headers from their scope (src/plugins/api-keys.ts).
-  await app.register(async (preflight) => {
-    await preflight.register(cors, {
-      origin: '*',
-      methods: ['GET', 'HEAD'],
-      exposedHeaders: ['ETag', 'Link', 'Deprecation'],
-      strictPreflight: false,
-    });
-  });
+  // CORS for every scope: public GETs and browsers' preflights, nothing else.
+  await app.register(corsPolicy);
   await app.register(openapi, { version: VERSION, serverUrl: serverUrl(config.host, config.port) });
   await registerRoutes(app, services, await services.sessions.cookieSecret(config.sessionSecret), options.routes);
   return app;

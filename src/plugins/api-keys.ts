@@ -1,9 +1,9 @@
-// The API scope's guard: bearer keys (and query parameters only a key may use), rate limit, CORS on
-// public GETs, query and Api-Variant checks.
+// The API scope's guard: bearer keys (and query parameters only a key may use), rate limit, query
+// and Api-Variant checks (CORS: src/plugins/cors.ts).
 // The limiter runs after authentication and before a refused key gets its response, so floods of bad keys
 // are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthLevel } from '../http/auth-levels.js';
 import { ApiError } from '../http/errors.js';
@@ -34,17 +34,7 @@ export interface ApiKeysOptions {
 }
 
 const CHALLENGE = 'Bearer realm="sector"';
-const EXPOSED_HEADERS = 'ETag, Link, Deprecation';
 
-/** Public GETs (routes anyone may call) are readable from any site; a refusal carries the headers too. */
-export function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
-  const level = request.routeOptions.config.auth;
-  if ((level === 'public' || level === 'optional') && (request.method === 'GET' || request.method === 'HEAD')) {
-    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
-  }
-}
-
-/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
 /** The actor of a write route: they need an edit key (auth: 'edit'), so one is always there. */
 export const keyActor = (request: FastifyRequest): AuditActor => ({
   kind: 'key',
@@ -52,6 +42,7 @@ export const keyActor = (request: FastifyRequest): AuditActor => ({
   keyName: request.apiKey!.name,
 });
 
+/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
 export function unauthorized(message: string, error?: string): ApiError {
   return new ApiError(401, message, {}, { 'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE });
 }
@@ -121,9 +112,8 @@ async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeys
    * Finds the request's key. A token that cannot be right is refused from memory; an unseen one is
    * looked up only while its IP is within its limit, so made-up tokens never flood the database.
    */
-  scope.addHook('onRequest', async (request, reply) => {
+  scope.addHook('onRequest', async (request) => {
     const level = levelOf(request);
-    allowAnyOrigin(request, reply);
     const state: ApiKeyCheck = { refusal: null, token: null };
     request.apiKeyCheck = state;
     const header = request.headers.authorization;

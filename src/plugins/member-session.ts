@@ -1,6 +1,6 @@
 // The page scope's hooks (src/routes/pages.ts): members' sessions from a signed cookie
-// (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), CORS on the public schedule page,
-// and one error handler that responds with an HTML page.
+// (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), and one error handler that
+// responds with an HTML page.
 import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +13,6 @@ import { checkRequest } from '../http/parameters.js';
 import { sendMessage } from '../http/member-pages.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
 import type { ActiveSession, Member, MemberSessions } from '../services/sign-in/index.js';
-import { allowAnyOrigin } from './api-keys.js';
 
 /** The signed session cookie (contract §14). */
 export const SESSION_COOKIE = 'sector_session';
@@ -103,7 +102,6 @@ async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions)
   });
 
   scope.addHook('onRequest', async (request, reply) => {
-    allowAnyOrigin(request, reply);
     // Pages read their own query (the schedule shows its form again); an unreadable one is refused.
     checkRequest(request, { variant: false });
     if (!opts.signInEnabled) return;
