@@ -50,6 +50,20 @@ export default tseslint.config(
     },
   },
   {
+    // A page route's guard is its scope's one hook (src/routes/members.ts, staff/index.ts, public.ts):
+    // a route with a guard of its own reads as if the others needed none, and one that forgets it is open.
+    files: ['src/routes/{member-bookings,training,staff,sign-in,schedule}/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Property[key.name=/^(onRequest|preParsing|preValidation|preHandler)$/]',
+          message: "Page routes are guarded by their scope's hook, not their own: register the route in its scope (CONTRIBUTING.md).",
+        },
+      ],
+    },
+  },
+  {
     // Tests poke at untyped JSON responses (`await res.json()` is `any` by design: the test asserts its
     // shape), so the no-unsafe-* family would flag every assertion without making any test stronger.
     files: ['test/**/*.ts', 'bench/**/*.ts'],

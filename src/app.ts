@@ -6,8 +6,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import cors from '@fastify/cors';
 import bodyParsers from './plugins/body-parsers.js';
+import corsPolicy from './plugins/cors.js';
 import notFound from './plugins/not-found.js';
 import requestMetrics from './plugins/request-metrics.js';
 import responseHeaders from './plugins/response-headers.js';
@@ -18,13 +18,15 @@ import { loggerOptions } from './http/logging.js';
 import { parseQuery } from './http/parameters.js';
 import openapi, { serverUrl } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
-import { registerRoutes } from './routes/index.js';
+import { registerRoutes, type ScopeRoutes } from './routes/index.js';
 import { demoGuard } from './plugins/demo-guard.js';
 import type { AppServices } from './services/index.js';
 import { VERSION } from './version.js';
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Routes added to the scopes beside the application's own: tests prove with them that each scope guards what it holds. */
+  routes?: ScopeRoutes;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -89,17 +91,9 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
     rateLimited: config.rateLimit > 0,
     ...(metrics ? { onConditional: (notModified: boolean) => metrics.observeConditional(notModified) } : {}),
   });
-  // Browsers' preflight requests (OPTIONS on any path), in a context of their own so that its hook runs
-  // for them alone; public GETs get their CORS headers from their scope (src/plugins/api-keys.ts).
-  await app.register(async (preflight) => {
-    await preflight.register(cors, {
-      origin: '*',
-      methods: ['GET', 'HEAD'],
-      exposedHeaders: ['ETag', 'Link', 'Deprecation'],
-      strictPreflight: false,
-    });
-  });
+  // CORS for every scope: public GETs and browsers' preflights, nothing else.
+  await app.register(corsPolicy);
   await app.register(openapi, { version: VERSION, serverUrl: serverUrl(config.host, config.port) });
-  await registerRoutes(app, services, await services.sessions.cookieSecret(config.sessionSecret));
+  await registerRoutes(app, services, await services.sessions.cookieSecret(config.sessionSecret), options.routes);
   return app;
 }

@@ -1,13 +1,13 @@
 // Everything a page route for signed-in members needs, in one place.
 //
-// How to use it (a route registered in the page scope, src/routes/pages.ts):
+// How to use it (a route registered in the members' scope, src/routes/members.ts):
 //
-//   app.get('/my/bookings', { schema: myBookingsPage, preValidation: requireMember }, async (request, reply) => {
+//   app.get('/my/bookings', { schema: myBookingsPage }, async (request, reply) => {
 //     const member = request.member!;               // { cid, name, firstName, lastName, rating }
 //     const body = myBookingsPage({ …, csrf: csrfField(request) });   // put csrfField in every <form method="post">
 //     return sendPage(reply, 200, body);
 //   });
-//   app.post('/bookings', { schema: bookingForm, preValidation: memberForm }, async (request, reply) => {
+//   app.post('/bookings', { schema: bookingForm }, async (request, reply) => {
 //     // Only reached by a signed-in member whose form carried a valid token; then 303 (post/redirect/get).
 //     return reply.redirect('/my/bookings?done=booked', 303);
 //   });
@@ -15,11 +15,13 @@
 // - The page scope gives every route request.member (null when signed out or when sign-in is off)
 //   and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
 //   Its error handler responds to any error with an HTML page.
-// - requireMember: signed out → 303 to /auth/login?next=<this page>, and back here after signing in.
-// - checkCsrf: a POST without the session's token (field `_csrf`, or header X-CSRF-Token) → 403 page,
-//   before the handler runs, so nothing is written. memberForm = [requireMember, checkCsrf].
-// - Both run as preValidation: sign-in and the token are checked before the fields are (a signed-out
-//   or forged post is never told what is wrong with its fields).
+// - The guards are hooks of the scopes (src/routes/pages.ts), never of a route: memberGuard in the
+//   members' scope, the staff scope's own (src/routes/staff/common.ts), publicPageGuard in the public one.
+// - Signed out: 303 to /auth/login?next=<this page>, and back here after signing in.
+// - A form (any method but GET and HEAD) without the session's token (field `_csrf`, or header
+//   X-CSRF-Token) → 403 page, before the handler runs, so nothing is written.
+// - The guards run as preValidation: sign-in and the token are checked before the fields are (a
+//   signed-out or forged post is never told what is wrong with its fields).
 // - accountView(request) feeds presenters/member-pages.ts accountBar (Sign in / name, Sign out, links).
 // - sendPage sets the pages' Content-Security-Policy; sendMessage responds with a short HTML page.
 // - Audit and booking writes made for a member use memberActor(member): actor `member:<cid>`.
@@ -45,7 +47,7 @@ export const signInPath = (next: string): string => `/auth/login?next=${encodeUR
 /** A fresh CSRF token of the request's session, for one form. Only for signed-in members. */
 export function csrfToken(request: FastifyRequest): string {
   const session = request.memberSession;
-  if (session === null) throw new Error('csrfToken needs a signed-in member (use requireMember)');
+  if (session === null) throw new Error("csrfToken needs a signed-in member (a route of the members' or staff scope)");
   return request.server.memberPages.tokens.create(session.csrfSecret);
 }
 
@@ -89,15 +91,14 @@ export function sendMessage(
 }
 
 /** Signed out: 303 to sign-in, back to this page afterwards (a POST comes back to the page it was posted from). */
-export const requireMember: preValidationAsyncHookHandler = async (request, reply) => {
-  if (request.member !== null) return;
+async function toSignIn(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!signInEnabled(request)) {
     await sendMessage(request, reply, 404, { title: 'Not available', message: 'Signing in is not set up on this site.' });
     return;
   }
   const back = request.method === 'GET' ? request.url : (refererPath(request) ?? '/');
   await reply.redirect(signInPath(back), 303);
-};
+}
 
 function refererPath(request: FastifyRequest): string | null {
   const referer = request.headers.referer;
@@ -118,17 +119,57 @@ function sentToken(request: FastifyRequest): string | null {
   return typeof header === 'string' ? header : null;
 }
 
-/** Refuses (403, nothing done) a request whose form does not carry this session's CSRF token. */
-export const checkCsrf: preValidationAsyncHookHandler = async (request, reply) => {
+/** Whether the request carries this session's CSRF token. */
+function csrfHolds(request: FastifyRequest): boolean {
   const session = request.memberSession;
   const token = sentToken(request);
-  if (session !== null && token !== null && request.server.memberPages.tokens.verify(session.csrfSecret, token)) return;
-  await sendMessage(request, reply, 403, {
+  return session !== null && token !== null && request.server.memberPages.tokens.verify(session.csrfSecret, token);
+}
+
+/** 403, nothing done: the form did not carry this session's CSRF token. */
+const refuseForm = (request: FastifyRequest, reply: FastifyReply) =>
+  sendMessage(request, reply, 403, {
     title: 'Form refused',
     message:
       'This form was not sent from a page of this site opened in your current session, so nothing was changed. Open the page again and resend it.',
   });
+
+/** Every page request that may change something (not a GET or HEAD) is a form: it carries the token. */
+const isForm = (request: FastifyRequest): boolean => request.method !== 'GET' && request.method !== 'HEAD';
+
+/**
+ * The checks of the members' and staff scopes, in this order: signed in, then a form's CSRF token.
+ * False when the request was refused (its response sent).
+ */
+export async function memberPasses(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  if (request.member === null) {
+    await toSignIn(request, reply);
+    return false;
+  }
+  if (isForm(request) && !csrfHolds(request)) {
+    await refuseForm(request, reply);
+    return false;
+  }
+  return true;
+}
+
+/** The members' scope's guard: every route in it is for a signed-in member, every form carries the token. */
+export const memberGuard: preValidationAsyncHookHandler = async (request, reply) => {
+  if (!(await memberPasses(request, reply))) return reply;
 };
 
-/** For a member's forms (POST): signed in, and with a valid CSRF token. */
-export const memberForm: preValidationAsyncHookHandler[] = [requireMember, checkCsrf];
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A sign-in form: its token is bound to the sign-in cookie (there may be no session yet) and checked by its route. */
+    signInForm?: boolean;
+  }
+}
+
+/**
+ * The public pages' guard: anyone may open them, but a form a signed-in member posts (signing out)
+ * carries their session's token; signed out, there is no session to act for.
+ */
+export const publicPageGuard: preValidationAsyncHookHandler = async (request, reply) => {
+  if (request.member === null || !isForm(request) || request.routeOptions.config.signInForm === true) return;
+  if (!csrfHolds(request)) return refuseForm(request, reply);
+};

@@ -1,8 +1,10 @@
-// The API scope's hooks: bearer keys, rate limit, CORS on public GETs, query and Api-Variant checks.
+// The API scope's guard: bearer keys (and query parameters only a key may use), rate limit, query
+// and Api-Variant checks (CORS: src/plugins/cors.ts).
 // The limiter runs after authentication and before a refused key gets its response, so floods of bad keys
 // are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AuthLevel } from '../http/auth-levels.js';
 import { ApiError } from '../http/errors.js';
 import { checkRequest } from '../http/parameters.js';
@@ -13,10 +15,15 @@ export type { AuthLevel } from '../http/auth-levels.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Who may call an API route; a route that says nothing needs a key ('read'). */
     auth?: AuthLevel;
+    /** Query parameters only a key may use, on a route open without one (401 with one of them and no key). */
+    keyedParameters?: string[];
   }
   interface FastifyRequest {
     apiKey: AuthenticatedKey | null;
+    /** What authentication decided, until the limiter has counted the request. */
+    apiKeyCheck: ApiKeyCheck | null;
   }
 }
 
@@ -27,17 +34,7 @@ export interface ApiKeysOptions {
 }
 
 const CHALLENGE = 'Bearer realm="sector"';
-const EXPOSED_HEADERS = 'ETag, Link, Deprecation';
 
-/** Public GETs (routes anyone may call) are readable from any site; a refusal carries the headers too. */
-export function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
-  const level = request.routeOptions.config.auth;
-  if ((level === 'public' || level === 'optional') && (request.method === 'GET' || request.method === 'HEAD')) {
-    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', EXPOSED_HEADERS);
-  }
-}
-
-/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
 /** The actor of a write route: they need an edit key (auth: 'edit'), so one is always there. */
 export const keyActor = (request: FastifyRequest): AuditActor => ({
   kind: 'key',
@@ -45,6 +42,7 @@ export const keyActor = (request: FastifyRequest): AuditActor => ({
   keyName: request.apiKey!.name,
 });
 
+/** 401 with the Bearer challenge (RFC 6750); `error` names what was wrong with a key that was sent. */
 export function unauthorized(message: string, error?: string): ApiError {
   return new ApiError(401, message, {}, { 'www-authenticate': error ? `${CHALLENGE}, error="${error}"` : CHALLENGE });
 }
@@ -76,16 +74,18 @@ function refusalFor(level: AuthLevel, key: AuthenticatedKey | null): ApiError | 
 }
 
 /** What authentication decided, until the limiter has counted the request. */
-interface Pending {
+export interface ApiKeyCheck {
   refusal: ApiError | null;
   /** A token not looked up yet because its IP had used its limit: looked up if the limiter lets it through. */
   token: string | null;
 }
-const pending = new WeakMap<FastifyRequest, Pending>();
 
-export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeysOptions): Promise<void> {
+/** The API scope's guard; not encapsulated, so its hooks and the limiter apply to the scope that registers it. */
+async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeysOptions): Promise<void> {
   scope.decorateRequest('apiKey', null);
-  const levelOf = (request: FastifyRequest): AuthLevel => request.routeOptions.config.auth ?? 'public';
+  scope.decorateRequest('apiKeyCheck', null);
+  // A route that forgets its level is not open to anyone: it needs a key.
+  const levelOf = (request: FastifyRequest): AuthLevel => request.routeOptions.config.auth ?? 'read';
 
   // Whether the request's IP has used up its limit, without counting the request.
   let ipLimited: ((request: FastifyRequest) => Promise<boolean>) | null = null;
@@ -112,11 +112,10 @@ export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: 
    * Finds the request's key. A token that cannot be right is refused from memory; an unseen one is
    * looked up only while its IP is within its limit, so made-up tokens never flood the database.
    */
-  scope.addHook('onRequest', async (request, reply) => {
+  scope.addHook('onRequest', async (request) => {
     const level = levelOf(request);
-    allowAnyOrigin(request, reply);
-    const state: Pending = { refusal: null, token: null };
-    pending.set(request, state);
+    const state: ApiKeyCheck = { refusal: null, token: null };
+    request.apiKeyCheck = state;
     const header = request.headers.authorization;
     if (header === undefined) {
       state.refusal = refusalFor(level, null);
@@ -142,13 +141,17 @@ export async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: 
 
   // After the limiter: the refusal, then what makes the request malformed (its query, Api-Variant).
   scope.addHook('preParsing', async (request, _reply, payload) => {
-    const state = pending.get(request);
+    const state = request.apiKeyCheck;
     if (state?.token) {
       request.apiKey = await keys.authenticate(state.token);
       state.refusal = request.apiKey ? refusalFor(levelOf(request), request.apiKey) : invalidKey();
     }
     if (state?.refusal) throw state.refusal;
     checkRequest(request, { variant: true, parameters: queryParameters(request) });
+    if (request.apiKey === null) {
+      const keyed = request.routeOptions.config.keyedParameters?.find((name) => Object.hasOwn(request.query as object, name));
+      if (keyed !== undefined) throw unauthorized(`The ${keyed} filter needs an API key: send Authorization: Bearer <API_KEY>`);
+    }
     return payload;
   });
 }
@@ -158,3 +161,5 @@ function queryParameters(request: FastifyRequest): string[] {
   const query = (request.routeOptions.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
   return Object.keys(query?.properties ?? {});
 }
+
+export default fp(apiKeys, { name: 'sector-api-keys' });

@@ -1,9 +1,10 @@
 // The page scope's hooks (src/routes/pages.ts): members' sessions from a signed cookie
-// (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), CORS on the public schedule page,
-// and one error handler that responds with an HTML page.
+// (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), and one error handler that
+// responds with an HTML page.
 import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { databaseTrouble } from '../db/errors.js';
 import { DomainError, ValidationError } from '../domain/errors.js';
 import { responseForDomainError } from '../http/error-responses.js';
@@ -12,7 +13,6 @@ import { checkRequest } from '../http/parameters.js';
 import { sendMessage } from '../http/member-pages.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
 import type { ActiveSession, Member, MemberSessions } from '../services/sign-in/index.js';
-import { allowAnyOrigin } from './api-keys.js';
 
 /** The signed session cookie (contract §14). */
 export const SESSION_COOKIE = 'sector_session';
@@ -85,8 +85,11 @@ export function signedCookie(request: FastifyRequest, base: string): string | nu
   return unsigned.valid && unsigned.value !== '' ? unsigned.value : null;
 }
 
-/** Sets request.member from the signed session cookie. With sign-in on, pages vary by Cookie and are never stored by a cache. */
-export async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
+/**
+ * Sets request.member from the signed session cookie; it identifies, it does not guard (the page scopes'
+ * hooks do: src/routes/pages.ts). With sign-in on, pages vary by Cookie and are never stored by a cache.
+ */
+async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
   await scope.register(cookie, { secret: opts.secret });
   scope.decorateRequest('member', null);
   scope.decorateRequest('memberSession', null);
@@ -99,7 +102,6 @@ export async function memberSession(scope: FastifyInstance, opts: MemberSessionO
   });
 
   scope.addHook('onRequest', async (request, reply) => {
-    allowAnyOrigin(request, reply);
     // Pages read their own query (the schedule shows its form again); an unreadable one is refused.
     checkRequest(request, { variant: false });
     if (!opts.signInEnabled) return;
@@ -151,3 +153,5 @@ function pageError(error: FastifyError | ApiError | DomainError, request: Fastif
   if (status >= 500 && status !== 503) status = 500;
   return sendMessage(request, reply, status, { title: status >= 500 ? 'Something went wrong' : 'Not done', message });
 }
+
+export default fp(memberSession, { name: 'sector-member-session' });

@@ -3,6 +3,7 @@
 // page (the member's header kept) saying when to try again; nothing is done.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { sendMessage } from '../http/member-pages.js';
 
 export const PAGE_POSTS_PER_MINUTE = 30;
@@ -11,7 +12,7 @@ export const SIGN_INS_PER_MINUTE = 10;
 /** Routes that start a sign-in (the network's, or the demo's one click). */
 const SIGN_IN_STARTS = new Set(['GET /auth/login', 'POST /auth/demo']);
 
-export async function pageRateLimits(scope: FastifyInstance): Promise<void> {
+async function pageRateLimits(scope: FastifyInstance): Promise<void> {
   await scope.register(rateLimit, { global: false });
   const posts = scope.createRateLimit({
     max: PAGE_POSTS_PER_MINUTE,
@@ -42,3 +43,5 @@ export async function pageRateLimits(scope: FastifyInstance): Promise<void> {
     });
   });
 }
+
+export default fp(pageRateLimits, { name: 'sector-page-rate-limits', dependencies: ['sector-member-session'] });

@@ -1,8 +1,7 @@
 // The API scope: bearer keys, the rate limit, CORS on public GETs and JSON errors (the
 // application's own handler) for every route of the API (docs/api.md).
 import type { FastifyPluginAsync } from 'fastify';
-import { apiKeys } from '../plugins/api-keys.js';
-import type { RouteServices } from '../services/index.js';
+import apiKeys from '../plugins/api-keys.js';
 import bookingsRoutes from './bookings/index.js';
 import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';
@@ -10,11 +9,12 @@ import endorsementsRoutes from './endorsements/index.js';
 import eventsRoutes from './events/index.js';
 import onlineRoutes from './online/index.js';
 import positionsRoutes from './positions/index.js';
+import type { ScopeOptions } from './scopes.js';
 import trainingsRoutes from './trainings/index.js';
 import usersRoutes from './users/index.js';
 
-const apiRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (api, { services }) => {
-  await apiKeys(api, { keys: services.keys, rateLimit: services.config.rateLimit });
+const apiRoutes: FastifyPluginAsync<ScopeOptions> = async (api, { services, extra }) => {
+  await api.register(apiKeys, { keys: services.keys, rateLimit: services.config.rateLimit });
   await api.register(positionsRoutes, { services });
   await api.register(onlineRoutes, { services });
   await api.register(bookingsRoutes, { services });
@@ -24,6 +24,7 @@ const apiRoutes: FastifyPluginAsync<{ services: RouteServices }> = async (api, {
   await api.register(trainingsRoutes, { services });
   await api.register(calendarRoutes, { services });
   await api.register(eventsRoutes, { services });
+  if (extra) await api.register(extra);
 };
 
 export default apiRoutes;

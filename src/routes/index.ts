@@ -1,18 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAssets } from '../http/assets.js';
 import type { RouteServices } from '../services/index.js';
 import apiRoutes from './api.js';
-import healthRoutes from './health/index.js';
-import memberCalendarRoutes from './member-calendar/index.js';
-import metricsRoutes from './metrics/index.js';
 import pageRoutes from './pages.js';
+import { publicRoutes } from './public.js';
+import type { ScopeRoutes } from './scopes.js';
 
-/** Every route in its scope: the API, the pages, and public routes. Handlers get services, never the database. */
-export async function registerRoutes(app: FastifyInstance, services: RouteServices, sessionSecret: string): Promise<void> {
-  await app.register(apiRoutes, { services });
-  await app.register(pageRoutes, { services, sessionSecret });
-  await app.register(healthRoutes, { services });
-  if (services.metrics) await app.register(metricsRoutes, { metrics: services.metrics });
-  await app.register(memberCalendarRoutes, { services });
-  await registerAssets(app);
+export type { Scope, ScopeRoutes } from './scopes.js';
+
+/**
+ * Every route in its scope: the API (bearer keys), the pages (the public ones, the members' and the
+ * staff's) and public routes. Handlers get services, never the database.
+ */
+export async function registerRoutes(
+  app: FastifyInstance,
+  services: RouteServices,
+  sessionSecret: string,
+  extra: ScopeRoutes = {},
+): Promise<void> {
+  await app.register(apiRoutes, { services, extra: extra.api });
+  await app.register(pageRoutes, { services, sessionSecret, extra });
+  await app.register(publicRoutes, { services, extra: extra.public });
 }

@@ -1,18 +1,24 @@
-// The page scope: members' sessions (a signed cookie), CSRF tokens, and HTML errors, for the pages
-// people use in a browser (contract §12, §14).
+// The page scope: members' sessions (a signed cookie), CSRF tokens, the pages' rate limits and HTML
+// errors, for the pages people use in a browser (contract §12, §14). It identifies the member and
+// guards nothing itself: each of its three scopes guards every route in it with one hook.
 import type { FastifyPluginAsync } from 'fastify';
-import { memberSession } from '../plugins/member-session.js';
-import { pageRateLimits } from '../plugins/page-rate-limits.js';
+import memberSession from '../plugins/member-session.js';
+import pageRateLimits from '../plugins/page-rate-limits.js';
 import type { RouteServices } from '../services/index.js';
-import authRoutes from './sign-in/index.js';
-import memberBookingsRoutes from './member-bookings/index.js';
-import scheduleRoutes from './schedule/index.js';
-import trainingPagesRoutes from './training/index.js';
+import type { ScopeRoutes } from './scopes.js';
+import memberRoutes from './members.js';
+import { publicPages } from './public.js';
 import staffRoutes from './staff/index.js';
 
-const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: string }> = async (pages, { services, sessionSecret }) => {
+interface PageOptions {
+  services: RouteServices;
+  sessionSecret: string;
+  extra: ScopeRoutes;
+}
+
+const pageRoutes: FastifyPluginAsync<PageOptions> = async (pages, { services, sessionSecret, extra }) => {
   const { config } = services;
-  await memberSession(pages, {
+  await pages.register(memberSession, {
     sessions: services.sessions,
     secret: sessionSecret,
     secureCookies: config.publicUrl.startsWith('https:'),
@@ -21,12 +27,10 @@ const pageRoutes: FastifyPluginAsync<{ services: RouteServices; sessionSecret: s
     assets: services.pageAssets,
   });
   // RATE_LIMIT=0 turns the pages' limits off with the API's.
-  if (config.rateLimit > 0) await pageRateLimits(pages);
-  await pages.register(scheduleRoutes, { services });
-  await pages.register(authRoutes, { services });
-  await pages.register(memberBookingsRoutes, { services });
-  await pages.register(trainingPagesRoutes, { services });
-  await pages.register(staffRoutes, { services });
+  if (config.rateLimit > 0) await pages.register(pageRateLimits);
+  await pages.register(publicPages, { services, extra: extra.publicPages });
+  await pages.register(memberRoutes, { services, extra: extra.members });
+  await pages.register(staffRoutes, { services, extra: extra.staff });
 };
 
 export default pageRoutes;

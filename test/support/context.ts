@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createServices, type ComposedServices } from '../../src/services/index.js';
 import type { ApiKeyScope } from '../../src/db/schema.js';
+import type { ScopeRoutes } from '../../src/routes/index.js';
 import { inject } from 'vitest';
 import { copyDatabase, testSchemaName, urlOfDatabase } from './test-schemas.js';
 
@@ -101,7 +102,9 @@ async function freshMigratedDatabaseUrl(): Promise<string> {
   return urlOfDatabase(base, name);
 }
 
-export async function createTestContext(options: { env?: Record<string, string>; now?: number } = {}): Promise<TestContext> {
+export async function createTestContext(
+  options: { env?: Record<string, string>; now?: number; routes?: ScopeRoutes } = {},
+): Promise<TestContext> {
   const databaseUrl = await freshMigratedDatabaseUrl();
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT: '0', DATA_FEED_URL: 'off', ...options.env });
   let statements: string[] = [];
@@ -115,7 +118,7 @@ export async function createTestContext(options: { env?: Record<string, string>;
   await migrateToLatest(db);
   let now = options.now ?? Date.now();
   const services = createServices(config, db, () => now);
-  const app = await buildApp(services, { logger: false });
+  const app = await buildApp(services, { logger: false, ...(options.routes ? { routes: options.routes } : {}) });
   await app.ready();
 
   return {

@@ -7,7 +7,7 @@ import { type MemberFormValues, memberFormValues, parseMemberForm } from '../../
 import { isBookingId } from '../../domain/bookings/index.js';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { fieldErrorsFromValidation } from '../../http/errors.js';
-import { accountView, csrfField, memberForm, requireMember, sendMessage, sendPage } from '../../http/member-pages.js';
+import { accountView, csrfField, sendMessage, sendPage } from '../../http/member-pages.js';
 import { bookingFormPage, myBookingsPage, valuesOf, whenText } from '../../presenters/booking-pages.js';
 import { CreateBookingBody } from '../../schemas/booking-input.js';
 import type { Member, OfferedChoice } from '../../services/member-bookings.js';
@@ -119,13 +119,11 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     }
   }
 
-  app.get('/bookings/new', { schema: bookingFormSchema, preValidation: requireMember }, (request, reply) =>
-    sendForm(request, reply, 200, null, EMPTY_FORM, {}),
-  );
+  app.get('/bookings/new', { schema: bookingFormSchema }, (request, reply) => sendForm(request, reply, 200, null, EMPTY_FORM, {}));
 
-  app.post('/bookings', { schema: bookingForm, preValidation: memberForm }, (request, reply) => save(request, reply, null));
+  app.post('/bookings', { schema: bookingForm }, (request, reply) => save(request, reply, null));
 
-  app.get('/bookings/:id/edit', { schema: editBookingPage, preValidation: requireMember }, async (request, reply) => {
+  app.get('/bookings/:id/edit', { schema: editBookingPage }, async (request, reply) => {
     const id = bookingIdOf(request.params.id);
     if (id === null) return notFound(request, reply);
     try {
@@ -138,13 +136,13 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     }
   });
 
-  app.post('/bookings/:id', { schema: changeBookingForm, preValidation: memberForm }, async (request, reply) => {
+  app.post('/bookings/:id', { schema: changeBookingForm }, async (request, reply) => {
     const id = bookingIdOf(request.params.id);
     if (id === null) return notFound(request, reply);
     return save(request, reply, id);
   });
 
-  app.post('/bookings/:id/cancel', { schema: cancelBookingForm, preValidation: memberForm }, async (request, reply) => {
+  app.post('/bookings/:id/cancel', { schema: cancelBookingForm }, async (request, reply) => {
     const id = bookingIdOf(request.params.id);
     if (id === null) return notFound(request, reply);
     try {
@@ -157,7 +155,7 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     }
   });
 
-  app.get('/my/bookings', { schema: myBookingsSchema, preValidation: requireMember }, async (request, reply) => {
+  app.get('/my/bookings', { schema: myBookingsSchema }, async (request, reply) => {
     const member = memberOf(request);
     const q = request.query;
     const [bookings, secret, notice] = await Promise.all([members.upcoming(member), members.calendarSecret(member), noticeOf(member, q)]);
@@ -180,7 +178,7 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return `${done}: ${booking.callsign} ${whenText(booking)}.${forced}`;
   }
 
-  app.post('/my/calendar', { schema: renewCalendarForm, preValidation: memberForm }, async (request, reply) => {
+  app.post('/my/calendar', { schema: renewCalendarForm }, async (request, reply) => {
     await members.renewCalendar(memberOf(request));
     return reply.redirect('/my/bookings?done=renewed#feed-title', 303);
   });

@@ -29,7 +29,7 @@ const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: Dem
     return sendPage(reply.header('cache-control', 'no-store'), 200, page);
   });
 
-  app.post('/auth/demo', { schema: demoSignInForm }, async (request, reply) => {
+  app.post('/auth/demo', { schema: demoSignInForm, config: { signInForm: true } }, async (request, reply) => {
     const secret = signedCookie(request, LOGIN_COOKIE);
     const token = firstOf(request.body._csrf);
     if (secret === null || token === undefined || !request.server.memberPages.tokens.verify(secret, token)) {

@@ -1,34 +1,41 @@
-// What every staff page route shares (contract §17): the door (signed in and holding a role, else
-// sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
+// What every staff page route shares (contract §17): the scope's guard (signed in and holding a role,
+// else sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { mayDo } from '../../domain/staff.js';
-import { accountView, checkCsrf, csrfField, requireMember, sendMessage } from '../../http/member-pages.js';
+import { accountView, csrfField, memberPasses, sendMessage } from '../../http/member-pages.js';
 import type { StaffFrame } from '../../presenters/staff-pages/frame.js';
 import { firstOf } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
 import type { StaffView } from '../../services/staff.js';
 
-const viewers = new WeakMap<FastifyRequest, StaffView>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The staff scope's viewer: set by its guard once the member is known to hold a role. */
+    staffViewer: StaffView | null;
+  }
+}
 
-/** The staff pages' door: a signed-in member holding a role; a member without one gets 403 with the reason. */
-export function staffDoor(services: RouteServices): { page: preValidationAsyncHookHandler[]; form: preValidationAsyncHookHandler[] } {
-  const door: preValidationAsyncHookHandler = async (request, reply) => {
+/**
+ * The staff scope's guard, one hook for every route in it (contract §17): signed in, then a form's
+ * CSRF token, then a role in an area; a member without one gets 403 with the reason.
+ */
+export function staffGuard(services: RouteServices): preValidationAsyncHookHandler {
+  return async (request, reply) => {
+    if (!(await memberPasses(request, reply))) return reply;
     const view = await services.staff.viewer(request.member!.cid);
     if (!view.isStaff) {
-      await refuse(
+      return refuse(
         request,
         reply,
         'The staff pages are for members holding a role (Administrator, Moderator, Mentor or Buddy) in an area.',
       );
-      return;
     }
-    viewers.set(request, view);
+    request.staffViewer = view;
   };
-  return { page: [requireMember, door], form: [requireMember, checkCsrf, door] };
 }
 
-export const viewerOf = (request: FastifyRequest): StaffView => viewers.get(request)!;
+export const viewerOf = (request: FastifyRequest): StaffView => request.staffViewer!;
 
 /** The areas (names) whose positions the viewer manages. */
 export const positionAreas = (view: StaffView): string[] =>
@@ -44,9 +51,9 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
   };
 }
 
-/** Where to go from a refusal: the staff overview only for a viewer it opens for (not one the door refused). */
+/** Where to go from a refusal: the staff overview only for a viewer it opens for (not one the guard refused). */
 const linksOf = (request: FastifyRequest) => [
-  ...(viewers.get(request)?.isStaff ? [{ href: '/staff', text: 'Staff overview' }] : []),
+  ...(request.staffViewer?.isStaff ? [{ href: '/staff', text: 'Staff overview' }] : []),
   { href: '/', text: 'Back to the schedule' },
 ];
 

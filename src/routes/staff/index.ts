@@ -10,9 +10,9 @@ import { endorsementsPage } from '../../presenters/staff-pages/endorsements.js';
 import { overviewPage } from '../../presenters/staff-pages/overview.js';
 import { searchPage } from '../../presenters/staff-pages/users.js';
 import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../../schemas/staff-pages.js';
-import type { RouteServices } from '../../services/index.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from '../../services/staff.js';
-import { frameOf, staffDoor, text, viewerOf } from './common.js';
+import type { ScopeOptions } from '../scopes.js';
+import { frameOf, staffGuard, text, viewerOf } from './common.js';
 import peopleRoutes from './people.js';
 import positionsRoutes from './positions.js';
 import staffTrainingsRoutes from './trainings.js';
@@ -45,22 +45,24 @@ function rolesAndRights(view: StaffView): { roles: string[]; may: string[] } {
   return { roles, may };
 }
 
-const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  const door = staffDoor(services);
+/** The staff page scope: one guard for every route registered in it, here or in its files. */
+const staffRoutes: FastifyPluginAsyncTypebox<ScopeOptions> = async (app, { services, extra }) => {
+  app.decorateRequest('staffViewer', null);
+  app.addHook('preValidation', staffGuard(services));
 
-  app.get('/staff', { schema: staffOverviewPage, preValidation: door.page }, async (request, reply) => {
+  app.get('/staff', { schema: staffOverviewPage }, async (request, reply) => {
     const view = viewerOf(request);
     const overview = await services.staff.overview(view);
     return sendPage(reply, 200, overviewPage({ ...frameOf(request, services), ...rolesAndRights(view), overview }));
   });
 
-  app.get('/staff/users', { schema: staffSearchPage, preValidation: door.page }, async (request, reply) => {
+  app.get('/staff/users', { schema: staffSearchPage }, async (request, reply) => {
     const q = text(request.query.q).slice(0, 100);
     const found = q === '' ? [] : await services.staff.search(q);
     return sendPage(reply, 200, searchPage({ ...frameOf(request, services), q, found, limit: SEARCH_LIMIT }));
   });
 
-  app.get('/staff/endorsements', { schema: staffEndorsementsPage, preValidation: door.page }, async (request, reply) => {
+  app.get('/staff/endorsements', { schema: staffEndorsementsPage }, async (request, reply) => {
     const view = viewerOf(request);
     const type = text(request.query.type).toLowerCase();
     const areaName = text(request.query.area);
@@ -87,6 +89,7 @@ const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asyn
   await app.register(peopleRoutes, { services });
   await app.register(positionsRoutes, { services });
   await app.register(staffTrainingsRoutes, { services });
+  if (extra) await app.register(extra);
 };
 
 export default staffRoutes;

@@ -12,7 +12,7 @@ import { personPage } from '../../presenters/staff-pages/users.js';
 import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../../schemas/staff-pages.js';
 import type { RouteServices } from '../../services/index.js';
 import type { StaffView } from '../../services/staff.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, staffDoor, text, viewerOf } from './common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from './common.js';
 
 const NOTICES = {
   issued: 'Endorsement issued.',
@@ -37,7 +37,6 @@ function grantChoices(view: StaffView) {
 }
 
 const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  const door = staffDoor(services);
   const actor = (request: FastifyRequest) => memberActor(request.member!);
 
   async function sendPerson(
@@ -99,13 +98,13 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     }
   }
 
-  app.get('/staff/users/:cid', { schema: staffPersonPage, preValidation: door.page }, async (request, reply) => {
+  app.get('/staff/users/:cid', { schema: staffPersonPage }, async (request, reply) => {
     const cid = idOf(request.params.cid);
     if (cid === null) return notFound(request, reply, 'person');
     return sendPerson(request, reply, 200, cid, NO_FORM, noticeOf(request.query.done, NOTICES));
   });
 
-  app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm, preValidation: door.form }, async (request, reply) => {
+  app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm }, async (request, reply) => {
     const cid = idOf(request.params.cid);
     if (cid === null) return notFound(request, reply, 'person');
     const b = request.body;
@@ -141,7 +140,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     return { id: found.id, cid: found.user_id };
   }
 
-  app.post('/staff/endorsements/:id/end', { schema: endorsementEndForm, preValidation: door.form }, async (request, reply) => {
+  app.post('/staff/endorsements/:id/end', { schema: endorsementEndForm }, async (request, reply) => {
     const held = await holderOf(request, reply, request.params.id);
     if (held === null) return reply;
     const values = { valid_to: text(request.body.valid_to) };
@@ -151,7 +150,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     return change(request, reply, held.cid, state, 'shortened', () => services.endorsements.setEnd(held.id, end.at, actor(request)));
   });
 
-  app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm, preValidation: door.form }, async (request, reply) => {
+  app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm }, async (request, reply) => {
     const held = await holderOf(request, reply, request.params.id);
     if (held === null) return reply;
     return change(request, reply, held.cid, { form: `end-${held.id}`, values: {} }, 'revoked', () =>
@@ -163,7 +162,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     ['/staff/users/:cid/roles', 'granted'],
     ['/staff/users/:cid/roles/revoke', 'role-revoked'],
   ] as const) {
-    app.post(path, { schema: roleForm, preValidation: door.form }, async (request, reply) => {
+    app.post(path, { schema: roleForm }, async (request, reply) => {
       const cid = idOf(request.params.cid);
       if (cid === null) return notFound(request, reply, 'person');
       const values = { role: text(request.body.role), area: text(request.body.area) };

@@ -9,14 +9,12 @@ import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
 import { positionsPage } from '../../presenters/staff-pages/positions.js';
 import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../../schemas/staff-pages.js';
 import type { RouteServices } from '../../services/index.js';
-import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, staffDoor, text, viewerOf } from './common.js';
+import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from './common.js';
 
 const NOTICES = { added: 'Position added.', changed: 'Position changed.', removed: 'Position removed.' };
 const MANAGED_BY = "An area's positions are added, changed and removed by its Administrators.";
 
 const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  const door = staffDoor(services);
-
   async function sendPositions(request: FastifyRequest, reply: FastifyReply, status: number, state: FormState, notice: string | null) {
     const areas = positionAreas(viewerOf(request));
     if (areas.length === 0) return refuse(request, reply, MANAGED_BY);
@@ -54,11 +52,11 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     }
   }
 
-  app.get('/staff/positions', { schema: staffPositionsPage, preValidation: door.page }, (request, reply) =>
+  app.get('/staff/positions', { schema: staffPositionsPage }, (request, reply) =>
     sendPositions(request, reply, 200, NO_FORM, noticeOf(request.query.done, NOTICES)),
   );
 
-  app.post('/staff/positions', { schema: addPositionForm, preValidation: door.form }, (request, reply) => {
+  app.post('/staff/positions', { schema: addPositionForm }, (request, reply) => {
     const v = fieldsOf(request.body);
     const input = { ...v, required_facility: v.required_facility === '' ? null : v.required_facility };
     return change(request, reply, { form: 'position-new', values: v }, 'added', () =>
@@ -66,7 +64,7 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     );
   });
 
-  app.post('/staff/positions/:callsign', { schema: changePositionForm, preValidation: door.form }, (request, reply) => {
+  app.post('/staff/positions/:callsign', { schema: changePositionForm }, (request, reply) => {
     const callsign = request.params.callsign.toUpperCase();
     const { callsign: _c, ...v } = fieldsOf(request.body);
     const input = { ...v, required_facility: v.required_facility === '' ? null : v.required_facility };
@@ -74,7 +72,7 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     return change(request, reply, state, 'changed', () => services.positions.update(callsign, input, memberActor(request.member!)));
   });
 
-  app.post('/staff/positions/:callsign/remove', { schema: removePositionForm, preValidation: door.form }, (request, reply) => {
+  app.post('/staff/positions/:callsign/remove', { schema: removePositionForm }, (request, reply) => {
     const callsign = request.params.callsign.toUpperCase();
     return change(request, reply, { form: `position-${callsign}`, values: {} }, 'removed', () =>
       services.positions.remove(callsign, memberActor(request.member!)),

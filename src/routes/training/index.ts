@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { accountView, csrfField, memberActor, memberForm, requireMember, sendMessage, sendPage } from '../../http/member-pages.js';
+import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../http/member-pages.js';
 import { type ApplyValues, applyPage, myTrainingPage } from '../../presenters/training-pages.js';
 import { firstOf, myTrainingForm, myTrainingPage as myTrainingSchema, trainingApplyForm, trainingApplyPage } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
@@ -39,11 +39,9 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
     return sendPage(reply, status, applyPage({ ...frame(request), options, values, errors }));
   }
 
-  app.get('/training/apply', { schema: trainingApplyPage, preValidation: requireMember }, (request, reply) =>
-    sendForm(request, reply, 200, EMPTY, {}),
-  );
+  app.get('/training/apply', { schema: trainingApplyPage }, (request, reply) => sendForm(request, reply, 200, EMPTY, {}));
 
-  app.post('/training/apply', { schema: trainingApplyForm, preValidation: memberForm }, async (request, reply) => {
+  app.post('/training/apply', { schema: trainingApplyForm }, async (request, reply) => {
     const b = request.body;
     const ratings = b.ratings === undefined ? [] : Array.isArray(b.ratings) ? b.ratings : [b.ratings];
     const values: ApplyValues = {
@@ -64,7 +62,7 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
     }
   });
 
-  app.get('/my/training', { schema: myTrainingSchema, preValidation: requireMember }, async (request, reply) => {
+  app.get('/my/training', { schema: myTrainingSchema }, async (request, reply) => {
     const done = firstOf(request.query.done);
     const notice = done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null;
     const mine = await applications.mine(request.member!.cid);
@@ -78,7 +76,7 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
       links: [{ href: '/my/training', text: 'My training' }],
     });
 
-  app.post('/my/training/interest', { schema: myTrainingForm, preValidation: memberForm }, async (request, reply) => {
+  app.post('/my/training/interest', { schema: myTrainingForm }, async (request, reply) => {
     try {
       await applications.confirmInterest(request.member!.cid, memberActor(request.member!));
       return await reply.redirect('/my/training?done=confirmed', 303);
@@ -88,7 +86,7 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
     }
   });
 
-  app.post('/my/training/close', { schema: myTrainingForm, preValidation: memberForm }, async (request, reply) => {
+  app.post('/my/training/close', { schema: myTrainingForm }, async (request, reply) => {
     try {
       await applications.close(request.member!.cid, memberActor(request.member!));
       return await reply.redirect('/my/training?done=closed', 303);
