@@ -211,6 +211,21 @@ describe('npx sector roster:sync', () => {
     ]);
   });
 
+  it('stores a name holding a NUL, a line break or another control character on one line without them, as sign-in does', async () => {
+    const { env } = await setUp(3);
+    api.members.get(1_000_001)!.name_first = 'Anna\r\nMaria';
+    api.members.get(1_000_002)!.name_last = 'Lind\u0000\u0007';
+    api.members.get(1_000_003)!.name_first = 'Bo\tErik';
+    const first = await sync(env);
+    expect(first.stderr).toBe('');
+    expect(first.json).toMatchObject({ created: [1_000_001, 1_000_002, 1_000_003], skipped: [] });
+    expect((await users(env.DATABASE_URL)).map((u) => [u.id, u.first_name, u.last_name])).toEqual([
+      [1_000_001, 'Anna Maria', 'Last1000001'],
+      [1_000_002, 'First1000002', 'Lind'],
+      [1_000_003, 'Bo Erik', 'Last1000003'],
+    ]);
+  });
+
   it('roster audit entries record that an e-mail address was set, changed or cleared, never the address', async () => {
     const { env } = await setUp(3);
     expect((await sync(env)).code).toBe(0);

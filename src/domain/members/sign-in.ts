@@ -1,6 +1,7 @@
 // Sign-in with the network's account: what the network tells about a member, and where a member
 // may be sent back to afterwards. Pure.
 import { RATINGS, ratingValue } from '../ratings.js';
+import { oneLineName } from '../users/names.js';
 
 /** The member as the network's GET /api/user describes them (docs/sign-in.md). */
 export interface NetworkProfile {
@@ -27,19 +28,9 @@ function text(v: unknown, max: number): string | null {
   return t === '' || t.length > max || /[\u0000-\u001f\u007f]/.test(t) ? null : t;
 }
 
-/**
- * A name as the network gives it, on one line: a line break or tab becomes a space, NUL and the other
- * control characters are removed (PostgreSQL cannot store a NUL, and a name is one line of text).
- */
+/** A name as the network gives it, on one line (oneLineName). */
 function name(v: unknown): string | null {
-  if (typeof v !== 'string') return null;
-  return text(
-    v
-      .replace(/[\t\n\v\f\r\u0085\u2028\u2029]+/g, ' ')
-      .replace(/[\u0000-\u001f\u007f]/g, '')
-      .replace(/ {2,}/g, ' '),
-    MAX_TEXT,
-  );
+  return typeof v === 'string' ? text(oneLineName(v), MAX_TEXT) : null;
 }
 
 /** An id of the network's region/division/subdivision objects ({"id": "EUR"}); null when absent. */

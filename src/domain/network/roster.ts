@@ -2,6 +2,7 @@
 // like, and what they change in the stored users.
 import { isRatingValue } from '../ratings.js';
 import type { MembershipSettings } from '../users/membership.js';
+import { oneLineName } from '../users/names.js';
 
 /** The users' columns the roster gives. */
 export interface RosterFields {
@@ -70,7 +71,9 @@ export function parseMember(v: unknown, where: string, withPersonal: boolean): P
     ['name_last', 'last_name'],
     ['email', 'email'],
   ] as const) {
-    const value = textOrNull(v, field, where, !withPersonal);
+    let value = textOrNull(v, field, where, !withPersonal);
+    // Names are stored on one line, as sign-in stores them (a NUL would fail the whole sync on PostgreSQL).
+    if (value && column !== 'email') value = oneLineName(value) || null;
     if (value !== undefined) member[column] = value;
   }
   return { member };
