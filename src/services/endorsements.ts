@@ -11,8 +11,8 @@ import {
   issueProblems,
   newEndProblem,
 } from '../domain/endorsements.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
-import { mayDo } from '../domain/staff.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { authorize } from '../domain/staff.js';
 import type { Clock } from '../domain/time.js';
 import { presentEndorsement } from '../presenters/endorsements.js';
 import type { EndorsementFilter, EndorsementRecord } from '../repositories/endorsements.js';
@@ -151,8 +151,7 @@ export class Endorsements {
 
   private async permit(w: Write, actor: AuditActor, type: IssuedType, areas: number[], student: number): Promise<void> {
     if (actor.kind !== 'member') return;
-    const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'endorsement', type, areas, student });
-    if (!decision.ok) throw new ForbiddenError(decision.reason);
+    authorize(await w.repos.roles.staffMember(actor.cid), 'endorsement', { type, areas, student });
   }
 
   /** Reads the endorsement as committed, and records the change's audit entry and event. */

@@ -1,10 +1,10 @@
 // Positions: the public list, and adding, changing and removing them (contract §17), one write
 // each with its audit entry and event. A member on the pages needs Administrator of the area.
 import { type AuditActor, changedFields, positionTarget } from '../domain/audit/index.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { type PositionInput, positionProblems } from '../domain/positions.js';
 import { ratingValue } from '../domain/ratings.js';
-import { mayDo } from '../domain/staff.js';
+import { authorize } from '../domain/staff.js';
 import { presentPosition, presentPositionDetail } from '../presenters/positions.js';
 import type { Repositories } from '../repositories/index.js';
 import type { PositionDetail, PositionList } from '../schemas/positions.js';
@@ -106,10 +106,7 @@ export class Positions {
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     if (actor.kind === 'member') {
       const staff = await w.repos.roles.staffMember(actor.cid);
-      for (const a of [...storedAreas, ...(area ? [area.id] : [])]) {
-        const decision = mayDo(staff, { kind: 'positions', area: a });
-        if (!decision.ok) throw new ForbiddenError(decision.reason);
-      }
+      for (const a of [...storedAreas, ...(area ? [area.id] : [])]) authorize(staff, 'positions', { area: a });
     }
     return area;
   }

@@ -1,8 +1,8 @@
 // Roles granted and revoked (contract §17): by the CLI (the first Administrator) and on the staff
 // pages, one write each with its audit entry and event.
 import { type AuditActor, userTarget } from '../domain/audit/index.js';
-import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.js';
-import { isStaffRole, mayDo, STAFF_ROLES } from '../domain/staff.js';
+import { ConflictError, ValidationError } from '../domain/errors.js';
+import { authorize, isStaffRole, STAFF_ROLES } from '../domain/staff.js';
 import type { Repositories } from '../repositories/index.js';
 import type { RoleHeld } from '../repositories/roles.js';
 import type { Write, Writer } from './write.js';
@@ -61,8 +61,7 @@ export class Roles {
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     const areaId = found ? found.id : null;
     if (actor.kind === 'member') {
-      const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'role', role, area: areaId });
-      if (!decision.ok) throw new ForbiddenError(decision.reason);
+      authorize(await w.repos.roles.staffMember(actor.cid), 'role', { role, area: areaId });
     }
     return { areaId, held: { user_id: userId, role, area: found ? found.name : null } satisfies RoleHeld };
   }

@@ -2,8 +2,8 @@
 // their own trainee, or (an examination) by its examiner; a draft report is neither shown to the
 // student nor published.
 import type { AuditActor } from '../domain/audit/index.js';
-import { ForbiddenError, ValidationError, type FieldErrors } from '../domain/errors.js';
-import { mayDo, rolesIn } from '../domain/staff.js';
+import { ValidationError, type FieldErrors } from '../domain/errors.js';
+import { authorize } from '../domain/staff.js';
 import { parseIsoInstant } from '../domain/time.js';
 import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from '../domain/trainings.js';
 import { presentExamination, presentReport } from '../presenters/trainings.js';
@@ -37,8 +37,7 @@ export class TrainingRecords {
     return this.trainings.writer.write(async (w) => {
       const t = await this.trainings.locked(w, trainingId);
       if (actor.kind === 'member') {
-        const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'report', area: t.area_id, student: t.user_id });
-        if (!decision.ok) throw new ForbiddenError(decision.reason);
+        authorize(await w.repos.roles.staffMember(actor.cid), 'report', { area: t.area_id, student: t.user_id });
       }
       const errors: FieldErrors = {};
       if (!isDate(input.report_date)) errors.report_date = ['The report_date field must be a date, YYYY-MM-DD.'];
@@ -78,9 +77,7 @@ export class TrainingRecords {
     return this.trainings.writer.write(async (w) => {
       const t = await this.trainings.locked(w, trainingId);
       if (actor.kind === 'member' && actor.cid !== input.examiner_id) {
-        const roles = rolesIn(await w.repos.roles.staffMember(actor.cid), t.area_id);
-        if (!roles.has('Administrator') && !roles.has('Moderator'))
-          throw new ForbiddenError("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
+        authorize(await w.repos.roles.staffMember(actor.cid), 'examination', { area: t.area_id, examiner: input.examiner_id });
       }
       const errors: FieldErrors = {};
       if (!isDate(input.examination_date)) errors.examination_date = ['The examination_date field must be a date, YYYY-MM-DD.'];

@@ -1,9 +1,9 @@
 // Trainings (contract §18): created by staff or applied for by members, moved between statuses by
 // the rule of src/domain/trainings.ts, one write each with its timeline, audit entry, event and mail.
 import type { AuditActor } from '../domain/audit/index.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors.js';
 import { RATINGS, ratingValue } from '../domain/ratings.js';
-import { mayDo, rolesIn } from '../domain/staff.js';
+import { authorize, rolesIn } from '../domain/staff.js';
 import type { Clock } from '../domain/time.js';
 import {
   CLOSED_REASON_MAX,
@@ -86,13 +86,7 @@ export class Trainings {
     return this.writer.write(async (w) => {
       const { areaId, ratings, facilities } = await this.checkedInput(w, input);
       if (actor.kind === 'member') {
-        const decision = mayDo(await w.repos.roles.staffMember(actor.cid), {
-          kind: 'training',
-          area: areaId,
-          student: input.user_id,
-          statusOnly: false,
-        });
-        if (!decision.ok) throw new ForbiddenError(decision.reason);
+        authorize(await w.repos.roles.staffMember(actor.cid), 'training', { area: areaId, student: input.user_id, statusOnly: false });
       }
       return presentTraining(await this.insert(w, input, areaId, ratings, facilities, actor));
     });
@@ -188,8 +182,7 @@ export class Trainings {
     if (actor.kind !== 'member') return 'staff';
     const staff = await w.repos.roles.staffMember(actor.cid);
     const statusOnly = Object.keys(patch).every((k) => k === 'status');
-    const decision = mayDo(staff, { kind: 'training', area: t.area_id, student: t.user_id, statusOnly });
-    if (!decision.ok) throw new ForbiddenError(decision.reason);
+    authorize(staff, 'training', { area: t.area_id, student: t.user_id, statusOnly });
     const roles = rolesIn(staff, t.area_id);
     return roles.has('Administrator') || roles.has('Moderator') ? 'staff' : 'mentor';
   }
