@@ -3,7 +3,7 @@
 import type { ActivityConfig } from '../config.js';
 import { type ActivityRule, decide, periodStart } from '../domain/activity.js';
 import type { Clock } from '../domain/time.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { Writer } from './write.js';
 
 export interface ActivityExplanation {
@@ -25,7 +25,7 @@ export interface ActivityExplanation {
 export class ActivityService {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly config: ActivityConfig,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,6 @@
 import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
-import { apiKeysRepository, isDuplicateKeyName } from '../repositories/api-keys.js';
+import { isDuplicateKeyName } from '../repositories/api-keys.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { Writer } from './write.js';
 import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
 import { isoMicros, type Clock } from '../domain/time.js';
@@ -41,12 +42,13 @@ export class ApiKeyService {
 
   constructor(
     private readonly writer: Writer,
+    repos: ReadRepositories,
     private readonly clock: Clock,
-  ) {}
-
-  private get repo() {
-    return apiKeysRepository(this.writer.db.kysely);
+  ) {
+    this.repo = repos.apiKeys;
   }
+
+  private readonly repo: ReadRepositories['apiKeys'];
 
   /** Creates a key; the audit log records it (by `actor`, the command line unless said) in the same transaction. */
   async create(input: CreateKeyInput, actor: AuditActor = { kind: 'cli' }): Promise<{ key: ApiKeyRow; token: string }> {
@@ -72,7 +74,7 @@ export class ApiKeyService {
         expires_at: key.expires_at === null ? null : isoMicros(key.expires_at),
       };
       await this.writer.write(async (w) => {
-        await apiKeysRepository(w.trx).insert(key);
+        await w.repos.apiKeys.insert(key);
         await w.audit(actor, [{ action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after }]);
       });
     } catch (err) {
@@ -89,7 +91,7 @@ export class ApiKeyService {
    */
   async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<boolean> {
     const revoked = await this.writer.write(async (w) => {
-      if (!(await apiKeysRepository(w.trx).revoke(id, at))) return false;
+      if (!(await w.repos.apiKeys.revoke(id, at))) return false;
       await w.audit(actor, [
         { action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
       ]);
@@ -152,7 +154,7 @@ export class ApiKeyService {
     const batch = new Map(this.lastUsed);
     this.lastUsed.clear();
     try {
-      await this.writer.write((w) => apiKeysRepository(w.trx).touch(batch));
+      await this.writer.write((w) => w.repos.apiKeys.touch(batch));
     } catch (err) {
       // Not written: keep the times for the next batch, unless a newer use replaced one since.
       for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);

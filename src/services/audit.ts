@@ -1,10 +1,10 @@
 import type { StoredAuditEntry } from '../domain/audit/index.js';
 import type { AuditFilter } from '../repositories/audit.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 
 /** Who changed what: the audit log as `npx sector audit` prints it (entries are written by each change's Write). */
 export class AuditLog {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: ReadRepositories) {}
 
   /** Entries matching the filter, newest first. */
   read(filter: AuditFilter): Promise<StoredAuditEntry[]> {

@@ -12,8 +12,8 @@ import {
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../domain/errors.js';
 import { isBookingOverlap } from '../db/errors.js';
 import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
-import type { BookingView, BookingsRepository, Slot, StoredSlot } from '../repositories/bookings.js';
-import type { Repositories } from '../repositories/index.js';
+import type { BookingView, Slot, StoredSlot } from '../repositories/bookings.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
 import type { Actor } from './booking-changes.js';
 import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './booking-steps.js';
@@ -51,11 +51,11 @@ export interface BookingsPage {
 export class Bookings {
   /** PostgreSQL: lock the booking's row and its position's writers (SQLite writes one at a time anyway). */
   private readonly lockRows: boolean;
-  private readonly bookings: BookingsRepository;
+  private readonly bookings: ReadRepositories['bookings'];
 
   constructor(
     private readonly writer: Writer,
-    repos: Repositories,
+    repos: ReadRepositories,
   ) {
     this.lockRows = writer.db.dialect === 'postgres';
     this.bookings = repos.bookings;

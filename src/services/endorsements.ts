@@ -16,7 +16,7 @@ import { authorize } from '../domain/staff.js';
 import type { Clock } from '../domain/time.js';
 import { presentEndorsement } from '../presenters/endorsements.js';
 import type { EndorsementFilter, EndorsementRecord } from '../repositories/endorsements.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { Endorsement } from '../schemas/endorsements.js';
 import type { Write, Writer } from './write.js';
 
@@ -27,7 +27,7 @@ const described = (e: EndorsementRecord) =>
 export class Endorsements {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly clock: Clock,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.js';
 import { readSnapshot } from '../db/transaction.js';
 import { exportText } from '../presenters/export.js';
-import { exportRepository } from '../repositories/export.js';
+import { readRepositories } from '../repositories/index.js';
 
 /** `npx sector export`: the division's data in the import format. */
 export class Exports {
@@ -9,6 +9,6 @@ export class Exports {
 
   /** Read as of one moment: one snapshot of the database. */
   async text(): Promise<string> {
-    return exportText(await readSnapshot(this.db, (trx) => exportRepository(trx).readDivision()));
+    return exportText(await readSnapshot(this.db, (trx) => readRepositories(trx, this.db.dialect).export.readDivision()));
   }
 }

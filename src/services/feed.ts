@@ -13,7 +13,7 @@ import {
   sightingTime,
 } from '../domain/network/feed.js';
 import { type Clock, isoMicros } from '../domain/time.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import { HttpClient } from './http-client.js';
 import type { Writer } from './write.js';
 
@@ -41,7 +41,7 @@ export interface PollOutcome {
 
 export interface FeedPollDeps {
   writer: Writer;
-  repos: Repositories;
+  repos: ReadRepositories;
   /** The process's outbound client; one for this poll alone unless given. */
   http?: HttpClient;
   feed: DataFeedConfig;

@@ -2,7 +2,7 @@ import { parseImport } from '../import/parse.js';
 import type { ImportPlan } from '../import/plan.js';
 import type { AuditActor } from '../domain/audit/index.js';
 import type { ImportSummary } from '../repositories/import.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import { importChanges } from './booking-changes.js';
 import type { Write, Writer } from './write.js';
 
@@ -35,7 +35,7 @@ export interface ImportOptions {
 export class Imports {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
   ) {}
 
   /** Validates and applies the content in one transaction, with one `import` audit entry and each booking's event and entry. */

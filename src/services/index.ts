@@ -5,7 +5,7 @@ import type { Db } from '../db/connection.js';
 import { type Clock, systemClock } from '../domain/time.js';
 import { membershipOf } from '../domain/users/index.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
-import { createRepositories, type Repositories } from '../repositories/index.js';
+import { readRepositories, type ReadRepositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
 import { activityRecomputeWorker } from './activity-recompute.worker.js';
@@ -126,21 +126,21 @@ export type RouteServices = AppServices;
 /** The services with what they are built on, for the composition (server, tests). */
 export interface ComposedServices extends AppServices {
   db: Db;
-  repos: Repositories;
+  repos: ReadRepositories;
   /** Every change goes through it: one transaction, with its events, audit entries and pushes. */
   writer: Writer;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): ComposedServices {
-  const repos = createRepositories(db.kysely, db.dialect);
+  const repos = readRepositories(db.kysely, db.dialect);
   const membership = membershipOf(config);
   // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
   const writer = new Writer(db, clock, { networkSync: config.network !== null, mail: config.mail !== null }, (what) => {
     for (const name of what === 'mail' ? ['mail-deliveries'] : ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
   });
   const http = new HttpClient();
-  const keys = new ApiKeyService(writer, clock);
-  const eventStream = new EventStream(db, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
+  const keys = new ApiKeyService(writer, repos, clock);
+  const eventStream = new EventStream(repos.events, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
     keys.stillValid(ids),
   );
   const division = { division: config.division, subdivisions: config.subdivisions };

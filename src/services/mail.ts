@@ -11,7 +11,7 @@ import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { MailConfig } from '../config-services.js';
 import { retryDelay } from '../domain/events.js';
 import type { MailRow } from '../repositories/mail.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { WorkerContext } from './workers/worker.js';
 import type { Writer } from './write.js';
 
@@ -31,7 +31,7 @@ export class MailDeliveries {
 
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly config: MailConfig,
   ) {
     this.sendBoundMs = SEND_STEPS * config.timeoutMs;

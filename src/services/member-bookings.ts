@@ -11,7 +11,8 @@ import { ForbiddenError, NotFoundError } from '../domain/errors.js';
 import type { Clock } from '../domain/time.js';
 import { isMember, membershipOf } from '../domain/users/membership.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import type { MemberBooking, MemberBookingsRepository, OfferedPosition } from '../repositories/member-bookings.js';
+import type { ReadRepositories } from '../repositories/index.js';
+import type { MemberBooking, OfferedPosition } from '../repositories/member-bookings.js';
 import type { Actor } from './booking-changes.js';
 import type { BookingPermit, Bookings, SavedBooking } from './bookings.js';
 import type { Writer } from './write.js';
@@ -48,7 +49,7 @@ function storedTag(b: { training: number; training_forced: number; exam: number;
 export class MemberBookings {
   constructor(
     private readonly writer: Writer,
-    private readonly repo: MemberBookingsRepository,
+    private readonly repo: ReadRepositories['memberBookings'],
     private readonly writes: Bookings,
     private readonly config: Pick<Config, 'division' | 'subdivisions' | 'siteName' | 'siteHost'>,
     private readonly clock: Clock,
@@ -61,7 +62,7 @@ export class MemberBookings {
   }
 
   /** Who-may-book's facts about a user, read through `repo` (in a write's transaction: as of the write). */
-  private async bookerOf(repo: MemberBookingsRepository, cid: number): Promise<Booker> {
+  private async bookerOf(repo: ReadRepositories['memberBookings'], cid: number): Promise<Booker> {
     const facts = await repo.booker(cid, this.clock());
     if (!facts) {
       return {

@@ -1,7 +1,7 @@
 // GET /api/online and the schedule page's "On now": the open sessions of the division's positions.
 import type { DataFeedConfig } from '../config.js';
 import { isoMicros, type Clock } from '../domain/time.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { OnlineItem } from '../schemas/online.js';
 
 export interface OnlineController {
@@ -17,7 +17,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class OnlineNow {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly clock: Clock,
     private readonly feed: DataFeedConfig | null,
   ) {}

@@ -6,14 +6,14 @@ import { type PositionInput, positionProblems } from '../domain/positions.js';
 import { ratingValue } from '../domain/ratings.js';
 import { authorize } from '../domain/staff.js';
 import { presentPosition, presentPositionDetail } from '../presenters/positions.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { PositionDetail, PositionList } from '../schemas/positions.js';
 import type { Write, Writer } from './write.js';
 
 export class Positions {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
   ) {}
 
   /** GET /api/positions: every position. */

@@ -3,7 +3,7 @@
 import { type AuditActor, userTarget } from '../domain/audit/index.js';
 import { ConflictError, ValidationError } from '../domain/errors.js';
 import { authorize, isStaffRole, STAFF_ROLES } from '../domain/staff.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { RoleHeld } from '../repositories/roles.js';
 import type { Write, Writer } from './write.js';
 
@@ -12,7 +12,7 @@ export type { RoleHeld };
 export class Roles {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
   ) {}
 
   /** Every role held (or one user's), by user, area (division-wide first) and role. */

@@ -16,7 +16,7 @@ import {
 import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
 import { userTarget, withoutEmailAddress } from '../domain/audit/index.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import { CoreApi } from './core-api.js';
 import type { HttpClient } from './http-client.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
@@ -64,7 +64,7 @@ export interface RosterSyncResult {
 
 export interface RosterSyncDeps {
   writer: Writer;
-  repos: Repositories;
+  repos: ReadRepositories;
   http: HttpClient;
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
@@ -147,7 +147,7 @@ async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions): Pro
  * Rows are read a slice at a time so few are alive at once.
  */
 async function planAndApply(
-  repos: Repositories,
+  repos: ReadRepositories,
   runId: string,
   after: number,
   w: Write | null,
@@ -232,7 +232,7 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped
 async function stageLeavers(
   api: CoreApi,
   run: RosterRun,
-  repos: Repositories,
+  repos: ReadRepositories,
   filter: NonNullable<ReturnType<typeof membershipFilter>>,
   membership: MembershipSettings,
   skipped: Map<number, string>,

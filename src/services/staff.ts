@@ -7,7 +7,7 @@ import { holdsAnyRole, rolesIn, type StaffMember } from '../domain/staff.js';
 import type { Clock } from '../domain/time.js';
 import { presentEndorsement } from '../presenters/endorsements.js';
 import type { IssueChoices, Named, Overview, Person } from '../presenters/staff-pages/types.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { Endorsement } from '../schemas/endorsements.js';
 import type { StaffUserRow } from '../repositories/staff.js';
 import type { ActivityService } from './activity.js';
@@ -34,7 +34,7 @@ export interface StaffView {
 
 export class StaffDesk {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly activity: ActivityService,
     private readonly clock: Clock,
   ) {}

@@ -4,7 +4,7 @@
 import { mayDo, rolesIn } from '../domain/staff.js';
 import { STATUS } from '../domain/trainings.js';
 import { presentTrainingDetail } from '../presenters/trainings.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { TrainingList, TrainingView } from '../presenters/staff-pages/types.js';
 import type { StaffView } from './staff.js';
 
@@ -13,7 +13,7 @@ const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>
   mayDo(view.member, { kind: 'report', area: t.area_id, student: t.user_id }).ok;
 
 export class TrainingDesk {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: ReadRepositories) {}
 
   async list(view: StaffView, filter: { area?: number; status?: number }): Promise<TrainingList> {
     const areaIds = view.myAreas.map((a) => a.id).filter((id) => filter.area === undefined || id === filter.area);

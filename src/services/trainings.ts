@@ -17,7 +17,7 @@ import {
 } from '../domain/trainings.js';
 import { trainingStatusDescription } from '../domain/users/training.js';
 import { presentTraining, presentTrainingDetail } from '../presenters/trainings.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { TrainingRecord } from '../repositories/trainings.js';
 import type { Training, TrainingDetail } from '../schemas/trainings.js';
 import { completeTraining } from './training-completion.js';
@@ -49,7 +49,7 @@ export const isRowId = (id: number) => Number.isInteger(id) && id >= 1 && id <= 
 export class Trainings {
   constructor(
     readonly writer: Writer,
-    readonly repos: Repositories,
+    readonly repos: ReadRepositories,
     readonly clock: Clock,
     readonly site: MailSite,
   ) {}

@@ -4,7 +4,7 @@ import { readSnapshot } from '../db/transaction.js';
 import { type Includes, type Membership, selectsUsers } from '../domain/users/index.js';
 import type { Clock } from '../domain/time.js';
 import { presentUsers } from '../presenters/users.js';
-import { usersRepository } from '../repositories/users.js';
+import { readRepositories } from '../repositories/index.js';
 import type { User } from '../schemas/users.js';
 
 /** One GET /api/users question, already validated. */
@@ -27,7 +27,7 @@ export class Users {
   async list(req: UsersRequest): Promise<User[]> {
     if (!selectsUsers(req.includes)) return [];
     const query = { includes: req.includes, membership: this.membership, onlyAtcActive: req.onlyAtcActive, now: this.clock() };
-    const data = await readSnapshot(this.db, (trx) => usersRepository(trx).listForApi(query));
+    const data = await readSnapshot(this.db, (trx) => readRepositories(trx, this.db.dialect).users.listForApi(query));
     return presentUsers(data, req.includes, req.variant);
   }
 }

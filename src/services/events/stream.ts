@@ -1,8 +1,8 @@
 // The live event stream: one tail per process reads the outbox by seq and hands new events to every
 // connected client; a client resuming from an event id first catches up from the table. The tail and
 // the heartbeat are workers (stream.worker.ts, stream-heartbeat.worker.ts), woken by commits that wrote events.
-import type { Db } from '../../db/connection.js';
-import { eventsRepository, type StreamEvent } from '../../repositories/events.js';
+import type { StreamEvent } from '../../repositories/events.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 
 /** A connection of GET /api/events, as the stream sees it. */
 export interface StreamSink {
@@ -54,7 +54,7 @@ export class EventStream {
   private lastSeq: Promise<number> | number | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly events: ReadRepositories['events'],
     private readonly limits: StreamLimits,
     private readonly validKeys: ValidKeys,
   ) {}
@@ -78,7 +78,7 @@ export class EventStream {
 
   /** The tail's position: read once, when the first client comes (before, the tail has nothing to do). */
   private position(): Promise<number> | number {
-    this.lastSeq ??= eventsRepository(this.db.kysely, this.db.dialect).lastSeq();
+    this.lastSeq ??= this.events.lastSeq();
     return this.lastSeq;
   }
 
@@ -87,7 +87,7 @@ export class EventStream {
     const keyId = this.admitted.get(sink);
     if (keyId === undefined) throw new Error('attach() of a stream that was not admitted');
     this.lastSeq = await this.position();
-    const repo = eventsRepository(this.db.kysely, this.db.dialect);
+    const repo = this.events;
     const seq = resumeFrom === undefined ? null : await repo.seqOf(resumeFrom);
     const client: Client = { sink, keyId, cursor: seq ?? (await repo.lastSeq()), live: false };
     if (resumeFrom !== undefined && seq === null && !sink.write(reset)) return;
@@ -135,7 +135,7 @@ export class EventStream {
   /** Writes events committed since the last read to every client; true when a whole batch came (more may follow). */
   async tail(): Promise<boolean> {
     if (this.lastSeq === undefined) return false;
-    const rows = await eventsRepository(this.db.kysely, this.db.dialect).after(await this.position(), BATCH);
+    const rows = await this.events.after(await this.position(), BATCH);
     if (rows.length === 0) return false;
     this.lastSeq = rows[rows.length - 1]!.seq;
     for (const client of this.clients) if (client.live) this.send(client, rows);

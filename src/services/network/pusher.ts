@@ -4,7 +4,7 @@ import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Division } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { ClaimedPush } from '../../repositories/network-pushes.js';
 import { type HttpClient, withoutSecrets } from '../http-client.js';
 import type { WorkerContext, WorkerLogger } from '../workers/worker.js';
@@ -29,7 +29,7 @@ const silent: PushLogger = { info() {}, warn() {}, error() {} };
 
 export interface NetworkPushesOptions {
   writer: Writer;
-  repos: Repositories;
+  repos: ReadRepositories;
   config: NetworkConfig;
   /** The process's outbound client. */
   http: HttpClient;

@@ -1,13 +1,13 @@
 // What `npx sector network:status` and `network:retry` show and do: the pushes not yet made to the
 // network, and a refused one sent again.
 import type { Clock } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { Writer } from '../write.js';
 
 export class NetworkStatus {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly clock: Clock,
   ) {}
 

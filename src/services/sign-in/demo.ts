@@ -4,7 +4,7 @@
 import { ratingCode } from '../../domain/ratings.js';
 import type { DemoPerson } from '../../presenters/demo-page.js';
 import type { DemoPersonRow } from '../../repositories/demo-people.js';
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { MemberSessions } from './sessions.js';
 
 const TRIES: Record<string, string> = {
@@ -18,7 +18,7 @@ const nameOf = (p: DemoPersonRow) => [p.first_name, p.last_name].filter(Boolean)
 
 export class DemoSignIn {
   constructor(
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly sessions: MemberSessions,
   ) {}
 

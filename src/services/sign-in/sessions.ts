@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { signInDiff, userTarget } from '../../domain/audit/index.js';
 import { type NetworkProfile, signInRefusedFor } from '../../domain/members/sign-in.js';
 import type { Clock } from '../../domain/time.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { SessionsRepository } from '../../repositories/sessions.js';
 import type { Writer } from '../write.js';
 
@@ -43,7 +44,7 @@ export type LoginProblem = 'unknown' | 'expired' | 'other-browser';
 export class MemberSessions {
   constructor(
     private readonly writer: Writer,
-    private readonly repo: SessionsRepository,
+    private readonly repo: ReadRepositories['sessions'],
     private readonly clock: Clock,
   ) {}
 

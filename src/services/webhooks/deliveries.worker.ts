@@ -1,6 +1,6 @@
 // Webhook deliveries from every instance (contract §10), up to their concurrency, woken by commits
 // that wrote events, else polled.
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { HttpClient } from '../http-client.js';
 import type { Worker } from '../workers/worker.js';
 import type { Writer } from '../write.js';
@@ -8,7 +8,7 @@ import { DEFAULT_CONCURRENCY, type DispatcherOptions, WebhookDeliveries } from '
 
 export interface WebhookDeliveriesDeps {
   writer: Writer;
-  repos: Repositories;
+  repos: ReadRepositories;
   http: HttpClient;
   options: DispatcherOptions;
 }

@@ -1,7 +1,7 @@
 // Delivers the outbox to webhook subscriptions (contract §10), from every server process: signed
 // POSTs, retried with backoff, in commit order per subscription, at least once.
 import { retryDelay } from '../../domain/events.js';
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { ClaimedDelivery } from '../../repositories/webhook-deliveries.js';
 import type { HttpClient, HttpResult } from '../http-client.js';
 import type { WorkerContext } from '../workers/worker.js';
@@ -43,7 +43,7 @@ const HOUR_MS = 3_600_000;
 export class WebhookDeliveries {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly http: HttpClient,
     private readonly options: DispatcherOptions,
   ) {}

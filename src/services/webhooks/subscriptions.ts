@@ -2,7 +2,7 @@
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
 import { webhookTarget } from '../../domain/audit/index.js';
 import { type Clock, isoMicros } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { AttemptListing, WebhookListing } from '../../repositories/webhooks.js';
 import type { Writer } from '../write.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
@@ -25,7 +25,7 @@ export interface Subscription {
 export class WebhookSubscriptions {
   constructor(
     private readonly writer: Writer,
-    private readonly repos: Repositories,
+    private readonly repos: ReadRepositories,
     private readonly clock: Clock,
   ) {}
 
