@@ -18,6 +18,7 @@ import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
 import type { Actor } from './booking-changes.js';
 import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './booking-steps.js';
 import type { Write, Writer } from './write.js';
+import type { Deps } from './deps.js';
 
 export type { BookingPermit, PermitContext } from './booking-steps.js';
 
@@ -52,11 +53,10 @@ export class Bookings {
   /** PostgreSQL: lock the booking's row and its position's writers (SQLite writes one at a time anyway). */
   private readonly lockRows: boolean;
   private readonly bookings: ReadRepositories['bookings'];
+  private readonly writer: Writer;
 
-  constructor(
-    private readonly writer: Writer,
-    repos: ReadRepositories,
-  ) {
+  constructor({ writer, repos }: Deps<'writer' | 'repos'>) {
+    this.writer = writer;
     this.lockRows = writer.db.dialect === 'postgres';
     this.bookings = repos.bookings;
   }

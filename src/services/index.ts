@@ -3,8 +3,8 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { type Clock, systemClock } from '../domain/time.js';
-import { membershipOf } from '../domain/users/index.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
+import { readSnapshot } from '../db/transaction.js';
 import { readRepositories, type ReadRepositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
@@ -60,6 +60,7 @@ import { workerMetrics } from './workers/metrics.js';
 import type { Worker } from './workers/worker.js';
 import { Workers } from './workers/workers.js';
 import { Writer } from './write.js';
+import type { ServiceDeps } from './deps.js';
 
 /** Every service routes and commands use; neither the database nor the repositories. */
 export interface AppServices {
@@ -133,13 +134,14 @@ export interface ComposedServices extends AppServices {
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): ComposedServices {
   const repos = readRepositories(db.kysely, db.dialect);
-  const membership = membershipOf(config);
   // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
   const writer = new Writer(db, clock, { networkSync: config.network !== null, mail: config.mail !== null }, (what) => {
     for (const name of what === 'mail' ? ['mail-deliveries'] : ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
   });
   const http = new HttpClient();
-  const keys = new ApiKeyService(writer, repos, clock);
+  const snapshot: ServiceDeps['snapshot'] = (read) => readSnapshot(db, (trx) => read(readRepositories(trx, db.dialect)));
+  const deps: ServiceDeps = { config, clock, writer, repos, snapshot, http };
+  const keys = new ApiKeyService(deps);
   const eventStream = new EventStream(repos.events, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
     keys.stillValid(ids),
   );
@@ -149,7 +151,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, [outboxMetrics(repos.outboxFigures, clock, networkPushes)])
     : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
-  const activity = new ActivityService(writer, repos, config.activity, clock);
+  const activity = new ActivityService(deps);
   const roster = new RosterSync({ writer, repos, http, coreApi: config.coreApi, membership: division, clock });
   const feed = config.dataFeed
     ? new FeedPoll({
@@ -163,14 +165,13 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
         },
       })
     : null;
-  const bookings = new Bookings(writer, repos);
-  const idempotency = new Idempotency(writer, clock);
-  const endorsements = new Endorsements(writer, repos, clock);
-  const site = { siteName: config.siteName, publicUrl: config.publicUrl };
-  const trainings = new Trainings(writer, repos, clock, site);
-  const applications = new TrainingApplications(trainings, site);
-  const sessions = new MemberSessions(writer, repos.sessions, clock);
-  const online = new OnlineNow(repos, clock, config.dataFeed);
+  const bookings = new Bookings(deps);
+  const idempotency = new Idempotency(deps);
+  const endorsements = new Endorsements(deps);
+  const trainings = new Trainings(deps);
+  const applications = new TrainingApplications({ ...deps, trainings });
+  const sessions = new MemberSessions(deps);
+  const online = new OnlineNow(deps);
   const assets = pageAssets();
   const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
   const mail = config.mail ? new MailDeliveries(writer, repos, config.mail) : null;
@@ -229,23 +230,23 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     repos,
     writer,
     keys,
-    imports: new Imports(writer, repos),
-    exports: new Exports(db),
-    audit: new AuditLog(repos),
-    health: new Health(repos.health),
-    positions: new Positions(writer, repos),
+    imports: new Imports(deps),
+    exports: new Exports(deps),
+    audit: new AuditLog(deps),
+    health: new Health(deps),
+    positions: new Positions(deps),
     endorsements,
-    roles: new Roles(writer, repos),
+    roles: new Roles(deps),
     trainings,
-    trainingRecords: new TrainingRecords(trainings),
+    trainingRecords: new TrainingRecords({ ...deps, trainings }),
     applications,
-    trainingDesk: new TrainingDesk(repos),
-    staff: new StaffDesk(repos, activity, clock),
+    trainingDesk: new TrainingDesk(deps),
+    staff: new StaffDesk({ ...deps, activity }),
     bookings,
     idempotency,
-    memberBookings: new MemberBookings(writer, repos.memberBookings, bookings, config, clock, VERSION),
-    users: new Users(membership, db, clock),
-    deprecated: new DeprecatedLists(repos.deprecated, clock),
+    memberBookings: new MemberBookings({ ...deps, bookings, version: VERSION }),
+    users: new Users(deps),
+    deprecated: new DeprecatedLists(deps),
     calendar: new CalendarFeeds(repos.calendar, clock, {
       config,
       version: VERSION,
@@ -255,9 +256,9 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
     eventStream,
-    webhooks: new WebhookSubscriptions(writer, repos, clock),
+    webhooks: new WebhookSubscriptions(deps),
     networkPushes,
-    networkStatus: new NetworkStatus(writer, repos, clock),
+    networkStatus: new NetworkStatus(deps),
     roster,
     activity,
     backfill: new ActivityBackfill({
@@ -274,7 +275,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     pageAssets: assets,
     sessions,
     signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
-    demoSignIn: config.demo ? new DemoSignIn(repos, sessions) : null,
+    demoSignIn: config.demo ? new DemoSignIn({ ...deps, sessions }) : null,
     http,
     workers,
     close: async () => {

@@ -6,32 +6,29 @@ import { type PositionInput, positionProblems } from '../domain/positions.js';
 import { ratingValue } from '../domain/ratings.js';
 import { authorize } from '../domain/staff.js';
 import { presentPosition, presentPositionDetail } from '../presenters/positions.js';
-import type { ReadRepositories } from '../repositories/index.js';
 import type { PositionDetail, PositionList } from '../schemas/positions.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 export class Positions {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: ReadRepositories,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** GET /api/positions: every position. */
   async list(): Promise<PositionList> {
-    return { data: (await this.repos.positions.list()).map(presentPosition) };
+    return { data: (await this.deps.repos.positions.list()).map(presentPosition) };
   }
 
   /** Every position with its area, rating and required facility (the staff page). */
   async details(): Promise<PositionDetail[]> {
-    const areas = new Map((await this.repos.positions.areas()).map((a) => [a.id, a.name]));
-    return (await this.repos.positions.list()).map((p) => presentPositionDetail(p, p.area_id === null ? null : areas.get(p.area_id)!));
+    const areas = new Map((await this.deps.repos.positions.areas()).map((a) => [a.id, a.name]));
+    return (await this.deps.repos.positions.list()).map((p) => presentPositionDetail(p, p.area_id === null ? null : areas.get(p.area_id)!));
   }
 
   create(
     input: Required<Omit<PositionInput, 'required_facility'>> & Pick<PositionInput, 'required_facility'>,
     actor: AuditActor,
   ): Promise<PositionDetail> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const p = { ...input, callsign: input.callsign.toUpperCase() };
       const area = await this.checked(w, p, actor, []);
       const row = await w.repos.positions.insert({
@@ -48,7 +45,7 @@ export class Positions {
   }
 
   update(callsign: string, input: Omit<PositionInput, 'callsign'>, actor: AuditActor): Promise<PositionDetail> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const stored = await this.stored(w, callsign);
       const area = await this.checked(w, input, actor, [stored.row.area_id]);
       const row = (await w.repos.positions.update(stored.row.callsign, {
@@ -64,7 +61,7 @@ export class Positions {
   }
 
   remove(callsign: string, actor: AuditActor): Promise<void> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const stored = await this.stored(w, callsign);
       await this.checked(w, {}, actor, [stored.row.area_id]);
       // Bookings are written under their position's booking lock (PostgreSQL): taken before counting

@@ -3,21 +3,18 @@
 import { type AuditActor, userTarget } from '../domain/audit/index.js';
 import { ConflictError, ValidationError } from '../domain/errors.js';
 import { authorize, isStaffRole, STAFF_ROLES } from '../domain/staff.js';
-import type { ReadRepositories } from '../repositories/index.js';
 import type { RoleHeld } from '../repositories/roles.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 export type { RoleHeld };
 
 export class Roles {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: ReadRepositories,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** Every role held (or one user's), by user, area (division-wide first) and role. */
   list(userId?: number): Promise<RoleHeld[]> {
-    return this.repos.roles.list(userId);
+    return this.deps.repos.roles.list(userId);
   }
 
   grant(userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
@@ -29,7 +26,7 @@ export class Roles {
   }
 
   private change(what: 'granted' | 'revoked', userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const { areaId, held } = await this.checked(w, userId, role, area, actor);
       const changed =
         what === 'granted' ? await w.repos.roles.grant(userId, areaId, role) : await w.repos.roles.revoke(userId, areaId, role);

@@ -10,6 +10,7 @@ import { presentExamination, presentReport } from '../presenters/trainings.js';
 import type { Examination, Report } from '../schemas/trainings.js';
 import { recordTrainingChanges } from './training-changes.js';
 import { isRowId, type Trainings } from './trainings.js';
+import type { Deps } from './deps.js';
 import type { Write } from './write.js';
 
 export interface ReportInput {
@@ -31,11 +32,11 @@ export interface ExaminationInput {
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && parseIsoInstant(`${text}T00:00:00Z`) !== null;
 
 export class TrainingRecords {
-  constructor(private readonly trainings: Trainings) {}
+  constructor(private readonly deps: Deps<'writer' | 'config'> & { trainings: Trainings }) {}
 
   addReport(trainingId: number, input: ReportInput, actor: AuditActor): Promise<Report> {
-    return this.trainings.writer.write(async (w) => {
-      const t = await this.trainings.locked(w, trainingId);
+    return this.deps.writer.write(async (w) => {
+      const t = await this.deps.trainings.locked(w, trainingId);
       if (actor.kind === 'member') {
         authorize(await w.repos.roles.staffMember(actor.cid), 'report', { area: t.area_id, student: t.user_id });
       }
@@ -58,7 +59,7 @@ export class TrainingRecords {
         updated_at: w.at,
       });
       const report = presentReport(row);
-      await recordTrainingChanges(w, this.trainings.site, [
+      await recordTrainingChanges(w, this.deps.config, [
         {
           actor,
           before: t,
@@ -74,8 +75,8 @@ export class TrainingRecords {
   }
 
   addExamination(trainingId: number, input: ExaminationInput, actor: AuditActor): Promise<Examination> {
-    return this.trainings.writer.write(async (w) => {
-      const t = await this.trainings.locked(w, trainingId);
+    return this.deps.writer.write(async (w) => {
+      const t = await this.deps.trainings.locked(w, trainingId);
       if (actor.kind === 'member' && actor.cid !== input.examiner_id) {
         authorize(await w.repos.roles.staffMember(actor.cid), 'examination', { area: t.area_id, examiner: input.examiner_id });
       }
@@ -100,7 +101,7 @@ export class TrainingRecords {
         created_at: w.at,
       });
       const examination = presentExamination(row);
-      await recordTrainingChanges(w, this.trainings.site, [
+      await recordTrainingChanges(w, this.deps.config, [
         {
           actor,
           before: t,
