@@ -142,24 +142,23 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const snapshot: ServiceDeps['snapshot'] = (read) => readSnapshot(db, (trx) => read(readRepositories(trx, db.dialect)));
   const deps: ServiceDeps = { config, clock, writer, repos, snapshot, http };
   const keys = new ApiKeyService(deps);
-  const eventStream = new EventStream(repos.events, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
-    keys.stillValid(ids),
-  );
+  const eventStream = new EventStream({
+    ...deps,
+    limits: { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams },
+    validKeys: (ids) => keys.stillValid(ids),
+  });
   const division = { division: config.division, subdivisions: config.subdivisions };
-  const networkPushes = config.network ? new NetworkPushes({ writer, repos, config: config.network, http, division, clock }) : null;
+  const networkPushes = config.network ? new NetworkPushes({ ...deps, network: config.network, division }) : null;
   const metrics = config.metrics
     ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, [outboxMetrics(repos.outboxFigures, clock, networkPushes)])
     : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
   const activity = new ActivityService(deps);
-  const roster = new RosterSync({ writer, repos, http, coreApi: config.coreApi, membership: division, clock });
+  const roster = new RosterSync({ ...deps, coreApi: config.coreApi, membership: division });
   const feed = config.dataFeed
     ? new FeedPoll({
-        writer,
-        repos,
-        http,
+        ...deps,
         feed: config.dataFeed,
-        clock,
         onEnded: async (cids) => {
           await activity.recompute(cids);
         },
@@ -174,7 +173,7 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   const online = new OnlineNow(deps);
   const assets = pageAssets();
   const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
-  const mail = config.mail ? new MailDeliveries(writer, repos, config.mail) : null;
+  const mail = config.mail ? new MailDeliveries({ ...deps, mail: config.mail }) : null;
   // Every piece of background work, in one list (docs/architecture.md names them all).
   const coreApi = config.coreApi;
   const hasRoster = division.division !== null || division.subdivisions.length > 0;
@@ -247,8 +246,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     memberBookings: new MemberBookings({ ...deps, bookings, version: VERSION }),
     users: new Users(deps),
     deprecated: new DeprecatedLists(deps),
-    calendar: new CalendarFeeds(repos.calendar, clock, {
-      config,
+    calendar: new CalendarFeeds({
+      ...deps,
       version: VERSION,
       assets,
       signIn: config.signIn !== null || config.demo,
@@ -262,19 +261,16 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     roster,
     activity,
     backfill: new ActivityBackfill({
-      writer,
-      repos,
-      http,
+      ...deps,
       coreApi: config.coreApi,
       membership: division,
-      clock,
       spacingMs: config.coreApi.backfillSpacingMs,
     }),
     online,
     metrics,
     pageAssets: assets,
     sessions,
-    signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
+    signIn: config.signIn ? new SignIn({ ...deps, signIn: config.signIn, sessions }) : null,
     demoSignIn: config.demo ? new DemoSignIn({ ...deps, sessions }) : null,
     http,
     workers,

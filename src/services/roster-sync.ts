@@ -13,15 +13,14 @@ import {
   type StagedResult,
   type UserChange,
 } from '../domain/network/roster.js';
-import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
 import { userTarget, withoutEmailAddress } from '../domain/audit/index.js';
 import type { ReadRepositories } from '../repositories/index.js';
 import { CoreApi } from './core-api.js';
-import type { HttpClient } from './http-client.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
 import type { Lease } from './workers/lease.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 export { RosterSyncError } from './roster-run.js';
 
@@ -62,14 +61,10 @@ export interface RosterSyncResult {
   skipped: SkippedMember[];
 }
 
-export interface RosterSyncDeps {
-  writer: Writer;
-  repos: ReadRepositories;
-  http: HttpClient;
+export type RosterSyncDeps = Deps<'writer' | 'repos' | 'http' | 'clock'> & {
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
-  clock: Clock;
-}
+};
 
 /** `npx sector roster:sync` and the server's roster-sync worker. */
 export class RosterSync {
