@@ -38,6 +38,38 @@ export default tseslint.config(
     },
   },
   {
+    // Writes only through a Write (src/services/write.ts): a repository is made by its one factory,
+    // src/repositories/index.ts, never ad hoc on a connection or transaction beside `w.repos`.
+    files: ['**/*.ts'],
+    ignores: ['src/repositories/index.ts', 'src/services/write.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name=/^[a-z][A-Za-z]*Repository$/]',
+          message: 'Repositories are made only in src/repositories/index.ts: read through `repos`, change through `w.repos`.',
+        },
+        {
+          selector: "CallExpression[callee.name='createRepositories']",
+          message: "The repositories with their changes are a Write's (`w.repos`); read through readRepositories.",
+        },
+      ],
+    },
+  },
+  {
+    // The Write alone makes the repositories with their changes, on its transaction.
+    files: ['src/services/write.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name=/^[a-z][A-Za-z]*Repository$/]',
+          message: 'Repositories are made only in src/repositories/index.ts: read through `repos`, change through `w.repos`.',
+        },
+      ],
+    },
+  },
+  {
     // Migrations are written against `Kysely<any>` (Kysely's documented pattern): a migration must
     // keep compiling after the schema type moves on, so it cannot be typed by today's schema.
     files: ['src/db/migrations/**/*.ts'],

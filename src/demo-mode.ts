@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/connection.js';
 import type { DemoData } from './demo/division.js';
 import { isLoopbackAddress } from './http/loopback.js';
-import { createRepositories } from './repositories/index.js';
+import { readRepositories } from './repositories/index.js';
 import type { AppServices } from './services/index.js';
 
 /** The demo could not start: one line for the terminal. */
@@ -74,7 +74,7 @@ export async function checkDemoDatabase(url: string, data: DemoData): Promise<vo
   const db = openDatabase(url);
   let others: boolean;
   try {
-    const division = createRepositories(db.kysely, db.dialect).divisionData;
+    const division = readRepositories(db.kysely, db.dialect).divisionData;
     others = (await division.hasData()) && !(await division.holdsOnlyUsers(data.users.map((u) => u.id)));
   } catch {
     // No tables yet (or not a database at all: the start then says so).

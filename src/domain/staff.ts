@@ -1,6 +1,7 @@
 // What each staff role may do (contract §17): one rule, used by the staff pages and the services
 // alike. Roles are held per area, or division-wide (Administrator only), which counts in every area.
 import type { Decision } from './bookings/who-may-book.js';
+import { ForbiddenError } from './errors.js';
 
 export const STAFF_ROLES = ['Administrator', 'Moderator', 'Mentor', 'Buddy'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -32,6 +33,8 @@ export type StaffAction =
   | { kind: 'training'; area: number; student: number; statusOnly: boolean }
   /** Write or read a training's reports (§18). */
   | { kind: 'report'; area: number; student: number }
+  /** Record an examination of a training of the area, examined by `examiner` (§18). */
+  | { kind: 'examination'; area: number; examiner: number }
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
   | { kind: 'bookings'; area: number };
 
@@ -93,9 +96,21 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       if (holds(staff, action.area, 'Administrator', 'Moderator', 'Buddy')) return ALLOWED;
       if (holds(staff, action.area, 'Mentor') && mentors(staff, action.student, action.area)) return ALLOWED;
       return refused("Training reports are written by the area's staff; a mentor writes them for their own trainees.");
+    case 'examination':
+      if (staff.cid === action.examiner || holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
+      return refused("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
     case 'bookings':
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED
         : refused("Other members' bookings are changed by the area's Administrators and Moderators.");
   }
+}
+
+/** What an action is done to: the action without its kind (`authorize(staff, 'positions', { area })`). */
+export type StaffTarget<K extends StaffAction['kind']> = Omit<Extract<StaffAction, { kind: K }>, 'kind'>;
+
+/** The one permission check of a service: returns when `staff` may do `action` to `target`, else throws why (403). */
+export function authorize<K extends StaffAction['kind']>(staff: StaffMember, action: K, target: StaffTarget<K>): void {
+  const decision = mayDo(staff, { kind: action, ...target } as Extract<StaffAction, { kind: K }>);
+  if (!decision.ok) throw new ForbiddenError(decision.reason);
 }

@@ -46,14 +46,29 @@ const nextRevision = sql<number>`revision + 1`;
 const POSITION_LOCKS = 0x53454354;
 
 /** Works on the base connection or on a transaction alike. */
+const bookingViews = (db: Kysely<Database>) =>
+  db
+    .selectFrom('bookings as b')
+    .innerJoin('positions as p', 'p.id', 'b.position_id')
+    .innerJoin('users as u', 'u.id', 'b.user_id')
+    .selectAll('b')
+    .select(['p.callsign', 'u.first_name', 'u.last_name']);
+
+/** Bookings by id, deleted ones included, in id order: one statement per chunk of ids (the import reads them too). */
+export async function bookingViewsByIds(db: Kysely<Database>, ids: number[]): Promise<BookingView[]> {
+  const out: BookingView[] = [];
+  for (let i = 0; i < ids.length; i += 400)
+    out.push(
+      ...(await bookingViews(db)
+        .where('b.id', 'in', ids.slice(i, i + 400))
+        .orderBy('b.id')
+        .execute()),
+    );
+  return out;
+}
+
 export function bookingsRepository(db: Kysely<Database>) {
-  const view = () =>
-    db
-      .selectFrom('bookings as b')
-      .innerJoin('positions as p', 'p.id', 'b.position_id')
-      .innerJoin('users as u', 'u.id', 'b.user_id')
-      .selectAll('b')
-      .select(['p.callsign', 'u.first_name', 'u.last_name']);
+  const view = () => bookingViews(db);
 
   return {
     /** Live bookings matching the filter, in list order (time_start, then id). */
@@ -79,18 +94,8 @@ export function bookingsRepository(db: Kysely<Database>) {
       return q.execute();
     },
 
-    /** Bookings by id, deleted ones included, in id order: one statement per chunk of ids. */
-    async viewsByIds(ids: number[]): Promise<BookingView[]> {
-      const out: BookingView[] = [];
-      for (let i = 0; i < ids.length; i += 400)
-        out.push(
-          ...(await view()
-            .where('b.id', 'in', ids.slice(i, i + 400))
-            .orderBy('b.id')
-            .execute()),
-        );
-      return out;
-    },
+    /** Bookings by id, deleted ones included, in id order. */
+    viewsByIds: (ids: number[]): Promise<BookingView[]> => bookingViewsByIds(db, ids),
 
     /** How many bookings are live (not deleted): one COUNT over the list index. */
     async countLive(): Promise<number> {

@@ -5,7 +5,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { isBookingOverlap } from '../db/errors.js';
 import { ImportError, type ImportBooking } from '../import/plan.js';
-import { bookingsRepository, type BookingView } from './bookings.js';
+import { bookingViewsByIds, type BookingView } from './bookings.js';
 import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.js';
 
 export interface BookingRefs {
@@ -56,8 +56,7 @@ export async function importBookings(
       )
     ).map((r) => [r.id as number, r]),
   );
-  const views = bookingsRepository(db);
-  const before = new Map((await views.viewsByIds([...stored.keys()])).map((b) => [b.id, b]));
+  const before = new Map((await bookingViewsByIds(db, [...stored.keys()])).map((b) => [b.id, b]));
   const createdIds: number[] = [];
   const planned = records.map((record, index) => plan(record, index, stored.get(record.id ?? -1), refs, now));
   refuseOverlapsWithin(planned, refs);
@@ -115,7 +114,7 @@ export async function importBookings(
   createdIds.push(...created.flatMap((p) => (p.record.id === null ? [] : [p.record.id])));
   // Moved history publishes nothing: reading every booking back would only cost memory.
   if (!withViews) return [];
-  const after = await views.viewsByIds([...new Set([...before.keys(), ...createdIds])]);
+  const after = await bookingViewsByIds(db, [...new Set([...before.keys(), ...createdIds])]);
   return after.map((b) => ({ before: before.get(b.id) ?? null, after: b }));
 }
 

@@ -1,5 +1,5 @@
-// Every repository, over the database or a transaction: services read through
-// createRepositories(db.kysely, db.dialect) and write through the Write's `repos` (src/services/write.ts).
+// Every repository, over the database or a transaction: services read through ReadRepositories (the
+// composition root's `repos`) and change only through the Write's `repos` (src/services/write.ts).
 import type { Dialect, Executor } from '../db/connection.js';
 import { activityRepository } from './activity.js';
 import { apiKeysRepository } from './api-keys.js';
@@ -69,6 +69,75 @@ const FACTORIES = {
 } satisfies Record<string, (db: Executor, dialect: Dialect) => object>;
 
 export type Repositories = { readonly [K in keyof typeof FACTORIES]: ReturnType<(typeof FACTORIES)[K]> };
+
+/**
+ * The queries of each repository: what may run outside a Write. Everything else (inserts, updates,
+ * row locks, claims, leases) is a change, reached only through `Write.repos`; a method not listed
+ * here is a change until it is.
+ */
+interface Queries {
+  activity: 'rows';
+  apiKeys: 'findById' | 'findByIdAndByName' | 'validIds' | 'nameExists' | 'list';
+  audit: 'list';
+  bookings:
+    | 'list'
+    | 'viewsByIds'
+    | 'countLive'
+    | 'findById'
+    | 'findPosition'
+    | 'findUsers'
+    | 'findPositionsByCallsign'
+    | 'facilityEndorsementsOf'
+    | 'overlapping';
+  calendar: 'bookings' | 'bookers' | 'areaNames';
+  controllingSessions: 'open' | 'backfillProgress';
+  demoPeople: 'list';
+  deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
+  divisionData: 'hasData' | 'holdsOnlyUsers';
+  endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
+  events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
+  export: 'readDivision';
+  health: 'ping';
+  idempotencyKeys: 'find';
+  import: never;
+  leases: never;
+  mail: 'anyDue';
+  memberBookings: 'booker' | 'positions' | 'bookings' | 'booking' | 'byIds' | 'calendarSecret' | 'calendarOwner';
+  networkPushes: 'pendingWork' | 'open' | 'status';
+  outboxFigures: 'read';
+  positions: 'list' | 'callsigns' | 'findByCallsign' | 'areas' | 'bookingsKeeping';
+  roles: 'staffMember' | 'list';
+  roster: never;
+  // ANALYZE of the staging table: the planner's statistics, no rows.
+  rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
+  sessions: 'find' | 'profileOf';
+  staff: 'search' | 'names' | 'user';
+  trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
+  trainings:
+    | 'list'
+    | 'find'
+    | 'mentorsAmong'
+    | 'isExaminer'
+    | 'pastWaits'
+    | 'interestDue'
+    | 'interestExpired'
+    | 'applicant'
+    | 'positionsByArea'
+    | 'latestOf'
+    | 'students';
+  users: 'listForApi' | 'divisions';
+  webhookDeliveries: 'pendingWork';
+  webhooks: 'list' | 'find' | 'attempts';
+}
+
+// Every repository has its list of queries, and every name listed is one of its methods.
+type Checked<T extends { [K in keyof Repositories]: keyof Repositories[K] }> = T;
+
+/** The repositories as services see them: queries only, so a change cannot happen outside a Write. */
+export type ReadRepositories = { readonly [K in keyof Repositories]: Pick<Repositories[K], Checked<Queries>[K] & keyof Repositories[K]> };
+
+/** The read-only view over db (the composition root's `repos`; a snapshot's reads). */
+export const readRepositories = (db: Executor, dialect: Dialect): ReadRepositories => createRepositories(db, dialect);
 
 /**
  * Every repository over db, each made when first used: every write's transaction gets its own, and

@@ -12,11 +12,11 @@ const MAX_BYTES = 4 * 1024 * 1024;
 
 export class BackfillError extends Error {}
 
-export interface BackfillDeps extends RosterSyncDeps {
+export type BackfillDeps = RosterSyncDeps & {
   /** Time between two requests: 6 s keeps to 10 a minute. */
   spacingMs: number;
   onProgress?: (line: string) => void;
-}
+};
 
 export interface BackfillResult {
   members: number;

@@ -1,10 +1,7 @@
 // ATC activity computed from the recorded sessions (contract §16), when ACTIVITY_HOURS is set.
 // Recomputed for the controllers whose sessions ended (after a feed poll) and for everyone daily.
-import type { ActivityConfig } from '../config.js';
 import { type ActivityRule, decide, periodStart } from '../domain/activity.js';
-import type { Clock } from '../domain/time.js';
-import type { Repositories } from '../repositories/index.js';
-import type { Writer } from './write.js';
+import type { Deps } from './deps.js';
 
 export interface ActivityExplanation {
   cid: number;
@@ -23,15 +20,10 @@ export interface ActivityExplanation {
 }
 
 export class ActivityService {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-    private readonly config: ActivityConfig,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'config' | 'clock'>) {}
 
   private get rule(): ActivityRule | null {
-    const { hours, periodMonths, graceMonths } = this.config;
+    const { hours, periodMonths, graceMonths } = this.deps.config.activity;
     return hours === null ? null : { hours, periodMonths, graceMonths };
   }
 
@@ -42,23 +34,27 @@ export class ActivityService {
   async recompute(cids: readonly number[] | null = null): Promise<number> {
     const rule = this.rule;
     if (rule === null) return 0;
-    const now = this.clock();
-    const rows = await this.repos.activity.rows(periodStart(rule, now), now, cids);
+    const now = this.deps.clock();
+    const rows = await this.deps.repos.activity.rows(periodStart(rule, now), now, cids);
     const changes = rows
       .map((r) => ({ user_id: r.user_id, area_id: r.area_id, active: decide(rule, r.ms, r.granted_at, now).active ? 1 : 0, was: r.active }))
       .filter((r) => r.active !== (r.was ?? 0));
     if (changes.length === 0) return 0;
-    await this.writer.write((w) => w.repos.activity.write(changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active }))));
+    await this.deps.writer.write((w) =>
+      w.repos.activity.write(changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active }))),
+    );
     return changes.length;
   }
 
   /** Per user and area: the hours, the requirement, the grace and the result (the `activity` command). */
   async explain(cid: number | null): Promise<ActivityExplanation[]> {
     const rule = this.rule;
-    const now = this.clock();
+    const now = this.deps.clock();
     const from =
-      rule === null ? periodStart({ hours: 0, periodMonths: this.config.periodMonths, graceMonths: 0 }, now) : periodStart(rule, now);
-    const rows = await this.repos.activity.rows(from, now, cid === null ? null : [cid]);
+      rule === null
+        ? periodStart({ hours: 0, periodMonths: this.deps.config.activity.periodMonths, graceMonths: 0 }, now)
+        : periodStart(rule, now);
+    const rows = await this.deps.repos.activity.rows(from, now, cid === null ? null : [cid]);
     return rows.map((r) => {
       const hours = Math.round((r.ms / 3_600_000) * 100) / 100;
       const listed = r.active === 1;

@@ -1,9 +1,9 @@
 import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
-import { apiKeysRepository, isDuplicateKeyName } from '../repositories/api-keys.js';
-import type { Writer } from './write.js';
+import { isDuplicateKeyName } from '../repositories/api-keys.js';
 import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
-import { isoMicros, type Clock } from '../domain/time.js';
+import { isoMicros } from '../domain/time.js';
 import { issueToken, parseToken, secretMatches } from './api-key-tokens.js';
+import type { Deps } from './deps.js';
 
 /** What a request knows about the key it was made with. */
 export type AuthenticatedKey = Pick<ApiKeyRow, 'id' | 'name' | 'scope' | 'variant' | 'compat'>;
@@ -39,19 +39,12 @@ export class ApiKeyService {
   /** Keys this process has seen in the database, by id. */
   private readonly known = new Map<string, KnownKey>();
 
-  constructor(
-    private readonly writer: Writer,
-    private readonly clock: Clock,
-  ) {}
-
-  private get repo() {
-    return apiKeysRepository(this.writer.db.kysely);
-  }
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   /** Creates a key; the audit log records it (by `actor`, the command line unless said) in the same transaction. */
   async create(input: CreateKeyInput, actor: AuditActor = { kind: 'cli' }): Promise<{ key: ApiKeyRow; token: string }> {
     // The check gives the common case a clear result; the unique index settles a race (below).
-    if (await this.repo.nameExists(input.name)) throw nameTaken(input.name);
+    if (await this.deps.repos.apiKeys.nameExists(input.name)) throw nameTaken(input.name);
     const issued = issueToken();
     const key = {
       id: issued.id,
@@ -60,7 +53,7 @@ export class ApiKeyService {
       variant: input.variant ?? null,
       compat: input.compat ?? null,
       secret_hash: issued.secretHash,
-      created_at: this.clock(),
+      created_at: this.deps.clock(),
       expires_at: input.expiresAt ?? null,
     };
     try {
@@ -71,8 +64,8 @@ export class ApiKeyService {
         compat: key.compat,
         expires_at: key.expires_at === null ? null : isoMicros(key.expires_at),
       };
-      await this.writer.write(async (w) => {
-        await apiKeysRepository(w.trx).insert(key);
+      await this.deps.writer.write(async (w) => {
+        await w.repos.apiKeys.insert(key);
         await w.audit(actor, [{ action: 'apikey.created', target: apiKeyTarget(key.id), before: null, after }]);
       });
     } catch (err) {
@@ -87,9 +80,9 @@ export class ApiKeyService {
    * Revokes a key; this process refuses it from the next request on (others via the database).
    * False when it was revoked already (decided by the write itself: of two at once, one revokes it).
    */
-  async revoke(id: string, at: number = this.clock(), actor: AuditActor = { kind: 'cli' }): Promise<boolean> {
-    const revoked = await this.writer.write(async (w) => {
-      if (!(await apiKeysRepository(w.trx).revoke(id, at))) return false;
+  async revoke(id: string, at: number = this.deps.clock(), actor: AuditActor = { kind: 'cli' }): Promise<boolean> {
+    const revoked = await this.deps.writer.write(async (w) => {
+      if (!(await w.repos.apiKeys.revoke(id, at))) return false;
       await w.audit(actor, [
         { action: 'apikey.revoked', target: apiKeyTarget(id), before: { revoked_at: null }, after: { revoked_at: isoMicros(at) } },
       ]);
@@ -102,12 +95,12 @@ export class ApiKeyService {
 
   /** Every key, oldest first (never their secrets: only hashes are stored). */
   list(): Promise<ApiKeyRow[]> {
-    return this.repo.list();
+    return this.deps.repos.apiKeys.list();
   }
 
   /** The key whose id is ref and the key whose name is ref: none, one of them, or two different keys. */
   findByIdAndByName(ref: string): Promise<{ byId?: ApiKeyRow; byName?: ApiKeyRow }> {
-    return this.repo.findByIdAndByName(ref);
+    return this.deps.repos.apiKeys.findByIdAndByName(ref);
   }
 
   /**
@@ -115,7 +108,7 @@ export class ApiKeyService {
    * database in one query: open event streams are checked with it at each heartbeat.
    */
   async stillValid(ids: string[]): Promise<Set<string>> {
-    return new Set(await this.repo.validIds(ids, this.clock()));
+    return new Set(await this.deps.repos.apiKeys.validIds(ids, this.deps.clock()));
   }
 
   /** See TokenPrecheck. Never asks the database. */
@@ -131,11 +124,11 @@ export class ApiKeyService {
   async authenticate(token: string): Promise<AuthenticatedKey | null> {
     if (this.precheck(token) === 'refused') return null;
     const parsed = parseToken(token)!;
-    const row = await this.repo.findById(parsed.id);
+    const row = await this.deps.repos.apiKeys.findById(parsed.id);
     if (!row) return null;
     this.remember(row.id, { secretHash: row.secret_hash, revoked: row.revoked_at !== null });
     if (!secretMatches(parsed.secret, row.secret_hash)) return null;
-    const now = this.clock();
+    const now = this.deps.clock();
     if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
     this.lastUsed.set(row.id, now);
     return { id: row.id, name: row.name, scope: row.scope, variant: row.variant, compat: row.compat };
@@ -152,7 +145,7 @@ export class ApiKeyService {
     const batch = new Map(this.lastUsed);
     this.lastUsed.clear();
     try {
-      await this.writer.write((w) => apiKeysRepository(w.trx).touch(batch));
+      await this.deps.writer.write((w) => w.repos.apiKeys.touch(batch));
     } catch (err) {
       // Not written: keep the times for the next batch, unless a newer use replaced one since.
       for (const [id, at] of batch) if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);

@@ -1,13 +1,13 @@
 import type { StoredAuditEntry } from '../domain/audit/index.js';
 import type { AuditFilter } from '../repositories/audit.js';
-import type { Repositories } from '../repositories/index.js';
+import type { Deps } from './deps.js';
 
 /** Who changed what: the audit log as `npx sector audit` prints it (entries are written by each change's Write). */
 export class AuditLog {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly deps: Deps<'repos'>) {}
 
   /** Entries matching the filter, newest first. */
   read(filter: AuditFilter): Promise<StoredAuditEntry[]> {
-    return this.repos.audit.list(filter);
+    return this.deps.repos.audit.list(filter);
   }
 }

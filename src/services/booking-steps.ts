@@ -5,7 +5,7 @@
 import { type BookingFields, type CreateFields, changesNothing, type Plan, planBooking } from '../domain/bookings/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import type { BookingValues, BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { BookingChange } from './booking-changes.js';
 import type { Write } from './write.js';
 
@@ -17,7 +17,7 @@ export interface PermitContext {
   existingArea: number | null;
   position: { callsign: string; rating: number; area_id: number | null };
   /** The repositories on the write's transaction, for what else the permit decides on (read there, it cannot change before the write). */
-  repos: Repositories;
+  repos: ReadRepositories;
 }
 
 /**

@@ -12,12 +12,13 @@ import {
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../domain/errors.js';
 import { isBookingOverlap } from '../db/errors.js';
 import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
-import type { BookingView, BookingsRepository, Slot, StoredSlot } from '../repositories/bookings.js';
-import type { Repositories } from '../repositories/index.js';
+import type { BookingView, Slot, StoredSlot } from '../repositories/bookings.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
 import type { Actor } from './booking-changes.js';
 import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './booking-steps.js';
 import type { Write, Writer } from './write.js';
+import type { Deps } from './deps.js';
 
 export type { BookingPermit, PermitContext } from './booking-steps.js';
 
@@ -51,12 +52,11 @@ export interface BookingsPage {
 export class Bookings {
   /** PostgreSQL: lock the booking's row and its position's writers (SQLite writes one at a time anyway). */
   private readonly lockRows: boolean;
-  private readonly bookings: BookingsRepository;
+  private readonly bookings: ReadRepositories['bookings'];
+  private readonly writer: Writer;
 
-  constructor(
-    private readonly writer: Writer,
-    repos: Repositories,
-  ) {
+  constructor({ writer, repos }: Deps<'writer' | 'repos'>) {
+    this.writer = writer;
     this.lockRows = writer.db.dialect === 'postgres';
     this.bookings = repos.bookings;
   }

@@ -1,19 +1,17 @@
 // The calendar feed and the schedule page. Both show a window that moves with time (a week back to
 // 90 days ahead; now to 30 days ahead), read at the minute, so that a page or feed asked for twice
 // within a minute is the same bytes (and its ETag gets a 304).
-import type { Config } from '../config.js';
 import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from '../domain/calendar/filter.js';
-import type { Clock } from '../domain/time.js';
 import { calendarFeed } from '../presenters/icalendar.js';
 import type { AccountView } from '../presenters/member-pages.js';
 import type { OnNow } from '../presenters/on-now.js';
 import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from '../presenters/schedule-page.js';
-import type { CalendarBooking, CalendarRepository } from '../repositories/calendar.js';
+import type { CalendarBooking } from '../repositories/calendar.js';
+import type { Deps } from './deps.js';
 
 const MINUTE = 60_000;
 
 export interface CalendarOptions {
-  config: Pick<Config, 'siteName' | 'siteHost'>;
   version: string;
   assets: PageAssets;
   /** Whether members can sign in: the page then has its account bar. */
@@ -23,21 +21,17 @@ export interface CalendarOptions {
 }
 
 export class CalendarFeeds {
-  constructor(
-    private readonly repo: CalendarRepository,
-    private readonly clock: Clock,
-    private readonly options: CalendarOptions,
-  ) {}
+  constructor(private readonly deps: Deps<'repos' | 'clock' | 'config'> & CalendarOptions) {}
 
   private minute(): number {
-    return Math.floor(this.clock() / MINUTE) * MINUTE;
+    return Math.floor(this.deps.clock() / MINUTE) * MINUTE;
   }
 
   /** GET /calendar/bookings.ics: the feed's window, filtered. */
   async feed(filter: CalendarFilter): Promise<Buffer> {
-    const { siteName, siteHost } = this.options.config;
+    const { siteName, siteHost } = this.deps.config;
     const bookings = await this.bookings(feedWindow(this.minute()), filter);
-    return calendarFeed(bookings, { siteName, siteHost, version: this.options.version });
+    return calendarFeed(bookings, { siteName, siteHost, version: this.deps.version });
   }
 
   /**
@@ -48,23 +42,23 @@ export class CalendarFeeds {
     const now = this.minute();
     const [bookings, areas, online] = await Promise.all([
       this.bookings(pageWindow(now), filter),
-      this.repo.areaNames(),
-      this.options.online ? this.options.online() : null,
+      this.deps.repos.calendar.areaNames(),
+      this.deps.online ? this.deps.online() : null,
     ]);
     let bookers: Map<number, Booker> | undefined;
     if (account?.member) {
-      const rows = await this.repo.bookers(bookings.map((b) => b.id));
+      const rows = await this.deps.repos.calendar.bookers(bookings.map((b) => b.id));
       bookers = new Map(
         rows.map((r) => [r.booking_id, { cid: r.cid, name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || String(r.cid) }]),
       );
     }
     return schedulePage({
-      siteName: this.options.config.siteName,
+      siteName: this.deps.config.siteName,
       bookings,
       areas,
       filter,
-      assets: this.options.assets,
-      account: account ?? (this.options.signIn ? { member: null, signInHref: '/auth/login' } : null),
+      assets: this.deps.assets,
+      account: account ?? (this.deps.signIn ? { member: null, signInHref: '/auth/login' } : null),
       ...(bookers ? { bookers } : {}),
       now,
       ...(online ? { online: { controllers: online, now } } : {}),
@@ -73,12 +67,12 @@ export class CalendarFeeds {
 
   /** The schedule page for a filter it cannot use: the form again with the errors. */
   async refusedFilter(refused: RefusedFilter, account?: AccountView): Promise<Buffer> {
-    const areas = await this.repo.areaNames();
-    return refusedFilterPage({ siteName: this.options.config.siteName, areas, assets: this.options.assets, account }, refused);
+    const areas = await this.deps.repos.calendar.areaNames();
+    return refusedFilterPage({ siteName: this.deps.config.siteName, areas, assets: this.deps.assets, account }, refused);
   }
 
   private async bookings(window: Window, filter: CalendarFilter): Promise<CalendarBooking[]> {
-    const rows = await this.repo.bookings(window);
+    const rows = await this.deps.repos.calendar.bookings(window);
     return rows.filter(
       (b) =>
         inWindow(b, window) &&

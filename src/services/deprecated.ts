@@ -1,6 +1,5 @@
 // The lists of the deprecated endpoints (docs/api.md), kept for existing integrations: each is
 // read and presented whole on every request; GET /api/users replaces them.
-import type { Clock } from '../domain/time.js';
 import {
   presentExaminers,
   presentFacilityHolders,
@@ -8,34 +7,31 @@ import {
   presentTrainingEndorsements,
   presentVisiting,
 } from '../presenters/deprecated.js';
-import type { DeprecatedRepository } from '../repositories/deprecated.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from '../schemas/deprecated.js';
+import type { Deps } from './deps.js';
 
 export class DeprecatedLists {
-  constructor(
-    private readonly repo: DeprecatedRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'repos' | 'clock'>) {}
 
   async roles(): Promise<LegacyRoles> {
-    return presentLegacyRoles(await this.repo.roleAssignments());
+    return presentLegacyRoles(await this.deps.repos.deprecated.roleAssignments());
   }
 
   async facilityHolders(): Promise<FacilityHolder[]> {
-    return presentFacilityHolders(await this.repo.facilityHolders(this.clock()));
+    return presentFacilityHolders(await this.deps.repos.deprecated.facilityHolders(this.deps.clock()));
   }
 
   /** Solo or S1 endorsements, listed and marked expired at one instant. */
   async trainingEndorsements<T extends 'solo' | 's1'>(type: T): Promise<Array<LegacyTrainingEndorsement<Uppercase<T>>>> {
-    const now = this.clock();
-    return presentTrainingEndorsements(type, await this.repo.trainingEndorsements(type, now), now);
+    const now = this.deps.clock();
+    return presentTrainingEndorsements(type, await this.deps.repos.deprecated.trainingEndorsements(type, now), now);
   }
 
   async examiners(): Promise<ExaminerArea[]> {
-    return presentExaminers(await this.repo.examiners(this.clock()));
+    return presentExaminers(await this.deps.repos.deprecated.examiners(this.deps.clock()));
   }
 
   async visiting(): Promise<VisitingEndorsement[]> {
-    return presentVisiting(await this.repo.visiting(this.clock()));
+    return presentVisiting(await this.deps.repos.deprecated.visiting(this.deps.clock()));
   }
 }

@@ -11,39 +11,34 @@ import {
   issueProblems,
   newEndProblem,
 } from '../domain/endorsements.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
-import { mayDo } from '../domain/staff.js';
-import type { Clock } from '../domain/time.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { authorize } from '../domain/staff.js';
 import { presentEndorsement } from '../presenters/endorsements.js';
 import type { EndorsementFilter, EndorsementRecord } from '../repositories/endorsements.js';
-import type { Repositories } from '../repositories/index.js';
 import type { Endorsement } from '../schemas/endorsements.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 const described = (e: EndorsementRecord) =>
   `${typeName(e.type)} endorsement ${e.id}${e.rating ? ` (${e.rating})` : ''}${e.positions.length ? ` on ${e.positions.join(', ')}` : ''}`;
 
 export class Endorsements {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   async list(filter: Omit<EndorsementFilter, 'now'>): Promise<Endorsement[]> {
-    return (await this.repos.endorsements.list({ ...filter, now: this.clock() })).map(presentEndorsement);
+    return (await this.deps.repos.endorsements.list({ ...filter, now: this.deps.clock() })).map(presentEndorsement);
   }
 
   async find(id: number): Promise<Endorsement> {
-    const e = isRowId(id) ? await this.repos.endorsements.find(id) : undefined;
+    const e = isRowId(id) ? await this.deps.repos.endorsements.find(id) : undefined;
     if (!e) throw new NotFoundError('Endorsement');
     return presentEndorsement(e);
   }
 
   /** Issues an endorsement: the rules of its type, then no conflicting one, under a lock on the user. */
   issue(userId: number, req: EndorsementRequest, actor: AuditActor): Promise<Endorsement> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const repos = w.repos;
       if (!(await repos.endorsements.lockUser(userId))) throw new ValidationError({ user_id: [`There is no user with CID ${userId}.`] });
       const facts = await repos.endorsements.issueFacts(userId);
@@ -135,7 +130,7 @@ export class Endorsements {
     action: 'endorsement.updated' | 'endorsement.revoked',
     apply: (w: Write, e: EndorsementRecord) => Promise<void>,
   ): Promise<Endorsement> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       // The user's lock first, then the row as it is under it: a revoke or change that committed while
       // this one waited is seen (an endorsement never changes user, so the first read only names the lock).
       const owner = isRowId(id) ? await w.repos.endorsements.find(id) : undefined;
@@ -151,8 +146,7 @@ export class Endorsements {
 
   private async permit(w: Write, actor: AuditActor, type: IssuedType, areas: number[], student: number): Promise<void> {
     if (actor.kind !== 'member') return;
-    const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'endorsement', type, areas, student });
-    if (!decision.ok) throw new ForbiddenError(decision.reason);
+    authorize(await w.repos.roles.staffMember(actor.cid), 'endorsement', { type, areas, student });
   }
 
   /** Reads the endorsement as committed, and records the change's audit entry and event. */

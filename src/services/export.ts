@@ -1,14 +1,12 @@
-import type { Db } from '../db/connection.js';
-import { readSnapshot } from '../db/transaction.js';
 import { exportText } from '../presenters/export.js';
-import { exportRepository } from '../repositories/export.js';
+import type { Deps } from './deps.js';
 
 /** `npx sector export`: the division's data in the import format. */
 export class Exports {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly deps: Deps<'snapshot'>) {}
 
   /** Read as of one moment: one snapshot of the database. */
   async text(): Promise<string> {
-    return exportText(await readSnapshot(this.db, (trx) => exportRepository(trx).readDivision()));
+    return exportText(await this.deps.snapshot((repos) => repos.export.readDivision()));
   }
 }

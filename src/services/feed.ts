@@ -12,10 +12,9 @@ import {
   sightingsOf,
   sightingTime,
 } from '../domain/network/feed.js';
-import { type Clock, isoMicros } from '../domain/time.js';
-import type { Repositories } from '../repositories/index.js';
+import { isoMicros } from '../domain/time.js';
 import { HttpClient } from './http-client.js';
-import type { Writer } from './write.js';
+import type { Deps } from './deps.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;
@@ -39,17 +38,14 @@ export interface PollOutcome {
   processingMs: number;
 }
 
-export interface FeedPollDeps {
-  writer: Writer;
-  repos: Repositories;
+/** The clock is the application's: sightings are never later than its now. */
+export type FeedPollDeps = Deps<'writer' | 'repos' | 'clock'> & {
   /** The process's outbound client; one for this poll alone unless given. */
   http?: HttpClient;
   feed: DataFeedConfig;
-  /** The application's clock: sightings are never later than its now. */
-  clock: Clock;
   /** Called with the cids whose sessions ended (activity is recomputed for them). */
   onEnded?: (cids: number[]) => Promise<void>;
-}
+};
 
 /** The data-feed worker's poll (contract §16). */
 export class FeedPoll {

@@ -1,13 +1,13 @@
-import type { HealthRepository } from '../repositories/health.js';
+import type { Deps } from './deps.js';
 
 /** GET /health: whether the database responds at all. */
 export class Health {
-  constructor(private readonly repo: HealthRepository) {}
+  constructor(private readonly deps: Deps<'repos'>) {}
 
   /** False when the database cannot be reached (down, restarting, out of connections). */
   async databaseReachable(): Promise<boolean> {
     try {
-      await this.repo.ping();
+      await this.deps.repos.health.ping();
       return true;
     } catch {
       return false;

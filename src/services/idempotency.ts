@@ -5,10 +5,10 @@
 // A refusal (4xx) or failure changes nothing and lets go of the claim: a retry is processed anew.
 import { createHash, randomBytes } from 'node:crypto';
 import { InProgressError, ValidationError } from '../domain/errors.js';
-import type { Clock } from '../domain/time.js';
 import type { IdempotencyKeyRow, KeyOf } from '../repositories/idempotency-keys.js';
 import { rowClaim } from '../repositories/predicates.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 /** A key's stored response is replayed for 24 hours; then it is new again, and pruned. */
 export const KEY_TTL_MS = 24 * 3_600_000;
@@ -48,10 +48,7 @@ const stillRunning = () => new InProgressError('A request with this Idempotency-
 type Claimed = { token: string } | { row: IdempotencyKeyRow } | { again: true };
 
 export class Idempotency {
-  constructor(
-    private readonly writer: Writer,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'clock'>) {}
 
   /**
    * Runs `work` once per key: without a key it simply runs. With one, a repeat of a finished request
@@ -75,7 +72,7 @@ export class Idempotency {
       return { ...respond(result), replayed: false };
     } catch (err) {
       // Nothing committed: the key is free for a retry. Harmless if the response was stored (the claim is done then).
-      await this.writer.write((w) => w.repos.idempotencyKeys.release(scope, token)).catch(() => undefined);
+      await this.deps.writer.write((w) => w.repos.idempotencyKeys.release(scope, token)).catch(() => undefined);
       throw err;
     }
   }
@@ -83,8 +80,8 @@ export class Idempotency {
   /** The key claimed for this request (its token), or the row of an earlier request that holds it. */
   private async claim(scope: IdempotencyScope): Promise<{ token: string } | { row: IdempotencyKeyRow }> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const claim = { requestHash: scope.requestHash, token: randomBytes(16).toString('hex'), now: this.clock() };
-      const got = await this.writer.write(async (w): Promise<Claimed> => {
+      const claim = { requestHash: scope.requestHash, token: randomBytes(16).toString('hex'), now: this.deps.clock() };
+      const got = await this.deps.writer.write(async (w): Promise<Claimed> => {
         const repo = w.repos.idempotencyKeys;
         if (await repo.claim(scope, claim)) return { token: claim.token };
         const row = await repo.find(scope);

@@ -2,9 +2,9 @@ import { parseImport } from '../import/parse.js';
 import type { ImportPlan } from '../import/plan.js';
 import type { AuditActor } from '../domain/audit/index.js';
 import type { ImportSummary } from '../repositories/import.js';
-import type { Repositories } from '../repositories/index.js';
 import { importChanges } from './booking-changes.js';
-import type { Write, Writer } from './write.js';
+import type { Deps } from './deps.js';
+import type { Write } from './write.js';
 
 export { ImportError } from '../import/plan.js';
 export type { ImportSummary };
@@ -33,10 +33,7 @@ export interface ImportOptions {
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
 export class Imports {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** Validates and applies the content in one transaction, with one `import` audit entry and each booking's event and entry. */
   async run(data: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
@@ -46,7 +43,7 @@ export class Imports {
   /** run() of content already checked (parseImport), so a large document need not stay in memory. */
   async apply(plan: ImportPlan, options: ImportOptions = {}): Promise<ImportSummary> {
     const actor = options.actor ?? { kind: 'cli' };
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       if (options.intoEmptyDatabase && (await w.repos.divisionData.holdsDataLocked())) throw new DatabaseNotEmptyError();
       const outcome = await w.repos.import.apply(plan, w.at, !options.history);
       if (options.alsoWrite) await options.alsoWrite(w);
@@ -64,11 +61,11 @@ export class Imports {
 
   /** True when the database already holds users or bookings (a demo must not be mixed into real data). */
   holdsDivisionData(): Promise<boolean> {
-    return this.repos.divisionData.hasData();
+    return this.deps.repos.divisionData.hasData();
   }
 
   /** True when the database holds users and every one is among `ids` (the demo division of one seed, and nobody else). */
   holdsOnlyUsers(ids: readonly number[]): Promise<boolean> {
-    return this.repos.divisionData.holdsOnlyUsers(ids);
+    return this.deps.repos.divisionData.holdsOnlyUsers(ids);
   }
 }

@@ -3,9 +3,9 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { type Clock, systemClock } from '../domain/time.js';
-import { membershipOf } from '../domain/users/index.js';
 import type { PageAssets } from '../presenters/schedule-page.js';
-import { createRepositories, type Repositories } from '../repositories/index.js';
+import { readSnapshot } from '../db/transaction.js';
+import { readRepositories, type ReadRepositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
 import { activityRecomputeWorker } from './activity-recompute.worker.js';
@@ -60,6 +60,7 @@ import { workerMetrics } from './workers/metrics.js';
 import type { Worker } from './workers/worker.js';
 import { Workers } from './workers/workers.js';
 import { Writer } from './write.js';
+import type { ServiceDeps } from './deps.js';
 
 /** Every service routes and commands use; neither the database nor the repositories. */
 export interface AppServices {
@@ -126,54 +127,53 @@ export type RouteServices = AppServices;
 /** The services with what they are built on, for the composition (server, tests). */
 export interface ComposedServices extends AppServices {
   db: Db;
-  repos: Repositories;
+  repos: ReadRepositories;
   /** Every change goes through it: one transaction, with its events, audit entries and pushes. */
   writer: Writer;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): ComposedServices {
-  const repos = createRepositories(db.kysely, db.dialect);
-  const membership = membershipOf(config);
+  const repos = readRepositories(db.kysely, db.dialect);
   // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
   const writer = new Writer(db, clock, { networkSync: config.network !== null, mail: config.mail !== null }, (what) => {
     for (const name of what === 'mail' ? ['mail-deliveries'] : ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
   });
   const http = new HttpClient();
-  const keys = new ApiKeyService(writer, clock);
-  const eventStream = new EventStream(db, { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams }, (ids) =>
-    keys.stillValid(ids),
-  );
+  const snapshot: ServiceDeps['snapshot'] = (read) => readSnapshot(db, (trx) => read(readRepositories(trx, db.dialect)));
+  const deps: ServiceDeps = { config, clock, writer, repos, snapshot, http };
+  const keys = new ApiKeyService(deps);
+  const eventStream = new EventStream({
+    ...deps,
+    limits: { perKey: config.eventsMaxStreamsPerKey, total: config.eventsMaxStreams },
+    validKeys: (ids) => keys.stillValid(ids),
+  });
   const division = { division: config.division, subdivisions: config.subdivisions };
-  const networkPushes = config.network ? new NetworkPushes({ writer, repos, config: config.network, http, division, clock }) : null;
+  const networkPushes = config.network ? new NetworkPushes({ ...deps, network: config.network, division }) : null;
   const metrics = config.metrics
     ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, [outboxMetrics(repos.outboxFigures, clock, networkPushes)])
     : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);
-  const activity = new ActivityService(writer, repos, config.activity, clock);
-  const roster = new RosterSync({ writer, repos, http, coreApi: config.coreApi, membership: division, clock });
+  const activity = new ActivityService(deps);
+  const roster = new RosterSync({ ...deps, coreApi: config.coreApi, membership: division });
   const feed = config.dataFeed
     ? new FeedPoll({
-        writer,
-        repos,
-        http,
+        ...deps,
         feed: config.dataFeed,
-        clock,
         onEnded: async (cids) => {
           await activity.recompute(cids);
         },
       })
     : null;
-  const bookings = new Bookings(writer, repos);
-  const idempotency = new Idempotency(writer, clock);
-  const endorsements = new Endorsements(writer, repos, clock);
-  const site = { siteName: config.siteName, publicUrl: config.publicUrl };
-  const trainings = new Trainings(writer, repos, clock, site);
-  const applications = new TrainingApplications(trainings, site);
-  const sessions = new MemberSessions(writer, repos.sessions, clock);
-  const online = new OnlineNow(repos, clock, config.dataFeed);
+  const bookings = new Bookings(deps);
+  const idempotency = new Idempotency(deps);
+  const endorsements = new Endorsements(deps);
+  const trainings = new Trainings(deps);
+  const applications = new TrainingApplications({ ...deps, trainings });
+  const sessions = new MemberSessions(deps);
+  const online = new OnlineNow(deps);
   const assets = pageAssets();
   const countDisabled = metrics ? webhooksDisabledMetric(metrics.registry) : undefined;
-  const mail = config.mail ? new MailDeliveries(writer, repos, config.mail) : null;
+  const mail = config.mail ? new MailDeliveries({ ...deps, mail: config.mail }) : null;
   // Every piece of background work, in one list (docs/architecture.md names them all).
   const coreApi = config.coreApi;
   const hasRoster = division.division !== null || division.subdivisions.length > 0;
@@ -229,25 +229,25 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     repos,
     writer,
     keys,
-    imports: new Imports(writer, repos),
-    exports: new Exports(db),
-    audit: new AuditLog(repos),
-    health: new Health(repos.health),
-    positions: new Positions(writer, repos),
+    imports: new Imports(deps),
+    exports: new Exports(deps),
+    audit: new AuditLog(deps),
+    health: new Health(deps),
+    positions: new Positions(deps),
     endorsements,
-    roles: new Roles(writer, repos),
+    roles: new Roles(deps),
     trainings,
-    trainingRecords: new TrainingRecords(trainings),
+    trainingRecords: new TrainingRecords({ ...deps, trainings }),
     applications,
-    trainingDesk: new TrainingDesk(repos),
-    staff: new StaffDesk(repos, activity, clock),
+    trainingDesk: new TrainingDesk(deps),
+    staff: new StaffDesk({ ...deps, activity }),
     bookings,
     idempotency,
-    memberBookings: new MemberBookings(writer, repos.memberBookings, bookings, config, clock, VERSION),
-    users: new Users(membership, db, clock),
-    deprecated: new DeprecatedLists(repos.deprecated, clock),
-    calendar: new CalendarFeeds(repos.calendar, clock, {
-      config,
+    memberBookings: new MemberBookings({ ...deps, bookings, version: VERSION }),
+    users: new Users(deps),
+    deprecated: new DeprecatedLists(deps),
+    calendar: new CalendarFeeds({
+      ...deps,
       version: VERSION,
       assets,
       signIn: config.signIn !== null || config.demo,
@@ -255,26 +255,23 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
       ...(config.dataFeed ? { online: () => online.controllers() } : {}),
     }),
     eventStream,
-    webhooks: new WebhookSubscriptions(writer, repos, clock),
+    webhooks: new WebhookSubscriptions(deps),
     networkPushes,
-    networkStatus: new NetworkStatus(writer, repos, clock),
+    networkStatus: new NetworkStatus(deps),
     roster,
     activity,
     backfill: new ActivityBackfill({
-      writer,
-      repos,
-      http,
+      ...deps,
       coreApi: config.coreApi,
       membership: division,
-      clock,
       spacingMs: config.coreApi.backfillSpacingMs,
     }),
     online,
     metrics,
     pageAssets: assets,
     sessions,
-    signIn: config.signIn ? new SignIn(config.signIn, config.publicUrl, sessions, http) : null,
-    demoSignIn: config.demo ? new DemoSignIn(repos, sessions) : null,
+    signIn: config.signIn ? new SignIn({ ...deps, signIn: config.signIn, sessions }) : null,
+    demoSignIn: config.demo ? new DemoSignIn({ ...deps, sessions }) : null,
     http,
     workers,
     close: async () => {

@@ -11,9 +11,10 @@ import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { MailConfig } from '../config-services.js';
 import { retryDelay } from '../domain/events.js';
 import type { MailRow } from '../repositories/mail.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import type { WorkerContext } from './workers/worker.js';
 import type { Writer } from './write.js';
+import type { Deps } from './deps.js';
 
 const MAX_ATTEMPTS = 10;
 /**
@@ -29,11 +30,14 @@ export class MailDeliveries {
   /** How long one send may take before it is abandoned. */
   private readonly sendBoundMs: number;
 
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-    private readonly config: MailConfig,
-  ) {
+  private readonly writer: Writer;
+  private readonly repos: ReadRepositories;
+  private readonly config: MailConfig;
+
+  constructor({ writer, repos, mail: config }: Deps<'writer' | 'repos'> & { mail: MailConfig }) {
+    this.writer = writer;
+    this.repos = repos;
+    this.config = config;
     this.sendBoundMs = SEND_STEPS * config.timeoutMs;
     const url = new URL(config.url);
     const secure = url.protocol === 'smtps:';

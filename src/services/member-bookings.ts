@@ -1,20 +1,19 @@
 // Members' own bookings (docs/booking-pages.md) through the API's write path, with who-may-book checked
 // in the write's transaction and the member as the audit actor.
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
 import { userTarget } from '../domain/audit/index.js';
 import { chosenFlags, type Tag } from '../domain/bookings/flags.js';
 import type { MemberFormFields } from '../domain/bookings/member-form.js';
 import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from '../domain/bookings/who-may-book.js';
 import { feedWindow } from '../domain/calendar/filter.js';
 import { ForbiddenError, NotFoundError } from '../domain/errors.js';
-import type { Clock } from '../domain/time.js';
 import { isMember, membershipOf } from '../domain/users/membership.js';
 import { calendarFeed } from '../presenters/icalendar.js';
-import type { MemberBooking, MemberBookingsRepository, OfferedPosition } from '../repositories/member-bookings.js';
+import type { ReadRepositories } from '../repositories/index.js';
+import type { MemberBooking, OfferedPosition } from '../repositories/member-bookings.js';
 import type { Actor } from './booking-changes.js';
 import type { BookingPermit, Bookings, SavedBooking } from './bookings.js';
-import type { Writer } from './write.js';
+import type { Deps } from './deps.js';
 
 /** The signed-in member, as the session knows them. */
 export interface Member {
@@ -46,23 +45,16 @@ function storedTag(b: { training: number; training_forced: number; exam: number;
 }
 
 export class MemberBookings {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repo: MemberBookingsRepository,
-    private readonly writes: Bookings,
-    private readonly config: Pick<Config, 'division' | 'subdivisions' | 'siteName' | 'siteHost'>,
-    private readonly clock: Clock,
-    private readonly version: string,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'config' | 'clock'> & { bookings: Bookings; version: string }) {}
 
   /** Who the member is to who-may-book, as the database has them now; one unknown to it may book nothing. */
   async booker(member: Member): Promise<Booker> {
-    return this.bookerOf(this.repo, member.cid);
+    return this.bookerOf(this.deps.repos.memberBookings, member.cid);
   }
 
   /** Who-may-book's facts about a user, read through `repo` (in a write's transaction: as of the write). */
-  private async bookerOf(repo: MemberBookingsRepository, cid: number): Promise<Booker> {
-    const facts = await repo.booker(cid, this.clock());
+  private async bookerOf(repo: ReadRepositories['memberBookings'], cid: number): Promise<Booker> {
+    const facts = await repo.booker(cid, this.deps.clock());
     if (!facts) {
       return {
         cid,
@@ -77,7 +69,7 @@ export class MemberBookings {
     return {
       cid,
       rating: facts.user.rating,
-      member: isMember(membershipOf(this.config), facts.user),
+      member: isMember(membershipOf(this.deps.config), facts.user),
       activeAreas: new Set(facts.activeAreas),
       visitingAreas: new Set(facts.visitingAreas),
       trainingAreas: new Map(facts.trainings.map((t) => [t.area_id, t.rating])),
@@ -88,17 +80,22 @@ export class MemberBookings {
   /** The positions the member may book, each with the tags they may choose on it. */
   async offer(member: Member): Promise<BookingOffer> {
     const booker = await this.booker(member);
-    const positions = positionsOffered(booker, await this.repo.positions()).map((p) => ({ ...p, tags: tagsOffered(booker, p) }));
+    const positions = positionsOffered(booker, await this.deps.repos.memberBookings.positions()).map((p) => ({
+      ...p,
+      tags: tagsOffered(booker, p),
+    }));
     return { booker, positions };
   }
 
   create(member: Member, fields: MemberFormFields): Promise<SavedBooking> {
-    return this.writes.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), { permit: this.bookingPermit(member) });
+    return this.deps.bookings.save(null, { ...fields, cid: member.cid, source: 'CC' }, actorOf(member), {
+      permit: this.bookingPermit(member),
+    });
   }
 
   /** Changes a booking: the member's own, or anyone's in an area they are staff of. The booker stays. */
   update(member: Member, id: number, fields: MemberFormFields): Promise<SavedBooking> {
-    return this.writes.save(id, fields, actorOf(member), { permit: this.bookingPermit(member) });
+    return this.deps.bookings.save(id, fields, actorOf(member), { permit: this.bookingPermit(member) });
   }
 
   async cancel(member: Member, id: number): Promise<MemberBooking> {
@@ -107,13 +104,13 @@ export class MemberBookings {
       const decision = mayChange(booker, { user_id: existing!.user_id, area_id: existingArea });
       if (!decision.ok) throw new ForbiddenError(decision.reason);
     };
-    await this.writes.remove(id, actorOf(member), permit);
-    return (await this.repo.booking(id))!;
+    await this.deps.bookings.remove(id, actorOf(member), permit);
+    return (await this.deps.repos.memberBookings.booking(id))!;
   }
 
   /** A live booking the member may change, for the edit form. */
   async changeable(member: Member, id: number): Promise<MemberBooking> {
-    const booking = await this.repo.booking(id);
+    const booking = await this.deps.repos.memberBookings.booking(id);
     if (!booking || booking.deleted) throw new NotFoundError('Booking');
     const booker = await this.booker(member);
     const decision = mayChange(booker, booking);
@@ -128,30 +125,30 @@ export class MemberBookings {
 
   /** The member's bookings from now on, for "My bookings". */
   upcoming(member: Member): Promise<MemberBooking[]> {
-    const now = this.clock();
-    return this.repo.bookings(member.cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null });
+    const now = this.deps.clock();
+    return this.deps.repos.memberBookings.bookings(member.cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null });
   }
 
   /** One of the member's own bookings, cancelled ones too (the confirmation after a change); anyone else's is none. */
   async own(member: Member, id: number): Promise<MemberBooking | null> {
-    const booking = await this.repo.booking(id);
+    const booking = await this.deps.repos.memberBookings.booking(id);
     return booking?.user_id === member.cid ? booking : null;
   }
 
   /** The bookings a 409 named: what the form says the new booking overlaps. */
   conflicts(ids: readonly number[]): Promise<MemberBooking[]> {
-    return this.repo.byIds(ids);
+    return this.deps.repos.memberBookings.byIds(ids);
   }
 
   /** The member's calendar feed secret, or null before they made one. */
   calendarSecret(member: Member): Promise<string | null> {
-    return this.repo.calendarSecret(member.cid);
+    return this.deps.repos.memberBookings.calendarSecret(member.cid);
   }
 
   /** A new feed secret for the member; the old address stops working. Audited without the secret. */
   async renewCalendar(member: Member): Promise<string> {
     const secret = newSecret();
-    await this.writer.write(async (w) => {
+    await this.deps.writer.write(async (w) => {
       await w.repos.memberBookings.setCalendarSecret(member.cid, secret, w.at);
       await w.audit(actorOf(member), [{ action: 'calendar.renewed', target: userTarget(member.cid), before: null, after: null }]);
     });
@@ -161,10 +158,10 @@ export class MemberBookings {
   /** The member feed of a secret (§12 format, their bookings only), or null for an unknown secret. */
   async memberFeed(secret: string): Promise<Buffer | null> {
     if (!SECRET_PATTERN.test(secret)) return null;
-    const cid = await this.repo.calendarOwner(secret);
+    const cid = await this.deps.repos.memberBookings.calendarOwner(secret);
     if (cid === null) return null;
-    const bookings = await this.repo.bookings(cid, feedWindow(this.clock()));
-    return calendarFeed(bookings, { siteName: this.config.siteName, siteHost: this.config.siteHost, version: this.version });
+    const bookings = await this.deps.repos.memberBookings.bookings(cid, feedWindow(this.deps.clock()));
+    return calendarFeed(bookings, { siteName: this.deps.config.siteName, siteHost: this.deps.config.siteHost, version: this.deps.version });
   }
 
   /** Who-may-book inside the write, on the member as stored: another member's booking stays on a position that member may book. */

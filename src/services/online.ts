@@ -1,8 +1,7 @@
 // GET /api/online and the schedule page's "On now": the open sessions of the division's positions.
-import type { DataFeedConfig } from '../config.js';
-import { isoMicros, type Clock } from '../domain/time.js';
-import type { Repositories } from '../repositories/index.js';
+import { isoMicros } from '../domain/time.js';
 import type { OnlineItem } from '../schemas/online.js';
+import type { Deps } from './deps.js';
 
 export interface OnlineController {
   callsign: string;
@@ -16,19 +15,15 @@ export interface OnlineController {
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export class OnlineNow {
-  constructor(
-    private readonly repos: Repositories,
-    private readonly clock: Clock,
-    private readonly feed: DataFeedConfig | null,
-  ) {}
+  constructor(private readonly deps: Deps<'repos' | 'clock' | 'config'>) {}
 
   /**
    * Open sessions seen recently: when the feed has not been read for a while (it failed, every
    * instance stopped), nobody is shown as online on the strength of an old sighting.
    */
   async controllers(): Promise<OnlineController[]> {
-    const windowMs = Math.max(3 * (this.feed?.intervalS ?? 60), 300) * 1000;
-    const rows = await this.repos.controllingSessions.open(this.clock() - windowMs);
+    const windowMs = Math.max(3 * (this.deps.config.dataFeed?.intervalS ?? 60), 300) * 1000;
+    const rows = await this.deps.repos.controllingSessions.open(this.deps.clock() - windowMs);
     return rows
       .map((r) => ({
         callsign: r.callsign,

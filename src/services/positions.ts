@@ -1,37 +1,34 @@
 // Positions: the public list, and adding, changing and removing them (contract §17), one write
 // each with its audit entry and event. A member on the pages needs Administrator of the area.
 import { type AuditActor, changedFields, positionTarget } from '../domain/audit/index.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { type PositionInput, positionProblems } from '../domain/positions.js';
 import { ratingValue } from '../domain/ratings.js';
-import { mayDo } from '../domain/staff.js';
+import { authorize } from '../domain/staff.js';
 import { presentPosition, presentPositionDetail } from '../presenters/positions.js';
-import type { Repositories } from '../repositories/index.js';
 import type { PositionDetail, PositionList } from '../schemas/positions.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 export class Positions {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** GET /api/positions: every position. */
   async list(): Promise<PositionList> {
-    return { data: (await this.repos.positions.list()).map(presentPosition) };
+    return { data: (await this.deps.repos.positions.list()).map(presentPosition) };
   }
 
   /** Every position with its area, rating and required facility (the staff page). */
   async details(): Promise<PositionDetail[]> {
-    const areas = new Map((await this.repos.positions.areas()).map((a) => [a.id, a.name]));
-    return (await this.repos.positions.list()).map((p) => presentPositionDetail(p, p.area_id === null ? null : areas.get(p.area_id)!));
+    const areas = new Map((await this.deps.repos.positions.areas()).map((a) => [a.id, a.name]));
+    return (await this.deps.repos.positions.list()).map((p) => presentPositionDetail(p, p.area_id === null ? null : areas.get(p.area_id)!));
   }
 
   create(
     input: Required<Omit<PositionInput, 'required_facility'>> & Pick<PositionInput, 'required_facility'>,
     actor: AuditActor,
   ): Promise<PositionDetail> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const p = { ...input, callsign: input.callsign.toUpperCase() };
       const area = await this.checked(w, p, actor, []);
       const row = await w.repos.positions.insert({
@@ -48,7 +45,7 @@ export class Positions {
   }
 
   update(callsign: string, input: Omit<PositionInput, 'callsign'>, actor: AuditActor): Promise<PositionDetail> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const stored = await this.stored(w, callsign);
       const area = await this.checked(w, input, actor, [stored.row.area_id]);
       const row = (await w.repos.positions.update(stored.row.callsign, {
@@ -64,7 +61,7 @@ export class Positions {
   }
 
   remove(callsign: string, actor: AuditActor): Promise<void> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const stored = await this.stored(w, callsign);
       await this.checked(w, {}, actor, [stored.row.area_id]);
       // Bookings are written under their position's booking lock (PostgreSQL): taken before counting
@@ -106,10 +103,7 @@ export class Positions {
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     if (actor.kind === 'member') {
       const staff = await w.repos.roles.staffMember(actor.cid);
-      for (const a of [...storedAreas, ...(area ? [area.id] : [])]) {
-        const decision = mayDo(staff, { kind: 'positions', area: a });
-        if (!decision.ok) throw new ForbiddenError(decision.reason);
-      }
+      for (const a of [...storedAreas, ...(area ? [area.id] : [])]) authorize(staff, 'positions', { area: a });
     }
     return area;
   }

@@ -1,23 +1,20 @@
 // Roles granted and revoked (contract §17): by the CLI (the first Administrator) and on the staff
 // pages, one write each with its audit entry and event.
 import { type AuditActor, userTarget } from '../domain/audit/index.js';
-import { ConflictError, ForbiddenError, ValidationError } from '../domain/errors.js';
-import { isStaffRole, mayDo, STAFF_ROLES } from '../domain/staff.js';
-import type { Repositories } from '../repositories/index.js';
+import { ConflictError, ValidationError } from '../domain/errors.js';
+import { authorize, isStaffRole, STAFF_ROLES } from '../domain/staff.js';
 import type { RoleHeld } from '../repositories/roles.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 export type { RoleHeld };
 
 export class Roles {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** Every role held (or one user's), by user, area (division-wide first) and role. */
   list(userId?: number): Promise<RoleHeld[]> {
-    return this.repos.roles.list(userId);
+    return this.deps.repos.roles.list(userId);
   }
 
   grant(userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
@@ -29,7 +26,7 @@ export class Roles {
   }
 
   private change(what: 'granted' | 'revoked', userId: number, role: string, area: string | null, actor: AuditActor): Promise<RoleHeld> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const { areaId, held } = await this.checked(w, userId, role, area, actor);
       const changed =
         what === 'granted' ? await w.repos.roles.grant(userId, areaId, role) : await w.repos.roles.revoke(userId, areaId, role);
@@ -61,8 +58,7 @@ export class Roles {
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     const areaId = found ? found.id : null;
     if (actor.kind === 'member') {
-      const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'role', role, area: areaId });
-      if (!decision.ok) throw new ForbiddenError(decision.reason);
+      authorize(await w.repos.roles.staffMember(actor.cid), 'role', { role, area: areaId });
     }
     return { areaId, held: { user_id: userId, role, area: found ? found.name : null } satisfies RoleHeld };
   }

@@ -50,7 +50,7 @@ export class RosterRun {
   write<T>(fn: (w: Write) => Promise<T>): Promise<T> {
     return this.guard(() =>
       this.writer.write(async (w) => {
-        await this.lease.fence(w.trx);
+        await this.lease.fence(w);
         return fn(w);
       }),
     );

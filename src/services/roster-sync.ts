@@ -13,15 +13,14 @@ import {
   type StagedResult,
   type UserChange,
 } from '../domain/network/roster.js';
-import type { Clock } from '../domain/time.js';
 import type { MembershipSettings } from '../domain/users/membership.js';
 import { userTarget, withoutEmailAddress } from '../domain/audit/index.js';
-import type { Repositories } from '../repositories/index.js';
+import type { ReadRepositories } from '../repositories/index.js';
 import { CoreApi } from './core-api.js';
-import type { HttpClient } from './http-client.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
 import type { Lease } from './workers/lease.js';
-import type { Write, Writer } from './write.js';
+import type { Write } from './write.js';
+import type { Deps } from './deps.js';
 
 export { RosterSyncError } from './roster-run.js';
 
@@ -62,14 +61,10 @@ export interface RosterSyncResult {
   skipped: SkippedMember[];
 }
 
-export interface RosterSyncDeps {
-  writer: Writer;
-  repos: Repositories;
-  http: HttpClient;
+export type RosterSyncDeps = Deps<'writer' | 'repos' | 'http' | 'clock'> & {
   coreApi: CoreApiConfig;
   membership: MembershipSettings;
-  clock: Clock;
-}
+};
 
 /** `npx sector roster:sync` and the server's roster-sync worker. */
 export class RosterSync {
@@ -147,7 +142,7 @@ async function syncRoster(deps: RosterSyncDeps, options: RosterSyncOptions): Pro
  * Rows are read a slice at a time so few are alive at once.
  */
 async function planAndApply(
-  repos: Repositories,
+  repos: ReadRepositories,
   runId: string,
   after: number,
   w: Write | null,
@@ -232,7 +227,7 @@ async function stageRoster(api: CoreApi, run: RosterRun, source: string, skipped
 async function stageLeavers(
   api: CoreApi,
   run: RosterRun,
-  repos: Repositories,
+  repos: ReadRepositories,
   filter: NonNullable<ReturnType<typeof membershipFilter>>,
   membership: MembershipSettings,
   skipped: Map<number, string>,

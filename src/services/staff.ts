@@ -4,13 +4,12 @@
 // Positions), so it is the same write with its audit entry and events.
 import { isActiveEndorsement } from '../domain/endorsements.js';
 import { holdsAnyRole, rolesIn, type StaffMember } from '../domain/staff.js';
-import type { Clock } from '../domain/time.js';
 import { presentEndorsement } from '../presenters/endorsements.js';
 import type { IssueChoices, Named, Overview, Person } from '../presenters/staff-pages/types.js';
-import type { Repositories } from '../repositories/index.js';
 import type { Endorsement } from '../schemas/endorsements.js';
 import type { StaffUserRow } from '../repositories/staff.js';
 import type { ActivityService } from './activity.js';
+import type { Deps } from './deps.js';
 
 const DAY = 86_400_000;
 /** "Solos ending soon" on the overview and the endorsements page. */
@@ -33,18 +32,14 @@ export interface StaffView {
 }
 
 export class StaffDesk {
-  constructor(
-    private readonly repos: Repositories,
-    private readonly activity: ActivityService,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'repos' | 'clock'> & { activity: ActivityService }) {}
 
   now(): number {
-    return this.clock();
+    return this.deps.clock();
   }
 
   async viewer(cid: number): Promise<StaffView> {
-    const [member, areas] = await Promise.all([this.repos.roles.staffMember(cid), this.repos.positions.areas()]);
+    const [member, areas] = await Promise.all([this.deps.repos.roles.staffMember(cid), this.deps.repos.positions.areas()]);
     const myAreas = areas.filter((a) => rolesIn(member, a.id).size > 0);
     return { member, areas, myAreas, isStaff: holdsAnyRole(member) };
   }
@@ -52,15 +47,15 @@ export class StaffDesk {
   /** The queue, open trainings without a mentor, and solos ending within 7 days, in the viewer's areas. */
   async overview(view: StaffView): Promise<Overview> {
     const areaIds = view.myAreas.map((a) => a.id);
-    const now = this.clock();
+    const now = this.deps.clock();
     const [queue, open, solos] = await Promise.all([
-      this.repos.trainings.list({ areaIds, statuses: [0], byCreation: true }),
-      this.repos.trainings.list({ areaIds, statuses: [1, 2, 3], byCreation: true }),
-      this.repos.endorsements.list({ now, type: 'solo', active: true, areaIds }),
+      this.deps.repos.trainings.list({ areaIds, statuses: [0], byCreation: true }),
+      this.deps.repos.trainings.list({ areaIds, statuses: [1, 2, 3], byCreation: true }),
+      this.deps.repos.endorsements.list({ now, type: 'solo', active: true, areaIds }),
     ]);
     const unmentored = open.filter((t) => t.mentors.length === 0);
     const ending = solos.filter((e) => e.valid_to !== null && e.valid_to - now <= ENDING_SOON_MS).sort((a, b) => a.valid_to! - b.valid_to!);
-    const names = await this.repos.staff.names([...queue, ...unmentored, ...ending].map((x) => x.user_id));
+    const names = await this.deps.repos.staff.names([...queue, ...unmentored, ...ending].map((x) => x.user_id));
     const named = <T extends { user_id: number }>(item: T) => ({ item, name: names.get(item.user_id) ?? String(item.user_id) });
     return {
       queue: queue.map(named),
@@ -70,27 +65,30 @@ export class StaffDesk {
   }
 
   search(q: string): Promise<StaffUserRow[]> {
-    return this.repos.staff.search(q.trim(), SEARCH_LIMIT);
+    return this.deps.repos.staff.search(q.trim(), SEARCH_LIMIT);
   }
 
   /** Everything the person page shows, or null when there is no such user. */
   async person(cid: number): Promise<Person | null> {
-    const user = Number.isSafeInteger(cid) && cid > 0 && cid <= 2_147_483_647 ? await this.repos.staff.user(cid) : undefined;
+    const user = Number.isSafeInteger(cid) && cid > 0 && cid <= 2_147_483_647 ? await this.deps.repos.staff.user(cid) : undefined;
     if (!user) return null;
-    const now = this.clock();
+    const now = this.deps.clock();
     const [endorsements, roles, trainings, hours, bookings] = await Promise.all([
-      this.repos.endorsements.list({ now, user_id: cid, newestFirst: true }),
-      this.repos.roles.list(cid),
-      this.repos.trainings.list({ user_id: cid }),
-      this.activity.explain(cid),
-      this.repos.memberBookings.bookings(cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null }),
+      this.deps.repos.endorsements.list({ now, user_id: cid, newestFirst: true }),
+      this.deps.repos.roles.list(cid),
+      this.deps.repos.trainings.list({ user_id: cid }),
+      this.deps.activity.explain(cid),
+      this.deps.repos.memberBookings.bookings(cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null }),
     ]);
-    const names = await this.repos.staff.names([...endorsements.flatMap((e) => e.issued_by ?? []), ...trainings.flatMap((t) => t.mentors)]);
+    const names = await this.deps.repos.staff.names([
+      ...endorsements.flatMap((e) => e.issued_by ?? []),
+      ...trainings.flatMap((t) => t.mentors),
+    ]);
     return { user, endorsements: endorsements.map(presentEndorsement), roles, trainings, hours, bookings, names };
   }
 
   async issueChoices(): Promise<IssueChoices> {
-    const [positions, areas] = await Promise.all([this.repos.positions.list(), this.repos.positions.areas()]);
+    const [positions, areas] = await Promise.all([this.deps.repos.positions.list(), this.deps.repos.positions.areas()]);
     const areaName = new Map(areas.map((a) => [a.id, a.name]));
     return {
       positions: positions.map((p) => ({ callsign: p.callsign, name: p.name, area: p.area_id === null ? null : areaName.get(p.area_id)! })),
@@ -103,15 +101,15 @@ export class StaffDesk {
    * require it), newest first; `area` narrows to one of them, `type` to one type.
    */
   async activeEndorsements(view: StaffView, filter: { type?: string; area?: number }): Promise<Array<Named<Endorsement>>> {
-    const now = this.clock();
+    const now = this.deps.clock();
     const areaIds = filter.area !== undefined ? [filter.area] : view.myAreas.map((a) => a.id);
     const type = filter.type as 'solo' | undefined;
     const [linked, facility, positions] = await Promise.all([
-      this.repos.endorsements.list({ now, active: true, areaIds, newestFirst: true, ...(type ? { type } : {}) }),
+      this.deps.repos.endorsements.list({ now, active: true, areaIds, newestFirst: true, ...(type ? { type } : {}) }),
       type === undefined || (type as string) === 'facility'
-        ? this.repos.endorsements.list({ now, active: true, type: 'facility', newestFirst: true })
+        ? this.deps.repos.endorsements.list({ now, active: true, type: 'facility', newestFirst: true })
         : Promise.resolve([]),
-      this.repos.positions.list(),
+      this.deps.repos.positions.list(),
     ]);
     const scope = new Set(areaIds);
     const facilities = new Set(
@@ -121,7 +119,7 @@ export class StaffDesk {
     const all = [...linked, ...facility.filter((e) => !seen.has(e.id) && facilities.has(e.rating))]
       .filter((e) => isActiveEndorsement(e, now))
       .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
-    const names = await this.repos.staff.names(all.map((e) => e.user_id));
+    const names = await this.deps.repos.staff.names(all.map((e) => e.user_id));
     return all.map((e) => ({ item: presentEndorsement(e), name: names.get(e.user_id) ?? String(e.user_id) }));
   }
 }

@@ -19,8 +19,9 @@ import { trainingStatusDescription } from '../domain/users/training.js';
 import type { MyTraining } from '../presenters/training-pages.js';
 import { presentTrainingDetail } from '../presenters/trainings.js';
 import type { TrainingRecord } from '../repositories/trainings.js';
-import { type MailSite, recordTrainingChanges, type TrainingChange } from './training-changes.js';
+import { recordTrainingChanges, type TrainingChange } from './training-changes.js';
 import type { Trainings } from './trainings.js';
+import type { Deps } from './deps.js';
 import type { Write } from './write.js';
 
 export interface ApplicationInput {
@@ -37,15 +38,12 @@ const queueKey = (t: Pick<TrainingRecord, 'area_id' | 'ratings'>) => `${t.area_i
 const BATCH = 500;
 
 export class TrainingApplications {
-  constructor(
-    private readonly trainings: Trainings,
-    private readonly site: MailSite,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { trainings: Trainings }) {}
 
   /** What the member may apply for, per area; `openId` when they already have an open training. */
   async options(cid: number): Promise<{ options: ApplyOption[]; openId: number | null }> {
-    const repos = this.trainings.repos;
-    const facts = await repos.trainings.applicant(cid, this.trainings.clock());
+    const repos = this.deps.repos;
+    const facts = await repos.trainings.applicant(cid, this.deps.clock());
     if (facts.rating === null) throw new NotFoundError('User');
     const options = applyOptions(facts.rating, await repos.positions.areas(), await repos.trainings.positionsByArea(), facts.held);
     return { options: options.filter((o) => o.rating !== null || o.facilities.length > 0), openId: facts.openId };
@@ -53,7 +51,7 @@ export class TrainingApplications {
 
   /** The member applies: one open training at a time (checked under the member's row lock). */
   apply(cid: number, input: ApplicationInput, actor: AuditActor): Promise<TrainingRecord> {
-    return this.trainings.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       if (!(await w.repos.endorsements.lockUser(cid))) throw new NotFoundError('User');
       const facts = await w.repos.trainings.applicant(cid, w.at);
       if (facts.openId !== null) {
@@ -82,8 +80,12 @@ export class TrainingApplications {
         add('motivation', `Write a motivation of ${MOTIVATION_MIN} to ${MOTIVATION_MAX} characters (now ${motivation.length}).`);
       if (input.experience === null || !(input.experience >= 1 && input.experience <= 6)) add('experience', 'Choose your experience.');
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const { areaId, ratings, facilities } = await this.trainings.checkedInput(w, { user_id: cid, area: option!.area, ratings: chosen });
-      return this.trainings.insert(
+      const { areaId, ratings, facilities } = await this.deps.trainings.checkedInput(w, {
+        user_id: cid,
+        area: option!.area,
+        ratings: chosen,
+      });
+      return this.deps.trainings.insert(
         w,
         { user_id: cid, area: option!.area, ratings: chosen, motivation, experience: input.experience, english_only: input.english_only },
         areaId,
@@ -96,11 +98,11 @@ export class TrainingApplications {
 
   /** The member's open training (else their last one), as they see it; null when they have none. */
   async mine(cid: number): Promise<MyTraining | null> {
-    const repos = this.trainings.repos;
+    const repos = this.deps.repos;
     const id = await repos.trainings.latestOf(cid);
     const t = id === null ? undefined : await repos.trainings.find(id);
     if (!t) return null;
-    const now = this.trainings.clock();
+    const now = this.deps.clock();
     const training = presentTrainingDetail(
       t,
       await repos.trainingRecords.reports(t.id, false),
@@ -123,19 +125,19 @@ export class TrainingApplications {
 
   /** The student closes their own request (-3). */
   close(cid: number, actor: AuditActor): Promise<void> {
-    return this.trainings.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const t = await this.ownOpen(w, cid);
-      await this.trainings.applyPatch(w, t, { status: STATUS.CLOSED_BY_STUDENT }, actor, 'student');
+      await this.deps.trainings.applyPatch(w, t, { status: STATUS.CLOSED_BY_STUDENT }, actor, 'student');
     });
   }
 
   /** The student confirms they still want their training: the next request comes 30 days from now. */
   confirmInterest(cid: number, actor: AuditActor): Promise<void> {
-    return this.trainings.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const before = await this.ownOpen(w, cid);
       await w.repos.trainings.update(before.id, { interest_confirmed_at: w.at, interest_deadline: null });
       const after = (await w.repos.trainings.find(before.id))!;
-      await recordTrainingChanges(w, this.site, [
+      await recordTrainingChanges(w, this.deps.config, [
         { actor, before, after, timeline: [{ action: 'interest_confirmed', detail: {} }], event: null, mail: null },
       ]);
     });
@@ -146,7 +148,7 @@ export class TrainingApplications {
    * those not confirmed in time; true when a batch was full (more may wait).
    */
   checkInterest(): Promise<boolean> {
-    return this.trainings.writer.write((w) => this.interestRun(w));
+    return this.deps.writer.write((w) => this.interestRun(w));
   }
 
   private async interestRun(w: Write): Promise<boolean> {
@@ -178,7 +180,7 @@ export class TrainingApplications {
             mail: { kind: 'interest', lines: [`Please confirm you still want it by ${new Date(deadline).toISOString().slice(0, 10)}.`] },
           },
     );
-    await recordTrainingChanges(w, this.site, changes);
+    await recordTrainingChanges(w, this.deps.config, changes);
     return expired.length === BATCH || due.length === BATCH;
   }
 
@@ -186,7 +188,7 @@ export class TrainingApplications {
     const { openId } = await w.repos.trainings.applicant(cid, w.at);
     if (openId === null) throw new NotFoundError('Open training');
     // Read again under its lock: Sector may have closed it meanwhile.
-    const t = await this.trainings.locked(w, openId);
+    const t = await this.deps.trainings.locked(w, openId);
     if (t.status < 0) throw new NotFoundError('Open training');
     return t;
   }

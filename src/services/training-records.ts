@@ -2,14 +2,15 @@
 // their own trainee, or (an examination) by its examiner; a draft report is neither shown to the
 // student nor published.
 import type { AuditActor } from '../domain/audit/index.js';
-import { ForbiddenError, ValidationError, type FieldErrors } from '../domain/errors.js';
-import { mayDo, rolesIn } from '../domain/staff.js';
+import { ValidationError, type FieldErrors } from '../domain/errors.js';
+import { authorize } from '../domain/staff.js';
 import { parseIsoInstant } from '../domain/time.js';
 import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from '../domain/trainings.js';
 import { presentExamination, presentReport } from '../presenters/trainings.js';
 import type { Examination, Report } from '../schemas/trainings.js';
 import { recordTrainingChanges } from './training-changes.js';
 import { isRowId, type Trainings } from './trainings.js';
+import type { Deps } from './deps.js';
 import type { Write } from './write.js';
 
 export interface ReportInput {
@@ -31,14 +32,13 @@ export interface ExaminationInput {
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && parseIsoInstant(`${text}T00:00:00Z`) !== null;
 
 export class TrainingRecords {
-  constructor(private readonly trainings: Trainings) {}
+  constructor(private readonly deps: Deps<'writer' | 'config'> & { trainings: Trainings }) {}
 
   addReport(trainingId: number, input: ReportInput, actor: AuditActor): Promise<Report> {
-    return this.trainings.writer.write(async (w) => {
-      const t = await this.trainings.locked(w, trainingId);
+    return this.deps.writer.write(async (w) => {
+      const t = await this.deps.trainings.locked(w, trainingId);
       if (actor.kind === 'member') {
-        const decision = mayDo(await w.repos.roles.staffMember(actor.cid), { kind: 'report', area: t.area_id, student: t.user_id });
-        if (!decision.ok) throw new ForbiddenError(decision.reason);
+        authorize(await w.repos.roles.staffMember(actor.cid), 'report', { area: t.area_id, student: t.user_id });
       }
       const errors: FieldErrors = {};
       if (!isDate(input.report_date)) errors.report_date = ['The report_date field must be a date, YYYY-MM-DD.'];
@@ -59,7 +59,7 @@ export class TrainingRecords {
         updated_at: w.at,
       });
       const report = presentReport(row);
-      await recordTrainingChanges(w, this.trainings.site, [
+      await recordTrainingChanges(w, this.deps.config, [
         {
           actor,
           before: t,
@@ -75,12 +75,10 @@ export class TrainingRecords {
   }
 
   addExamination(trainingId: number, input: ExaminationInput, actor: AuditActor): Promise<Examination> {
-    return this.trainings.writer.write(async (w) => {
-      const t = await this.trainings.locked(w, trainingId);
+    return this.deps.writer.write(async (w) => {
+      const t = await this.deps.trainings.locked(w, trainingId);
       if (actor.kind === 'member' && actor.cid !== input.examiner_id) {
-        const roles = rolesIn(await w.repos.roles.staffMember(actor.cid), t.area_id);
-        if (!roles.has('Administrator') && !roles.has('Moderator'))
-          throw new ForbiddenError("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
+        authorize(await w.repos.roles.staffMember(actor.cid), 'examination', { area: t.area_id, examiner: input.examiner_id });
       }
       const errors: FieldErrors = {};
       if (!isDate(input.examination_date)) errors.examination_date = ['The examination_date field must be a date, YYYY-MM-DD.'];
@@ -103,7 +101,7 @@ export class TrainingRecords {
         created_at: w.at,
       });
       const examination = presentExamination(row);
-      await recordTrainingChanges(w, this.trainings.site, [
+      await recordTrainingChanges(w, this.deps.config, [
         {
           actor,
           before: t,

@@ -1,10 +1,9 @@
 // Trainings (contract §18): created by staff or applied for by members, moved between statuses by
 // the rule of src/domain/trainings.ts, one write each with its timeline, audit entry, event and mail.
 import type { AuditActor } from '../domain/audit/index.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors.js';
 import { RATINGS, ratingValue } from '../domain/ratings.js';
-import { mayDo, rolesIn } from '../domain/staff.js';
-import type { Clock } from '../domain/time.js';
+import { authorize, rolesIn } from '../domain/staff.js';
 import {
   CLOSED_REASON_MAX,
   isTrainingType,
@@ -17,12 +16,12 @@ import {
 } from '../domain/trainings.js';
 import { trainingStatusDescription } from '../domain/users/training.js';
 import { presentTraining, presentTrainingDetail } from '../presenters/trainings.js';
-import type { Repositories } from '../repositories/index.js';
 import type { TrainingRecord } from '../repositories/trainings.js';
 import type { Training, TrainingDetail } from '../schemas/trainings.js';
 import { completeTraining } from './training-completion.js';
-import { type MailSite, recordTrainingChanges, type TrainingChange } from './training-changes.js';
-import type { Write, Writer } from './write.js';
+import { recordTrainingChanges, type TrainingChange } from './training-changes.js';
+import type { Deps } from './deps.js';
+import type { Write } from './write.js';
 
 export interface TrainingInput {
   user_id: number;
@@ -47,20 +46,15 @@ export interface TrainingPatch {
 export const isRowId = (id: number) => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 export class Trainings {
-  constructor(
-    readonly writer: Writer,
-    readonly repos: Repositories,
-    readonly clock: Clock,
-    readonly site: MailSite,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'>) {}
 
   async list(filter: { area?: string; status?: number; user_id?: number }): Promise<Training[]> {
     let areaIds: number[] | undefined;
     if (filter.area !== undefined) {
-      const area = (await this.repos.positions.areas()).find((a) => a.name.toLowerCase() === filter.area!.toLowerCase());
+      const area = (await this.deps.repos.positions.areas()).find((a) => a.name.toLowerCase() === filter.area!.toLowerCase());
       areaIds = area ? [area.id] : [];
     }
-    const rows = await this.repos.trainings.list({
+    const rows = await this.deps.repos.trainings.list({
       ...(areaIds ? { areaIds } : {}),
       ...(filter.status !== undefined ? { statuses: [filter.status] } : {}),
       ...(filter.user_id !== undefined ? { user_id: filter.user_id } : {}),
@@ -70,9 +64,9 @@ export class Trainings {
 
   /** A training with its records; drafts and the timeline only for staff. */
   async detail(id: number, forStaff = true): Promise<TrainingDetail> {
-    const t = isRowId(id) ? await this.repos.trainings.find(id) : undefined;
+    const t = isRowId(id) ? await this.deps.repos.trainings.find(id) : undefined;
     if (!t) throw new NotFoundError('Training');
-    const records = this.repos.trainingRecords;
+    const records = this.deps.repos.trainingRecords;
     return presentTrainingDetail(
       t,
       await records.reports(id, forStaff),
@@ -83,16 +77,10 @@ export class Trainings {
 
   /** A training created by staff (the API, a staff page): any type, for anyone. */
   create(input: TrainingInput, actor: AuditActor): Promise<Training> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const { areaId, ratings, facilities } = await this.checkedInput(w, input);
       if (actor.kind === 'member') {
-        const decision = mayDo(await w.repos.roles.staffMember(actor.cid), {
-          kind: 'training',
-          area: areaId,
-          student: input.user_id,
-          statusOnly: false,
-        });
-        if (!decision.ok) throw new ForbiddenError(decision.reason);
+        authorize(await w.repos.roles.staffMember(actor.cid), 'training', { area: areaId, student: input.user_id, statusOnly: false });
       }
       return presentTraining(await this.insert(w, input, areaId, ratings, facilities, actor));
     });
@@ -152,7 +140,7 @@ export class Trainings {
     if (id === null) throw new ConflictError('A training of this user in this area was created at this same instant; try again.');
     if (status >= 1) await w.repos.trainings.update(id, { queue_wait_ms: 0 });
     const after = (await w.repos.trainings.find(id))!;
-    await recordTrainingChanges(w, this.site, [
+    await recordTrainingChanges(w, this.deps.config, [
       {
         actor,
         before: null,
@@ -167,7 +155,7 @@ export class Trainings {
 
   /** Changes status, type, mentors or pause; a member is held to their roles (a mentor: own trainees, statuses 1–3). */
   update(id: number, patch: TrainingPatch, actor: AuditActor): Promise<Training> {
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const before = await this.locked(w, id);
       const mover = await this.moverOf(w, actor, before, patch);
       const change = await this.applyPatch(w, before, patch, actor, mover);
@@ -188,8 +176,7 @@ export class Trainings {
     if (actor.kind !== 'member') return 'staff';
     const staff = await w.repos.roles.staffMember(actor.cid);
     const statusOnly = Object.keys(patch).every((k) => k === 'status');
-    const decision = mayDo(staff, { kind: 'training', area: t.area_id, student: t.user_id, statusOnly });
-    if (!decision.ok) throw new ForbiddenError(decision.reason);
+    authorize(staff, 'training', { area: t.area_id, student: t.user_id, statusOnly });
     const roles = rolesIn(staff, t.area_id);
     return roles.has('Administrator') || roles.has('Moderator') ? 'staff' : 'mentor';
   }
@@ -278,7 +265,7 @@ export class Trainings {
           ? { kind: 'mentor', lines: [`${added.length === 1 ? 'A mentor was' : 'Mentors were'} assigned: CID ${added.join(', ')}.`] }
           : null,
     };
-    await recordTrainingChanges(w, this.site, [change]);
+    await recordTrainingChanges(w, this.deps.config, [change]);
     return change;
   }
 }

@@ -1,11 +1,8 @@
 import type { ApiVariant } from '../config.js';
-import type { Db } from '../db/connection.js';
-import { readSnapshot } from '../db/transaction.js';
-import { type Includes, type Membership, selectsUsers } from '../domain/users/index.js';
-import type { Clock } from '../domain/time.js';
+import { type Includes, type Membership, membershipOf, selectsUsers } from '../domain/users/index.js';
 import { presentUsers } from '../presenters/users.js';
-import { usersRepository } from '../repositories/users.js';
 import type { User } from '../schemas/users.js';
+import type { Deps } from './deps.js';
 
 /** One GET /api/users question, already validated. */
 export interface UsersRequest {
@@ -16,18 +13,18 @@ export interface UsersRequest {
 
 /** GET /api/users: built in a constant number of queries, whatever the number of users. */
 export class Users {
-  constructor(
-    /** Who counts as a member (computed once from DIVISION and SUBDIVISIONS). */
-    private readonly membership: Membership,
-    private readonly db: Db,
-    private readonly clock: Clock,
-  ) {}
+  /** Who counts as a member (computed once from DIVISION and SUBDIVISIONS). */
+  private readonly membership: Membership;
+
+  constructor(private readonly deps: Deps<'snapshot' | 'clock' | 'config'>) {
+    this.membership = membershipOf(deps.config);
+  }
 
   /** The users array now; its several queries read one snapshot. */
   async list(req: UsersRequest): Promise<User[]> {
     if (!selectsUsers(req.includes)) return [];
-    const query = { includes: req.includes, membership: this.membership, onlyAtcActive: req.onlyAtcActive, now: this.clock() };
-    const data = await readSnapshot(this.db, (trx) => usersRepository(trx).listForApi(query));
+    const query = { includes: req.includes, membership: this.membership, onlyAtcActive: req.onlyAtcActive, now: this.deps.clock() };
+    const data = await this.deps.snapshot((repos) => repos.users.listForApi(query));
     return presentUsers(data, req.includes, req.variant);
   }
 }

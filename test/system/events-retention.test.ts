@@ -24,7 +24,7 @@ describe('event retention', () => {
         positions: [{ callsign: 'EKEV0_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
       }),
     );
-    const subs = new WebhookSubscriptions(ctx.services.writer, ctx.services.repos, () => old);
+    const subs = new WebhookSubscriptions({ ...ctx.services, clock: () => old });
     await subs.add(receiver.url, null);
     // Nobody listens there: its delete event stays pending.
     await subs.add('http://127.0.0.1:9/closed', ['booking.deleted']);
@@ -119,7 +119,7 @@ describe('event retention', () => {
       expect(await pruneEvents(ctx.services.writer, 1, Date.now())).toMatchObject({ events: 1 });
 
       // A subscription added now takes what comes after: an old event not yet queued for it is kept.
-      const subs = new WebhookSubscriptions(ctx.services.writer, ctx.services.repos, () => old);
+      const subs = new WebhookSubscriptions({ ...ctx.services, clock: () => old });
       const added = await subs.add('http://127.0.0.1:9/closed', null);
       await create(10);
       const [queued] = await seqs();

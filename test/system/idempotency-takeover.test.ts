@@ -23,7 +23,7 @@ describe('Idempotency-Key: a claim taken over from a slow request', () => {
       const respond = (saved: SavedBooking[]): JsonResponse => ({ status: 201, body: { id: saved[0]!.booking.id } });
       const scope = { apiKeyId: 'key-1', key: 'slow-1', requestHash: 'same-request' };
       // Another instance, a minute after the first claimed the key.
-      const later = new Idempotency(writer, () => NOW + STALE_CLAIM_MS);
+      const later = new Idempotency({ writer, clock: () => NOW + STALE_CLAIM_MS });
 
       let takenOver: unknown;
       const slow = idempotency.run(scope, respond, async (seal) => {

@@ -1,8 +1,8 @@
 // The live event stream: one tail per process reads the outbox by seq and hands new events to every
 // connected client; a client resuming from an event id first catches up from the table. The tail and
 // the heartbeat are workers (stream.worker.ts, stream-heartbeat.worker.ts), woken by commits that wrote events.
-import type { Db } from '../../db/connection.js';
-import { eventsRepository, type StreamEvent } from '../../repositories/events.js';
+import type { StreamEvent } from '../../repositories/events.js';
+import type { Deps } from '../deps.js';
 
 /** A connection of GET /api/events, as the stream sees it. */
 export interface StreamSink {
@@ -53,11 +53,7 @@ export class EventStream {
   /** The newest event the tail has read; undefined until a first client comes. */
   private lastSeq: Promise<number> | number | undefined;
 
-  constructor(
-    private readonly db: Db,
-    private readonly limits: StreamLimits,
-    private readonly validKeys: ValidKeys,
-  ) {}
+  constructor(private readonly deps: Deps<'repos'> & { limits: StreamLimits; validKeys: ValidKeys }) {}
 
   get size(): number {
     return this.clients.size;
@@ -68,9 +64,9 @@ export class EventStream {
    * must be detached when its connection closes, which frees the place.
    */
   admit(sink: StreamSink, keyId: string): Refusal | null {
-    if (this.admitted.size >= this.limits.total) return 'total';
+    if (this.admitted.size >= this.deps.limits.total) return 'total';
     const open = this.perKey.get(keyId) ?? 0;
-    if (open >= this.limits.perKey) return 'key';
+    if (open >= this.deps.limits.perKey) return 'key';
     this.admitted.set(sink, keyId);
     this.perKey.set(keyId, open + 1);
     return null;
@@ -78,7 +74,7 @@ export class EventStream {
 
   /** The tail's position: read once, when the first client comes (before, the tail has nothing to do). */
   private position(): Promise<number> | number {
-    this.lastSeq ??= eventsRepository(this.db.kysely, this.db.dialect).lastSeq();
+    this.lastSeq ??= this.deps.repos.events.lastSeq();
     return this.lastSeq;
   }
 
@@ -87,7 +83,7 @@ export class EventStream {
     const keyId = this.admitted.get(sink);
     if (keyId === undefined) throw new Error('attach() of a stream that was not admitted');
     this.lastSeq = await this.position();
-    const repo = eventsRepository(this.db.kysely, this.db.dialect);
+    const repo = this.deps.repos.events;
     const seq = resumeFrom === undefined ? null : await repo.seqOf(resumeFrom);
     const client: Client = { sink, keyId, cursor: seq ?? (await repo.lastSeq()), live: false };
     if (resumeFrom !== undefined && seq === null && !sink.write(reset)) return;
@@ -135,7 +131,7 @@ export class EventStream {
   /** Writes events committed since the last read to every client; true when a whole batch came (more may follow). */
   async tail(): Promise<boolean> {
     if (this.lastSeq === undefined) return false;
-    const rows = await eventsRepository(this.db.kysely, this.db.dialect).after(await this.position(), BATCH);
+    const rows = await this.deps.repos.events.after(await this.position(), BATCH);
     if (rows.length === 0) return false;
     this.lastSeq = rows[rows.length - 1]!.seq;
     for (const client of this.clients) if (client.live) this.send(client, rows);
@@ -169,7 +165,7 @@ export class EventStream {
     try {
       // Only the streams open when the question was asked: one opened meanwhile may have a key not asked about.
       const asked = [...this.admitted];
-      const valid = await this.validKeys([...new Set(asked.map(([, keyId]) => keyId))]);
+      const valid = await this.deps.validKeys([...new Set(asked.map(([, keyId]) => keyId))]);
       for (const [sink, keyId] of asked) {
         if (valid.has(keyId) || !this.admitted.has(sink)) continue;
         sink.end();

@@ -17,7 +17,7 @@ import {
   retryDelay,
 } from '../../domain/network/push.js';
 import type { Clock } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import type { ClaimedPush, NetworkPushesRepository, PushResult } from '../../repositories/network-pushes.js';
 import type { Writer } from '../write.js';
 
@@ -45,7 +45,7 @@ export interface Attempted {
 
 export interface AttemptContext {
   writer: Writer;
-  repos: Repositories;
+  repos: ReadRepositories;
   config: Pick<NetworkConfig, 'retryBaseMs'>;
   division: Division;
   clock: Clock;

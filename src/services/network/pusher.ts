@@ -3,13 +3,11 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Division } from '../../domain/network/push.js';
-import type { Clock } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
 import type { ClaimedPush } from '../../repositories/network-pushes.js';
 import { type HttpClient, withoutSecrets } from '../http-client.js';
 import type { WorkerContext, WorkerLogger } from '../workers/worker.js';
-import type { Writer } from '../write.js';
 import { type AttemptContext, type Attempted, attemptPush, type NetworkResponse, type PushMethod } from './push-attempt.js';
+import type { Deps } from '../deps.js';
 
 /** Longest response body kept; the rest is dropped (the network's responses are a few hundred bytes). */
 const MAX_BODY = 64 * 1024;
@@ -27,16 +25,12 @@ export type PushLogger = WorkerLogger;
 
 const silent: PushLogger = { info() {}, warn() {}, error() {} };
 
-export interface NetworkPushesOptions {
-  writer: Writer;
-  repos: Repositories;
-  config: NetworkConfig;
-  /** The process's outbound client. */
-  http: HttpClient;
+export type NetworkPushesOptions = Deps<'writer' | 'repos' | 'http' | 'clock'> & {
+  /** The network's bookings service (NETWORK_*). */
+  network: NetworkConfig;
   division: Division;
-  clock: Clock;
   log?: PushLogger;
-}
+};
 
 class Stopped extends Error {}
 
@@ -50,7 +44,7 @@ export class NetworkPushes {
   private log: PushLogger;
 
   constructor(private readonly o: NetworkPushesOptions) {
-    this.claimMs = o.config.timeoutMs + Math.min(o.config.timeoutMs, 5_000);
+    this.claimMs = o.network.timeoutMs + Math.min(o.network.timeoutMs, 5_000);
     this.log = o.log ?? silent;
   }
 
@@ -87,7 +81,7 @@ export class NetworkPushes {
   }
 
   private async push(claim: ClaimedPush, signal: AbortSignal): Promise<void> {
-    const { writer, config, division, clock } = this.o;
+    const { writer, network: config, division, clock } = this.o;
     const attempt: AttemptContext = {
       writer,
       repos: this.o.repos,

@@ -1,26 +1,20 @@
 // What `npx sector network:status` and `network:retry` show and do: the pushes not yet made to the
 // network, and a refused one sent again.
-import type { Clock } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
-import type { Writer } from '../write.js';
+import type { Deps } from '../deps.js';
 
 export class NetworkStatus {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   /** Pending and refused pushes. */
   open() {
-    return this.repos.networkPushes.open();
+    return this.deps.repos.networkPushes.open();
   }
 
   /** Sends a refused push again; otherwise what it is (null: there is none). */
   async retry(bookingId: number): Promise<'retried' | 'done' | 'pending' | null> {
-    const now = this.clock();
-    if (await this.writer.write((w) => w.repos.networkPushes.retryRefused(bookingId, now))) return 'retried';
-    const push = await this.repos.networkPushes.status(bookingId);
+    const now = this.deps.clock();
+    if (await this.deps.writer.write((w) => w.repos.networkPushes.retryRefused(bookingId, now))) return 'retried';
+    const push = await this.deps.repos.networkPushes.status(bookingId);
     if (!push) return null;
     return push.status === 'done' ? 'done' : 'pending';
   }

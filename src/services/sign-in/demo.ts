@@ -4,8 +4,8 @@
 import { ratingCode } from '../../domain/ratings.js';
 import type { DemoPerson } from '../../presenters/demo-page.js';
 import type { DemoPersonRow } from '../../repositories/demo-people.js';
-import type { Repositories } from '../../repositories/index.js';
 import type { MemberSessions } from './sessions.js';
+import type { Deps } from '../deps.js';
 
 const TRIES: Record<string, string> = {
   Student: 'Books positions and follows their training in the queue.',
@@ -17,14 +17,11 @@ const TRIES: Record<string, string> = {
 const nameOf = (p: DemoPersonRow) => [p.first_name, p.last_name].filter(Boolean).join(' ') || `CID ${p.id}`;
 
 export class DemoSignIn {
-  constructor(
-    private readonly repos: Repositories,
-    private readonly sessions: MemberSessions,
-  ) {}
+  constructor(private readonly deps: Deps<'repos'> & { sessions: MemberSessions }) {}
 
   /** Whom the page offers: a student, a mentor, a moderator and an administrator of the demo division. */
   async people(): Promise<DemoPerson[]> {
-    return (await this.repos.demoPeople.list()).map((p) => {
+    return (await this.deps.repos.demoPeople.list()).map((p) => {
       const kind = p.role ?? 'Student';
       return { cid: p.id, name: nameOf(p), rating: ratingCode(p.rating), kind, tries: TRIES[kind] ?? '' };
     });
@@ -32,9 +29,9 @@ export class DemoSignIn {
 
   /** A session for one of the people offered (the new session's id), or null for anyone else. */
   async signIn(cid: number): Promise<string | null> {
-    const person = (await this.repos.demoPeople.list()).find((p) => p.id === cid);
+    const person = (await this.deps.repos.demoPeople.list()).find((p) => p.id === cid);
     if (person === undefined) return null;
-    return this.sessions.signIn({
+    return this.deps.sessions.signIn({
       cid: person.id,
       firstName: person.first_name ?? '',
       lastName: person.last_name ?? '',

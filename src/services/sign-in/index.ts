@@ -2,9 +2,9 @@
 // network and back. Nothing is stored unless the whole sign-in succeeds.
 import type { SignInConfig } from '../../config.js';
 import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../domain/members/sign-in.js';
-import type { HttpClient } from '../http-client.js';
 import { ConnectClient, ConnectError } from './connect.js';
 import type { MemberSessions } from './sessions.js';
+import type { Deps } from '../deps.js';
 
 export { ConnectError } from './connect.js';
 export { type ActiveSession, type Member, MemberSessions } from './sessions.js';
@@ -37,13 +37,11 @@ const param = (v: unknown, max = 2048): string | null => (typeof v === 'string' 
 export class SignIn {
   private readonly connect: ConnectClient;
 
-  constructor(
-    config: SignInConfig,
-    publicUrl: string,
-    private readonly sessions: MemberSessions,
-    http: HttpClient,
-  ) {
-    this.connect = new ConnectClient(config, `${publicUrl}/auth/callback`, http);
+  private readonly sessions: MemberSessions;
+
+  constructor({ config, http, signIn, sessions }: Deps<'config' | 'http'> & { signIn: SignInConfig; sessions: MemberSessions }) {
+    this.sessions = sessions;
+    this.connect = new ConnectClient(signIn, `${config.publicUrl}/auth/callback`, http);
   }
 
   /** Starts a sign-in: where to send the browser, and the value of its sign-in cookie. */

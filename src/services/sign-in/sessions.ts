@@ -3,9 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { signInDiff, userTarget } from '../../domain/audit/index.js';
 import { type NetworkProfile, signInRefusedFor } from '../../domain/members/sign-in.js';
-import type { Clock } from '../../domain/time.js';
 import type { SessionsRepository } from '../../repositories/sessions.js';
-import type { Writer } from '../write.js';
+import type { Deps } from '../deps.js';
 
 /** The signed-in member a page request is made by (request.member). */
 export interface Member {
@@ -41,15 +40,11 @@ export const sha256 = (value: string): string => createHash('sha256').update(val
 export type LoginProblem = 'unknown' | 'expired' | 'other-browser';
 
 export class MemberSessions {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repo: SessionsRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   /** A write of the sessions' own rows, as every write: one transaction through the writer. */
   private writes<T>(fn: (sessions: SessionsRepository) => Promise<T>): Promise<T> {
-    return this.writer.write((w) => fn(w.repos.sessions));
+    return this.deps.writer.write((w) => fn(w.repos.sessions));
   }
 
   /** The secret cookies are signed with: the configured one, else the one generated at first start. */
@@ -64,9 +59,9 @@ export class MemberSessions {
    */
   async lookUp(sessionId: string): Promise<{ session: ActiveSession; touched: boolean } | null> {
     const idHash = sha256(sessionId);
-    const row = await this.repo.find(idHash);
+    const row = await this.deps.repos.sessions.find(idHash);
     if (row === undefined) return null;
-    const now = this.clock();
+    const now = this.deps.clock();
     if (now - row.last_seen_at >= SESSION_IDLE_MS || signInRefusedFor(row.rating) !== null) {
       await this.writes((sessions) => sessions.delete(idHash));
       return null;
@@ -95,7 +90,7 @@ export class MemberSessions {
   async beginLogin(codeVerifier: string, next: string): Promise<{ state: string; browserToken: string }> {
     const state = randomToken();
     const browserToken = randomToken();
-    const now = this.clock();
+    const now = this.deps.clock();
     await this.writes((sessions) =>
       sessions.saveLoginState(
         { state_hash: sha256(state), browser_hash: sha256(browserToken), code_verifier: codeVerifier, next, created_at: now },
@@ -110,7 +105,7 @@ export class MemberSessions {
     state: string,
     browserToken: string | null,
   ): Promise<{ ok: true; codeVerifier: string; next: string } | { ok: false; problem: LoginProblem }> {
-    const now = this.clock();
+    const now = this.deps.clock();
     const row = await this.writes((sessions) => sessions.consumeLoginState(sha256(state)));
     if (row === undefined) return { ok: false, problem: 'unknown' };
     if (now - row.created_at > LOGIN_STATE_MS) return { ok: false, problem: 'expired' };
@@ -121,7 +116,7 @@ export class MemberSessions {
   /** Creates or updates the member from the profile, audits it and opens a session in one transaction; returns the session id. */
   async signIn(profile: NetworkProfile): Promise<string> {
     const sessionId = randomToken();
-    const at = await this.writer.write(async (w) => {
+    const at = await this.deps.writer.write(async (w) => {
       const { at } = w;
       const sessions = w.repos.sessions;
       const before = await sessions.profileOf(profile.cid);

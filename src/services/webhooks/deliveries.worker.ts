@@ -1,20 +1,14 @@
 // Webhook deliveries from every instance (contract §10), up to their concurrency, woken by commits
 // that wrote events, else polled.
-import type { Repositories } from '../../repositories/index.js';
-import type { HttpClient } from '../http-client.js';
 import type { Worker } from '../workers/worker.js';
-import type { Writer } from '../write.js';
 import { DEFAULT_CONCURRENCY, type DispatcherOptions, WebhookDeliveries } from './dispatcher.js';
+import type { Deps } from '../deps.js';
 
-export interface WebhookDeliveriesDeps {
-  writer: Writer;
-  repos: Repositories;
-  http: HttpClient;
-  options: DispatcherOptions;
-}
+export type WebhookDeliveriesDeps = Deps<'writer' | 'repos' | 'http'> & { options: DispatcherOptions };
 
-export function webhookDeliveriesWorker({ writer, repos, http, options }: WebhookDeliveriesDeps): Worker {
-  const deliveries = new WebhookDeliveries(writer, repos, http, options);
+export function webhookDeliveriesWorker(deps: WebhookDeliveriesDeps): Worker {
+  const { options } = deps;
+  const deliveries = new WebhookDeliveries(deps);
   return {
     name: 'webhook-deliveries',
     runs: 'everywhere',

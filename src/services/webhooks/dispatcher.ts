@@ -1,12 +1,11 @@
 // Delivers the outbox to webhook subscriptions (contract §10), from every server process: signed
 // POSTs, retried with backoff, in commit order per subscription, at least once.
 import { retryDelay } from '../../domain/events.js';
-import type { Repositories } from '../../repositories/index.js';
 import type { ClaimedDelivery } from '../../repositories/webhook-deliveries.js';
-import type { HttpClient, HttpResult } from '../http-client.js';
+import type { HttpResult } from '../http-client.js';
 import type { WorkerContext } from '../workers/worker.js';
-import type { Writer } from '../write.js';
 import { signDelivery } from './signing.js';
+import type { Deps } from '../deps.js';
 
 export interface DispatcherOptions {
   timeoutMs: number;
@@ -41,12 +40,7 @@ const HOUR_MS = 3_600_000;
 
 /** Delivers the outbox to webhooks: each run claims one subscription's head delivery, so events arrive in commit order. */
 export class WebhookDeliveries {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-    private readonly http: HttpClient,
-    private readonly options: DispatcherOptions,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'http'> & { options: DispatcherOptions }) {}
 
   /** One worker run (deliveries.worker.ts): true when it did work and may find more. */
   async deliverNext(ctx: WorkerContext): Promise<boolean> {
@@ -64,12 +58,12 @@ export class WebhookDeliveries {
    * write; reads first, so an idle poll takes no write lock. Null: nothing to do.
    */
   private async claim(now: number): Promise<{ delivery: ClaimedDelivery | null } | null> {
-    const { fanOut, due } = await this.repos.webhookDeliveries.pendingWork(now);
+    const { fanOut, due } = await this.deps.repos.webhookDeliveries.pendingWork(now);
     if (!fanOut && !due) return null;
-    return this.writer.write(async (w) => {
+    return this.deps.writer.write(async (w) => {
       const repo = w.repos.webhookDeliveries;
       if (fanOut) await repo.fanOut(now);
-      const [delivery] = await repo.claim(now, now + this.options.timeoutMs + LEASE_MARGIN_MS, 1);
+      const [delivery] = await repo.claim(now, now + this.deps.options.timeoutMs + LEASE_MARGIN_MS, 1);
       return { delivery: delivery ?? null };
     });
   }
@@ -78,7 +72,7 @@ export class WebhookDeliveries {
   private async deliver(d: ClaimedDelivery, ctx: WorkerContext): Promise<ClaimedDelivery | null> {
     const timestamp = Math.floor(ctx.now() / 1000);
     const started = performance.now();
-    const response = await this.http.request(d.url, {
+    const response = await this.deps.http.request(d.url, {
       method: 'POST',
       headers: {
         'webhook-id': d.event_id,
@@ -89,7 +83,7 @@ export class WebhookDeliveries {
       },
       body: d.body,
       fresh: true,
-      timeoutMs: this.options.timeoutMs,
+      timeoutMs: this.deps.options.timeoutMs,
       maxBytes: MAX_RESPONSE_BYTES,
       overflow: 'truncate',
       signal: ctx.signal,
@@ -98,8 +92,8 @@ export class WebhookDeliveries {
     // Stopping (the workers or the client): the lease lapses and any instance tries it again (at least once).
     if (ctx.signal.aborted || (!response.ok && response.reason === 'stopped')) return null;
     const outcome = this.outcome(d, result, ctx.now());
-    const disableAfterMs = this.options.disableAfterMs ?? 120 * HOUR_MS;
-    const { disabled, next } = await this.writer.write(async (w) => {
+    const disableAfterMs = this.deps.options.disableAfterMs ?? 120 * HOUR_MS;
+    const { disabled, next } = await this.deps.writer.write(async (w) => {
       const repo = w.repos.webhookDeliveries;
       await repo.complete(d, outcome);
       const reason = disableReason(disableAfterMs, result);
@@ -112,7 +106,7 @@ export class WebhookDeliveries {
       );
       if (disabled || result.error !== null || ctx.signal.aborted) return { disabled, next: null };
       await repo.fanOut(outcome.at);
-      const [next] = await repo.claim(outcome.at, outcome.at + this.options.timeoutMs + LEASE_MARGIN_MS, 1, d.webhook_id);
+      const [next] = await repo.claim(outcome.at, outcome.at + this.deps.options.timeoutMs + LEASE_MARGIN_MS, 1, d.webhook_id);
       return { disabled, next: next ?? null };
     });
     if (disabled) {
@@ -120,14 +114,14 @@ export class WebhookDeliveries {
         { webhook: d.webhook_id, url: d.url, lastError: result.error },
         `webhook subscription ${d.webhook_id} disabled: ${disableReason(disableAfterMs, result)}; \`npx sector webhook:enable ${d.webhook_id}\` turns it back on`,
       );
-      this.options.onDisabled?.(d.webhook_id);
+      this.deps.options.onDisabled?.(d.webhook_id);
     }
     return next;
   }
 
   private outcome(d: ClaimedDelivery, result: SendResult, at: number) {
     const ok = result.error === null;
-    const delay = ok ? null : retryDelay(d.attempts, this.options.retryBaseMs, this.options.maxAttempts);
+    const delay = ok ? null : retryDelay(d.attempts, this.deps.options.retryBaseMs, this.deps.options.maxAttempts);
     return {
       status: ok ? ('succeeded' as const) : delay === null ? ('failed' as const) : ('pending' as const),
       nextAttemptAt: delay === null ? at : at + delay,

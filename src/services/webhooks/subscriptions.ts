@@ -1,11 +1,10 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
 import { webhookTarget } from '../../domain/audit/index.js';
-import { type Clock, isoMicros } from '../../domain/time.js';
-import type { Repositories } from '../../repositories/index.js';
+import { isoMicros } from '../../domain/time.js';
 import type { AttemptListing, WebhookListing } from '../../repositories/webhooks.js';
-import type { Writer } from '../write.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
+import type { Deps } from '../deps.js';
 
 /** A request the operator must change: printed as one line. */
 export class WebhookError extends Error {}
@@ -23,14 +22,10 @@ export interface Subscription {
 }
 
 export class WebhookSubscriptions {
-  constructor(
-    private readonly writer: Writer,
-    private readonly repos: Repositories,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   private repo() {
-    return this.repos.webhooks;
+    return this.deps.repos.webhooks;
   }
 
   /** Adds a subscription; the secret is returned here once and never again. */
@@ -42,11 +37,11 @@ export class WebhookSubscriptions {
       url,
       events: encodeEventFilter(events),
       secret: newWebhookSecret(),
-      created_at: this.clock(),
+      created_at: this.deps.clock(),
       removed_at: null,
     };
     // The secret is never audited: the entry names the URL and the event types only.
-    await this.writer.write(async (w) => {
+    await this.deps.writer.write(async (w) => {
       await w.repos.webhooks.add(row);
       await w.audit({ kind: 'cli' }, [{ action: 'webhook.added', target: webhookTarget(row.id), before: null, after: { url, events } }]);
     });
@@ -58,10 +53,10 @@ export class WebhookSubscriptions {
   }
 
   async remove(id: string): Promise<Subscription> {
-    const now = this.clock();
+    const now = this.deps.clock();
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
-    const removed = await this.writer.write(async (w) => {
+    const removed = await this.deps.writer.write(async (w) => {
       if (!(await w.repos.webhooks.remove(id, now))) return false;
       const entry = { url: found.url, events: decodeEventFilter(found.events), removed_at: null };
       await w.audit({ kind: 'cli' }, [
@@ -80,11 +75,11 @@ export class WebhookSubscriptions {
 
   /** Turns a disabled subscription back on, for the events committed from now on. */
   async enable(id: string): Promise<Subscription> {
-    const now = this.clock();
+    const now = this.deps.clock();
     const found = await this.repo().find(id);
     if (!found) throw new WebhookError(`no webhook subscription with id "${id}"`);
     if (found.removed_at !== null) throw new WebhookError(`webhook subscription ${id} is removed`);
-    const enabled = await this.writer.write(async (w) => {
+    const enabled = await this.deps.writer.write(async (w) => {
       if (!(await w.repos.webhooks.enable(id))) return false;
       await w.audit({ kind: 'cli' }, [
         {
@@ -115,8 +110,8 @@ export class WebhookSubscriptions {
         throw new WebhookError(`webhook subscription ${to} is disabled; turn it on with webhook:enable ${to}`);
     };
     if (to !== null) usable(await this.repo().find(to));
-    const now = this.clock();
-    return this.writer.write(async (w) => {
+    const now = this.deps.clock();
+    return this.deps.writer.write(async (w) => {
       const events = w.repos.events;
       const event = await events.findById(eventId);
       if (!event) throw new WebhookError(`no event ${eventId} (unknown, or older than the retention)`);

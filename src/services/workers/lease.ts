@@ -1,10 +1,8 @@
 // "Only one instance does this": a job_leases row per name, taken by one conditional upsert, renewed
 // while its holder makes progress; workers and commands doing the same work (roster:sync) share it.
 import { randomBytes } from 'node:crypto';
-import type { Executor } from '../../db/connection.js';
 import type { Clock } from '../../domain/time.js';
-import { leasesRepository } from '../../repositories/leases.js';
-import type { Writer } from '../write.js';
+import type { Write, Writer } from '../write.js';
 
 /** The lease is held by someone else: since when, and until when unless they renew it. */
 export interface LeaseHolder {
@@ -42,7 +40,7 @@ export class Lease {
   ): Promise<{ lease: Lease } | { holder: LeaseHolder; dueAt: number }> {
     const owner = randomBytes(12).toString('base64url');
     const now = clock();
-    const taken = await writer.write((w) => leasesRepository(w.trx).take(name, owner, now, now + leaseMs, scheduled));
+    const taken = await writer.write((w) => w.repos.leases.take(name, owner, now, now + leaseMs, scheduled));
     if (taken === null) return { lease: new Lease(writer, clock, name, owner, leaseMs) };
     return {
       holder: { startedAt: taken.started_at, heldUntil: taken.lease_until },
@@ -54,16 +52,16 @@ export class Lease {
   async keep(): Promise<void> {
     // A write per step would be wasted: the lease lasts far longer than one step may take.
     if (this.clock() - this.renewedAt < this.leaseMs / 4) return;
-    await this.writer.write((w) => this.fence(w.trx));
+    await this.writer.write((w) => this.fence(w));
   }
 
   /**
    * Renews the lease inside the caller's write transaction, or throws LeaseLost: nothing of that
    * write happens once the lease is another's. The renewed row stays locked until the commit.
    */
-  async fence(trx: Executor): Promise<void> {
+  async fence(w: Write): Promise<void> {
     const now = this.clock();
-    if (!(await leasesRepository(trx).renew(this.name, this.owner, now + this.leaseMs))) {
+    if (!(await w.repos.leases.renew(this.name, this.owner, now + this.leaseMs))) {
       throw new LeaseLost(`the ${this.name} lease was lost (the run stalled past it and another took over)`);
     }
     this.renewedAt = now;
@@ -72,6 +70,6 @@ export class Lease {
   /** Lets go of the lease; `nextRunAt` is when the next scheduled run is due, `succeeded` records its success. */
   async release(nextRunAt: number | null = null, succeeded = false): Promise<void> {
     const now = this.clock();
-    await this.writer.write((w) => leasesRepository(w.trx).release(this.name, this.owner, now, nextRunAt, succeeded ? now : null));
+    await this.writer.write((w) => w.repos.leases.release(this.name, this.owner, now, nextRunAt, succeeded ? now : null));
   }
 }

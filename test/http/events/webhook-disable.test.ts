@@ -37,7 +37,7 @@ describe('a webhook receiver that stays dead', () => {
       }),
     );
     token = await ctx.key('edit');
-    subs = new WebhookSubscriptions(ctx.services.writer, ctx.services.repos, () => now);
+    subs = new WebhookSubscriptions({ ...ctx.services, clock: () => now });
     // Two hours, as an operator may write it; retries every minute, 100 attempts per delivery.
     const deliveries = webhookDeliveriesWorker({
       ...ctx.services,

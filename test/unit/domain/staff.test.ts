@@ -1,6 +1,7 @@
 // The permission table of contract §17, row by row: each allowed and refused at least once.
 import { describe, expect, it } from 'vitest';
-import { holdsAnyRole, mayDo, type StaffAction, type StaffMember } from '../../../src/domain/staff.js';
+import { ForbiddenError } from '../../../src/domain/errors.js';
+import { authorize, holdsAnyRole, mayDo, type StaffAction, type StaffMember } from '../../../src/domain/staff.js';
 
 const DK = 1;
 const SE = 2;
@@ -80,6 +81,10 @@ const cases: Array<[string, StaffMember, StaffAction, boolean]> = [
   ["a Mentor does not write reports for someone else's trainee", mentor, { kind: 'report', area: DK, student: OTHER }, false],
   ['a Buddy writes reports for trainings of the area', buddy, { kind: 'report', area: DK, student: OTHER }, true],
   ['a Buddy does not write reports in another area', buddy, { kind: 'report', area: SE, student: OTHER }, false],
+  // examinations
+  ['a Moderator records examinations of the area', moderator, { kind: 'examination', area: DK, examiner: OTHER }, true],
+  ['the examiner records their own examination', member([], { cid: OTHER }), { kind: 'examination', area: DK, examiner: OTHER }, true],
+  ["a Buddy does not record someone else's examination", buddy, { kind: 'examination', area: DK, examiner: OTHER }, false],
   // bookings of the area
   ['a Moderator books anything in the area', moderator, { kind: 'bookings', area: DK }, true],
   ['a division-wide Administrator books anything anywhere', divisionAdmin, { kind: 'bookings', area: SE }, true],
@@ -96,5 +101,21 @@ describe('who may do what (contract §17)', () => {
 
   it('shows the Staff link to anyone holding a role, and to nobody else', () => {
     expect([divisionAdmin, admin, moderator, mentor, buddy, nobody].map(holdsAnyRole)).toEqual([true, true, true, true, true, false]);
+  });
+});
+
+describe('authorize: the one permission check of the services', () => {
+  it('returns when the table allows the action on its target', () => {
+    expect(authorize(moderator, 'training', { area: DK, student: OTHER, statusOnly: false })).toBeUndefined();
+    expect(authorize(mentor, 'report', { area: DK, student: STUDENT })).toBeUndefined();
+  });
+
+  it("throws the domain's ForbiddenError with the table's reason when it refuses", () => {
+    const refusal = mayDo(moderator, { kind: 'role', role: 'Moderator', area: DK });
+    expect(() => authorize(moderator, 'role', { role: 'Moderator', area: DK })).toThrow(ForbiddenError);
+    expect(() => authorize(moderator, 'role', { role: 'Moderator', area: DK })).toThrow(refusal.ok ? 'unexpected' : refusal.reason);
+    expect(() => authorize(buddy, 'examination', { area: DK, examiner: OTHER })).toThrow(
+      "Examinations are recorded by the area's Administrators and Moderators, or by the examiner.",
+    );
   });
 });
