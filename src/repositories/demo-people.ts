@@ -2,16 +2,10 @@
 // division the database holds.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { ProfileColumns } from './sessions.js';
 
-export interface DemoPersonRow {
+export interface DemoPersonRow extends ProfileColumns {
   id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  rating: number;
-  region: string | null;
-  division: string | null;
-  subdivision: string | null;
   /** The role that makes them the example (null: a student), and in how many areas they hold it. */
   role: string | null;
   areas: number;
