@@ -45,7 +45,7 @@ const nextRevision = sql<number>`revision + 1`;
 /** The advisory-lock namespace (first key) of per-position booking locks: "SECT" in ASCII. */
 const POSITION_LOCKS = 0x53454354;
 
-/** Works on the base connection or on a transaction alike. */
+/** Bookings with their position's callsign and the user's name (the API's booking view). */
 const bookingViews = (db: Kysely<Database>) =>
   db
     .selectFrom('bookings as b')
@@ -67,6 +67,7 @@ export async function bookingViewsByIds(db: Kysely<Database>, ids: number[]): Pr
   return out;
 }
 
+/** Works on the base connection or on a transaction alike. */
 export function bookingsRepository(db: Kysely<Database>) {
   const view = () => bookingViews(db);
 
