@@ -4,7 +4,7 @@ import { ratingCode } from '../domain/ratings.js';
 import { isoMicros, isoMicrosOrNull } from '../domain/time.js';
 import type { DivisionRows } from '../repositories/export.js';
 import { by, byText, groupBy } from './export-order.js';
-import { presentReport } from './trainings.js';
+import { presentReport } from '../features/trainings/trainings.view.js';
 
 export function exportTrainings(rows: DivisionRows, area: (id: number) => string) {
   const ratings = groupBy(rows.trainingRatings, (r) => r.training_id);

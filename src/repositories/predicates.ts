@@ -13,7 +13,7 @@ export function activeEndorsement(now: number, table = 'endorsements'): RawBuild
   return sql<boolean>`(${col('revoked')} = 0 and ${col('valid_from')} <= ${now} and (${col('valid_to')} is null or ${col('valid_to')} > ${now}))`;
 }
 
-/** The training is open (isOpenTraining in src/domain/users/training.ts). */
+/** The training is open (isOpenTraining in src/features/trainings/user-training.ts). */
 export const openTraining: RawBuilder<boolean> = sql<boolean>`${sql.ref('trainings.status')} >= ${OPEN_TRAINING_MIN_STATUS}`;
 
 /** Users active in some area, as a subquery: hashed once per statement, never probed per row. */

@@ -10,7 +10,7 @@ import eventsRoutes from './events/index.js';
 import onlineRoutes from './online/index.js';
 import positionsRoutes from './positions/index.js';
 import type { ScopeOptions } from './scopes.js';
-import trainingsRoutes from './trainings/index.js';
+import trainingsRoutes from '../features/trainings/trainings.routes.js';
 import usersRoutes from './users/index.js';
 
 const apiRoutes: FastifyPluginAsync<ScopeOptions> = async (api, { services, extra }) => {

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { memberGuard } from '../http/member-pages.js';
 import memberBookingsRoutes from './member-bookings/index.js';
 import type { ScopeOptions } from './scopes.js';
-import trainingPagesRoutes from './training/index.js';
+import trainingPagesRoutes from '../features/trainings/member.routes.js';
 
 const memberRoutes: FastifyPluginAsync<ScopeOptions> = async (members, { services, extra }) => {
   members.addHook('preValidation', memberGuard);

@@ -7,7 +7,7 @@ import { parseEventFilter } from '../../src/domain/events.js';
 import { startServices } from '../../src/runtime.js';
 import type { Db } from '../../src/db/connection.js';
 import { type AppServices, type ComposedServices, createServices } from '../../src/services/index.js';
-import type { TrainingInput } from '../../src/services/trainings.js';
+import type { TrainingInput } from '../../src/features/trainings/trainings.service.js';
 
 /** The services over env's database (migrated, as every command does first), closed afterwards. */
 async function withDatabase<T>(env: Record<string, string>, fn: (services: AppServices) => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { createServices, type ComposedServices } from '../../src/services/index.
 import { Workers } from '../../src/services/workers/workers.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, BO, buildDivision, buildUser } from '../support/factories.js';
-import { trainingInterestWorker } from '../../src/services/training-interest.worker.js';
+import { trainingInterestWorker } from '../../src/features/trainings/interest.worker.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 12);

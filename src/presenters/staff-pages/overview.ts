@@ -1,6 +1,6 @@
 // GET /staff: what needs attention in the viewer's areas (the queue, open trainings without a
 // mentor, solos ending within 7 days), their roles and what each lets them do.
-import { trainingStatusDescription } from '../../domain/users/training.js';
+import { trainingStatusDescription } from '../../features/trainings/user-training.js';
 import type { Overview } from './types.js';
 import { type Html, html } from '../html.js';
 import { empty, isoText, type StaffFrame, staffPage, utcText } from './frame.js';

@@ -2,9 +2,9 @@
 import type { MemberBooking } from '../../repositories/member-bookings.js';
 import type { RoleHeld } from '../../repositories/roles.js';
 import type { StaffUserRow } from '../../repositories/staff.js';
-import type { ExaminationOverviewRow } from '../../repositories/training-records.js';
-import type { TrainingRecord } from '../../repositories/trainings.js';
-import type { TrainingDetail } from '../../schemas/trainings.js';
+import type { ExaminationOverviewRow } from '../../features/trainings/records.repository.js';
+import type { TrainingRecord } from '../../features/trainings/trainings.repository.js';
+import type { TrainingDetail } from '../../features/trainings/trainings.schema.js';
 import type { Endorsement } from '../../schemas/endorsements.js';
 
 /** One hour figure of an area (ActivityService.explain). */
@@ -44,7 +44,7 @@ export interface IssueChoices {
   facilities: string[];
 }
 
-/** The staff training list (src/services/training-desk.ts). */
+/** The staff training list (src/features/trainings/desk.service.ts). */
 export interface TrainingList {
   /** In queue, oldest first. */
   queue: TrainingRecord[];

@@ -15,7 +15,7 @@ import type { ScopeOptions } from '../scopes.js';
 import { frameOf, staffGuard, text, viewerOf } from './common.js';
 import peopleRoutes from './people.js';
 import positionsRoutes from './positions.js';
-import staffTrainingsRoutes from './trainings.js';
+import staffTrainingsRoutes from '../../features/trainings/staff.routes.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */
 const MAY: Record<StaffRole, string[]> = {

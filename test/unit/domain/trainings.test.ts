@@ -14,7 +14,7 @@ import {
   transitionProblem,
   waitInWords,
   type Mover,
-} from '../../../src/domain/trainings.js';
+} from '../../../src/features/trainings/domain.js';
 import { RATINGS } from '../../../src/domain/ratings.js';
 
 const DAY = 86_400_000;

@@ -1,8 +1,8 @@
 // The student's side of training (contract §18): applying, their own page (place in the queue and
 // estimate), confirming interest and closing their request — and the continued-interest job that
 // asks after 30 days and closes unconfirmed requests after 14 more.
-import type { AuditActor } from '../domain/audit/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors.js';
+import type { AuditActor } from '../../domain/audit/index.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
 import {
   type ApplyOption,
   applyOptions,
@@ -14,15 +14,15 @@ import {
   MOTIVATION_MIN,
   queueEstimate,
   STATUS,
-} from '../domain/trainings.js';
-import { trainingStatusDescription } from '../domain/users/training.js';
-import type { MyTraining } from '../presenters/training-pages.js';
-import { presentTrainingDetail } from '../presenters/trainings.js';
-import type { TrainingRecord } from '../repositories/trainings.js';
-import { recordTrainingChanges, type TrainingChange } from './training-changes.js';
-import type { Trainings } from './trainings.js';
-import type { Deps } from './deps.js';
-import type { Write } from './write.js';
+} from './domain.js';
+import { trainingStatusDescription } from './user-training.js';
+import type { MyTraining } from './views/member-pages.js';
+import { presentTrainingDetail } from './trainings.view.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import { recordTrainingChanges, type TrainingChange } from './changes.js';
+import type { Trainings } from './trainings.service.js';
+import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../services/write.js';
 
 export interface ApplicationInput {
   area: string;

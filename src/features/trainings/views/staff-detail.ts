@@ -1,10 +1,10 @@
 // GET /staff/trainings/{id} (contract §18): one training with its forms — status (a reason for
 // closing), type and pause, mentors, a report, an examination — and its reports (drafts marked),
 // examinations and the timeline of every change.
-import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../../domain/trainings.js';
-import { trainingStatusDescription } from '../../domain/users/training.js';
-import type { TrainingView } from './types.js';
-import { type Html, html } from '../html.js';
+import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
+import { trainingStatusDescription } from '../user-training.js';
+import type { TrainingView } from '../../../presenters/staff-pages/types.js';
+import { type Html, html } from '../../../presenters/html.js';
 import {
   empty,
   errorsOf,
@@ -17,7 +17,7 @@ import {
   staffPage,
   type StaffFrame,
   valueOf,
-} from './frame.js';
+} from '../../../presenters/staff-pages/frame.js';
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;

@@ -1,12 +1,22 @@
 // GET /staff/trainings (contract §18): the queue and the open trainings of the viewer's areas,
 // filterable by area and status, a form creating a training, and the examinations overview:
 // upcoming and past, with examiner and result.
-import { TRAINING_TYPES } from '../../domain/trainings.js';
-import { trainingStatusDescription } from '../../domain/users/training.js';
-import type { TrainingRecord } from '../../repositories/trainings.js';
-import type { TrainingList } from './types.js';
-import { type Html, html } from '../html.js';
-import { empty, field, formAction, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from './frame.js';
+import { TRAINING_TYPES } from '../domain.js';
+import { trainingStatusDescription } from '../user-training.js';
+import type { TrainingRecord } from '../trainings.repository.js';
+import type { TrainingList } from '../../../presenters/staff-pages/types.js';
+import { type Html, html } from '../../../presenters/html.js';
+import {
+  empty,
+  field,
+  formAction,
+  type FormState,
+  formError,
+  options,
+  staffPage,
+  type StaffFrame,
+  valueOf,
+} from '../../../presenters/staff-pages/frame.js';
 
 export interface TrainingsPage extends StaffFrame {
   list: TrainingList;

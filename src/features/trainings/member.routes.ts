@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../http/member-pages.js';
-import { type ApplyValues, applyPage, myTrainingPage } from '../../presenters/training-pages.js';
+import { type ApplyValues, applyPage, myTrainingPage } from './views/member-pages.js';
 import { firstOf, myTrainingForm, myTrainingPage as myTrainingSchema, trainingApplyForm, trainingApplyPage } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
 

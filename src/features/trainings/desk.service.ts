@@ -1,12 +1,12 @@
 // What the staff training pages show (contract §18): the queue and the open trainings of the
 // viewer's areas, the examinations overview, and one training with everything recorded about it.
 // Reads only; every change goes through Trainings and TrainingRecords, as the API's do.
-import { mayDo, rolesIn } from '../domain/staff.js';
-import { STATUS } from '../domain/trainings.js';
-import { presentTrainingDetail } from '../presenters/trainings.js';
-import type { TrainingList, TrainingView } from '../presenters/staff-pages/types.js';
-import type { StaffView } from './staff.js';
-import type { Deps } from './deps.js';
+import { mayDo, rolesIn } from '../../domain/staff.js';
+import { STATUS } from './domain.js';
+import { presentTrainingDetail } from './trainings.view.js';
+import type { TrainingList, TrainingView } from '../../presenters/staff-pages/types.js';
+import type { StaffView } from '../../services/staff.js';
+import type { Deps } from '../../services/deps.js';
 
 /** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */
 const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>

@@ -1,9 +1,9 @@
 // Trainings (contract §18): created by staff or applied for by members, moved between statuses by
-// the rule of src/domain/trainings.ts, one write each with its timeline, audit entry, event and mail.
-import type { AuditActor } from '../domain/audit/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../domain/errors.js';
-import { RATINGS, ratingValue } from '../domain/ratings.js';
-import { authorize, rolesIn } from '../domain/staff.js';
+// the rule of src/features/trainings/domain.ts, one write each with its timeline, audit entry, event and mail.
+import type { AuditActor } from '../../domain/audit/index.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
+import { RATINGS, ratingValue } from '../../domain/ratings.js';
+import { authorize, rolesIn } from '../../domain/staff.js';
 import {
   CLOSED_REASON_MAX,
   isTrainingType,
@@ -13,15 +13,15 @@ import {
   TRAINING_STATUSES,
   TRAINING_TYPES,
   transitionProblem,
-} from '../domain/trainings.js';
-import { trainingStatusDescription } from '../domain/users/training.js';
-import { presentTraining, presentTrainingDetail } from '../presenters/trainings.js';
-import type { TrainingRecord } from '../repositories/trainings.js';
-import type { Training, TrainingDetail } from '../schemas/trainings.js';
-import { completeTraining } from './training-completion.js';
-import { recordTrainingChanges, type TrainingChange } from './training-changes.js';
-import type { Deps } from './deps.js';
-import type { Write } from './write.js';
+} from './domain.js';
+import { trainingStatusDescription } from './user-training.js';
+import { presentTraining, presentTrainingDetail } from './trainings.view.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import type { Training, TrainingDetail } from './trainings.schema.js';
+import { completeTraining } from './completion.js';
+import { recordTrainingChanges, type TrainingChange } from './changes.js';
+import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../services/write.js';
 
 export interface TrainingInput {
   user_id: number;

@@ -1,17 +1,17 @@
 // Reports and examinations of a training (contract §18): written by the area's staff, a mentor for
 // their own trainee, or (an examination) by its examiner; a draft report is neither shown to the
 // student nor published.
-import type { AuditActor } from '../domain/audit/index.js';
-import { ValidationError, type FieldErrors } from '../domain/errors.js';
-import { authorize } from '../domain/staff.js';
-import { parseIsoInstant } from '../domain/time.js';
-import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from '../domain/trainings.js';
-import { presentExamination, presentReport } from '../presenters/trainings.js';
-import type { Examination, Report } from '../schemas/trainings.js';
-import { recordTrainingChanges } from './training-changes.js';
-import { isRowId, type Trainings } from './trainings.js';
-import type { Deps } from './deps.js';
-import type { Write } from './write.js';
+import type { AuditActor } from '../../domain/audit/index.js';
+import { ValidationError, type FieldErrors } from '../../domain/errors.js';
+import { authorize } from '../../domain/staff.js';
+import { parseIsoInstant } from '../../domain/time.js';
+import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domain.js';
+import { presentExamination, presentReport } from './trainings.view.js';
+import type { Examination, Report } from './trainings.schema.js';
+import { recordTrainingChanges } from './changes.js';
+import { isRowId, type Trainings } from './trainings.service.js';
+import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../services/write.js';
 
 export interface ReportInput {
   report_date: string;

@@ -1,8 +1,8 @@
-import { isoMicros, isoMicrosOrNull } from '../domain/time.js';
-import { trainingStatusDescription } from '../domain/users/training.js';
-import type { ExaminationRow, ReportRow, TimelineRow } from '../repositories/training-records.js';
-import type { TrainingRecord } from '../repositories/trainings.js';
-import type { Examination, Report, Training, TrainingDetail } from '../schemas/trainings.js';
+import { isoMicros, isoMicrosOrNull } from '../../domain/time.js';
+import { trainingStatusDescription } from './user-training.js';
+import type { ExaminationRow, ReportRow, TimelineRow } from './records.repository.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import type { Examination, Report, Training, TrainingDetail } from './trainings.schema.js';
 
 export function presentTraining(t: TrainingRecord): Training {
   return {

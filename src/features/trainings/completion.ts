@@ -1,12 +1,12 @@
 // Completing a training (contract §18): every facility name it was for becomes an active facility
 // endorsement (an older active one of the same name is revoked), and the activity grace of §16
 // starts in its area — in the completion's own transaction.
-import type { AuditActor } from '../domain/audit/index.js';
-import { endorsementTarget } from '../domain/audit/index.js';
-import { ratingValue } from '../domain/ratings.js';
-import { presentEndorsement } from '../presenters/endorsements.js';
-import type { TrainingRecord } from '../repositories/trainings.js';
-import type { Write } from './write.js';
+import type { AuditActor } from '../../domain/audit/index.js';
+import { endorsementTarget } from '../../domain/audit/index.js';
+import { ratingValue } from '../../domain/ratings.js';
+import { presentEndorsement } from '../../presenters/endorsements.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import type { Write } from '../../services/write.js';
 
 /** Issues the training's facility endorsements and starts the grace; returns the timeline entries. */
 export async function completeTraining(

@@ -10,7 +10,7 @@ import {
   listTrainings,
   TRAINING_ID_PATH,
   updateTraining,
-} from '../../schemas/trainings.js';
+} from './trainings.schema.js';
 
 // JSON and form bodies alike: a form sends numbers and checkboxes as strings, one value or many.
 const listOf = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

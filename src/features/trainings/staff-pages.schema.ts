@@ -1,4 +1,4 @@
-// What the staff training pages (contract §18, src/routes/staff/trainings.ts) take, declared as the
+// What the staff training pages (contract §18, src/features/trainings/staff.routes.ts) take, declared as the
 // other staff pages' are (src/schemas/staff-pages.ts): a field may come more than once.
 import { Type } from 'typebox';
 

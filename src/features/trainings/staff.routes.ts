@@ -7,8 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../domain/errors.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
 import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
-import { trainingPage } from '../../presenters/staff-pages/training-detail.js';
-import { trainingsPage } from '../../presenters/staff-pages/trainings-list.js';
+import { trainingPage } from './views/staff-detail.js';
+import { trainingsPage } from './views/staff-list.js';
 import {
   createTrainingForm,
   staffTrainingPage,
@@ -17,9 +17,9 @@ import {
   trainingExamForm,
   trainingReportForm,
   trainingStatusForm,
-} from '../../schemas/staff-training-pages.js';
+} from './staff-pages.schema.js';
 import type { RouteServices } from '../../services/index.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from './common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../../routes/staff/common.js';
 
 const NOTICES = {
   created: 'Training created.',
