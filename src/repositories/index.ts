@@ -10,7 +10,7 @@ import { controllingSessionsRepository } from './controlling-sessions.js';
 import { demoPeopleRepository } from './demo-people.js';
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';
-import { endorsementsRepository } from './endorsements.js';
+import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
 import { eventsRepository } from './events.js';
 import { exportRepository } from './export.js';
 import { healthRepository } from './health.js';

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { OPEN_TRAINING_MIN_STATUS } from '../domain/users/index.js';
 
 /**
- * The endorsement is active at `now` (isActiveEndorsement in src/domain/endorsements.ts), for the
+ * The endorsement is active at `now` (isActiveEndorsement in src/features/endorsements/domain.ts), for the
  * `endorsements` table or an alias of it.
  */
 export function activeEndorsement(now: number, table = 'endorsements'): RawBuilder<boolean> {

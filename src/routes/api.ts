@@ -5,7 +5,7 @@ import apiKeys from '../plugins/api-keys.js';
 import bookingsRoutes from './bookings/index.js';
 import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';
-import endorsementsRoutes from './endorsements/index.js';
+import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';
 import eventsRoutes from './events/index.js';
 import onlineRoutes from './online/index.js';
 import positionsRoutes from './positions/index.js';

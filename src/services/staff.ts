@@ -2,11 +2,11 @@
 // their areas, finding a person and everything about them, and the active endorsements. Reads
 // only: every change a page makes goes through the API's own services (Endorsements, Roles,
 // Positions), so it is the same write with its audit entry and events.
-import { isActiveEndorsement } from '../domain/endorsements.js';
+import { isActiveEndorsement } from '../features/endorsements/domain.js';
 import { holdsAnyRole, rolesIn, type StaffMember } from '../domain/staff.js';
-import { presentEndorsement } from '../presenters/endorsements.js';
+import { presentEndorsement } from '../features/endorsements/endorsements.view.js';
 import type { IssueChoices, Named, Overview, Person } from '../presenters/staff-pages/types.js';
-import type { Endorsement } from '../schemas/endorsements.js';
+import type { Endorsement } from '../features/endorsements/endorsements.schema.js';
 import type { StaffUserRow } from '../repositories/staff.js';
 import type { ActivityService } from './activity.js';
 import type { Deps } from './deps.js';

@@ -10,7 +10,7 @@ import type { Worker } from '../../src/services/workers/worker.js';
 import { Workers } from '../../src/services/workers/workers.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, buildDivision, buildUser } from '../support/factories.js';
-import { endorsementExpiryWorker } from '../../src/services/endorsements-expiry.worker.js';
+import { endorsementExpiryWorker } from '../../src/features/endorsements/expiry.worker.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 12);

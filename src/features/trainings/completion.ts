@@ -4,7 +4,7 @@
 import type { AuditActor } from '../../domain/audit/index.js';
 import { endorsementTarget } from '../../domain/audit/index.js';
 import { ratingValue } from '../../domain/ratings.js';
-import { presentEndorsement } from '../../presenters/endorsements.js';
+import { presentEndorsement } from '../endorsements/endorsements.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../services/write.js';
 

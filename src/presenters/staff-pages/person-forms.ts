@@ -2,7 +2,7 @@
 // and revoke roles. Field names are the API's (type, rating, areas, positions, valid_to; role,
 // area), so the services' errors land beside their fields.
 import type { IssueChoices } from './types.js';
-import type { Endorsement } from '../../schemas/endorsements.js';
+import type { Endorsement } from '../../features/endorsements/endorsements.schema.js';
 import type { RoleHeld } from '../../repositories/roles.js';
 import { type Html, html } from '../html.js';
 import { dateOf, field, formAction, formError, type FormState, options, valueOf } from './frame.js';

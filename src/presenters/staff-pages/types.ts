@@ -5,7 +5,7 @@ import type { StaffUserRow } from '../../repositories/staff.js';
 import type { ExaminationOverviewRow } from '../../features/trainings/records.repository.js';
 import type { TrainingRecord } from '../../features/trainings/trainings.repository.js';
 import type { TrainingDetail } from '../../features/trainings/trainings.schema.js';
-import type { Endorsement } from '../../schemas/endorsements.js';
+import type { Endorsement } from '../../features/endorsements/endorsements.schema.js';
 
 /** One hour figure of an area (ActivityService.explain). */
 export interface AreaHours {

@@ -3,10 +3,10 @@
 // API: responses are HTML, writes are forms with a CSRF token, and every change goes through the
 // API's own services, so it is one write with its audit entry (actor member:<cid>) and events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isIssuedType } from '../../domain/endorsements.js';
+import { isIssuedType } from '../../features/endorsements/domain.js';
 import { rolesIn, type StaffRole } from '../../domain/staff.js';
 import { sendPage } from '../../http/member-pages.js';
-import { endorsementsPage } from '../../presenters/staff-pages/endorsements.js';
+import { endorsementsPage } from '../../features/endorsements/staff-page.view.js';
 import { overviewPage } from '../../presenters/staff-pages/overview.js';
 import { searchPage } from '../../presenters/staff-pages/users.js';
 import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../../schemas/staff-pages.js';

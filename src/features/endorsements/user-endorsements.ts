@@ -7,7 +7,7 @@ export interface EndorsementTimes {
   revoked_at: number | null;
 }
 
-import { isActiveEndorsement } from '../endorsements.js';
+import { isActiveEndorsement } from './domain.js';
 
 export { isActiveEndorsement };
 

@@ -11,7 +11,7 @@ import {
   listEndorsements,
   revokeEndorsement,
   updateEndorsement,
-} from '../../schemas/endorsements.js';
+} from './endorsements.schema.js';
 
 /** A time field: ISO 8601, or null/blank for none where allowed; a 422 naming the field otherwise. */
 export function instantOf(field: string, text: string | null | undefined): number | null | undefined {
@@ -26,7 +26,7 @@ export function instantOf(field: string, text: string | null | undefined): numbe
 const list = (v: string | string[] | undefined): string[] =>
   v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean);
 
-/** What a create asks for, in the terms of the rules (src/domain/endorsements.ts). */
+/** What a create asks for, in the terms of the rules (src/features/endorsements/domain.ts). */
 function requestOf(body: CreateEndorsementBody, now: number) {
   const validFrom = instantOf('valid_from', body.valid_from);
   return {

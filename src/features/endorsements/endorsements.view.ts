@@ -1,6 +1,6 @@
-import { isoMicros, isoMicrosOrNull } from '../domain/time.js';
-import type { EndorsementRecord } from '../repositories/endorsements.js';
-import type { Endorsement } from '../schemas/endorsements.js';
+import { isoMicros, isoMicrosOrNull } from '../../domain/time.js';
+import type { EndorsementRecord } from './endorsements.repository.js';
+import type { Endorsement } from './endorsements.schema.js';
 
 export function presentEndorsement(e: EndorsementRecord): Endorsement {
   return {

@@ -1,23 +1,16 @@
 // Endorsements staff issue, shorten and revoke (contract §17): one write each, with its audit entry
 // and event. A member acting on the pages is held to what their roles allow (src/domain/staff.ts);
 // API keys and the CLI are trusted integrations, as for bookings.
-import type { AuditActor } from '../domain/audit/index.js';
-import { changedFields, endorsementTarget } from '../domain/audit/index.js';
-import {
-  type EndorsementRequest,
-  isActiveEndorsement,
-  isIssuedType,
-  type IssuedType,
-  issueProblems,
-  newEndProblem,
-} from '../domain/endorsements.js';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
-import { authorize } from '../domain/staff.js';
-import { presentEndorsement } from '../presenters/endorsements.js';
-import type { EndorsementFilter, EndorsementRecord } from '../repositories/endorsements.js';
-import type { Endorsement } from '../schemas/endorsements.js';
-import type { Write } from './write.js';
-import type { Deps } from './deps.js';
+import type { AuditActor } from '../../domain/audit/index.js';
+import { changedFields, endorsementTarget } from '../../domain/audit/index.js';
+import { type EndorsementRequest, isActiveEndorsement, isIssuedType, type IssuedType, issueProblems, newEndProblem } from './domain.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { authorize } from '../../domain/staff.js';
+import { presentEndorsement } from './endorsements.view.js';
+import type { EndorsementFilter, EndorsementRecord } from './endorsements.repository.js';
+import type { Endorsement } from './endorsements.schema.js';
+import type { Write } from '../../services/write.js';
+import type { Deps } from '../../services/deps.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 const described = (e: EndorsementRecord) =>
