@@ -173,7 +173,7 @@ export interface RosterStagingTable {
   last_name: string | null;
 }
 
-/** An Idempotency-Key of an API key: claimed by its first request, then its stored response (src/services/idempotency.ts). */
+/** An Idempotency-Key of an API key: claimed by its first request, then its stored response (src/features/bookings/idempotency.service.ts). */
 export interface IdempotencyKeysTable {
   api_key_id: string;
   key: string;

@@ -1,6 +1,6 @@
 // What each staff role may do (contract §17): one rule, used by the staff pages and the services
 // alike. Roles are held per area, or division-wide (Administrator only), which counts in every area.
-import type { Decision } from './bookings/who-may-book.js';
+import type { Decision } from '../features/bookings/domain/who-may-book.js';
 import { ForbiddenError } from './errors.js';
 
 export const STAFF_ROLES = ['Administrator', 'Moderator', 'Mentor', 'Buddy'] as const;

@@ -1,7 +1,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { decodeCursor, parseDayMonthYear, parseWindowBound } from '../domain/bookings/index.js';
-import { DAY_MONTH_YEAR, LIST_CURSOR, WINDOW_BOUND } from '../schemas/booking-input.js';
+import { decodeCursor, parseDayMonthYear, parseWindowBound } from '../features/bookings/domain/index.js';
+import { DAY_MONTH_YEAR, LIST_CURSOR, WINDOW_BOUND } from '../features/bookings/booking-input.schema.js';
 
 // Query strings and path params are coerced from text; bodies are not (a JSON `true` must not become cid 1).
 // `verbose`: each error carries its schema, whose message the error handler responds with.

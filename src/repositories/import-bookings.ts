@@ -5,7 +5,7 @@ import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { isBookingOverlap } from '../db/errors.js';
 import { ImportError, type ImportBooking } from '../import/plan.js';
-import { bookingViewsByIds, type BookingView } from './bookings.js';
+import { bookingViewsByIds, type BookingView } from '../features/bookings/bookings.repository.js';
 import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.js';
 
 export interface BookingRefs {

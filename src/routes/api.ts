@@ -2,7 +2,7 @@
 // application's own handler) for every route of the API (docs/api.md).
 import type { FastifyPluginAsync } from 'fastify';
 import apiKeys from '../plugins/api-keys.js';
-import bookingsRoutes from './bookings/index.js';
+import bookingsRoutes from '../features/bookings/bookings.routes.js';
 import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';
 import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';

@@ -3,7 +3,7 @@
 // so a route added here is guarded without a line of its own.
 import type { FastifyPluginAsync } from 'fastify';
 import { memberGuard } from '../http/member-pages.js';
-import memberBookingsRoutes from './member-bookings/index.js';
+import memberBookingsRoutes from '../features/bookings/member.routes.js';
 import type { ScopeOptions } from './scopes.js';
 import trainingPagesRoutes from '../features/trainings/member.routes.js';
 

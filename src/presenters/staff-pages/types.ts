@@ -1,5 +1,5 @@
 // What the staff pages show, as the StaffDesk service (src/services/staff.ts) reads it.
-import type { MemberBooking } from '../../repositories/member-bookings.js';
+import type { MemberBooking } from '../../features/bookings/member-bookings.repository.js';
 import type { RoleHeld } from '../../repositories/roles.js';
 import type { StaffUserRow } from '../../repositories/staff.js';
 import type { ExaminationOverviewRow } from '../../features/trainings/records.repository.js';

@@ -4,7 +4,7 @@ import { ratingCode } from '../../domain/ratings.js';
 import type { StaffUserRow } from '../../repositories/staff.js';
 import type { Person } from './types.js';
 import type { Endorsement } from '../../features/endorsements/endorsements.schema.js';
-import { whenText } from '../booking-pages.js';
+import { whenText } from '../../features/bookings/views/member-pages.js';
 import { type Html, html } from '../html.js';
 import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';

@@ -8,7 +8,7 @@ import {
   positionsOffered,
   REFUSALS,
   tagsOffered,
-} from '../../../src/domain/bookings/who-may-book.js';
+} from '../../../src/features/bookings/domain/who-may-book.js';
 import { RATINGS } from '../../../src/domain/ratings.js';
 
 const DENMARK = 1;

@@ -3,7 +3,7 @@
 import type { FieldErrors } from '../../../domain/errors.js';
 import { EXPERIENCE, type ApplyOption, MOTIVATION_MAX, MOTIVATION_MIN, ordinal, waitInWords } from '../domain.js';
 import type { TrainingDetail } from '../trainings.schema.js';
-import { described, fieldError, frame, type PageFrame } from '../../../presenters/booking-pages.js';
+import { described, fieldError, frame, type PageFrame } from '../../bookings/views/member-pages.js';
 import { type Html, html } from '../../../presenters/html.js';
 
 /** What the student's page shows. */

@@ -1,5 +1,5 @@
-import { isoMicros, ymdHis } from '../domain/time.js';
-import type { BookingView } from '../repositories/bookings.js';
+import { isoMicros, ymdHis } from '../../domain/time.js';
+import type { BookingView } from './bookings.repository.js';
 import type {
   BookingCreated,
   BookingCreatedControlCenter,
@@ -7,8 +7,8 @@ import type {
   BookingFull,
   BookingReduced,
   BookingUpdated,
-} from '../schemas/bookings.js';
-import type { BatchCreated, BatchCreatedControlCenter } from '../schemas/booking-batch.js';
+} from './bookings.schema.js';
+import type { BatchCreated, BatchCreatedControlCenter } from './booking-batch.schema.js';
 
 export type BookingForm = 'full' | 'reduced';
 

@@ -9,10 +9,10 @@ import {
   MIN_CID,
   MIN_SOURCE_LENGTH,
   SOURCE_RULE,
-} from '../domain/limits.js';
-import { MESSAGES } from '../domain/bookings/input.js';
-import { ERROR_MESSAGE } from './common.js';
-import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from '../domain/bookings/query.js';
+} from '../../domain/limits.js';
+import { MESSAGES } from './domain/input.js';
+import { ERROR_MESSAGE } from '../../schemas/common.js';
+import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from './domain/query.js';
 
 /** The formats of the list's window bounds and cursor, checked by the validator (src/http/validation.ts). */
 export const WINDOW_BOUND = 'window-bound';

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { Booking, Database } from '../db/schema.js';
-import type { BookingListFilter } from '../domain/bookings/query.js';
+import type { Booking, Database } from '../../db/schema.js';
+import type { BookingListFilter } from './domain/query.js';
 
 // The filter list() takes, for its callers.
-export type { BookingListFilter } from '../domain/bookings/query.js';
+export type { BookingListFilter } from './domain/query.js';
 
 /** A booking with what its JSON forms show from other tables. */
 export interface BookingView extends Booking {

@@ -9,10 +9,10 @@ import {
   IdempotencyHeaders,
   REPLAYED_HEADER,
   UpdateBookingBody,
-} from './booking-input.js';
-import { ErrorBody, ValidationErrorBody } from './common.js';
+} from './booking-input.schema.js';
+import { ErrorBody, ValidationErrorBody } from '../../schemas/common.js';
 
-export { BOOKING_ID_PATH } from './booking-input.js';
+export { BOOKING_ID_PATH } from './booking-input.schema.js';
 
 const ymdHis = (description: string) =>
   Type.String({

@@ -1,6 +1,6 @@
 // Booking periods: a calendar date (d/m/Y) and two 24-hour times (H:i) become a half-open
 // interval [start, end) of UTC epoch milliseconds.
-import { utcFromFields } from '../time.js';
+import { utcFromFields } from '../../../domain/time.js';
 
 export interface CalendarDate {
   year: number;

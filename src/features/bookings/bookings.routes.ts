@@ -12,7 +12,7 @@ import {
   encodeCursor,
   parseWindowBound,
   withoutBlanks,
-} from '../../domain/bookings/index.js';
+} from './domain/index.js';
 import { ValidationError } from '../../domain/errors.js';
 import {
   batchCreatedBody,
@@ -23,14 +23,14 @@ import {
   bookingDeletedBody,
   bookingUpdatedBody,
   type BookingForm,
-} from '../../presenters/bookings.js';
+} from './bookings.view.js';
 import { wantsControlCenter } from '../../http/variant.js';
 import type { RouteServices } from '../../services/index.js';
-import { type IdempotencyScope, type JsonResponse, type Outcome, requestHash } from '../../services/idempotency.js';
-import type { SavedBooking } from '../../services/bookings.js';
-import { createBookingBatch } from '../../schemas/booking-batch.js';
-import type { BookingListQuery } from '../../schemas/booking-input.js';
-import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from '../../schemas/bookings.js';
+import { type IdempotencyScope, type JsonResponse, type Outcome, requestHash } from './idempotency.service.js';
+import type { SavedBooking } from './bookings.service.js';
+import { createBookingBatch } from './booking-batch.schema.js';
+import type { BookingListQuery } from './booking-input.schema.js';
+import { BOOKING_ID_PATH, createBooking, deleteBooking, getBooking, listBookings, updateBooking } from './bookings.schema.js';
 
 /** A batch's form: up to MAX_BATCH_SIZE items of a create's fields. */
 const BATCH_FORM = { count: MAX_BATCH_SIZE, fields: BOOKING_FIELDS.length };

@@ -2,12 +2,12 @@
 // (a create, an update, a member's page, a batch's items): read and check (planChange, or planCreates
 // for a batch, set-based), then write (applyCreates, applyUpdate). The caller records the changes
 // (Write.bookingsChanged) and maps an overlap to a 409.
-import { type BookingFields, type CreateFields, changesNothing, type Plan, planBooking } from '../domain/bookings/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
-import type { BookingValues, BookingView, BookingsRepository, Slot } from '../repositories/bookings.js';
-import type { ReadRepositories } from '../repositories/index.js';
-import type { BookingChange } from './booking-changes.js';
-import type { Write } from './write.js';
+import { type BookingFields, type CreateFields, changesNothing, type Plan, planBooking } from './domain/index.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import type { BookingValues, BookingView, BookingsRepository, Slot } from './bookings.repository.js';
+import type { ReadRepositories } from '../../repositories/index.js';
+import type { BookingChange } from './changes.js';
+import type { Write } from '../../services/write.js';
 
 /** What a permit sees of a change: the booking as stored (null on create) and the position it is to be on. */
 export interface PermitContext {
@@ -23,7 +23,7 @@ export interface PermitContext {
 /**
  * A further check of who may make a change, run inside its transaction once the booking and the
  * position are read, so what it decides on cannot change before the write: members' pages check
- * who may book (src/domain/bookings/who-may-book.ts). It throws a ForbiddenError to refuse.
+ * who may book (src/features/bookings/domain/who-may-book.ts). It throws a ForbiddenError to refuse.
  */
 export type BookingPermit = (change: PermitContext) => Promise<void>;
 

@@ -1,19 +1,19 @@
 // Members' own bookings (docs/booking-pages.md) through the API's write path, with who-may-book checked
 // in the write's transaction and the member as the audit actor.
 import { randomBytes } from 'node:crypto';
-import { userTarget } from '../domain/audit/index.js';
-import { chosenFlags, type Tag } from '../domain/bookings/flags.js';
-import type { MemberFormFields } from '../domain/bookings/member-form.js';
-import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from '../domain/bookings/who-may-book.js';
-import { feedWindow } from '../domain/calendar/filter.js';
-import { ForbiddenError, NotFoundError } from '../domain/errors.js';
-import { isMember, membershipOf } from '../domain/users/membership.js';
-import { calendarFeed } from '../presenters/icalendar.js';
-import type { ReadRepositories } from '../repositories/index.js';
-import type { MemberBooking, OfferedPosition } from '../repositories/member-bookings.js';
-import type { Actor } from './booking-changes.js';
-import type { BookingPermit, Bookings, SavedBooking } from './bookings.js';
-import type { Deps } from './deps.js';
+import { userTarget } from '../../domain/audit/index.js';
+import { chosenFlags, type Tag } from './domain/flags.js';
+import type { MemberFormFields } from './domain/member-form.js';
+import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from './domain/who-may-book.js';
+import { feedWindow } from '../../domain/calendar/filter.js';
+import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
+import { isMember, membershipOf } from '../../domain/users/membership.js';
+import { calendarFeed } from '../../presenters/icalendar.js';
+import type { ReadRepositories } from '../../repositories/index.js';
+import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';
+import type { Actor } from './changes.js';
+import type { BookingPermit, Bookings, SavedBooking } from './bookings.service.js';
+import type { Deps } from '../../services/deps.js';
 
 /** The signed-in member, as the session knows them. */
 export interface Member {

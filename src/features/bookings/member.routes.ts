@@ -2,15 +2,15 @@
 // write through the same service as the API.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { bookingFieldsOf, type BookingBody, withoutBlanks } from '../../domain/bookings/input.js';
-import { type MemberFormValues, memberFormValues, parseMemberForm } from '../../domain/bookings/member-form.js';
-import { isBookingId } from '../../domain/bookings/index.js';
+import { bookingFieldsOf, type BookingBody, withoutBlanks } from './domain/input.js';
+import { type MemberFormValues, memberFormValues, parseMemberForm } from './domain/member-form.js';
+import { isBookingId } from './domain/index.js';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { fieldErrorsFromValidation } from '../../http/errors.js';
 import { accountView, csrfField, sendMessage, sendPage } from '../../http/member-pages.js';
-import { bookingFormPage, myBookingsPage, valuesOf, whenText } from '../../presenters/booking-pages.js';
-import { CreateBookingBody } from '../../schemas/booking-input.js';
-import type { Member, OfferedChoice } from '../../services/member-bookings.js';
+import { bookingFormPage, myBookingsPage, valuesOf, whenText } from './views/member-pages.js';
+import { CreateBookingBody } from './booking-input.schema.js';
+import type { Member, OfferedChoice } from './member-bookings.service.js';
 import {
   bookingForm,
   bookingFormPage as bookingFormSchema,

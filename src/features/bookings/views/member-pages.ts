@@ -1,15 +1,15 @@
 // Members' own pages (docs/booking-pages.md): the booking form (new and edit) and "My bookings"
 // with the member's calendar feed address. Server-rendered, every value escaped by html`…`,
 // the schedule page's stylesheet; no script needed.
-import { TAG_NAMES } from '../domain/bookings/who-may-book.js';
-import type { Tag } from '../domain/bookings/flags.js';
-import type { MemberFormValues } from '../domain/bookings/member-form.js';
-import { flagLabels } from '../domain/calendar/filter.js';
-import type { FieldErrors } from '../domain/errors.js';
-import type { MemberBooking, OfferedPosition } from '../repositories/member-bookings.js';
-import { type Html, html } from './html.js';
-import { type AccountView, memberFooter, pageHead, siteHeader } from './member-pages.js';
-import type { PageAssets } from './schedule-page.js';
+import { TAG_NAMES } from '../domain/who-may-book.js';
+import type { Tag } from '../domain/flags.js';
+import type { MemberFormValues } from '../domain/member-form.js';
+import { flagLabels } from '../../../domain/calendar/filter.js';
+import type { FieldErrors } from '../../../domain/errors.js';
+import type { MemberBooking, OfferedPosition } from '../member-bookings.repository.js';
+import { type Html, html } from '../../../presenters/html.js';
+import { type AccountView, memberFooter, pageHead, siteHeader } from '../../../presenters/member-pages.js';
+import type { PageAssets } from '../../../presenters/schedule-page.js';
 
 export interface PageFrame {
   siteName: string;

@@ -1,9 +1,9 @@
 // POST /api/bookings/batch (contract §5, "Batches and retries"): its body, its responses and its schema.
 import { type Static, Type } from 'typebox';
-import { MAX_BATCH_SIZE } from '../domain/bookings/index.js';
-import { BODY_TYPES, CreateBookingBody, IdempotencyHeaders, REPLAYED_HEADER } from './booking-input.js';
-import { BookingFull, COMPAT_NOTE, writeErrors } from './bookings.js';
-import { ERROR_MESSAGE } from './common.js';
+import { MAX_BATCH_SIZE } from './domain/index.js';
+import { BODY_TYPES, CreateBookingBody, IdempotencyHeaders, REPLAYED_HEADER } from './booking-input.schema.js';
+import { BookingFull, COMPAT_NOTE, writeErrors } from './bookings.schema.js';
+import { ERROR_MESSAGE } from '../../schemas/common.js';
 
 /** One item: a create's body. */
 const BatchItem = Type.Object(CreateBookingBody.properties, {

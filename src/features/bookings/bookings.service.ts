@@ -8,19 +8,19 @@ import {
   itemErrors,
   type ListPosition,
   RULE_MESSAGES,
-} from '../domain/bookings/index.js';
-import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../domain/errors.js';
-import { isBookingOverlap } from '../db/errors.js';
-import { bookingListBody, type BookingForm } from '../presenters/bookings.js';
-import type { BookingView, Slot, StoredSlot } from '../repositories/bookings.js';
-import type { ReadRepositories } from '../repositories/index.js';
-import type { BookingFull, BookingReduced } from '../schemas/bookings.js';
-import type { Actor } from './booking-changes.js';
-import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './booking-steps.js';
-import type { Write, Writer } from './write.js';
-import type { Deps } from './deps.js';
+} from './domain/index.js';
+import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { isBookingOverlap } from '../../db/errors.js';
+import { bookingListBody, type BookingForm } from './bookings.view.js';
+import type { BookingView, Slot, StoredSlot } from './bookings.repository.js';
+import type { ReadRepositories } from '../../repositories/index.js';
+import type { BookingFull, BookingReduced } from './bookings.schema.js';
+import type { Actor } from './changes.js';
+import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './steps.js';
+import type { Write, Writer } from '../../services/write.js';
+import type { Deps } from '../../services/deps.js';
 
-export type { BookingPermit, PermitContext } from './booking-steps.js';
+export type { BookingPermit, PermitContext } from './steps.js';
 
 export const OVERLAP_MESSAGE = 'Booking overlaps with an existing booking';
 

@@ -18,7 +18,7 @@ export function flagsForTag(tag: Tag | null): BookingFlags {
   return { training: tag === 1 ? 1 : 0, exam: tag === 2 ? 1 : 0, event: tag === 3 ? 1 : 0 };
 }
 
-import { type EndorsementPeriod, isActiveEndorsement } from '../../features/endorsements/domain.js';
+import { type EndorsementPeriod, isActiveEndorsement } from '../../endorsements/domain.js';
 
 export { type EndorsementPeriod, isActiveEndorsement };
 

@@ -1,10 +1,10 @@
 // The create and update bodies: what a client reads when a field is wrong (the body schemas in
-// src/schemas/booking-input.ts carry these messages), and the fields of a body they accepted.
-// The rules that span fields or need the database (src/domain/bookings/rules.ts) come after.
+// src/features/bookings/booking-input.schema.ts carry these messages), and the fields of a body they accepted.
+// The rules that span fields or need the database (src/features/bookings/domain/rules.ts) come after.
 import type { Tag } from './flags.js';
 import { type CalendarDate, parseClockTime, parseDayMonthYear } from './period.js';
 
-import { MAX_CALLSIGN_LENGTH, SOURCE_RULE } from '../limits.js';
+import { MAX_CALLSIGN_LENGTH, SOURCE_RULE } from '../../../domain/limits.js';
 
 export type BookingInputMode = 'create' | 'update';
 
@@ -26,7 +26,7 @@ export type CreateFields = Required<Omit<BookingFields, 'tag'>> & { tag: Tag | n
 
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
 
-export { MAX_CALLSIGN_LENGTH } from '../limits.js';
+export { MAX_CALLSIGN_LENGTH } from '../../../domain/limits.js';
 
 export const MESSAGES = {
   required: (field: string) => `The ${field} field is required.`,

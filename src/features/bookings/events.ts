@@ -1,11 +1,11 @@
 // Booking changes become events in the change's own transaction (the outbox, docs/events.md).
 import type { EventEnvelope, EventType } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
-import { presentBookingFull } from '../../presenters/bookings.js';
+import { presentBookingFull } from './bookings.view.js';
 import type { NewEvent } from '../../repositories/events.js';
-import type { BookingFull } from '../../schemas/bookings.js';
-import type { BookingChange } from '../booking-changes.js';
-import { newEventId } from '../webhooks/signing.js';
+import type { BookingFull } from './bookings.schema.js';
+import type { BookingChange } from './changes.js';
+import { newEventId } from '../../services/webhooks/signing.js';
 
 export type BookingEvent = EventEnvelope<{ booking: BookingFull }>;
 
