@@ -9,7 +9,7 @@ import type { PositionRow } from '../src/db/schema.js';
 import { bookingDiff } from '../src/domain/audit/index.js';
 import { parseIncludes } from '../src/domain/users/index.js';
 import { bookingCreatedBody, bookingListBody } from '../src/features/bookings/bookings.view.js';
-import { presentPosition } from '../src/presenters/positions.js';
+import { presentPosition } from '../src/features/positions/positions.view.js';
 import { presentUsers } from '../src/presenters/users.js';
 import type { BookingView } from '../src/features/bookings/bookings.repository.js';
 import type { UsersData } from '../src/repositories/users.js';

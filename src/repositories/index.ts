@@ -21,7 +21,7 @@ import { mailRepository } from './mail.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
 import { networkPushesRepository } from './network-pushes.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
-import { positionsRepository } from './positions.js';
+import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from './roles.js';
 import { rosterRepository } from './roster.js';
 import { rosterStagingRepository } from './roster-staging.js';

@@ -8,7 +8,7 @@ import deprecatedRoutes from './deprecated/index.js';
 import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';
 import eventsRoutes from './events/index.js';
 import onlineRoutes from './online/index.js';
-import positionsRoutes from './positions/index.js';
+import positionsRoutes from '../features/positions/positions.routes.js';
 import type { ScopeOptions } from './scopes.js';
 import trainingsRoutes from '../features/trainings/trainings.routes.js';
 import usersRoutes from './users/index.js';

@@ -43,7 +43,7 @@ import { NetworkStatus } from './network/status.js';
 import { OnlineNow } from './online.js';
 import { outboxMetrics, webhooksDisabledMetric } from './outbox-metrics.js';
 import { pageAssets } from './page-assets.js';
-import { Positions } from './positions.js';
+import { Positions } from '../features/positions/positions.service.js';
 import { Roles } from './roles.js';
 import { StaffDesk } from './staff.js';
 import { RosterSync } from './roster-sync.js';

@@ -14,7 +14,7 @@ import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from '../../services/sta
 import type { ScopeOptions } from '../scopes.js';
 import { frameOf, staffGuard, text, viewerOf } from './common.js';
 import peopleRoutes from './people.js';
-import positionsRoutes from './positions.js';
+import positionsRoutes from '../../features/positions/staff.routes.js';
 import staffTrainingsRoutes from '../../features/trainings/staff.routes.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */

@@ -6,10 +6,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../domain/errors.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
 import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
-import { positionsPage } from '../../presenters/staff-pages/positions.js';
+import { positionsPage } from './staff-page.view.js';
 import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../../schemas/staff-pages.js';
 import type { RouteServices } from '../../services/index.js';
-import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from './common.js';
+import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from '../../routes/staff/common.js';
 
 const NOTICES = { added: 'Position added.', changed: 'Position changed.', removed: 'Position removed.' };
 const MANAGED_BY = "An area's positions are added, changed and removed by its Administrators.";

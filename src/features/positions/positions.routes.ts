@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createPosition, deletePosition, listPositions, POSITION_PATH, updatePosition } from '../../schemas/positions.js';
+import { createPosition, deletePosition, listPositions, POSITION_PATH, updatePosition } from './positions.schema.js';
 import type { RouteServices } from '../../services/index.js';
 import { keyActor } from '../../plugins/api-keys.js';
 

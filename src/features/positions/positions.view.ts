@@ -1,6 +1,6 @@
-import type { PositionRow } from '../db/schema.js';
-import { ratingCode } from '../domain/ratings.js';
-import type { Position, PositionDetail } from '../schemas/positions.js';
+import type { PositionRow } from '../../db/schema.js';
+import { ratingCode } from '../../domain/ratings.js';
+import type { Position, PositionDetail } from './positions.schema.js';
 
 /** Three decimals; "" for a position whose frequency is not known (moved from Control Center without one, §19). */
 export function presentPosition(p: PositionRow): Position {

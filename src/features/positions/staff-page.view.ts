@@ -1,9 +1,19 @@
 // GET /staff/positions (Administrators): add a position, change or remove one. Each position's
 // form is inside a <details>, so the page works without a script.
 import { RATING_CODES } from '../../domain/ratings.js';
-import type { PositionDetail } from '../../schemas/positions.js';
-import { type Html, html } from '../html.js';
-import { empty, field, formAction, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from './frame.js';
+import type { PositionDetail } from './positions.schema.js';
+import { type Html, html } from '../../presenters/html.js';
+import {
+  empty,
+  field,
+  formAction,
+  formError,
+  type FormState,
+  options,
+  type StaffFrame,
+  staffPage,
+  valueOf,
+} from '../../presenters/staff-pages/frame.js';
 
 export interface PositionsPage extends StaffFrame {
   positions: PositionDetail[];
