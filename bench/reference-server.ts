@@ -7,12 +7,12 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import type { PositionRow } from '../src/db/schema.js';
 import { bookingDiff } from '../src/domain/audit/index.js';
-import { parseIncludes } from '../src/domain/users/index.js';
+import { parseIncludes } from '../src/features/users/domain/index.js';
 import { bookingCreatedBody, bookingListBody } from '../src/features/bookings/bookings.view.js';
 import { presentPosition } from '../src/features/positions/positions.view.js';
-import { presentUsers } from '../src/presenters/users.js';
+import { presentUsers } from '../src/features/users/users.view.js';
 import type { BookingView } from '../src/features/bookings/bookings.repository.js';
-import type { UsersData } from '../src/repositories/users.js';
+import type { UsersData } from '../src/features/users/users.repository.js';
 import { bookingEvents } from '../src/features/bookings/events.js';
 import { USERS_RELATIONS } from './lib/scenarios.js';
 

@@ -1,7 +1,7 @@
 // The deprecated endpoints (docs/api.md, deprecated endpoints): the lists older integrations
 // still read, each typed by its model in src/schemas/deprecated.ts.
 import { isoMicros } from '../domain/time.js';
-import { isExpired, isListedAsRecent, LEGACY_ROLE_LISTS, LEGACY_ROLES, type LegacyRole } from '../domain/users/index.js';
+import { isExpired, isListedAsRecent, LEGACY_ROLE_LISTS, LEGACY_ROLES, type LegacyRole } from '../features/users/domain/index.js';
 import type { TrainingEndorsementCandidate } from '../repositories/deprecated.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from '../schemas/deprecated.js';
 import { byteOrder, groupBy, groupSets, sortedList } from './collections.js';

@@ -1,6 +1,6 @@
 // The trainings of the export, with everything the import reads of them (src/import/trainings.ts):
 // its fields in the import's order and formats, so importing an export restores them.
-import { ratingCode } from '../domain/ratings.js';
+import { ratingCode } from '../features/users/domain/ratings.js';
 import { isoMicros, isoMicrosOrNull } from '../domain/time.js';
 import type { DivisionRows } from '../repositories/export.js';
 import { by, byText, groupBy } from './export-order.js';

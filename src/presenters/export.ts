@@ -1,6 +1,6 @@
 // The export document (docs/operations.md): the import format (docs/import-format.md) with the fields a lossless copy
 // needs, in a fixed order with fixed formatting, so that the same data always gives the same bytes.
-import { ratingCode } from '../domain/ratings.js';
+import { ratingCode } from '../features/users/domain/ratings.js';
 import { isoMicros, isoMicrosOrNull, ymdHis } from '../domain/time.js';
 import type { DivisionRows } from '../repositories/export.js';
 import { by, byText, groupBy } from './export-order.js';

@@ -3,7 +3,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { activeEndorsement } from './predicates.js';
-import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../domain/users/index.js';
+import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../features/users/domain/index.js';
 
 // Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

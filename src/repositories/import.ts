@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { RATINGS } from '../domain/ratings.js';
+import { RATINGS } from '../features/users/domain/ratings.js';
 import { isoMicros } from '../domain/time.js';
 import {
   ImportError,

@@ -29,7 +29,7 @@ import { sessionsRepository } from './sessions.js';
 import { staffRepository } from './staff.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
-import { usersRepository } from './users.js';
+import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from './webhook-deliveries.js';
 import { webhooksRepository } from './webhooks.js';
 

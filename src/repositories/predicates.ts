@@ -2,7 +2,7 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
-import { OPEN_TRAINING_MIN_STATUS } from '../domain/users/index.js';
+import { OPEN_TRAINING_MIN_STATUS } from '../features/users/domain/index.js';
 
 /**
  * The endorsement is active at `now` (isActiveEndorsement in src/features/endorsements/domain.ts), for the

@@ -11,7 +11,7 @@ import onlineRoutes from './online/index.js';
 import positionsRoutes from '../features/positions/positions.routes.js';
 import type { ScopeOptions } from './scopes.js';
 import trainingsRoutes from '../features/trainings/trainings.routes.js';
-import usersRoutes from './users/index.js';
+import usersRoutes from '../features/users/users.routes.js';
 
 const apiRoutes: FastifyPluginAsync<ScopeOptions> = async (api, { services, extra }) => {
   await api.register(apiKeys, { keys: services.keys, rateLimit: services.config.rateLimit });

@@ -53,7 +53,7 @@ import { TrainingApplications } from '../features/trainings/applications.service
 import { TrainingRecords } from '../features/trainings/records.service.js';
 import { TrainingDesk } from '../features/trainings/desk.service.js';
 import { Trainings } from '../features/trainings/trainings.service.js';
-import { Users } from './users.js';
+import { Users } from '../features/users/users.service.js';
 import { DemoSignIn } from './sign-in/demo.js';
 import { WebhookSubscriptions } from './webhooks/subscriptions.js';
 import { workerMetrics } from './workers/metrics.js';

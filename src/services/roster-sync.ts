@@ -13,7 +13,7 @@ import {
   type StagedResult,
   type UserChange,
 } from '../domain/network/roster.js';
-import type { MembershipSettings } from '../domain/users/membership.js';
+import type { MembershipSettings } from '../features/users/domain/membership.js';
 import { userTarget, withoutEmailAddress } from '../domain/audit/index.js';
 import type { ReadRepositories } from '../repositories/index.js';
 import { CoreApi } from './core-api.js';

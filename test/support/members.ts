@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import type { NetworkProfile } from '../../src/domain/members/sign-in.js';
-import { ratingValue } from '../../src/domain/ratings.js';
+import { ratingValue } from '../../src/features/users/domain/ratings.js';
 import { type AppServices, createServices } from '../../src/services/index.js';
 import { type UserRecord } from './factories.js';
 

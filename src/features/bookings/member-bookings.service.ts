@@ -7,7 +7,7 @@ import type { MemberFormFields } from './domain/member-form.js';
 import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from './domain/who-may-book.js';
 import { feedWindow } from '../../domain/calendar/filter.js';
 import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
-import { isMember, membershipOf } from '../../domain/users/membership.js';
+import { isMember, membershipOf } from '../users/domain/membership.js';
 import { calendarFeed } from '../../presenters/icalendar.js';
 import type { ReadRepositories } from '../../repositories/index.js';
 import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';

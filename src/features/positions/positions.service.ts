@@ -3,7 +3,7 @@
 import { type AuditActor, changedFields, positionTarget } from '../../domain/audit/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type PositionInput, positionProblems } from './domain.js';
-import { ratingValue } from '../../domain/ratings.js';
+import { ratingValue } from '../users/domain/ratings.js';
 import { authorize } from '../../domain/staff.js';
 import { presentPosition, presentPositionDetail } from './positions.view.js';
 import type { PositionDetail, PositionList } from './positions.schema.js';

@@ -1,6 +1,6 @@
 // GET /staff/positions (Administrators): add a position, change or remove one. Each position's
 // form is inside a <details>, so the page works without a script.
-import { RATING_CODES } from '../../domain/ratings.js';
+import { RATING_CODES } from '../users/domain/ratings.js';
 import type { PositionDetail } from './positions.schema.js';
 import { type Html, html } from '../../presenters/html.js';
 import {

@@ -3,7 +3,7 @@
 // starts in its area — in the completion's own transaction.
 import type { AuditActor } from '../../domain/audit/index.js';
 import { endorsementTarget } from '../../domain/audit/index.js';
-import { ratingValue } from '../../domain/ratings.js';
+import { ratingValue } from '../users/domain/ratings.js';
 import { presentEndorsement } from '../endorsements/endorsements.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../services/write.js';

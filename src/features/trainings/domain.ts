@@ -1,6 +1,6 @@
 // The training pipeline's rules (contract §18): types, statuses and who may move a training from
 // one to another, what a member may apply for, the queue's estimate, continued interest.
-import { RATINGS, ratingCode } from '../../domain/ratings.js';
+import { RATINGS, ratingCode } from '../users/domain/ratings.js';
 import { isOpenTraining, trainingStatusDescription } from './user-training.js';
 
 export const TRAINING_TYPES = ['Standard', 'Refresh', 'Transfer', 'Fast-track', 'Familiarisation'] as const;

@@ -3,7 +3,7 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../db/connection.js';
 import type { TrainingsTable } from '../../db/schema.js';
-import { ratingCode } from '../../domain/ratings.js';
+import { ratingCode } from '../users/domain/ratings.js';
 import { STATUS } from './domain.js';
 import { chunks } from '../../repositories/import-rows.js';
 import { activeEndorsement } from '../../repositories/predicates.js';

@@ -2,7 +2,7 @@
 // the rule of src/features/trainings/domain.ts, one write each with its timeline, audit entry, event and mail.
 import type { AuditActor } from '../../domain/audit/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
-import { RATINGS, ratingValue } from '../../domain/ratings.js';
+import { RATINGS, ratingValue } from '../users/domain/ratings.js';
 import { authorize, rolesIn } from '../../domain/staff.js';
 import {
   CLOSED_REASON_MAX,

@@ -1,6 +1,6 @@
 // Control Center's trainings (with ratings, mentors, reports, examinations and timeline) and ATC
 // activity in Sector's import format (contracts §18, §19). Pure, like map.ts.
-import { isRatingValue, ratingCode } from '../../domain/ratings.js';
+import { isRatingValue, ratingCode } from '../../features/users/domain/ratings.js';
 import type { ControlCenterData, Row } from './read.js';
 import type { ImportTraining } from '../plan.js';
 import { parseExamination, parseReport, parseTimelineEntry, parseTraining } from '../trainings.js';

@@ -1,6 +1,6 @@
 // GET /staff/users?q= (find a person by CID or name) and GET /staff/users/{cid} (the person:
 // rating, membership, endorsements with their forms, roles, trainings, ATC hours, bookings).
-import { ratingCode } from '../../domain/ratings.js';
+import { ratingCode } from '../../features/users/domain/ratings.js';
 import type { StaffUserRow } from '../../repositories/staff.js';
 import type { Person } from './types.js';
 import type { Endorsement } from '../../features/endorsements/endorsements.schema.js';

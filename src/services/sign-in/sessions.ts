@@ -14,7 +14,7 @@ export interface Member {
   name: string;
   firstName: string;
   lastName: string;
-  /** Numeric rating value (domain/ratings.ts), as of the last sign-in or roster update. */
+  /** Numeric rating value (features/users/domain/ratings.ts), as of the last sign-in or roster update. */
   rating: number;
   /** Holds a staff role in some area or division-wide (domain/staff.ts holdsAnyRole): the pages show "Staff". */
   staff: boolean;

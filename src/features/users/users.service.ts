@@ -1,8 +1,8 @@
-import type { ApiVariant } from '../config.js';
-import { type Includes, type Membership, membershipOf, selectsUsers } from '../domain/users/index.js';
-import { presentUsers } from '../presenters/users.js';
-import type { User } from '../schemas/users.js';
-import type { Deps } from './deps.js';
+import type { ApiVariant } from '../../config.js';
+import { type Includes, type Membership, membershipOf, selectsUsers } from './domain/index.js';
+import { presentUsers } from './users.view.js';
+import type { User } from './users.schema.js';
+import type { Deps } from '../../services/deps.js';
 
 /** One GET /api/users question, already validated. */
 export interface UsersRequest {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiVariant } from '../../config.js';
-import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage } from '../../domain/users/index.js';
+import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage } from './domain/index.js';
 import { ValidationError } from '../../domain/errors.js';
 import { requestVariant, wantsControlCenter } from '../../http/variant.js';
 import type { RouteServices } from '../../services/index.js';
-import type { UsersRequest } from '../../services/users.js';
-import { listUsers, type UsersQuery } from '../../schemas/users.js';
+import type { UsersRequest } from './users.service.js';
+import { listUsers, type UsersQuery } from './users.schema.js';
 
 /** Validates the query string; unknown relations (per variant) are 422. */
 export function parseUsersRequest(query: UsersQuery, variant: ApiVariant): UsersRequest {
