@@ -11,7 +11,7 @@ import { registerControlCenterCommand } from './commands/controlcenter.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerNetworkCommands } from './commands/network.js';
-import { registerRoleCommands } from './commands/roles.js';
+import { registerRoleCommands } from '../features/staff/roles.cli.js';
 import { registerRosterCommands } from './commands/roster.js';
 import { registerActivityCommands } from './commands/activity.js';
 import { CliError } from './context.js';

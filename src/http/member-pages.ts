@@ -16,7 +16,7 @@
 //   and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
 //   Its error handler responds to any error with an HTML page.
 // - The guards are hooks of the scopes (src/routes/pages.ts), never of a route: memberGuard in the
-//   members' scope, the staff scope's own (src/routes/staff/common.ts), publicPageGuard in the public one.
+//   members' scope, the staff scope's own (src/features/staff/common.ts), publicPageGuard in the public one.
 // - Signed out: 303 to /auth/login?next=<this page>, and back here after signing in.
 // - A form (any method but GET and HEAD) without the session's token (field `_csrf`, or header
 //   X-CSRF-Token) → 403 page, before the handler runs, so nothing is written.

@@ -22,11 +22,11 @@ import { memberBookingsRepository } from '../features/bookings/member-bookings.r
 import { networkPushesRepository } from './network-pushes.js';
 import { outboxFiguresRepository } from './outbox-figures.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
-import { rolesRepository } from './roles.js';
+import { rolesRepository } from '../features/staff/roles.repository.js';
 import { rosterRepository } from './roster.js';
 import { rosterStagingRepository } from './roster-staging.js';
 import { sessionsRepository } from './sessions.js';
-import { staffRepository } from './staff.js';
+import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';

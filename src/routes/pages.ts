@@ -8,7 +8,7 @@ import type { RouteServices } from '../services/index.js';
 import type { ScopeRoutes } from './scopes.js';
 import memberRoutes from './members.js';
 import { publicPages } from './public.js';
-import staffRoutes from './staff/index.js';
+import staffRoutes from '../features/staff/staff.routes.js';
 
 interface PageOptions {
   services: RouteServices;

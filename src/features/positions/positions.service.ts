@@ -4,7 +4,7 @@ import { type AuditActor, changedFields, positionTarget } from '../../domain/aud
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type PositionInput, positionProblems } from './domain.js';
 import { ratingValue } from '../users/domain/ratings.js';
-import { authorize } from '../../domain/staff.js';
+import { authorize } from '../staff/domain.js';
 import { presentPosition, presentPositionDetail } from './positions.view.js';
 import type { PositionDetail, PositionList } from './positions.schema.js';
 import type { Write } from '../../services/write.js';

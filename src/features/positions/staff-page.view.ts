@@ -3,17 +3,7 @@
 import { RATING_CODES } from '../users/domain/ratings.js';
 import type { PositionDetail } from './positions.schema.js';
 import { type Html, html } from '../../presenters/html.js';
-import {
-  empty,
-  field,
-  formAction,
-  formError,
-  type FormState,
-  options,
-  type StaffFrame,
-  staffPage,
-  valueOf,
-} from '../../presenters/staff-pages/frame.js';
+import { empty, field, formAction, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from '../staff/views/frame.js';
 
 export interface PositionsPage extends StaffFrame {
   positions: PositionDetail[];

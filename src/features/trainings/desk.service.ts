@@ -1,11 +1,11 @@
 // What the staff training pages show (contract §18): the queue and the open trainings of the
 // viewer's areas, the examinations overview, and one training with everything recorded about it.
 // Reads only; every change goes through Trainings and TrainingRecords, as the API's do.
-import { mayDo, rolesIn } from '../../domain/staff.js';
+import { mayDo, rolesIn } from '../staff/domain.js';
 import { STATUS } from './domain.js';
 import { presentTrainingDetail } from './trainings.view.js';
-import type { TrainingList, TrainingView } from '../../presenters/staff-pages/types.js';
-import type { StaffView } from '../../services/staff.js';
+import type { TrainingList, TrainingView } from '../staff/views/types.js';
+import type { StaffView } from '../staff/staff.service.js';
 import type { Deps } from '../../services/deps.js';
 
 /** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */

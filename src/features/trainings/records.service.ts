@@ -3,7 +3,7 @@
 // student nor published.
 import type { AuditActor } from '../../domain/audit/index.js';
 import { ValidationError, type FieldErrors } from '../../domain/errors.js';
-import { authorize } from '../../domain/staff.js';
+import { authorize } from '../staff/domain.js';
 import { parseIsoInstant } from '../../domain/time.js';
 import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domain.js';
 import { presentExamination, presentReport } from './trainings.view.js';

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../domain/errors.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
-import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
+import { type FormState, NO_FORM } from '../staff/views/frame.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
 import {
@@ -19,7 +19,7 @@ import {
   trainingStatusForm,
 } from './staff-pages.schema.js';
 import type { RouteServices } from '../../services/index.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../../routes/staff/common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../staff/common.js';
 
 const NOTICES = {
   created: 'Training created.',

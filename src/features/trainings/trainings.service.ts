@@ -3,7 +3,7 @@
 import type { AuditActor } from '../../domain/audit/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
 import { RATINGS, ratingValue } from '../users/domain/ratings.js';
-import { authorize, rolesIn } from '../../domain/staff.js';
+import { authorize, rolesIn } from '../staff/domain.js';
 import {
   CLOSED_REASON_MAX,
   isTrainingType,

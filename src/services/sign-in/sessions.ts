@@ -16,7 +16,7 @@ export interface Member {
   lastName: string;
   /** Numeric rating value (features/users/domain/ratings.ts), as of the last sign-in or roster update. */
   rating: number;
-  /** Holds a staff role in some area or division-wide (domain/staff.ts holdsAnyRole): the pages show "Staff". */
+  /** Holds a staff role in some area or division-wide (features/staff/domain.ts holdsAnyRole): the pages show "Staff". */
   staff: boolean;
 }
 

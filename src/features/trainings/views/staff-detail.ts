@@ -3,7 +3,7 @@
 // examinations and the timeline of every change.
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../user-training.js';
-import type { TrainingView } from '../../../presenters/staff-pages/types.js';
+import type { TrainingView } from '../../staff/views/types.js';
 import { type Html, html } from '../../../presenters/html.js';
 import {
   empty,
@@ -17,7 +17,7 @@ import {
   staffPage,
   type StaffFrame,
   valueOf,
-} from '../../../presenters/staff-pages/frame.js';
+} from '../../staff/views/frame.js';
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;

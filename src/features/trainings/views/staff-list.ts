@@ -4,7 +4,7 @@
 import { TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../user-training.js';
 import type { TrainingRecord } from '../trainings.repository.js';
-import type { TrainingList } from '../../../presenters/staff-pages/types.js';
+import type { TrainingList } from '../../staff/views/types.js';
 import { type Html, html } from '../../../presenters/html.js';
 import {
   empty,
@@ -16,7 +16,7 @@ import {
   staffPage,
   type StaffFrame,
   valueOf,
-} from '../../../presenters/staff-pages/frame.js';
+} from '../../staff/views/frame.js';
 
 export interface TrainingsPage extends StaffFrame {
   list: TrainingList;

@@ -2,12 +2,12 @@
 // else sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { mayDo } from '../../domain/staff.js';
+import { mayDo } from './domain.js';
 import { accountView, csrfField, memberPasses, sendMessage } from '../../http/member-pages.js';
-import type { StaffFrame } from '../../presenters/staff-pages/frame.js';
+import type { StaffFrame } from './views/frame.js';
 import { firstOf } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
-import type { StaffView } from '../../services/staff.js';
+import type { StaffView } from './staff.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,8 +1,8 @@
 // GET /staff: what needs attention in the viewer's areas (the queue, open trainings without a
 // mentor, solos ending within 7 days), their roles and what each lets them do.
-import { trainingStatusDescription } from '../../features/trainings/user-training.js';
+import { trainingStatusDescription } from '../../trainings/user-training.js';
 import type { Overview } from './types.js';
-import { type Html, html } from '../html.js';
+import { type Html, html } from '../../../presenters/html.js';
 import { empty, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
 
 export interface OverviewPage extends StaffFrame {

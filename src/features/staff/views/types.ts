@@ -1,11 +1,11 @@
-// What the staff pages show, as the StaffDesk service (src/services/staff.ts) reads it.
-import type { MemberBooking } from '../../features/bookings/member-bookings.repository.js';
-import type { RoleHeld } from '../../repositories/roles.js';
-import type { StaffUserRow } from '../../repositories/staff.js';
-import type { ExaminationOverviewRow } from '../../features/trainings/records.repository.js';
-import type { TrainingRecord } from '../../features/trainings/trainings.repository.js';
-import type { TrainingDetail } from '../../features/trainings/trainings.schema.js';
-import type { Endorsement } from '../../features/endorsements/endorsements.schema.js';
+// What the staff pages show, as the StaffDesk service (src/features/staff/staff.service.ts) reads it.
+import type { MemberBooking } from '../../bookings/member-bookings.repository.js';
+import type { RoleHeld } from '../roles.repository.js';
+import type { StaffUserRow } from '../staff.repository.js';
+import type { ExaminationOverviewRow } from '../../trainings/records.repository.js';
+import type { TrainingRecord } from '../../trainings/trainings.repository.js';
+import type { TrainingDetail } from '../../trainings/trainings.schema.js';
+import type { Endorsement } from '../../endorsements/endorsements.schema.js';
 
 /** One hour figure of an area (ActivityService.explain). */
 export interface AreaHours {

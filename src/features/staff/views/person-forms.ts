@@ -2,9 +2,9 @@
 // and revoke roles. Field names are the API's (type, rating, areas, positions, valid_to; role,
 // area), so the services' errors land beside their fields.
 import type { IssueChoices } from './types.js';
-import type { Endorsement } from '../../features/endorsements/endorsements.schema.js';
-import type { RoleHeld } from '../../repositories/roles.js';
-import { type Html, html } from '../html.js';
+import type { Endorsement } from '../../endorsements/endorsements.schema.js';
+import type { RoleHeld } from '../roles.repository.js';
+import { type Html, html } from '../../../presenters/html.js';
 import { dateOf, field, formAction, formError, type FormState, options, valueOf } from './frame.js';
 
 export const ISSUE_TYPES = [

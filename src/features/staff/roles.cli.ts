@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { DomainError, ValidationError } from '../../domain/errors.js';
 import { MAX_CID } from '../../domain/limits.js';
 import type { AppServices } from '../../services/index.js';
-import { CliError, withServices } from '../context.js';
-import { printJson, printTable, show, tell } from '../output.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { printJson, printTable, show, tell } from '../../cli/output.js';
 
 /** A refusal of the service as one line (every field's first message), saying that nothing changed. */
 async function withRoles<T>(fn: (services: AppServices) => Promise<T>): Promise<T> {

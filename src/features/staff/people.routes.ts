@@ -5,13 +5,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../domain/errors.js';
-import { mayDo, STAFF_ROLES } from '../../domain/staff.js';
+import { mayDo, STAFF_ROLES } from './domain.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
-import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
-import { personPage } from '../../presenters/staff-pages/users.js';
-import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../../schemas/staff-pages.js';
+import { type FormState, NO_FORM } from './views/frame.js';
+import { personPage } from './views/users.js';
+import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from './staff-pages.schema.js';
 import type { RouteServices } from '../../services/index.js';
-import type { StaffView } from '../../services/staff.js';
+import type { StaffView } from './staff.service.js';
 import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from './common.js';
 
 const NOTICES = {

@@ -3,19 +3,19 @@
 // API: responses are HTML, writes are forms with a CSRF token, and every change goes through the
 // API's own services, so it is one write with its audit entry (actor member:<cid>) and events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isIssuedType } from '../../features/endorsements/domain.js';
-import { rolesIn, type StaffRole } from '../../domain/staff.js';
+import { isIssuedType } from '../endorsements/domain.js';
+import { rolesIn, type StaffRole } from './domain.js';
 import { sendPage } from '../../http/member-pages.js';
-import { endorsementsPage } from '../../features/endorsements/staff-page.view.js';
-import { overviewPage } from '../../presenters/staff-pages/overview.js';
-import { searchPage } from '../../presenters/staff-pages/users.js';
-import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../../schemas/staff-pages.js';
-import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from '../../services/staff.js';
-import type { ScopeOptions } from '../scopes.js';
+import { endorsementsPage } from '../endorsements/staff-page.view.js';
+import { overviewPage } from './views/overview.js';
+import { searchPage } from './views/users.js';
+import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from './staff-pages.schema.js';
+import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
+import type { ScopeOptions } from '../../routes/scopes.js';
 import { frameOf, staffGuard, text, viewerOf } from './common.js';
-import peopleRoutes from './people.js';
-import positionsRoutes from '../../features/positions/staff.routes.js';
-import staffTrainingsRoutes from '../../features/trainings/staff.routes.js';
+import peopleRoutes from './people.routes.js';
+import positionsRoutes from '../positions/staff.routes.js';
+import staffTrainingsRoutes from '../trainings/staff.routes.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */
 const MAY: Record<StaffRole, string[]> = {

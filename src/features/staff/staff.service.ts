@@ -2,14 +2,14 @@
 // their areas, finding a person and everything about them, and the active endorsements. Reads
 // only: every change a page makes goes through the API's own services (Endorsements, Roles,
 // Positions), so it is the same write with its audit entry and events.
-import { isActiveEndorsement } from '../features/endorsements/domain.js';
-import { holdsAnyRole, rolesIn, type StaffMember } from '../domain/staff.js';
-import { presentEndorsement } from '../features/endorsements/endorsements.view.js';
-import type { IssueChoices, Named, Overview, Person } from '../presenters/staff-pages/types.js';
-import type { Endorsement } from '../features/endorsements/endorsements.schema.js';
-import type { StaffUserRow } from '../repositories/staff.js';
-import type { ActivityService } from './activity.js';
-import type { Deps } from './deps.js';
+import { isActiveEndorsement } from '../endorsements/domain.js';
+import { holdsAnyRole, rolesIn, type StaffMember } from './domain.js';
+import { presentEndorsement } from '../endorsements/endorsements.view.js';
+import type { IssueChoices, Named, Overview, Person } from './views/types.js';
+import type { Endorsement } from '../endorsements/endorsements.schema.js';
+import type { StaffUserRow } from './staff.repository.js';
+import type { ActivityService } from '../../services/activity.js';
+import type { Deps } from '../../services/deps.js';
 
 const DAY = 86_400_000;
 /** "Solos ending soon" on the overview and the endorsements page. */

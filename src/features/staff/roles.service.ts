@@ -1,11 +1,11 @@
 // Roles granted and revoked (contract §17): by the CLI (the first Administrator) and on the staff
 // pages, one write each with its audit entry and event.
-import { type AuditActor, userTarget } from '../domain/audit/index.js';
-import { ConflictError, ValidationError } from '../domain/errors.js';
-import { authorize, isStaffRole, STAFF_ROLES } from '../domain/staff.js';
-import type { RoleHeld } from '../repositories/roles.js';
-import type { Write } from './write.js';
-import type { Deps } from './deps.js';
+import { type AuditActor, userTarget } from '../../domain/audit/index.js';
+import { ConflictError, ValidationError } from '../../domain/errors.js';
+import { authorize, isStaffRole, STAFF_ROLES } from './domain.js';
+import type { RoleHeld } from './roles.repository.js';
+import type { Write } from '../../services/write.js';
+import type { Deps } from '../../services/deps.js';
 
 export type { RoleHeld };
 

@@ -1,10 +1,10 @@
 // The staff pages' frame and form parts (contract §17, docs/staff.md): the members' pages' look,
 // a row of staff links, and fields that show their error beside them. One page may hold several
 // forms: a FormState names the form it belongs to, so only that form shows its values and errors.
-import type { FieldErrors } from '../../domain/errors.js';
-import { type Html, html, type HtmlValue } from '../html.js';
-import { type AccountView, accountBar, pageHead } from '../member-pages.js';
-import type { PageAssets } from '../schedule-page.js';
+import type { FieldErrors } from '../../../domain/errors.js';
+import { type Html, html, type HtmlValue } from '../../../presenters/html.js';
+import { type AccountView, accountBar, pageHead } from '../../../presenters/member-pages.js';
+import type { PageAssets } from '../../../presenters/schedule-page.js';
 
 export interface StaffFrame {
   siteName: string;
