@@ -19,7 +19,7 @@ import { parseQuery } from './http/parameters.js';
 import openapi, { serverUrl } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerRoutes, type ScopeRoutes } from './routes/index.js';
-import { demoGuard } from './plugins/demo-guard.js';
+import { demoGuard } from './features/sign-in/demo-guard.plugin.js';
 import type { AppServices } from './services/index.js';
 import { VERSION } from './version.js';
 

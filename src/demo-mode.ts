@@ -2,7 +2,7 @@
 // demo person. It must never become a way in on a real site (contract, details of §20–§25): it runs
 // only on its own database file, sends nothing anywhere (mail, network push, the network's API, the
 // data feed, webhooks), listens only on loopback and answers only requests made there
-// (src/plugins/demo-guard.ts).
+// (src/features/sign-in/demo-guard.plugin.ts).
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';

@@ -29,9 +29,9 @@ import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from
 import type { AuditActor } from '../domain/audit/index.js';
 import { type AccountView, CSRF_FIELD, csrfInput, messagePage } from '../presenters/member-pages.js';
 import type { Html } from '../presenters/html.js';
-import type { Member } from '../services/sign-in/index.js';
+import type { Member } from '../features/sign-in/sign-in.service.js';
 
-export type { Member } from '../services/sign-in/index.js';
+export type { Member } from '../features/sign-in/sign-in.service.js';
 export { CSRF_FIELD } from '../presenters/member-pages.js';
 
 /** The pages load their stylesheet and script from this origin only; forms post only to it. */

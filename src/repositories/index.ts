@@ -7,7 +7,7 @@ import { auditRepository } from './audit.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
 import { calendarRepository } from './calendar.js';
 import { controllingSessionsRepository } from './controlling-sessions.js';
-import { demoPeopleRepository } from './demo-people.js';
+import { demoPeopleRepository } from '../features/sign-in/demo-people.repository.js';
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
@@ -25,7 +25,7 @@ import { positionsRepository } from '../features/positions/positions.repository.
 import { rolesRepository } from '../features/staff/roles.repository.js';
 import { rosterRepository } from './roster.js';
 import { rosterStagingRepository } from './roster-staging.js';
-import { sessionsRepository } from './sessions.js';
+import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';

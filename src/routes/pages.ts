@@ -2,7 +2,7 @@
 // errors, for the pages people use in a browser (contract §12, §14). It identifies the member and
 // guards nothing itself: each of its three scopes guards every route in it with one hook.
 import type { FastifyPluginAsync } from 'fastify';
-import memberSession from '../plugins/member-session.js';
+import memberSession from '../features/sign-in/member-session.plugin.js';
 import pageRateLimits from '../plugins/page-rate-limits.js';
 import type { RouteServices } from '../services/index.js';
 import type { ScopeRoutes } from './scopes.js';

@@ -9,7 +9,7 @@ import memberCalendarRoutes from './member-calendar/index.js';
 import metricsRoutes from './metrics/index.js';
 import scheduleRoutes from './schedule/index.js';
 import type { ScopeOptions } from './scopes.js';
-import authRoutes from './sign-in/index.js';
+import authRoutes from '../features/sign-in/sign-in.routes.js';
 
 export const publicRoutes: FastifyPluginAsync<ScopeOptions> = async (app, { services, extra }) => {
   await app.register(healthRoutes, { services });

@@ -15,7 +15,7 @@ export const signInCallback = {
   ...hidden,
   querystring: Type.Object({ code: Type.Optional(Field), state: Type.Optional(Field), error: Type.Optional(Field) }),
 };
-/** npm run demo: signing in as a demo person (src/routes/sign-in/demo.ts). */
+/** npm run demo: signing in as a demo person (src/features/sign-in/demo.routes.ts). */
 export const demoSignInForm = {
   ...hidden,
   body: Type.Object({ cid: Type.Optional(Field), next: Type.Optional(Field), _csrf: Type.Optional(Field) }),

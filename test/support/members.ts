@@ -5,7 +5,7 @@ import cookieSignature from '@fastify/cookie';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
-import type { NetworkProfile } from '../../src/domain/members/sign-in.js';
+import type { NetworkProfile } from '../../src/features/sign-in/domain.js';
 import { ratingValue } from '../../src/features/users/domain/ratings.js';
 import { type AppServices, createServices } from '../../src/services/index.js';
 import { type UserRecord } from './factories.js';

@@ -1,8 +1,8 @@
 // The demo sign-in's people (npm run demo): one demo person per kind of user, found in the demo
 // division the database holds.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { ProfileColumns } from './sessions.js';
+import type { Database } from '../../db/schema.js';
+import type { ProfileColumns } from './sessions.repository.js';
 
 export interface DemoPersonRow extends ProfileColumns {
   id: number;

@@ -3,17 +3,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendMessage, signInPath } from '../../http/member-pages.js';
-import {
-  clearCookie,
-  clearSessionCookie,
-  LOGIN_COOKIE,
-  setSessionCookie,
-  setSignedCookie,
-  signedCookie,
-} from '../../plugins/member-session.js';
+import { clearCookie, clearSessionCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
 import { firstOf, signInCallback, signInPage, signOutForm } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
-import demoRoutes from './demo.js';
+import demoRoutes from './demo.routes.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;
 

@@ -1,13 +1,13 @@
 // Signing members in with the network's account (contract §14, docs/sign-in.md): the way to the
 // network and back. Nothing is stored unless the whole sign-in succeeds.
 import type { SignInConfig } from '../../config.js';
-import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../domain/members/sign-in.js';
+import { parseNetworkProfile, safeNext, signInRefusedFor } from './domain.js';
 import { ConnectClient, ConnectError } from './connect.js';
-import type { MemberSessions } from './sessions.js';
-import type { Deps } from '../deps.js';
+import type { MemberSessions } from './sessions.service.js';
+import type { Deps } from '../../services/deps.js';
 
 export { ConnectError } from './connect.js';
-export { type ActiveSession, type Member, MemberSessions } from './sessions.js';
+export { type ActiveSession, type Member, MemberSessions } from './sessions.service.js';
 
 /** Why a sign-in did not succeed, in words for the member. */
 export interface SignInProblem {

@@ -2,13 +2,13 @@
 // signs in as one of them. Registered only in demo mode: a normal start has neither route. The
 // session is made as the network's sign-in makes one; only the round trip to the network is left out.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { safeNext } from '../../domain/members/sign-in.js';
+import { safeNext } from './domain.js';
 import { accountView, sendMessage, sendPage } from '../../http/member-pages.js';
-import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from '../../plugins/member-session.js';
-import { demoSignInPage } from '../../presenters/demo-page.js';
+import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
+import { demoSignInPage } from './demo-page.view.js';
 import { demoSignInForm, firstOf, signInPage } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
-import type { DemoSignIn } from '../../services/sign-in/demo.js';
+import type { DemoSignIn } from './demo.service.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;
 

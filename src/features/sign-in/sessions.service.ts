@@ -2,9 +2,9 @@
 // ends one everywhere. The cookie carries a random session id; the database only its SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
 import { signInDiff, userTarget } from '../../domain/audit/index.js';
-import { type NetworkProfile, signInRefusedFor } from '../../domain/members/sign-in.js';
-import type { SessionsRepository } from '../../repositories/sessions.js';
-import type { Deps } from '../deps.js';
+import { type NetworkProfile, signInRefusedFor } from './domain.js';
+import type { SessionsRepository } from './sessions.repository.js';
+import type { Deps } from '../../services/deps.js';
 
 /** The signed-in member a page request is made by (request.member). */
 export interface Member {

@@ -5,14 +5,14 @@ import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { databaseTrouble } from '../db/errors.js';
-import { DomainError, ValidationError } from '../domain/errors.js';
-import { responseForDomainError } from '../http/error-responses.js';
-import { ApiError } from '../http/errors.js';
-import { checkRequest } from '../http/parameters.js';
-import { sendMessage } from '../http/member-pages.js';
-import type { PageAssets } from '../presenters/schedule-page.js';
-import type { ActiveSession, Member, MemberSessions } from '../services/sign-in/index.js';
+import { databaseTrouble } from '../../db/errors.js';
+import { DomainError, ValidationError } from '../../domain/errors.js';
+import { responseForDomainError } from '../../http/error-responses.js';
+import { ApiError } from '../../http/errors.js';
+import { checkRequest } from '../../http/parameters.js';
+import { sendMessage } from '../../http/member-pages.js';
+import type { PageAssets } from '../../presenters/schedule-page.js';
+import type { ActiveSession, Member, MemberSessions } from './sign-in.service.js';
 
 /** The signed session cookie (contract §14). */
 export const SESSION_COOKIE = 'sector_session';

@@ -1,11 +1,11 @@
 // The demo sign-in (npm run demo, docs/demo.md): one click signs in as a demo person, through the
 // same session creation as the network's sign-in; only the round trip to the network is left out.
 // Built only in demo mode, so a normal start has neither this service nor its routes.
-import { ratingCode } from '../../features/users/domain/ratings.js';
-import type { DemoPerson } from '../../presenters/demo-page.js';
-import type { DemoPersonRow } from '../../repositories/demo-people.js';
-import type { MemberSessions } from './sessions.js';
-import type { Deps } from '../deps.js';
+import { ratingCode } from '../users/domain/ratings.js';
+import type { DemoPerson } from './demo-page.view.js';
+import type { DemoPersonRow } from './demo-people.repository.js';
+import type { MemberSessions } from './sessions.service.js';
+import type { Deps } from '../../services/deps.js';
 
 const TRIES: Record<string, string> = {
   Student: 'Books positions and follows their training in the queue.',
