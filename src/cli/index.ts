@@ -4,7 +4,7 @@ import { ConfigError } from '../config.js';
 import { printable } from '../domain/printable.js';
 import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
-import { registerApiKeyCommands } from './commands/apikeys.js';
+import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
 import { registerAuditCommand } from './commands/audit.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerControlCenterCommand } from './commands/controlcenter.js';

@@ -2,7 +2,7 @@
 // composition root's `repos`) and change only through the Write's `repos` (src/services/write.ts).
 import type { Dialect, Executor } from '../db/connection.js';
 import { activityRepository } from './activity.js';
-import { apiKeysRepository } from './api-keys.js';
+import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
 import { auditRepository } from './audit.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
 import { calendarRepository } from './calendar.js';

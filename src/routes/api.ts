@@ -1,7 +1,7 @@
 // The API scope: bearer keys, the rate limit, CORS on public GETs and JSON errors (the
 // application's own handler) for every route of the API (docs/api.md).
 import type { FastifyPluginAsync } from 'fastify';
-import apiKeys from '../plugins/api-keys.js';
+import apiKeys from '../features/api-keys/api-keys.plugin.js';
 import bookingsRoutes from '../features/bookings/bookings.routes.js';
 import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';

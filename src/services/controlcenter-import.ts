@@ -8,7 +8,7 @@ import { planControlCenterImport, type ControlCenterPlan } from '../import/contr
 import { ControlCenterError, readControlCenter } from '../import/controlcenter/read.js';
 import { fits, rowLabel } from '../import/controlcenter/values.js';
 import { type ImportBooking, ImportError, type ImportPlan } from '../import/plan.js';
-import { controlCenterTokenId, hashSecret } from './api-key-tokens.js';
+import { controlCenterTokenId, hashSecret } from '../features/api-keys/tokens.js';
 import { DatabaseNotEmptyError, type Imports } from './import.js';
 
 export { ControlCenterError };

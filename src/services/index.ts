@@ -9,7 +9,7 @@ import { readRepositories, type ReadRepositories } from '../repositories/index.j
 import { VERSION } from '../version.js';
 import { ActivityService } from './activity.js';
 import { activityRecomputeWorker } from './activity-recompute.worker.js';
-import { apiKeyUseWorker } from './api-key-use.worker.js';
+import { apiKeyUseWorker } from '../features/api-keys/use.worker.js';
 import { auditRetentionWorker } from './audit-retention.worker.js';
 import { dataFeedWorker } from './data-feed.worker.js';
 import { endorsementExpiryWorker } from '../features/endorsements/expiry.worker.js';
@@ -23,7 +23,7 @@ import { rosterSyncWorker } from './roster-sync.worker.js';
 import { trainingInterestWorker } from '../features/trainings/interest.worker.js';
 import { webhookDeliveriesWorker } from './webhooks/deliveries.worker.js';
 import { ActivityBackfill } from './activity-backfill.js';
-import { ApiKeyService } from './api-keys.js';
+import { ApiKeyService } from '../features/api-keys/api-keys.service.js';
 import { AuditLog } from './audit.js';
 import { Bookings } from '../features/bookings/bookings.service.js';
 import { CalendarFeeds } from './calendar.js';

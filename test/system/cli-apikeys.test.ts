@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseToken } from '../../src/services/api-key-tokens.js';
+import { parseToken } from '../../src/features/api-keys/tokens.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ALL_TABLES, migratedDatabase, readDatabase, tableRows } from '../support/db-state.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
-import { keyActor } from '../../plugins/api-keys.js';
+import { keyActor } from '../api-keys/api-keys.plugin.js';
 import {
   BOOKING_FIELDS,
   bookingFieldsOf,

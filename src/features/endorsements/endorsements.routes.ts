@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ValidationError } from '../../domain/errors.js';
 import { parseIsoInstant } from '../../domain/time.js';
-import { keyActor } from '../../plugins/api-keys.js';
+import { keyActor } from '../api-keys/api-keys.plugin.js';
 import type { RouteServices } from '../../services/index.js';
 import {
   type CreateEndorsementBody,

@@ -2,7 +2,7 @@
 // CORS only where data is public, keys that expire, and tokens that never leave a trace.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseToken } from '../../../src/services/api-key-tokens.js';
+import { parseToken } from '../../../src/features/api-keys/tokens.js';
 import { createTestContext, freshDatabaseUrl, TEST_DIALECT, tempDir, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser, SCANDINAVIA } from '../../support/factories.js';
 import { runCli, startServer } from '../../support/processes.js';

@@ -5,13 +5,13 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthLevel } from '../http/auth-levels.js';
-import { ApiError } from '../http/errors.js';
-import { checkRequest } from '../http/parameters.js';
-import type { ApiKeyService, AuthenticatedKey } from '../services/api-keys.js';
-import type { AuditActor } from '../domain/audit/index.js';
+import type { AuthLevel } from '../../http/auth-levels.js';
+import { ApiError } from '../../http/errors.js';
+import { checkRequest } from '../../http/parameters.js';
+import type { ApiKeyService, AuthenticatedKey } from './api-keys.service.js';
+import type { AuditActor } from '../../domain/audit/index.js';
 
-export type { AuthLevel } from '../http/auth-levels.js';
+export type { AuthLevel } from '../../http/auth-levels.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,9 +1,9 @@
-import type { ApiKeyRow, ApiKeyScope } from '../db/schema.js';
-import { isDuplicateKeyName } from '../repositories/api-keys.js';
-import { apiKeyTarget, type AuditActor } from '../domain/audit/index.js';
-import { isoMicros } from '../domain/time.js';
-import { issueToken, parseToken, secretMatches } from './api-key-tokens.js';
-import type { Deps } from './deps.js';
+import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
+import { isDuplicateKeyName } from './api-keys.repository.js';
+import { apiKeyTarget, type AuditActor } from '../../domain/audit/index.js';
+import { isoMicros } from '../../domain/time.js';
+import { issueToken, parseToken, secretMatches } from './tokens.js';
+import type { Deps } from '../../services/deps.js';
 
 /** What a request knows about the key it was made with. */
 export type AuthenticatedKey = Pick<ApiKeyRow, 'id' | 'name' | 'scope' | 'variant' | 'compat'>;

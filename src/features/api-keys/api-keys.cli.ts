@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { KeyNameTakenError } from '../../services/api-keys.js';
+import { KeyNameTakenError } from './api-keys.service.js';
 import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
 import { isoMicros } from '../../domain/time.js';
 import type { AppServices } from '../../services/index.js';
-import { CliError, withServices } from '../context.js';
-import { print, printJson, printTable, show, tell } from '../output.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { print, printJson, printTable, show, tell } from '../../cli/output.js';
 
 interface CreateOptions {
   name?: string;
