@@ -9,7 +9,7 @@ import { registerAuditCommand } from './commands/audit.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerControlCenterCommand } from './commands/controlcenter.js';
 import { registerDataCommands } from './commands/data.js';
-import { registerWebhookCommands } from './commands/webhooks.js';
+import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
 import { registerNetworkCommands } from './commands/network.js';
 import { registerRoleCommands } from '../features/staff/roles.cli.js';
 import { registerRosterCommands } from './commands/roster.js';

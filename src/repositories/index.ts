@@ -30,8 +30,8 @@ import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
-import { webhookDeliveriesRepository } from './webhook-deliveries.js';
-import { webhooksRepository } from './webhooks.js';
+import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
+import { webhooksRepository } from '../features/webhooks/webhooks.repository.js';
 
 // Each factory over (db, dialect): those that need no dialect ignore it.
 const FACTORIES = {

@@ -10,7 +10,7 @@ import { bookingEvents } from '../features/bookings/events.js';
 import type { NewMail } from '../repositories/mail.js';
 import type { EventType } from '../domain/events.js';
 import { isoMicros } from '../domain/time.js';
-import { newEventId } from './webhooks/signing.js';
+import { newEventId } from '../features/webhooks/signing.js';
 
 /** What a committed write wakes: the consumers of the outbox (webhooks, the stream, the network sync), the mail sender. */
 export type WakeUp = 'events' | 'mail';

@@ -5,7 +5,7 @@ import { presentBookingFull } from './bookings.view.js';
 import type { NewEvent } from '../../repositories/events.js';
 import type { BookingFull } from './bookings.schema.js';
 import type { BookingChange } from './changes.js';
-import { newEventId } from '../../services/webhooks/signing.js';
+import { newEventId } from '../webhooks/signing.js';
 
 export type BookingEvent = EventEnvelope<{ booking: BookingFull }>;
 

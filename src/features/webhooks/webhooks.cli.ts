@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { type EventType, parseEventFilter } from '../../domain/events.js';
 import { isoMicros } from '../../domain/time.js';
-import { WebhookError, type WebhookSubscriptions } from '../../services/webhooks/subscriptions.js';
-import { CliError, withServices } from '../context.js';
-import { count, print, printJson, printTable, show, tell } from '../output.js';
+import { WebhookError, type WebhookSubscriptions } from './subscriptions.service.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { count, print, printJson, printTable, show, tell } from '../../cli/output.js';
 
 /** Runs fn with the subscriptions of the configured database; an operator's mistake is one line. */
 async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<T>): Promise<T> {

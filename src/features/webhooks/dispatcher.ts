@@ -1,11 +1,11 @@
 // Delivers the outbox to webhook subscriptions (contract §10), from every server process: signed
 // POSTs, retried with backoff, in commit order per subscription, at least once.
 import { retryDelay } from '../../domain/events.js';
-import type { ClaimedDelivery } from '../../repositories/webhook-deliveries.js';
-import type { HttpResult } from '../http-client.js';
-import type { WorkerContext } from '../workers/worker.js';
+import type { ClaimedDelivery } from './deliveries.repository.js';
+import type { HttpResult } from '../../services/http-client.js';
+import type { WorkerContext } from '../../services/workers/worker.js';
 import { signDelivery } from './signing.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../../services/deps.js';
 
 export interface DispatcherOptions {
   timeoutMs: number;

@@ -2,9 +2,9 @@
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
 import { webhookTarget } from '../../domain/audit/index.js';
 import { isoMicros } from '../../domain/time.js';
-import type { AttemptListing, WebhookListing } from '../../repositories/webhooks.js';
+import type { AttemptListing, WebhookListing } from './webhooks.repository.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../../services/deps.js';
 
 /** A request the operator must change: printed as one line. */
 export class WebhookError extends Error {}
