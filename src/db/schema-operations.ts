@@ -3,7 +3,7 @@
 import type { Generated } from 'kysely';
 
 export interface EventsTable {
-  /** Commit order: a reader that sees seq N has seen every lower seq (see repositories/events.ts). */
+  /** Commit order: a reader that sees seq N has seen every lower seq (see features/events/events.repository.ts). */
   seq: Generated<number>;
   /** evt_ + 26 sortable characters; the webhook-id of every delivery of the event. */
   id: string;

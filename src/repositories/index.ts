@@ -11,7 +11,7 @@ import { demoPeopleRepository } from '../features/sign-in/demo-people.repository
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
-import { eventsRepository } from './events.js';
+import { eventsRepository } from '../features/events/events.repository.js';
 import { exportRepository } from './export.js';
 import { healthRepository } from './health.js';
 import { idempotencyKeysRepository } from '../features/bookings/idempotency-keys.repository.js';
@@ -20,7 +20,7 @@ import { leasesRepository } from './leases.js';
 import { mailRepository } from './mail.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
 import { networkPushesRepository } from './network-pushes.js';
-import { outboxFiguresRepository } from './outbox-figures.js';
+import { outboxFiguresRepository } from '../features/events/outbox-figures.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/staff/roles.repository.js';
 import { rosterRepository } from './roster.js';

@@ -6,7 +6,7 @@ import bookingsRoutes from '../features/bookings/bookings.routes.js';
 import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';
 import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';
-import eventsRoutes from './events/index.js';
+import eventsRoutes from '../features/events/events.routes.js';
 import onlineRoutes from './online/index.js';
 import positionsRoutes from '../features/positions/positions.routes.js';
 import type { ScopeOptions } from './scopes.js';

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { MailConfig } from '../config-services.js';
-import { retryDelay } from '../domain/events.js';
+import { retryDelay } from '../features/events/domain.js';
 import type { MailRow } from '../repositories/mail.js';
 import type { ReadRepositories } from '../repositories/index.js';
 import type { WorkerContext } from './workers/worker.js';

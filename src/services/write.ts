@@ -8,7 +8,7 @@ import { createRepositories, type Repositories } from '../repositories/index.js'
 import type { BookingChange } from '../features/bookings/changes.js';
 import { bookingEvents } from '../features/bookings/events.js';
 import type { NewMail } from '../repositories/mail.js';
-import type { EventType } from '../domain/events.js';
+import type { EventType } from '../features/events/domain.js';
 import { isoMicros } from '../domain/time.js';
 import { newEventId } from '../features/webhooks/signing.js';
 

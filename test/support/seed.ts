@@ -3,7 +3,7 @@
 // Starting the CLI for set-up cost a second of CPU each time, and hundreds of tests do it; the tests
 // of those commands still run them as processes (cli-import, cli-apikeys, webhook-cli).
 import { loadConfig } from '../../src/config.js';
-import { parseEventFilter } from '../../src/domain/events.js';
+import { parseEventFilter } from '../../src/features/events/domain.js';
 import { startServices } from '../../src/runtime.js';
 import type { Db } from '../../src/db/connection.js';
 import { type AppServices, type ComposedServices, createServices } from '../../src/services/index.js';

@@ -9,7 +9,7 @@ import { webhookDeliveriesWorker } from '../../src/features/webhooks/deliveries.
 import { Workers } from '../../src/services/workers/workers.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
-import { pruneEvents } from '../../src/services/events/retention.js';
+import { pruneEvents } from '../../src/features/events/retention.js';
 
 const DAY = 86_400_000;
 

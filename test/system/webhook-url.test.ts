@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { webhookUrlProblem } from '../../src/domain/events.js';
+import { webhookUrlProblem } from '../../src/features/events/domain.js';
 import { WebhookError } from '../../src/features/webhooks/subscriptions.service.js';
 import { servicesOver } from '../support/seed.js';
 import { freshDatabaseUrl } from '../support/context.js';

@@ -1,8 +1,8 @@
 // Booking changes become events in the change's own transaction (the outbox, docs/events.md).
-import type { EventEnvelope, EventType } from '../../domain/events.js';
+import type { EventEnvelope, EventType } from '../events/domain.js';
 import { isoMicros } from '../../domain/time.js';
 import { presentBookingFull } from './bookings.view.js';
-import type { NewEvent } from '../../repositories/events.js';
+import type { NewEvent } from '../events/events.repository.js';
 import type { BookingFull } from './bookings.schema.js';
 import type { BookingChange } from './changes.js';
 import { newEventId } from '../webhooks/signing.js';

@@ -1,7 +1,7 @@
 // What every change of a training records, in its own transaction: the timeline entries, the
 // audit entry, the event (drafts and timeline-only changes publish none) and the student's mail.
 import { type AuditActor, actorColumns, changedFields, trainingTarget } from '../../domain/audit/index.js';
-import type { EventType } from '../../domain/events.js';
+import type { EventType } from '../events/domain.js';
 import { presentTraining } from './trainings.view.js';
 import { trainingMail, type TrainingMailKind } from '../../presenters/mail.js';
 import type { TrainingRecord } from './trainings.repository.js';

@@ -1,6 +1,6 @@
 // Delivers the outbox to webhook subscriptions (contract §10), from every server process: signed
 // POSTs, retried with backoff, in commit order per subscription, at least once.
-import { retryDelay } from '../../domain/events.js';
+import { retryDelay } from '../events/domain.js';
 import type { ClaimedDelivery } from './deliveries.repository.js';
 import type { HttpResult } from '../../services/http-client.js';
 import type { WorkerContext } from '../../services/workers/worker.js';

@@ -1,6 +1,6 @@
 // Ids, secrets and signatures of events and webhook deliveries (Standard Webhooks).
 import { createHmac, randomBytes, randomFillSync } from 'node:crypto';
-import { eventId } from '../../domain/events.js';
+import { eventId } from '../events/domain.js';
 
 /**
  * Random bytes for event ids, drawn from the system in blocks: one event per booking write, and a

@@ -1,5 +1,5 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
-import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../../domain/events.js';
+import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../events/domain.js';
 import { webhookTarget } from '../../domain/audit/index.js';
 import { isoMicros } from '../../domain/time.js';
 import type { AttemptListing, WebhookListing } from './webhooks.repository.js';

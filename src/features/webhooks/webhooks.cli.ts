@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type EventType, parseEventFilter } from '../../domain/events.js';
+import { type EventType, parseEventFilter } from '../events/domain.js';
 import { isoMicros } from '../../domain/time.js';
 import { WebhookError, type WebhookSubscriptions } from './subscriptions.service.js';
 import { CliError, withServices } from '../../cli/context.js';

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PROTECTIVE_HEADERS } from '../../http/client-errors.js';
 import type { RouteServices } from '../../services/index.js';
-import type { StreamSink } from '../../services/events/stream.js';
-import { streamEvents } from '../../schemas/events.js';
+import type { StreamSink } from './stream.service.js';
+import { streamEvents } from './events.schema.js';
 
 /** The reset a client with an unknown or expired Last-Event-ID receives: it re-reads the lists. */
 const RESET = `event: reset\ndata: {"message":"Last-Event-ID is unknown or past the retention; re-read the lists"}\n\n`;

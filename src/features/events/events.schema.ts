@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ErrorBody } from './common.js';
+import { ErrorBody } from '../../schemas/common.js';
 
 export const streamEvents = {
   operationId: 'streamEvents',

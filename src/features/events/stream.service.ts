@@ -1,8 +1,8 @@
 // The live event stream: one tail per process reads the outbox by seq and hands new events to every
 // connected client; a client resuming from an event id first catches up from the table. The tail and
 // the heartbeat are workers (stream.worker.ts, stream-heartbeat.worker.ts), woken by commits that wrote events.
-import type { StreamEvent } from '../../repositories/events.js';
-import type { Deps } from '../deps.js';
+import type { StreamEvent } from './events.repository.js';
+import type { Deps } from '../../services/deps.js';
 
 /** A connection of GET /api/events, as the stream sees it. */
 export interface StreamSink {

@@ -1,10 +1,10 @@
 // The outbox figures of the events (docs/events.md) and the network sync (docs/network-sync.md) as Prometheus metrics:
 // backlogs read from the tables on scrape (true across instances), push outcomes counted here.
 import type { Registry } from 'prom-client';
-import { promClient } from './prom-client.js';
-import type { OutboxFigures, OutboxFiguresRepository } from '../repositories/outbox-figures.js';
-import type { MetricsExtension } from './metrics.js';
-import type { NetworkPushes } from './network/pusher.js';
+import { promClient } from '../../services/prom-client.js';
+import type { OutboxFigures, OutboxFiguresRepository } from './outbox-figures.repository.js';
+import type { MetricsExtension } from '../../services/metrics.js';
+import type { NetworkPushes } from '../../services/network/pusher.js';
 
 const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 const PUSH_STATUSES = ['pending', 'done', 'refused'] as const;
