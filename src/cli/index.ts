@@ -10,7 +10,7 @@ import { registerBackupCommand } from './commands/backup.js';
 import { registerControlCenterCommand } from './commands/controlcenter.js';
 import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
-import { registerNetworkCommands } from './commands/network.js';
+import { registerNetworkCommands } from '../features/network/network.cli.js';
 import { registerRoleCommands } from '../features/staff/roles.cli.js';
 import { registerRosterCommands } from './commands/roster.js';
 import { registerActivityCommands } from './commands/activity.js';

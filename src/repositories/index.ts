@@ -19,7 +19,7 @@ import { importRepository } from './import.js';
 import { leasesRepository } from './leases.js';
 import { mailRepository } from './mail.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
-import { networkPushesRepository } from './network-pushes.js';
+import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/events/outbox-figures.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/staff/roles.repository.js';

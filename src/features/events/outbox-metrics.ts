@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { promClient } from '../../services/prom-client.js';
 import type { OutboxFigures, OutboxFiguresRepository } from './outbox-figures.repository.js';
 import type { MetricsExtension } from '../../services/metrics.js';
-import type { NetworkPushes } from '../../services/network/pusher.js';
+import type { NetworkPushes } from '../network/pushes.service.js';
 
 const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 const PUSH_STATUSES = ['pending', 'done', 'refused'] as const;

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
-import type { OpenPush } from '../../repositories/network-pushes.js';
+import type { OpenPush } from './pushes.repository.js';
 import { withoutSecrets } from '../../services/http-client.js';
-import { CliError, withServices } from '../context.js';
-import { print, printJson, printTable, show, tell } from '../output.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { print, printJson, printTable, show, tell } from '../../cli/output.js';
 
 interface PushJson {
   booking_id: number;

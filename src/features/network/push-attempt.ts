@@ -15,11 +15,11 @@ import {
   classifyLookup,
   retryAfterMs,
   retryDelay,
-} from '../../domain/network/push.js';
+} from './domain.js';
 import type { Clock } from '../../domain/time.js';
 import type { ReadRepositories } from '../../repositories/index.js';
-import type { ClaimedPush, NetworkPushesRepository, PushResult } from '../../repositories/network-pushes.js';
-import type { Writer } from '../write.js';
+import type { ClaimedPush, NetworkPushesRepository, PushResult } from './pushes.repository.js';
+import type { Writer } from '../../services/write.js';
 
 export type PushMethod = 'POST' | 'PUT' | 'DELETE';
 
