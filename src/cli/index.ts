@@ -12,7 +12,7 @@ import { registerDataCommands } from './commands/data.js';
 import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
 import { registerNetworkCommands } from '../features/network/network.cli.js';
 import { registerRoleCommands } from '../features/staff/roles.cli.js';
-import { registerRosterCommands } from './commands/roster.js';
+import { registerRosterCommands } from '../features/roster/roster.cli.js';
 import { registerActivityCommands } from './commands/activity.js';
 import { CliError } from './context.js';
 

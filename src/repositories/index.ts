@@ -23,8 +23,8 @@ import { networkPushesRepository } from '../features/network/pushes.repository.j
 import { outboxFiguresRepository } from '../features/events/outbox-figures.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/staff/roles.repository.js';
-import { rosterRepository } from './roster.js';
-import { rosterStagingRepository } from './roster-staging.js';
+import { rosterRepository } from '../features/roster/roster.repository.js';
+import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';

@@ -3,9 +3,9 @@
 // resumable: each page is recorded with how far that member has come, in one transaction.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FeedShapeError, parseHistoryPage, positionMatcher } from '../domain/network/feed.js';
-import { isMember } from '../domain/network/roster.js';
+import { isMember } from '../features/roster/domain.js';
 import { describeResult } from './http-client.js';
-import type { RosterSyncDeps } from './roster-sync.js';
+import type { RosterSyncDeps } from '../features/roster/roster-sync.service.js';
 
 const PAGE = 100;
 const MAX_BYTES = 4 * 1024 * 1024;

@@ -1,9 +1,9 @@
 // The roster sync's writes: the users a range of staged rows changes, upserted from the staging
 // table by one statement (no row travels through the application), in the caller's transaction.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { UserChange } from '../domain/network/roster.js';
-import { differsFromUser } from './roster-staging.js';
+import type { Database } from '../../db/schema.js';
+import type { UserChange } from './domain.js';
+import { differsFromUser } from './roster-staging.repository.js';
 
 /**
  * Writes the changes of staged rows in (afterId, lastId]. A field not given keeps its value; a member

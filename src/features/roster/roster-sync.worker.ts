@@ -1,9 +1,9 @@
 // The roster sync from the network (contract §15), once across instances every ROSTER_SYNC_HOURS;
 // `roster:sync` takes the same lease: one run at a time, whichever started it.
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { ROSTER_LEASE } from './roster-run.js';
-import { describeRosterError, rosterLeaseMs, type RosterSync } from './roster-sync.js';
-import { ReportedWorkerFailure, type Worker } from './workers/worker.js';
+import { describeRosterError, rosterLeaseMs, type RosterSync } from './roster-sync.service.js';
+import { ReportedWorkerFailure, type Worker } from '../../services/workers/worker.js';
 
 export function rosterSyncWorker({ config, roster }: { config: Pick<Config, 'coreApi'>; roster: Pick<RosterSync, 'sync'> }): Worker {
   return {

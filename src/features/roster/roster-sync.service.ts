@@ -1,6 +1,6 @@
 // The roster from the network (contract §15): every page is read and staged before anything is
 // written, so a failure anywhere changes nothing; changes are planned in SQL a batch at a time.
-import type { CoreApiConfig } from '../config.js';
+import type { CoreApiConfig } from '../../config.js';
 import {
   isMember,
   membershipFilter,
@@ -12,15 +12,15 @@ import {
   stagedChange,
   type StagedResult,
   type UserChange,
-} from '../domain/network/roster.js';
-import type { MembershipSettings } from '../features/users/domain/membership.js';
-import { userTarget, withoutEmailAddress } from '../domain/audit/index.js';
-import type { ReadRepositories } from '../repositories/index.js';
+} from './domain.js';
+import type { MembershipSettings } from '../users/domain/membership.js';
+import { userTarget, withoutEmailAddress } from '../../domain/audit/index.js';
+import type { ReadRepositories } from '../../repositories/index.js';
 import { CoreApi } from './core-api.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
-import type { Lease } from './workers/lease.js';
-import type { Write } from './write.js';
-import type { Deps } from './deps.js';
+import type { Lease } from '../../services/workers/lease.js';
+import type { Write } from '../../services/write.js';
+import type { Deps } from '../../services/deps.js';
 
 export { RosterSyncError } from './roster-run.js';
 

@@ -2,10 +2,10 @@
 // with the run's lease), and the set-based reads that plan its changes from them — counts, leavers
 // and changed rows a batch of ids at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect } from '../db/connection.js';
-import type { Database, RosterStagingTable } from '../db/schema.js';
-import type { RosterMember, StagedResult, StoredUser } from '../domain/network/roster.js';
-import { chunks } from './import-rows.js';
+import type { Dialect } from '../../db/connection.js';
+import type { Database, RosterStagingTable } from '../../db/schema.js';
+import type { RosterMember, StagedResult, StoredUser } from './domain.js';
+import { chunks } from '../../repositories/import-rows.js';
 
 /** Users who are members: their column among these values. */
 export interface MembershipFilter {

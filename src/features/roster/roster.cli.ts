@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { describeRosterError } from '../../services/roster-sync.js';
-import { CliError, withServices } from '../context.js';
-import { count, print, printJson } from '../output.js';
+import { describeRosterError } from './roster-sync.service.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { count, print, printJson } from '../../cli/output.js';
 
 async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: boolean }): Promise<void> {
   await withServices(async (services) => {
