@@ -15,7 +15,7 @@ import { buildDemoDivision } from '../../src/demo/division.js';
 import { importDivision } from './import-division.js';
 import { loadConfig } from '../../src/config.js';
 import { createServices } from '../../src/services/index.js';
-import { FeedPoll } from '../../src/services/feed.js';
+import { FeedPoll } from '../../src/features/activity/feed.service.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';
 import { load, percentile } from './load.js';

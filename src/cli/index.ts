@@ -13,7 +13,7 @@ import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
 import { registerNetworkCommands } from '../features/network/network.cli.js';
 import { registerRoleCommands } from '../features/staff/roles.cli.js';
 import { registerRosterCommands } from '../features/roster/roster.cli.js';
-import { registerActivityCommands } from './commands/activity.js';
+import { registerActivityCommands } from '../features/activity/activity.cli.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')

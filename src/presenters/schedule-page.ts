@@ -6,7 +6,7 @@ import { MAX_CALLSIGN_LENGTH } from '../domain/limits.js';
 import type { CalendarBooking } from '../repositories/calendar.js';
 import { type Html, html } from './html.js';
 import { accountBar, type AccountView } from './member-pages.js';
-import { type OnNow, onNowSection } from './on-now.js';
+import { type OnNow, onNowSection } from '../features/activity/on-now.view.js';
 
 export interface PageAssets {
   /** URLs with a content hash, so they can be cached for good. */

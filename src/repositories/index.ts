@@ -1,12 +1,12 @@
 // Every repository, over the database or a transaction: services read through ReadRepositories (the
 // composition root's `repos`) and change only through the Write's `repos` (src/services/write.ts).
 import type { Dialect, Executor } from '../db/connection.js';
-import { activityRepository } from './activity.js';
+import { activityRepository } from '../features/activity/activity.repository.js';
 import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
 import { auditRepository } from './audit.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
 import { calendarRepository } from './calendar.js';
-import { controllingSessionsRepository } from './controlling-sessions.js';
+import { controllingSessionsRepository } from '../features/activity/controlling-sessions.repository.js';
 import { demoPeopleRepository } from '../features/sign-in/demo-people.repository.js';
 import { deprecatedRepository } from './deprecated.js';
 import { divisionDataRepository } from './division-data.js';

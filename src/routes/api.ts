@@ -7,7 +7,7 @@ import calendarRoutes from './calendar/index.js';
 import deprecatedRoutes from './deprecated/index.js';
 import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';
 import eventsRoutes from '../features/events/events.routes.js';
-import onlineRoutes from './online/index.js';
+import onlineRoutes from '../features/activity/online.routes.js';
 import positionsRoutes from '../features/positions/positions.routes.js';
 import type { ScopeOptions } from './scopes.js';
 import trainingsRoutes from '../features/trainings/trainings.routes.js';

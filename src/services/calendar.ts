@@ -4,7 +4,7 @@
 import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from '../domain/calendar/filter.js';
 import { calendarFeed } from '../presenters/icalendar.js';
 import type { AccountView } from '../presenters/member-pages.js';
-import type { OnNow } from '../presenters/on-now.js';
+import type { OnNow } from '../features/activity/on-now.view.js';
 import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from '../presenters/schedule-page.js';
 import type { CalendarBooking } from '../repositories/calendar.js';
 import type { Deps } from './deps.js';

@@ -8,7 +8,7 @@ import { presentEndorsement } from '../endorsements/endorsements.view.js';
 import type { IssueChoices, Named, Overview, Person } from './views/types.js';
 import type { Endorsement } from '../endorsements/endorsements.schema.js';
 import type { StaffUserRow } from './staff.repository.js';
-import type { ActivityService } from '../../services/activity.js';
+import type { ActivityService } from '../activity/activity.service.js';
 import type { Deps } from '../../services/deps.js';
 
 const DAY = 86_400_000;

@@ -2,19 +2,11 @@
 // sessions, by one instance at a time (the data-feed worker's lease). A failed poll, or a feed that is not
 // the documented shape, changes nothing: sessions stay open and continue at the next good poll.
 import { performance } from 'node:perf_hooks';
-import type { DataFeedConfig } from '../config.js';
-import {
-  FeedShapeError,
-  MAX_FEED_AHEAD_MS,
-  parseFeed,
-  positionMatcher,
-  type Sighting,
-  sightingsOf,
-  sightingTime,
-} from '../domain/network/feed.js';
-import { isoMicros } from '../domain/time.js';
-import { HttpClient } from './http-client.js';
-import type { Deps } from './deps.js';
+import type { DataFeedConfig } from '../../config.js';
+import { FeedShapeError, MAX_FEED_AHEAD_MS, parseFeed, positionMatcher, type Sighting, sightingsOf, sightingTime } from './feed.js';
+import { isoMicros } from '../../domain/time.js';
+import { HttpClient } from '../../services/http-client.js';
+import type { Deps } from '../../services/deps.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { isoMicros } from '../../domain/time.js';
-import type { ActivityExplanation } from '../../services/activity.js';
-import { BackfillError } from '../../services/activity-backfill.js';
-import { CliError, withServices } from '../context.js';
-import { count, print, printJson, printTable, show, tell } from '../output.js';
+import type { ActivityExplanation } from './activity.service.js';
+import { BackfillError } from './backfill.service.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { count, print, printJson, printTable, show, tell } from '../../cli/output.js';
 
 const WHY: Record<ActivityExplanation['reason'], string> = {
   hours: 'enough hours',

@@ -2,10 +2,10 @@
 // start with everyone inactive. At most 10 requests a minute (the network throttles harder), and
 // resumable: each page is recorded with how far that member has come, in one transaction.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FeedShapeError, parseHistoryPage, positionMatcher } from '../domain/network/feed.js';
-import { isMember } from '../features/roster/domain.js';
-import { describeResult } from './http-client.js';
-import type { RosterSyncDeps } from '../features/roster/roster-sync.service.js';
+import { FeedShapeError, parseHistoryPage, positionMatcher } from './feed.js';
+import { isMember } from '../roster/domain.js';
+import { describeResult } from '../../services/http-client.js';
+import type { RosterSyncDeps } from '../roster/roster-sync.service.js';
 
 const PAGE = 100;
 const MAX_BYTES = 4 * 1024 * 1024;

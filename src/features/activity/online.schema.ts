@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ErrorBody } from './common.js';
+import { ErrorBody } from '../../schemas/common.js';
 
 export const OnlineItem = Type.Object(
   {

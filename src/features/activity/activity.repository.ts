@@ -1,8 +1,8 @@
 // ATC activity's SQL: controlled time per user and area within a period, the stored activity, and
 // the changes of a recompute, set-based.
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { chunks } from './import-rows.js';
+import type { Database } from '../../db/schema.js';
+import { chunks } from '../../repositories/import-rows.js';
 
 export interface ActivityRow {
   user_id: number;

@@ -1,9 +1,9 @@
 // Controlling sessions: recorded from the data feed (and the members' ATC history), read for who
 // is online and for activity. Set-based: one upsert per few hundred sightings.
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { type Sighting, sessionKey, sightingStart } from '../domain/network/feed.js';
-import { chunks } from './import-rows.js';
+import type { Database } from '../../db/schema.js';
+import { type Sighting, sessionKey, sightingStart } from './feed.js';
+import { chunks } from '../../repositories/import-rows.js';
 
 /** A session still seen in the feed: what it was sighted with, and when it was last seen. */
 export type OpenSession = Sighting & { last_seen: number };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listOnline } from '../../schemas/online.js';
+import { listOnline } from './online.schema.js';
 import type { RouteServices } from '../../services/index.js';
 
 const onlineRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
