@@ -5,7 +5,7 @@ import { activityRepository } from '../features/activity/activity.repository.js'
 import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
 import { auditRepository } from './audit.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
-import { calendarRepository } from './calendar.js';
+import { calendarRepository } from '../features/calendar/calendar.repository.js';
 import { controllingSessionsRepository } from '../features/activity/controlling-sessions.repository.js';
 import { demoPeopleRepository } from '../features/sign-in/demo-people.repository.js';
 import { deprecatedRepository } from './deprecated.js';

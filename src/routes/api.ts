@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import apiKeys from '../features/api-keys/api-keys.plugin.js';
 import bookingsRoutes from '../features/bookings/bookings.routes.js';
-import calendarRoutes from './calendar/index.js';
+import calendarRoutes from '../features/calendar/calendar.routes.js';
 import deprecatedRoutes from './deprecated/index.js';
 import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';
 import eventsRoutes from '../features/events/events.routes.js';

@@ -3,7 +3,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import { type Clock, systemClock } from '../domain/time.js';
-import type { PageAssets } from '../presenters/schedule-page.js';
+import type { PageAssets } from '../features/calendar/schedule-page.view.js';
 import { readSnapshot } from '../db/transaction.js';
 import { readRepositories, type ReadRepositories } from '../repositories/index.js';
 import { VERSION } from '../version.js';
@@ -26,7 +26,7 @@ import { ActivityBackfill } from '../features/activity/backfill.service.js';
 import { ApiKeyService } from '../features/api-keys/api-keys.service.js';
 import { AuditLog } from './audit.js';
 import { Bookings } from '../features/bookings/bookings.service.js';
-import { CalendarFeeds } from './calendar.js';
+import { CalendarFeeds } from '../features/calendar/calendar.service.js';
 import { DeprecatedLists } from './deprecated.js';
 import { Endorsements } from '../features/endorsements/endorsements.service.js';
 import { EventStream } from '../features/events/stream.service.js';

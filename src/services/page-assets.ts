@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../project-root.js';
-import type { PageAssets } from '../presenters/schedule-page.js';
+import type { PageAssets } from '../features/calendar/schedule-page.view.js';
 
 /** public/ at the repository's root. */
 export const PUBLIC_DIR = `${path.join(projectRoot(), 'public')}${path.sep}`;

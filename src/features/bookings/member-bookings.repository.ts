@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { BOOKING_TRAINING_MIN_STATUS, STAFF_ROLES } from './domain/who-may-book.js';
-import type { CalendarBooking } from '../../repositories/calendar.js';
+import type { CalendarBooking } from '../calendar/calendar.repository.js';
 import { activeEndorsement } from '../../repositories/predicates.js';
 
 export interface BookerFacts {

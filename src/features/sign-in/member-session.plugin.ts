@@ -11,7 +11,7 @@ import { responseForDomainError } from '../../http/error-responses.js';
 import { ApiError } from '../../http/errors.js';
 import { checkRequest } from '../../http/parameters.js';
 import { sendMessage } from '../../http/member-pages.js';
-import type { PageAssets } from '../../presenters/schedule-page.js';
+import type { PageAssets } from '../calendar/schedule-page.view.js';
 import type { ActiveSession, Member, MemberSessions } from './sign-in.service.js';
 
 /** The signed session cookie (contract §14). */

@@ -4,12 +4,12 @@
 import { TAG_NAMES } from '../domain/who-may-book.js';
 import type { Tag } from '../domain/flags.js';
 import type { MemberFormValues } from '../domain/member-form.js';
-import { flagLabels } from '../../../domain/calendar/filter.js';
+import { flagLabels } from '../../calendar/domain.js';
 import type { FieldErrors } from '../../../domain/errors.js';
 import type { MemberBooking, OfferedPosition } from '../member-bookings.repository.js';
 import { type Html, html } from '../../../presenters/html.js';
 import { type AccountView, memberFooter, pageHead, siteHeader } from '../../../presenters/member-pages.js';
-import type { PageAssets } from '../../../presenters/schedule-page.js';
+import type { PageAssets } from '../../calendar/schedule-page.view.js';
 
 export interface PageFrame {
   siteName: string;

@@ -4,7 +4,7 @@
 import type { FieldErrors } from '../../../domain/errors.js';
 import { type Html, html, type HtmlValue } from '../../../presenters/html.js';
 import { type AccountView, accountBar, pageHead } from '../../../presenters/member-pages.js';
-import type { PageAssets } from '../../../presenters/schedule-page.js';
+import type { PageAssets } from '../../calendar/schedule-page.view.js';
 
 export interface StaffFrame {
   siteName: string;

@@ -1,7 +1,7 @@
 // A small iCalendar (RFC 5545) writer: the few parts of the format the booking feed needs,
 // written to the letter, since calendar apps differ in how forgiving they are.
-import { flagLabels } from '../domain/calendar/filter.js';
-import type { CalendarBooking } from '../repositories/calendar.js';
+import { flagLabels } from './domain.js';
+import type { CalendarBooking } from './calendar.repository.js';
 
 const CRLF = '\r\n';
 /** RFC 5545 §3.1: a line is at most 75 octets, CRLF not counted. */

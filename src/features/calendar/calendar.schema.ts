@@ -1,8 +1,8 @@
 // Schemas of the calendar feed and the schedule page: their query strings, and their responses
 // for the OpenAPI document (the bodies are iCalendar and HTML, sent as bytes).
 import { type Static, Type } from 'typebox';
-import { MAX_AREA_LENGTH, MAX_FILTER_VALUES } from '../domain/calendar/filter.js';
-import { ErrorBody, ValidationErrorBody } from './common.js';
+import { MAX_AREA_LENGTH, MAX_FILTER_VALUES } from './domain.js';
+import { ErrorBody, ValidationErrorBody } from '../../schemas/common.js';
 
 const repeatable = (description: string, example: string, maxLength: number) =>
   Type.Optional(

@@ -1,13 +1,13 @@
 // The calendar feed and the schedule page. Both show a window that moves with time (a week back to
 // 90 days ahead; now to 30 days ahead), read at the minute, so that a page or feed asked for twice
 // within a minute is the same bytes (and its ETag gets a 304).
-import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from '../domain/calendar/filter.js';
-import { calendarFeed } from '../presenters/icalendar.js';
-import type { AccountView } from '../presenters/member-pages.js';
-import type { OnNow } from '../features/activity/on-now.view.js';
-import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from '../presenters/schedule-page.js';
-import type { CalendarBooking } from '../repositories/calendar.js';
-import type { Deps } from './deps.js';
+import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from './domain.js';
+import { calendarFeed } from './icalendar.view.js';
+import type { AccountView } from '../../presenters/member-pages.js';
+import type { OnNow } from '../activity/on-now.view.js';
+import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from './schedule-page.view.js';
+import type { CalendarBooking } from './calendar.repository.js';
+import type { Deps } from '../../services/deps.js';
 
 const MINUTE = 60_000;
 

@@ -1,9 +1,9 @@
 // GET /calendar/bookings.ics: public, with an ETag (304) and CORS like the other public GETs.
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from '../../domain/calendar/filter.js';
+import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from './domain.js';
 import { ValidationError } from '../../domain/errors.js';
-import { getCalendarFeed } from '../../schemas/calendar.js';
+import { getCalendarFeed } from './calendar.schema.js';
 import type { RouteServices } from '../../services/index.js';
 
 function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {

@@ -3,17 +3,11 @@
 // like the public GETs.
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  type FilterQuery,
-  MAX_AREA_LENGTH,
-  MAX_FILTER_VALUES,
-  type ParsedFilter,
-  parseCalendarFilter,
-} from '../../domain/calendar/filter.js';
+import { type FilterQuery, MAX_AREA_LENGTH, MAX_FILTER_VALUES, type ParsedFilter, parseCalendarFilter } from './domain.js';
 import { MAX_CALLSIGN_LENGTH } from '../../domain/limits.js';
 import { accountView } from '../../http/member-pages.js';
 import { unknownParameters } from '../../http/parameters.js';
-import { getSchedulePage } from '../../schemas/calendar.js';
+import { getSchedulePage } from './calendar.schema.js';
 import type { RouteServices } from '../../services/index.js';
 
 /**
