@@ -5,7 +5,7 @@ import { printable } from '../domain/printable.js';
 import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
-import { registerAuditCommand } from './commands/audit.js';
+import { registerAuditCommand } from '../features/audit/audit.cli.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerControlCenterCommand } from './commands/controlcenter.js';
 import { registerDataCommands } from './commands/data.js';

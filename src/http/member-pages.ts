@@ -26,7 +26,7 @@
 // - sendPage sets the pages' Content-Security-Policy; sendMessage responds with a short HTML page.
 // - Audit and booking writes made for a member use memberActor(member): actor `member:<cid>`.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import type { AuditActor } from '../domain/audit/index.js';
+import type { AuditActor } from '../features/audit/domain/index.js';
 import { type AccountView, CSRF_FIELD, csrfInput, messagePage } from '../presenters/member-pages.js';
 import type { Html } from '../presenters/html.js';
 import type { Member } from '../features/sign-in/sign-in.service.js';

@@ -3,7 +3,7 @@
 import type { Dialect, Executor } from '../db/connection.js';
 import { activityRepository } from '../features/activity/activity.repository.js';
 import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
-import { auditRepository } from './audit.js';
+import { auditRepository } from '../features/audit/audit.repository.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
 import { calendarRepository } from '../features/calendar/calendar.repository.js';
 import { controllingSessionsRepository } from '../features/activity/controlling-sessions.repository.js';

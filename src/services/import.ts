@@ -1,6 +1,6 @@
 import { parseImport } from '../import/parse.js';
 import type { ImportPlan } from '../import/plan.js';
-import type { AuditActor } from '../domain/audit/index.js';
+import type { AuditActor } from '../features/audit/domain/index.js';
 import type { ImportSummary } from '../repositories/import.js';
 import { importChanges } from '../features/bookings/changes.js';
 import type { Deps } from './deps.js';

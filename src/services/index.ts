@@ -10,7 +10,7 @@ import { VERSION } from '../version.js';
 import { ActivityService } from '../features/activity/activity.service.js';
 import { activityRecomputeWorker } from '../features/activity/recompute.worker.js';
 import { apiKeyUseWorker } from '../features/api-keys/use.worker.js';
-import { auditRetentionWorker } from './audit-retention.worker.js';
+import { auditRetentionWorker } from '../features/audit/retention.worker.js';
 import { dataFeedWorker } from '../features/activity/data-feed.worker.js';
 import { endorsementExpiryWorker } from '../features/endorsements/expiry.worker.js';
 import { eventRetentionWorker } from '../features/events/retention.worker.js';
@@ -24,7 +24,7 @@ import { trainingInterestWorker } from '../features/trainings/interest.worker.js
 import { webhookDeliveriesWorker } from '../features/webhooks/deliveries.worker.js';
 import { ActivityBackfill } from '../features/activity/backfill.service.js';
 import { ApiKeyService } from '../features/api-keys/api-keys.service.js';
-import { AuditLog } from './audit.js';
+import { AuditLog } from '../features/audit/audit.service.js';
 import { Bookings } from '../features/bookings/bookings.service.js';
 import { CalendarFeeds } from '../features/calendar/calendar.service.js';
 import { DeprecatedLists } from './deprecated.js';

@@ -2,7 +2,7 @@
 // inside it through its Write: all of them commit or none. Workers are woken after the commit.
 import type { Db, Dialect, Executor } from '../db/connection.js';
 import { transaction } from '../db/transaction.js';
-import { type AuditActor, type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../domain/audit/index.js';
+import { type AuditActor, type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../features/audit/domain/index.js';
 import type { Clock } from '../domain/time.js';
 import { createRepositories, type Repositories } from '../repositories/index.js';
 import type { BookingChange } from '../features/bookings/changes.js';

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { actorColumns, type AuditedBooking, auditJsonLine, auditTable, bookingAction, bookingDiff } from '../../src/domain/audit/index.js';
+import {
+  actorColumns,
+  type AuditedBooking,
+  auditJsonLine,
+  auditTable,
+  bookingAction,
+  bookingDiff,
+} from '../../src/features/audit/domain/index.js';
 import { routeLabel } from '../../src/services/metrics.js';
 
 const BOOKING: AuditedBooking = {

@@ -9,7 +9,7 @@ import type { AuthLevel } from '../../http/auth-levels.js';
 import { ApiError } from '../../http/errors.js';
 import { checkRequest } from '../../http/parameters.js';
 import type { ApiKeyService, AuthenticatedKey } from './api-keys.service.js';
-import type { AuditActor } from '../../domain/audit/index.js';
+import type { AuditActor } from '../audit/domain/index.js';
 
 export type { AuthLevel } from '../../http/auth-levels.js';
 

@@ -1,6 +1,6 @@
 import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
 import { isDuplicateKeyName } from './api-keys.repository.js';
-import { apiKeyTarget, type AuditActor } from '../../domain/audit/index.js';
+import { apiKeyTarget, type AuditActor } from '../audit/domain/index.js';
 import { isoMicros } from '../../domain/time.js';
 import { issueToken, parseToken, secretMatches } from './tokens.js';
 import type { Deps } from '../../services/deps.js';

@@ -1,4 +1,4 @@
-import type { AuditActor } from '../../domain/audit/index.js';
+import type { AuditActor } from '../audit/domain/index.js';
 import type { BookingView } from './bookings.repository.js';
 import type { ImportedBooking } from '../../repositories/import-bookings.js';
 

@@ -1,7 +1,7 @@
 // Members' own bookings (docs/booking-pages.md) through the API's write path, with who-may-book checked
 // in the write's transaction and the member as the audit actor.
 import { randomBytes } from 'node:crypto';
-import { userTarget } from '../../domain/audit/index.js';
+import { userTarget } from '../audit/domain/index.js';
 import { chosenFlags, type Tag } from './domain/flags.js';
 import type { MemberFormFields } from './domain/member-form.js';
 import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from './domain/who-may-book.js';

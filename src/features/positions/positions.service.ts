@@ -1,6 +1,6 @@
 // Positions: the public list, and adding, changing and removing them (contract §17), one write
 // each with its audit entry and event. A member on the pages needs Administrator of the area.
-import { type AuditActor, changedFields, positionTarget } from '../../domain/audit/index.js';
+import { type AuditActor, changedFields, positionTarget } from '../audit/domain/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type PositionInput, positionProblems } from './domain.js';
 import { ratingValue } from '../users/domain/ratings.js';

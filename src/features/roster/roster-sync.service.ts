@@ -14,7 +14,7 @@ import {
   type UserChange,
 } from './domain.js';
 import type { MembershipSettings } from '../users/domain/membership.js';
-import { userTarget, withoutEmailAddress } from '../../domain/audit/index.js';
+import { userTarget, withoutEmailAddress } from '../audit/domain/index.js';
 import type { ReadRepositories } from '../../repositories/index.js';
 import { CoreApi } from './core-api.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';

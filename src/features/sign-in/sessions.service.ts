@@ -1,7 +1,7 @@
 // Members' sessions, kept in the database so that every instance knows them and signing out
 // ends one everywhere. The cookie carries a random session id; the database only its SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
-import { signInDiff, userTarget } from '../../domain/audit/index.js';
+import { signInDiff, userTarget } from '../audit/domain/index.js';
 import { type NetworkProfile, signInRefusedFor } from './domain.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { Deps } from '../../services/deps.js';

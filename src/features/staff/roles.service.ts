@@ -1,6 +1,6 @@
 // Roles granted and revoked (contract §17): by the CLI (the first Administrator) and on the staff
 // pages, one write each with its audit entry and event.
-import { type AuditActor, userTarget } from '../../domain/audit/index.js';
+import { type AuditActor, userTarget } from '../audit/domain/index.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
 import { authorize, isStaffRole, STAFF_ROLES } from './domain.js';
 import type { RoleHeld } from './roles.repository.js';

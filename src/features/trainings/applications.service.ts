@@ -1,7 +1,7 @@
 // The student's side of training (contract §18): applying, their own page (place in the queue and
 // estimate), confirming interest and closing their request — and the continued-interest job that
 // asks after 30 days and closes unconfirmed requests after 14 more.
-import type { AuditActor } from '../../domain/audit/index.js';
+import type { AuditActor } from '../audit/domain/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
 import {
   type ApplyOption,

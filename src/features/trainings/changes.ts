@@ -1,6 +1,6 @@
 // What every change of a training records, in its own transaction: the timeline entries, the
 // audit entry, the event (drafts and timeline-only changes publish none) and the student's mail.
-import { type AuditActor, actorColumns, changedFields, trainingTarget } from '../../domain/audit/index.js';
+import { type AuditActor, actorColumns, changedFields, trainingTarget } from '../audit/domain/index.js';
 import type { EventType } from '../events/domain.js';
 import { presentTraining } from './trainings.view.js';
 import { trainingMail, type TrainingMailKind } from '../../presenters/mail.js';

@@ -1,8 +1,8 @@
 // Completing a training (contract §18): every facility name it was for becomes an active facility
 // endorsement (an older active one of the same name is revoked), and the activity grace of §16
 // starts in its area — in the completion's own transaction.
-import type { AuditActor } from '../../domain/audit/index.js';
-import { endorsementTarget } from '../../domain/audit/index.js';
+import type { AuditActor } from '../audit/domain/index.js';
+import { endorsementTarget } from '../audit/domain/index.js';
 import { ratingValue } from '../users/domain/ratings.js';
 import { presentEndorsement } from '../endorsements/endorsements.view.js';
 import type { TrainingRecord } from './trainings.repository.js';

@@ -1,7 +1,7 @@
 // Reports and examinations of a training (contract §18): written by the area's staff, a mentor for
 // their own trainee, or (an examination) by its examiner; a draft report is neither shown to the
 // student nor published.
-import type { AuditActor } from '../../domain/audit/index.js';
+import type { AuditActor } from '../audit/domain/index.js';
 import { ValidationError, type FieldErrors } from '../../domain/errors.js';
 import { authorize } from '../staff/domain.js';
 import { parseIsoInstant } from '../../domain/time.js';

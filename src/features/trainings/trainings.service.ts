@@ -1,6 +1,6 @@
 // Trainings (contract §18): created by staff or applied for by members, moved between statuses by
 // the rule of src/features/trainings/domain.ts, one write each with its timeline, audit entry, event and mail.
-import type { AuditActor } from '../../domain/audit/index.js';
+import type { AuditActor } from '../audit/domain/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
 import { RATINGS, ratingValue } from '../users/domain/ratings.js';
 import { authorize, rolesIn } from '../staff/domain.js';

@@ -1,6 +1,6 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../events/domain.js';
-import { webhookTarget } from '../../domain/audit/index.js';
+import { webhookTarget } from '../audit/domain/index.js';
 import { isoMicros } from '../../domain/time.js';
 import type { AttemptListing, WebhookListing } from './webhooks.repository.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';

@@ -1,6 +1,6 @@
-import type { StoredAuditEntry } from '../domain/audit/index.js';
-import type { AuditFilter } from '../repositories/audit.js';
-import type { Deps } from './deps.js';
+import type { StoredAuditEntry } from './domain/index.js';
+import type { AuditFilter } from './audit.repository.js';
+import type { Deps } from '../../services/deps.js';
 
 /** Who changed what: the audit log as `npx sector audit` prints it (entries are written by each change's Write). */
 export class AuditLog {

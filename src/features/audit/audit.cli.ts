@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { auditJsonLine, auditTable, bookingTarget } from '../../domain/audit/index.js';
+import { auditJsonLine, auditTable, bookingTarget } from './domain/index.js';
 import { parseIsoInstant } from '../../domain/time.js';
-import { CliError, withServices } from '../context.js';
-import { print, tell } from '../output.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { print, tell } from '../../cli/output.js';
 import { printable } from '../../domain/printable.js';
 
 interface AuditOptions {

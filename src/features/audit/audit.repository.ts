@@ -1,8 +1,8 @@
 // The audit log's SQL: appended inside the change's own transaction, read by the audit command.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from '../domain/audit/index.js';
-import { chunks } from './import-rows.js';
+import type { Database } from '../../db/schema.js';
+import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from './domain/index.js';
+import { chunks } from '../../repositories/import-rows.js';
 
 /**
  * Appends entries in the caller's transaction (one INSERT per few hundred entries), so they commit

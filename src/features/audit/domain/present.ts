@@ -1,6 +1,6 @@
 // How the audit command shows entries. Pure.
-import { printable } from '../printable.js';
-import { isoMicros } from '../time.js';
+import { printable } from '../../../domain/printable.js';
+import { isoMicros } from '../../../domain/time.js';
 import type { Fields } from './entries.js';
 
 /** An entry as read back. */
