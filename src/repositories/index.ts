@@ -9,13 +9,13 @@ import { calendarRepository } from '../features/calendar/calendar.repository.js'
 import { controllingSessionsRepository } from '../features/activity/controlling-sessions.repository.js';
 import { demoPeopleRepository } from '../features/sign-in/demo-people.repository.js';
 import { deprecatedRepository } from './deprecated.js';
-import { divisionDataRepository } from './division-data.js';
+import { divisionDataRepository } from '../features/transfer/division-data.repository.js';
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
 import { eventsRepository } from '../features/events/events.repository.js';
-import { exportRepository } from './export.js';
+import { exportRepository } from '../features/transfer/export.repository.js';
 import { healthRepository } from './health.js';
 import { idempotencyKeysRepository } from '../features/bookings/idempotency-keys.repository.js';
-import { importRepository } from './import.js';
+import { importRepository } from '../features/transfer/import.repository.js';
 import { leasesRepository } from './leases.js';
 import { mailRepository } from './mail.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';

@@ -3,7 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { MIGRATION_NAMES, migrateToLatest, migratorOf } from '../../src/db/migrate.js';
-import { ImportError } from '../../src/services/import.js';
+import { ImportError } from '../../src/features/transfer/import.service.js';
 import { createServices } from '../../src/services/index.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { ALL_TABLES, tableRows } from '../support/db-state.js';

@@ -280,7 +280,7 @@ describe('export', () => {
         created_at: isoMicros(LOSSLESS.user.created_at),
         updated_at: isoMicros(LOSSLESS.user.updated_at),
       });
-      // Keys as the import names them (src/import/users.ts), in its order; nothing set is null or empty.
+      // Keys as the import names them (src/features/transfer/import/users.ts), in its order; nothing set is null or empty.
       expect(doc.users.find((u: { id: number }) => u.id === YAN)).toEqual({
         id: YAN,
         email: null,

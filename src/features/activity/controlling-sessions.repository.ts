@@ -3,7 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { type Sighting, sessionKey, sightingStart } from './feed.js';
-import { chunks } from '../../repositories/import-rows.js';
+import { chunks } from '../transfer/import-rows.repository.js';
 
 /** A session still seen in the feed: what it was sighted with, and when it was last seen. */
 export type OpenSession = Sighting & { last_seen: number };

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from './domain/index.js';
-import { chunks } from '../../repositories/import-rows.js';
+import { chunks } from '../transfer/import-rows.repository.js';
 
 /**
  * Appends entries in the caller's transaction (one INSERT per few hundred entries), so they commit

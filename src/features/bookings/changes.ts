@@ -1,6 +1,6 @@
 import type { AuditActor } from '../audit/domain/index.js';
 import type { BookingView } from './bookings.repository.js';
-import type { ImportedBooking } from '../../repositories/import-bookings.js';
+import type { ImportedBooking } from '../transfer/import-bookings.repository.js';
 
 /** Who made a change: an API key, or an operator at the command line (as the audit log records it). */
 export type Actor = AuditActor;

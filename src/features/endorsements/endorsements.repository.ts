@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../db/connection.js';
 import type { EndorsementRow, EndorsementType } from '../../db/schema.js';
 import { SOLO_TRAINING_MIN_STATUS } from './domain.js';
-import { chunks } from '../../repositories/import-rows.js';
+import { chunks } from '../transfer/import-rows.repository.js';
 import { activeEndorsement } from '../../repositories/predicates.js';
 
 /** An endorsement with the names of its areas and positions (each in byte order). */

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/connection.js';
 import type { Database, EventRow } from '../../db/schema.js';
-import { chunks } from '../../repositories/import-rows.js';
+import { chunks } from '../transfer/import-rows.repository.js';
 import { networkCursor } from '../../repositories/predicates.js';
 
 // Taken before an event is numbered and held to commit, so commit order is seq order: else a tailer

@@ -5,7 +5,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { Dialect } from '../../db/connection.js';
 import type { Database, RosterStagingTable } from '../../db/schema.js';
 import type { RosterMember, StagedResult, StoredUser } from './domain.js';
-import { chunks } from '../../repositories/import-rows.js';
+import { chunks } from '../transfer/import-rows.repository.js';
 
 /** Users who are members: their column among these values. */
 export interface MembershipFilter {

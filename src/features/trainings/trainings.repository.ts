@@ -5,7 +5,7 @@ import type { Dialect, Executor } from '../../db/connection.js';
 import type { TrainingsTable } from '../../db/schema.js';
 import { ratingCode } from '../users/domain/ratings.js';
 import { STATUS } from './domain.js';
-import { chunks } from '../../repositories/import-rows.js';
+import { chunks } from '../transfer/import-rows.repository.js';
 import { activeEndorsement } from '../../repositories/predicates.js';
 
 export interface TrainingRecord extends Selectable<TrainingsTable> {

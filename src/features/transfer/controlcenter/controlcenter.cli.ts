@@ -1,8 +1,8 @@
 // `npx sector import:controlcenter mysql://…`: a Control Center division moved in one command (§19).
 import type { Command } from 'commander';
-import { ControlCenterError, importControlCenter, type ControlCenterPlan } from '../../services/controlcenter-import.js';
-import { CliError, withServices } from '../context.js';
-import { print, printJson, show } from '../output.js';
+import { ControlCenterError, importControlCenter, type ControlCenterPlan } from './import.service.js';
+import { CliError, withServices } from '../../../cli/context.js';
+import { print, printJson, show } from '../../../cli/output.js';
 
 interface Options {
   prefix?: string;

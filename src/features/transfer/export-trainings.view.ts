@@ -1,10 +1,10 @@
-// The trainings of the export, with everything the import reads of them (src/import/trainings.ts):
+// The trainings of the export, with everything the import reads of them (src/features/transfer/import/trainings.ts):
 // its fields in the import's order and formats, so importing an export restores them.
-import { ratingCode } from '../features/users/domain/ratings.js';
-import { isoMicros, isoMicrosOrNull } from '../domain/time.js';
-import type { DivisionRows } from '../repositories/export.js';
-import { by, byText, groupBy } from './export-order.js';
-import { presentReport } from '../features/trainings/trainings.view.js';
+import { ratingCode } from '../users/domain/ratings.js';
+import { isoMicros, isoMicrosOrNull } from '../../domain/time.js';
+import type { DivisionRows } from './export.repository.js';
+import { by, byText, groupBy } from './export-order.view.js';
+import { presentReport } from '../trainings/trainings.view.js';
 
 export function exportTrainings(rows: DivisionRows, area: (id: number) => string) {
   const ratings = groupBy(rows.trainingRatings, (r) => r.training_id);

@@ -1,5 +1,5 @@
 // Control Center's values as the import format writes them, and the report of one kind of rows.
-import { ImportError } from '../plan.js';
+import { ImportError } from '../import/plan.js';
 import type { Row } from './read.js';
 
 export interface KindReport {

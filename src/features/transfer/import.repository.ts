@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db/connection.js';
-import type { Database } from '../db/schema.js';
-import { RATINGS } from '../features/users/domain/ratings.js';
-import { isoMicros } from '../domain/time.js';
+import type { Dialect } from '../../db/connection.js';
+import type { Database } from '../../db/schema.js';
+import { RATINGS } from '../users/domain/ratings.js';
+import { isoMicros } from '../../domain/time.js';
 import {
   ImportError,
   type ImportEndorsement,
@@ -10,11 +10,11 @@ import {
   type ImportPosition,
   type ImportRole,
   type ImportUser,
-} from '../import/plan.js';
-import { pathKey, quote } from '../import/quote.js';
-import { type ImportedBooking, importBookings } from './import-bookings.js';
-import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
-import { dedupe, importTrainings } from './import-trainings.js';
+} from './import/plan.js';
+import { pathKey, quote } from './import/quote.js';
+import { type ImportedBooking, importBookings } from './import-bookings.repository.js';
+import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
+import { dedupe, importTrainings } from './import-trainings.repository.js';
 
 export interface ImportSummary {
   areas: number;

@@ -4,12 +4,12 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parseBooking } from '../import/bookings.js';
-import { planControlCenterImport, type ControlCenterPlan } from '../import/controlcenter/map.js';
-import { ControlCenterError, readControlCenter } from '../import/controlcenter/read.js';
-import { fits, rowLabel } from '../import/controlcenter/values.js';
+import { planControlCenterImport, type ControlCenterPlan } from './map.js';
+import { ControlCenterError, readControlCenter } from './read.js';
+import { fits, rowLabel } from './values.js';
 import { type ImportBooking, ImportError, type ImportPlan } from '../import/plan.js';
-import { controlCenterTokenId, hashSecret } from '../features/api-keys/tokens.js';
-import { DatabaseNotEmptyError, type Imports } from './import.js';
+import { controlCenterTokenId, hashSecret } from '../../api-keys/tokens.js';
+import { DatabaseNotEmptyError, type Imports } from '../import.service.js';
 
 export { ControlCenterError };
 export type { ControlCenterPlan };

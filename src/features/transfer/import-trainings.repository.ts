@@ -1,10 +1,10 @@
 // The trainings of an import (contract §18): the rows by natural key, and what each record gives
 // of its ratings, facilities, mentors, reports, examinations and timeline, set-based.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { isoMicros } from '../domain/time.js';
-import { ImportError, type ImportTraining } from '../import/plan.js';
-import { type Keyed, keyOf, type LinkTable, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.js';
+import type { Database } from '../../db/schema.js';
+import { isoMicros } from '../../domain/time.js';
+import { ImportError, type ImportTraining } from './import/plan.js';
+import { type Keyed, keyOf, type LinkTable, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 
 export interface TrainingRefs {
   areaId(name: string, path: string): number;

@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/connection.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { DatabaseNotEmptyError, ImportError, type ImportSummary } from '../../services/import.js';
-import { CliError, withServices } from '../context.js';
-import { count, show, tell } from '../output.js';
+import { DatabaseNotEmptyError, ImportError, type ImportSummary } from './import.service.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { count, show, tell } from '../../cli/output.js';
 
 function describe(summary: ImportSummary): string {
   return (

@@ -1,12 +1,12 @@
-import { parseImport } from '../import/parse.js';
-import type { ImportPlan } from '../import/plan.js';
-import type { AuditActor } from '../features/audit/domain/index.js';
-import type { ImportSummary } from '../repositories/import.js';
-import { importChanges } from '../features/bookings/changes.js';
-import type { Deps } from './deps.js';
-import type { Write } from './write.js';
+import { parseImport } from './import/parse.js';
+import type { ImportPlan } from './import/plan.js';
+import type { AuditActor } from '../audit/domain/index.js';
+import type { ImportSummary } from './import.repository.js';
+import { importChanges } from '../bookings/changes.js';
+import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../services/write.js';
 
-export { ImportError } from '../import/plan.js';
+export { ImportError } from './import/plan.js';
 export type { ImportSummary };
 
 /** The database was to be filled empty, and it holds users or bookings: nothing was imported. */

@@ -1,9 +1,9 @@
 // Control Center's trainings (with ratings, mentors, reports, examinations and timeline) and ATC
 // activity in Sector's import format (contracts §18, §19). Pure, like map.ts.
-import { isRatingValue, ratingCode } from '../../features/users/domain/ratings.js';
+import { isRatingValue, ratingCode } from '../../users/domain/ratings.js';
 import type { ControlCenterData, Row } from './read.js';
-import type { ImportTraining } from '../plan.js';
-import { parseExamination, parseReport, parseTimelineEntry, parseTraining } from '../trainings.js';
+import type { ImportTraining } from '../import/plan.js';
+import { parseExamination, parseReport, parseTimelineEntry, parseTraining } from '../import/trainings.js';
 import { fits, flag, instant, isZeroDate, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
 /** Control Center's training types 1–5, in order. */

@@ -1,13 +1,13 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
-import { isRatingValue, ratingCode } from '../../features/users/domain/ratings.js';
-import { parseIsoInstant } from '../../domain/time.js';
-import { parseEndorsement } from '../endorsements.js';
-import { parsePosition } from '../positions.js';
-import { text } from '../fields.js';
-import type { ImportEndorsement, ImportPlan, ImportPosition, ImportRole, ImportUser } from '../plan.js';
-import { parseRole } from '../roles.js';
-import { parseUser } from '../users.js';
+import { isRatingValue, ratingCode } from '../../users/domain/ratings.js';
+import { parseIsoInstant } from '../../../domain/time.js';
+import { parseEndorsement } from '../import/endorsements.js';
+import { parsePosition } from '../import/positions.js';
+import { text } from '../import/fields.js';
+import type { ImportEndorsement, ImportPlan, ImportPosition, ImportRole, ImportUser } from '../import/plan.js';
+import { parseRole } from '../import/roles.js';
+import { parseUser } from '../import/users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
 import { type BookingPlanner, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
