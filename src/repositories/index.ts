@@ -8,7 +8,7 @@ import { bookingsRepository } from '../features/bookings/bookings.repository.js'
 import { calendarRepository } from '../features/calendar/calendar.repository.js';
 import { controllingSessionsRepository } from '../features/activity/controlling-sessions.repository.js';
 import { demoPeopleRepository } from '../features/sign-in/demo-people.repository.js';
-import { deprecatedRepository } from './deprecated.js';
+import { deprecatedRepository } from '../features/deprecated/deprecated.repository.js';
 import { divisionDataRepository } from '../features/transfer/division-data.repository.js';
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
 import { eventsRepository } from '../features/events/events.repository.js';

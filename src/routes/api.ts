@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import apiKeys from '../features/api-keys/api-keys.plugin.js';
 import bookingsRoutes from '../features/bookings/bookings.routes.js';
 import calendarRoutes from '../features/calendar/calendar.routes.js';
-import deprecatedRoutes from './deprecated/index.js';
+import deprecatedRoutes from '../features/deprecated/deprecated.routes.js';
 import endorsementsRoutes from '../features/endorsements/endorsements.routes.js';
 import eventsRoutes from '../features/events/events.routes.js';
 import onlineRoutes from '../features/activity/online.routes.js';

@@ -27,7 +27,7 @@ import { ApiKeyService } from '../features/api-keys/api-keys.service.js';
 import { AuditLog } from '../features/audit/audit.service.js';
 import { Bookings } from '../features/bookings/bookings.service.js';
 import { CalendarFeeds } from '../features/calendar/calendar.service.js';
-import { DeprecatedLists } from './deprecated.js';
+import { DeprecatedLists } from '../features/deprecated/deprecated.service.js';
 import { Endorsements } from '../features/endorsements/endorsements.service.js';
 import { EventStream } from '../features/events/stream.service.js';
 import { Exports } from '../features/transfer/export.service.js';

@@ -6,9 +6,9 @@ import {
   presentLegacyRoles,
   presentTrainingEndorsements,
   presentVisiting,
-} from '../presenters/deprecated.js';
-import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from '../schemas/deprecated.js';
-import type { Deps } from './deps.js';
+} from './deprecated.view.js';
+import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from './deprecated.schema.js';
+import type { Deps } from '../../services/deps.js';
 
 export class DeprecatedLists {
   constructor(private readonly deps: Deps<'repos' | 'clock'>) {}

@@ -1,9 +1,9 @@
 // Rows behind the deprecated endpoints of the deprecated endpoints (docs/api.md). Each list is a fixed number of set-based
 // queries over the whole division, whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { activeEndorsement } from './predicates.js';
-import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../features/users/domain/index.js';
+import type { Database } from '../../db/schema.js';
+import { activeEndorsement } from '../../repositories/predicates.js';
+import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../users/domain/index.js';
 
 // Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from '../../schemas/deprecated.js';
+import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from './deprecated.schema.js';
 import type { RouteServices } from '../../services/index.js';
 
 /** The endpoints of the deprecated endpoints (docs/api.md), kept for existing integrations; GET /api/users replaces them. */
