@@ -6,7 +6,7 @@ import { describeStartupError } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
 import { registerAuditCommand } from '../features/audit/audit.cli.js';
-import { registerBackupCommand } from './commands/backup.js';
+import { registerBackupCommand } from '../features/operations/backup.cli.js';
 import { registerControlCenterCommand } from '../features/transfer/controlcenter/controlcenter.cli.js';
 import { registerDataCommands } from '../features/transfer/transfer.cli.js';
 import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';

@@ -13,7 +13,7 @@ import { divisionDataRepository } from '../features/transfer/division-data.repos
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
 import { eventsRepository } from '../features/events/events.repository.js';
 import { exportRepository } from '../features/transfer/export.repository.js';
-import { healthRepository } from './health.js';
+import { healthRepository } from '../features/operations/health.repository.js';
 import { idempotencyKeysRepository } from '../features/bookings/idempotency-keys.repository.js';
 import { importRepository } from '../features/transfer/import.repository.js';
 import { leasesRepository } from './leases.js';

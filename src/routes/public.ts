@@ -4,9 +4,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { publicPageGuard } from '../http/member-pages.js';
 import { registerAssets } from '../http/assets.js';
-import healthRoutes from './health/index.js';
+import healthRoutes from '../features/operations/health.routes.js';
 import memberCalendarRoutes from '../features/calendar/member-calendar.routes.js';
-import metricsRoutes from './metrics/index.js';
+import metricsRoutes from '../features/operations/metrics.routes.js';
 import scheduleRoutes from '../features/calendar/schedule.routes.js';
 import type { ScopeOptions } from './scopes.js';
 import authRoutes from '../features/sign-in/sign-in.routes.js';

@@ -3,7 +3,7 @@
 import { type AuditActor, actorColumns, changedFields, trainingTarget } from '../audit/domain/index.js';
 import type { EventType } from '../events/domain.js';
 import { presentTraining } from './trainings.view.js';
-import { trainingMail, type TrainingMailKind } from '../../presenters/mail.js';
+import { trainingMail, type TrainingMailKind } from '../operations/mail.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../services/write.js';
 

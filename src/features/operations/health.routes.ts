@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getHealth } from '../../schemas/health.js';
+import { getHealth } from './health.schema.js';
 import type { RouteServices } from '../../services/index.js';
 
 const healthRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { BackupError, backupSqlite } from '../../db/backup.js';
-import { CliError } from '../context.js';
-import { count, show } from '../output.js';
+import { BackupError, backupSqlite } from './backup.js';
+import { CliError } from '../../cli/context.js';
+import { count, show } from '../../cli/output.js';
 
 export const PG_DUMP_HINT = 'backup works on SQLite; for PostgreSQL use pg_dump -Fc (see docs/operations.md)';
 
