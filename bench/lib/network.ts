@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { buildDemoDivision } from '../../src/demo/division.js';
+import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { importDivision } from './import-division.js';
 import { loadConfig } from '../../src/config.js';
 import { createServices } from '../../src/services/index.js';

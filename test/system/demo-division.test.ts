@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoDivision, type DemoData } from '../../src/demo/division.js';
+import { buildDemoDivision, type DemoData } from '../../src/features/demo/division.js';
 import { parseImport } from '../../src/features/transfer/import/parse.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 

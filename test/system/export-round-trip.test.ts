@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { buildDemoDivision } from '../../src/demo/division.js';
+import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { RATINGS } from '../../src/features/users/domain/ratings.js';
 import { isoMicros } from '../../src/domain/time.js';
 import { createTestContext, freshDatabaseUrl, freshSchemaName, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
