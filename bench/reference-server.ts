@@ -5,7 +5,7 @@
 //   node --import tsx bench/reference-server.ts DATABASE_FILE
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import type { PositionRow } from '../src/db/schema.js';
+import type { PositionRow } from '../src/core/db/schema.js';
 import { bookingDiff } from '../src/features/audit/domain/index.js';
 import { parseIncludes } from '../src/features/users/domain/index.js';
 import { bookingCreatedBody, bookingListBody } from '../src/features/bookings/bookings.view.js';

@@ -9,12 +9,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { importDivision } from './import-division.js';
 import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/services/index.js';
+import { createServices } from '../../src/app/services.js';
 import { FeedPoll } from '../../src/features/activity/feed.service.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { printable } from '../domain/printable.js';
-import { describeStartupError } from '../runtime.js';
+import { printable } from '../core/domain/printable.js';
+import { describeStartupError } from '../app/runtime.js';
 import { VERSION } from '../version.js';
 import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
 import { registerAuditCommand } from '../features/audit/audit.cli.js';

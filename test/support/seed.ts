@@ -4,9 +4,9 @@
 // of those commands still run them as processes (cli-import, cli-apikeys, webhook-cli).
 import { loadConfig } from '../../src/config.js';
 import { parseEventFilter } from '../../src/features/events/domain.js';
-import { startServices } from '../../src/runtime.js';
-import type { Db } from '../../src/db/connection.js';
-import { type AppServices, type ComposedServices, createServices } from '../../src/services/index.js';
+import { startServices } from '../../src/app/runtime.js';
+import type { Db } from '../../src/core/db/connection.js';
+import { type AppServices, type ComposedServices, createServices } from '../../src/app/services.js';
 import type { TrainingInput } from '../../src/features/trainings/trainings.service.js';
 
 /** The services over env's database (migrated, as every command does first), closed afterwards. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/features/api-keys/tokens.js';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ALL_TABLES, migratedDatabase, readDatabase, tableRows } from '../support/db-state.js';
 import { ROOT, runCli, runCliAsync, runCliInteractive, startServer, type CliResult, type ServerProcess } from '../support/processes.js';

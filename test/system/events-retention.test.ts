@@ -6,8 +6,8 @@ import { buildDivision, buildUser } from '../support/factories.js';
 import { startServer } from '../support/processes.js';
 import { WebhookSubscriptions } from '../../src/features/webhooks/subscriptions.service.js';
 import { webhookDeliveriesWorker } from '../../src/features/webhooks/deliveries.worker.js';
-import { Workers } from '../../src/services/workers/workers.js';
-import { openDatabase } from '../../src/db/connection.js';
+import { Workers } from '../../src/core/workers/workers.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
 import { pruneEvents } from '../../src/features/events/retention.js';
 

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { RATINGS } from '../../src/features/users/domain/ratings.js';
-import { isoMicros } from '../../src/domain/time.js';
+import { isoMicros } from '../../src/core/domain/time.js';
 import { createTestContext, freshDatabaseUrl, freshSchemaName, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
 import { ALL_TABLES, readDatabase, tableRows } from '../support/db-state.js';
 import { runCli, startServer } from '../support/processes.js';

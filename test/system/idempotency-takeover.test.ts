@@ -3,7 +3,7 @@
 // key keeps the response of the request that took it over (src/features/bookings/idempotency.service.ts).
 import { describe, expect, it } from 'vitest';
 import { bookingFieldsOf } from '../../src/features/bookings/domain/index.js';
-import { InProgressError } from '../../src/domain/errors.js';
+import { InProgressError } from '../../src/core/domain/errors.js';
 import { Idempotency, type JsonResponse, STALE_CLAIM_MS } from '../../src/features/bookings/idempotency.service.js';
 import type { SavedBooking } from '../../src/features/bookings/bookings.service.js';
 import { createTestContext } from '../support/context.js';

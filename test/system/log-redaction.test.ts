@@ -3,7 +3,7 @@
 // fails. Checked on the log output of a real server process, at its most verbose level.
 import { describe, expect, it } from 'vitest';
 import { parseToken } from '../../src/features/api-keys/tokens.js';
-import { redactUrl, scrubCredentials } from '../../src/http/redact.js';
+import { redactUrl, scrubCredentials } from '../../src/core/web/redact.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { startServer } from '../support/processes.js';
 import { createKey } from '../support/seed.js';

@@ -7,7 +7,7 @@ import {
   bookingAction,
   bookingDiff,
 } from '../../src/features/audit/domain/index.js';
-import { routeLabel } from '../../src/services/metrics.js';
+import { routeLabel } from '../../src/core/metrics.js';
 
 const BOOKING: AuditedBooking = {
   user_id: 1000001,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import type { ActivityExplanation } from './activity.service.js';
 import { BackfillError } from './backfill.service.js';
 import { CliError, withServices } from '../../cli/context.js';

@@ -1,7 +1,7 @@
 // ATC activity's SQL: controlled time per user and area within a period, the stored activity, and
 // the changes of a recompute, set-based.
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import { chunks } from '../transfer/import-rows.repository.js';
 
 export interface ActivityRow {

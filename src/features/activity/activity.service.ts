@@ -1,7 +1,7 @@
 // ATC activity computed from the recorded sessions (contract §16), when ACTIVITY_HOURS is set.
 // Recomputed for the controllers whose sessions ended (after a feed poll) and for everyone daily.
 import { type ActivityRule, decide, periodStart } from './domain.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export interface ActivityExplanation {
   cid: number;

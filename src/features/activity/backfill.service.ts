@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FeedShapeError, parseHistoryPage, positionMatcher } from './feed.js';
 import { isMember } from '../roster/domain.js';
-import { describeResult } from '../../services/http-client.js';
+import { describeResult } from '../../core/http-client.js';
 import type { RosterSyncDeps } from '../roster/roster-sync.service.js';
 
 const PAGE = 100;

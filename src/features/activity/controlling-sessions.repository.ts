@@ -1,7 +1,7 @@
 // Controlling sessions: recorded from the data feed (and the members' ATC history), read for who
 // is online and for activity. Set-based: one upsert per few hundred sightings.
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import { type Sighting, sessionKey, sightingStart } from './feed.js';
 import { chunks } from '../transfer/import-rows.repository.js';
 

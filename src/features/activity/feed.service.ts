@@ -4,9 +4,9 @@
 import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../../config.js';
 import { FeedShapeError, MAX_FEED_AHEAD_MS, parseFeed, positionMatcher, type Sighting, sightingsOf, sightingTime } from './feed.js';
-import { isoMicros } from '../../domain/time.js';
-import { HttpClient } from '../../services/http-client.js';
-import type { Deps } from '../../services/deps.js';
+import { isoMicros } from '../../core/domain/time.js';
+import { HttpClient } from '../../core/http-client.js';
+import type { Deps } from '../../app/deps.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;

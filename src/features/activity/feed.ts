@@ -1,6 +1,6 @@
 // Pure rules of the network's data feed (contract §16, vatsimnetwork/vatsim.dev openapi/data.yaml,
 // DataFeed v3): what a feed must look like, and which controllers count for a division position.
-import { parseIsoInstant } from '../../domain/time.js';
+import { parseIsoInstant } from '../../core/domain/time.js';
 
 /** A controller of the feed who counts for a position of the division. */
 export interface Sighting {

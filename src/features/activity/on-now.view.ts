@@ -2,7 +2,7 @@
 // network's data feed), and whether today's booked positions are staffed. Public: callsigns and
 // times only, no names (the page's reduced form).
 import type { CalendarBooking } from '../calendar/calendar.repository.js';
-import { type Html, html } from '../../presenters/html.js';
+import { type Html, html } from '../../core/web/html.js';
 
 export interface OnNow {
   callsign: string;

@@ -1,7 +1,7 @@
 // GET /api/online and the schedule page's "On now": the open sessions of the division's positions.
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import type { OnlineItem } from './online.schema.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export interface OnlineController {
   callsign: string;

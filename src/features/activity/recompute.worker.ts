@@ -1,6 +1,6 @@
 // ATC activity recomputed for everyone (contract §16), once a day across instances.
 import type { ActivityService } from './activity.service.js';
-import type { Worker } from '../../services/workers/worker.js';
+import type { Worker } from '../../core/workers/worker.js';
 
 export function activityRecomputeWorker({ activity }: { activity: Pick<ActivityService, 'recompute'> }): Worker {
   return {

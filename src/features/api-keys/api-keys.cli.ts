@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { KeyNameTakenError } from './api-keys.service.js';
-import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
-import { isoMicros } from '../../domain/time.js';
-import type { AppServices } from '../../services/index.js';
+import type { ApiKeyRow, ApiKeyScope } from '../../core/db/schema.js';
+import { isoMicros } from '../../core/domain/time.js';
+import type { AppServices } from '../../app/services.js';
 import { CliError, withServices } from '../../cli/context.js';
 import { print, printJson, printTable, show, tell } from '../../cli/output.js';
 

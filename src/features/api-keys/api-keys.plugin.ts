@@ -1,17 +1,17 @@
 // The API scope's guard: bearer keys (and query parameters only a key may use), rate limit, query
-// and Api-Variant checks (CORS: src/plugins/cors.ts).
+// and Api-Variant checks (CORS: src/core/web/plugins/cors.ts).
 // The limiter runs after authentication and before a refused key gets its response, so floods of bad keys
 // are limited too, and 401/403 come before 400/422.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthLevel } from '../../http/auth-levels.js';
-import { ApiError } from '../../http/errors.js';
-import { checkRequest } from '../../http/parameters.js';
+import type { AuthLevel } from '../../core/web/auth-levels.js';
+import { ApiError } from '../../core/web/errors.js';
+import { checkRequest } from '../../core/web/parameters.js';
 import type { ApiKeyService, AuthenticatedKey } from './api-keys.service.js';
 import type { AuditActor } from '../audit/domain/index.js';
 
-export type { AuthLevel } from '../../http/auth-levels.js';
+export type { AuthLevel } from '../../core/web/auth-levels.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -93,7 +93,7 @@ async function apiKeys(scope: FastifyInstance, { keys, rateLimit: max }: ApiKeys
     await scope.register(rateLimit, {
       max,
       timeWindow: 60_000,
-      // The draft standard's RateLimit-Limit/-Remaining/-Reset; the X-RateLimit-* names are copied in src/plugins/response-headers.ts.
+      // The draft standard's RateLimit-Limit/-Remaining/-Reset; the X-RateLimit-* names are copied in src/core/web/plugins/response-headers.ts.
       enableDraftSpec: true,
       keyGenerator: (request) => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
       errorResponseBuilder: (_request, context) => ({

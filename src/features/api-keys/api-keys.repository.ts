@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/connection.js';
-import type { ApiKeyRow } from '../../db/schema.js';
+import type { Executor } from '../../core/db/connection.js';
+import type { ApiKeyRow } from '../../core/db/schema.js';
 
 export type NewApiKey = Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>;
 

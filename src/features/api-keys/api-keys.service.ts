@@ -1,9 +1,9 @@
-import type { ApiKeyRow, ApiKeyScope } from '../../db/schema.js';
+import type { ApiKeyRow, ApiKeyScope } from '../../core/db/schema.js';
 import { isDuplicateKeyName } from './api-keys.repository.js';
 import { apiKeyTarget, type AuditActor } from '../audit/domain/index.js';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import { issueToken, parseToken, secretMatches } from './tokens.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** What a request knows about the key it was made with. */
 export type AuthenticatedKey = Pick<ApiKeyRow, 'id' | 'name' | 'scope' | 'variant' | 'compat'>;

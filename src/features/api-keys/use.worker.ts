@@ -1,6 +1,6 @@
 // When each API key was last used: this process's own times, batched in memory, written by every
 // instance; the last batch at shutdown, after the last request.
-import type { Worker } from '../../services/workers/worker.js';
+import type { Worker } from '../../core/workers/worker.js';
 
 export function apiKeyUseWorker({
   keys,

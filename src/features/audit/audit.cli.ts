@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { auditJsonLine, auditTable, bookingTarget } from './domain/index.js';
-import { parseIsoInstant } from '../../domain/time.js';
+import { parseIsoInstant } from '../../core/domain/time.js';
 import { CliError, withServices } from '../../cli/context.js';
 import { print, tell } from '../../cli/output.js';
-import { printable } from '../../domain/printable.js';
+import { printable } from '../../core/domain/printable.js';
 
 interface AuditOptions {
   booking?: string;

@@ -1,6 +1,6 @@
 // The audit log's SQL: appended inside the change's own transaction, read by the audit command.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from './domain/index.js';
 import { chunks } from '../transfer/import-rows.repository.js';
 

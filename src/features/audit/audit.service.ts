@@ -1,6 +1,6 @@
 import type { StoredAuditEntry } from './domain/index.js';
 import type { AuditFilter } from './audit.repository.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** Who changed what: the audit log as `npx sector audit` prints it (entries are written by each change's Write). */
 export class AuditLog {

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import { MAX_BATCH_SIZE } from './domain/index.js';
 import { BODY_TYPES, CreateBookingBody, IdempotencyHeaders, REPLAYED_HEADER } from './booking-input.schema.js';
 import { BookingFull, COMPAT_NOTE, writeErrors } from './bookings.schema.js';
-import { ERROR_MESSAGE } from '../../schemas/common.js';
+import { ERROR_MESSAGE } from '../../core/web/schema-atoms.js';
 
 /** One item: a create's body. */
 const BatchItem = Type.Object(CreateBookingBody.properties, {

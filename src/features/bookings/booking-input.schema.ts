@@ -9,12 +9,12 @@ import {
   MIN_CID,
   MIN_SOURCE_LENGTH,
   SOURCE_RULE,
-} from '../../domain/limits.js';
+} from '../../core/domain/limits.js';
 import { MESSAGES } from './domain/input.js';
-import { ERROR_MESSAGE } from '../../schemas/common.js';
+import { ERROR_MESSAGE } from '../../core/web/schema-atoms.js';
 import { MAX_BOOKING_ID, MAX_PAGE_SIZE } from './domain/query.js';
 
-/** The formats of the list's window bounds and cursor, checked by the validator (src/http/validation.ts). */
+/** The formats of the list's window bounds and cursor, checked by the validator (src/core/web/validation.ts). */
 export const WINDOW_BOUND = 'window-bound';
 export const LIST_CURSOR = 'list-cursor';
 
@@ -80,7 +80,7 @@ export const BookingIdParams = Type.Object({ id: Type.Integer({ description: `Bo
 const TAG_DESCRIPTION =
   '1 training, 2 exam, 3 event; none for a normal session. Training is set anyway when the user is not qualified for the position';
 
-/** The date field's format: a d/m/Y date that exists (30/02/2026 does not), checked by the validator (src/http/validation.ts). */
+/** The date field's format: a d/m/Y date that exists (30/02/2026 does not), checked by the validator (src/core/web/validation.ts). */
 export const DAY_MONTH_YEAR = 'day-month-year';
 
 // Body fields accept what JSON clients and HTML forms send: numbers or digit strings. Spaces

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Booking, Database } from '../../db/schema.js';
+import type { Booking, Database } from '../../core/db/schema.js';
 import type { BookingListFilter } from './domain/query.js';
 
 // The filter list() takes, for its callers.

@@ -13,7 +13,7 @@ import {
   parseWindowBound,
   withoutBlanks,
 } from './domain/index.js';
-import { ValidationError } from '../../domain/errors.js';
+import { ValidationError } from '../../core/domain/errors.js';
 import {
   batchCreatedBody,
   batchCreatedControlCenterBody,
@@ -24,8 +24,8 @@ import {
   bookingUpdatedBody,
   type BookingForm,
 } from './bookings.view.js';
-import { wantsControlCenter } from '../../http/variant.js';
-import type { RouteServices } from '../../services/index.js';
+import { wantsControlCenter } from '../../core/web/variant.js';
+import type { RouteServices } from '../../app/services.js';
 import { type IdempotencyScope, type JsonResponse, type Outcome, requestHash } from './idempotency.service.js';
 import type { SavedBooking } from './bookings.service.js';
 import { createBookingBatch } from './booking-batch.schema.js';

@@ -10,7 +10,7 @@ import {
   REPLAYED_HEADER,
   UpdateBookingBody,
 } from './booking-input.schema.js';
-import { ErrorBody, ValidationErrorBody } from '../../schemas/common.js';
+import { ErrorBody, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 export { BOOKING_ID_PATH } from './booking-input.schema.js';
 

@@ -9,16 +9,16 @@ import {
   type ListPosition,
   RULE_MESSAGES,
 } from './domain/index.js';
-import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { isBookingOverlap } from '../../db/errors.js';
+import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { isBookingOverlap } from '../../core/db/errors.js';
 import { bookingListBody, type BookingForm } from './bookings.view.js';
 import type { BookingView, Slot, StoredSlot } from './bookings.repository.js';
-import type { ReadRepositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../app/repositories.js';
 import type { BookingFull, BookingReduced } from './bookings.schema.js';
 import type { Actor } from './changes.js';
 import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './steps.js';
-import type { Write, Writer } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import type { Write, Writer } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 export type { BookingPermit, PermitContext } from './steps.js';
 

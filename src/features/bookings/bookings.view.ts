@@ -1,4 +1,4 @@
-import { isoMicros, ymdHis } from '../../domain/time.js';
+import { isoMicros, ymdHis } from '../../core/domain/time.js';
 import type { BookingView } from './bookings.repository.js';
 import type {
   BookingCreated,

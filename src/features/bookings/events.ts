@@ -1,6 +1,6 @@
 // Booking changes become events in the change's own transaction (the outbox, docs/events.md).
 import type { EventEnvelope, EventType } from '../events/domain.js';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import { presentBookingFull } from './bookings.view.js';
 import type { NewEvent } from '../events/events.repository.js';
 import type { BookingFull } from './bookings.schema.js';

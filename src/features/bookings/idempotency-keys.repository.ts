@@ -1,7 +1,7 @@
 // The Idempotency-Key rows (src/features/bookings/idempotency.service.ts): claimed by an INSERT, so the database decides
 // between concurrent repeats; taken over and finished only by conditional UPDATEs naming the claim.
-import type { Executor } from '../../db/connection.js';
-import type { IdempotencyKeysTable } from '../../db/schema-operations.js';
+import type { Executor } from '../../core/db/connection.js';
+import type { IdempotencyKeysTable } from '../../core/db/schema-operations.js';
 
 export type IdempotencyKeyRow = IdempotencyKeysTable;
 

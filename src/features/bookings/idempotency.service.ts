@@ -4,11 +4,11 @@
 // change that committed always has a response to replay, even if the process died before sending it.
 // A refusal (4xx) or failure changes nothing and lets go of the claim: a retry is processed anew.
 import { createHash, randomBytes } from 'node:crypto';
-import { InProgressError, ValidationError } from '../../domain/errors.js';
+import { InProgressError, ValidationError } from '../../core/domain/errors.js';
 import type { IdempotencyKeyRow, KeyOf } from './idempotency-keys.repository.js';
-import { rowClaim } from '../../repositories/predicates.js';
-import type { Write } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import { rowClaim } from '../../core/db/predicates.js';
+import type { Write } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 /** A key's stored response is replayed for 24 hours; then it is new again, and pruned. */
 export const KEY_TTL_MS = 24 * 3_600_000;

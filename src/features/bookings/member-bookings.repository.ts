@@ -1,10 +1,10 @@
 // What members' own pages read: the facts who-may-book decides on, the positions to offer, a
 // member's upcoming bookings, and their calendar feed address.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import { BOOKING_TRAINING_MIN_STATUS, STAFF_ROLES } from './domain/who-may-book.js';
 import type { CalendarBooking } from '../calendar/calendar.repository.js';
-import { activeEndorsement } from '../../repositories/predicates.js';
+import { activeEndorsement } from '../../core/db/predicates.js';
 
 export interface BookerFacts {
   user: {

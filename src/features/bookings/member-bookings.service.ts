@@ -6,14 +6,14 @@ import { chosenFlags, type Tag } from './domain/flags.js';
 import type { MemberFormFields } from './domain/member-form.js';
 import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from './domain/who-may-book.js';
 import { feedWindow } from '../calendar/domain.js';
-import { ForbiddenError, NotFoundError } from '../../domain/errors.js';
+import { ForbiddenError, NotFoundError } from '../../core/domain/errors.js';
 import { isMember, membershipOf } from '../users/domain/membership.js';
 import { calendarFeed } from '../calendar/icalendar.view.js';
-import type { ReadRepositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../app/repositories.js';
 import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';
 import type { Actor } from './changes.js';
 import type { BookingPermit, Bookings, SavedBooking } from './bookings.service.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** The signed-in member, as the session knows them. */
 export interface Member {

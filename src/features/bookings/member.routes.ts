@@ -5,9 +5,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bookingFieldsOf, type BookingBody, withoutBlanks } from './domain/input.js';
 import { type MemberFormValues, memberFormValues, parseMemberForm } from './domain/member-form.js';
 import { isBookingId } from './domain/index.js';
-import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { fieldErrorsFromValidation } from '../../http/errors.js';
-import { accountView, csrfField, sendMessage, sendPage } from '../../http/member-pages.js';
+import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { fieldErrorsFromValidation } from '../../core/web/errors.js';
+import { accountView, csrfField, sendMessage, sendPage } from '../../core/web/pages.js';
 import { bookingFormPage, myBookingsPage, valuesOf, whenText } from './views/member-pages.js';
 import { CreateBookingBody } from './booking-input.schema.js';
 import type { Member, OfferedChoice } from './member-bookings.service.js';
@@ -19,8 +19,8 @@ import {
   editBookingPage,
   myBookingsPage as myBookingsSchema,
   renewCalendarForm,
-} from '../../schemas/pages.js';
-import type { RouteServices } from '../../services/index.js';
+} from '../../core/web/page-schemas.js';
+import type { RouteServices } from '../../app/services.js';
 
 const EMPTY_FORM: MemberFormValues = { position: '', date: '', start_at: '', end_at: '', tag: '' };
 

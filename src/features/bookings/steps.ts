@@ -3,11 +3,11 @@
 // for a batch, set-based), then write (applyCreates, applyUpdate). The caller records the changes
 // (Write.bookingsChanged) and maps an overlap to a 409.
 import { type BookingFields, type CreateFields, changesNothing, type Plan, planBooking } from './domain/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import type { BookingValues, BookingView, BookingsRepository, Slot } from './bookings.repository.js';
-import type { ReadRepositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../app/repositories.js';
 import type { BookingChange } from './changes.js';
-import type { Write } from '../../services/write.js';
+import type { Write } from '../../core/write.js';
 
 /** What a permit sees of a change: the booking as stored (null on create) and the position it is to be on. */
 export interface PermitContext {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import type { Window } from './domain.js';
 
 /** A booking as calendars and the schedule page show it: the public (reduced) fields and its position's. */

@@ -2,9 +2,9 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type CalendarFilter, type FilterMode, type FilterQuery, parseCalendarFilter } from './domain.js';
-import { ValidationError } from '../../domain/errors.js';
+import { ValidationError } from '../../core/domain/errors.js';
 import { getCalendarFeed } from './calendar.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 
 function filterOf(query: FilterQuery, mode: FilterMode): CalendarFilter {
   const parsed = parseCalendarFilter(query, mode);

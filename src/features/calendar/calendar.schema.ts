@@ -2,7 +2,7 @@
 // for the OpenAPI document (the bodies are iCalendar and HTML, sent as bytes).
 import { type Static, Type } from 'typebox';
 import { MAX_AREA_LENGTH, MAX_FILTER_VALUES } from './domain.js';
-import { ErrorBody, ValidationErrorBody } from '../../schemas/common.js';
+import { ErrorBody, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 const repeatable = (description: string, example: string, maxLength: number) =>
   Type.Optional(

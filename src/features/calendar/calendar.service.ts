@@ -3,11 +3,11 @@
 // within a minute is the same bytes (and its ETag gets a 304).
 import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from './domain.js';
 import { calendarFeed } from './icalendar.view.js';
-import type { AccountView } from '../../presenters/member-pages.js';
+import type { AccountView } from '../../core/web/page-frame.js';
 import type { OnNow } from '../activity/on-now.view.js';
 import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from './schedule-page.view.js';
 import type { CalendarBooking } from './calendar.repository.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 const MINUTE = 60_000;
 

@@ -1,8 +1,8 @@
 // A member's own calendar feed, GET /calendar/member/<secret>.ics (contract §14): public (the
 // secret in its address is what grants it), their bookings only.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { memberCalendar } from '../../schemas/pages.js';
-import type { RouteServices } from '../../services/index.js';
+import { memberCalendar } from '../../core/web/page-schemas.js';
+import type { RouteServices } from '../../app/services.js';
 
 const memberCalendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/calendar/member/:file', { schema: memberCalendar }, async (request, reply) => {

@@ -1,11 +1,11 @@
 // The public schedule page (GET /): upcoming bookings grouped by UTC day, server-rendered, every
 // value escaped by html`…`. Works without JavaScript; the page's script only adds local times.
 import { type CalendarFilter, feedQuery, flagLabels } from './domain.js';
-import type { FieldErrors } from '../../domain/errors.js';
-import { MAX_CALLSIGN_LENGTH } from '../../domain/limits.js';
+import type { FieldErrors } from '../../core/domain/errors.js';
+import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
 import type { CalendarBooking } from './calendar.repository.js';
-import { type Html, html } from '../../presenters/html.js';
-import { accountBar, type AccountView } from '../../presenters/member-pages.js';
+import { type Html, html } from '../../core/web/html.js';
+import { accountBar, type AccountView } from '../../core/web/page-frame.js';
 import { type OnNow, onNowSection } from '../activity/on-now.view.js';
 
 export interface PageAssets {

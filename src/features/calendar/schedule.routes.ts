@@ -4,11 +4,11 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FilterQuery, MAX_AREA_LENGTH, MAX_FILTER_VALUES, type ParsedFilter, parseCalendarFilter } from './domain.js';
-import { MAX_CALLSIGN_LENGTH } from '../../domain/limits.js';
-import { accountView } from '../../http/member-pages.js';
-import { unknownParameters } from '../../http/parameters.js';
+import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
+import { accountView } from '../../core/web/pages.js';
+import { unknownParameters } from '../../core/web/parameters.js';
 import { getSchedulePage } from './calendar.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 
 /**
  * The page loads its stylesheet and script from this origin and nothing else; no inline script

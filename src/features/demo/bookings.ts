@@ -1,7 +1,7 @@
 // Upcoming bookings over the next two weeks: evening-heavy, on 15-minute boundaries, never overlapping
 // on one position, some across midnight, some tagged training, exam or event.
 import { RATINGS } from '../users/domain/ratings.js';
-import { ymdHis } from '../../domain/time.js';
+import { ymdHis } from '../../core/domain/time.js';
 import { MAJOR_AIRPORTS, type AreaName } from './catalog.js';
 import type { Person } from './people.js';
 import { weighted, type Rng } from './random.js';

@@ -1,8 +1,8 @@
 // Rows behind the deprecated endpoints of the deprecated endpoints (docs/api.md). Each list is a fixed number of set-based
 // queries over the whole division, whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { activeEndorsement } from '../../repositories/predicates.js';
+import type { Database } from '../../core/db/schema.js';
+import { activeEndorsement } from '../../core/db/predicates.js';
 import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../users/domain/index.js';
 
 // Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listExaminers, listMasc, listRoles, listS1, listSolo, listVisiting } from './deprecated.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 
 /** The endpoints of the deprecated endpoints (docs/api.md), kept for existing integrations; GET /api/users replaces them. */
 const deprecatedRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {

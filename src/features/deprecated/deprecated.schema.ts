@@ -1,7 +1,7 @@
 // The deprecated endpoints (docs/api.md): their responses' models, which the deprecated presenters'
 // output is typed by, and the routes' schemas.
 import { type Static, Type, type TSchema } from 'typebox';
-import { ErrorBody } from '../../schemas/common.js';
+import { ErrorBody } from '../../core/web/schema-atoms.js';
 
 const Timestamp = Type.String({
   format: 'date-time',

@@ -8,7 +8,7 @@ import {
   presentVisiting,
 } from './deprecated.view.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from './deprecated.schema.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export class DeprecatedLists {
   constructor(private readonly deps: Deps<'repos' | 'clock'>) {}

@@ -1,10 +1,10 @@
 // The deprecated endpoints (docs/api.md, deprecated endpoints): the lists older integrations
 // still read, each typed by its model in src/features/deprecated/deprecated.schema.ts.
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import { isExpired, isListedAsRecent, LEGACY_ROLE_LISTS, LEGACY_ROLES, type LegacyRole } from '../users/domain/index.js';
 import type { TrainingEndorsementCandidate } from './deprecated.repository.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from './deprecated.schema.js';
-import { byteOrder, groupBy, groupSets, sortedList } from '../../presenters/collections.js';
+import { byteOrder, groupBy, groupSets, sortedList } from '../../core/domain/collections.js';
 
 export function presentLegacyRoles(rows: ReadonlyArray<{ user_id: number; role: LegacyRole; area: string }>): LegacyRoles {
   const out: LegacyRoles = { mentors: [], moderators: [], admins: [] };

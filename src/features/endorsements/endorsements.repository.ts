@@ -1,10 +1,10 @@
 // Endorsements as staff manage them (contract §17): each with its areas and positions by name.
 import { sql } from 'kysely';
-import type { Dialect, Executor } from '../../db/connection.js';
-import type { EndorsementRow, EndorsementType } from '../../db/schema.js';
+import type { Dialect, Executor } from '../../core/db/connection.js';
+import type { EndorsementRow, EndorsementType } from '../../core/db/schema.js';
 import { SOLO_TRAINING_MIN_STATUS } from './domain.js';
 import { chunks } from '../transfer/import-rows.repository.js';
-import { activeEndorsement } from '../../repositories/predicates.js';
+import { activeEndorsement } from '../../core/db/predicates.js';
 
 /** An endorsement with the names of its areas and positions (each in byte order). */
 export interface EndorsementRecord extends EndorsementRow {

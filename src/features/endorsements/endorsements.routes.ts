@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ValidationError } from '../../domain/errors.js';
-import { parseIsoInstant } from '../../domain/time.js';
+import { ValidationError } from '../../core/domain/errors.js';
+import { parseIsoInstant } from '../../core/domain/time.js';
 import { keyActor } from '../api-keys/api-keys.plugin.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 import {
   type CreateEndorsementBody,
   createEndorsement,

@@ -1,7 +1,7 @@
 // Endorsements as staff issue them (contract §17) and the schemas of their routes.
 import { type Static, Type } from 'typebox';
-import { MAX_CID } from '../../domain/limits.js';
-import { ErrorBody, stringEnum, ValidationErrorBody } from '../../schemas/common.js';
+import { MAX_CID } from '../../core/domain/limits.js';
+import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 const iso = (description: string) =>
   Type.String({

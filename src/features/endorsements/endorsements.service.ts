@@ -4,13 +4,13 @@
 import type { AuditActor } from '../audit/domain/index.js';
 import { changedFields, endorsementTarget } from '../audit/domain/index.js';
 import { type EndorsementRequest, isActiveEndorsement, isIssuedType, type IssuedType, issueProblems, newEndProblem } from './domain.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { authorize } from '../staff/domain.js';
 import { presentEndorsement } from './endorsements.view.js';
 import type { EndorsementFilter, EndorsementRecord } from './endorsements.repository.js';
 import type { Endorsement } from './endorsements.schema.js';
-import type { Write } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 const described = (e: EndorsementRecord) =>

@@ -1,4 +1,4 @@
-import { isoMicros, isoMicrosOrNull } from '../../domain/time.js';
+import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import type { EndorsementRecord } from './endorsements.repository.js';
 import type { Endorsement } from './endorsements.schema.js';
 

@@ -2,7 +2,7 @@
 // first, with those ending within 7 days marked.
 import type { Named } from '../staff/views/types.js';
 import type { Endorsement } from './endorsements.schema.js';
-import { html } from '../../presenters/html.js';
+import { html } from '../../core/web/html.js';
 import { empty, isoText, options, type StaffFrame, staffPage } from '../staff/views/frame.js';
 
 export interface EndorsementsPage extends StaffFrame {

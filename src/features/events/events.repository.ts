@@ -1,9 +1,9 @@
 // The outbox: events in commit order, their fan-out to subscriptions, reads by seq, retention.
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database, EventRow } from '../../db/schema.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database, EventRow } from '../../core/db/schema.js';
 import { chunks } from '../transfer/import-rows.repository.js';
-import { networkCursor } from '../../repositories/predicates.js';
+import { networkCursor } from '../../core/db/predicates.js';
 
 // Taken before an event is numbered and held to commit, so commit order is seq order: else a tailer
 // that read seq 6 could skip a seq 5 committed later.

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PROTECTIVE_HEADERS } from '../../http/client-errors.js';
-import type { RouteServices } from '../../services/index.js';
+import { PROTECTIVE_HEADERS } from '../../core/web/client-errors.js';
+import type { RouteServices } from '../../app/services.js';
 import type { StreamSink } from './stream.service.js';
 import { streamEvents } from './events.schema.js';
 

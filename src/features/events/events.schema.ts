@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ErrorBody } from '../../schemas/common.js';
+import { ErrorBody } from '../../core/web/schema-atoms.js';
 
 export const streamEvents = {
   operationId: 'streamEvents',

@@ -1,8 +1,8 @@
 // What the outboxes still owe, for the metrics: deliveries and pushes by status and the age of the oldest
 // waiting (events not yet fanned out count as pending), in four grouped statements.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { networkCursor, subscriptionTakes } from '../../repositories/predicates.js';
+import type { Database } from '../../core/db/schema.js';
+import { networkCursor, subscriptionTakes } from '../../core/db/predicates.js';
 
 export interface OutboxFigures {
   /** Webhook deliveries by status (pending, delivering, succeeded, failed). */

@@ -1,9 +1,9 @@
 // The outbox figures of the events (docs/events.md) and the network sync (docs/network-sync.md) as Prometheus metrics:
 // backlogs read from the tables on scrape (true across instances), push outcomes counted here.
 import type { Registry } from 'prom-client';
-import { promClient } from '../../services/prom-client.js';
+import { promClient } from '../../core/prom-client.js';
 import type { OutboxFigures, OutboxFiguresRepository } from './outbox-figures.repository.js';
-import type { MetricsExtension } from '../../services/metrics.js';
+import type { MetricsExtension } from '../../core/metrics.js';
 import type { NetworkPushes } from '../network/pushes.service.js';
 
 const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;

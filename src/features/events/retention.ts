@@ -1,5 +1,5 @@
 // Prunes events and delivery attempts past EVENT_RETENTION_DAYS (the `event-retention` worker).
-import type { Writer } from '../../services/write.js';
+import type { Writer } from '../../core/write.js';
 
 const DAY_MS = 86_400_000;
 

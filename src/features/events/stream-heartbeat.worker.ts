@@ -1,5 +1,5 @@
 // The heartbeat of GET /api/events on every instance: keeps its streams open, and ends those of revoked keys.
-import type { Worker } from '../../services/workers/worker.js';
+import type { Worker } from '../../core/workers/worker.js';
 import type { EventStream } from './stream.service.js';
 
 export function eventStreamHeartbeatWorker({

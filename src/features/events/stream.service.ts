@@ -2,7 +2,7 @@
 // connected client; a client resuming from an event id first catches up from the table. The tail and
 // the heartbeat are workers (stream.worker.ts, stream-heartbeat.worker.ts), woken by commits that wrote events.
 import type { StreamEvent } from './events.repository.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** A connection of GET /api/events, as the stream sees it. */
 export interface StreamSink {

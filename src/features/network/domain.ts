@@ -1,6 +1,6 @@
 // Pure rules of pushing bookings to the network's ATC bookings service: what to send for a
 // booking's current state, and what a response means.
-import { ymdHis } from '../../domain/time.js';
+import { ymdHis } from '../../core/domain/time.js';
 
 /** The network's booking types. Its code takes `training` (its published OpenAPI still says `mentoring`). */
 export type NetworkBookingType = 'booking' | 'event' | 'exam' | 'training';

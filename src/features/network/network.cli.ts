@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import type { OpenPush } from './pushes.repository.js';
-import { withoutSecrets } from '../../services/http-client.js';
+import { withoutSecrets } from '../../core/http-client.js';
 import { CliError, withServices } from '../../cli/context.js';
 import { print, printJson, printTable, show, tell } from '../../cli/output.js';
 

@@ -16,10 +16,10 @@ import {
   retryAfterMs,
   retryDelay,
 } from './domain.js';
-import type { Clock } from '../../domain/time.js';
-import type { ReadRepositories } from '../../repositories/index.js';
+import type { Clock } from '../../core/domain/time.js';
+import type { ReadRepositories } from '../../app/repositories.js';
 import type { ClaimedPush, NetworkPushesRepository, PushResult } from './pushes.repository.js';
-import type { Writer } from '../../services/write.js';
+import type { Writer } from '../../core/write.js';
 
 export type PushMethod = 'POST' | 'PUT' | 'DELETE';
 

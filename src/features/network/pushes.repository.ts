@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database, NetworkPushesTable } from '../../db/schema.js';
-import { rowClaim, lastEventSeq, networkCursor, pendingPush } from '../../repositories/predicates.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database, NetworkPushesTable } from '../../core/db/schema.js';
+import { rowClaim, lastEventSeq, networkCursor, pendingPush } from '../../core/db/predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {

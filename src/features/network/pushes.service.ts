@@ -4,10 +4,10 @@ import os from 'node:os';
 import type { NetworkConfig } from '../../config.js';
 import type { Division } from './domain.js';
 import type { ClaimedPush } from './pushes.repository.js';
-import { type HttpClient, withoutSecrets } from '../../services/http-client.js';
-import type { WorkerContext, WorkerLogger } from '../../services/workers/worker.js';
+import { type HttpClient, withoutSecrets } from '../../core/http-client.js';
+import type { WorkerContext, WorkerLogger } from '../../core/workers/worker.js';
 import { type AttemptContext, type Attempted, attemptPush, type NetworkResponse, type PushMethod } from './push-attempt.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** Longest response body kept; the rest is dropped (the network's responses are a few hundred bytes). */
 const MAX_BODY = 64 * 1024;

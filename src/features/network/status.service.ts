@@ -1,6 +1,6 @@
 // What `npx sector network:status` and `network:retry` show and do: the pushes not yet made to the
 // network, and a refused one sent again.
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export class NetworkStatus {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 
 /** The cheapest round trip to the database, for the health check. */
 export function healthRepository(db: Kysely<Database>) {

@@ -1,4 +1,4 @@
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** GET /health: whether the database responds at all. */
 export class Health {

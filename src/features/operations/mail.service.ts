@@ -8,13 +8,13 @@
 // one lease outlived it on a slow server and was sent again by the other instance).
 import { createRequire } from 'node:module';
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { MailConfig } from '../../config-services.js';
+import type { MailConfig } from '../../app/config-services.js';
 import { retryDelay } from '../events/domain.js';
-import type { MailRow } from '../../repositories/mail.js';
-import type { ReadRepositories } from '../../repositories/index.js';
-import type { WorkerContext } from '../../services/workers/worker.js';
-import type { Writer } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import type { MailRow } from '../../core/mail.repository.js';
+import type { ReadRepositories } from '../../app/repositories.js';
+import type { WorkerContext } from '../../core/workers/worker.js';
+import type { Writer } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 const MAX_ATTEMPTS = 10;
 /**

@@ -1,8 +1,8 @@
 // The mails students get about their training (contract §18): a plain-text and an HTML part of
 // the same words. Names and other values from outside go into the body only (escaped in the HTML
 // part), never into a header.
-import type { NewMail } from '../../repositories/mail.js';
-import { html } from '../../presenters/html.js';
+import type { NewMail } from '../../core/mail.repository.js';
+import { html } from '../../core/web/html.js';
 
 export type TrainingMailKind = 'created' | 'status' | 'mentor' | 'report' | 'examination' | 'interest';
 

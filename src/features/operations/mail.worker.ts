@@ -1,7 +1,7 @@
 // Mail to members sent from every instance, each mail claimed under a lease (mail.ts).
-import type { MailConfig } from '../../config-services.js';
+import type { MailConfig } from '../../app/config-services.js';
 import type { MailDeliveries } from './mail.service.js';
-import type { Worker } from '../../services/workers/worker.js';
+import type { Worker } from '../../core/workers/worker.js';
 
 export function mailDeliveriesWorker({
   mail,

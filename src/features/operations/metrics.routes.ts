@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Metrics } from '../../services/metrics.js';
+import type { Metrics } from '../../core/metrics.js';
 
 /** GET /metrics (Prometheus): public, as exporters usually are (no personal data); not rate limited, never cached. */
 const metricsRoutes: FastifyPluginAsyncTypebox<{ metrics: Metrics }> = async (app, { metrics }) => {

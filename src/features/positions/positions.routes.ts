@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createPosition, deletePosition, listPositions, POSITION_PATH, updatePosition } from './positions.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 import { keyActor } from '../api-keys/api-keys.plugin.js';
 
 const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ErrorBody, ValidationErrorBody } from '../../schemas/common.js';
+import { ErrorBody, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 /** As listed: three decimals, or "" when not known (a position moved from Control Center without one, §19). */
 const ListedFrequency = Type.String({

@@ -1,14 +1,14 @@
 // Positions: the public list, and adding, changing and removing them (contract §17), one write
 // each with its audit entry and event. A member on the pages needs Administrator of the area.
 import { type AuditActor, changedFields, positionTarget } from '../audit/domain/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { type PositionInput, positionProblems } from './domain.js';
 import { ratingValue } from '../users/domain/ratings.js';
 import { authorize } from '../staff/domain.js';
 import { presentPosition, presentPositionDetail } from './positions.view.js';
 import type { PositionDetail, PositionList } from './positions.schema.js';
-import type { Write } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 export class Positions {
   constructor(private readonly deps: Deps<'writer' | 'repos'>) {}

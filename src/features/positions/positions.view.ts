@@ -1,4 +1,4 @@
-import type { PositionRow } from '../../db/schema.js';
+import type { PositionRow } from '../../core/db/schema.js';
 import { ratingCode } from '../users/domain/ratings.js';
 import type { Position, PositionDetail } from './positions.schema.js';
 

@@ -2,7 +2,7 @@
 // form is inside a <details>, so the page works without a script.
 import { RATING_CODES } from '../users/domain/ratings.js';
 import type { PositionDetail } from './positions.schema.js';
-import { type Html, html } from '../../presenters/html.js';
+import { type Html, html } from '../../core/web/html.js';
 import { empty, field, formAction, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from '../staff/views/frame.js';
 
 export interface PositionsPage extends StaffFrame {

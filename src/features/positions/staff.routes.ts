@@ -3,12 +3,12 @@
 // Through the Positions service the API uses: one write each with its audit entry and event.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError } from '../../domain/errors.js';
-import { memberActor, sendPage } from '../../http/member-pages.js';
+import { ConflictError } from '../../core/domain/errors.js';
+import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../staff/views/frame.js';
 import { positionsPage } from './staff-page.view.js';
 import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../staff/staff-pages.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from '../staff/common.js';
 
 const NOTICES = { added: 'Position added.', changed: 'Position changed.', removed: 'Position removed.' };

@@ -1,6 +1,6 @@
 // The network's API v2 (roster, members), read for the roster sync: each response checked, a
 // failure one line that names the request.
-import { describeResult, type HttpClient } from '../../services/http-client.js';
+import { describeResult, type HttpClient } from '../../core/http-client.js';
 import { RosterSyncError } from './roster-run.js';
 
 /** A roster page of 1,000 members is a few hundred kilobytes. */

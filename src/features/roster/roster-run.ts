@@ -1,8 +1,8 @@
 // One roster sync at a time across processes: a run holds the `roster-sync` lease (the server's worker's
 // too). A second run refuses rather than waits: the one under way brings the users up to date as well.
-import type { Clock } from '../../domain/time.js';
-import { Lease, LeaseLost } from '../../services/workers/lease.js';
-import type { Write, Writer } from '../../services/write.js';
+import type { Clock } from '../../core/domain/time.js';
+import { Lease, LeaseLost } from '../../core/workers/lease.js';
+import type { Write, Writer } from '../../core/write.js';
 
 /** The sync could not run or was refused: nothing was changed. One line for the operator. */
 export class RosterSyncError extends Error {}

@@ -2,8 +2,8 @@
 // with the run's lease), and the set-based reads that plan its changes from them — counts, leavers
 // and changed rows a batch of ids at a time.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database, RosterStagingTable } from '../../db/schema.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database, RosterStagingTable } from '../../core/db/schema.js';
 import type { RosterMember, StagedResult, StoredUser } from './domain.js';
 import { chunks } from '../transfer/import-rows.repository.js';
 

@@ -15,12 +15,12 @@ import {
 } from './domain.js';
 import type { MembershipSettings } from '../users/domain/membership.js';
 import { userTarget, withoutEmailAddress } from '../audit/domain/index.js';
-import type { ReadRepositories } from '../../repositories/index.js';
+import type { ReadRepositories } from '../../app/repositories.js';
 import { CoreApi } from './core-api.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
-import type { Lease } from '../../services/workers/lease.js';
-import type { Write } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import type { Lease } from '../../core/workers/lease.js';
+import type { Write } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 export { RosterSyncError } from './roster-run.js';
 

@@ -3,7 +3,7 @@
 import type { Config } from '../../config.js';
 import { ROSTER_LEASE } from './roster-run.js';
 import { describeRosterError, rosterLeaseMs, type RosterSync } from './roster-sync.service.js';
-import { ReportedWorkerFailure, type Worker } from '../../services/workers/worker.js';
+import { ReportedWorkerFailure, type Worker } from '../../core/workers/worker.js';
 
 export function rosterSyncWorker({ config, roster }: { config: Pick<Config, 'coreApi'>; roster: Pick<RosterSync, 'sync'> }): Worker {
   return {

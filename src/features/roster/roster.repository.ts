@@ -1,7 +1,7 @@
 // The roster sync's writes: the users a range of staged rows changes, upserted from the staging
 // table by one statement (no row travels through the application), in the caller's transaction.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import type { UserChange } from './domain.js';
 import { differsFromUser } from './roster-staging.repository.js';
 

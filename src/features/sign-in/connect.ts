@@ -3,7 +3,7 @@
 // access token is used once, to read the member's profile, and never kept.
 import * as oauth from 'oauth4webapi';
 import type { SignInConfig } from '../../config.js';
-import { type HttpClient, HttpRequestError } from '../../services/http-client.js';
+import { type HttpClient, HttpRequestError } from '../../core/http-client.js';
 
 /** The scopes Sector asks for: names, e-mail, and ratings and membership. */
 export const CONNECT_SCOPE = 'full_name email vatsim_details';

@@ -1,8 +1,8 @@
-// npm run demo (src/demo-mode.ts): answers only requests made on this computer, and says on every
+// npm run demo (src/app/demo-mode.ts): answers only requests made on this computer, and says on every
 // page that it is a demo. A request through a proxy or tunnel (any Forwarded or X-Forwarded-*
 // header), or naming this server by any host but a loopback one (a rebound DNS name), gets 403.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isLoopbackHost } from '../../http/loopback.js';
+import { isLoopbackHost } from '../../core/web/loopback.js';
 
 const REFUSED =
   'This is a demo of Sector: it answers only on the computer it runs on (localhost, 127.0.0.1 or [::1]), not through a proxy, a tunnel or another name.';

@@ -1,7 +1,7 @@
 // npm run demo: the demo sign-in page, a few demo people by role, each signed in as with one click
 // (a form post, no script).
-import { html } from '../../presenters/html.js';
-import { type AccountView, csrfInput, memberFooter, pageHead, siteHeader } from '../../presenters/member-pages.js';
+import { html } from '../../core/web/html.js';
+import { type AccountView, csrfInput, memberFooter, pageHead, siteHeader } from '../../core/web/page-frame.js';
 
 /** One person the demo sign-in offers. */
 export interface DemoPerson {

@@ -1,7 +1,7 @@
 // The demo sign-in's people (npm run demo): one demo person per kind of user, found in the demo
 // division the database holds.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import type { ProfileColumns } from './sessions.repository.js';
 
 export interface DemoPersonRow extends ProfileColumns {

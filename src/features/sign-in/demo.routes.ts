@@ -1,13 +1,13 @@
-// npm run demo (src/demo-mode.ts, docs/demo.md): GET /auth/login lists demo people, POST /auth/demo
+// npm run demo (src/app/demo-mode.ts, docs/demo.md): GET /auth/login lists demo people, POST /auth/demo
 // signs in as one of them. Registered only in demo mode: a normal start has neither route. The
 // session is made as the network's sign-in makes one; only the round trip to the network is left out.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { safeNext } from './domain.js';
-import { accountView, sendMessage, sendPage } from '../../http/member-pages.js';
+import { accountView, sendMessage, sendPage } from '../../core/web/pages.js';
 import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
 import { demoSignInPage } from './demo-page.view.js';
-import { demoSignInForm, firstOf, signInPage } from '../../schemas/pages.js';
-import type { RouteServices } from '../../services/index.js';
+import { demoSignInForm, firstOf, signInPage } from '../../core/web/page-schemas.js';
+import type { RouteServices } from '../../app/services.js';
 import type { DemoSignIn } from './demo.service.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;

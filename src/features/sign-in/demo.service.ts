@@ -5,7 +5,7 @@ import { ratingCode } from '../users/domain/ratings.js';
 import type { DemoPerson } from './demo-page.view.js';
 import type { DemoPersonRow } from './demo-people.repository.js';
 import type { MemberSessions } from './sessions.service.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 const TRIES: Record<string, string> = {
   Student: 'Books positions and follows their training in the queue.',

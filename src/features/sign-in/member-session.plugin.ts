@@ -1,16 +1,16 @@
-// The page scope's hooks (src/routes/pages.ts): members' sessions from a signed cookie
+// The page scope's hooks (src/app/scopes/pages.ts): members' sessions from a signed cookie
 // (@fastify/cookie), CSRF tokens of the session (@fastify/csrf), and one error handler that
 // responds with an HTML page.
 import cookie from '@fastify/cookie';
 import Tokens from '@fastify/csrf';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { databaseTrouble } from '../../db/errors.js';
-import { DomainError, ValidationError } from '../../domain/errors.js';
-import { responseForDomainError } from '../../http/error-responses.js';
-import { ApiError } from '../../http/errors.js';
-import { checkRequest } from '../../http/parameters.js';
-import { sendMessage } from '../../http/member-pages.js';
+import { databaseTrouble } from '../../core/db/errors.js';
+import { DomainError, ValidationError } from '../../core/domain/errors.js';
+import { responseForDomainError } from '../../core/web/error-responses.js';
+import { ApiError } from '../../core/web/errors.js';
+import { checkRequest } from '../../core/web/parameters.js';
+import { sendMessage } from '../../core/web/pages.js';
 import type { PageAssets } from '../calendar/schedule-page.view.js';
 import type { ActiveSession, Member, MemberSessions } from './sign-in.service.js';
 
@@ -27,7 +27,7 @@ export const cookieName = (base: string, secure: boolean): string => (secure ? `
 
 const SESSION_MAX_AGE_S = 30 * 86_400;
 
-/** What page helpers (src/http/member-pages.ts) need, decorated on the page scope. */
+/** What page helpers (src/core/web/pages.ts) need, decorated on the page scope. */
 export interface MemberPagesContext {
   siteName: string;
   assets: PageAssets;
@@ -87,7 +87,7 @@ export function signedCookie(request: FastifyRequest, base: string): string | nu
 
 /**
  * Sets request.member from the signed session cookie; it identifies, it does not guard (the page scopes'
- * hooks do: src/routes/pages.ts). With sign-in on, pages vary by Cookie and are never stored by a cache.
+ * hooks do: src/app/scopes/pages.ts). With sign-in on, pages vary by Cookie and are never stored by a cache.
  */
 async function memberSession(scope: FastifyInstance, opts: MemberSessionOptions): Promise<void> {
   await scope.register(cookie, { secret: opts.secret });

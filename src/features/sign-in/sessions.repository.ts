@@ -1,6 +1,6 @@
 // Members' sessions, sign-ins under way and the generated cookie secret (migration 0014).
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 import type { NetworkProfile } from './domain.js';
 
 /** A live session and its member, as one request needs them. */

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { signInDiff, userTarget } from '../audit/domain/index.js';
 import { type NetworkProfile, signInRefusedFor } from './domain.js';
 import type { SessionsRepository } from './sessions.repository.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** The signed-in member a page request is made by (request.member). */
 export interface Member {

@@ -2,10 +2,10 @@
 // GET /auth/login, GET /auth/callback and POST /auth/logout. Pages, not API: responses are HTML.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sendMessage, signInPath } from '../../http/member-pages.js';
+import { sendMessage, signInPath } from '../../core/web/pages.js';
 import { clearCookie, clearSessionCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
-import { firstOf, signInCallback, signInPage, signOutForm } from '../../schemas/pages.js';
-import type { RouteServices } from '../../services/index.js';
+import { firstOf, signInCallback, signInPage, signOutForm } from '../../core/web/page-schemas.js';
+import type { RouteServices } from '../../app/services.js';
 import demoRoutes from './demo.routes.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;

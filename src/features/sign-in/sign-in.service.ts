@@ -4,7 +4,7 @@ import type { SignInConfig } from '../../config.js';
 import { parseNetworkProfile, safeNext, signInRefusedFor } from './domain.js';
 import { ConnectClient, ConnectError } from './connect.js';
 import type { MemberSessions } from './sessions.service.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export { ConnectError } from './connect.js';
 export { type ActiveSession, type Member, MemberSessions } from './sessions.service.js';

@@ -1,12 +1,12 @@
 // What every staff page route shares (contract §17): the scope's guard (signed in and holding a role,
 // else sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { mayDo } from './domain.js';
-import { accountView, csrfField, memberPasses, sendMessage } from '../../http/member-pages.js';
+import { accountView, csrfField, memberPasses, sendMessage } from '../../core/web/pages.js';
 import type { StaffFrame } from './views/frame.js';
-import { firstOf } from '../../schemas/pages.js';
-import type { RouteServices } from '../../services/index.js';
+import { firstOf } from '../../core/web/page-schemas.js';
+import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './staff.service.js';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 // What each staff role may do (contract §17): one rule, used by the staff pages and the services
 // alike. Roles are held per area, or division-wide (Administrator only), which counts in every area.
 import type { Decision } from '../bookings/domain/who-may-book.js';
-import { ForbiddenError } from '../../domain/errors.js';
+import { ForbiddenError } from '../../core/domain/errors.js';
 
 export const STAFF_ROLES = ['Administrator', 'Moderator', 'Mentor', 'Buddy'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];

@@ -4,13 +4,13 @@
 // beside its field, an action the viewer's roles do not allow 403 with the reason.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError } from '../../domain/errors.js';
+import { ConflictError } from '../../core/domain/errors.js';
 import { mayDo, STAFF_ROLES } from './domain.js';
-import { memberActor, sendPage } from '../../http/member-pages.js';
+import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from './views/frame.js';
 import { personPage } from './views/users.js';
 import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from './staff-pages.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './staff.service.js';
 import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from './common.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DomainError, ValidationError } from '../../domain/errors.js';
-import { MAX_CID } from '../../domain/limits.js';
-import type { AppServices } from '../../services/index.js';
+import { DomainError, ValidationError } from '../../core/domain/errors.js';
+import { MAX_CID } from '../../core/domain/limits.js';
+import type { AppServices } from '../../app/services.js';
 import { CliError, withServices } from '../../cli/context.js';
 import { printJson, printTable, show, tell } from '../../cli/output.js';
 

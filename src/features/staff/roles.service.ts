@@ -1,11 +1,11 @@
 // Roles granted and revoked (contract §17): by the CLI (the first Administrator) and on the staff
 // pages, one write each with its audit entry and event.
 import { type AuditActor, userTarget } from '../audit/domain/index.js';
-import { ConflictError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, ValidationError } from '../../core/domain/errors.js';
 import { authorize, isStaffRole, STAFF_ROLES } from './domain.js';
 import type { RoleHeld } from './roles.repository.js';
-import type { Write } from '../../services/write.js';
-import type { Deps } from '../../services/deps.js';
+import type { Write } from '../../core/write.js';
+import type { Deps } from '../../app/deps.js';
 
 export type { RoleHeld };
 

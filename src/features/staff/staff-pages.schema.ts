@@ -1,5 +1,5 @@
 // What the staff pages (contract §17, src/routes/staff) take: path parameters, queries and form
-// fields, declared as the other pages' are (src/schemas/pages.ts): a field may come more than once.
+// fields, declared as the other pages' are (src/core/web/page-schemas.ts): a field may come more than once.
 import { Type } from 'typebox';
 
 const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })]);

@@ -1,7 +1,7 @@
 // What the staff pages read about people (contract §17): finding a user by CID or name, and one
 // user's stored facts. Everything else they show comes from the other repositories.
 import { sql } from 'kysely';
-import type { Executor } from '../../db/connection.js';
+import type { Executor } from '../../core/db/connection.js';
 
 export interface StaffUserRow {
   id: number;

@@ -5,13 +5,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isIssuedType } from '../endorsements/domain.js';
 import { rolesIn, type StaffRole } from './domain.js';
-import { sendPage } from '../../http/member-pages.js';
+import { sendPage } from '../../core/web/pages.js';
 import { endorsementsPage } from '../endorsements/staff-page.view.js';
 import { overviewPage } from './views/overview.js';
 import { searchPage } from './views/users.js';
 import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from './staff-pages.schema.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
-import type { ScopeOptions } from '../../routes/scopes.js';
+import type { ScopeOptions } from '../../app/scopes/index.js';
 import { frameOf, staffGuard, text, viewerOf } from './common.js';
 import peopleRoutes from './people.routes.js';
 import positionsRoutes from '../positions/staff.routes.js';

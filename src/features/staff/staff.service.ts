@@ -9,7 +9,7 @@ import type { IssueChoices, Named, Overview, Person } from './views/types.js';
 import type { Endorsement } from '../endorsements/endorsements.schema.js';
 import type { StaffUserRow } from './staff.repository.js';
 import type { ActivityService } from '../activity/activity.service.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 const DAY = 86_400_000;
 /** "Solos ending soon" on the overview and the endorsements page. */

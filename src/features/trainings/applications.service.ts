@@ -2,7 +2,7 @@
 // estimate), confirming interest and closing their request — and the continued-interest job that
 // asks after 30 days and closes unconfirmed requests after 14 more.
 import type { AuditActor } from '../audit/domain/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../core/domain/errors.js';
 import {
   type ApplyOption,
   applyOptions,
@@ -21,8 +21,8 @@ import { presentTrainingDetail } from './trainings.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
 import type { Trainings } from './trainings.service.js';
-import type { Deps } from '../../services/deps.js';
-import type { Write } from '../../services/write.js';
+import type { Deps } from '../../app/deps.js';
+import type { Write } from '../../core/write.js';
 
 export interface ApplicationInput {
   area: string;

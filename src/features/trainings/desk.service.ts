@@ -6,7 +6,7 @@ import { STATUS } from './domain.js';
 import { presentTrainingDetail } from './trainings.view.js';
 import type { TrainingList, TrainingView } from '../staff/views/types.js';
 import type { StaffView } from '../staff/staff.service.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */
 const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>

@@ -1,6 +1,6 @@
 // Continued interest in a training request (contract §18), once across instances every 10 minutes.
 import type { TrainingApplications } from './applications.service.js';
-import type { Worker } from '../../services/workers/worker.js';
+import type { Worker } from '../../core/workers/worker.js';
 
 export function trainingInterestWorker({ applications }: { applications: Pick<TrainingApplications, 'checkInterest'> }): Worker {
   return {

@@ -3,11 +3,17 @@
 // service as the API's (TrainingApplications over Trainings).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../domain/errors.js';
-import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../http/member-pages.js';
+import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
 import { type ApplyValues, applyPage, myTrainingPage } from './views/member-pages.js';
-import { firstOf, myTrainingForm, myTrainingPage as myTrainingSchema, trainingApplyForm, trainingApplyPage } from '../../schemas/pages.js';
-import type { RouteServices } from '../../services/index.js';
+import {
+  firstOf,
+  myTrainingForm,
+  myTrainingPage as myTrainingSchema,
+  trainingApplyForm,
+  trainingApplyPage,
+} from '../../core/web/page-schemas.js';
+import type { RouteServices } from '../../app/services.js';
 
 const EMPTY: ApplyValues = { area: '', ratings: [], motivation: '', experience: '', english_only: false };
 

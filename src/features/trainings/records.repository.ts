@@ -1,7 +1,7 @@
 // What is recorded about a training (contract §18): its reports, examinations and timeline.
 import type { Insertable, Selectable } from 'kysely';
-import type { Executor } from '../../db/connection.js';
-import type { TrainingExaminationsTable, TrainingReportsTable, TrainingTimelineTable } from '../../db/schema.js';
+import type { Executor } from '../../core/db/connection.js';
+import type { TrainingExaminationsTable, TrainingReportsTable, TrainingTimelineTable } from '../../core/db/schema.js';
 
 export type ReportRow = Selectable<TrainingReportsTable>;
 export type ExaminationRow = Selectable<TrainingExaminationsTable>;

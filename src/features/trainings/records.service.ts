@@ -2,16 +2,16 @@
 // their own trainee, or (an examination) by its examiner; a draft report is neither shown to the
 // student nor published.
 import type { AuditActor } from '../audit/domain/index.js';
-import { ValidationError, type FieldErrors } from '../../domain/errors.js';
+import { ValidationError, type FieldErrors } from '../../core/domain/errors.js';
 import { authorize } from '../staff/domain.js';
-import { parseIsoInstant } from '../../domain/time.js';
+import { parseIsoInstant } from '../../core/domain/time.js';
 import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domain.js';
 import { presentExamination, presentReport } from './trainings.view.js';
 import type { Examination, Report } from './trainings.schema.js';
 import { recordTrainingChanges } from './changes.js';
 import { isRowId, type Trainings } from './trainings.service.js';
-import type { Deps } from '../../services/deps.js';
-import type { Write } from '../../services/write.js';
+import type { Deps } from '../../app/deps.js';
+import type { Write } from '../../core/write.js';
 
 export interface ReportInput {
   report_date: string;

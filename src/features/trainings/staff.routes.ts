@@ -4,8 +4,8 @@
 // its timeline, audit entry (actor member:<cid>), event and the student's mail.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError } from '../../domain/errors.js';
-import { memberActor, sendPage } from '../../http/member-pages.js';
+import { ConflictError } from '../../core/domain/errors.js';
+import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../staff/views/frame.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
@@ -18,7 +18,7 @@ import {
   trainingReportForm,
   trainingStatusForm,
 } from './staff-pages.schema.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../staff/common.js';
 
 const NOTICES = {

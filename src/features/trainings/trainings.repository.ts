@@ -1,12 +1,12 @@
 // Trainings (contract §18): each with its area's name, the ratings and facilities it is for, and
 // its mentors. Lists load those with one query per relation for any number of trainings.
 import { type Selectable, sql, type Updateable } from 'kysely';
-import type { Dialect, Executor } from '../../db/connection.js';
-import type { TrainingsTable } from '../../db/schema.js';
+import type { Dialect, Executor } from '../../core/db/connection.js';
+import type { TrainingsTable } from '../../core/db/schema.js';
 import { ratingCode } from '../users/domain/ratings.js';
 import { STATUS } from './domain.js';
 import { chunks } from '../transfer/import-rows.repository.js';
-import { activeEndorsement } from '../../repositories/predicates.js';
+import { activeEndorsement } from '../../core/db/predicates.js';
 
 export interface TrainingRecord extends Selectable<TrainingsTable> {
   area: string;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ValidationError } from '../../domain/errors.js';
+import { ValidationError } from '../../core/domain/errors.js';
 import { keyActor } from '../api-keys/api-keys.plugin.js';
-import type { RouteServices } from '../../services/index.js';
+import type { RouteServices } from '../../app/services.js';
 import {
   createExamination,
   createReport,

@@ -1,8 +1,8 @@
 // Trainings (contract §18) and the schemas of their routes.
 import { type Static, Type } from 'typebox';
-import { MAX_CID } from '../../domain/limits.js';
+import { MAX_CID } from '../../core/domain/limits.js';
 import { EXAMINATION_RESULTS, TRAINING_STATUSES, TRAINING_TYPES } from './domain.js';
-import { ErrorBody, stringEnum, ValidationErrorBody } from '../../schemas/common.js';
+import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 const iso = (description: string) =>
   Type.String({

@@ -1,7 +1,7 @@
 // Trainings (contract §18): created by staff or applied for by members, moved between statuses by
 // the rule of src/features/trainings/domain.ts, one write each with its timeline, audit entry, event and mail.
 import type { AuditActor } from '../audit/domain/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../domain/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../core/domain/errors.js';
 import { RATINGS, ratingValue } from '../users/domain/ratings.js';
 import { authorize, rolesIn } from '../staff/domain.js';
 import {
@@ -20,8 +20,8 @@ import type { TrainingRecord } from './trainings.repository.js';
 import type { Training, TrainingDetail } from './trainings.schema.js';
 import { completeTraining } from './completion.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
-import type { Deps } from '../../services/deps.js';
-import type { Write } from '../../services/write.js';
+import type { Deps } from '../../app/deps.js';
+import type { Write } from '../../core/write.js';
 
 export interface TrainingInput {
   user_id: number;

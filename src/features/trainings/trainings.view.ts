@@ -1,4 +1,4 @@
-import { isoMicros, isoMicrosOrNull } from '../../domain/time.js';
+import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import { trainingStatusDescription } from './user-training.js';
 import type { ExaminationRow, ReportRow, TimelineRow } from './records.repository.js';
 import type { TrainingRecord } from './trainings.repository.js';

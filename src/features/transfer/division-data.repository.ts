@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database } from '../../db/schema.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database } from '../../core/db/schema.js';
 
 /**
  * Inside a write: whether users or bookings exist. PostgreSQL locks the users table against other

@@ -1,6 +1,6 @@
 // Reads everything an export holds: one statement per table, whatever the division's size.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 
 type Rows<T extends keyof Database> = Array<Selectable<Database[T]>>;
 

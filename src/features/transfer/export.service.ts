@@ -1,5 +1,5 @@
 import { exportText } from './export.view.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** `npx sector export`: the division's data in the import format. */
 export class Exports {

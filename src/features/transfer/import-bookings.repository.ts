@@ -1,9 +1,9 @@
 // The bookings section of an import: created, or (with an id that exists) changed in the fields
 // the record gives, checked for periods and overlaps as they will be, set-based.
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database } from '../../db/schema.js';
-import { isBookingOverlap } from '../../db/errors.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database } from '../../core/db/schema.js';
+import { isBookingOverlap } from '../../core/db/errors.js';
 import { ImportError, type ImportBooking } from './import/plan.js';
 import { bookingViewsByIds, type BookingView } from '../bookings/bookings.repository.js';
 import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.repository.js';

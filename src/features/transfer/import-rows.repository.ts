@@ -1,7 +1,7 @@
 // Set-based building blocks of the import: a fixed number of statements per chunk of records,
 // never one per record.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../core/db/schema.js';
 
 /** Records per statement: a dozen columns each stays far below both databases' parameter limits. */
 export const CHUNK = 400;

@@ -1,8 +1,8 @@
 // The trainings of an import (contract §18): the rows by natural key, and what each record gives
 // of its ratings, facilities, mentors, reports, examinations and timeline, set-based.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { isoMicros } from '../../domain/time.js';
+import type { Database } from '../../core/db/schema.js';
+import { isoMicros } from '../../core/domain/time.js';
 import { ImportError, type ImportTraining } from './import/plan.js';
 import { type Keyed, keyOf, type LinkTable, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database } from '../../db/schema.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database } from '../../core/db/schema.js';
 import { RATINGS } from '../users/domain/ratings.js';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import {
   ImportError,
   type ImportEndorsement,

@@ -3,8 +3,8 @@ import type { ImportPlan } from './import/plan.js';
 import type { AuditActor } from '../audit/domain/index.js';
 import type { ImportSummary } from './import.repository.js';
 import { importChanges } from '../bookings/changes.js';
-import type { Deps } from '../../services/deps.js';
-import type { Write } from '../../services/write.js';
+import type { Deps } from '../../app/deps.js';
+import type { Write } from '../../core/write.js';
 
 export { ImportError } from './import/plan.js';
 export type { ImportSummary };

@@ -1,8 +1,8 @@
 // Rows behind GET /api/users: the selected users, then one set-based query per relation asked
 // for (never one per user), each restricted to the users it can concern.
 import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type { Database, EndorsementType, TrainingsTable } from '../../db/schema.js';
-import { activeEndorsement, atcActiveUsers, openTraining } from '../../repositories/predicates.js';
+import type { Database, EndorsementType, TrainingsTable } from '../../core/db/schema.js';
+import { activeEndorsement, atcActiveUsers, openTraining } from '../../core/db/predicates.js';
 import { selectsUsers, type Includes, type Membership } from './domain/index.js';
 
 export interface UsersQuery {

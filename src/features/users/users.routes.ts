@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiVariant } from '../../config.js';
 import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage } from './domain/index.js';
-import { ValidationError } from '../../domain/errors.js';
-import { requestVariant, wantsControlCenter } from '../../http/variant.js';
-import type { RouteServices } from '../../services/index.js';
+import { ValidationError } from '../../core/domain/errors.js';
+import { requestVariant, wantsControlCenter } from '../../core/web/variant.js';
+import type { RouteServices } from '../../app/services.js';
 import type { UsersRequest } from './users.service.js';
 import { listUsers, type UsersQuery } from './users.schema.js';
 

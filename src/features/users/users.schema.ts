@@ -1,6 +1,6 @@
 // The users of GET /api/users: the models the presenter's output is typed by, and the route's schema.
 import { type Static, Type } from 'typebox';
-import { ErrorBody, stringEnum, ValidationErrorBody } from '../../schemas/common.js';
+import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS, TRAINING_STATUS_DESCRIPTIONS } from './domain/index.js';
 import { RATING_CODES } from './domain/ratings.js';
 

@@ -2,7 +2,7 @@ import type { ApiVariant } from '../../config.js';
 import { type Includes, type Membership, membershipOf, selectsUsers } from './domain/index.js';
 import { presentUsers } from './users.view.js';
 import type { User } from './users.schema.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** One GET /api/users question, already validated. */
 export interface UsersRequest {

@@ -1,11 +1,11 @@
 // GET /api/users: rows to the users array, each user typed by the User model (src/features/users/users.schema.ts).
 import type { ApiVariant } from '../../config.js';
 import { ratingCode } from './domain/ratings.js';
-import { isoMicros as iso } from '../../domain/time.js';
+import { isoMicros as iso } from '../../core/domain/time.js';
 import { trainingStatusDescription, type Includes } from './domain/index.js';
 import type { AreaRow, UsersData } from './users.repository.js';
 import type { Endorsements, Training, User } from './users.schema.js';
-import { byteOrder, groupBy } from '../../presenters/collections.js';
+import { byteOrder, groupBy } from '../../core/domain/collections.js';
 
 function emptyEndorsements(variant: ApiVariant): Endorsements {
   const base: Endorsements = { visiting: [], examiner: [], training: { solo: null, s1: null } };

@@ -2,9 +2,9 @@
 // batches after the commit (fanOut), claimed head-first per subscription under a lease, so no two
 // processes deliver the same one at once.
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database, DeliveryStatus } from '../../db/schema.js';
-import { rowClaim, lastEventSeq, subscriptionTakes } from '../../repositories/predicates.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database, DeliveryStatus } from '../../core/db/schema.js';
+import { rowClaim, lastEventSeq, subscriptionTakes } from '../../core/db/predicates.js';
 
 // Statuses written out, not bound: SQLite uses the partial index webhook_deliveries_open_idx only then.
 export const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;

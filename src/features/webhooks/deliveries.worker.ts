@@ -1,8 +1,8 @@
 // Webhook deliveries from every instance (contract §10), up to their concurrency, woken by commits
 // that wrote events, else polled.
-import type { Worker } from '../../services/workers/worker.js';
+import type { Worker } from '../../core/workers/worker.js';
 import { DEFAULT_CONCURRENCY, type DispatcherOptions, WebhookDeliveries } from './dispatcher.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export type WebhookDeliveriesDeps = Deps<'writer' | 'repos' | 'http'> & { options: DispatcherOptions };
 

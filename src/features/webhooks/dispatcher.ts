@@ -2,10 +2,10 @@
 // POSTs, retried with backoff, in commit order per subscription, at least once.
 import { retryDelay } from '../events/domain.js';
 import type { ClaimedDelivery } from './deliveries.repository.js';
-import type { HttpResult } from '../../services/http-client.js';
-import type { WorkerContext } from '../../services/workers/worker.js';
+import type { HttpResult } from '../../core/http-client.js';
+import type { WorkerContext } from '../../core/workers/worker.js';
 import { signDelivery } from './signing.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 export interface DispatcherOptions {
   timeoutMs: number;

@@ -1,10 +1,10 @@
 // Webhook subscriptions as the CLI manages them; effective on running servers, which read the tables.
 import { decodeEventFilter, encodeEventFilter, type EventType, isEventId, webhookUrlProblem } from '../events/domain.js';
 import { webhookTarget } from '../audit/domain/index.js';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import type { AttemptListing, WebhookListing } from './webhooks.repository.js';
 import { newWebhookId, newWebhookSecret } from './signing.js';
-import type { Deps } from '../../services/deps.js';
+import type { Deps } from '../../app/deps.js';
 
 /** A request the operator must change: printed as one line. */
 export class WebhookError extends Error {}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { type EventType, parseEventFilter } from '../events/domain.js';
-import { isoMicros } from '../../domain/time.js';
+import { isoMicros } from '../../core/domain/time.js';
 import { WebhookError, type WebhookSubscriptions } from './subscriptions.service.js';
 import { CliError, withServices } from '../../cli/context.js';
 import { count, print, printJson, printTable, show, tell } from '../../cli/output.js';

@@ -1,11 +1,11 @@
 // Webhook subscriptions: added, listed, removed, disabled and enabled again, and what was
 // attempted for them. Their delivery queue is in webhook-deliveries.ts.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Dialect } from '../../db/connection.js';
-import type { Database, WebhookRow } from '../../db/schema.js';
-import type { WebhookAttemptsTable } from '../../db/schema-operations.js';
+import type { Dialect } from '../../core/db/connection.js';
+import type { Database, WebhookRow } from '../../core/db/schema.js';
+import type { WebhookAttemptsTable } from '../../core/db/schema-operations.js';
 import { FAN_OUT_LOCK, isOpen } from './deliveries.repository.js';
-import { lastEventSeq, subscriptionTakes } from '../../repositories/predicates.js';
+import { lastEventSeq, subscriptionTakes } from '../../core/db/predicates.js';
 
 export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'failing_since'>;
 

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDayMonthYear, parseWindowBound, periodOn } from '../../../src/features/bookings/domain/index.js';
-import { parseIsoInstant, parseYmdHis, utcFromFields, ymdHis } from '../../../src/domain/time.js';
+import { parseIsoInstant, parseYmdHis, utcFromFields, ymdHis } from '../../../src/core/domain/time.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 

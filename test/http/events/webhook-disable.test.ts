@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pruneEvents } from '../../../src/features/events/retention.js';
 import { webhookDeliveriesWorker } from '../../../src/features/webhooks/deliveries.worker.js';
-import { Workers } from '../../../src/services/workers/workers.js';
+import { Workers } from '../../../src/core/workers/workers.js';
 import { WebhookSubscriptions } from '../../../src/features/webhooks/subscriptions.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseToken } from '../../../src/features/api-keys/tokens.js';
-import { openDatabase, type Db } from '../../../src/db/connection.js';
+import { openDatabase, type Db } from '../../../src/core/db/connection.js';
 import { loadConfig } from '../../../src/config.js';
-import { createServices } from '../../../src/services/index.js';
+import { createServices } from '../../../src/app/services.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 
 const randomToken = () => `sector_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;

@@ -206,7 +206,7 @@ describe('API keys', () => {
       const listed = JSON.parse(runCli(['apikey:list', '--json'], env).stdout)[0];
       expect(listed).toMatchObject({ name: 'temp', status: 'active' });
       // Half an hour later: moved by rewriting the stored expiry, as the server's clock cannot be.
-      const { openDatabase } = await import('../../../src/db/connection.js');
+      const { openDatabase } = await import('../../../src/core/db/connection.js');
       const db = openDatabase(env.DATABASE_URL);
       await db.kysely
         .updateTable('api_keys')

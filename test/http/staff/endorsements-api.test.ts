@@ -2,7 +2,7 @@
 // the lists, what follows a change at once (the users API, who may book), and expiry published once.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/db/connection.js';
+import { openDatabase } from '../../../src/core/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildDivision, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 import { endorsementExpiryWorker } from '../../../src/features/endorsements/expiry.worker.js';

@@ -1,5 +1,5 @@
 // Audit entries: who changed what, and which fields changed. Pure: no database access.
-import { ymdHis } from '../../../domain/time.js';
+import { ymdHis } from '../../../core/domain/time.js';
 
 /** Who made a change: an API key, an operator at the command line, a signed-in member, or the roster sync. */
 export type AuditActor =

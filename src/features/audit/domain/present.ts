@@ -1,6 +1,6 @@
 // How the audit command shows entries. Pure.
-import { printable } from '../../../domain/printable.js';
-import { isoMicros } from '../../../domain/time.js';
+import { printable } from '../../../core/domain/printable.js';
+import { isoMicros } from '../../../core/domain/time.js';
 import type { Fields } from './entries.js';
 
 /** An entry as read back. */

@@ -1,7 +1,7 @@
 // A batch of creates (contract §5, "Batches and retries"): its size, how its items' refusals are
 // named, overlaps between its own items (found before anything is written), and which item a
 // stored booking's overlap belongs to.
-import type { FieldErrors } from '../../../domain/errors.js';
+import type { FieldErrors } from '../../../core/domain/errors.js';
 
 /** At most this many bookings in one batch. */
 export const MAX_BATCH_SIZE = 100;

@@ -4,7 +4,7 @@
 import type { Tag } from './flags.js';
 import { type CalendarDate, parseClockTime, parseDayMonthYear } from './period.js';
 
-import { MAX_CALLSIGN_LENGTH, SOURCE_RULE } from '../../../domain/limits.js';
+import { MAX_CALLSIGN_LENGTH, SOURCE_RULE } from '../../../core/domain/limits.js';
 
 export type BookingInputMode = 'create' | 'update';
 
@@ -26,7 +26,7 @@ export type CreateFields = Required<Omit<BookingFields, 'tag'>> & { tag: Tag | n
 
 export const BOOKING_FIELDS = ['cid', 'date', 'start_at', 'end_at', 'position', 'tag', 'source'] as const;
 
-export { MAX_CALLSIGN_LENGTH } from '../../../domain/limits.js';
+export { MAX_CALLSIGN_LENGTH } from '../../../core/domain/limits.js';
 
 export const MESSAGES = {
   required: (field: string) => `The ${field} field is required.`,

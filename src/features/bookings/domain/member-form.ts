@@ -1,6 +1,6 @@
 // The members' booking form (GET /bookings/new): its fields read into the API's booking fields, so
 // the page follows the same formats and rules. A date input sends YYYY-MM-DD; typed, d/m/Y.
-import type { FieldErrors } from '../../../domain/errors.js';
+import type { FieldErrors } from '../../../core/domain/errors.js';
 import { type CreateFields, MESSAGES } from './input.js';
 
 /** The fields the form posts (anything else, such as its CSRF token, is not a booking field). */

@@ -1,6 +1,6 @@
 // Booking periods: a calendar date (d/m/Y) and two 24-hour times (H:i) become a half-open
 // interval [start, end) of UTC epoch milliseconds.
-import { utcFromFields } from '../../../domain/time.js';
+import { utcFromFields } from '../../../core/domain/time.js';
 
 export interface CalendarDate {
   year: number;

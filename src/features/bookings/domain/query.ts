@@ -1,5 +1,5 @@
 // List filters and the pagination cursor of GET /api/bookings.
-import { utcFromFields } from '../../../domain/time.js';
+import { utcFromFields } from '../../../core/domain/time.js';
 
 const DAY = 86_400_000;
 

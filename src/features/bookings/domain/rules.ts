@@ -2,7 +2,7 @@
 // from data the caller loaded. Overlap (rule 5) needs the other bookings and is checked by
 // the caller in the same transaction as the write.
 import { chosenFlags, type EndorsementPeriod, flagsForTag, mustForceTraining, resolveFlags, type StoredFlags } from './flags.js';
-import type { FieldErrors } from '../../../domain/errors.js';
+import type { FieldErrors } from '../../../core/domain/errors.js';
 import type { BookingFields } from './input.js';
 import { dateOf, midnightOf, type Period, periodFrom, periodOn, timeOfDay, wholeDaysOf } from './period.js';
 

@@ -5,10 +5,10 @@ import { TAG_NAMES } from '../domain/who-may-book.js';
 import type { Tag } from '../domain/flags.js';
 import type { MemberFormValues } from '../domain/member-form.js';
 import { flagLabels } from '../../calendar/domain.js';
-import type { FieldErrors } from '../../../domain/errors.js';
+import type { FieldErrors } from '../../../core/domain/errors.js';
 import type { MemberBooking, OfferedPosition } from '../member-bookings.repository.js';
-import { type Html, html } from '../../../presenters/html.js';
-import { type AccountView, memberFooter, pageHead, siteHeader } from '../../../presenters/member-pages.js';
+import { type Html, html } from '../../../core/web/html.js';
+import { type AccountView, memberFooter, pageHead, siteHeader } from '../../../core/web/page-frame.js';
 import type { PageAssets } from '../../calendar/schedule-page.view.js';
 
 export interface PageFrame {

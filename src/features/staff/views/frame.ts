@@ -1,9 +1,9 @@
 // The staff pages' frame and form parts (contract §17, docs/staff.md): the members' pages' look,
 // a row of staff links, and fields that show their error beside them. One page may hold several
 // forms: a FormState names the form it belongs to, so only that form shows its values and errors.
-import type { FieldErrors } from '../../../domain/errors.js';
-import { type Html, html, type HtmlValue } from '../../../presenters/html.js';
-import { type AccountView, accountBar, pageHead } from '../../../presenters/member-pages.js';
+import type { FieldErrors } from '../../../core/domain/errors.js';
+import { type Html, html, type HtmlValue } from '../../../core/web/html.js';
+import { type AccountView, accountBar, pageHead } from '../../../core/web/page-frame.js';
 import type { PageAssets } from '../../calendar/schedule-page.view.js';
 
 export interface StaffFrame {

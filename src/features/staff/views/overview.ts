@@ -2,7 +2,7 @@
 // mentor, solos ending within 7 days), their roles and what each lets them do.
 import { trainingStatusDescription } from '../../trainings/user-training.js';
 import type { Overview } from './types.js';
-import { type Html, html } from '../../../presenters/html.js';
+import { type Html, html } from '../../../core/web/html.js';
 import { empty, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
 
 export interface OverviewPage extends StaffFrame {

@@ -4,7 +4,7 @@
 import type { IssueChoices } from './types.js';
 import type { Endorsement } from '../../endorsements/endorsements.schema.js';
 import type { RoleHeld } from '../roles.repository.js';
-import { type Html, html } from '../../../presenters/html.js';
+import { type Html, html } from '../../../core/web/html.js';
 import { dateOf, field, formAction, formError, type FormState, options, valueOf } from './frame.js';
 
 export const ISSUE_TYPES = [

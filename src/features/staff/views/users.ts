@@ -5,7 +5,7 @@ import type { StaffUserRow } from '../staff.repository.js';
 import type { Person } from './types.js';
 import type { Endorsement } from '../../endorsements/endorsements.schema.js';
 import { whenText } from '../../bookings/views/member-pages.js';
-import { type Html, html } from '../../../presenters/html.js';
+import { type Html, html } from '../../../core/web/html.js';
 import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';
 import { trainingStatusDescription } from '../../trainings/user-training.js';

@@ -1,10 +1,10 @@
 // The student's training pages (contract §18): applying, and "My training" with the place in the
 // queue, the estimate, published reports, examinations, and the interest and close forms.
-import type { FieldErrors } from '../../../domain/errors.js';
+import type { FieldErrors } from '../../../core/domain/errors.js';
 import { EXPERIENCE, type ApplyOption, MOTIVATION_MAX, MOTIVATION_MIN, ordinal, waitInWords } from '../domain.js';
 import type { TrainingDetail } from '../trainings.schema.js';
 import { described, fieldError, frame, type PageFrame } from '../../bookings/views/member-pages.js';
-import { type Html, html } from '../../../presenters/html.js';
+import { type Html, html } from '../../../core/web/html.js';
 
 /** What the student's page shows. */
 export interface MyTraining {

@@ -4,7 +4,7 @@
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../user-training.js';
 import type { TrainingView } from '../../staff/views/types.js';
-import { type Html, html } from '../../../presenters/html.js';
+import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
   errorsOf,

@@ -5,7 +5,7 @@ import { TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../user-training.js';
 import type { TrainingRecord } from '../trainings.repository.js';
 import type { TrainingList } from '../../staff/views/types.js';
-import { type Html, html } from '../../../presenters/html.js';
+import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
   field,

@@ -1,6 +1,6 @@
 // The bookings section of an import file.
-import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_SOURCE_LENGTH, MIN_SOURCE_LENGTH, SOURCE_PATTERN } from '../../../domain/limits.js';
-import { parseYmdHis } from '../../../domain/time.js';
+import { MAX_CALLSIGN_LENGTH, MAX_CID, MAX_SOURCE_LENGTH, MIN_SOURCE_LENGTH, SOURCE_PATTERN } from '../../../core/domain/limits.js';
+import { parseYmdHis } from '../../../core/domain/time.js';
 import { type Obj, bool, fail, gives, instant, int, notNull, nullableStr, record, reqStr } from './fields.js';
 import type { BookingTag, ImportBooking } from './plan.js';
 import { preview } from './quote.js';

@@ -1,7 +1,7 @@
 // What an import file asks for, once its shape is checked (docs/import-format.md): one list of
 // records per section, each carrying its natural key and the fields it gives.
 
-import type { EndorsementType, UsersTable } from '../../../db/schema.js';
+import type { EndorsementType, UsersTable } from '../../../core/db/schema.js';
 
 export class ImportError extends Error {}
 

@@ -1,5 +1,5 @@
 // The positions section of an import file.
-import { MAX_CALLSIGN_LENGTH } from '../../../domain/limits.js';
+import { MAX_CALLSIGN_LENGTH } from '../../../core/domain/limits.js';
 import { RATINGS } from '../../users/domain/ratings.js';
 import { fail, gives, notNull, nullableStr, rating, record, reqStr } from './fields.js';
 import type { ImportPosition } from './plan.js';

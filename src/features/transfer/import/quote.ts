@@ -1,6 +1,6 @@
 // Values from an import file, as error messages show them: on one line, short, and without
 // characters a terminal would act on, however large or strange the file.
-import { printable } from '../../../domain/printable.js';
+import { printable } from '../../../core/domain/printable.js';
 
 /** Longest part of a string value a message quotes. */
 const MAX_QUOTED = 100;

@@ -1,5 +1,5 @@
 // The roles section of an import file.
-import { MAX_CID } from '../../../domain/limits.js';
+import { MAX_CID } from '../../../core/domain/limits.js';
 import { int, nullableStr, record, reqStr } from './fields.js';
 import type { ImportRole } from './plan.js';
 

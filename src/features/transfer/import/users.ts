@@ -1,5 +1,5 @@
 // The users section of an import file.
-import { MAX_CID } from '../../../domain/limits.js';
+import { MAX_CID } from '../../../core/domain/limits.js';
 import { type Obj, fail, gives, instant, int, isObj, notNull, nullableStr, rating, record, refuseNul } from './fields.js';
 import type { ImportUser, UserFields } from './plan.js';
 import { pathKey } from './quote.js';
