@@ -12,7 +12,7 @@ import {
   type NetworkConfig,
   type SignInConfig,
 } from './app/config-services.js';
-import { projectRoot } from './project-root.js';
+import { projectRoot } from './core/project-root.js';
 
 export type { ApiVariant } from './features/users/domain/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';

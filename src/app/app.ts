@@ -18,6 +18,7 @@ import { loggerOptions } from '../core/web/logging.js';
 import { parseQuery } from '../core/web/parameters.js';
 import openapi, { serverUrl } from '../core/web/openapi.js';
 import { validatorCompiler } from '../core/web/validation.js';
+import { BOOKING_FORMATS } from '../features/bookings/formats.js';
 import { registerRoutes, type ScopeRoutes } from './routes.js';
 import { demoGuard } from '../features/sign-in/demo-guard.plugin.js';
 import type { AppServices } from './services.js';
@@ -75,7 +76,7 @@ export async function buildApp(services: AppServices, options: BuildOptions = {}
   refuseConnect(app);
   // npm run demo: answers only on this computer, before any other hook (src/app/demo-mode.ts).
   if (config.demo) demoGuard(app);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validatorCompiler(BOOKING_FORMATS));
   // Bodies are written in the order their presenters build them (the seed's documented field order),
   // which a schema-compiled serializer would not keep; presenters are typed by the response schemas,
   // which document the shapes in OpenAPI.

@@ -1,15 +1,21 @@
-// What every service is built from: one object, made once by the composition root (index.ts). A
+// What every service is built from: one object, made once by the composition root (services.ts). A
 // service names the part it uses (`Deps<'writer' | 'repos'>`), so a test builds it from just that.
 import type { Config } from '../config.js';
-import type { Clock } from '../core/domain/time.js';
-import type { ReadRepositories } from './repositories.js';
 import type { HttpClient } from '../core/http-client.js';
-import type { Writer } from '../core/write.js';
+import type { Clock } from '../core/domain/time.js';
+import type { Write as CoreWrite, Writer as CoreWriter } from '../core/write.js';
+import type { EventType } from '../features/events/domain.js';
+import type { ReadRepositories, Repositories } from './repositories.js';
+
+/** A change's transaction over every feature's repositories (src/core/write.ts). */
+export type Write = CoreWrite<Repositories, EventType>;
+/** Runs Writes: one transaction each. */
+export type Writer = CoreWriter<Repositories, EventType>;
 
 export interface ServiceDeps {
   config: Config;
   clock: Clock;
-  /** Every change: one transaction, with its events, audit entries and mail (write.ts). */
+  /** Every change: one transaction, with its events, audit entries and mail (src/core/write.ts). */
   writer: Writer;
   /** The queries; their changes are a Write's alone (`w.repos`). */
   repos: ReadRepositories;

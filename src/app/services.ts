@@ -5,7 +5,7 @@ import type { Db } from '../core/db/connection.js';
 import { type Clock, systemClock } from '../core/domain/time.js';
 import type { PageAssets } from '../features/calendar/schedule-page.view.js';
 import { readSnapshot } from '../core/db/transaction.js';
-import { readRepositories, type ReadRepositories } from './repositories.js';
+import { readRepositories, type ReadRepositories, type Repositories } from './repositories.js';
 import { VERSION } from '../version.js';
 import { ActivityService } from '../features/activity/activity.service.js';
 import { activityRecomputeWorker } from '../features/activity/recompute.worker.js';
@@ -60,6 +60,8 @@ import { workerMetrics } from '../core/workers/metrics.js';
 import type { Worker } from '../core/workers/worker.js';
 import { Workers } from '../core/workers/workers.js';
 import { Writer } from '../core/write.js';
+import { createRepositories } from './repositories.js';
+import type { EventType } from '../features/events/domain.js';
 import type { ServiceDeps } from './deps.js';
 
 /** Every service routes and commands use; neither the database nor the repositories. */
@@ -129,15 +131,22 @@ export interface ComposedServices extends AppServices {
   db: Db;
   repos: ReadRepositories;
   /** Every change goes through it: one transaction, with its events, audit entries and pushes. */
-  writer: Writer;
+  writer: Writer<Repositories, EventType>;
 }
 
 export function createServices(config: Config, db: Db, clock: Clock = systemClock): ComposedServices {
   const repos = readRepositories(db.kysely, db.dialect);
   // A commit that wrote events wakes their consumers at once; other instances' commits are found by their polls.
-  const writer = new Writer(db, clock, { networkSync: config.network !== null, mail: config.mail !== null }, (what) => {
-    for (const name of what === 'mail' ? ['mail-deliveries'] : ['webhook-deliveries', 'network-pushes', 'event-stream']) workers.wake(name);
-  });
+  const writer = new Writer<Repositories, EventType>(
+    db,
+    clock,
+    { networkSync: config.network !== null, mail: config.mail !== null },
+    (what) => {
+      for (const name of what === 'mail' ? ['mail-deliveries'] : ['webhook-deliveries', 'network-pushes', 'event-stream'])
+        workers.wake(name);
+    },
+    createRepositories,
+  );
   const http = new HttpClient();
   const snapshot: ServiceDeps['snapshot'] = (read) => readSnapshot(db, (trx) => read(readRepositories(trx, db.dialect)));
   const deps: ServiceDeps = { config, clock, writer, repos, snapshot, http };

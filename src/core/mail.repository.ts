@@ -2,7 +2,7 @@
 import type { Dialect, Executor } from './db/connection.js';
 import type { MailOutboxTable } from './db/schema.js';
 import type { Insertable, Selectable } from 'kysely';
-import { rowClaim } from './db/predicates.js';
+import { rowClaim } from './db/claims.js';
 
 export type MailRow = Selectable<MailOutboxTable>;
 export type NewMail = Pick<Insertable<MailOutboxTable>, 'to_address' | 'subject' | 'text_body' | 'html_body'>;

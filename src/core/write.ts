@@ -1,16 +1,15 @@
-// Every change is one transaction, and what it causes (events, audit entries, network pushes) is written
-// inside it through its Write: all of them commit or none. Workers are woken after the commit.
+// Every change is one transaction, and what it causes (events, audit entries, mail) is written inside
+// it through its Write: all of them commit or none. Workers are woken after the commit. The machinery
+// knows only the outbox's tables; the features' repositories come from the composition root
+// (src/app/repositories.ts), which also names the event types (src/app/deps.ts: `Write`).
 import type { Db, Dialect, Executor } from './db/connection.js';
 import { transaction } from './db/transaction.js';
-import { type AuditActor, type AuditEntry, bookingAction, bookingDiff, bookingTarget } from '../features/audit/domain/index.js';
+import type { AuditActor, AuditEntry } from './domain/audit.js';
 import type { Clock } from './domain/time.js';
-import { createRepositories, type Repositories } from '../app/repositories.js';
-import type { BookingChange } from '../features/bookings/changes.js';
-import { bookingEvents } from '../features/bookings/events.js';
-import type { NewMail } from './mail.repository.js';
-import type { EventType } from '../features/events/domain.js';
 import { isoMicros } from './domain/time.js';
-import { newEventId } from '../features/webhooks/signing.js';
+import type { NewMail } from './mail.repository.js';
+import { type NewEvent, newEventId } from './outbox.js';
+import type { leasesRepository } from './workers/leases.repository.js';
 
 /** What a committed write wakes: the consumers of the outbox (webhooks, the stream, the network sync), the mail sender. */
 export type WakeUp = 'events' | 'mail';
@@ -23,9 +22,20 @@ export interface WriteSettings {
   mail: boolean;
 }
 
-export class Write {
+/** The repositories a Write itself uses: the outbox's tables, and the leases of src/core/workers. */
+export interface OutboxRepositories {
+  audit: { append(entries: AuditEntry[]): Promise<void> };
+  events: { lockCommitOrder(): Promise<void>; insert(rows: NewEvent[]): Promise<void> };
+  mail: { add(mails: readonly NewMail[], at: number): Promise<void> };
+  leases: ReturnType<typeof leasesRepository>;
+}
+
+/** Builds the repositories over a transaction (the composition root's createRepositories). */
+export type RepositoriesFactory<R> = (trx: Executor, dialect: Dialect) => R;
+
+export class Write<R extends OutboxRepositories = OutboxRepositories, E extends string = string> {
   readonly wakeUps = new Set<WakeUp>();
-  private repositories: Repositories | undefined;
+  private repositories: R | undefined;
 
   constructor(
     /** The transaction: every statement of the change runs on it. */
@@ -33,12 +43,13 @@ export class Write {
     readonly dialect: Dialect,
     /** The change's time (the application clock), written to what it changes. */
     readonly at: number,
-    private readonly settings: WriteSettings,
+    readonly settings: WriteSettings,
+    private readonly makeRepositories: RepositoriesFactory<R>,
   ) {}
 
   /** The repositories, on this write's transaction. */
-  get repos(): Repositories {
-    return (this.repositories ??= createRepositories(this.trx, this.dialect));
+  get repos(): R {
+    return (this.repositories ??= this.makeRepositories(this.trx, this.dialect));
   }
 
   /** Audit entries of the change, at its time. */
@@ -46,37 +57,23 @@ export class Write {
     await this.repos.audit.append(entries.map((e) => ({ ...e, at: this.at, actor })));
   }
 
-  /**
-   * Booking changes: an event each, pushed to the network too when made through the API or a page
-   * while network sync is configured (imports are history, not pushed), and an audit entry each.
-   */
-  async bookingsChanged(changes: readonly BookingChange[], actor: AuditActor, origin: 'api' | 'import'): Promise<void> {
-    if (changes.length === 0) return;
-    const entries: Array<Omit<AuditEntry, 'at' | 'actor'>> = [];
-    for (const change of changes) {
-      const diff = bookingDiff(change.before, change.after);
-      if (diff !== null)
-        entries.push({ action: bookingAction(change.before, change.after), target: bookingTarget(change.after.id), ...diff });
-    }
-    await this.audit(actor, entries);
-    const events = this.repos.events;
+  /** Events as rows of the outbox (a feature that writes its own bodies, as bookings do). */
+  async publishRows(rows: NewEvent[]): Promise<void> {
+    if (rows.length === 0) return;
     // Numbered last in the transaction, so the commit-order lock is held as briefly as possible.
-    await events.lockCommitOrder();
-    await events.insert(bookingEvents([...changes], this.at, this.settings.networkSync && origin === 'api'));
+    await this.repos.events.lockCommitOrder();
+    await this.repos.events.insert(rows);
     this.wakeUps.add('events');
   }
 
-  /** Events other than bookings' (endorsements, roles, positions, trainings): one each, bodies as delivered. */
-  async publish(events: ReadonlyArray<{ type: EventType; data: Record<string, unknown> }>): Promise<void> {
-    if (events.length === 0) return;
+  /** Events: one each, bodies as delivered. */
+  async publish(events: ReadonlyArray<{ type: E; data: Record<string, unknown> }>): Promise<void> {
     const timestamp = isoMicros(this.at);
     const rows = events.map(({ type, data }) => {
       const id = newEventId(this.at);
       return { id, type, booking_id: null, body: JSON.stringify({ id, type, timestamp, data }), created_at: this.at, network_push: 0 };
     });
-    await this.repos.events.lockCommitOrder();
-    await this.repos.events.insert(rows);
-    this.wakeUps.add('events');
+    await this.publishRows(rows);
   }
 
   /** Mail to be sent to members after the commit (nothing when mail is not configured). Addresses are not checked here. */
@@ -88,17 +85,20 @@ export class Write {
 }
 
 /** Runs writes: one transaction each, its wake-ups sent after the commit. */
-export class Writer {
+export class Writer<R extends OutboxRepositories = OutboxRepositories, E extends string = string> {
   constructor(
     readonly db: Db,
     private readonly clock: Clock,
     private readonly settings: WriteSettings,
     private readonly wake: (what: WakeUp) => void,
+    private readonly makeRepositories: RepositoriesFactory<R>,
   ) {}
 
-  async write<T>(fn: (w: Write) => Promise<T>): Promise<T> {
-    let last: Write | undefined;
-    const result = await transaction(this.db, (trx) => fn((last = new Write(trx, this.db.dialect, this.clock(), this.settings))));
+  async write<T>(fn: (w: Write<R, E>) => Promise<T>): Promise<T> {
+    let last: Write<R, E> | undefined;
+    const result = await transaction(this.db, (trx) =>
+      fn((last = new Write<R, E>(trx, this.db.dialect, this.clock(), this.settings, this.makeRepositories))),
+    );
     for (const what of last!.wakeUps) this.wake(what);
     return result;
   }

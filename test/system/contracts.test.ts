@@ -7,7 +7,7 @@ import { MIGRATION_NAMES } from '../../src/core/db/migrate.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { migratedSchema, OPENAPI_FILE, schemaFile, servedOpenApi } from '../support/contracts.js';
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../src/db/migrations');
+const MIGRATIONS_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../src/core/db/migrations');
 
 describe('contracts in docs/', () => {
   it('docs/openapi.json is the document the server serves', async () => {
@@ -20,7 +20,7 @@ describe('contracts in docs/', () => {
     expect(migrated, 'run `npm run contracts` and review the diff').toBe(fs.readFileSync(schemaFile(TEST_DIALECT), 'utf8'));
   });
 
-  it('every file in src/db/migrations/ is registered in migrate.ts, in order', () => {
+  it('every file in src/core/db/migrations/ is registered in migrate.ts, in order', () => {
     const files = fs
       .readdirSync(MIGRATIONS_DIR)
       .filter((f) => f.endsWith('.ts'))

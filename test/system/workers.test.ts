@@ -1,6 +1,7 @@
 // The workers (the one background mechanism) on a fake clock, in-process, against a real database:
 // once across instances (two runners on one database), take-over after a crash, metrics, the last
 // run at stop, and the outbox consumers' concurrency.
+import { createRepositories } from '../../src/app/repositories.js';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../src/core/db/connection.js';
@@ -32,7 +33,12 @@ describe('workers', () => {
 
   const runner = (workers: Worker[], extra: Partial<WorkersOptions> = {}) => {
     const clock = () => Date.now();
-    const r = new Workers({ writer: new Writer(db, clock, { networkSync: false, mail: false }, () => {}), clock, workers, ...extra });
+    const r = new Workers({
+      writer: new Writer(db, clock, { networkSync: false, mail: false }, () => {}, createRepositories),
+      clock,
+      workers,
+      ...extra,
+    });
     runners.push(r);
     return r;
   };

@@ -8,13 +8,14 @@ import type { BookingBody } from '../../src/features/bookings/domain/input.js';
 import type { FieldErrors } from '../../src/core/domain/errors.js';
 import { fieldErrorsFromValidation } from '../../src/core/web/errors.js';
 import { validatorCompiler } from '../../src/core/web/validation.js';
+import { BOOKING_FORMATS } from '../../src/features/bookings/formats.js';
 import { CreateBookingBody, UpdateBookingBody } from '../../src/features/bookings/booking-input.schema.js';
 
 type Checked = { ok: true; fields: ReturnType<typeof bookingFieldsOf> } | { ok: false; errors: FieldErrors };
 
 const validators = {
-  create: validatorCompiler({ schema: CreateBookingBody, httpPart: 'body', method: 'POST', url: '/api/bookings/create' }),
-  update: validatorCompiler({ schema: UpdateBookingBody, httpPart: 'body', method: 'PATCH', url: '/api/bookings/:id' }),
+  create: validatorCompiler(BOOKING_FORMATS)({ schema: CreateBookingBody, httpPart: 'body', method: 'POST', url: '/api/bookings/create' }),
+  update: validatorCompiler(BOOKING_FORMATS)({ schema: UpdateBookingBody, httpPart: 'body', method: 'PATCH', url: '/api/bookings/:id' }),
 };
 
 function parseBookingBody(raw: unknown, mode: BookingInputMode): Checked {

@@ -1,6 +1,7 @@
 // The pure rules of events and deliveries (docs/events.md).
 import { describe, expect, it } from 'vitest';
-import { eventId, isEventId, parseEventFilter, retryDelay, webhookUrlProblem } from '../../src/features/events/domain.js';
+import { eventId } from '../../src/core/outbox.js';
+import { isEventId, parseEventFilter, retryDelay, webhookUrlProblem } from '../../src/features/events/domain.js';
 
 describe('event rules', () => {
   it('retries after the base, doubling, capped at an hour, until the last attempt', () => {

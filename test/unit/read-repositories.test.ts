@@ -3,7 +3,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ReadRepositories, Repositories } from '../../src/app/repositories.js';
 import type { ComposedServices } from '../../src/app/services.js';
-import type { Write } from '../../src/core/write.js';
+import type { Write } from '../../src/app/deps.js';
 
 describe('read-only repositories', () => {
   it('have the queries and none of the changes; a Write has both', () => {

@@ -4,8 +4,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../../project-root.js';
-import type { PageAssets } from '../../features/calendar/schedule-page.view.js';
+import { projectRoot } from '../project-root.js';
+
+/** The pages' stylesheet, script and icon. */
+export interface PageAssets {
+  /** URLs with a content hash, so they can be cached for good. */
+  css: string;
+  js: string;
+  icon: string;
+}
 
 /** public/ at the repository's root. */
 export const PUBLIC_DIR = `${path.join(projectRoot(), 'public')}${path.sep}`;

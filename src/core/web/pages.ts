@@ -26,12 +26,24 @@
 // - sendPage sets the pages' Content-Security-Policy; sendMessage responds with a short HTML page.
 // - Audit and booking writes made for a member use memberActor(member): actor `member:<cid>`.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import type { AuditActor } from '../../features/audit/domain/index.js';
+import type { AuditActor } from '../domain/audit.js';
 import { type AccountView, CSRF_FIELD, csrfInput, messagePage } from './page-frame.js';
 import type { Html } from './html.js';
-import type { Member } from '../../features/sign-in/sign-in.service.js';
 
-export type { Member } from '../../features/sign-in/sign-in.service.js';
+/** The signed-in member a page request is made by (request.member). */
+export interface Member {
+  /** The network's user ID (CID). */
+  cid: number;
+  /** "First Last", as the network gave it. */
+  name: string;
+  firstName: string;
+  lastName: string;
+  /** Numeric rating value (features/users/domain/ratings.ts), as of the last sign-in or roster update. */
+  rating: number;
+  /** Holds a staff role in some area or division-wide (features/staff/domain.ts holdsAnyRole): the pages show "Staff". */
+  staff: boolean;
+}
+
 export { CSRF_FIELD } from './page-frame.js';
 
 /** The pages load their stylesheet and script from this origin only; forms post only to it. */

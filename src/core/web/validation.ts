@@ -1,28 +1,49 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { decodeCursor, parseDayMonthYear, parseWindowBound } from '../../features/bookings/domain/index.js';
-import { DAY_MONTH_YEAR, LIST_CURSOR, WINDOW_BOUND } from '../../features/bookings/booking-input.schema.js';
 
 // Query strings and path params are coerced from text; bodies are not (a JSON `true` must not become cid 1).
 // `verbose`: each error carries its schema, whose message the error handler responds with.
 const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
-const coercing = new Ajv({ ...common, coerceTypes: 'array' });
-const exact = new Ajv({ ...common, coerceTypes: false });
-exact.addFormat(DAY_MONTH_YEAR, { type: 'string', validate: (text: string) => parseDayMonthYear(text) !== null });
-coercing.addFormat(WINDOW_BOUND, { type: 'string', validate: (text: string) => parseWindowBound(text, 'from') !== null });
-coercing.addFormat(LIST_CURSOR, { type: 'string', validate: (text: string) => decodeCursor(text) !== null });
+
+/** String formats the features' schemas name: for bodies (`exact`), and for query strings and paths (`coercing`). */
+export interface Formats {
+  exact: Record<string, (text: string) => boolean>;
+  coercing: Record<string, (text: string) => boolean>;
+}
+
+function ajvWith(options: Options, formats: Record<string, (text: string) => boolean>): Ajv {
+  const ajv = new Ajv(options);
+  for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+}
+
+// One pair of validators per set of formats, kept for the process: every app built with the same
+// formats (the tests build many) shares the schemas compiled so far.
+const made = new WeakMap<Formats, { exact: Ajv; coercing: Ajv }>();
 
 // Each validator is compiled when its route is first used, not at start: a server or CLI process
 // starts without compiling the schemas of the many routes it never serves. Fastify reads `errors`
 // from the function it was given, so the compiled function's errors are copied onto it.
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  let compiled: ValidateFunction | undefined;
-  const validate = (data: unknown): boolean => {
-    compiled ??= (httpPart === 'body' ? exact : coercing).compile(schema as object);
-    const valid = compiled(data);
-    validate.errors = compiled.errors;
-    return valid;
+export function validatorCompiler(formats: Formats): FastifySchemaCompiler<unknown> {
+  let ajvs = made.get(formats);
+  if (!ajvs)
+    made.set(
+      formats,
+      (ajvs = {
+        exact: ajvWith({ ...common, coerceTypes: false }, formats.exact),
+        coercing: ajvWith({ ...common, coerceTypes: 'array' }, formats.coercing),
+      }),
+    );
+  const { exact, coercing } = ajvs;
+  return ({ schema, httpPart }) => {
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown): boolean => {
+      compiled ??= (httpPart === 'body' ? exact : coercing).compile(schema as object);
+      const valid = compiled(data);
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
   };
-  validate.errors = null as ValidateFunction['errors'];
-  return validate;
-};
+}

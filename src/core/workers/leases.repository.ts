@@ -1,7 +1,7 @@
 // The leases of "only one instance does this": one row per name (job_leases) for the workers
 // that run once across instances, claimed as rows are (rowClaim).
 import type { Executor } from '../db/connection.js';
-import { rowClaim } from '../db/predicates.js';
+import { rowClaim } from '../db/claims.js';
 
 export function leasesRepository(db: Executor) {
   return {

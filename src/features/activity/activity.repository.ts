@@ -2,7 +2,7 @@
 // the changes of a recompute, set-based.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
-import { chunks } from '../transfer/import-rows.repository.js';
+import { chunks } from '../../core/db/chunks.js';
 
 export interface ActivityRow {
   user_id: number;

@@ -2,7 +2,7 @@
 // start with everyone inactive. At most 10 requests a minute (the network throttles harder), and
 // resumable: each page is recorded with how far that member has come, in one transaction.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FeedShapeError, parseHistoryPage, positionMatcher } from './feed.js';
+import { FeedShapeError, parseHistoryPage, positionMatcher } from './feed.domain.js';
 import { isMember } from '../roster/domain.js';
 import { describeResult } from '../../core/http-client.js';
 import type { RosterSyncDeps } from '../roster/roster-sync.service.js';

@@ -2,8 +2,8 @@
 // is online and for activity. Set-based: one upsert per few hundred sightings.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
-import { type Sighting, sessionKey, sightingStart } from './feed.js';
-import { chunks } from '../transfer/import-rows.repository.js';
+import { type Sighting, sessionKey, sightingStart } from './feed.domain.js';
+import { chunks } from '../../core/db/chunks.js';
 
 /** A session still seen in the feed: what it was sighted with, and when it was last seen. */
 export type OpenSession = Sighting & { last_seen: number };

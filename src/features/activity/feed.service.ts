@@ -3,7 +3,7 @@
 // the documented shape, changes nothing: sessions stay open and continue at the next good poll.
 import { performance } from 'node:perf_hooks';
 import type { DataFeedConfig } from '../../config.js';
-import { FeedShapeError, MAX_FEED_AHEAD_MS, parseFeed, positionMatcher, type Sighting, sightingsOf, sightingTime } from './feed.js';
+import { FeedShapeError, MAX_FEED_AHEAD_MS, parseFeed, positionMatcher, type Sighting, sightingsOf, sightingTime } from './feed.domain.js';
 import { isoMicros } from '../../core/domain/time.js';
 import { HttpClient } from '../../core/http-client.js';
 import type { Deps } from '../../app/deps.js';

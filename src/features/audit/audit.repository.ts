@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from './domain/index.js';
-import { chunks } from '../transfer/import-rows.repository.js';
+import { chunks } from '../../core/db/chunks.js';
 
 /**
  * Appends entries in the caller's transaction (one INSERT per few hundred entries), so they commit

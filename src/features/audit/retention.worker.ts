@@ -1,6 +1,6 @@
 // Audit entries older than AUDIT_RETENTION_DAYS are pruned, once an hour across instances (when set).
 import type { Worker } from '../../core/workers/worker.js';
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,3 +1,4 @@
+import { recordBookingChanges } from './events.js';
 import {
   type BookingFields,
   type BookingListFilter,
@@ -17,7 +18,7 @@ import type { ReadRepositories } from '../../app/repositories.js';
 import type { BookingFull, BookingReduced } from './bookings.schema.js';
 import type { Actor } from './changes.js';
 import { applyCreates, applyUpdate, type BookingPermit, planChange, planCreates, slotOf } from './steps.js';
-import type { Write, Writer } from '../../core/write.js';
+import type { Write, Writer } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 export type { BookingPermit, PermitContext } from './steps.js';
@@ -105,7 +106,7 @@ export class Bookings {
         const change = planned.existing
           ? await applyUpdate(w, planned.values, planned.existing)
           : (await applyCreates(w, [{ ...planned.values, source: fields.source ?? 'CC' }]))[0]!;
-        await w.bookingsChanged([change], actor, 'api');
+        await recordBookingChanges(w, [change], actor, 'api');
         const saved = { booking: change.after, forcedTraining: planned.forcedTraining };
         await options.seal?.(w, [saved]);
         return saved;
@@ -152,7 +153,7 @@ export class Bookings {
           w,
           planned.map((p, index) => ({ ...p.booking, source: items[index]!.source })),
         );
-        await w.bookingsChanged(changes, actor, 'api');
+        await recordBookingChanges(w, changes, actor, 'api');
         const saved = changes.map((c, i) => ({ booking: c.after, forcedTraining: planned[i]!.forcedTraining }));
         await seal?.(w, saved);
         return saved;
@@ -184,7 +185,7 @@ export class Bookings {
       }
       if (existing.deleted || !(await repo.softDelete(id, now))) throw new ConflictError('Booking is already deleted');
       const booking = (await repo.findById(id))!;
-      await w.bookingsChanged([{ kind: 'deleted', before: existing, after: booking }], actor, 'api');
+      await recordBookingChanges(w, [{ kind: 'deleted', before: existing, after: booking }], actor, 'api');
       return booking;
     });
   }

@@ -1,7 +1,7 @@
 // Removes Idempotency-Keys past their 24 hours (src/features/bookings/idempotency.service.ts), once an hour across instances.
 import { KEY_TTL_MS } from './idempotency.service.js';
 import type { Worker } from '../../core/workers/worker.js';
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 
 export function idempotencyKeysWorker({ writer }: { writer: Writer }): Worker {
   return {

@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { InProgressError, ValidationError } from '../../core/domain/errors.js';
 import type { IdempotencyKeyRow, KeyOf } from './idempotency-keys.repository.js';
-import { rowClaim } from '../../core/db/predicates.js';
-import type { Write } from '../../core/write.js';
+import { rowClaim } from '../../core/db/claims.js';
+import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 /** A key's stored response is replayed for 24 hours; then it is new again, and pruned. */

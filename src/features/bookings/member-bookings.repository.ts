@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { BOOKING_TRAINING_MIN_STATUS, STAFF_ROLES } from './domain/who-may-book.js';
 import type { CalendarBooking } from '../calendar/calendar.repository.js';
-import { activeEndorsement } from '../../core/db/predicates.js';
+import { activeEndorsement } from '../endorsements/predicates.js';
 
 export interface BookerFacts {
   user: {

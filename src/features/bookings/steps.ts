@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/domain
 import type { BookingValues, BookingView, BookingsRepository, Slot } from './bookings.repository.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { BookingChange } from './changes.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 /** What a permit sees of a change: the booking as stored (null on create) and the position it is to be on. */
 export interface PermitContext {

@@ -2,7 +2,7 @@
 // queries over the whole division, whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
-import { activeEndorsement } from '../../core/db/predicates.js';
+import { activeEndorsement } from '../endorsements/predicates.js';
 import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../users/domain/index.js';
 
 // Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { Dialect, Executor } from '../../core/db/connection.js';
 import type { EndorsementRow, EndorsementType } from '../../core/db/schema.js';
 import { SOLO_TRAINING_MIN_STATUS } from './domain.js';
-import { chunks } from '../transfer/import-rows.repository.js';
-import { activeEndorsement } from '../../core/db/predicates.js';
+import { chunks } from '../../core/db/chunks.js';
+import { activeEndorsement } from './predicates.js';
 
 /** An endorsement with the names of its areas and positions (each in byte order). */
 export interface EndorsementRecord extends EndorsementRow {

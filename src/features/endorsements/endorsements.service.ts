@@ -9,7 +9,7 @@ import { authorize } from '../staff/domain.js';
 import { presentEndorsement } from './endorsements.view.js';
 import type { EndorsementFilter, EndorsementRecord } from './endorsements.repository.js';
 import type { Endorsement } from './endorsements.schema.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;

@@ -1,7 +1,7 @@
 // Publishes endorsement.expired for endorsements that have ended (contract §17), once across instances.
 import { presentEndorsement } from './endorsements.view.js';
 import type { Worker } from '../../core/workers/worker.js';
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 
 /** Endorsements published per run (one transaction); a full batch runs again at once. */
 const BATCH = 500;

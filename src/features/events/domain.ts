@@ -26,17 +26,6 @@ export const isEventType = (text: string): text is EventType => (EVENT_TYPES as 
 /** Longest gap between two attempts, whatever the base. */
 export const MAX_RETRY_DELAY_MS = 3_600_000;
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** ULID-like: 10 characters of time, then 16 from the 16 random bytes given; sorts by creation time. */
-export function eventId(at: number, random: Uint8Array): string {
-  let time = '';
-  for (let t = Math.max(0, Math.floor(at)), i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32]! + time;
-  let tail = '';
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[random[i]! % 32]!;
-  return `evt_${time}${tail}`;
-}
-
 export const isEventId = (text: string): boolean => /^evt_[0-9A-Z]{26}$/.test(text);
 
 /** When attempt `attempts + 1` is due after `attempts` failures, or null when none is left: base, doubling, capped at an hour. */

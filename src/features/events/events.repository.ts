@@ -2,14 +2,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, EventRow } from '../../core/db/schema.js';
-import { chunks } from '../transfer/import-rows.repository.js';
-import { networkCursor } from '../../core/db/predicates.js';
+import { chunks } from '../../core/db/chunks.js';
+import { networkCursor } from '../network/predicates.js';
 
 // Taken before an event is numbered and held to commit, so commit order is seq order: else a tailer
 // that read seq 6 could skip a seq 5 committed later.
 const COMMIT_ORDER_LOCK = 0x5345565453455654n;
 
-export type NewEvent = Pick<EventRow, 'id' | 'type' | 'booking_id' | 'body' | 'created_at' | 'network_push'>;
+import type { NewEvent } from '../../core/outbox.js';
+export type { NewEvent };
 
 export type StreamEvent = Pick<EventRow, 'seq' | 'id' | 'type' | 'body'>;
 

@@ -1,5 +1,5 @@
 // Prunes events and delivery attempts past EVENT_RETENTION_DAYS (the `event-retention` worker).
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 
 const DAY_MS = 86_400_000;
 

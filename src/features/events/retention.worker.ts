@@ -1,7 +1,7 @@
 // Events past EVENT_RETENTION_DAYS are pruned, once an hour across instances.
 import type { Config } from '../../config.js';
 import type { Worker } from '../../core/workers/worker.js';
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 import { pruneEvents } from './retention.js';
 
 export function eventRetentionWorker({ config, writer }: { config: Pick<Config, 'eventRetentionDays'>; writer: Writer }): Worker {

@@ -19,7 +19,7 @@ import {
 import type { Clock } from '../../core/domain/time.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { ClaimedPush, NetworkPushesRepository, PushResult } from './pushes.repository.js';
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 
 export type PushMethod = 'POST' | 'PUT' | 'DELETE';
 

@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, NetworkPushesTable } from '../../core/db/schema.js';
-import { rowClaim, lastEventSeq, networkCursor, pendingPush } from '../../core/db/predicates.js';
+import { rowClaim } from '../../core/db/claims.js';
+import { lastEventSeq } from '../events/predicates.js';
+import { networkCursor, pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { BackupError, backupSqlite } from './backup.js';
+import { BackupError, backupSqlite } from '../../core/db/backup.js';
 import { CliError } from '../../cli/context.js';
 import { count, show } from '../../cli/output.js';
 

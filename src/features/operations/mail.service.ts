@@ -13,7 +13,7 @@ import { retryDelay } from '../events/domain.js';
 import type { MailRow } from '../../core/mail.repository.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { WorkerContext } from '../../core/workers/worker.js';
-import type { Writer } from '../../core/write.js';
+import type { Writer } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 const MAX_ATTEMPTS = 10;

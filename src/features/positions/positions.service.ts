@@ -7,7 +7,7 @@ import { ratingValue } from '../users/domain/ratings.js';
 import { authorize } from '../staff/domain.js';
 import { presentPosition, presentPositionDetail } from './positions.view.js';
 import type { PositionDetail, PositionList } from './positions.schema.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 export class Positions {

@@ -2,7 +2,7 @@
 // too). A second run refuses rather than waits: the one under way brings the users up to date as well.
 import type { Clock } from '../../core/domain/time.js';
 import { Lease, LeaseLost } from '../../core/workers/lease.js';
-import type { Write, Writer } from '../../core/write.js';
+import type { Write, Writer } from '../../app/deps.js';
 
 /** The sync could not run or was refused: nothing was changed. One line for the operator. */
 export class RosterSyncError extends Error {}

@@ -5,7 +5,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, RosterStagingTable } from '../../core/db/schema.js';
 import type { RosterMember, StagedResult, StoredUser } from './domain.js';
-import { chunks } from '../transfer/import-rows.repository.js';
+import { chunks } from '../../core/db/chunks.js';
 
 /** Users who are members: their column among these values. */
 export interface MembershipFilter {

@@ -19,7 +19,7 @@ import type { ReadRepositories } from '../../app/repositories.js';
 import { CoreApi } from './core-api.js';
 import { RosterRun, RosterSyncError } from './roster-run.js';
 import type { Lease } from '../../core/workers/lease.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 export { RosterSyncError } from './roster-run.js';

@@ -6,19 +6,8 @@ import { type NetworkProfile, signInRefusedFor } from './domain.js';
 import type { SessionsRepository } from './sessions.repository.js';
 import type { Deps } from '../../app/deps.js';
 
-/** The signed-in member a page request is made by (request.member). */
-export interface Member {
-  /** The network's user ID (CID). */
-  cid: number;
-  /** "First Last", as the network gave it. */
-  name: string;
-  firstName: string;
-  lastName: string;
-  /** Numeric rating value (features/users/domain/ratings.ts), as of the last sign-in or roster update. */
-  rating: number;
-  /** Holds a staff role in some area or division-wide (features/staff/domain.ts holdsAnyRole): the pages show "Staff". */
-  staff: boolean;
-}
+import type { Member } from '../../core/web/pages.js';
+export type { Member };
 
 /** A session found for a request: its member and what its CSRF tokens are made from. */
 export interface ActiveSession {

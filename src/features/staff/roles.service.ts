@@ -4,7 +4,7 @@ import { type AuditActor, userTarget } from '../audit/domain/index.js';
 import { ConflictError, ValidationError } from '../../core/domain/errors.js';
 import { authorize, isStaffRole, STAFF_ROLES } from './domain.js';
 import type { RoleHeld } from './roles.repository.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 export type { RoleHeld };

@@ -15,14 +15,14 @@ import {
   queueEstimate,
   STATUS,
 } from './domain.js';
-import { trainingStatusDescription } from './user-training.js';
+import { trainingStatusDescription } from './status.domain.js';
 import type { MyTraining } from './views/member-pages.js';
 import { presentTrainingDetail } from './trainings.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
 import type { Trainings } from './trainings.service.js';
 import type { Deps } from '../../app/deps.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 export interface ApplicationInput {
   area: string;

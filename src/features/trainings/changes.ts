@@ -5,7 +5,7 @@ import type { EventType } from '../events/domain.js';
 import { presentTraining } from './trainings.view.js';
 import { trainingMail, type TrainingMailKind } from '../operations/mail.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 /** Where mail links point and how it is signed. */
 export interface MailSite {

@@ -6,7 +6,7 @@ import { endorsementTarget } from '../audit/domain/index.js';
 import { ratingValue } from '../users/domain/ratings.js';
 import { presentEndorsement } from '../endorsements/endorsements.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 /** Issues the training's facility endorsements and starts the grace; returns the timeline entries. */
 export async function completeTraining(

@@ -11,7 +11,7 @@ import type { Examination, Report } from './trainings.schema.js';
 import { recordTrainingChanges } from './changes.js';
 import { isRowId, type Trainings } from './trainings.service.js';
 import type { Deps } from '../../app/deps.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 export interface ReportInput {
   report_date: string;

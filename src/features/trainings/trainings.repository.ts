@@ -5,8 +5,8 @@ import type { Dialect, Executor } from '../../core/db/connection.js';
 import type { TrainingsTable } from '../../core/db/schema.js';
 import { ratingCode } from '../users/domain/ratings.js';
 import { STATUS } from './domain.js';
-import { chunks } from '../transfer/import-rows.repository.js';
-import { activeEndorsement } from '../../core/db/predicates.js';
+import { chunks } from '../../core/db/chunks.js';
+import { activeEndorsement } from '../endorsements/predicates.js';
 
 export interface TrainingRecord extends Selectable<TrainingsTable> {
   area: string;

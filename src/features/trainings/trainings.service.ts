@@ -14,14 +14,14 @@ import {
   TRAINING_TYPES,
   transitionProblem,
 } from './domain.js';
-import { trainingStatusDescription } from './user-training.js';
+import { trainingStatusDescription } from './status.domain.js';
 import { presentTraining, presentTrainingDetail } from './trainings.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Training, TrainingDetail } from './trainings.schema.js';
 import { completeTraining } from './completion.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
 import type { Deps } from '../../app/deps.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 export interface TrainingInput {
   user_id: number;

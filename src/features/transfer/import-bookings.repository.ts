@@ -6,7 +6,8 @@ import type { Database } from '../../core/db/schema.js';
 import { isBookingOverlap } from '../../core/db/errors.js';
 import { ImportError, type ImportBooking } from './import/plan.js';
 import { bookingViewsByIds, type BookingView } from '../bookings/bookings.repository.js';
-import { chunks, type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.repository.js';
+import { chunks } from '../../core/db/chunks.js';
+import { type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.repository.js';
 
 export interface BookingRefs {
   /** The user's id, refusing an unknown one with the record's path. */

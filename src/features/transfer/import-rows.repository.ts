@@ -3,14 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 
-/** Records per statement: a dozen columns each stays far below both databases' parameter limits. */
-export const CHUNK = 400;
-
-export function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+import { chunks } from '../../core/db/chunks.js';
 
 export type Row = Record<string, unknown>;
 

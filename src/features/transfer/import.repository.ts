@@ -13,7 +13,8 @@ import {
 } from './import/plan.js';
 import { pathKey, quote } from './import/quote.js';
 import { type ImportedBooking, importBookings } from './import-bookings.repository.js';
-import { chunks, type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
+import { chunks } from '../../core/db/chunks.js';
+import { type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 import { dedupe, importTrainings } from './import-trainings.repository.js';
 
 export interface ImportSummary {

@@ -1,10 +1,11 @@
 import { parseImport } from './import/parse.js';
+import { recordBookingChanges } from '../bookings/events.js';
 import type { ImportPlan } from './import/plan.js';
 import type { AuditActor } from '../audit/domain/index.js';
 import type { ImportSummary } from './import.repository.js';
 import { importChanges } from '../bookings/changes.js';
 import type { Deps } from '../../app/deps.js';
-import type { Write } from '../../core/write.js';
+import type { Write } from '../../app/deps.js';
 
 export { ImportError } from './import/plan.js';
 export type { ImportSummary };
@@ -49,7 +50,7 @@ export class Imports {
       if (options.alsoWrite) await options.alsoWrite(w);
       const after = { ...outcome.summary, ...options.auditExtra };
       await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after }]);
-      if (!options.history) await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
+      if (!options.history) await recordBookingChanges(w, importChanges(outcome.bookings), actor, 'import');
       return outcome.summary;
     });
   }

@@ -4,7 +4,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, DeliveryStatus } from '../../core/db/schema.js';
-import { rowClaim, lastEventSeq, subscriptionTakes } from '../../core/db/predicates.js';
+import { rowClaim } from '../../core/db/claims.js';
+import { lastEventSeq } from '../events/predicates.js';
+import { subscriptionTakes } from './predicates.js';
 
 // Statuses written out, not bound: SQLite uses the partial index webhook_deliveries_open_idx only then.
 export const isOpen = (table: string) => sql<boolean>`${sql.ref(`${table}.status`)} in ('pending', 'delivering')`;

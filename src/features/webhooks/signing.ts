@@ -1,22 +1,6 @@
 // Ids, secrets and signatures of events and webhook deliveries (Standard Webhooks).
-import { createHmac, randomBytes, randomFillSync } from 'node:crypto';
-import { eventId } from '../events/domain.js';
-
-/**
- * Random bytes for event ids, drawn from the system in blocks: one event per booking write, and a
- * call into the system's generator for each 16 bytes costs more than the rest of the id.
- */
-const pool = Buffer.alloc(4096);
-let used = pool.length;
-
-export function newEventId(at: number): string {
-  if (used === pool.length) {
-    randomFillSync(pool);
-    used = 0;
-  }
-  const bytes = pool.subarray(used, (used += 16));
-  return eventId(at, bytes);
-}
+import { createHmac, randomBytes } from 'node:crypto';
+export { newEventId } from '../../core/outbox.js';
 
 export const newWebhookId = (): string => `wh_${randomBytes(8).toString('hex')}`;
 

@@ -1,6 +1,6 @@
 // GET /staff: what needs attention in the viewer's areas (the queue, open trainings without a
 // mentor, solos ending within 7 days), their roles and what each lets them do.
-import { trainingStatusDescription } from '../../trainings/user-training.js';
+import { trainingStatusDescription } from '../../trainings/status.domain.js';
 import type { Overview } from './types.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { empty, isoText, type StaffFrame, staffPage, utcText } from './frame.js';

@@ -8,7 +8,7 @@ import { whenText } from '../../bookings/views/member-pages.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';
-import { trainingStatusDescription } from '../../trainings/user-training.js';
+import { trainingStatusDescription } from '../../trainings/status.domain.js';
 
 const fullName = (u: { id: number; first_name: string | null; last_name: string | null }) =>
   `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim() || String(u.id);

@@ -2,7 +2,7 @@
 // closing), type and pause, mentors, a report, an examination — and its reports (drafts marked),
 // examinations and the timeline of every change.
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
-import { trainingStatusDescription } from '../user-training.js';
+import { trainingStatusDescription } from '../status.domain.js';
 import type { TrainingView } from '../../staff/views/types.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {

@@ -2,7 +2,7 @@
 // filterable by area and status, a form creating a training, and the examinations overview:
 // upcoming and past, with examiner and result.
 import { TRAINING_TYPES } from '../domain.js';
-import { trainingStatusDescription } from '../user-training.js';
+import { trainingStatusDescription } from '../status.domain.js';
 import type { TrainingRecord } from '../trainings.repository.js';
 import type { TrainingList } from '../../staff/views/types.js';
 import { type Html, html } from '../../../core/web/html.js';

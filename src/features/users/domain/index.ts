@@ -1,5 +1,5 @@
 export * from './includes.js';
 export * from './membership.js';
-export * from '../../trainings/user-training.js';
-export * from '../../endorsements/user-endorsements.js';
+export * from '../../trainings/status.domain.js';
+export * from '../../endorsements/times.domain.js';
 export * from './roles.js';
