@@ -4,16 +4,15 @@ import { ConfigError } from '../config.js';
 import { printable } from '../core/domain/printable.js';
 import { describeStartupError } from '../app/runtime.js';
 import { VERSION } from '../version.js';
-import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
-import { registerAuditCommand } from '../features/audit/audit.cli.js';
-import { registerBackupCommand } from '../features/operations/backup.cli.js';
-import { registerControlCenterCommand } from '../features/transfer/controlcenter/controlcenter.cli.js';
-import { registerDataCommands } from '../features/transfer/transfer.cli.js';
-import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
-import { registerNetworkCommands } from '../features/network/network.cli.js';
-import { registerRoleCommands } from '../features/staff/roles.cli.js';
-import { registerRosterCommands } from '../features/roster/roster.cli.js';
-import { registerActivityCommands } from '../features/activity/activity.cli.js';
+import { activity } from '../features/activity/index.js';
+import { apiKeys } from '../features/api-keys/index.js';
+import { audit } from '../features/audit/index.js';
+import { network } from '../features/network/index.js';
+import { operations } from '../features/operations/index.js';
+import { roster } from '../features/roster/index.js';
+import { staff } from '../features/staff/index.js';
+import { transfer } from '../features/transfer/index.js';
+import { webhooks } from '../features/webhooks/index.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')
@@ -24,16 +23,9 @@ const program = new Command('sector')
   })
   .exitOverride();
 
-registerApiKeyCommands(program);
-registerDataCommands(program);
-registerControlCenterCommand(program);
-registerWebhookCommands(program);
-registerNetworkCommands(program);
-registerRosterCommands(program);
-registerRoleCommands(program);
-registerActivityCommands(program);
-registerAuditCommand(program);
-registerBackupCommand(program);
+// Each feature's commands, in the order `npx sector --help` lists them.
+for (const feature of [apiKeys, transfer, webhooks, network, roster, staff, activity, audit, operations])
+  for (const register of feature.cli ?? []) register(program);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node
