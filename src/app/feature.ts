@@ -7,6 +7,9 @@ import type { ServiceDeps } from './deps.js';
 import type { AppServices, RouteServices } from './services.js';
 import type { Scope } from './scopes/index.js';
 
+/** Runs a command with the configured database, migrated, and closes it afterwards (src/cli/index.ts). */
+export type WithServices = <T>(fn: (services: AppServices) => Promise<T>) => Promise<T>;
+
 /** A route plugin: given the services, registered in a guarded scope (CONTRIBUTING.md, "Where a new route goes"). */
 export type RoutePlugin = FastifyPluginAsync<{ services: RouteServices }>;
 
@@ -18,5 +21,5 @@ export interface Feature<S extends object = object, Needs extends object = objec
   /** Its background work, given every service (docs/architecture.md lists them all). */
   workers?: (deps: ServiceDeps, services: Omit<AppServices, 'workers'>) => Worker[];
   /** Its commands, each group registered on the program. */
-  cli?: ReadonlyArray<(program: Command) => void>;
+  cli?: ReadonlyArray<(program: Command, withServices: WithServices) => void>;
 }

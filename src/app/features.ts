@@ -12,6 +12,7 @@ import { events } from '../features/events/index.js';
 import { network } from '../features/network/index.js';
 import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
+import { roles } from '../features/roles/index.js';
 import { roster } from '../features/roster/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
@@ -23,6 +24,7 @@ import { webhooks } from '../features/webhooks/index.js';
 export const FEATURES = [
   audit,
   apiKeys,
+  roles,
   network,
   operations,
   positions,

@@ -8,7 +8,6 @@ import { EventStream } from './stream.service.js';
 import { eventStreamHeartbeatWorker } from './stream-heartbeat.worker.js';
 import { eventStreamWorker } from './stream.worker.js';
 
-export { outboxMetrics, webhooksDisabledMetric } from './outbox-metrics.js';
 export type { EventType } from './domain.js';
 
 function services(deps: ServiceDeps, { keys }: { keys: ApiKeyService }) {

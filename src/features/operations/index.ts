@@ -8,6 +8,8 @@ import { MailDeliveries } from './mail.service.js';
 import { mailDeliveriesWorker } from './mail.worker.js';
 import metricsRoutes from './metrics.routes.js';
 
+export { outboxMetrics } from './outbox-metrics.js';
+
 /** GET /metrics, when metrics are on (METRICS=0 turns them off). */
 const metricsWhenOn: RoutePlugin = async (app, { services }) => {
   if (services.metrics) await app.register(metricsRoutes, { metrics: services.metrics });

@@ -1,7 +1,7 @@
 // Webhook subscriptions and the delivery of the outbox's events to them.
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
-import { webhooksDisabledMetric } from '../events/index.js';
+import { webhooksDisabledMetric } from './metrics.js';
 import { webhookDeliveriesWorker } from './deliveries.worker.js';
 import { WebhookSubscriptions } from './subscriptions.service.js';
 import { registerWebhookCommands } from './webhooks.cli.js';
