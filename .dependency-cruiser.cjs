@@ -2,7 +2,7 @@
  * Dependency rules for src/ (see CONTRIBUTING.md, "Where code goes"): a folder per feature under
  * src/features/, the machinery without feature knowledge under src/core/, the composition root under
  * src/app/. Inside a feature the role shows in the file name (`*.routes.ts`, `*.service.ts`,
- * `*.repository.ts`, `*.view.ts` or views/, `*.worker.ts`, `*.cli.ts`, domain). `npm run lint` runs
+ * `*.repository.ts`, `*.presenter.ts`, `*.view.ts` or views/, `*.worker.ts`, `*.cli.ts`, domain). `npm run lint` runs
  * this (through scripts/check-layers.mjs, which adds the folder-level cycle check); a rule broken by
  * new code fails the build.
  */
@@ -10,6 +10,7 @@ const DB_DRIVERS = '^node_modules/(kysely|pg|better-sqlite3)/';
 const DOMAIN = '^src/(core/domain/|features/[^/]+/(domain/|domain\\.ts$|[^/]+\\.domain\\.ts$))';
 const REPOSITORY = '(\\.repository\\.ts$|/predicates\\.ts$|^src/core/db/)';
 const VIEW = '(\\.view\\.ts$|/views/)';
+const PRESENTER = '\\.presenter\\.ts$';
 const SERVICE = '(\\.service\\.ts$|\\.worker\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -41,6 +42,24 @@ module.exports = {
       to: { path: '^src/config\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'features-meet-through-their-index',
+      severity: 'error',
+      comment:
+        "A feature uses another only through that feature's index.ts, which says what it offers; pure domain " +
+        'modules, which import nothing but domain modules, may import each other directly.',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$', DOMAIN] },
+    },
+    {
+      name: 'machinery-and-entry-points-meet-features-through-their-index',
+      severity: 'error',
+      comment:
+        'The composition root, the CLI and the server use a feature through its index.ts; only the one repository factory ' +
+        '(src/app/repositories.ts) names each repository.',
+      from: { path: '^src/(app|cli)/|^src/server\\.ts$', pathNot: '^src/app/repositories\\.ts$' },
+      to: { path: '^src/features/', pathNot: ['^src/features/[^/]+/index\\.ts$', DOMAIN], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment: 'Domain modules hold pure rules: they import only domain modules (no packages, no Node built-ins, no other roles).',
@@ -57,15 +76,19 @@ module.exports = {
     {
       name: 'services-never-import-views-or-routes',
       severity: 'error',
-      comment: 'Services and workers return data; routes turn it into pages and responses with the views.',
+      comment:
+        'Services and workers return data; routes turn it into pages with the views. A service may present an API shape ' +
+        '(a presenter): an event body is written in the same transaction as its change.',
       from: { path: SERVICE },
       to: { path: `${VIEW}|\\.routes\\.ts$` },
     },
     {
       name: 'views-are-pure-shapes',
       severity: 'error',
-      comment: 'Views turn rows into API shapes and pages: they never fetch (repositories) or orchestrate (services).',
-      from: { path: VIEW },
+      comment:
+        'Presenters turn rows into API shapes (responses, event bodies), views into pages and feeds: neither fetches ' +
+        '(repositories) nor orchestrates (services).',
+      from: { path: `${VIEW}|${PRESENTER}` },
       to: { path: `${REPOSITORY}|${SERVICE}`, dependencyTypesNot: ['type-only'] },
     },
     {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import type { Config } from '../config.js';
 import { openDatabase } from '../core/db/connection.js';
-import type { DemoData } from '../features/demo/division.js';
+import type { DemoData } from '../features/demo/index.js';
 import { isLoopbackAddress } from '../core/web/loopback.js';
 import { readRepositories } from './repositories.js';
 import type { AppServices } from './services.js';
@@ -58,7 +58,7 @@ export function checkDemoAddresses(addresses: ReadonlyArray<string | { address: 
 
 /** The demo division (seed 1), built only in demo mode: the generator is large and a normal start does not need it. */
 export async function demoDivision(now: number): Promise<DemoData> {
-  const { buildDemoDivision, DEFAULT_DEMO_SEED } = await import('../features/demo/division.js');
+  const { buildDemoDivision, DEFAULT_DEMO_SEED } = await import('../features/demo/index.js');
   return buildDemoDivision({ now, seed: DEFAULT_DEMO_SEED });
 }
 

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { FeedShapeError, parseHistoryPage, positionMatcher } from './feed.domain.js';
 import { isMember } from '../roster/domain.js';
 import { describeResult } from '../../core/http-client.js';
-import type { RosterSyncDeps } from '../roster/roster-sync.service.js';
+import type { RosterSyncDeps } from '../roster/index.js';
 
 const PAGE = 100;
 const MAX_BYTES = 4 * 1024 * 1024;

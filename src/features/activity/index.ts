@@ -10,7 +10,11 @@ import { OnlineNow } from './online.service.js';
 import onlineRoutes from './online.routes.js';
 import { activityRecomputeWorker } from './recompute.worker.js';
 
-export type { ActivityService, OnlineNow };
+// What other features use of this one.
+export type { ActivityService } from './activity.service.js';
+export { atcActiveUsers } from './predicates.js';
+
+export type { OnlineNow };
 
 function services(deps: ServiceDeps) {
   const { config } = deps;

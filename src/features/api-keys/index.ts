@@ -5,6 +5,11 @@ import { registerApiKeyCommands } from './api-keys.cli.js';
 import { ApiKeyService } from './api-keys.service.js';
 import { apiKeyUseWorker } from './use.worker.js';
 
+// What other features use of this one.
+export { keyActor } from './api-keys.plugin.js';
+export type { ApiKeyService } from './api-keys.service.js';
+export { controlCenterTokenId, hashSecret } from './tokens.js';
+
 export { default as apiKeysPlugin } from './api-keys.plugin.js';
 
 function services(deps: ServiceDeps) {

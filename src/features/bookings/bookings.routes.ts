@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
-import { keyActor } from '../api-keys/api-keys.plugin.js';
+import { keyActor } from '../api-keys/index.js';
 import {
   BOOKING_FIELDS,
   bookingFieldsOf,
@@ -23,7 +23,7 @@ import {
   bookingDeletedBody,
   bookingUpdatedBody,
   type BookingForm,
-} from './bookings.view.js';
+} from './bookings.presenter.js';
 import { wantsControlCenter } from '../../core/web/variant.js';
 import type { RouteServices } from '../../app/services.js';
 import { type IdempotencyScope, type JsonResponse, type Outcome, requestHash } from './idempotency.service.js';

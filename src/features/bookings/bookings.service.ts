@@ -12,7 +12,7 @@ import {
 } from './domain/index.js';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { isBookingOverlap } from '../../core/db/errors.js';
-import { bookingListBody, type BookingForm } from './bookings.view.js';
+import { bookingListBody, type BookingForm } from './bookings.presenter.js';
 import type { BookingView, Slot, StoredSlot } from './bookings.repository.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { BookingFull, BookingReduced } from './bookings.schema.js';

@@ -1,8 +1,8 @@
 // Booking changes become events in the change's own transaction (the outbox, docs/events.md).
 import type { EventEnvelope, EventType } from '../events/domain.js';
 import { isoMicros } from '../../core/domain/time.js';
-import { presentBookingFull } from './bookings.view.js';
-import type { NewEvent } from '../events/events.repository.js';
+import { presentBookingFull } from './bookings.presenter.js';
+import type { NewEvent } from '../events/index.js';
 import type { BookingFull } from './bookings.schema.js';
 import type { BookingChange } from './changes.js';
 import type { Write } from '../../app/deps.js';

@@ -9,6 +9,13 @@ import { idempotencyKeysWorker } from './idempotency-keys.worker.js';
 import { MemberBookings } from './member-bookings.service.js';
 import memberBookingsRoutes from './member.routes.js';
 
+// What other features use of this one.
+export type { MemberBooking } from './member-bookings.repository.js';
+export { described, fieldError, frame, whenText, type PageFrame } from './views/member-pages.js';
+export { bookingViewsByIds } from './bookings.repository.js';
+export { importChanges, type ImportedBooking } from './changes.js';
+export { recordBookingChanges } from './events.js';
+
 export { BOOKING_FORMATS } from './formats.js';
 
 function services(deps: ServiceDeps) {

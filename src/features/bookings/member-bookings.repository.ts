@@ -3,8 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { BOOKING_TRAINING_MIN_STATUS, STAFF_ROLES } from './domain/who-may-book.js';
-import type { CalendarBooking } from '../calendar/calendar.repository.js';
-import { activeEndorsement } from '../endorsements/predicates.js';
+import type { CalendarBooking } from '../calendar/index.js';
+import { activeEndorsement } from '../endorsements/index.js';
 
 export interface BookerFacts {
   user: {

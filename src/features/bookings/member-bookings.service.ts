@@ -8,7 +8,7 @@ import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffe
 import { feedWindow } from '../calendar/domain.js';
 import { ForbiddenError, NotFoundError } from '../../core/domain/errors.js';
 import { isMember, membershipOf } from '../members/domain/membership.js';
-import { calendarFeed } from '../calendar/icalendar.view.js';
+import { calendarFeed } from '../calendar/index.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';
 import type { Actor } from './changes.js';

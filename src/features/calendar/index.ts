@@ -9,6 +9,11 @@ import calendarRoutes from './calendar.routes.js';
 import memberCalendarRoutes from './member-calendar.routes.js';
 import scheduleRoutes from './schedule.routes.js';
 
+// What other features use of this one.
+export type { CalendarBooking } from './calendar.repository.js';
+export { calendarFeed } from './icalendar.view.js';
+export type { PageAssets } from './schedule-page.view.js';
+
 function services(deps: ServiceDeps, { online, pageAssets }: { online: OnlineNow; pageAssets: PageAssets }) {
   const { config } = deps;
   return {

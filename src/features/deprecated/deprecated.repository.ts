@@ -2,7 +2,7 @@
 // queries over the whole division, whatever its size.
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
-import { activeEndorsement } from '../endorsements/predicates.js';
+import { activeEndorsement } from '../endorsements/index.js';
 import { LEGACY_ROLES, type LegacyRole } from '../members/domain/index.js';
 import { recentCutoff } from '../endorsements/times.domain.js';
 

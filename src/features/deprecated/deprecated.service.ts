@@ -6,7 +6,7 @@ import {
   presentLegacyRoles,
   presentTrainingEndorsements,
   presentVisiting,
-} from './deprecated.view.js';
+} from './deprecated.presenter.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from './deprecated.schema.js';
 import type { Deps } from '../../app/deps.js';
 

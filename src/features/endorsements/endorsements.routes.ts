@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ValidationError } from '../../core/domain/errors.js';
 import { parseIsoInstant } from '../../core/domain/time.js';
-import { keyActor } from '../api-keys/api-keys.plugin.js';
+import { keyActor } from '../api-keys/index.js';
 import type { RouteServices } from '../../app/services.js';
 import {
   type CreateEndorsementBody,

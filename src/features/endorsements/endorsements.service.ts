@@ -6,7 +6,7 @@ import { changedFields, endorsementTarget } from '../audit/domain/index.js';
 import { type EndorsementRequest, isActiveEndorsement, isIssuedType, type IssuedType, issueProblems, newEndProblem } from './domain.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { authorize } from '../roles/domain.js';
-import { presentEndorsement } from './endorsements.view.js';
+import { presentEndorsement } from './endorsements.presenter.js';
 import type { EndorsementFilter, EndorsementRecord } from './endorsements.repository.js';
 import type { Endorsement } from './endorsements.schema.js';
 import type { Write } from '../../app/deps.js';

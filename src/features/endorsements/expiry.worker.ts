@@ -1,5 +1,5 @@
 // Publishes endorsement.expired for endorsements that have ended (contract §17), once across instances.
-import { presentEndorsement } from './endorsements.view.js';
+import { presentEndorsement } from './endorsements.presenter.js';
 import type { Worker } from '../../core/workers/worker.js';
 import type { Writer } from '../../app/deps.js';
 

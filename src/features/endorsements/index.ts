@@ -5,6 +5,12 @@ import { Endorsements } from './endorsements.service.js';
 import endorsementsRoutes from './endorsements.routes.js';
 import { endorsementExpiryWorker } from './expiry.worker.js';
 
+// What other features use of this one.
+export { activeEndorsement } from './predicates.js';
+export { endorsementsPage } from './staff-page.view.js';
+export { presentEndorsement } from './endorsements.presenter.js';
+export type { Endorsement } from './endorsements.schema.js';
+
 function services(deps: ServiceDeps) {
   return { endorsements: new Endorsements(deps) };
 }

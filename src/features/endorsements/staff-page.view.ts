@@ -3,7 +3,7 @@
 import type { Named } from '../roles/domain.js';
 import type { Endorsement } from './endorsements.schema.js';
 import { html } from '../../core/web/html.js';
-import { empty, isoText, options, type StaffFrame, staffPage } from '../roles/staff-frame.view.js';
+import { empty, isoText, options, type StaffFrame, staffPage } from '../roles/index.js';
 
 export interface EndorsementsPage extends StaffFrame {
   type: string;

@@ -1,12 +1,16 @@
 // The outbox's events for clients: the event stream (GET /api/events) and the events' retention.
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
-import type { ApiKeyService } from '../api-keys/api-keys.service.js';
+import type { ApiKeyService } from '../api-keys/index.js';
 import eventsRoutes from './events.routes.js';
 import { eventRetentionWorker } from './retention.worker.js';
 import { EventStream } from './stream.service.js';
 import { eventStreamHeartbeatWorker } from './stream-heartbeat.worker.js';
 import { eventStreamWorker } from './stream.worker.js';
+
+// What other features use of this one.
+export type { NewEvent } from './events.repository.js';
+export { lastEventSeq, networkCursor } from './predicates.js';
 
 export type { EventType } from './domain.js';
 

@@ -6,7 +6,9 @@ import { NetworkPushes } from './pushes.service.js';
 import { networkPushesWorker } from './pushes.worker.js';
 import { NetworkStatus } from './status.service.js';
 
-export type { NetworkPushes };
+// What other features use of this one.
+export type { NetworkPushes } from './pushes.service.js';
+export { pendingPush } from './predicates.js';
 
 function services(deps: ServiceDeps) {
   const { config } = deps;

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, NetworkPushesTable } from '../../core/db/schema.js';
 import { rowClaim } from '../../core/db/claims.js';
-import { lastEventSeq } from '../events/predicates.js';
-import { networkCursor } from '../events/predicates.js';
+import { lastEventSeq } from '../events/index.js';
+import { networkCursor } from '../events/index.js';
 import { pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */

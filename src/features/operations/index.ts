@@ -8,6 +8,9 @@ import { MailDeliveries } from './mail.service.js';
 import { mailDeliveriesWorker } from './mail.worker.js';
 import metricsRoutes from './metrics.routes.js';
 
+// What other features use of this one.
+export { trainingMail, type TrainingMailKind } from './mail.view.js';
+
 export { outboxMetrics } from './outbox-metrics.js';
 
 /** GET /metrics, when metrics are on (METRICS=0 turns them off). */

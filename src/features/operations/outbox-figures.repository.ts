@@ -2,8 +2,8 @@
 // waiting (events not yet fanned out count as pending), in four grouped statements.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
-import { networkCursor } from '../events/predicates.js';
-import { subscriptionTakes } from '../webhooks/predicates.js';
+import { networkCursor } from '../events/index.js';
+import { subscriptionTakes } from '../webhooks/index.js';
 
 export interface OutboxFigures {
   /** Webhook deliveries by status (pending, delivering, succeeded, failed). */

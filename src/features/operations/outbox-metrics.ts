@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { promClient } from '../../core/prom-client.js';
 import type { OutboxFigures, OutboxFiguresRepository } from './outbox-figures.repository.js';
 import type { MetricsExtension } from '../../core/metrics.js';
-import type { NetworkPushes } from '../network/pushes.service.js';
+import type { NetworkPushes } from '../network/index.js';
 
 const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 const PUSH_STATUSES = ['pending', 'done', 'refused'] as const;

@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, PositionRow, PositionsTable } from '../../core/db/schema.js';
-import { pendingPush } from '../network/predicates.js';
+import { pendingPush } from '../network/index.js';
 
 export function positionsRepository(db: Kysely<Database>) {
   return {

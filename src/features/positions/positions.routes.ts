@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createPosition, deletePosition, listPositions, POSITION_PATH, updatePosition } from './positions.schema.js';
 import type { RouteServices } from '../../app/services.js';
-import { keyActor } from '../api-keys/api-keys.plugin.js';
+import { keyActor } from '../api-keys/index.js';
 
 const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/api/positions', { schema: listPositions, config: { auth: 'public' } }, () => services.positions.list());

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../core/domain
 import { type PositionInput, positionProblems } from './domain.js';
 import { ratingValue } from '../members/domain/ratings.js';
 import { authorize } from '../roles/domain.js';
-import { presentPosition, presentPositionDetail } from './positions.view.js';
+import { presentPosition, presentPositionDetail } from './positions.presenter.js';
 import type { PositionDetail, PositionList } from './positions.schema.js';
 import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';

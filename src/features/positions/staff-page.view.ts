@@ -3,17 +3,7 @@
 import { RATING_CODES } from '../members/domain/ratings.js';
 import type { PositionDetail } from './positions.schema.js';
 import { type Html, html } from '../../core/web/html.js';
-import {
-  empty,
-  field,
-  formAction,
-  formError,
-  type FormState,
-  options,
-  type StaffFrame,
-  staffPage,
-  valueOf,
-} from '../roles/staff-frame.view.js';
+import { empty, field, formAction, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from '../roles/index.js';
 
 export interface PositionsPage extends StaffFrame {
   positions: PositionDetail[];

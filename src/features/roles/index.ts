@@ -4,6 +4,55 @@ import type { Feature } from '../../app/feature.js';
 import { registerRoleCommands } from './roles.cli.js';
 import { Roles } from './roles.service.js';
 
+// What other features use of this one.
+export {
+  NO_FORM,
+  dateOf,
+  empty,
+  errorsOf,
+  field,
+  formAction,
+  formError,
+  isoText,
+  options,
+  staffPage,
+  utcText,
+  valueOf,
+  type FormState,
+  type StaffFrame,
+} from './staff-frame.view.js';
+export {
+  addPositionForm,
+  changePositionForm,
+  endorsementEndForm,
+  endorsementRevokeForm,
+  issueEndorsementForm,
+  removePositionForm,
+  roleForm,
+  staffEndorsementsPage,
+  staffOverviewPage,
+  staffPersonPage,
+  staffPositionsPage,
+  staffSearchPage,
+} from './staff-pages.schema.js';
+export {
+  all,
+  failureOf,
+  frameOf,
+  idOf,
+  lastDayOf,
+  notFound,
+  noticeOf,
+  positionAreas,
+  refuse,
+  respondToRefusal,
+  text,
+  viewerOf,
+} from './staff-scope.js';
+export type { Area, StaffView } from './roles.service.js';
+export type { RoleHeld } from './roles.repository.js';
+export { openTraining } from './predicates.js';
+
 export { staffGuard } from './staff-scope.js';
 
 function services(deps: ServiceDeps) {

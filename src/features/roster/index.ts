@@ -5,6 +5,9 @@ import { registerRosterCommands } from './roster.cli.js';
 import { RosterSync } from './roster-sync.service.js';
 import { rosterSyncWorker } from './roster-sync.worker.js';
 
+// What other features use of this one.
+export type { RosterSyncDeps } from './roster-sync.service.js';
+
 export type { RosterSync };
 
 function services(deps: ServiceDeps) {

@@ -1,18 +1,8 @@
 // npm run demo: the demo sign-in page, a few demo people by role, each signed in as with one click
 // (a form post, no script).
+import type { DemoPerson } from './demo.service.js';
 import { html } from '../../core/web/html.js';
 import { type AccountView, csrfInput, memberFooter, pageHead, siteHeader } from '../../core/web/page-frame.js';
-
-/** One person the demo sign-in offers. */
-export interface DemoPerson {
-  cid: number;
-  name: string;
-  rating: string;
-  /** What they are in the demo: Student, Mentor, Moderator or Administrator. */
-  kind: string;
-  /** What they may try, in a few words. */
-  tries: string;
-}
 
 export interface DemoSignInPage {
   siteName: string;

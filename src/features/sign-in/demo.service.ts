@@ -2,7 +2,6 @@
 // same session creation as the network's sign-in; only the round trip to the network is left out.
 // Built only in demo mode, so a normal start has neither this service nor its routes.
 import { ratingCode } from '../members/domain/ratings.js';
-import type { DemoPerson } from './demo-page.view.js';
 import type { DemoPersonRow } from './demo-people.repository.js';
 import type { MemberSessions } from './sessions.service.js';
 import type { Deps } from '../../app/deps.js';
@@ -15,6 +14,17 @@ const TRIES: Record<string, string> = {
 };
 
 const nameOf = (p: DemoPersonRow) => [p.first_name, p.last_name].filter(Boolean).join(' ') || `CID ${p.id}`;
+
+/** One person the demo sign-in offers. */
+export interface DemoPerson {
+  cid: number;
+  name: string;
+  rating: string;
+  /** What they are in the demo: Student, Mentor, Moderator or Administrator. */
+  kind: string;
+  /** What they may try, in a few words. */
+  tries: string;
+}
 
 export class DemoSignIn {
   constructor(private readonly deps: Deps<'repos'> & { sessions: MemberSessions }) {}

@@ -7,12 +7,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../core/domain/errors.js';
 import { mayDo, STAFF_ROLES } from '../roles/domain.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
-import { type FormState, NO_FORM } from '../roles/staff-frame.view.js';
+import { type FormState, NO_FORM } from '../roles/index.js';
 import { personPage } from './views/users.js';
-import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../roles/staff-pages.schema.js';
+import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../roles/index.js';
 import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './staff.service.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from '../roles/staff-scope.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from '../roles/index.js';
 
 const NOTICES = {
   issued: 'Endorsement issued.',

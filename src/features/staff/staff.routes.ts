@@ -6,13 +6,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isIssuedType } from '../endorsements/domain.js';
 import { rolesIn, type StaffRole } from '../roles/domain.js';
 import { sendPage } from '../../core/web/pages.js';
-import { endorsementsPage } from '../endorsements/staff-page.view.js';
+import { endorsementsPage } from '../endorsements/index.js';
 import { overviewPage } from './views/overview.js';
 import { searchPage } from './views/users.js';
-import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../roles/staff-pages.schema.js';
+import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../roles/index.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
 import type { RouteServices } from '../../app/services.js';
-import { frameOf, text, viewerOf } from '../roles/staff-scope.js';
+import { frameOf, text, viewerOf } from '../roles/index.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */
 const MAY: Record<StaffRole, string[]> = {

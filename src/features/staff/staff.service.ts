@@ -3,15 +3,15 @@
 // only: every change a page makes goes through the API's own services (Endorsements, Roles,
 // Positions), so it is the same write with its audit entry and events.
 import { isActiveEndorsement } from '../endorsements/domain.js';
-import type { StaffView } from '../roles/roles.service.js';
+import type { StaffView } from '../roles/index.js';
 
-export type { Area, StaffView } from '../roles/roles.service.js';
-import { presentEndorsement } from '../endorsements/endorsements.view.js';
+export type { Area, StaffView } from '../roles/index.js';
+import { presentEndorsement } from '../endorsements/index.js';
 import type { Named } from '../roles/domain.js';
-import type { IssueChoices, Overview, Person } from './views/types.js';
-import type { Endorsement } from '../endorsements/endorsements.schema.js';
+import type { IssueChoices, Overview, Person } from './staff.types.js';
+import type { Endorsement } from '../endorsements/index.js';
 import type { StaffUserRow } from './staff.repository.js';
-import type { ActivityService } from '../activity/activity.service.js';
+import type { ActivityService } from '../activity/index.js';
 import type { Deps } from '../../app/deps.js';
 
 const DAY = 86_400_000;

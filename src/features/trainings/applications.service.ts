@@ -16,9 +16,9 @@ import {
   STATUS,
 } from './domain.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
-import type { MyTraining } from './views/member-pages.js';
-import { presentTrainingDetail } from './trainings.view.js';
+import { presentTrainingDetail } from './trainings.presenter.js';
 import type { TrainingRecord } from './trainings.repository.js';
+import type { TrainingDetail } from './trainings.schema.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
 import type { Trainings } from './trainings.service.js';
 import type { Deps } from '../../app/deps.js';
@@ -31,6 +31,17 @@ export interface ApplicationInput {
   motivation: string;
   experience: number | null;
   english_only: boolean;
+}
+
+/** What the student's page shows. */
+export interface MyTraining {
+  training: TrainingDetail;
+  /** In the queue: their place among the trainings of the same area and ratings. */
+  place: { position: number; of: number } | null;
+  /** From past waits of the same queue (ms), or null: not enough data. */
+  estimate: { low: number; high: number } | null;
+  /** Asked to confirm interest: by when. */
+  interestDeadline: number | null;
 }
 
 /** Trainings with the same area and ratings wait in one queue. */

@@ -2,8 +2,8 @@
 // audit entry, the event (drafts and timeline-only changes publish none) and the student's mail.
 import { type AuditActor, actorColumns, changedFields, trainingTarget } from '../audit/domain/index.js';
 import type { EventType } from '../events/domain.js';
-import { presentTraining } from './trainings.view.js';
-import { trainingMail, type TrainingMailKind } from '../operations/mail.view.js';
+import { presentTraining } from './trainings.presenter.js';
+import { trainingMail, type TrainingMailKind } from '../operations/index.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../app/deps.js';
 

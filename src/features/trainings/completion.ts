@@ -4,7 +4,7 @@
 import type { AuditActor } from '../audit/domain/index.js';
 import { endorsementTarget } from '../audit/domain/index.js';
 import { ratingValue } from '../members/domain/ratings.js';
-import { presentEndorsement } from '../endorsements/endorsements.view.js';
+import { presentEndorsement } from '../endorsements/index.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../app/deps.js';
 

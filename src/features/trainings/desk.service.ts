@@ -3,11 +3,11 @@
 // Reads only; every change goes through Trainings and TrainingRecords, as the API's do.
 import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
-import { presentTrainingDetail } from './trainings.view.js';
+import { presentTrainingDetail } from './trainings.presenter.js';
 import type { ExaminationOverviewRow } from './records.repository.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { TrainingDetail } from './trainings.schema.js';
-import type { StaffView } from '../roles/roles.service.js';
+import type { StaffView } from '../roles/index.js';
 import type { Deps } from '../../app/deps.js';
 
 /** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */

@@ -10,6 +10,10 @@ import staffTrainingsRoutes from './staff.routes.js';
 import { Trainings } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
 
+// What other features use of this one.
+export type { TrainingRecord } from './trainings.repository.js';
+export { presentReport } from './trainings.presenter.js';
+
 function services(deps: ServiceDeps) {
   const trainings = new Trainings(deps);
   return {

@@ -6,7 +6,7 @@ import { ValidationError, type FieldErrors } from '../../core/domain/errors.js';
 import { authorize } from '../roles/domain.js';
 import { parseIsoInstant } from '../../core/domain/time.js';
 import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domain.js';
-import { presentExamination, presentReport } from './trainings.view.js';
+import { presentExamination, presentReport } from './trainings.presenter.js';
 import type { Examination, Report } from './trainings.schema.js';
 import { recordTrainingChanges } from './changes.js';
 import { isRowId, type Trainings } from './trainings.service.js';

@@ -6,7 +6,7 @@ import type { TrainingsTable } from '../../core/db/schema.js';
 import { ratingCode } from '../members/domain/ratings.js';
 import { STATUS } from './domain.js';
 import { chunks } from '../../core/db/chunks.js';
-import { activeEndorsement } from '../endorsements/predicates.js';
+import { activeEndorsement } from '../endorsements/index.js';
 
 export interface TrainingRecord extends Selectable<TrainingsTable> {
   area: string;

@@ -15,7 +15,7 @@ import {
   transitionProblem,
 } from './domain.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
-import { presentTraining, presentTrainingDetail } from './trainings.view.js';
+import { presentTraining, presentTrainingDetail } from './trainings.presenter.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Training, TrainingDetail } from './trainings.schema.js';
 import { completeTraining } from './completion.js';

@@ -1,4 +1,4 @@
-import { exportText } from './export.view.js';
+import { exportText } from './export.presenter.js';
 import type { Deps } from '../../app/deps.js';
 
 /** `npx sector export`: the division's data in the import format. */

@@ -5,7 +5,7 @@ import type { Dialect } from '../../core/db/connection.js';
 import type { Database } from '../../core/db/schema.js';
 import { isBookingOverlap } from '../../core/db/errors.js';
 import { ImportError, type ImportBooking } from './import/plan.js';
-import { bookingViewsByIds } from '../bookings/bookings.repository.js';
+import { bookingViewsByIds } from '../bookings/index.js';
 import { chunks } from '../../core/db/chunks.js';
 import { type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.repository.js';
 
@@ -29,7 +29,7 @@ interface Planned {
 const REQUIRED = ['user_id', 'callsign', 'time_start', 'time_end'] as const;
 
 /** A booking the import created (before null) or changed, as it was and as the import leaves it. */
-import type { ImportedBooking } from '../bookings/changes.js';
+import type { ImportedBooking } from '../bookings/index.js';
 export type { ImportedBooking };
 
 /**

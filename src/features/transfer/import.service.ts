@@ -1,9 +1,9 @@
 import { parseImport } from './import/parse.js';
-import { recordBookingChanges } from '../bookings/events.js';
+import { recordBookingChanges } from '../bookings/index.js';
 import type { ImportPlan } from './import/plan.js';
 import type { AuditActor } from '../audit/domain/index.js';
 import type { ImportSummary } from './import.repository.js';
-import { importChanges } from '../bookings/changes.js';
+import { importChanges } from '../bookings/index.js';
 import type { Deps } from '../../app/deps.js';
 import type { Write } from '../../app/deps.js';
 

@@ -53,7 +53,7 @@ async function seedDemo(withServices: WithServices, opts: { seed: string }): Pro
   const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
   await withServices(async (services) => {
     // Loaded only for this command: the generator is large and nothing else needs it.
-    const { buildDemoDivision } = await import('../demo/division.js');
+    const { buildDemoDivision } = await import('../demo/index.js');
     const data = buildDemoDivision({ now: services.clock(), seed });
     // Run again (a second `npm run demo`), it finds its own division: done, not an error.
     const loaded = async () => {

@@ -2,9 +2,9 @@
 // for (never one per user), each restricted to the users it can concern.
 import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database, EndorsementType, TrainingsTable } from '../../core/db/schema.js';
-import { activeEndorsement } from '../endorsements/predicates.js';
-import { atcActiveUsers } from '../activity/predicates.js';
-import { openTraining } from '../roles/predicates.js';
+import { activeEndorsement } from '../endorsements/index.js';
+import { atcActiveUsers } from '../activity/index.js';
+import { openTraining } from '../roles/index.js';
 import { selectsUsers, type Includes, type Membership } from '../members/domain/index.js';
 
 export interface UsersQuery {

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, DeliveryStatus } from '../../core/db/schema.js';
 import { rowClaim } from '../../core/db/claims.js';
-import { lastEventSeq } from '../events/predicates.js';
+import { lastEventSeq } from '../events/index.js';
 import { subscriptionTakes } from './predicates.js';
 
 // Statuses written out, not bound: SQLite uses the partial index webhook_deliveries_open_idx only then.

@@ -6,6 +6,9 @@ import { webhookDeliveriesWorker } from './deliveries.worker.js';
 import { WebhookSubscriptions } from './subscriptions.service.js';
 import { registerWebhookCommands } from './webhooks.cli.js';
 
+// What other features use of this one.
+export { subscriptionTakes } from './predicates.js';
+
 function services(deps: ServiceDeps) {
   return { webhooks: new WebhookSubscriptions(deps) };
 }

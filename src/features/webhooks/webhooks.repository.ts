@@ -5,7 +5,7 @@ import type { Dialect } from '../../core/db/connection.js';
 import type { Database, WebhookRow } from '../../core/db/schema.js';
 import type { WebhookAttemptsTable } from '../../core/db/schema-operations.js';
 import { FAN_OUT_LOCK, isOpen } from './deliveries.repository.js';
-import { lastEventSeq } from '../events/predicates.js';
+import { lastEventSeq } from '../events/index.js';
 import { subscriptionTakes } from './predicates.js';
 
 export type WebhookListing = Omit<WebhookRow, 'secret' | 'fanned_out_seq' | 'failing_since'>;

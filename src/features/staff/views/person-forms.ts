@@ -1,11 +1,11 @@
 // The person page's forms (contract §17): issue an endorsement, change its end or revoke it, grant
 // and revoke roles. Field names are the API's (type, rating, areas, positions, valid_to; role,
 // area), so the services' errors land beside their fields.
-import type { IssueChoices } from './types.js';
-import type { Endorsement } from '../../endorsements/endorsements.schema.js';
-import type { RoleHeld } from '../../roles/roles.repository.js';
+import type { IssueChoices } from '../staff.types.js';
+import type { Endorsement } from '../../endorsements/index.js';
+import type { RoleHeld } from '../../roles/index.js';
 import { type Html, html } from '../../../core/web/html.js';
-import { dateOf, field, formAction, formError, type FormState, options, valueOf } from '../../roles/staff-frame.view.js';
+import { dateOf, field, formAction, formError, type FormState, options, valueOf } from '../../roles/index.js';
 
 export const ISSUE_TYPES = [
   { value: 'solo', text: 'Solo (one position)' },

@@ -2,11 +2,11 @@
 // rating, membership, endorsements with their forms, roles, trainings, ATC hours, bookings).
 import { ratingCode } from '../../members/domain/ratings.js';
 import type { StaffUserRow } from '../staff.repository.js';
-import type { Person } from './types.js';
-import type { Endorsement } from '../../endorsements/endorsements.schema.js';
-import { whenText } from '../../bookings/views/member-pages.js';
+import type { Person } from '../staff.types.js';
+import type { Endorsement } from '../../endorsements/index.js';
+import { whenText } from '../../bookings/index.js';
 import { type Html, html } from '../../../core/web/html.js';
-import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from '../../roles/staff-frame.view.js';
+import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from '../../roles/index.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 

@@ -1,21 +1,10 @@
 // The student's training pages (contract §18): applying, and "My training" with the place in the
 // queue, the estimate, published reports, examinations, and the interest and close forms.
+import type { MyTraining } from '../applications.service.js';
 import type { FieldErrors } from '../../../core/domain/errors.js';
 import { EXPERIENCE, type ApplyOption, MOTIVATION_MAX, MOTIVATION_MIN, ordinal, waitInWords } from '../domain.js';
-import type { TrainingDetail } from '../trainings.schema.js';
-import { described, fieldError, frame, type PageFrame } from '../../bookings/views/member-pages.js';
+import { described, fieldError, frame, type PageFrame } from '../../bookings/index.js';
 import { type Html, html } from '../../../core/web/html.js';
-
-/** What the student's page shows. */
-export interface MyTraining {
-  training: TrainingDetail;
-  /** In the queue: their place among the trainings of the same area and ratings. */
-  place: { position: number; of: number } | null;
-  /** From past waits of the same queue (ms), or null: not enough data. */
-  estimate: { low: number; high: number } | null;
-  /** Asked to confirm interest: by when. */
-  interestDeadline: number | null;
-}
 
 export interface ApplyValues {
   area: string;

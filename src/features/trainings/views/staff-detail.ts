@@ -17,7 +17,7 @@ import {
   staffPage,
   type StaffFrame,
   valueOf,
-} from '../../roles/staff-frame.view.js';
+} from '../../roles/index.js';
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;

@@ -6,17 +6,7 @@ import { trainingStatusDescription } from '../../members/domain/training-status.
 import type { TrainingRecord } from '../trainings.repository.js';
 import type { TrainingList } from '../desk.service.js';
 import { type Html, html } from '../../../core/web/html.js';
-import {
-  empty,
-  field,
-  formAction,
-  type FormState,
-  formError,
-  options,
-  staffPage,
-  type StaffFrame,
-  valueOf,
-} from '../../roles/staff-frame.view.js';
+import { empty, field, formAction, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from '../../roles/index.js';
 
 export interface TrainingsPage extends StaffFrame {
   list: TrainingList;

@@ -8,7 +8,7 @@ import { planControlCenterImport, type ControlCenterPlan } from './map.js';
 import { ControlCenterError, readControlCenter } from './read.js';
 import { fits, rowLabel } from './values.js';
 import { type ImportBooking, ImportError, type ImportPlan } from '../import/plan.js';
-import { controlCenterTokenId, hashSecret } from '../../api-keys/tokens.js';
+import { controlCenterTokenId, hashSecret } from '../../api-keys/index.js';
 import { DatabaseNotEmptyError, type Imports } from '../import.service.js';
 
 export { ControlCenterError };

@@ -1,10 +1,10 @@
 // What the staff pages show, as the StaffDesk service (src/features/staff/staff.service.ts) reads it.
-import type { MemberBooking } from '../../bookings/member-bookings.repository.js';
-import type { RoleHeld } from '../../roles/roles.repository.js';
-import type { StaffUserRow } from '../staff.repository.js';
-import type { TrainingRecord } from '../../trainings/trainings.repository.js';
-import type { Endorsement } from '../../endorsements/endorsements.schema.js';
-import type { Named } from '../../roles/domain.js';
+import type { MemberBooking } from '../bookings/index.js';
+import type { RoleHeld } from '../roles/index.js';
+import type { StaffUserRow } from './staff.repository.js';
+import type { TrainingRecord } from '../trainings/index.js';
+import type { Endorsement } from '../endorsements/index.js';
+import type { Named } from '../roles/domain.js';
 
 /** One hour figure of an area (ActivityService.explain). */
 export interface AreaHours {

@@ -3,8 +3,8 @@
 import { ratingCode } from '../members/domain/ratings.js';
 import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import type { DivisionRows } from './export.repository.js';
-import { by, byText, groupBy } from './export-order.view.js';
-import { presentReport } from '../trainings/trainings.view.js';
+import { by, byText, groupBy } from './export-order.presenter.js';
+import { presentReport } from '../trainings/index.js';
 
 export function exportTrainings(rows: DivisionRows, area: (id: number) => string) {
   const ratings = groupBy(rows.trainingRatings, (r) => r.training_id);

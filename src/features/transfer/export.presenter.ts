@@ -3,8 +3,8 @@
 import { ratingCode } from '../members/domain/ratings.js';
 import { isoMicros, isoMicrosOrNull, ymdHis } from '../../core/domain/time.js';
 import type { DivisionRows } from './export.repository.js';
-import { by, byText, groupBy } from './export-order.view.js';
-import { exportTrainings } from './export-trainings.view.js';
+import { by, byText, groupBy } from './export-order.presenter.js';
+import { exportTrainings } from './export-trainings.presenter.js';
 
 /** The export as a plain object; keys in the order they are written. */
 export function exportDocument(rows: DivisionRows) {
