@@ -1,6 +1,7 @@
 // The outbox: events in commit order, their fan-out to subscriptions, reads by seq, retention.
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.js';
+import { fixedStatement } from '../db/fixed-statement.js';
 import type { Database, EventRow } from '../db/schema.js';
 import { chunks } from './import-rows.js';
 import { networkCursor } from './predicates.js';
@@ -12,6 +13,11 @@ const COMMIT_ORDER_LOCK = 0x5345565453455654n;
 export type NewEvent = Pick<EventRow, 'id' | 'type' | 'booking_id' | 'body' | 'created_at' | 'network_push'>;
 
 export type StreamEvent = Pick<EventRow, 'seq' | 'id' | 'type' | 'body'>;
+
+/** One event (a change of one thing, the commonest), built and compiled once (src/db/fixed-statement.ts). */
+const insertOne = fixedStatement((db) =>
+  db.insertInto('events').values({ id: '', type: 'booking.created', booking_id: null, body: '', created_at: 0, network_push: 0 }),
+);
 
 export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
@@ -25,6 +31,11 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
      * derived from them after the commit (webhooksRepository.fanOut, networkPushesRepository.queueChanges).
      */
     async insert(events: NewEvent[]): Promise<void> {
+      if (events.length === 1) {
+        const e = events[0]!;
+        await insertOne(db, [e.id, e.type, e.booking_id, e.body, e.created_at, e.network_push]);
+        return;
+      }
       for (const part of chunks(events)) await db.insertInto('events').values(part).execute();
     },
 
