@@ -1,11 +1,15 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db/connection.js';
 import type { ApiKeyRow } from '../../core/db/schema.js';
+import { fixedStatement } from '../../core/db/fixed-statement.js';
 
 export type NewApiKey = Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>;
 
 /** Keys per statement of touch(): two parameters each. */
 const TOUCH_CHUNK = 500;
+
+/** Every request with a key reads it (src/features/api-keys/api-keys.plugin.ts): built and compiled once (src/core/db/fixed-statement.ts). */
+const byId = fixedStatement((db) => db.selectFrom('api_keys').selectAll().where('id', '=', ''));
 
 export function apiKeysRepository(db: Executor) {
   return {
@@ -15,8 +19,8 @@ export function apiKeysRepository(db: Executor) {
         .values({ ...key, last_used_at: null, revoked_at: null })
         .execute();
     },
-    findById(id: string): Promise<ApiKeyRow | undefined> {
-      return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    async findById(id: string): Promise<ApiKeyRow | undefined> {
+      return (await byId(db, [id])).rows[0];
     },
     /** The key whose id is ref and the key whose name is ref: none, one of them, or two different keys. */
     async findByIdAndByName(ref: string): Promise<{ byId?: ApiKeyRow; byName?: ApiKeyRow }> {

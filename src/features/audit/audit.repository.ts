@@ -3,27 +3,38 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { actorColumns, type AuditEntry, type Fields, type StoredAuditEntry } from './domain/index.js';
 import { chunks } from '../../core/db/chunks.js';
+import { fixedStatement } from '../../core/db/fixed-statement.js';
+
+/** An entry's row, its columns in the order appendOne passes their values. */
+function auditRow(e: AuditEntry) {
+  const { actor, actor_name } = actorColumns(e.actor);
+  return {
+    at: e.at,
+    actor,
+    actor_name,
+    action: e.action,
+    target: e.target,
+    before: e.before === null ? null : JSON.stringify(e.before),
+    after: e.after === null ? null : JSON.stringify(e.after),
+  };
+}
+
+/** One entry (a change of one thing, the commonest), built and compiled once (src/core/db/fixed-statement.ts). */
+const appendOne = fixedStatement((db) =>
+  db.insertInto('audit_log').values({ at: 0, actor: '', actor_name: null, action: '', target: '', before: null, after: null }),
+);
 
 /**
  * Appends entries in the caller's transaction (one INSERT per few hundred entries), so they commit
  * or roll back with the change they describe. Wire other administration (webhooks) through here.
  */
 async function appendAudit(trx: Kysely<Database>, entries: AuditEntry[]): Promise<void> {
-  for (const part of chunks(entries)) {
-    await trx
-      .insertInto('audit_log')
-      .values(
-        part.map((e) => ({
-          at: e.at,
-          ...actorColumns(e.actor),
-          action: e.action,
-          target: e.target,
-          before: e.before === null ? null : JSON.stringify(e.before),
-          after: e.after === null ? null : JSON.stringify(e.after),
-        })),
-      )
-      .execute();
+  if (entries.length === 1) {
+    const r = auditRow(entries[0]!);
+    await appendOne(trx, [r.at, r.actor, r.actor_name, r.action, r.target, r.before, r.after]);
+    return;
   }
+  for (const part of chunks(entries)) await trx.insertInto('audit_log').values(part.map(auditRow)).execute();
 }
 
 export interface AuditFilter {

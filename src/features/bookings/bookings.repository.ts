@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Booking, Database } from '../../core/db/schema.js';
 import type { BookingListFilter } from './domain/query.js';
+import { fixedStatement } from '../../core/db/fixed-statement.js';
 
 // The filter list() takes, for its callers.
 export type { BookingListFilter } from './domain/query.js';
@@ -54,8 +55,44 @@ const bookingViews = (db: Kysely<Database>) =>
     .selectAll('b')
     .select(['p.callsign', 'u.first_name', 'u.last_name']);
 
+// A single create's statements (the commonest write), built and compiled once (src/core/db/fixed-statement.ts).
+const oneView = fixedStatement((db) => bookingViews(db).where('b.id', 'in', [0]).orderBy('b.id'));
+const oneUser = fixedStatement((db) => db.selectFrom('users').select(['id', 'rating']).where('id', 'in', [0]));
+const positionColumns = ['id', 'callsign', 'rating', 'required_facility', 'area_id'] as const;
+const onePosition = fixedStatement((db) => db.selectFrom('positions').select(positionColumns).where('callsign', 'in', ['']));
+const oneUsersFacility = fixedStatement((db) =>
+  db
+    .selectFrom('endorsements')
+    .select(['user_id', 'rating', 'valid_from', 'valid_to', 'revoked'])
+    .where('user_id', 'in', [0])
+    .where('type', '=', 'facility')
+    .where('rating', 'in', ['']),
+);
+/** A new booking's columns, in the order insertOne passes their values. */
+const insertOne = fixedStatement((db) =>
+  db
+    .insertInto('bookings')
+    .values({
+      user_id: 0,
+      position_id: 0,
+      time_start: 0,
+      time_end: 0,
+      training: 0,
+      training_forced: 0,
+      exam: 0,
+      event: 0,
+      source: '',
+      network_booking: null,
+      deleted: 0,
+      created_at: 0,
+      updated_at: 0,
+    })
+    .returning('id'),
+);
+
 /** Bookings by id, deleted ones included, in id order: one statement per chunk of ids (the import reads them too). */
 export async function bookingViewsByIds(db: Kysely<Database>, ids: number[]): Promise<BookingView[]> {
+  if (ids.length === 1) return (await oneView(db, ids)).rows;
   const out: BookingView[] = [];
   for (let i = 0; i < ids.length; i += 400)
     out.push(
@@ -133,22 +170,22 @@ export function bookingsRepository(db: Kysely<Database>) {
     /** Users by id (a booking's, or a batch's: up to a few hundred ids). */
     findUsers(ids: readonly number[]): Promise<Array<{ id: number; rating: number }>> {
       if (ids.length === 0) return Promise.resolve([]);
+      if (ids.length === 1) return oneUser(db, ids).then((r) => r.rows);
       return db.selectFrom('users').select(['id', 'rating']).where('id', 'in', ids).execute();
     },
 
     /** Positions by callsign (a booking's, or a batch's). */
     findPositionsByCallsign(callsigns: readonly string[]) {
       if (callsigns.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('positions')
-        .select(['id', 'callsign', 'rating', 'required_facility', 'area_id'])
-        .where('callsign', 'in', callsigns)
-        .execute();
+      if (callsigns.length === 1) return onePosition(db, callsigns).then((r) => r.rows);
+      return db.selectFrom('positions').select(positionColumns).where('callsign', 'in', callsigns).execute();
     },
 
     /** The users' facility endorsements for these facilities, in any state (the domain decides which count). */
     facilityEndorsementsOf(userIds: readonly number[], facilities: readonly string[]) {
       if (userIds.length === 0 || facilities.length === 0) return Promise.resolve([]);
+      if (userIds.length === 1 && facilities.length === 1)
+        return oneUsersFacility(db, [userIds[0], 'facility', facilities[0]]).then((r) => r.rows);
       return db
         .selectFrom('endorsements')
         .select(['user_id', 'rating', 'valid_from', 'valid_to', 'revoked'])
@@ -204,6 +241,11 @@ export function bookingsRepository(db: Kysely<Database>) {
      * of one INSERT in its VALUES order, but neither promises RETURNING's order, hence the sort.
      */
     async insertMany(rows: ReadonlyArray<BookingValues & { source: string }>, now: number): Promise<number[]> {
+      if (rows.length === 1) {
+        const b = rows[0]!;
+        const values = [b.user_id, b.position_id, b.time_start, b.time_end, b.training, b.training_forced, b.exam, b.event, b.source];
+        return (await insertOne(db, [...values, null, 0, now, now])).rows.map((r) => r.id);
+      }
       const inserted = await db
         .insertInto('bookings')
         .values(rows.map((values) => ({ ...values, network_booking: null, deleted: 0, created_at: now, updated_at: now })))

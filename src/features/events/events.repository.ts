@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, EventRow } from '../../core/db/schema.js';
 import { chunks } from '../../core/db/chunks.js';
+import { fixedStatement } from '../../core/db/fixed-statement.js';
 import { networkCursor } from './predicates.js';
 
 // Taken before an event is numbered and held to commit, so commit order is seq order: else a tailer
@@ -13,6 +14,11 @@ import type { NewEvent } from '../../core/outbox.js';
 export type { NewEvent };
 
 export type StreamEvent = Pick<EventRow, 'seq' | 'id' | 'type' | 'body'>;
+
+/** One event (a change of one thing, the commonest), built and compiled once (src/core/db/fixed-statement.ts). */
+const insertOne = fixedStatement((db) =>
+  db.insertInto('events').values({ id: '', type: 'booking.created', booking_id: null, body: '', created_at: 0, network_push: 0 }),
+);
 
 export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
@@ -26,6 +32,11 @@ export function eventsRepository(db: Kysely<Database>, dialect: Dialect) {
      * derived from them after the commit (webhooksRepository.fanOut, networkPushesRepository.queueChanges).
      */
     async insert(events: NewEvent[]): Promise<void> {
+      if (events.length === 1) {
+        const e = events[0]!;
+        await insertOne(db, [e.id, e.type, e.booking_id, e.body, e.created_at, e.network_push]);
+        return;
+      }
       for (const part of chunks(events)) await db.insertInto('events').values(part).execute();
     },
 
