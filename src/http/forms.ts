@@ -50,17 +50,22 @@ export const pageFormKeyword: FuncKeywordDefinition = {
 };
 
 export interface FormFailure {
-  /** The part of the request that failed: a path naming nothing (a 404), or the form's fields. */
-  part: 'params' | 'body' | 'querystring' | 'headers';
+  /** What failed: the path (it names nothing: a 404), or the form's fields. */
+  part: 'params' | 'body';
   /** Messages per field, as the API words them (or as the atom's annotation names them). */
   errors: FieldErrors;
 }
 
-/** What the route's validation refused (routes with `attachValidation: true`), or null when the request is valid. */
+/**
+ * What the route's validation refused (a route with `attachValidation: true`), or null when the
+ * request is valid. A query or a header that fails is not the form's: it is thrown to the scope's
+ * error handler, as from a route without the option.
+ */
 export function formFailure(request: FastifyRequest): FormFailure | null {
   const failed = request.validationError as (Error & { validation?: unknown; validationContext?: string }) | undefined;
   if (failed === undefined) return null;
-  const part = (['params', 'body', 'querystring', 'headers'] as const).find((p) => p === failed.validationContext) ?? 'body';
+  const part = failed.validationContext;
+  if (part !== 'params' && part !== 'body') throw failed;
   const validation = Array.isArray(failed.validation) ? (failed.validation as Parameters<typeof fieldErrorsFromValidation>[0]) : [];
   return { part, errors: fieldErrorsFromValidation(validation, part) };
 }

@@ -12,7 +12,7 @@ import { searchPage } from '../../presenters/staff-pages/users.js';
 import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../../schemas/staff-pages.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from '../../services/staff.js';
 import type { ScopeOptions } from '../scopes.js';
-import { frameOf, staffGuard, text, viewerOf } from './common.js';
+import { frameOf, staffGuard, viewerOf } from './common.js';
 import peopleRoutes from './people.js';
 import positionsRoutes from './positions.js';
 import staffTrainingsRoutes from './trainings.js';
@@ -57,15 +57,15 @@ const staffRoutes: FastifyPluginAsyncTypebox<ScopeOptions> = async (app, { servi
   });
 
   app.get('/staff/users', { schema: staffSearchPage }, async (request, reply) => {
-    const q = text(request.query.q).slice(0, 100);
+    const q = request.query.q.slice(0, 100);
     const found = q === '' ? [] : await services.staff.search(q);
     return sendPage(reply, 200, searchPage({ ...frameOf(request, services), q, found, limit: SEARCH_LIMIT }));
   });
 
   app.get('/staff/endorsements', { schema: staffEndorsementsPage }, async (request, reply) => {
     const view = viewerOf(request);
-    const type = text(request.query.type).toLowerCase();
-    const areaName = text(request.query.area);
+    const type = request.query.type.toLowerCase();
+    const areaName = request.query.area;
     const area = view.myAreas.find((a) => a.name.toLowerCase() === areaName.toLowerCase());
     const endorsements = await services.staff.activeEndorsements(view, {
       ...(isIssuedType(type) ? { type } : {}),

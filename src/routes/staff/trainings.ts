@@ -19,7 +19,19 @@ import {
   trainingStatusForm,
 } from '../../schemas/staff-training-pages.js';
 import type { RouteServices } from '../../services/index.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from './common.js';
+import { firstOf } from '../../schemas/pages.js';
+import { respondToRefusal, failureOf, frameOf, notFound, noticeOf, viewerOf } from './common.js';
+
+const text = (v: unknown): string => (firstOf(v) ?? '').trim();
+const all = (v: unknown): string[] =>
+  (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+    .map((s) => s.trim())
+    .filter(Boolean);
+function idOf(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= 2_147_483_647 ? n : null;
+}
 
 const NOTICES = {
   created: 'Training created.',
@@ -51,7 +63,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
       filter,
       today: today(),
       state,
-      notice: noticeOf(query.done, NOTICES),
+      notice: noticeOf(text(query.done), NOTICES),
     });
     return sendPage(reply, status, page);
   }
@@ -59,7 +71,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
   async function sendTraining(request: FastifyRequest, reply: FastifyReply, id: number | null, status: number, state: FormState) {
     const view = id === null ? null : await services.trainingDesk.detail(viewerOf(request), id);
     if (view === null) return notFound(request, reply, 'training');
-    const notice = noticeOf((request.query as Record<string, unknown> | undefined)?.done, NOTICES);
+    const notice = noticeOf(text((request.query as Record<string, unknown> | undefined)?.done), NOTICES);
     return sendPage(reply, status, trainingPage({ ...frameOf(request, services), view, today: today(), state, notice }));
   }
 
