@@ -1,6 +1,7 @@
 // What the pages take, declared as the API's are. A repeated field's first value counts; unknown
 // parameters are let through (other sites' links and the network's sign-in add their own).
 import { Type } from 'typebox';
+import { Checkbox, CheckboxList, Csrf, Field as FormField, IntegerField, pageForm, Prose } from './form-atoms.js';
 
 const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })]);
 
@@ -46,18 +47,17 @@ export const myBookingsPage = {
 export const renewCalendarForm = { ...hidden, body: Type.Object({ _csrf: Type.Optional(Field) }) };
 export const memberCalendar = { ...hidden, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) };
 
-const Csrf = Type.Object({ _csrf: Type.Optional(Field) });
 export const trainingApplyPage = { ...hidden };
 export const trainingApplyForm = {
   ...hidden,
-  body: Type.Object({
-    area: Type.Optional(Field),
-    ratings: Type.Optional(Field),
-    motivation: Type.Optional(Type.String({ maxLength: 5000 })),
-    experience: Type.Optional(Field),
-    english_only: Type.Optional(Field),
-    _csrf: Type.Optional(Field),
+  body: pageForm({
+    area: FormField(),
+    ratings: CheckboxList(FormField()),
+    motivation: Prose(),
+    experience: IntegerField(1, 6, 'Choose your experience.'),
+    english_only: Checkbox(),
+    _csrf: Csrf,
   }),
 };
-export const myTrainingPage = { ...hidden, querystring: Type.Object({ done: Type.Optional(Field) }) };
-export const myTrainingForm = { ...hidden, body: Csrf };
+export const myTrainingPage = { ...hidden, querystring: pageForm({ done: FormField() }) };
+export const myTrainingForm = { ...hidden, body: pageForm({ _csrf: Csrf }) };
