@@ -70,6 +70,16 @@ export function formFailure(request: FastifyRequest): FormFailure | null {
   return { part, errors: fieldErrorsFromValidation(validation, part) };
 }
 
+/**
+ * Whether the path of a route without fields of its own (a page, a form of only its token) names
+ * nothing: a 404. Any other failure goes to the scope's error handler, as from a route without the option.
+ */
+export function pathFailed(request: FastifyRequest): boolean {
+  const failed = formFailure(request);
+  if (failed?.part === 'body') throw request.validationError!;
+  return failed !== null;
+}
+
 /** A form's fields as text again, to fill the form posted back: a box 'on' or '', a list joined by commas. */
 export function formValues(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,7 +1,7 @@
 // What the pages take, declared as the API's are. A repeated field's first value counts; unknown
 // parameters are let through (other sites' links and the network's sign-in add their own).
 import { Type } from 'typebox';
-import { Checkbox, CheckboxList, Csrf, Field as FormField, IntegerField, pageForm, Prose } from './form-atoms.js';
+import { Checkbox, CheckboxList, Csrf, Field as FormField, IdPath, IntegerField, pageForm, Prose } from './form-atoms.js';
 
 const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })]);
 
@@ -24,27 +24,25 @@ export const demoSignInForm = {
 export const signOutForm = { ...hidden, body: Type.Optional(Type.Object({ _csrf: Type.Optional(Field) })) };
 
 /** A booking's id in a page's path: anything that is not one gets "no such booking". */
-const BookingPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
+const BookingPath = IdPath();
 
-const BookingForm = Type.Object({
-  position: Type.Optional(Field),
-  date: Type.Optional(Field),
-  start_at: Type.Optional(Field),
-  end_at: Type.Optional(Field),
-  tag: Type.Optional(Field),
-  _csrf: Type.Optional(Field),
+const BookingForm = pageForm({
+  position: FormField(),
+  date: FormField(),
+  start_at: FormField(),
+  end_at: FormField(),
+  tag: FormField(),
+  _csrf: Csrf,
 });
+const CsrfOnly = pageForm({ _csrf: Csrf });
 
 export const bookingFormPage = { ...hidden };
 export const editBookingPage = { ...hidden, params: BookingPath };
 export const bookingForm = { ...hidden, body: BookingForm };
 export const changeBookingForm = { ...hidden, params: BookingPath, body: BookingForm };
-export const cancelBookingForm = { ...hidden, params: BookingPath, body: Type.Object({ _csrf: Type.Optional(Field) }) };
-export const myBookingsPage = {
-  ...hidden,
-  querystring: Type.Object({ done: Type.Optional(Field), id: Type.Optional(Field), forced: Type.Optional(Field) }),
-};
-export const renewCalendarForm = { ...hidden, body: Type.Object({ _csrf: Type.Optional(Field) }) };
+export const cancelBookingForm = { ...hidden, params: BookingPath, body: CsrfOnly };
+export const myBookingsPage = { ...hidden, querystring: pageForm({ done: FormField(), id: FormField(), forced: FormField() }) };
+export const renewCalendarForm = { ...hidden, body: CsrfOnly };
 export const memberCalendar = { ...hidden, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) };
 
 export const trainingApplyPage = { ...hidden };
@@ -60,4 +58,4 @@ export const trainingApplyForm = {
   }),
 };
 export const myTrainingPage = { ...hidden, querystring: pageForm({ done: FormField() }) };
-export const myTrainingForm = { ...hidden, body: pageForm({ _csrf: Csrf }) };
+export const myTrainingForm = { ...hidden, body: CsrfOnly };
