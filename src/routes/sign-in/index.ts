@@ -11,7 +11,7 @@ import {
   setSignedCookie,
   signedCookie,
 } from '../../plugins/member-session.js';
-import { firstOf, signInCallback, signInPage, signOutForm } from '../../schemas/pages.js';
+import { signInCallback, signInPage, signOutForm } from '../../schemas/pages.js';
 import type { RouteServices } from '../../services/index.js';
 import demoRoutes from './demo.js';
 
@@ -29,7 +29,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async
   function registerNetworkSignIn() {
     app.get('/auth/login', { schema: signInPage }, async (request, reply) => {
       if (signIn === null) return unavailable(request, reply);
-      const { location, browserToken } = await signIn.start(firstOf(request.query.next));
+      const { location, browserToken } = await signIn.start(request.query.next);
       // Path=/ (not /auth/callback): the `__Host-` prefix it gets under https requires it.
       setSignedCookie(reply, LOGIN_COOKIE, browserToken, LOGIN_MAX_AGE_S);
       return reply.header('cache-control', 'no-store').redirect(location, 302);
@@ -38,10 +38,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async
     app.get('/auth/callback', { schema: signInCallback }, async (request, reply) => {
       if (signIn === null) return unavailable(request, reply);
       const q = request.query;
-      const result = await signIn.finish(
-        { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
-        signedCookie(request, LOGIN_COOKIE),
-      );
+      const result = await signIn.finish({ code: q.code, state: q.state, error: q.error }, signedCookie(request, LOGIN_COOKIE));
       clearCookie(reply, LOGIN_COOKIE);
       if (!result.ok) {
         const refused = result.problem.kind === 'rating';
