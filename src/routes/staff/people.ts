@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../domain/errors.js';
 import { mayDo, STAFF_ROLES } from '../../domain/staff.js';
-import { formFailure, formValues } from '../../http/forms.js';
+import { formFailure, formValues, pathFailed } from '../../http/forms.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
 import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
 import { personPage } from '../../presenters/staff-pages/users.js';
@@ -102,7 +102,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
   const form = { attachValidation: true } as const;
 
   app.get('/staff/users/:cid', { schema: staffPersonPage, ...form }, async (request, reply) => {
-    if (formFailure(request)) return notFound(request, reply, 'person');
+    if (pathFailed(request)) return notFound(request, reply, 'person');
     return sendPerson(request, reply, 200, request.params.cid, NO_FORM, noticeOf(request.query.done, NOTICES));
   });
 
@@ -145,12 +145,11 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
   });
 
   app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm, ...form }, async (request, reply) => {
-    const failed = formFailure(request);
-    const held = await holderOf(request, reply, failed?.part === 'params' ? null : request.params.id);
+    const held = await holderOf(request, reply, pathFailed(request) ? null : request.params.id);
     if (held === null) return reply;
-    const state = { form: `end-${held.id}`, values: {} };
-    if (failed) return sendPerson(request, reply, 422, held.cid, { ...state, errors: failed.errors }, null);
-    return change(request, reply, held.cid, state, 'revoked', () => services.endorsements.revoke(held.id, actor(request)));
+    return change(request, reply, held.cid, { form: `end-${held.id}`, values: {} }, 'revoked', () =>
+      services.endorsements.revoke(held.id, actor(request)),
+    );
   });
 
   for (const [path, what] of [

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { ConflictError, type FieldErrors } from '../../domain/errors.js';
-import { formFailure, formValues } from '../../http/forms.js';
+import { formFailure, formValues, pathFailed } from '../../http/forms.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
 import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
 import { positionsPage } from '../../presenters/staff-pages/positions.js';
@@ -82,10 +82,8 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
   });
 
   app.post('/staff/positions/:callsign/remove', { schema: removePositionForm, ...form }, (request, reply) => {
-    const failed = formFailure(request);
-    if (failed?.part === 'params') return notFound(request, reply, 'position');
+    if (pathFailed(request)) return notFound(request, reply, 'position');
     const callsign = request.params.callsign.toUpperCase();
-    if (failed) return refused(request, reply, `position-${callsign}`, failed.errors);
     return change(request, reply, { form: `position-${callsign}`, values: {} }, 'removed', () =>
       services.positions.remove(callsign, memberActor(request.member!)),
     );

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { ConflictError } from '../../domain/errors.js';
-import { formFailure, formValues } from '../../http/forms.js';
+import { formFailure, formValues, pathFailed } from '../../http/forms.js';
 import { memberActor, sendPage } from '../../http/member-pages.js';
 import { type FormState, NO_FORM } from '../../presenters/staff-pages/frame.js';
 import { trainingPage } from '../../presenters/staff-pages/training-detail.js';
@@ -94,7 +94,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
   app.get('/staff/trainings', { schema: staffTrainingsPage }, (request, reply) => sendList(request, reply, 200, NO_FORM, request.query));
 
   app.get('/staff/trainings/:id', { schema: staffTrainingPage, ...form }, (request, reply) => {
-    if (formFailure(request)) return notFound(request, reply, 'training');
+    if (pathFailed(request)) return notFound(request, reply, 'training');
     return sendTraining(request, reply, request.params.id, 200, NO_FORM, request.query.done);
   });
 
