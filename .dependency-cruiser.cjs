@@ -56,7 +56,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Handlers call services; queries, transactions and the database are reached through them. Not even types: routes are ' +
-        'given RouteServices (services/index.ts), which holds neither the repositories nor the database handle.',
+        'given RouteServices (app/services.ts), which holds neither the repositories nor the database handle.',
       from: { path: '^src/routes/' },
       to: { path: '^src/(repositories|db)/' },
     },

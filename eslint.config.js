@@ -38,16 +38,16 @@ export default tseslint.config(
     },
   },
   {
-    // Writes only through a Write (src/services/write.ts): a repository is made by its one factory,
-    // src/repositories/index.ts, never ad hoc on a connection or transaction beside `w.repos`.
+    // Writes only through a Write (src/core/write.ts): a repository is made by its one factory,
+    // src/app/repositories.ts, never ad hoc on a connection or transaction beside `w.repos`.
     files: ['**/*.ts'],
-    ignores: ['src/repositories/index.ts', 'src/services/write.ts'],
+    ignores: ['src/app/repositories.ts', 'src/core/write.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: 'CallExpression[callee.name=/^[a-z][A-Za-z]*Repository$/]',
-          message: 'Repositories are made only in src/repositories/index.ts: read through `repos`, change through `w.repos`.',
+          message: 'Repositories are made only in src/app/repositories.ts: read through `repos`, change through `w.repos`.',
         },
         {
           selector: "CallExpression[callee.name='createRepositories']",
@@ -58,13 +58,13 @@ export default tseslint.config(
   },
   {
     // The Write alone makes the repositories with their changes, on its transaction.
-    files: ['src/services/write.ts'],
+    files: ['src/core/write.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: 'CallExpression[callee.name=/^[a-z][A-Za-z]*Repository$/]',
-          message: 'Repositories are made only in src/repositories/index.ts: read through `repos`, change through `w.repos`.',
+          message: 'Repositories are made only in src/app/repositories.ts: read through `repos`, change through `w.repos`.',
         },
       ],
     },
@@ -82,7 +82,7 @@ export default tseslint.config(
     },
   },
   {
-    // A page route's guard is its scope's one hook (src/routes/members.ts, staff/index.ts, public.ts):
+    // A page route's guard is its scope's one hook (src/app/scopes/members.ts, staff/index.ts, public.ts):
     // a route with a guard of its own reads as if the others needed none, and one that forgets it is open.
     files: ['src/routes/{member-bookings,training,staff,sign-in,schedule}/**/*.ts'],
     rules: {

@@ -5,15 +5,15 @@
 //   node --import tsx bench/reference-server.ts DATABASE_FILE
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import type { PositionRow } from '../src/db/schema.js';
-import { bookingDiff } from '../src/domain/audit/index.js';
-import { parseIncludes } from '../src/domain/users/index.js';
-import { bookingCreatedBody, bookingListBody } from '../src/presenters/bookings.js';
-import { presentPosition } from '../src/presenters/positions.js';
-import { presentUsers } from '../src/presenters/users.js';
-import type { BookingView } from '../src/repositories/bookings.js';
-import type { UsersData } from '../src/repositories/users.js';
-import { bookingEvents } from '../src/services/events/outbox.js';
+import type { PositionRow } from '../src/core/db/schema.js';
+import { bookingDiff } from '../src/features/audit/domain/index.js';
+import { parseIncludes } from '../src/features/users/domain/index.js';
+import { bookingCreatedBody, bookingListBody } from '../src/features/bookings/bookings.view.js';
+import { presentPosition } from '../src/features/positions/positions.view.js';
+import { presentUsers } from '../src/features/users/users.view.js';
+import type { BookingView } from '../src/features/bookings/bookings.repository.js';
+import type { UsersData } from '../src/features/users/users.repository.js';
+import { bookingEvents } from '../src/features/bookings/events.js';
 import { USERS_RELATIONS } from './lib/scenarios.js';
 
 const file = process.argv[2];

@@ -1,7 +1,7 @@
 // The one place environment variables are read. Everything else receives a typed Config.
 
 import path from 'node:path';
-import type { ApiVariant } from './domain/users/includes.js';
+import type { ApiVariant } from './features/users/domain/includes.js';
 import {
   mailConfig,
   type MailConfig,
@@ -11,12 +11,12 @@ import {
   signInConfig,
   type NetworkConfig,
   type SignInConfig,
-} from './config-services.js';
+} from './app/config-services.js';
 import { projectRoot } from './project-root.js';
 
-export type { ApiVariant } from './domain/users/includes.js';
+export type { ApiVariant } from './features/users/domain/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
-export { networkAddress, type NetworkConfig, type SignInConfig } from './config-services.js';
+export { networkAddress, type NetworkConfig, type SignInConfig } from './app/config-services.js';
 
 export interface Config {
   host: string;
@@ -77,7 +77,7 @@ export interface Config {
   dataFeed: DataFeedConfig | null;
   /** How ATC activity is computed from sessions; `hours` null = activity stays as imported. */
   activity: ActivityConfig;
-  /** `npm run demo` (src/demo-mode.ts): the demo sign-in on, everything that leaves the computer off. */
+  /** `npm run demo` (src/app/demo-mode.ts): the demo sign-in on, everything that leaves the computer off. */
   demo: boolean;
   /** The demo's own database (sqlite:./data/demo.db; tests give another file). */
   demoDatabaseUrl: string;

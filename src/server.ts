@@ -1,4 +1,4 @@
-import { buildApp } from './app.js';
+import { buildApp } from './app/app.js';
 import { ConfigError, loadConfig } from './config.js';
 import {
   checkDemoAddresses,
@@ -8,8 +8,8 @@ import {
   DemoRefusal,
   demoConfig,
   prepareDemoDatabase,
-} from './demo-mode.js';
-import { describeStartupError, runShutdownSteps, startServices } from './runtime.js';
+} from './app/demo-mode.js';
+import { describeStartupError, runShutdownSteps, startServices } from './app/runtime.js';
 
 async function main(): Promise<void> {
   // `npm run demo`: only by this flag, never by a setting a real site could carry.

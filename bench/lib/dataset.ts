@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildDemoDivision, type DemoScale } from '../../src/demo/division.js';
+import { buildDemoDivision, type DemoScale } from '../../src/features/demo/division.js';
 import { ROOT, atExit, runNode } from './processes.js';
 
 export const SCALE: DemoScale = { users: 10_000, endorsementsPerUser: 3, openTrainings: 2_000, bookings: 2_000 };

@@ -9,13 +9,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { buildDemoDivision } from '../../src/demo/division.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { importDivision } from './import-division.js';
 import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/services/index.js';
-import { FeedPoll } from '../../src/services/feed.js';
+import { createServices } from '../../src/app/services.js';
+import { FeedPoll } from '../../src/features/activity/feed.service.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';
 import { load, percentile } from './load.js';

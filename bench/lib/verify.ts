@@ -1,7 +1,7 @@
 // After the create load: read the database directly (not through Sector) and check that no two
 // live bookings of one position overlap, and that every 2xx response left exactly one booking.
 import Database from 'better-sqlite3';
-import type { Booking } from '../../src/db/schema.js';
+import type { Booking } from '../../src/core/db/schema.js';
 
 type BookingRow = Pick<Booking, 'id' | 'position_id' | 'time_start' | 'time_end'>;
 

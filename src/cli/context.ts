@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
-import { startServices } from '../runtime.js';
-import type { AppServices } from '../services/index.js';
+import { startServices } from '../app/runtime.js';
+import type { AppServices } from '../app/services.js';
 
 /** An error meant for the operator: printed as one line, exit status 1. */
 export class CliError extends Error {}

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { printable } from '../domain/printable.js';
-import { describeStartupError } from '../runtime.js';
+import { printable } from '../core/domain/printable.js';
+import { describeStartupError } from '../app/runtime.js';
 import { VERSION } from '../version.js';
-import { registerApiKeyCommands } from './commands/apikeys.js';
-import { registerAuditCommand } from './commands/audit.js';
-import { registerBackupCommand } from './commands/backup.js';
-import { registerControlCenterCommand } from './commands/controlcenter.js';
-import { registerDataCommands } from './commands/data.js';
-import { registerWebhookCommands } from './commands/webhooks.js';
-import { registerNetworkCommands } from './commands/network.js';
-import { registerRoleCommands } from './commands/roles.js';
-import { registerRosterCommands } from './commands/roster.js';
-import { registerActivityCommands } from './commands/activity.js';
+import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
+import { registerAuditCommand } from '../features/audit/audit.cli.js';
+import { registerBackupCommand } from '../features/operations/backup.cli.js';
+import { registerControlCenterCommand } from '../features/transfer/controlcenter/controlcenter.cli.js';
+import { registerDataCommands } from '../features/transfer/transfer.cli.js';
+import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
+import { registerNetworkCommands } from '../features/network/network.cli.js';
+import { registerRoleCommands } from '../features/staff/roles.cli.js';
+import { registerRosterCommands } from '../features/roster/roster.cli.js';
+import { registerActivityCommands } from '../features/activity/activity.cli.js';
 import { CliError } from './context.js';
 
 const program = new Command('sector')

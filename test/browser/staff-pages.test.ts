@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../support/connect-stand-in.js';
 import { freshDatabaseUrl } from '../support/context.js';

@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
-import { type Db, openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices } from '../../src/services/index.js';
+import { type Db, openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { createServices } from '../../src/app/services.js';
 
 export const DOCS = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../docs');
 export const OPENAPI_FILE = path.join(DOCS, 'openapi.json');

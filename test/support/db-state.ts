@@ -2,9 +2,9 @@
 // process) changed nothing, or what it changed. A CLI read such as `apikey:list --json` costs a
 // process and shows only one table, through the command's own formatting.
 import { type Kysely, sql } from 'kysely';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import type { Database } from '../../src/db/schema.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import type { Database } from '../../src/core/db/schema.js';
 import { freshDatabaseUrl } from './context.js';
 
 export type Table = keyof Database;

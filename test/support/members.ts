@@ -4,10 +4,10 @@ import { sign as signCookie } from '@fastify/cookie';
 import cookieSignature from '@fastify/cookie';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/connection.js';
-import type { NetworkProfile } from '../../src/domain/members/sign-in.js';
-import { ratingValue } from '../../src/domain/ratings.js';
-import { type AppServices, createServices } from '../../src/services/index.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import type { NetworkProfile } from '../../src/features/sign-in/domain.js';
+import { ratingValue } from '../../src/features/users/domain/ratings.js';
+import { type AppServices, createServices } from '../../src/app/services.js';
 import { type UserRecord } from './factories.js';
 
 /** What a test's application must be started with for members to sign in (no request reaches the network). */

@@ -3,11 +3,11 @@
 // Starting the CLI for set-up cost a second of CPU each time, and hundreds of tests do it; the tests
 // of those commands still run them as processes (cli-import, cli-apikeys, webhook-cli).
 import { loadConfig } from '../../src/config.js';
-import { parseEventFilter } from '../../src/domain/events.js';
-import { startServices } from '../../src/runtime.js';
-import type { Db } from '../../src/db/connection.js';
-import { type AppServices, type ComposedServices, createServices } from '../../src/services/index.js';
-import type { TrainingInput } from '../../src/services/trainings.js';
+import { parseEventFilter } from '../../src/features/events/domain.js';
+import { startServices } from '../../src/app/runtime.js';
+import type { Db } from '../../src/core/db/connection.js';
+import { type AppServices, type ComposedServices, createServices } from '../../src/app/services.js';
+import type { TrainingInput } from '../../src/features/trainings/trainings.service.js';
 
 /** The services over env's database (migrated, as every command does first), closed afterwards. */
 async function withDatabase<T>(env: Record<string, string>, fn: (services: AppServices) => Promise<T>): Promise<T> {

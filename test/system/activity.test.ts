@@ -2,8 +2,8 @@
 // met exactly, just missed, a grace from import running and expired; the users list, its cache and
 // the `activity` command follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMonths } from '../../src/domain/activity.js';
-import { FeedPoll } from '../../src/services/feed.js';
+import { addMonths } from '../../src/features/activity/domain.js';
+import { FeedPoll } from '../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';
 import { buildPosition, buildUser } from '../support/factories.js';

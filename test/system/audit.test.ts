@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseToken } from '../../src/services/api-key-tokens.js';
+import { parseToken } from '../../src/features/api-keys/tokens.js';
 import { createTestContext, writeImportFile, type TestContext } from '../support/context.js';
 import { ALL_TABLES, readDatabase, tableRows } from '../support/db-state.js';
 import { ADA, BO, buildBooking, buildDivision, buildPosition, buildUser } from '../support/factories.js';

@@ -1,7 +1,7 @@
 // What `import` prints about a bad file: one short line naming the path, whatever the file
 // holds (huge values, control characters, deep nesting), and a UTF-8 BOM is no error at all.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { buildPosition, buildUser } from '../support/factories.js';
 import { runCli } from '../support/processes.js';

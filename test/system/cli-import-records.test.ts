@@ -2,10 +2,10 @@
 // field omitted from a record that updates a row keeps its stored value; an explicit null clears
 // a field that may be null; a record that creates a row needs that row's required fields.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/services/index.js';
+import { createServices } from '../../src/app/services.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { DIVISION_TABLES } from '../support/db-state.js';
 import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/connection.js';
-import { MIGRATION_NAMES, migrateToLatest, migratorOf } from '../../src/db/migrate.js';
-import { ImportError } from '../../src/services/import.js';
-import { createServices } from '../../src/services/index.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { MIGRATION_NAMES, migrateToLatest, migratorOf } from '../../src/core/db/migrate.js';
+import { ImportError } from '../../src/features/transfer/import.service.js';
+import { createServices } from '../../src/app/services.js';
 import { freshDatabaseUrl, writeImportFile } from '../support/context.js';
 import { ALL_TABLES, tableRows } from '../support/db-state.js';
 import { buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser, SCANDINAVIA } from '../support/factories.js';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl, tempDir } from '../support/context.js';
 import { readDatabase } from '../support/db-state.js';
 import { buildDivision, buildUser } from '../support/factories.js';

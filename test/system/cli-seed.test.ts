@@ -1,8 +1,8 @@
 // seed:demo only ever fills an empty database, also when two run at once, and says plainly
 // what is wrong with a bad --seed.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
-import { buildDemoDivision } from '../../src/demo/division.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { migratedDatabase, tableRows } from '../support/db-state.js';
 import { buildUser } from '../support/factories.js';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIGRATION_NAMES } from '../../src/db/migrate.js';
+import { MIGRATION_NAMES } from '../../src/core/db/migrate.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { migratedSchema, OPENAPI_FILE, schemaFile, servedOpenApi } from '../support/contracts.js';
 

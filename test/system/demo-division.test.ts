@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoDivision, type DemoData } from '../../src/demo/division.js';
-import { parseImport } from '../../src/import/parse.js';
+import { buildDemoDivision, type DemoData } from '../../src/features/demo/division.js';
+import { parseImport } from '../../src/features/transfer/import/parse.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 // Deliberately not on a 15-minute boundary, so "upcoming" and "on a boundary" are both tested.

@@ -3,14 +3,14 @@
 // its lease between runs so that a second instance never runs it meanwhile.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { type Db, openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices, type ComposedServices } from '../../src/services/index.js';
-import type { Worker } from '../../src/services/workers/worker.js';
-import { Workers } from '../../src/services/workers/workers.js';
+import { type Db, openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { createServices, type ComposedServices } from '../../src/app/services.js';
+import type { Worker } from '../../src/core/workers/worker.js';
+import { Workers } from '../../src/core/workers/workers.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, buildDivision, buildUser } from '../support/factories.js';
-import { endorsementExpiryWorker } from '../../src/services/endorsements-expiry.worker.js';
+import { endorsementExpiryWorker } from '../../src/features/endorsements/expiry.worker.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 12);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl, tempDir } from '../support/context.js';
 import { runCli, startServer, type ServerProcess } from '../support/processes.js';
 import { addWebhook, bookingBody, createBooking, prepareDivision, type Receiver, startReceiver, USERS } from '../support/webhooks.js';

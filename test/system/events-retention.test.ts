@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../support/context.js';
 import { buildDivision, buildUser } from '../support/factories.js';
 import { startServer } from '../support/processes.js';
-import { WebhookSubscriptions } from '../../src/services/webhooks/subscriptions.js';
-import { webhookDeliveriesWorker } from '../../src/services/webhooks/deliveries.worker.js';
-import { Workers } from '../../src/services/workers/workers.js';
-import { openDatabase } from '../../src/db/connection.js';
+import { WebhookSubscriptions } from '../../src/features/webhooks/subscriptions.service.js';
+import { webhookDeliveriesWorker } from '../../src/features/webhooks/deliveries.worker.js';
+import { Workers } from '../../src/core/workers/workers.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { bookingBody, sleep, startReceiver } from '../support/webhooks.js';
-import { pruneEvents } from '../../src/services/events/retention.js';
+import { pruneEvents } from '../../src/features/events/retention.js';
 
 const DAY = 86_400_000;
 

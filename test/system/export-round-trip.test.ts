@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { buildDemoDivision } from '../../src/demo/division.js';
-import { RATINGS } from '../../src/domain/ratings.js';
-import { isoMicros } from '../../src/domain/time.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { buildDemoDivision } from '../../src/features/demo/division.js';
+import { RATINGS } from '../../src/features/users/domain/ratings.js';
+import { isoMicros } from '../../src/core/domain/time.js';
 import { createTestContext, freshDatabaseUrl, freshSchemaName, tempDir, TEST_DIALECT, type TestContext } from '../support/context.js';
 import { ALL_TABLES, readDatabase, tableRows } from '../support/db-state.js';
 import { runCli, startServer } from '../support/processes.js';
@@ -280,7 +280,7 @@ describe('export', () => {
         created_at: isoMicros(LOSSLESS.user.created_at),
         updated_at: isoMicros(LOSSLESS.user.updated_at),
       });
-      // Keys as the import names them (src/import/users.ts), in its order; nothing set is null or empty.
+      // Keys as the import names them (src/features/transfer/import/users.ts), in its order; nothing set is null or empty.
       expect(doc.users.find((u: { id: number }) => u.id === YAN)).toEqual({
         id: YAN,
         email: null,

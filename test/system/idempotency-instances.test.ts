@@ -3,7 +3,7 @@
 // server killed after its commit but before its response leaves that response for the retry.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/connection.js';
+import { openDatabase, type Db } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { buildDivision, buildPosition, buildUser } from '../support/factories.js';
 import { startServer, type ServerProcess } from '../support/processes.js';

@@ -1,11 +1,11 @@
 // A claim taken over from a request presumed dead (running for a minute) while that request was in
 // fact only slow: the slow one cannot store its response any more, so its write rolls back and the
-// key keeps the response of the request that took it over (src/services/idempotency.ts).
+// key keeps the response of the request that took it over (src/features/bookings/idempotency.service.ts).
 import { describe, expect, it } from 'vitest';
-import { bookingFieldsOf } from '../../src/domain/bookings/index.js';
-import { InProgressError } from '../../src/domain/errors.js';
-import { Idempotency, type JsonResponse, STALE_CLAIM_MS } from '../../src/services/idempotency.js';
-import type { SavedBooking } from '../../src/services/bookings.js';
+import { bookingFieldsOf } from '../../src/features/bookings/domain/index.js';
+import { InProgressError } from '../../src/core/domain/errors.js';
+import { Idempotency, type JsonResponse, STALE_CLAIM_MS } from '../../src/features/bookings/idempotency.service.js';
+import type { SavedBooking } from '../../src/features/bookings/bookings.service.js';
 import { createTestContext } from '../support/context.js';
 import { ADA, buildDivision, buildPosition, buildUser } from '../support/factories.js';
 

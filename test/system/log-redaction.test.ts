@@ -2,8 +2,8 @@
 // query) never reach the log in clear: not in request logs, not in the lines logged when a request
 // fails. Checked on the log output of a real server process, at its most verbose level.
 import { describe, expect, it } from 'vitest';
-import { parseToken } from '../../src/services/api-key-tokens.js';
-import { redactUrl, scrubCredentials } from '../../src/http/redact.js';
+import { parseToken } from '../../src/features/api-keys/tokens.js';
+import { redactUrl, scrubCredentials } from '../../src/core/web/redact.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { startServer } from '../support/processes.js';
 import { createKey } from '../support/seed.js';

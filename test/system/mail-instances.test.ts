@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { buildDivision, buildUser } from '../support/factories.js';
 import { startServer, type ServerProcess } from '../support/processes.js';

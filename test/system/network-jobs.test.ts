@@ -3,7 +3,7 @@
 // failing is one warning, not one per poll.
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { member, startCoreApiStandIn, type CoreApiStandIn } from '../support/core-api-stand-in.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../support/data-feed-stand-in.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { buildDivision, buildUser } from '../support/factories.js';
 import { ROOT, runCli, startServer, type ServerProcess } from '../support/processes.js';
@@ -146,7 +146,7 @@ describe('start-up errors name the problem in one line', () => {
 
 describe.runIf(TEST_DIALECT === 'postgres')('PostgreSQL connection settings', () => {
   it('applies DB_STATEMENT_TIMEOUT_MS to every pooled connection', async () => {
-    const { openDatabase } = await import('../../src/db/connection.js');
+    const { openDatabase } = await import('../../src/core/db/connection.js');
     const { sql } = await import('kysely');
     const db = openDatabase(freshDatabaseUrl(), { poolSize: 3, statementTimeoutMs: 1234 });
     const shown = await Promise.all(

@@ -1,6 +1,6 @@
 // roster:sync against a stand-in of the network's API v2 (test/support/core-api-stand-in.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { member, startCoreApiStandIn, type CoreApiStandIn } from '../support/core-api-stand-in.js';
 import { runCliAsync, spawnCli } from '../support/processes.js';

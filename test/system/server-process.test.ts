@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { createTestContext, tempDir } from '../support/context.js';
 import { ROOT, startServer } from '../support/processes.js';
 import { createKey } from '../support/seed.js';

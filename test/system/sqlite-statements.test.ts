@@ -1,11 +1,11 @@
-// SQLite statements stay prepared by their text (src/db/connection.ts): a kept statement must still
+// SQLite statements stay prepared by their text (src/core/db/connection.ts): a kept statement must still
 // answer for the schema as it is now, texts beyond the kept number must still run, and the ones
 // evicted are those run least recently (a statement run all the time stays prepared).
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/connection.js';
+import { openDatabase, type Db } from '../../src/core/db/connection.js';
 import { TEST_DIALECT, tempDir } from '../support/context.js';
 
 const open: Db[] = [];

@@ -3,13 +3,13 @@
 // closed by Sector (-4) with the reason when not confirmed within 14 days — each exactly once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { type Db, openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices, type ComposedServices } from '../../src/services/index.js';
-import { Workers } from '../../src/services/workers/workers.js';
+import { type Db, openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { createServices, type ComposedServices } from '../../src/app/services.js';
+import { Workers } from '../../src/core/workers/workers.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { ADA, BO, buildDivision, buildUser } from '../support/factories.js';
-import { trainingInterestWorker } from '../../src/services/training-interest.worker.js';
+import { trainingInterestWorker } from '../../src/features/trainings/interest.worker.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1, 12);

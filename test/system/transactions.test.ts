@@ -4,9 +4,9 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { transaction } from '../../src/db/transaction.js';
+import { openDatabase, type Db } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { transaction } from '../../src/core/db/transaction.js';
 import { freshDatabaseUrl, TEST_DIALECT, tempDir } from '../support/context.js';
 
 /** A users row as stored, written straight into the table: these tests are below the import. */

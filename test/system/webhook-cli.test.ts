@@ -1,7 +1,7 @@
 // The webhook commands (docs/events.md), as an operator runs them against a running server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/context.js';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { migratedDatabase, readDatabase, tableRows } from '../support/db-state.js';
 import { runCli, runCliAsync, startServer, type ServerProcess } from '../support/processes.js';
 import { createTrainings, importData } from '../support/seed.js';

@@ -1,7 +1,7 @@
 // Hostile receivers (docs/events.md): ones that hang, respond slowly, redirect or send a
 // huge body cannot slow the API or exhaust memory or sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { servicesOver } from '../support/seed.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { startServer, type ServerProcess } from '../support/processes.js';

@@ -3,10 +3,10 @@
 // command runs (WebhookSubscriptions.add, on the real database); a few of each kind go through the
 // CLI as a process as well.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { webhookUrlProblem } from '../../src/domain/events.js';
-import { WebhookError } from '../../src/services/webhooks/subscriptions.js';
+import { openDatabase, type Db } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { webhookUrlProblem } from '../../src/features/events/domain.js';
+import { WebhookError } from '../../src/features/webhooks/subscriptions.service.js';
 import { servicesOver } from '../support/seed.js';
 import { freshDatabaseUrl } from '../support/context.js';
 import { tableRows } from '../support/db-state.js';

@@ -1,7 +1,7 @@
 // Several instances on one PostgreSQL (docs/events.md): whichever instance delivers, every event
 // reaches a subscription once per successful attempt, and pending deliveries survive restarts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
+import { openDatabase } from '../../src/core/db/connection.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 import { addWebhook, createBooking, prepareDivision, type Received, sleep, startReceiver } from '../support/webhooks.js';

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices } from '../../src/services/index.js';
+import { openDatabase } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { createServices } from '../../src/app/services.js';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/context.js';
 import { ROOT } from '../support/processes.js';
 

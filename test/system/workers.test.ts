@@ -3,12 +3,12 @@
 // run at stop, and the outbox consumers' concurrency.
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { workerMetrics } from '../../src/services/workers/metrics.js';
-import type { Worker } from '../../src/services/workers/worker.js';
-import { Workers, type WorkersOptions } from '../../src/services/workers/workers.js';
-import { Writer } from '../../src/services/write.js';
+import { openDatabase, type Db } from '../../src/core/db/connection.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { workerMetrics } from '../../src/core/workers/metrics.js';
+import type { Worker } from '../../src/core/workers/worker.js';
+import { Workers, type WorkersOptions } from '../../src/core/workers/workers.js';
+import { Writer } from '../../src/core/write.js';
 import { freshDatabaseUrl } from '../support/context.js';
 
 const MINUTE = 60_000;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { actorColumns, type AuditedBooking, auditJsonLine, auditTable, bookingAction, bookingDiff } from '../../src/domain/audit/index.js';
-import { routeLabel } from '../../src/services/metrics.js';
+import {
+  actorColumns,
+  type AuditedBooking,
+  auditJsonLine,
+  auditTable,
+  bookingAction,
+  bookingDiff,
+} from '../../src/features/audit/domain/index.js';
+import { routeLabel } from '../../src/core/metrics.js';
 
 const BOOKING: AuditedBooking = {
   user_id: 1000001,

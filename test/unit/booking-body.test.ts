@@ -3,12 +3,12 @@
 // accepted body (bookingFieldsOf).
 import { describe, expect, it } from 'vitest';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { type BookingInputMode, bookingFieldsOf, MESSAGES, withoutBlanks } from '../../src/domain/bookings/index.js';
-import type { BookingBody } from '../../src/domain/bookings/input.js';
-import type { FieldErrors } from '../../src/domain/errors.js';
-import { fieldErrorsFromValidation } from '../../src/http/errors.js';
-import { validatorCompiler } from '../../src/http/validation.js';
-import { CreateBookingBody, UpdateBookingBody } from '../../src/schemas/booking-input.js';
+import { type BookingInputMode, bookingFieldsOf, MESSAGES, withoutBlanks } from '../../src/features/bookings/domain/index.js';
+import type { BookingBody } from '../../src/features/bookings/domain/input.js';
+import type { FieldErrors } from '../../src/core/domain/errors.js';
+import { fieldErrorsFromValidation } from '../../src/core/web/errors.js';
+import { validatorCompiler } from '../../src/core/web/validation.js';
+import { CreateBookingBody, UpdateBookingBody } from '../../src/features/bookings/booking-input.schema.js';
 
 type Checked = { ok: true; fields: ReturnType<typeof bookingFieldsOf> } | { ok: false; errors: FieldErrors };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feedQuery, filterKey, matchesFilter, parseCalendarFilter } from '../../src/domain/calendar/filter.js';
+import { feedQuery, filterKey, matchesFilter, parseCalendarFilter } from '../../src/features/calendar/domain.js';
 
 const parse = (q: { area?: string | string[]; callsign?: string | string[] }, mode: 'feed' | 'page' = 'feed') => {
   const r = parseCalendarFilter(q, mode);

@@ -1,6 +1,6 @@
 // The pure rules of events and deliveries (docs/events.md).
 import { describe, expect, it } from 'vitest';
-import { eventId, isEventId, parseEventFilter, retryDelay, webhookUrlProblem } from '../../src/domain/events.js';
+import { eventId, isEventId, parseEventFilter, retryDelay, webhookUrlProblem } from '../../src/features/events/domain.js';
 
 describe('event rules', () => {
   it('retries after the base, doubling, capped at an hour, until the last attempt', () => {

@@ -2,9 +2,9 @@
 // the limits, and the messages a refused field gets.
 import { describe, expect, it } from 'vitest';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { fieldErrorsFromValidation } from '../../src/http/errors.js';
-import { formValues } from '../../src/http/forms.js';
-import { validatorCompiler } from '../../src/http/validation.js';
+import { fieldErrorsFromValidation } from '../../src/core/web/errors.js';
+import { formValues } from '../../src/core/web/forms.js';
+import { validatorCompiler } from '../../src/core/web/validation.js';
 import {
   Checkbox,
   CheckboxList,
@@ -17,7 +17,7 @@ import {
   IntegerField,
   pageForm,
   Prose,
-} from '../../src/schemas/form-atoms.js';
+} from '../../src/core/web/form-atoms.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 const compile = (schema: object, httpPart = 'body') =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, Html } from '../../src/presenters/html.js';
+import { escapeHtml, html, Html } from '../../src/core/web/html.js';
 
 describe('html`…`', () => {
   it('escapes every interpolated value, in text and in attributes', () => {

@@ -3,7 +3,7 @@
 // without a response described in one line naming the host.
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, HttpRequestError } from '../../src/services/http-client.js';
+import { HttpClient, HttpRequestError } from '../../src/core/http-client.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 
 describe('outbound HTTP client', () => {

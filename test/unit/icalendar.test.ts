@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { escapeText, foldLine, utcDateTime } from '../../src/presenters/icalendar.js';
+import { escapeText, foldLine, utcDateTime } from '../../src/features/calendar/icalendar.view.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 // Any text, with emphasis on what is hard: multi-byte characters, escapes, line breaks.

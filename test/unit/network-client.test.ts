@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../src/services/http-client.js';
-import { bookingsRequest } from '../../src/services/network/pusher.js';
+import { HttpClient } from '../../src/core/http-client.js';
+import { bookingsRequest } from '../../src/features/network/pushes.service.js';
 
 /** The bookings service's requests, as the pusher makes them. */
 class NetworkClient {

@@ -10,7 +10,7 @@ import {
   networkType,
   retryDelay,
   type PushedBooking,
-} from '../../src/domain/network/push.js';
+} from '../../src/features/network/domain.js';
 
 const booking: PushedBooking = {
   callsign: 'EKCH_TWR',

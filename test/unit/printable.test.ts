@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable, printableJson, printableTable } from '../../src/domain/printable.js';
+import { printable, printableJson, printableTable } from '../../src/core/domain/printable.js';
 
 describe('printable', () => {
   it('escapes C0, DEL, C1 and bidirectional controls visibly, and leaves other text alone', () => {

@@ -1,9 +1,9 @@
 // Writes only through a Write: services read through ReadRepositories, which has no change methods;
 // the changes are on `Write.repos`. `npm run typecheck` fails if a @ts-expect-error line compiles.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ReadRepositories, Repositories } from '../../src/repositories/index.js';
-import type { ComposedServices } from '../../src/services/index.js';
-import type { Write } from '../../src/services/write.js';
+import type { ReadRepositories, Repositories } from '../../src/app/repositories.js';
+import type { ComposedServices } from '../../src/app/services.js';
+import type { Write } from '../../src/core/write.js';
 
 describe('read-only repositories', () => {
   it('have the queries and none of the changes; a Write has both', () => {

@@ -2,7 +2,7 @@
 // transaction, and the database refuses overlaps on its own, so exactly one writer wins.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { isBookingOverlap } from '../../../src/db/errors.js';
+import { isBookingOverlap } from '../../../src/core/db/errors.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 

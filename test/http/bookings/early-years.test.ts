@@ -1,8 +1,8 @@
 // Years 0000–0099 are years like any other: Date.UTC would read them as 1900–1999.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDayMonthYear, parseWindowBound, periodOn } from '../../../src/domain/bookings/index.js';
-import { parseIsoInstant, parseYmdHis, utcFromFields, ymdHis } from '../../../src/domain/time.js';
+import { parseDayMonthYear, parseWindowBound, periodOn } from '../../../src/features/bookings/domain/index.js';
+import { parseIsoInstant, parseYmdHis, utcFromFields, ymdHis } from '../../../src/core/domain/time.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 

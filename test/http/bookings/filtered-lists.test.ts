@@ -2,8 +2,8 @@
 // own filtering gives, each list one query of its window.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingListBody } from '../../../src/presenters/bookings.js';
-import type { BookingListFilter } from '../../../src/repositories/bookings.js';
+import { bookingListBody } from '../../../src/features/bookings/bookings.view.js';
+import type { BookingListFilter } from '../../../src/features/bookings/bookings.repository.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
 

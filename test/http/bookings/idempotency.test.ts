@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
-import { Workers } from '../../../src/services/workers/workers.js';
-import { idempotencyKeysWorker } from '../../../src/services/idempotency-keys.worker.js';
+import { Workers } from '../../../src/core/workers/workers.js';
+import { idempotencyKeysWorker } from '../../../src/features/bookings/idempotency-keys.worker.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 // A commit by any other connection (another instance, the CLI, an operator's SQL) is seen on the
 // next request, on both databases: reads are plain queries, nothing is kept between requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/db/connection.js';
+import { openDatabase, type Db } from '../../../src/core/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { BO, buildBooking, buildDivision, buildUser } from '../../support/factories.js';
 

@@ -1,7 +1,7 @@
 // Which period a PATCH gives a booking: the stored start stays exactly (to the second) unless
 // date or start_at is sent, and end_at alone places the end after that start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schedule } from '../../../src/domain/bookings/index.js';
+import { schedule } from '../../../src/features/bookings/domain/index.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 

@@ -3,7 +3,7 @@
 // TEXT escaping, stable UIDs, growing SEQUENCE, cancelled deletions, filters, ETag/304.
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src/db/connection.js';
+import { openDatabase, type Db } from '../../../src/core/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildBooking, buildPosition, buildUser, HOSTILE_CALLSIGNS } from '../../support/factories.js';
 

@@ -1,7 +1,7 @@
 // Replays what existing Control Center clients send — division websites (browser fetch) and
 // Discord bots (Python aiohttp) — against a real listening server, and checks what they read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoDivision } from '../../../src/demo/division.js';
+import { buildDemoDivision } from '../../../src/features/demo/division.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);

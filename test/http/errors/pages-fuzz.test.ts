@@ -7,9 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildDemoDivision } from '../../../src/demo/division.js';
-import * as pageSchemas from '../../../src/schemas/pages.js';
-import * as staffSchemas from '../../../src/schemas/staff-pages.js';
+import { buildDemoDivision } from '../../../src/features/demo/division.js';
+import * as pageSchemas from '../../../src/core/web/page-schemas.js';
+import * as staffSchemas from '../../../src/features/staff/staff-pages.schema.js';
 import { createTestContext } from '../../support/context.js';
 import { csrfOf, SIGN_IN_ENV, signIn } from '../../support/members.js';
 

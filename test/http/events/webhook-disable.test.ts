@@ -3,10 +3,10 @@
 // events, and webhook:enable turns it back on for events committed from then on. In-process, on
 // the test's clock: every attempt is made by waking the dispatcher and waiting for it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pruneEvents } from '../../../src/services/events/retention.js';
-import { webhookDeliveriesWorker } from '../../../src/services/webhooks/deliveries.worker.js';
-import { Workers } from '../../../src/services/workers/workers.js';
-import { WebhookSubscriptions } from '../../../src/services/webhooks/subscriptions.js';
+import { pruneEvents } from '../../../src/features/events/retention.js';
+import { webhookDeliveriesWorker } from '../../../src/features/webhooks/deliveries.worker.js';
+import { Workers } from '../../../src/core/workers/workers.js';
+import { WebhookSubscriptions } from '../../../src/features/webhooks/subscriptions.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
 import { bookingBody, startReceiver, type Receiver } from '../../support/webhooks.js';

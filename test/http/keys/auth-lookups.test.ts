@@ -4,10 +4,10 @@
 // the database at all; revocation still holds on the very next request, on every instance.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseToken } from '../../../src/services/api-key-tokens.js';
-import { openDatabase, type Db } from '../../../src/db/connection.js';
+import { parseToken } from '../../../src/features/api-keys/tokens.js';
+import { openDatabase, type Db } from '../../../src/core/db/connection.js';
 import { loadConfig } from '../../../src/config.js';
-import { createServices } from '../../../src/services/index.js';
+import { createServices } from '../../../src/app/services.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 
 const randomToken = () => `sector_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;

@@ -3,7 +3,7 @@
 // audited as the member), errors come back next to their fields, CSRF is required, and every
 // who-may-book rule holds through HTTP with a persona each. In a browser: test/browser/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditTable } from '../../../src/domain/audit/index.js';
+import { auditTable } from '../../../src/features/audit/domain/index.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import {
   ADA,

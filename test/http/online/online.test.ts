@@ -1,6 +1,6 @@
 // GET /api/online: the division's positions staffed now, from the sessions the feed poll records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPoll } from '../../../src/services/feed.js';
+import { FeedPoll } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildPosition, buildUser } from '../../support/factories.js';

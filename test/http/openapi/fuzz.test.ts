@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildDemoDivision } from '../../../src/demo/division.js';
+import { buildDemoDivision } from '../../../src/features/demo/division.js';
 import { createTestContext } from '../../support/context.js';
 import { type FuzzRequest, type FuzzWorld, type OpenApiOperation, operationsOf, requestArbitrary } from '../../support/openapi-fuzz.js';
 

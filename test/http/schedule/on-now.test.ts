@@ -1,7 +1,7 @@
 // The schedule page's "On now": who staffs the division's positions now, and whether today's
 // booked positions are staffed, from the sessions the feed poll records. No names (public page).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPoll } from '../../../src/services/feed.js';
+import { FeedPoll } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';

@@ -2,7 +2,7 @@
 // CORS only where data is public, keys that expire, and tokens that never leave a trace.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseToken } from '../../../src/services/api-key-tokens.js';
+import { parseToken } from '../../../src/features/api-keys/tokens.js';
 import { createTestContext, freshDatabaseUrl, TEST_DIALECT, tempDir, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildPosition, buildUser, SCANDINAVIA } from '../../support/factories.js';
 import { runCli, startServer } from '../../support/processes.js';
@@ -206,7 +206,7 @@ describe('API keys', () => {
       const listed = JSON.parse(runCli(['apikey:list', '--json'], env).stdout)[0];
       expect(listed).toMatchObject({ name: 'temp', status: 'active' });
       // Half an hour later: moved by rewriting the stored expiry, as the server's clock cannot be.
-      const { openDatabase } = await import('../../../src/db/connection.js');
+      const { openDatabase } = await import('../../../src/core/db/connection.js');
       const db = openDatabase(env.DATABASE_URL);
       await db.kysely
         .updateTable('api_keys')

@@ -4,7 +4,7 @@
 // Each check comes before the body's fields are validated (a too-long field never decides first).
 import type { FastifyPluginAsync } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csrfToken } from '../../../src/http/member-pages.js';
+import { csrfToken } from '../../../src/core/web/pages.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildRole, buildUser } from '../../support/factories.js';
 import { postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';

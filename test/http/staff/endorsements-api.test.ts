@@ -2,10 +2,10 @@
 // the lists, what follows a change at once (the users API, who may book), and expiry published once.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/db/connection.js';
+import { openDatabase } from '../../../src/core/db/connection.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildDivision, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
-import { endorsementExpiryWorker } from '../../../src/services/endorsements-expiry.worker.js';
+import { endorsementExpiryWorker } from '../../../src/features/endorsements/expiry.worker.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
 const DAY = 86_400_000;

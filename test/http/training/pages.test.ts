@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser, type UserRecord } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
-import { trainingInterestWorker } from '../../../src/services/training-interest.worker.js';
+import { trainingInterestWorker } from '../../../src/features/trainings/interest.worker.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstClash, itemErrors } from '../../../src/domain/bookings/index.js';
+import { firstClash, itemErrors } from '../../../src/features/bookings/domain/index.js';
 
 const H = 3_600_000;
 const at = (position_id: number, from: number, to: number) => ({ position_id, time_start: from * H, time_end: to * H });

@@ -15,7 +15,7 @@ import {
   RULE_MESSAGES,
   schedule,
   type PlanContext,
-} from '../../../src/domain/bookings/index.js';
+} from '../../../src/features/bookings/domain/index.js';
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0) => Date.UTC(y, mo - 1, d, h, mi);
 

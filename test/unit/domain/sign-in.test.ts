@@ -1,7 +1,7 @@
 // The pure parts of signing in: which `next` paths are followed, and what counts as the network's
 // description of a member.
 import { describe, expect, it } from 'vitest';
-import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../../src/domain/members/sign-in.js';
+import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../../src/features/sign-in/domain.js';
 
 const response = (data: unknown) => ({ data });
 const MEMBER = {

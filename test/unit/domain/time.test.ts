@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isoMicros, parseIsoInstant } from '../../../src/domain/time.js';
+import { isoMicros, parseIsoInstant } from '../../../src/core/domain/time.js';
 
 describe('parseIsoInstant', () => {
   it('reads UTC instants, offsets and fractions (truncated to milliseconds)', () => {

@@ -14,8 +14,8 @@ import {
   transitionProblem,
   waitInWords,
   type Mover,
-} from '../../../src/domain/trainings.js';
-import { RATINGS } from '../../../src/domain/ratings.js';
+} from '../../../src/features/trainings/domain.js';
+import { RATINGS } from '../../../src/features/users/domain/ratings.js';
 
 const DAY = 86_400_000;
 const OPEN = [STATUS.IN_QUEUE, STATUS.PRE_TRAINING, STATUS.ACTIVE, STATUS.AWAITING_EXAM];

@@ -13,7 +13,7 @@ import {
   unknownRelationMessage,
   validRelations,
   RECENTLY_ENDED_MS,
-} from '../../../src/domain/users/index.js';
+} from '../../../src/features/users/domain/index.js';
 
 describe('parseIncludes', () => {
   it('reads valid names, ignoring duplicates and blank entries', () => {

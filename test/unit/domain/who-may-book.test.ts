@@ -8,8 +8,8 @@ import {
   positionsOffered,
   REFUSALS,
   tagsOffered,
-} from '../../../src/domain/bookings/who-may-book.js';
-import { RATINGS } from '../../../src/domain/ratings.js';
+} from '../../../src/features/bookings/domain/who-may-book.js';
+import { RATINGS } from '../../../src/features/users/domain/ratings.js';
 
 const DENMARK = 1;
 const SWEDEN = 2;

@@ -1,0 +1,149 @@
+// Audit entries: who changed what, and which fields changed. Pure: no database access.
+import { ymdHis } from '../../../core/domain/time.js';
+
+/** Who made a change: an API key, an operator at the command line, a signed-in member, or the roster sync. */
+export type AuditActor =
+  | { kind: 'key'; keyId: string; keyName: string }
+  | { kind: 'cli' }
+  | { kind: 'member'; cid: number; name: string }
+  | { kind: 'roster' }
+  /** Sector itself, by a background job (a training closed for want of confirmed interest). */
+  | { kind: 'system' };
+
+export type Fields = Record<string, unknown>;
+
+/** One change as recorded. `before`/`after` hold only the fields that changed (null: none). */
+export interface AuditEntry {
+  at: number;
+  actor: AuditActor;
+  action: string;
+  target: string;
+  before: Fields | null;
+  after: Fields | null;
+}
+
+/** The stored form of an actor: `key:<id>` or `cli`, and the key's name apart. */
+export function actorColumns(actor: AuditActor): { actor: string; actor_name: string | null } {
+  switch (actor.kind) {
+    case 'key':
+      return { actor: `key:${actor.keyId}`, actor_name: actor.keyName };
+    case 'member':
+      return { actor: `member:${actor.cid}`, actor_name: actor.name };
+    case 'cli':
+    case 'roster':
+    case 'system':
+      return { actor: actor.kind, actor_name: null };
+  }
+}
+
+export const bookingTarget = (id: number): string => `booking:${id}`;
+export const apiKeyTarget = (id: string): string => `apikey:${id}`;
+export const webhookTarget = (id: string): string => `webhook:${id}`;
+export const userTarget = (cid: number): string => `user:${cid}`;
+export const endorsementTarget = (id: number): string => `endorsement:${id}`;
+export const positionTarget = (callsign: string): string => `position:${callsign}`;
+export const trainingTarget = (id: number): string => `training:${id}`;
+
+/** A record's change as an entry shows it: a creation every field after, otherwise the fields that differ. */
+export function changedFields(before: Fields | null, after: Fields | null): { before: Fields | null; after: Fields | null } {
+  if (before === null || after === null) return { before, after };
+  const changed = Object.keys(after).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return {
+    before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+    after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+  };
+}
+
+/** A booking's stored columns an audit entry shows (bookkeeping columns id/created_at/updated_at left out). */
+export interface AuditedBooking {
+  user_id: number;
+  /** Shown instead of position_id: ids mean nothing to a reader. */
+  callsign: string;
+  time_start: number;
+  time_end: number;
+  training: number;
+  training_forced: number;
+  exam: number;
+  event: number;
+  source: string;
+  network_booking: string | null;
+  deleted: number;
+}
+
+const BOOKING_FIELDS = [
+  'user_id',
+  'callsign',
+  'time_start',
+  'time_end',
+  'training',
+  'training_forced',
+  'exam',
+  'event',
+  'source',
+  'network_booking',
+  'deleted',
+] as const satisfies ReadonlyArray<keyof AuditedBooking>;
+
+/** Booking times as the API shows them; the rest as stored. */
+function shown(field: keyof AuditedBooking, value: unknown): unknown {
+  return (field === 'time_start' || field === 'time_end') && typeof value === 'number' ? ymdHis(value) : value;
+}
+
+function pick(booking: AuditedBooking, fields: readonly (keyof AuditedBooking)[]): Fields {
+  return Object.fromEntries(fields.map((f) => [f, shown(f, booking[f])]));
+}
+
+/**
+ * The before/after of a booking change: a creation shows every field after, a deletion every field
+ * before (and deleted after), an update only the fields that differ. Null when nothing changed.
+ */
+export function bookingDiff(before: AuditedBooking | null, after: AuditedBooking): { before: Fields | null; after: Fields | null } | null {
+  if (before === null) return { before: null, after: pick(after, BOOKING_FIELDS) };
+  if (before.deleted === 0 && after.deleted === 1) {
+    return { before: pick(before, BOOKING_FIELDS), after: { deleted: 1 } };
+  }
+  const changed = BOOKING_FIELDS.filter((f) => before[f] !== after[f]);
+  if (changed.length === 0) return null;
+  return { before: pick(before, changed), after: pick(after, changed) };
+}
+
+/** The action of a booking change. */
+export function bookingAction(before: AuditedBooking | null, after: AuditedBooking): string {
+  if (before === null) return 'booking.created';
+  if (before.deleted === 0 && after.deleted === 1) return 'booking.deleted';
+  return 'booking.updated';
+}
+
+/** Stands for an e-mail address in a user's audit entry: the log holds no addresses (as at sign-in). */
+export const EMAIL_NOT_RECORDED = '(not recorded)';
+
+/** A user change's fields with the e-mail address replaced by EMAIL_NOT_RECORDED (null stays null): never the address itself. */
+export function withoutEmailAddress(fields: Fields | null): Fields | null {
+  if (fields === null || fields.email === undefined || fields.email === null) return fields;
+  return { ...fields, email: EMAIL_NOT_RECORDED };
+}
+
+/** A user's fields a sign-in audit entry shows (the e-mail address is left out of the log). */
+export interface AuditedProfile {
+  first_name: string | null;
+  last_name: string | null;
+  rating: number;
+  region: string | null;
+  division: string | null;
+  subdivision: string | null;
+}
+
+const PROFILE_FIELDS = ['first_name', 'last_name', 'rating', 'region', 'division', 'subdivision'] as const satisfies ReadonlyArray<
+  keyof AuditedProfile
+>;
+
+/** A sign-in: every field for a new user, the fields the network changed for a known one. */
+export function signInDiff(before: AuditedProfile | undefined, after: AuditedProfile): { before: Fields | null; after: Fields | null } {
+  if (before === undefined) return { before: null, after: Object.fromEntries(PROFILE_FIELDS.map((f) => [f, after[f]])) };
+  const changed = PROFILE_FIELDS.filter((f) => before[f] !== after[f]);
+  if (changed.length === 0) return { before: null, after: null };
+  return {
+    before: Object.fromEntries(changed.map((f) => [f, before[f]])),
+    after: Object.fromEntries(changed.map((f) => [f, after[f]])),
+  };
+}

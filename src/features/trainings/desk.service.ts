@@ -1,0 +1,71 @@
+// What the staff training pages show (contract §18): the queue and the open trainings of the
+// viewer's areas, the examinations overview, and one training with everything recorded about it.
+// Reads only; every change goes through Trainings and TrainingRecords, as the API's do.
+import { mayDo, rolesIn } from '../staff/domain.js';
+import { STATUS } from './domain.js';
+import { presentTrainingDetail } from './trainings.view.js';
+import type { TrainingList, TrainingView } from '../staff/views/types.js';
+import type { StaffView } from '../staff/staff.service.js';
+import type { Deps } from '../../app/deps.js';
+
+/** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */
+const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>
+  mayDo(view.member, { kind: 'report', area: t.area_id, student: t.user_id }).ok;
+
+export class TrainingDesk {
+  constructor(private readonly deps: Deps<'repos'>) {}
+
+  async list(view: StaffView, filter: { area?: number; status?: number }): Promise<TrainingList> {
+    const areaIds = view.myAreas.map((a) => a.id).filter((id) => filter.area === undefined || id === filter.area);
+    const statuses =
+      filter.status === undefined ? [STATUS.IN_QUEUE, STATUS.PRE_TRAINING, STATUS.ACTIVE, STATUS.AWAITING_EXAM] : [filter.status];
+    const all = (await this.deps.repos.trainings.list({ areaIds, statuses, byCreation: true })).filter((t) => sees(view, t));
+    const areaNames = new Map(view.areas.map((a) => [a.id, a.name]));
+    const examinations = (await this.deps.repos.trainingRecords.examinationsIn(areaIds))
+      .filter((x) => sees(view, x))
+      .map((x) => ({ ...x, area: areaNames.get(x.area_id) ?? String(x.area_id) }));
+    const names = await this.deps.repos.staff.names([
+      ...all.map((t) => t.user_id),
+      ...examinations.flatMap((x) => [x.user_id, x.examiner_id]),
+    ]);
+    return {
+      queue: all.filter((t) => t.status === STATUS.IN_QUEUE),
+      open: all.filter((t) => t.status !== STATUS.IN_QUEUE).sort((a, b) => a.id - b.id),
+      examinations,
+      names,
+    };
+  }
+
+  /** The training as its staff see it (drafts and timeline included); null when none, or not the viewer's to see. */
+  async detail(view: StaffView, id: number): Promise<TrainingView | null> {
+    const t = await this.deps.repos.trainings.find(id);
+    if (!t || !sees(view, t)) return null;
+    const records = this.deps.repos.trainingRecords;
+    const [reports, examinations, timeline] = await Promise.all([
+      records.reports(id, true),
+      records.examinations(id),
+      records.timeline(id),
+    ]);
+    const roles = await this.deps.repos.roles.list();
+    const mentorChoices = [
+      ...new Set(
+        roles
+          .filter(
+            (r) =>
+              (r.area === t.area && ['Mentor', 'Moderator', 'Administrator'].includes(r.role)) ||
+              (r.area === null && r.role === 'Administrator'),
+          )
+          .map((r) => r.user_id),
+      ),
+    ].sort((a, b) => a - b);
+    const names = await this.deps.repos.staff.names([t.user_id, ...mentorChoices, ...examinations.map((x) => x.examiner_id), ...t.mentors]);
+    const held = rolesIn(view.member, t.area_id);
+    return {
+      record: t,
+      detail: presentTrainingDetail(t, reports, examinations, timeline),
+      names,
+      mentorChoices,
+      manages: held.has('Administrator') || held.has('Moderator'),
+    };
+  }
+}

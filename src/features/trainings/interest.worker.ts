@@ -1,0 +1,13 @@
+// Continued interest in a training request (contract §18), once across instances every 10 minutes.
+import type { TrainingApplications } from './applications.service.js';
+import type { Worker } from '../../core/workers/worker.js';
+
+export function trainingInterestWorker({ applications }: { applications: Pick<TrainingApplications, 'checkInterest'> }): Worker {
+  return {
+    name: 'training-interest',
+    runs: 'once',
+    intervalMs: 10 * 60_000,
+    leaseMs: 120_000,
+    run: () => applications.checkInterest(),
+  };
+}

@@ -1,0 +1,72 @@
+import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
+import { trainingStatusDescription } from './user-training.js';
+import type { ExaminationRow, ReportRow, TimelineRow } from './records.repository.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import type { Examination, Report, Training, TrainingDetail } from './trainings.schema.js';
+
+export function presentTraining(t: TrainingRecord): Training {
+  return {
+    id: t.id,
+    user_id: t.user_id,
+    area: t.area,
+    type: t.type as Training['type'],
+    status: t.status,
+    status_description: trainingStatusDescription(t.status),
+    ratings: t.ratings,
+    created_at: isoMicros(t.created_at),
+    started_at: isoMicrosOrNull(t.started_at),
+    closed_at: isoMicrosOrNull(t.closed_at),
+    closed_reason: t.closed_reason,
+    paused: t.paused_at !== null,
+    mentors: t.mentors,
+    motivation: t.motivation,
+    experience: t.experience,
+    english_only: t.english_only === 1,
+  };
+}
+
+export function presentReport(r: ReportRow): Report {
+  return {
+    id: r.id,
+    training_id: r.training_id,
+    report_date: r.report_date,
+    content: r.content,
+    improve: r.improve,
+    position: r.position,
+    draft: r.draft === 1,
+    author_id: r.author_id,
+    created_at: isoMicros(r.created_at),
+  };
+}
+
+export function presentExamination(x: ExaminationRow): Examination {
+  return {
+    id: x.id,
+    training_id: x.training_id,
+    examination_date: x.examination_date,
+    position: x.position,
+    examiner_id: x.examiner_id,
+    result: x.result,
+    created_at: isoMicros(x.created_at),
+  };
+}
+
+export function presentTrainingDetail(
+  t: TrainingRecord,
+  reports: ReportRow[],
+  examinations: ExaminationRow[],
+  timeline: TimelineRow[],
+): TrainingDetail {
+  return {
+    ...presentTraining(t),
+    reports: reports.map(presentReport),
+    examinations: examinations.map(presentExamination),
+    timeline: timeline.map((e) => ({
+      at: isoMicros(e.at),
+      actor: e.actor,
+      actor_name: e.actor_name,
+      action: e.action,
+      detail: JSON.parse(e.detail) as Record<string, unknown>,
+    })),
+  };
+}

@@ -1,0 +1,54 @@
+// Reads everything an export holds: one statement per table, whatever the division's size.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../core/db/schema.js';
+
+type Rows<T extends keyof Database> = Array<Selectable<Database[T]>>;
+
+export interface DivisionRows {
+  areas: Rows<'areas'>;
+  users: Rows<'users'>;
+  activity: Rows<'user_area_activity'>;
+  positions: Rows<'positions'>;
+  endorsements: Rows<'endorsements'>;
+  endorsementAreas: Rows<'endorsement_areas'>;
+  endorsementPositions: Rows<'endorsement_positions'>;
+  roles: Rows<'roles'>;
+  trainings: Rows<'trainings'>;
+  trainingRatings: Rows<'training_ratings'>;
+  trainingFacilities: Rows<'training_facilities'>;
+  trainingMentors: Rows<'training_mentors'>;
+  trainingReports: Rows<'training_reports'>;
+  trainingExaminations: Rows<'training_examinations'>;
+  trainingTimeline: Rows<'training_timeline'>;
+  bookings: Rows<'bookings'>;
+}
+
+/** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
+async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
+  return {
+    areas: await db.selectFrom('areas').selectAll().execute(),
+    users: await db.selectFrom('users').selectAll().execute(),
+    activity: await db.selectFrom('user_area_activity').selectAll().execute(),
+    positions: await db.selectFrom('positions').selectAll().execute(),
+    endorsements: await db.selectFrom('endorsements').selectAll().execute(),
+    endorsementAreas: await db.selectFrom('endorsement_areas').selectAll().execute(),
+    endorsementPositions: await db.selectFrom('endorsement_positions').selectAll().execute(),
+    roles: await db.selectFrom('roles').selectAll().execute(),
+    trainings: await db.selectFrom('trainings').selectAll().execute(),
+    trainingRatings: await db.selectFrom('training_ratings').selectAll().execute(),
+    trainingFacilities: await db.selectFrom('training_facilities').selectAll().execute(),
+    trainingMentors: await db.selectFrom('training_mentors').selectAll().execute(),
+    trainingReports: await db.selectFrom('training_reports').selectAll().execute(),
+    trainingExaminations: await db.selectFrom('training_examinations').selectAll().execute(),
+    trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
+    bookings: await db.selectFrom('bookings').selectAll().execute(),
+  };
+}
+
+export function exportRepository(db: Kysely<Database>) {
+  return {
+    readDivision: () => readDivision(db),
+  };
+}
+
+export type ExportRepository = ReturnType<typeof exportRepository>;

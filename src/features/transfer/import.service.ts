@@ -1,0 +1,71 @@
+import { parseImport } from './import/parse.js';
+import type { ImportPlan } from './import/plan.js';
+import type { AuditActor } from '../audit/domain/index.js';
+import type { ImportSummary } from './import.repository.js';
+import { importChanges } from '../bookings/changes.js';
+import type { Deps } from '../../app/deps.js';
+import type { Write } from '../../core/write.js';
+
+export { ImportError } from './import/plan.js';
+export type { ImportSummary };
+
+/** The database was to be filled empty, and it holds users or bookings: nothing was imported. */
+export class DatabaseNotEmptyError extends Error {
+  constructor() {
+    super('the database already holds users or bookings');
+  }
+}
+
+export interface ImportOptions {
+  /** Import only into a database without users and bookings, checked in the import's own transaction. */
+  intoEmptyDatabase?: boolean;
+  /** What the audit log names as the import's target (the file name); default "import". */
+  source?: string;
+  /** Who imports; default the command line. */
+  actor?: AuditActor;
+  /** More to write in the import's own transaction (a Control Center move's API keys). */
+  alsoWrite?: (w: Write) => Promise<void>;
+  /** More for the audit entry (a Control Center move's counts). */
+  auditExtra?: Record<string, unknown>;
+  /** Moved history, not news (§19): no events and no audit entry per booking, only the import's one. */
+  history?: boolean;
+}
+
+/** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
+export class Imports {
+  constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
+
+  /** Validates and applies the content in one transaction, with one `import` audit entry and each booking's event and entry. */
+  async run(data: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
+    return this.apply(parseImport(data), options);
+  }
+
+  /** run() of content already checked (parseImport), so a large document need not stay in memory. */
+  async apply(plan: ImportPlan, options: ImportOptions = {}): Promise<ImportSummary> {
+    const actor = options.actor ?? { kind: 'cli' };
+    return this.deps.writer.write(async (w) => {
+      if (options.intoEmptyDatabase && (await w.repos.divisionData.holdsDataLocked())) throw new DatabaseNotEmptyError();
+      const outcome = await w.repos.import.apply(plan, w.at, !options.history);
+      if (options.alsoWrite) await options.alsoWrite(w);
+      const after = { ...outcome.summary, ...options.auditExtra };
+      await w.audit(actor, [{ action: 'import', target: options.source ?? 'import', before: null, after }]);
+      if (!options.history) await w.bookingsChanged(importChanges(outcome.bookings), actor, 'import');
+      return outcome.summary;
+    });
+  }
+
+  /** Validates the content as run() would, writing nothing (a dry run). */
+  check(data: unknown): void {
+    parseImport(data);
+  }
+
+  /** True when the database already holds users or bookings (a demo must not be mixed into real data). */
+  holdsDivisionData(): Promise<boolean> {
+    return this.deps.repos.divisionData.hasData();
+  }
+
+  /** True when the database holds users and every one is among `ids` (the demo division of one seed, and nobody else). */
+  holdsOnlyUsers(ids: readonly number[]): Promise<boolean> {
+    return this.deps.repos.divisionData.holdsOnlyUsers(ids);
+  }
+}

@@ -1,0 +1,130 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { openDatabase } from '../../core/db/connection.js';
+import { migrateToLatest } from '../../core/db/migrate.js';
+import { DatabaseNotEmptyError, ImportError, type ImportSummary } from './import.service.js';
+import { CliError, withServices } from '../../cli/context.js';
+import { count, show, tell } from '../../cli/output.js';
+
+function describe(summary: ImportSummary): string {
+  return (
+    (Object.entries(summary) as Array<[string, number]>)
+      .filter(([, n]) => n > 0)
+      // Every section's name is its noun's plural with an s.
+      .map(([k, n]) => count(n, k.slice(0, -1)))
+      .join(', ')
+  );
+}
+
+async function importFile(file: string): Promise<void> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    // A byte order mark (some editors on Windows write one) is no part of the JSON.
+    data = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  } catch (err) {
+    throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  await withServices(async (services) => {
+    try {
+      const summary = await services.imports.run(data, { source: path.basename(file) });
+      tell(show`Imported ${describe(summary) || 'nothing'} from ${file}.`);
+    } catch (err) {
+      if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
+      throw err;
+    }
+  });
+}
+
+/** Seeds the demo division from: a 32-bit number would do, but nine digits are easy to type. */
+const MAX_SEED = 999_999_999;
+
+async function seedDemo(opts: { seed: string }): Promise<void> {
+  const seed = /^\d{1,9}$/.test(opts.seed) ? Number(opts.seed) : NaN;
+  if (!(seed <= MAX_SEED)) throw new CliError(`--seed must be a whole number from 0 to ${MAX_SEED} (got "${opts.seed}")`);
+  const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
+  await withServices(async (services) => {
+    // Loaded only for this command: the generator is large and nothing else needs it.
+    const { buildDemoDivision } = await import('../demo/division.js');
+    const data = buildDemoDivision({ now: services.clock(), seed });
+    // Run again (a second `npm run demo`), it finds its own division: done, not an error.
+    const loaded = async () => {
+      if (!(await services.imports.holdsOnlyUsers(data.users.map((u) => u.id)))) return false;
+      tell(`The demo division (seed ${seed}) is already loaded; nothing was changed.`);
+      return true;
+    };
+    // Checked again in the import's transaction (below): this only spares loading the demo.
+    if (await services.imports.holdsDivisionData()) {
+      if (await loaded()) return;
+      throw new CliError(notEmpty);
+    }
+    try {
+      const summary = await services.imports.run(data, { intoEmptyDatabase: true, source: 'seed:demo' });
+      tell(`Loaded the demo division: ${describe(summary)}.`);
+    } catch (err) {
+      // Another process (a second seed:demo, an import) filled it since the check above.
+      if (err instanceof DatabaseNotEmptyError) {
+        if (await loaded()) return;
+        throw new CliError(`${notEmpty} (another process filled it just now); nothing was loaded`);
+      }
+      throw err;
+    }
+  });
+}
+
+/** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
+async function exportData(file: string | undefined): Promise<void> {
+  if (file?.trim() === '') throw new CliError('FILE must not be empty: npx sector export [FILE] (stdout without it)');
+  const text = await withServices((services) => services.exports.text());
+  if (file === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    await fs.writeFile(temporary, text, { flag: 'wx' });
+    await fs.rename(temporary, file);
+  } catch (err) {
+    await fs.rm(temporary, { force: true }).catch(() => {});
+    throw new CliError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  tell(show`Exported to ${file} (${Buffer.byteLength(text)} bytes).`);
+}
+
+async function migrate(): Promise<void> {
+  const db = openDatabase(loadConfig().databaseUrl);
+  try {
+    const applied = await migrateToLatest(db);
+    tell(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}.` : 'Database schema is already up to date.');
+  } finally {
+    await db.close();
+  }
+}
+
+export function registerDataCommands(program: Command): void {
+  program
+    .command('import')
+    .description('Import areas, users, positions, endorsements, roles, trainings and bookings from a JSON file (all or nothing).')
+    .argument('<file>', 'JSON file in the import format (see README)')
+    .action(importFile);
+  program
+    .command('seed:demo')
+    .description('Load a realistic demo division (positions, controllers, endorsements, trainings, upcoming bookings).')
+    .option('--seed <n>', `random seed from 0 to ${MAX_SEED}; the same seed gives the same division`, '1')
+    .action(seedDemo);
+  program
+    .command('export')
+    .description(
+      'Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.',
+    )
+    .argument('[file]', 'file to write (replaced if it exists); stdout without it')
+    .action(exportData);
+  program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
+}

@@ -1,9 +1,0 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listOnline } from '../../schemas/online.js';
-import type { RouteServices } from '../../services/index.js';
-
-const onlineRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
-  app.get('/api/online', { schema: listOnline, config: { auth: 'public' } }, (request) => services.online.list(request.apiKey !== null));
-};
-
-export default onlineRoutes;

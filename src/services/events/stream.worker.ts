@@ -1,7 +1,0 @@
-// The tail of GET /api/events on every instance: woken by commits that wrote events, else every 250 ms.
-import type { Worker } from '../workers/worker.js';
-import type { EventStream } from './stream.js';
-
-export function eventStreamWorker({ eventStream }: { eventStream: Pick<EventStream, 'tail'> }): Worker {
-  return { name: 'event-stream', runs: 'everywhere', intervalMs: 250, run: () => eventStream.tail() };
-}
