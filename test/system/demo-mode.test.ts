@@ -94,6 +94,15 @@ describe.runIf(TEST_DIALECT === 'sqlite')('npm run demo', { timeout: 120_000 }, 
       form({ cid: '1234567', _csrf: token }),
     );
     expect(stranger.status).toBe(422);
+    const notACid = await send(
+      demo.url,
+      'POST',
+      '/auth/demo',
+      { ...FORM, cookie: cookiesOf(page).join('; ') },
+      form({ cid: 'abc', _csrf: token }),
+    );
+    expect(notACid.status).toBe(422);
+    expect(notACid.body).toContain('Only the people listed on the demo sign-in page can be signed in as; nobody was signed in.');
 
     const signedIn = await send(
       demo.url,

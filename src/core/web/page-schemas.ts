@@ -1,63 +1,50 @@
-// What the pages take, declared as the API's are. A repeated field's first value counts; unknown
-// parameters are let through (other sites' links and the network's sign-in add their own).
+// What the members' and public pages take, declared as the API's are: page forms of the atoms every
+// page shares (src/core/web/form-atoms.ts). A repeated field's first value counts; unknown parameters
+// are let through (other sites' links and the network's sign-in add their own).
 import { Type } from 'typebox';
-
-const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })]);
-
-/** The first value of a field, or undefined. */
-export const firstOf = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+import { Checkbox, CheckboxList, Csrf, Field, IdField, IdPath, IntegerField, pageForm, Prose } from './form-atoms.js';
 
 const hidden = { hide: true } as const;
 
-export const signInPage = { ...hidden, querystring: Type.Object({ next: Type.Optional(Field) }) };
-export const signInCallback = {
-  ...hidden,
-  querystring: Type.Object({ code: Type.Optional(Field), state: Type.Optional(Field), error: Type.Optional(Field) }),
-};
-/** npm run demo: signing in as a demo person (src/features/sign-in/demo.routes.ts). */
-export const demoSignInForm = {
-  ...hidden,
-  body: Type.Object({ cid: Type.Optional(Field), next: Type.Optional(Field), _csrf: Type.Optional(Field) }),
-};
-export const signOutForm = { ...hidden, body: Type.Optional(Type.Object({ _csrf: Type.Optional(Field) })) };
+export const signInPage = { ...hidden, querystring: pageForm({ next: Field() }) };
+export const signInCallback = { ...hidden, querystring: pageForm({ code: Field(), state: Field(), error: Field() }) };
+/** npm run demo: signing in as a demo person (src/features/sign-in/demo.routes.ts); its token is checked by its route. */
+export const demoSignInForm = { ...hidden, body: pageForm({ cid: IdField(), next: Field(), _csrf: Csrf }) };
+export const signOutForm = { ...hidden, body: Type.Optional(pageForm({ _csrf: Csrf })) };
 
 /** A booking's id in a page's path: anything that is not one gets "no such booking". */
-const BookingPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
+const BookingPath = IdPath();
 
-const BookingForm = Type.Object({
-  position: Type.Optional(Field),
-  date: Type.Optional(Field),
-  start_at: Type.Optional(Field),
-  end_at: Type.Optional(Field),
-  tag: Type.Optional(Field),
-  _csrf: Type.Optional(Field),
+const BookingForm = pageForm({
+  position: Field(),
+  date: Field(),
+  start_at: Field(),
+  end_at: Field(),
+  tag: Field(),
+  _csrf: Csrf,
 });
+const CsrfOnly = pageForm({ _csrf: Csrf });
 
 export const bookingFormPage = { ...hidden };
 export const editBookingPage = { ...hidden, params: BookingPath };
 export const bookingForm = { ...hidden, body: BookingForm };
 export const changeBookingForm = { ...hidden, params: BookingPath, body: BookingForm };
-export const cancelBookingForm = { ...hidden, params: BookingPath, body: Type.Object({ _csrf: Type.Optional(Field) }) };
-export const myBookingsPage = {
-  ...hidden,
-  querystring: Type.Object({ done: Type.Optional(Field), id: Type.Optional(Field), forced: Type.Optional(Field) }),
-};
-export const renewCalendarForm = { ...hidden, body: Type.Object({ _csrf: Type.Optional(Field) }) };
+export const cancelBookingForm = { ...hidden, params: BookingPath, body: CsrfOnly };
+export const myBookingsPage = { ...hidden, querystring: pageForm({ done: Field(), id: Field(), forced: Field() }) };
+export const renewCalendarForm = { ...hidden, body: CsrfOnly };
 export const memberCalendar = { ...hidden, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) };
 
-const Csrf = Type.Object({ _csrf: Type.Optional(Field) });
 export const trainingApplyPage = { ...hidden };
 export const trainingApplyForm = {
   ...hidden,
-  body: Type.Object({
-    area: Type.Optional(Field),
-    ratings: Type.Optional(Field),
-    motivation: Type.Optional(Type.String({ maxLength: 5000 })),
-    experience: Type.Optional(Field),
-    english_only: Type.Optional(Field),
-    _csrf: Type.Optional(Field),
+  body: pageForm({
+    area: Field(),
+    ratings: CheckboxList(Field()),
+    motivation: Prose(),
+    experience: IntegerField(1, 6, 'Choose your experience.'),
+    english_only: Checkbox(),
+    _csrf: Csrf,
   }),
 };
-export const myTrainingPage = { ...hidden, querystring: Type.Object({ done: Type.Optional(Field) }) };
-export const myTrainingForm = { ...hidden, body: Csrf };
+export const myTrainingPage = { ...hidden, querystring: pageForm({ done: Field() }) };
+export const myTrainingForm = { ...hidden, body: CsrfOnly };

@@ -7,8 +7,9 @@
 //     const body = myBookingsPage({ …, csrf: csrfField(request) });   // put csrfField in every <form method="post">
 //     return sendPage(reply, 200, body);
 //   });
-//   app.post('/bookings', { schema: bookingForm }, async (request, reply) => {
-//     // Only reached by a signed-in member whose form carried a valid token; then 303 (post/redirect/get).
+//   app.post('/bookings', { schema: bookingForm, attachValidation: true }, async (request, reply) => {
+//     // Only reached by a signed-in member whose form carried a valid token; its fields are then checked
+//     // (src/core/web/forms.ts: formFailure, the form again with its errors), then 303 (post/redirect/get).
 //     return reply.redirect('/my/bookings?done=booked', 303);
 //   });
 //

@@ -1,7 +1,10 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { FORM_DATE, FORM_DATE_OR_BLANK, isFormDate, PAGE_FORM } from './form-atoms.js';
+import { pageFormKeyword } from './forms.js';
 
-// Query strings and path params are coerced from text; bodies are not (a JSON `true` must not become cid 1).
+// Query strings, path params and the pages' forms (src/core/web/form-atoms.ts) are coerced from text;
+// other bodies are not (a JSON `true` must not become cid 1).
 // `verbose`: each error carries its schema, whose message the error handler responds with.
 const common: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false, verbose: true };
 
@@ -11,9 +14,24 @@ export interface Formats {
   coercing: Record<string, (text: string) => boolean>;
 }
 
+/** The page forms' own formats, which every coercing validator knows. */
+const FORM_FORMATS: Record<string, (text: string) => boolean> = {
+  [FORM_DATE]: isFormDate,
+  [FORM_DATE_OR_BLANK]: (text) => text === '' || isFormDate(text),
+};
+
+const isPageForm = (schema: unknown): boolean => typeof schema === 'object' && schema !== null && PAGE_FORM in schema;
+
 function ajvWith(options: Options, formats: Record<string, (text: string) => boolean>): Ajv {
   const ajv = new Ajv(options);
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+}
+
+/** The coercing validator: the features' formats, and the page forms' own formats and keyword. */
+function coercingWith(formats: Record<string, (text: string) => boolean>): Ajv {
+  const ajv = ajvWith({ ...common, coerceTypes: 'array' }, { ...FORM_FORMATS, ...formats });
+  ajv.addKeyword(pageFormKeyword);
   return ajv;
 }
 
@@ -31,14 +49,14 @@ export function validatorCompiler(formats: Formats): FastifySchemaCompiler<unkno
       formats,
       (ajvs = {
         exact: ajvWith({ ...common, coerceTypes: false }, formats.exact),
-        coercing: ajvWith({ ...common, coerceTypes: 'array' }, formats.coercing),
+        coercing: coercingWith(formats.coercing),
       }),
     );
   const { exact, coercing } = ajvs;
   return ({ schema, httpPart }) => {
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown): boolean => {
-      compiled ??= (httpPart === 'body' ? exact : coercing).compile(schema as object);
+      compiled ??= (httpPart === 'body' && !isPageForm(schema) ? exact : coercing).compile(schema as object);
       const valid = compiled(data);
       validate.errors = compiled.errors;
       return valid;

@@ -10,7 +10,7 @@ import {
   REPLAYED_HEADER,
   UpdateBookingBody,
 } from './booking-input.schema.js';
-import { ErrorBody, ValidationErrorBody } from '../../core/web/schema-atoms.js';
+import { ErrorBody, isoTimestamp, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 export { BOOKING_ID_PATH } from './booking-input.schema.js';
 
@@ -20,12 +20,7 @@ const ymdHis = (description: string) =>
     examples: ['2026-02-01 10:00:00'],
     description: `${description} (UTC, Y-m-d H:i:s)`,
   });
-const isoMicros = (description: string) =>
-  Type.String({
-    format: 'date-time',
-    examples: ['2026-01-15T12:00:00.000000Z'],
-    description: `${description} (ISO 8601 UTC with microseconds)`,
-  });
+const isoMicros = (description: string) => isoTimestamp('2026-01-15T12:00:00.000000Z', description);
 const flag = (description: string) => Type.Integer({ enum: [0, 1], description });
 
 const fields = {

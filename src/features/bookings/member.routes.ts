@@ -3,10 +3,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bookingFieldsOf, type BookingBody, withoutBlanks } from './domain/input.js';
-import { type MemberFormValues, memberFormValues, parseMemberForm } from './domain/member-form.js';
+import { type MemberFormValues, parseMemberForm } from './domain/member-form.js';
 import { isBookingId } from './domain/index.js';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { fieldErrorsFromValidation } from '../../core/web/errors.js';
+import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { accountView, csrfField, sendMessage, sendPage } from '../../core/web/pages.js';
 import { bookingFormPage, myBookingsPage, valuesOf, whenText } from './views/member-pages.js';
 import { CreateBookingBody } from './booking-input.schema.js';
@@ -34,12 +35,19 @@ function checkCreateBody(request: FastifyRequest, raw: Record<string, string>) {
 
 const memberOf = (request: FastifyRequest): Member => ({ cid: request.member!.cid, name: request.member!.name });
 
-/** The booking id of a path, or null when it cannot be one. */
-function bookingIdOf(raw: string): number | null {
-  if (!/^\d{1,12}$/.test(raw)) return null;
-  const id = Number(raw);
-  return isBookingId(id) ? id : null;
+/** What the member sent, as text, to fill the form again. */
+function valuesSent(body: unknown): MemberFormValues {
+  const sent = formValues(body);
+  return {
+    position: sent.position ?? '',
+    date: sent.date ?? '',
+    start_at: sent.start_at ?? '',
+    end_at: sent.end_at ?? '',
+    tag: sent.tag ?? '',
+  };
 }
+
+const form = { attachValidation: true } as const;
 
 const NOTICES = {
   booked: 'Booked',
@@ -96,8 +104,11 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
   /** Saves the form as a new booking (id null) or a change: 303 to "My bookings", the form again (422), or 403. */
   async function save(request: FastifyRequest, reply: FastifyReply, id: number | null) {
     const member = memberOf(request);
-    const values = memberFormValues(request.body);
-    const parsed = parseMemberForm(values, member.cid, (body) => checkCreateBody(request, body));
+    const values = valuesSent(request.body);
+    const refused = formFailure(request);
+    const parsed = refused
+      ? { ok: false as const, errors: refused.errors }
+      : parseMemberForm(values, member.cid, (body) => checkCreateBody(request, body));
     const { booker: _booker, positions } = await members.offer(member);
     if (!parsed.ok) return sendForm(request, reply, 422, id, values, parsed.errors, positions);
     try {
@@ -121,11 +132,11 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
 
   app.get('/bookings/new', { schema: bookingFormSchema }, (request, reply) => sendForm(request, reply, 200, null, EMPTY_FORM, {}));
 
-  app.post('/bookings', { schema: bookingForm }, (request, reply) => save(request, reply, null));
+  app.post('/bookings', { schema: bookingForm, ...form }, (request, reply) => save(request, reply, null));
 
-  app.get('/bookings/:id/edit', { schema: editBookingPage }, async (request, reply) => {
-    const id = bookingIdOf(request.params.id);
-    if (id === null) return notFound(request, reply);
+  app.get('/bookings/:id/edit', { schema: editBookingPage, ...form }, async (request, reply) => {
+    if (pathFailed(request)) return notFound(request, reply);
+    const { id } = request.params;
     try {
       const booking = await members.changeable(memberOf(request), id);
       return await sendForm(request, reply, 200, id, valuesOf(booking, members.tagOf(booking)), {});
@@ -136,15 +147,14 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     }
   });
 
-  app.post('/bookings/:id', { schema: changeBookingForm }, async (request, reply) => {
-    const id = bookingIdOf(request.params.id);
-    if (id === null) return notFound(request, reply);
-    return save(request, reply, id);
+  app.post('/bookings/:id', { schema: changeBookingForm, ...form }, async (request, reply) => {
+    if (formFailure(request)?.part === 'params') return notFound(request, reply);
+    return save(request, reply, request.params.id);
   });
 
-  app.post('/bookings/:id/cancel', { schema: cancelBookingForm }, async (request, reply) => {
-    const id = bookingIdOf(request.params.id);
-    if (id === null) return notFound(request, reply);
+  app.post('/bookings/:id/cancel', { schema: cancelBookingForm, ...form }, async (request, reply) => {
+    if (pathFailed(request)) return notFound(request, reply);
+    const { id } = request.params;
     try {
       await members.cancel(memberOf(request), id);
       return await reply.redirect(`/my/bookings?done=cancelled&id=${id}`, 303);
@@ -164,12 +174,13 @@ const memberBookingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
   });
 
   /** The confirmation after a 303: what was done, naming the booking only when it is the member's own. */
-  async function noticeOf(member: Member, q: Record<string, unknown>): Promise<string | null> {
+  async function noticeOf(member: Member, q: { done: string; id: string; forced: string }): Promise<string | null> {
     if (q.done === 'renewed') return 'Your calendar has a new address; the old one no longer works.';
-    const done = typeof q.done === 'string' && Object.hasOwn(NOTICES, q.done) ? NOTICES[q.done as keyof typeof NOTICES] : null;
+    const done = Object.hasOwn(NOTICES, q.done) ? NOTICES[q.done as keyof typeof NOTICES] : null;
     if (done === null) return null;
-    const id = typeof q.id === 'string' && /^\d{1,12}$/.test(q.id) ? Number(q.id) : null;
-    const booking = id === null ? null : await members.own(member, id);
+    // The id of a link this site made (/^\d+$/); anything else names no booking.
+    const id = /^\d+$/.test(q.id) ? Number(q.id) : 0;
+    const booking = isBookingId(id) ? await members.own(member, id) : null;
     if (!booking) return `${done}.`;
     const forced =
       q.forced === '1'

@@ -1,13 +1,9 @@
 // The deprecated endpoints (docs/api.md): their responses' models, which the deprecated presenters'
 // output is typed by, and the routes' schemas.
 import { type Static, Type, type TSchema } from 'typebox';
-import { ErrorBody } from '../../core/web/schema-atoms.js';
+import { ErrorBody, isoTimestamp } from '../../core/web/schema-atoms.js';
 
-const Timestamp = Type.String({
-  format: 'date-time',
-  examples: ['2024-02-04T15:18:44.000000Z'],
-  description: 'ISO 8601 UTC with microseconds',
-});
+const Timestamp = isoTimestamp('2024-02-04T15:18:44.000000Z');
 const Areas = Type.Array(Type.String(), { description: 'Area names' });
 
 export const DEPRECATION_NOTE =

@@ -1,15 +1,9 @@
 // Endorsements as staff issue them (contract §17) and the schemas of their routes.
 import { type Static, Type } from 'typebox';
 import { MAX_CID } from '../../core/domain/limits.js';
-import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
+import { ErrorBody, isoTimestamp, nullable, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
-const iso = (description: string) =>
-  Type.String({
-    format: 'date-time',
-    examples: ['2026-12-01T12:00:00.000000Z'],
-    description: `${description} (ISO 8601 UTC with microseconds)`,
-  });
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const iso = (description: string) => isoTimestamp('2026-12-01T12:00:00.000000Z', description);
 
 export const ENDORSEMENT_TYPES = ['visiting', 'examiner', 'facility', 'solo', 's1'] as const;
 

@@ -3,13 +3,15 @@
 // Through the Positions service the API uses: one write each with its audit entry and event.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError } from '../../core/domain/errors.js';
+import type { Static } from 'typebox';
+import { ConflictError, type FieldErrors } from '../../core/domain/errors.js';
+import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { positionsPage } from './staff-page.view.js';
 import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../roles/index.js';
 import type { RouteServices } from '../../app/services.js';
-import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from '../roles/index.js';
+import { failureOf, frameOf, notFound, noticeOf, positionAreas, refuse, respondToRefusal, viewerOf } from '../roles/index.js';
 
 const NOTICES = { added: 'Position added.', changed: 'Position changed.', removed: 'Position removed.' };
 const MANAGED_BY = "An area's positions are added, changed and removed by its Administrators.";
@@ -20,19 +22,6 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     if (areas.length === 0) return refuse(request, reply, MANAGED_BY);
     const positions = await services.positions.details();
     return sendPage(reply, status, positionsPage({ ...frameOf(request, services), positions, areas, state, notice }));
-  }
-
-  /** The posted fields, blanks as not given (the service names what is missing). */
-  function fieldsOf(body: Record<string, unknown>) {
-    const values = {
-      callsign: text(body.callsign).toUpperCase(),
-      name: text(body.name),
-      frequency: text(body.frequency),
-      area: text(body.area),
-      rating: text(body.rating),
-      required_facility: text(body.required_facility),
-    };
-    return values;
   }
 
   async function change(
@@ -56,23 +45,44 @@ const positionsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     sendPositions(request, reply, 200, NO_FORM, noticeOf(request.query.done, NOTICES)),
   );
 
-  app.post('/staff/positions', { schema: addPositionForm }, (request, reply) => {
-    const v = fieldsOf(request.body);
-    const input = { ...v, required_facility: v.required_facility === '' ? null : v.required_facility };
+  /** A refused form again: its fields beside their messages (the callsign as it is kept, in capitals). */
+  const refused = (request: FastifyRequest, reply: FastifyReply, form: string, errors: FieldErrors) => {
+    const values = formValues(request.body);
+    if (values.callsign !== undefined) values.callsign = values.callsign.toUpperCase();
+    return sendPositions(request, reply, 422, { form, values, errors }, null);
+  };
+  /** The position's fields of a form (nothing else it carried), and what the service takes: a blank facility is none. */
+  const fieldsOf = ({ name, frequency, area, rating, required_facility }: Static<typeof changePositionForm.body>) => ({
+    name,
+    frequency,
+    area,
+    rating,
+    required_facility,
+  });
+  const inputOf = <T extends { required_facility: string }>(v: T) => ({ ...v, required_facility: v.required_facility || null });
+  const form = { attachValidation: true } as const;
+
+  app.post('/staff/positions', { schema: addPositionForm, ...form }, (request, reply) => {
+    const failed = formFailure(request);
+    if (failed) return refused(request, reply, 'position-new', failed.errors);
+    const v = { callsign: request.body.callsign.toUpperCase(), ...fieldsOf(request.body) };
     return change(request, reply, { form: 'position-new', values: v }, 'added', () =>
-      services.positions.create(input, memberActor(request.member!)),
+      services.positions.create(inputOf(v), memberActor(request.member!)),
     );
   });
 
-  app.post('/staff/positions/:callsign', { schema: changePositionForm }, (request, reply) => {
+  app.post('/staff/positions/:callsign', { schema: changePositionForm, ...form }, (request, reply) => {
+    const failed = formFailure(request);
+    if (failed?.part === 'params') return notFound(request, reply, 'position');
     const callsign = request.params.callsign.toUpperCase();
-    const { callsign: _c, ...v } = fieldsOf(request.body);
-    const input = { ...v, required_facility: v.required_facility === '' ? null : v.required_facility };
+    if (failed) return refused(request, reply, `position-${callsign}`, failed.errors);
+    const v = fieldsOf(request.body);
     const state = { form: `position-${callsign}`, values: v };
-    return change(request, reply, state, 'changed', () => services.positions.update(callsign, input, memberActor(request.member!)));
+    return change(request, reply, state, 'changed', () => services.positions.update(callsign, inputOf(v), memberActor(request.member!)));
   });
 
-  app.post('/staff/positions/:callsign/remove', { schema: removePositionForm }, (request, reply) => {
+  app.post('/staff/positions/:callsign/remove', { schema: removePositionForm, ...form }, (request, reply) => {
+    if (pathFailed(request)) return notFound(request, reply, 'position');
     const callsign = request.params.callsign.toUpperCase();
     return change(request, reply, { form: `position-${callsign}`, values: {} }, 'removed', () =>
       services.positions.remove(callsign, memberActor(request.member!)),

@@ -5,6 +5,7 @@ import { registerRoleCommands } from './roles.cli.js';
 import { Roles } from './roles.service.js';
 
 // What other features use of this one.
+export { failureOf, frameOf, lastDayAt, notFound, noticeOf, positionAreas, refuse, respondToRefusal, viewerOf } from './staff-scope.js';
 export {
   NO_FORM,
   dateOf,
@@ -35,20 +36,6 @@ export {
   staffPositionsPage,
   staffSearchPage,
 } from './staff-pages.schema.js';
-export {
-  all,
-  failureOf,
-  frameOf,
-  idOf,
-  lastDayOf,
-  notFound,
-  noticeOf,
-  positionAreas,
-  refuse,
-  respondToRefusal,
-  text,
-  viewerOf,
-} from './staff-scope.js';
 export type { Area, StaffView } from './roles.service.js';
 export type { RoleHeld } from './roles.repository.js';
 export { openTraining } from './predicates.js';

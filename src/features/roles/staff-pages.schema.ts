@@ -1,51 +1,35 @@
 // What the staff pages (contract §17, src/routes/staff) take: path parameters, queries and form
-// fields, declared as the other pages' are (src/core/web/page-schemas.ts): a field may come more than once.
-import { Type } from 'typebox';
+// fields, each a page form of the atoms every page shares (src/core/web/form-atoms.ts).
+import { CheckboxList, Csrf, DateField, Field, IdPath, pageForm, TextPath } from '../../core/web/form-atoms.js';
 
-const Field = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })]);
 const hidden = { hide: true } as const;
-const Csrf = { _csrf: Type.Optional(Field) };
-const Done = Type.Object({ done: Type.Optional(Field) });
+const Done = pageForm({ done: Field() });
 
-/** A CID, an endorsement id or a callsign in a path: anything that is not one gets a 404. */
-const CidPath = Type.Object({ cid: Type.String({ maxLength: 40 }) });
-const IdPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
-const CallsignPath = Type.Object({ callsign: Type.String({ maxLength: 60 }) });
+/** A CID or an endorsement id in a path: anything that is not one gets a 404. */
+const CidPath = IdPath('cid');
+const EndorsementPath = IdPath('id');
+/** A callsign in a path: one that names no position gets a 404. */
+const CallsignPath = TextPath('callsign');
+
+/** The last day of an endorsement: blank is no end. */
+const LastDay = DateField({ blank: true, message: 'Give the last day as a date, YYYY-MM-DD.' });
 
 export const staffOverviewPage = { ...hidden };
-export const staffSearchPage = { ...hidden, querystring: Type.Object({ q: Type.Optional(Field) }) };
+export const staffSearchPage = { ...hidden, querystring: pageForm({ q: Field() }) };
 export const staffPersonPage = { ...hidden, params: CidPath, querystring: Done };
-export const staffEndorsementsPage = { ...hidden, querystring: Type.Object({ type: Type.Optional(Field), area: Type.Optional(Field) }) };
+export const staffEndorsementsPage = { ...hidden, querystring: pageForm({ type: Field(), area: Field() }) };
 export const staffPositionsPage = { ...hidden, querystring: Done };
 
 export const issueEndorsementForm = {
   ...hidden,
   params: CidPath,
-  body: Type.Object({
-    type: Type.Optional(Field),
-    rating: Type.Optional(Field),
-    areas: Type.Optional(Field),
-    positions: Type.Optional(Field),
-    valid_to: Type.Optional(Field),
-    ...Csrf,
-  }),
+  body: pageForm({ type: Field(), rating: Field(), areas: CheckboxList(Field()), positions: Field(), valid_to: LastDay, _csrf: Csrf }),
 };
-export const endorsementEndForm = { ...hidden, params: IdPath, body: Type.Object({ valid_to: Type.Optional(Field), ...Csrf }) };
-export const endorsementRevokeForm = { ...hidden, params: IdPath, body: Type.Object({ ...Csrf }) };
-export const roleForm = {
-  ...hidden,
-  params: CidPath,
-  body: Type.Object({ role: Type.Optional(Field), area: Type.Optional(Field), ...Csrf }),
-};
+export const endorsementEndForm = { ...hidden, params: EndorsementPath, body: pageForm({ valid_to: LastDay, _csrf: Csrf }) };
+export const endorsementRevokeForm = { ...hidden, params: EndorsementPath, body: pageForm({ _csrf: Csrf }) };
+export const roleForm = { ...hidden, params: CidPath, body: pageForm({ role: Field(), area: Field(), _csrf: Csrf }) };
 
-const PositionFields = {
-  name: Type.Optional(Field),
-  frequency: Type.Optional(Field),
-  area: Type.Optional(Field),
-  rating: Type.Optional(Field),
-  required_facility: Type.Optional(Field),
-  ...Csrf,
-};
-export const addPositionForm = { ...hidden, body: Type.Object({ callsign: Type.Optional(Field), ...PositionFields }) };
-export const changePositionForm = { ...hidden, params: CallsignPath, body: Type.Object(PositionFields) };
-export const removePositionForm = { ...hidden, params: CallsignPath, body: Type.Object({ ...Csrf }) };
+const PositionFields = { name: Field(), frequency: Field(), area: Field(), rating: Field(), required_facility: Field(), _csrf: Csrf };
+export const addPositionForm = { ...hidden, body: pageForm({ callsign: Field(), ...PositionFields }) };
+export const changePositionForm = { ...hidden, params: CallsignPath, body: pageForm(PositionFields) };
+export const removePositionForm = { ...hidden, params: CallsignPath, body: pageForm({ _csrf: Csrf }) };

@@ -5,7 +5,6 @@ import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, Validat
 import { mayDo } from './domain.js';
 import { accountView, csrfField, memberPasses, sendMessage } from '../../core/web/pages.js';
 import type { StaffFrame } from './staff-frame.view.js';
-import { firstOf } from '../../core/web/page-schemas.js';
 import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './roles.service.js';
 
@@ -82,34 +81,10 @@ export async function respondToRefusal(request: FastifyRequest, reply: FastifyRe
   throw err;
 }
 
-/** The first value of a form field, trimmed ('' when absent). */
-export const text = (v: unknown): string => (firstOf(v) ?? '').trim();
-/** Every value of a form field (checkboxes), trimmed, blanks left out. */
-export const all = (v: unknown): string[] =>
-  (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/** A positive 32-bit id of a path, or null. */
-export function idOf(raw: string): number | null {
-  if (!/^\d{1,10}$/.test(raw)) return null;
-  const n = Number(raw);
-  return n >= 1 && n <= 2_147_483_647 ? n : null;
-}
-
-/** A "last day" date field: 23:59 UTC that day; blank is no end; otherwise the field's error. */
-export function lastDayOf(field: string, raw: string): { ok: true; at: number | null } | { ok: false; errors: FieldErrors } {
-  if (raw === '') return { ok: true, at: null };
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  const at = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59) : NaN;
-  if (!m || Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== raw) {
-    return { ok: false, errors: { [field]: ['Give the last day as a date, YYYY-MM-DD.'] } };
-  }
-  return { ok: true, at };
-}
+/** The end of an endorsement from its last day (a checked date field, YYYY-MM-DD): 23:59 UTC that day; blank is no end. */
+export const lastDayAt = (day: string): number | null =>
+  day === '' ? null : Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)), 23, 59);
 
 /** The confirmation after a 303, from a fixed list (a link cannot make the page say anything else). */
-export function noticeOf(done: unknown, notices: Record<string, string>): string | null {
-  const key = firstOf(done);
-  return key !== undefined && Object.hasOwn(notices, key) ? notices[key]! : null;
-}
+export const noticeOf = (done: string, notices: Record<string, string>): string | null =>
+  Object.hasOwn(notices, done) ? notices[done]! : null;

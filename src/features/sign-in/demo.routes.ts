@@ -1,12 +1,13 @@
-// npm run demo (src/app/demo-mode.ts, docs/demo.md): GET /auth/login lists demo people, POST /auth/demo
+// npm run demo (src/demo-mode.ts, docs/demo.md): GET /auth/login lists demo people, POST /auth/demo
 // signs in as one of them. Registered only in demo mode: a normal start has neither route. The
 // session is made as the network's sign-in makes one; only the round trip to the network is left out.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { safeNext } from './domain.js';
+import { formFailure } from '../../core/web/forms.js';
 import { accountView, sendMessage, sendPage } from '../../core/web/pages.js';
 import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
 import { demoSignInPage } from './demo-page.view.js';
-import { demoSignInForm, firstOf, signInPage } from '../../core/web/page-schemas.js';
+import { demoSignInForm, signInPage } from '../../core/web/page-schemas.js';
 import type { RouteServices } from '../../app/services.js';
 import type { DemoSignIn } from './demo.service.js';
 
@@ -24,14 +25,16 @@ const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: Dem
       account: accountView(request),
       people: await demo.people(),
       token: tokens.create(secret),
-      next: safeNext(firstOf(request.query.next)),
+      next: safeNext(request.query.next),
     });
     return sendPage(reply.header('cache-control', 'no-store'), 200, page);
   });
 
-  app.post('/auth/demo', { schema: demoSignInForm, config: { signInForm: true } }, async (request, reply) => {
+  app.post('/auth/demo', { schema: demoSignInForm, config: { signInForm: true }, attachValidation: true }, async (request, reply) => {
+    // The token first, whatever the fields: a form from elsewhere is never told what is wrong with them.
     const secret = signedCookie(request, LOGIN_COOKIE);
-    const token = firstOf(request.body._csrf);
+    const sent: unknown = (request.body as Partial<Record<string, unknown>> | undefined)?._csrf;
+    const token = typeof sent === 'string' ? sent : undefined;
     if (secret === null || token === undefined || !request.server.memberPages.tokens.verify(secret, token)) {
       return sendMessage(request, reply, 403, {
         title: 'Form refused',
@@ -39,8 +42,10 @@ const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: Dem
         links: [{ href: '/auth/login', text: 'Demo sign-in' }],
       });
     }
-    const raw = firstOf(request.body.cid) ?? '';
-    const sessionId = /^\d{1,8}$/.test(raw) ? await demo.signIn(Number(raw)) : null;
+    const failed = formFailure(request);
+    // A field other than the person's is the request's fault, said as on any page.
+    if (failed && !Object.hasOwn(failed.errors, 'cid')) throw request.validationError!;
+    const sessionId = failed === null ? await demo.signIn(request.body.cid) : null;
     if (sessionId === null) {
       return sendMessage(request, reply, 422, {
         title: 'Not a demo person',
@@ -52,7 +57,7 @@ const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: Dem
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
     clearCookie(reply, LOGIN_COOKIE);
     setSessionCookie(reply, sessionId);
-    return reply.header('cache-control', 'no-store').redirect(safeNext(firstOf(request.body.next)), 303);
+    return reply.header('cache-control', 'no-store').redirect(safeNext(request.body.next), 303);
   });
 };
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendMessage, signInPath } from '../../core/web/pages.js';
 import { clearCookie, clearSessionCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
-import { firstOf, signInCallback, signInPage, signOutForm } from '../../core/web/page-schemas.js';
+import { signInCallback, signInPage, signOutForm } from '../../core/web/page-schemas.js';
 import type { RouteServices } from '../../app/services.js';
 import demoRoutes from './demo.routes.js';
 
@@ -22,7 +22,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async
   function registerNetworkSignIn() {
     app.get('/auth/login', { schema: signInPage }, async (request, reply) => {
       if (signIn === null) return unavailable(request, reply);
-      const { location, browserToken } = await signIn.start(firstOf(request.query.next));
+      const { location, browserToken } = await signIn.start(request.query.next);
       // Path=/ (not /auth/callback): the `__Host-` prefix it gets under https requires it.
       setSignedCookie(reply, LOGIN_COOKIE, browserToken, LOGIN_MAX_AGE_S);
       return reply.header('cache-control', 'no-store').redirect(location, 302);
@@ -31,10 +31,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async
     app.get('/auth/callback', { schema: signInCallback }, async (request, reply) => {
       if (signIn === null) return unavailable(request, reply);
       const q = request.query;
-      const result = await signIn.finish(
-        { code: firstOf(q.code), state: firstOf(q.state), error: firstOf(q.error) },
-        signedCookie(request, LOGIN_COOKIE),
-      );
+      const result = await signIn.finish({ code: q.code, state: q.state, error: q.error }, signedCookie(request, LOGIN_COOKIE));
       clearCookie(reply, LOGIN_COOKIE);
       if (!result.ok) {
         const refused = result.problem.kind === 'rating';

@@ -6,13 +6,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../core/domain/errors.js';
 import { mayDo, STAFF_ROLES } from '../roles/domain.js';
+import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { personPage } from './views/users.js';
 import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../roles/index.js';
 import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './staff.service.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from '../roles/index.js';
+import { failureOf, frameOf, lastDayAt, notFound, noticeOf, respondToRefusal, viewerOf } from '../roles/index.js';
 
 const NOTICES = {
   issued: 'Endorsement issued.',
@@ -98,40 +99,33 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     }
   }
 
-  app.get('/staff/users/:cid', { schema: staffPersonPage }, async (request, reply) => {
-    const cid = idOf(request.params.cid);
-    if (cid === null) return notFound(request, reply, 'person');
-    return sendPerson(request, reply, 200, cid, NO_FORM, noticeOf(request.query.done, NOTICES));
+  const form = { attachValidation: true } as const;
+
+  app.get('/staff/users/:cid', { schema: staffPersonPage, ...form }, async (request, reply) => {
+    if (pathFailed(request)) return notFound(request, reply, 'person');
+    return sendPerson(request, reply, 200, request.params.cid, NO_FORM, noticeOf(request.query.done, NOTICES));
   });
 
-  app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm }, async (request, reply) => {
-    const cid = idOf(request.params.cid);
-    if (cid === null) return notFound(request, reply, 'person');
+  app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm, ...form }, async (request, reply) => {
+    const failed = formFailure(request);
+    if (failed?.part === 'params') return notFound(request, reply, 'person');
+    const { cid } = request.params;
     const b = request.body;
-    const values = {
-      type: text(b.type),
-      rating: text(b.rating),
-      areas: all(b.areas).join(','),
-      positions: text(b.positions),
-      valid_to: text(b.valid_to),
-    };
-    const state = { form: 'issue', values };
-    const end = lastDayOf('valid_to', values.valid_to);
-    if (!end.ok) return sendPerson(request, reply, 422, cid, { ...state, errors: end.errors }, null);
+    const state = { form: 'issue', values: formValues(b) };
+    if (failed) return sendPerson(request, reply, 422, cid, { ...state, errors: failed.errors }, null);
     const req = {
-      type: values.type,
-      rating: values.rating === '' ? null : values.rating,
-      areas: all(b.areas),
-      positions: values.positions === '' ? [] : [values.positions],
+      type: b.type,
+      rating: b.rating === '' ? null : b.rating,
+      areas: b.areas,
+      positions: b.positions === '' ? [] : [b.positions],
       valid_from: services.staff.now(),
-      valid_to: end.at,
+      valid_to: lastDayAt(b.valid_to),
     };
     return change(request, reply, cid, state, 'issued', () => services.endorsements.issue(cid, req, actor(request)));
   });
 
   /** The endorsement's holder (where its forms live), or a 404 page. */
-  async function holderOf(request: FastifyRequest, reply: FastifyReply, raw: string): Promise<{ id: number; cid: number } | null> {
-    const id = idOf(raw);
+  async function holderOf(request: FastifyRequest, reply: FastifyReply, id: number | null): Promise<{ id: number; cid: number } | null> {
     const found = id === null ? null : await services.endorsements.find(id).catch(() => null);
     if (found === null) {
       await notFound(request, reply, 'endorsement');
@@ -140,18 +134,18 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     return { id: found.id, cid: found.user_id };
   }
 
-  app.post('/staff/endorsements/:id/end', { schema: endorsementEndForm }, async (request, reply) => {
-    const held = await holderOf(request, reply, request.params.id);
+  app.post('/staff/endorsements/:id/end', { schema: endorsementEndForm, ...form }, async (request, reply) => {
+    const failed = formFailure(request);
+    const held = await holderOf(request, reply, failed?.part === 'params' ? null : request.params.id);
     if (held === null) return reply;
-    const values = { valid_to: text(request.body.valid_to) };
-    const state = { form: `end-${held.id}`, values };
-    const end = lastDayOf('valid_to', values.valid_to);
-    if (!end.ok) return sendPerson(request, reply, 422, held.cid, { ...state, errors: end.errors }, null);
-    return change(request, reply, held.cid, state, 'shortened', () => services.endorsements.setEnd(held.id, end.at, actor(request)));
+    const state = { form: `end-${held.id}`, values: formValues(request.body) };
+    if (failed) return sendPerson(request, reply, 422, held.cid, { ...state, errors: failed.errors }, null);
+    const end = lastDayAt(request.body.valid_to);
+    return change(request, reply, held.cid, state, 'shortened', () => services.endorsements.setEnd(held.id, end, actor(request)));
   });
 
-  app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm }, async (request, reply) => {
-    const held = await holderOf(request, reply, request.params.id);
+  app.post('/staff/endorsements/:id/revoke', { schema: endorsementRevokeForm, ...form }, async (request, reply) => {
+    const held = await holderOf(request, reply, pathFailed(request) ? null : request.params.id);
     if (held === null) return reply;
     return change(request, reply, held.cid, { form: `end-${held.id}`, values: {} }, 'revoked', () =>
       services.endorsements.revoke(held.id, actor(request)),
@@ -162,15 +156,18 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     ['/staff/users/:cid/roles', 'granted'],
     ['/staff/users/:cid/roles/revoke', 'role-revoked'],
   ] as const) {
-    app.post(path, { schema: roleForm }, async (request, reply) => {
-      const cid = idOf(request.params.cid);
-      if (cid === null) return notFound(request, reply, 'person');
-      const values = { role: text(request.body.role), area: text(request.body.area) };
-      const area = values.area === '' ? null : values.area;
+    app.post(path, { schema: roleForm, ...form }, async (request, reply) => {
+      const failed = formFailure(request);
+      if (failed?.part === 'params') return notFound(request, reply, 'person');
+      const { cid } = request.params;
+      const { role, area } = request.body;
+      const state = { form: 'role', values: formValues(request.body) };
+      if (failed) return sendPerson(request, reply, 422, cid, { ...state, errors: failed.errors }, null);
       const roles = services.roles;
+      const areaOrNone = area === '' ? null : area;
       const run = () =>
-        what === 'granted' ? roles.grant(cid, values.role, area, actor(request)) : roles.revoke(cid, values.role, area, actor(request));
-      return change(request, reply, cid, { form: 'role', values }, what, run);
+        what === 'granted' ? roles.grant(cid, role, areaOrNone, actor(request)) : roles.revoke(cid, role, areaOrNone, actor(request));
+      return change(request, reply, cid, state, what, run);
     });
   }
 };

@@ -12,7 +12,7 @@ import { searchPage } from './views/users.js';
 import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../roles/index.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
 import type { RouteServices } from '../../app/services.js';
-import { frameOf, text, viewerOf } from '../roles/index.js';
+import { frameOf, viewerOf } from '../roles/index.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */
 const MAY: Record<StaffRole, string[]> = {
@@ -51,15 +51,15 @@ const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asyn
   });
 
   app.get('/staff/users', { schema: staffSearchPage }, async (request, reply) => {
-    const q = text(request.query.q).slice(0, 100);
+    const q = request.query.q.slice(0, 100);
     const found = q === '' ? [] : await services.staff.search(q);
     return sendPage(reply, 200, searchPage({ ...frameOf(request, services), q, found, limit: SEARCH_LIMIT }));
   });
 
   app.get('/staff/endorsements', { schema: staffEndorsementsPage }, async (request, reply) => {
     const view = viewerOf(request);
-    const type = text(request.query.type).toLowerCase();
-    const areaName = text(request.query.area);
+    const type = request.query.type.toLowerCase();
+    const areaName = request.query.area;
     const area = view.myAreas.find((a) => a.name.toLowerCase() === areaName.toLowerCase());
     const endorsements = await services.staff.activeEndorsements(view, {
       ...(isIssuedType(type) ? { type } : {}),

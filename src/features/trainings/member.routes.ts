@@ -4,15 +4,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { formFailure, formValues } from '../../core/web/forms.js';
 import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
 import { type ApplyValues, applyPage, myTrainingPage } from './views/member-pages.js';
-import {
-  firstOf,
-  myTrainingForm,
-  myTrainingPage as myTrainingSchema,
-  trainingApplyForm,
-  trainingApplyPage,
-} from '../../core/web/page-schemas.js';
+import { myTrainingForm, myTrainingPage as myTrainingSchema, trainingApplyForm, trainingApplyPage } from '../../core/web/page-schemas.js';
 import type { RouteServices } from '../../app/services.js';
 
 const EMPTY: ApplyValues = { area: '', ratings: [], motivation: '', experience: '', english_only: false };
@@ -47,19 +42,21 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
 
   app.get('/training/apply', { schema: trainingApplyPage }, (request, reply) => sendForm(request, reply, 200, EMPTY, {}));
 
-  app.post('/training/apply', { schema: trainingApplyForm }, async (request, reply) => {
+  app.post('/training/apply', { schema: trainingApplyForm, attachValidation: true }, async (request, reply) => {
+    const failed = formFailure(request);
     const b = request.body;
-    const ratings = b.ratings === undefined ? [] : Array.isArray(b.ratings) ? b.ratings : [b.ratings];
+    const text = formValues(b);
     const values: ApplyValues = {
-      area: firstOf(b.area) ?? '',
-      ratings,
-      motivation: b.motivation ?? '',
-      experience: firstOf(b.experience) ?? '',
-      english_only: firstOf(b.english_only) !== undefined,
+      area: text.area ?? '',
+      ratings: Array.isArray(b.ratings) ? b.ratings.filter((r) => typeof r === 'string') : [],
+      motivation: text.motivation ?? '',
+      experience: text.experience ?? '',
+      english_only: text.english_only === 'on',
     };
-    const experience = /^[1-6]$/.test(values.experience) ? Number(values.experience) : null;
+    if (failed) return sendForm(request, reply, 422, values, failed.errors);
     try {
-      await applications.apply(request.member!.cid, { ...values, experience }, memberActor(request.member!));
+      const { area, ratings, motivation, experience, english_only } = b;
+      await applications.apply(request.member!.cid, { area, ratings, motivation, experience, english_only }, memberActor(request.member!));
       return await reply.redirect('/my/training?done=applied', 303);
     } catch (err) {
       if (err instanceof ValidationError) return sendForm(request, reply, 422, values, err.errors);
@@ -69,8 +66,8 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
   });
 
   app.get('/my/training', { schema: myTrainingSchema }, async (request, reply) => {
-    const done = firstOf(request.query.done);
-    const notice = done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null;
+    const { done } = request.query;
+    const notice = Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null;
     const mine = await applications.mine(request.member!.cid);
     return sendPage(reply, 200, myTrainingPage({ ...frame(request), mine, notice }));
   });

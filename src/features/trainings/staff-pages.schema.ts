@@ -1,19 +1,58 @@
-// What the staff training pages (contract §18, src/features/trainings/staff.routes.ts) take, declared as the
-// other staff pages' are (src/features/roles/staff-pages.schema.ts): a field may come more than once.
-import { Type } from 'typebox';
+// What the staff training pages (contract §18, src/features/trainings/staff.routes.ts) take, each a page form
+// of the atoms every page shares (src/core/web/form-atoms.ts). A field the services check further
+// (a type, a date, a callsign) is text here; a CID or a status is a number, named by its message.
+import { TRAINING_STATUSES } from './domain.js';
+import { Checkbox, CheckboxList, Csrf, Field, IdField, IdPath, IntegerField, pageForm, Prose } from '../../core/web/form-atoms.js';
 
-const Field = Type.Union([Type.String({ maxLength: 25_000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })]);
 const hidden = { hide: true } as const;
-const IdPath = Type.Object({ id: Type.String({ maxLength: 40 }) });
-const form = (...names: string[]) => Type.Object(Object.fromEntries([...names, '_csrf'].map((n) => [n, Type.Optional(Field)])));
+const TrainingPath = IdPath('id');
+const Done = pageForm({ done: Field() });
 
-export const staffTrainingsPage = {
+export const staffTrainingsPage = { ...hidden, querystring: pageForm({ area: Field(), status: Field(), done: Field() }) };
+export const staffTrainingPage = { ...hidden, params: TrainingPath, querystring: Done };
+export const createTrainingForm = {
   ...hidden,
-  querystring: Type.Object({ area: Type.Optional(Field), status: Type.Optional(Field), done: Type.Optional(Field) }),
+  body: pageForm({
+    user_id: IdField('Give the CID of the member to train (a number).'),
+    area: Field(),
+    type: Field(),
+    ratings: Field(),
+    status: IntegerField(0, 3, 'The status must be one of: 0, 1, 2, 3.'),
+    _csrf: Csrf,
+  }),
 };
-export const staffTrainingPage = { ...hidden, params: IdPath, querystring: Type.Object({ done: Type.Optional(Field) }) };
-export const createTrainingForm = { ...hidden, body: form('user_id', 'area', 'type', 'ratings', 'status') };
-export const trainingStatusForm = { ...hidden, params: IdPath, body: form('status', 'closed_reason') };
-export const trainingChangeForm = { ...hidden, params: IdPath, body: form('type', 'mentors', 'paused') };
-export const trainingReportForm = { ...hidden, params: IdPath, body: form('report_date', 'position', 'content', 'improve', 'draft') };
-export const trainingExamForm = { ...hidden, params: IdPath, body: form('examination_date', 'position', 'examiner_id', 'result') };
+export const trainingStatusForm = {
+  ...hidden,
+  params: TrainingPath,
+  body: pageForm({
+    status: IntegerField(TRAINING_STATUSES[0], 3, `The status must be one of: ${TRAINING_STATUSES.join(', ')}.`),
+    closed_reason: Field(),
+    _csrf: Csrf,
+  }),
+};
+export const trainingChangeForm = {
+  ...hidden,
+  params: TrainingPath,
+  body: pageForm({
+    type: Field(),
+    mentors: CheckboxList(IdField('Each mentor is named by their CID (a number).')),
+    paused: Checkbox(),
+    _csrf: Csrf,
+  }),
+};
+export const trainingReportForm = {
+  ...hidden,
+  params: TrainingPath,
+  body: pageForm({ report_date: Field(), position: Field(), content: Prose(), improve: Prose(), draft: Checkbox(), _csrf: Csrf }),
+};
+export const trainingExamForm = {
+  ...hidden,
+  params: TrainingPath,
+  body: pageForm({
+    examination_date: Field(),
+    position: Field(),
+    examiner_id: IdField('Give the examiner’s CID (a number).'),
+    result: Field(),
+    _csrf: Csrf,
+  }),
+};

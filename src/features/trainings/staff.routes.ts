@@ -4,7 +4,9 @@
 // its timeline, audit entry (actor member:<cid>), event and the student's mail.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
 import { ConflictError } from '../../core/domain/errors.js';
+import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { trainingPage } from './views/staff-detail.js';
@@ -19,7 +21,7 @@ import {
   trainingStatusForm,
 } from './staff-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../roles/index.js';
+import { failureOf, frameOf, notFound, noticeOf, respondToRefusal, viewerOf } from '../roles/index.js';
 
 const NOTICES = {
   created: 'Training created.',
@@ -29,15 +31,16 @@ const NOTICES = {
   exam: 'Examination recorded.',
 };
 
-/** A whole number from a form field, or NaN (the service's checks name the field). */
-const numberOf = (raw: string) => (/^-?\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN);
+type ListQuery = Static<typeof staffTrainingsPage.querystring>;
+const NO_QUERY: ListQuery = { area: '', status: '', done: '' };
+const form = { attachValidation: true } as const;
 
 const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const today = () => new Date(services.clock()).toISOString().slice(0, 10);
 
-  async function sendList(request: FastifyRequest, reply: FastifyReply, status: number, state: FormState, query: Record<string, unknown>) {
+  async function sendList(request: FastifyRequest, reply: FastifyReply, status: number, state: FormState, query: ListQuery) {
     const view = viewerOf(request);
-    const filter = { area: text(query.area), status: text(query.status) };
+    const filter = { area: query.area, status: query.status };
     const area = view.myAreas.find((a) => a.name === filter.area)?.id;
     const code = /^[0-3]$/.test(filter.status) ? Number(filter.status) : undefined;
     const list = await services.trainingDesk.list(view, {
@@ -56,11 +59,14 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return sendPage(reply, status, page);
   }
 
-  async function sendTraining(request: FastifyRequest, reply: FastifyReply, id: number | null, status: number, state: FormState) {
-    const view = id === null ? null : await services.trainingDesk.detail(viewerOf(request), id);
+  async function sendTraining(request: FastifyRequest, reply: FastifyReply, id: number, status: number, state: FormState, notice = '') {
+    const view = await services.trainingDesk.detail(viewerOf(request), id);
     if (view === null) return notFound(request, reply, 'training');
-    const notice = noticeOf((request.query as Record<string, unknown> | undefined)?.done, NOTICES);
-    return sendPage(reply, status, trainingPage({ ...frameOf(request, services), view, today: today(), state, notice }));
+    return sendPage(
+      reply,
+      status,
+      trainingPage({ ...frameOf(request, services), view, today: today(), state, notice: noticeOf(notice, NOTICES) }),
+    );
   }
 
   /** Runs a change: 303 back to the page on success, the form again with its errors, or 403/404. */
@@ -79,88 +85,84 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     } catch (err) {
       const errors = failureOf(err);
       const code = err instanceof ConflictError ? 409 : 422;
-      if (errors && id === null) return sendList(request, reply, code, { ...state, errors }, {});
-      if (errors) return sendTraining(request, reply, id, code, { ...state, errors });
+      if (errors && id === null) return sendList(request, reply, code, { ...state, errors }, NO_QUERY);
+      if (errors && id !== null) return sendTraining(request, reply, id, code, { ...state, errors });
       return respondToRefusal(request, reply, err, 'training');
     }
   }
 
   app.get('/staff/trainings', { schema: staffTrainingsPage }, (request, reply) => sendList(request, reply, 200, NO_FORM, request.query));
 
-  app.get('/staff/trainings/:id', { schema: staffTrainingPage }, (request, reply) =>
-    sendTraining(request, reply, idOf(request.params.id), 200, NO_FORM),
-  );
+  app.get('/staff/trainings/:id', { schema: staffTrainingPage, ...form }, (request, reply) => {
+    if (pathFailed(request)) return notFound(request, reply, 'training');
+    return sendTraining(request, reply, request.params.id, 200, NO_FORM, request.query.done);
+  });
 
-  app.post('/staff/trainings', { schema: createTrainingForm }, (request, reply) => {
+  app.post('/staff/trainings', { schema: createTrainingForm, ...form }, (request, reply) => {
+    const failed = formFailure(request);
     const b = request.body;
-    const values = { user_id: text(b.user_id), area: text(b.area), type: text(b.type), ratings: text(b.ratings), status: text(b.status) };
+    const state = { form: 'training-new', values: formValues(b) };
+    if (failed) return sendList(request, reply, 422, { ...state, errors: failed.errors }, NO_QUERY);
     const input = {
-      user_id: numberOf(values.user_id),
-      area: values.area,
-      type: values.type || 'Standard',
-      status: Math.max(0, Math.min(3, numberOf(values.status) || 0)),
-      ratings: values.ratings
+      user_id: b.user_id,
+      area: b.area,
+      type: b.type || 'Standard',
+      status: b.status,
+      ratings: b.ratings
         .split(',')
         .map((r) => r.trim())
         .filter(Boolean),
     };
-    return change(request, reply, null, { form: 'training-new', values }, 'created', () =>
-      services.trainings.create(input, memberActor(request.member!)),
+    return change(request, reply, null, state, 'created', () => services.trainings.create(input, memberActor(request.member!)));
+  });
+
+  /**
+   * A form of one training: a path naming none is a 404, a refused field the training's page again
+   * with the message beside it; otherwise the change, run through `change`.
+   */
+  function trainingForm(request: FastifyRequest, reply: FastifyReply, id: number, name: string, done: string, act: () => Promise<unknown>) {
+    const failed = formFailure(request);
+    if (failed?.part === 'params') return notFound(request, reply, 'training');
+    const state = { form: name, values: formValues(request.body) };
+    if (failed) return sendTraining(request, reply, id, 422, { ...state, errors: failed.errors });
+    return change(request, reply, id, state, done, act);
+  }
+
+  app.post('/staff/trainings/:id/status', { schema: trainingStatusForm, ...form }, (request, reply) => {
+    const { params, body: b } = request;
+    const patch = { status: b.status, ...(b.closed_reason ? { closed_reason: b.closed_reason } : {}) };
+    return trainingForm(request, reply, params.id, 'status', 'status', () =>
+      services.trainings.update(params.id, patch, memberActor(request.member!)),
     );
   });
 
-  app.post('/staff/trainings/:id/status', { schema: trainingStatusForm }, (request, reply) => {
-    const id = idOf(request.params.id);
-    const values = { status: text(request.body.status), closed_reason: text(request.body.closed_reason) };
-    const patch = { status: numberOf(values.status), ...(values.closed_reason ? { closed_reason: values.closed_reason } : {}) };
-    return change(request, reply, id, { form: 'status', values }, 'status', () =>
-      services.trainings.update(id ?? 0, patch, memberActor(request.member!)),
+  app.post('/staff/trainings/:id', { schema: trainingChangeForm, ...form }, (request, reply) => {
+    const { params, body: b } = request;
+    const patch = { type: b.type, mentors: b.mentors, paused: b.paused };
+    return trainingForm(request, reply, params.id, 'change', 'changed', () =>
+      services.trainings.update(params.id, patch, memberActor(request.member!)),
     );
   });
 
-  app.post('/staff/trainings/:id', { schema: trainingChangeForm }, (request, reply) => {
-    const id = idOf(request.params.id);
-    const b = request.body;
-    // The boxes as sent (mentors' CIDs joined by commas), so a refused form comes back as it was ticked.
-    const mentors = all(b.mentors);
-    const values = { type: text(b.type), mentors: mentors.join(','), paused: text(b.paused) };
-    const patch = { type: values.type, mentors: mentors.map(numberOf), paused: values.paused !== '' };
-    return change(request, reply, id, { form: 'change', values }, 'changed', () =>
-      services.trainings.update(id ?? 0, patch, memberActor(request.member!)),
-    );
-  });
-
-  app.post('/staff/trainings/:id/reports', { schema: trainingReportForm }, (request, reply) => {
-    const id = idOf(request.params.id);
-    const b = request.body;
-    const values = {
-      report_date: text(b.report_date),
-      position: text(b.position),
-      content: text(b.content),
-      improve: text(b.improve),
-      draft: text(b.draft),
+  app.post('/staff/trainings/:id/reports', { schema: trainingReportForm, ...form }, (request, reply) => {
+    const { params, body: b } = request;
+    const input = {
+      report_date: b.report_date,
+      content: b.content,
+      improve: b.improve || null,
+      position: b.position || null,
+      draft: b.draft,
     };
-    const input = { ...values, improve: values.improve || null, position: values.position || null, draft: values.draft !== '' };
-    return change(request, reply, id, { form: 'report', values }, 'report', () =>
-      services.trainingRecords.addReport(id ?? 0, input, memberActor(request.member!)),
+    return trainingForm(request, reply, params.id, 'report', 'report', () =>
+      services.trainingRecords.addReport(params.id, input, memberActor(request.member!)),
     );
   });
 
-  app.post('/staff/trainings/:id/examinations', { schema: trainingExamForm }, (request, reply) => {
-    const id = idOf(request.params.id);
-    const b = request.body;
-    const values = {
-      examination_date: text(b.examination_date),
-      position: text(b.position),
-      examiner_id: text(b.examiner_id),
-      result: text(b.result),
-    };
-    return change(request, reply, id, { form: 'exam', values }, 'exam', () =>
-      services.trainingRecords.addExamination(
-        id ?? 0,
-        { ...values, examiner_id: numberOf(values.examiner_id) },
-        memberActor(request.member!),
-      ),
+  app.post('/staff/trainings/:id/examinations', { schema: trainingExamForm, ...form }, (request, reply) => {
+    const { params, body: b } = request;
+    const input = { examination_date: b.examination_date, position: b.position, examiner_id: b.examiner_id, result: b.result };
+    return trainingForm(request, reply, params.id, 'exam', 'exam', () =>
+      services.trainingRecords.addExamination(params.id, input, memberActor(request.member!)),
     );
   });
 };

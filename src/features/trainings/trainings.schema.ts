@@ -2,15 +2,9 @@
 import { type Static, Type } from 'typebox';
 import { MAX_CID } from '../../core/domain/limits.js';
 import { EXAMINATION_RESULTS, TRAINING_STATUSES, TRAINING_TYPES } from './domain.js';
-import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
+import { ErrorBody, isoTimestamp, nullable, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
-const iso = (description: string) =>
-  Type.String({
-    format: 'date-time',
-    examples: ['2026-03-01T10:00:00.000000Z'],
-    description: `${description} (ISO 8601 UTC with microseconds)`,
-  });
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const iso = (description: string) => isoTimestamp('2026-03-01T10:00:00.000000Z', description);
 const date = (description: string) =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', examples: ['2026-03-14'], description: `${description} (YYYY-MM-DD)` });
 

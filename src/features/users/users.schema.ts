@@ -1,16 +1,12 @@
 // The users of GET /api/users: the models the presenter's output is typed by, and the route's schema.
 import { type Static, Type } from 'typebox';
-import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
+import { ErrorBody, isoTimestamp, nullable, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS } from '../members/domain/index.js';
 import { TRAINING_STATUS_DESCRIPTIONS } from '../members/domain/training-status.js';
 import { RATING_CODES } from '../members/domain/ratings.js';
 
-const Timestamp = Type.String({
-  format: 'date-time',
-  examples: ['2024-02-04T15:18:44.000000Z'],
-  description: 'ISO 8601 UTC with microseconds',
-});
-const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+const Timestamp = isoTimestamp('2024-02-04T15:18:44.000000Z');
+const NullableTimestamp = nullable(Timestamp);
 const RatingCode = Type.String({ enum: RATING_CODES, description: 'Rating code' });
 
 const Dated = {

@@ -19,17 +19,6 @@ export type CreateBodyCheck = (body: Record<string, string>) => { ok: true; fiel
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The form's values as text (a repeated field counts as its first value). */
-export function memberFormValues(body: unknown): MemberFormValues {
-  const input = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const text = (key: string): string => {
-    const v = Object.hasOwn(input, key) ? input[key] : undefined;
-    const first: unknown = Array.isArray(v) ? (v as unknown[])[0] : v;
-    return typeof first === 'string' ? first : '';
-  };
-  return { position: text('position'), date: text('date'), start_at: text('start_at'), end_at: text('end_at'), tag: text('tag') };
-}
-
 /** Every field is required but the tag; each error is reported under its field, all at once. */
 export function parseMemberForm(values: MemberFormValues, cid: number, check: CreateBodyCheck): ParsedMemberForm {
   const iso = ISO_DATE.exec(values.date.trim());
