@@ -7,8 +7,11 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { TEST_DIALECT } from './context.js';
-import { ROOT } from './processes.js';
+import { freshDatabaseUrl, TEST_DIALECT } from './context.js';
+import type { UserRecord } from './factories.js';
+import { SIGN_IN_ENV, signInOnDatabase } from './members.js';
+import { ROOT, startServer, type ServerProcess } from './processes.js';
+import { importData } from './seed.js';
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 /** Screenshots for a person to look at (not committed). */
@@ -52,4 +55,35 @@ export async function openAs(
   const page = await context.newPage();
   await page.goto(new URL(url, server.url).toString(), { waitUntil: 'networkidle' });
   return { page, close: () => context.close() };
+}
+
+/** A server process on a database of its own, members signed in on it, and a browser to open its pages. */
+export interface SignedInSite {
+  server: ServerProcess;
+  browser: Browser;
+  /** Each member's session cookie (`sector_session`), by CID. */
+  cookies: Record<number, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Imports `division` into a fresh database, starts a server on it with sign-in on (the Nordic vACC of
+ * EUD, plus `env`), signs `members` in on that database and launches the browser.
+ */
+export async function startSignedInSite(division: unknown, members: UserRecord[], env: Record<string, string> = {}): Promise<SignedInSite> {
+  const databaseUrl = freshDatabaseUrl();
+  await importData({ DATABASE_URL: databaseUrl }, division);
+  const server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV, ...env });
+  const cookies: Record<number, string> = {};
+  for (const member of members) cookies[member.id] = await signInOnDatabase(databaseUrl, member);
+  const browser = await launchBrowser();
+  return {
+    server,
+    browser,
+    cookies,
+    close: async () => {
+      await browser.close();
+      await server.stop();
+    },
+  };
 }

@@ -5,12 +5,9 @@
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../../support/browser.js';
-import { freshDatabaseUrl } from '../../support/context.js';
+import { SCREENSHOTS, seriousFindings, type SignedInSite, SKIP_BROWSER, startSignedInSite } from '../../support/browser.js';
 import { BO, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
-import { SIGN_IN_ENV, signInOnDatabase } from '../../support/members.js';
-import { startServer, type ServerProcess } from '../../support/processes.js';
-import { importData } from '../../support/seed.js';
+import { type ServerProcess } from '../../support/processes.js';
 
 const skip = SKIP_BROWSER;
 
@@ -58,27 +55,13 @@ describe.skipIf(skip)('members booking pages in Chromium', () => {
     return { page, problems, close: () => context.close() };
   }
 
-  /** axe findings of serious or critical impact (axe is injected: only a context bypassing the CSP allows it). */
-  async function seriousFindings(page: Page, label: string): Promise<unknown[]> {
-    await page.addScriptTag({ path: AXE });
-    const violations = (await page.evaluate(
-      `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
-    )) as Array<{ id: string; impact: string; nodes: string[] }>;
-    if (violations.length > 0) console.info(`axe, ${label}, findings: ${JSON.stringify(violations)}`);
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
-
+  let site: SignedInSite;
   beforeAll(async () => {
-    const databaseUrl = freshDatabaseUrl();
-    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
-    server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV });
-    cookie = await signInOnDatabase(databaseUrl, BOB);
-    browser = await launchBrowser();
+    site = await startSignedInSite(DIVISION, [BOB]);
+    ({ server, browser } = site);
+    cookie = site.cookies[BOB.id]!;
   }, 120_000);
-  afterAll(async () => {
-    await browser.close();
-    await server.stop();
-  });
+  afterAll(() => site.close());
 
   it('books on a phone from the form to My bookings, and cancels it again', async () => {
     const { page, problems, close } = await open('/bookings/new', { viewport: { width: 390, height: 844 } });

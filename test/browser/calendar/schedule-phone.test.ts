@@ -4,13 +4,10 @@
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../../support/browser.js';
-import { freshDatabaseUrl } from '../../support/context.js';
-import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
+import { AXE, SCREENSHOTS, type SignedInSite, SKIP_BROWSER, startSignedInSite } from '../../support/browser.js';
+import { type DataFeedStandIn, startDataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
-import { SIGN_IN_ENV, signInOnDatabase } from '../../support/members.js';
-import { startServer, type ServerProcess } from '../../support/processes.js';
-import { importData } from '../../support/seed.js';
+import { type ServerProcess } from '../../support/processes.js';
 
 const DAY = 86_400_000;
 const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
@@ -38,6 +35,7 @@ describe.skipIf(SKIP_BROWSER)('schedule page on a 375×667 phone in Chromium', (
   let server: ServerProcess;
   let browser: Browser;
   let cookie: string;
+  let site: SignedInSite;
 
   async function open(options: BrowserContextOptions & { signedIn?: boolean } = {}): Promise<{ page: Page; close: () => Promise<void> }> {
     const { signedIn, ...contextOptions } = options;
@@ -57,21 +55,12 @@ describe.skipIf(SKIP_BROWSER)('schedule page on a 375×667 phone in Chromium', (
   beforeAll(async () => {
     feed = await startDataFeedStandIn();
     feed.set(new Date().toISOString(), []);
-    const databaseUrl = freshDatabaseUrl();
-    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
-    server = await startServer({
-      DATABASE_URL: databaseUrl,
-      SITE_NAME: 'Nordic vACC',
-      DATA_FEED_URL: feed.url,
-      DIVISION: 'EUD',
-      ...SIGN_IN_ENV,
-    });
-    cookie = await signInOnDatabase(databaseUrl, ADALBERT);
-    browser = await launchBrowser();
+    site = await startSignedInSite(DIVISION, [ADALBERT], { DATA_FEED_URL: feed.url });
+    ({ server, browser } = site);
+    cookie = site.cookies[ADALBERT.id]!;
   }, 120_000);
   afterAll(async () => {
-    await browser.close();
-    await server.stop();
+    await site.close();
     await feed.close();
   });
 

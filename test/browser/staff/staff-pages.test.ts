@@ -9,12 +9,13 @@ import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection.js';
-import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../../support/browser.js';
+import { launchBrowser, SCREENSHOTS, seriousFindings, SKIP_BROWSER } from '../../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../../support/connect-stand-in.js';
 import { freshDatabaseUrl } from '../../support/context.js';
-import { ADA, BO, buildBooking, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
+import { ADA, BO, buildBooking, buildEndorsement, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 import { ROOT, startServer, type ServerProcess } from '../../support/processes.js';
 import { importData } from '../../support/seed.js';
+import { ADMIN, assignAdasMentor, buildStaffDivision, MENTOR, MOD, PLAIN, STAFF_PEOPLE as PEOPLE } from '../../support/staff-division.js';
 
 const SHOTS = process.env.SCREENSHOTS_TO_DOCS === '1' ? path.join(ROOT, 'docs', 'screenshots') : SCREENSHOTS;
 const DAY = 86_400_000;
@@ -22,40 +23,18 @@ const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), ne
 const isoDay = (days: number) => new Date(today + days * DAY).toISOString().slice(0, 10);
 const ymdHis = (days: number, hour: number) => `${isoDay(days)} ${String(hour).padStart(2, '0')}:00:00`;
 
-const ADMIN = 1000010;
-const MOD = 1000011;
-const MENTOR = 1000012;
-const PLAIN = 1000013;
 const CY = 1000014;
 const DAG = 1000015;
-const PEOPLE = {
-  [ADMIN]: { first: 'Alma', last: 'Andersen', rating: { id: 5, short: 'C1' } },
-  [MOD]: { first: 'Mona', last: 'Madsen', rating: { id: 5, short: 'C1' } },
-  [MENTOR]: { first: 'Mette', last: 'Mikkelsen', rating: { id: 4, short: 'S3' } },
-  [PLAIN]: { first: 'Per', last: 'Poulsen', rating: { id: 3, short: 'S2' } },
-} as const;
-
-const DIVISION = {
-  areas: ['Denmark', 'Sweden'],
+const DIVISION = buildStaffDivision({
   users: [
-    buildUser({ id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'S2' }),
-    buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'S1' }),
     buildUser({ id: CY, first_name: 'Cy', last_name: 'Dahl', rating: 'S1' }),
     buildUser({ id: DAG, first_name: 'Dag', last_name: 'Ek', rating: 'S2' }),
-    ...Object.entries(PEOPLE).map(([id, p]) =>
-      buildUser({ id: Number(id), first_name: p.first, last_name: p.last, rating: p.rating.short }),
-    ),
   ],
   positions: [
     buildPosition('EKCH_DEL'),
     buildPosition('EKCH_TWR', { required_facility: 'T1 EKCH TWR' }),
     buildPosition('EKCH_APP'),
     buildPosition('ESSA_TWR'),
-  ],
-  roles: [
-    buildRole({ user_id: ADMIN, area: null, role: 'Administrator' }),
-    buildRole({ user_id: MOD, area: 'Denmark', role: 'Moderator' }),
-    buildRole({ user_id: MENTOR, area: 'Denmark', role: 'Mentor' }),
   ],
   endorsements: [
     buildEndorsement({
@@ -76,13 +55,11 @@ const DIVISION = {
     }),
   ],
   trainings: [
-    buildTraining({ user_id: ADA, status: 2, ratings: ['S3'] }),
-    buildTraining({ user_id: BO, status: 1, ratings: ['S2'] }),
     buildTraining({ user_id: CY, status: 0, ratings: ['S2'], created_at: `${isoDay(-90)}T10:00:00Z` }),
     buildTraining({ user_id: DAG, status: 2, ratings: ['S3'], created_at: `${isoDay(-300)}T10:00:00Z` }),
   ],
   bookings: [buildBooking({ user_id: ADA, callsign: 'EKCH_DEL', time_start: ymdHis(2, 10), time_end: ymdHis(2, 12) })],
-};
+});
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -116,15 +93,6 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     return { page, problems, close: () => context.close() };
   }
 
-  async function seriousFindings(page: Page, label: string): Promise<unknown[]> {
-    await page.addScriptTag({ path: AXE });
-    const violations = (await page.evaluate(
-      `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`,
-    )) as Array<{ id: string; impact: string }>;
-    if (violations.length > 0) console.info(`axe, ${label}: ${JSON.stringify(violations)}`);
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  }
-
   const submit = (page: Page, button: string, url: RegExp) =>
     Promise.all([page.waitForURL(url, { waitUntil: 'networkidle' }), page.getByRole('button', { name: button, exact: true }).click()]);
 
@@ -135,8 +103,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     await importData({ DATABASE_URL: databaseUrl }, DIVISION);
     const db = openDatabase(databaseUrl);
     try {
-      const ada = await db.kysely.selectFrom('trainings').select('id').where('user_id', '=', ADA).executeTakeFirstOrThrow();
-      await db.kysely.insertInto('training_mentors').values({ training_id: ada.id, user_id: MENTOR }).execute();
+      await assignAdasMentor(db.kysely);
     } finally {
       await db.close();
     }

@@ -4,12 +4,9 @@
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openAs, SCREENSHOTS, seriousFindings, SKIP_BROWSER } from '../../support/browser.js';
-import { freshDatabaseUrl } from '../../support/context.js';
+import { openAs, SCREENSHOTS, seriousFindings, type SignedInSite, SKIP_BROWSER, startSignedInSite } from '../../support/browser.js';
 import { buildEndorsement, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
-import { SIGN_IN_ENV, signInOnDatabase } from '../../support/members.js';
-import { startServer, type ServerProcess } from '../../support/processes.js';
-import { importData } from '../../support/seed.js';
+import { type ServerProcess } from '../../support/processes.js';
 
 const MOD = buildUser({ id: 1000010, first_name: 'Maja', last_name: 'Moderator', rating: 'C1', division: 'EUD' });
 const students = ['Cy', 'Do', 'Ev'].map((n, i) =>
@@ -32,17 +29,13 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
   let cookie: string;
   const open = (url: string, options: BrowserContextOptions = {}) => openAs(browser, server, cookie, url, { bypassCSP: true, ...options });
 
+  let site: SignedInSite;
   beforeAll(async () => {
-    const databaseUrl = freshDatabaseUrl();
-    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
-    server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV });
-    cookie = await signInOnDatabase(databaseUrl, MOD);
-    browser = await launchBrowser();
+    site = await startSignedInSite(DIVISION, [MOD]);
+    ({ server, browser } = site);
+    cookie = site.cookies[MOD.id]!;
   }, 120_000);
-  afterAll(async () => {
-    await browser.close();
-    await server.stop();
-  });
+  afterAll(() => site.close());
 
   it('moves a training and records a report and an examination through the forms, on a phone', async () => {
     const { page, close } = await open('/staff/trainings/1', { viewport: { width: 375, height: 812 } });

@@ -4,12 +4,9 @@
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openAs, SCREENSHOTS, seriousFindings, SKIP_BROWSER } from '../../support/browser.js';
-import { freshDatabaseUrl } from '../../support/context.js';
+import { openAs, SCREENSHOTS, seriousFindings, type SignedInSite, SKIP_BROWSER, startSignedInSite } from '../../support/browser.js';
 import { buildPosition, buildTraining, buildUser } from '../../support/factories.js';
-import { SIGN_IN_ENV, signInOnDatabase } from '../../support/members.js';
-import { startServer, type ServerProcess } from '../../support/processes.js';
-import { importData } from '../../support/seed.js';
+import { type ServerProcess } from '../../support/processes.js';
 
 const CY = buildUser({ id: 1000003, first_name: 'Cy', last_name: 'Dahl', rating: 'S1', division: 'EUD' });
 const DO = buildUser({ id: 1000004, first_name: 'Do', last_name: 'Eng', rating: 'S1', division: 'EUD' });
@@ -33,17 +30,13 @@ describe.skipIf(SKIP_BROWSER)('the student’s training pages in Chromium', () =
   const open = (url: string, cid: number, options: BrowserContextOptions = {}) => openAs(browser, server, cookies[cid]!, url, options);
   const cookies: Record<number, string> = {};
 
+  let site: SignedInSite;
   beforeAll(async () => {
-    const databaseUrl = freshDatabaseUrl();
-    await importData({ DATABASE_URL: databaseUrl }, DIVISION);
-    server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV });
-    for (const u of [CY, FY]) cookies[u.id] = await signInOnDatabase(databaseUrl, u);
-    browser = await launchBrowser();
+    site = await startSignedInSite(DIVISION, [CY, FY]);
+    ({ server, browser } = site);
+    Object.assign(cookies, site.cookies);
   }, 120_000);
-  afterAll(async () => {
-    await browser.close();
-    await server.stop();
-  });
+  afterAll(() => site.close());
 
   it('applies on a phone: errors beside their fields, then My training with the place in the queue', async () => {
     const { page, close } = await open('/training/apply', CY.id, { viewport: { width: 375, height: 812 }, bypassCSP: true });

@@ -44,7 +44,7 @@ describe('cross-cutting HTTP rules', () => {
     }
   });
 
-  it('responds to malformed JSON with 400', async () => {
+  it('responds to malformed JSON with 400, on a create and on an update', async () => {
     const res = await ctx.request({
       method: 'POST',
       url: '/api/bookings/create',
@@ -54,6 +54,15 @@ describe('cross-cutting HTTP rules', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'Malformed JSON body' });
+    const patch = await ctx.request({
+      method: 'PATCH',
+      url: '/api/bookings/1',
+      token: edit,
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toEqual({ message: 'Malformed JSON body' });
   });
 
   it('responds to bodies over 64 KiB with 413', async () => {
@@ -69,15 +78,17 @@ describe('cross-cutting HTTP rules', () => {
   });
 
   it('responds to other content types with 415', async () => {
-    const res = await ctx.request({
-      method: 'POST',
-      url: '/api/bookings/create',
-      token: edit,
-      headers: { 'content-type': 'text/xml' },
-      payload: '<booking/>',
-    });
-    expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ message: expect.stringContaining('Unsupported content type') });
+    for (const type of ['text/xml', 'application/xml']) {
+      const res = await ctx.request({
+        method: 'POST',
+        url: '/api/bookings/create',
+        token: edit,
+        headers: { 'content-type': type },
+        payload: '<booking/>',
+      });
+      expect(res.statusCode, type).toBe(415);
+      expect(res.json(), type).toEqual({ message: expect.stringContaining('Unsupported content type') });
+    }
   });
 
   it('responds to invalid fields with 422 and errors per field', async () => {
