@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import type { PositionRow } from '../src/core/db/schema.js';
 import { bookingDiff } from '../src/features/audit/domain/index.js';
-import { parseIncludes } from '../src/features/users/domain/index.js';
+import { parseIncludes } from '../src/features/members/domain/index.js';
 import { bookingCreatedBody, bookingListBody } from '../src/features/bookings/bookings.view.js';
 import { presentPosition } from '../src/features/positions/positions.view.js';
 import { presentUsers } from '../src/features/users/users.view.js';

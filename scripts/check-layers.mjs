@@ -1,9 +1,8 @@
 // Reads dependency-cruiser's JSON result on stdin, prints its rule violations, and adds the one check
 // dependency-cruiser's rules cannot express: no two folders of src/ depend on each other, directly or
 // through other folders (a folder-level cycle can exist without any module-level one). Each feature
-// (src/features/<name>/) counts as one folder. Cycles among features are reported, not yet failed: the
-// features still reach into each other and their commands into the composition root (CONTRIBUTING.md,
-// "Across features"); the machinery (src/core/) must take part in none.
+// (src/features/<name>/) counts as one folder.
+// Type-only imports of the composition root (src/app/) are not edges: every feature names its types.
 // Usage: depcruise src --config .dependency-cruiser.cjs -T json | node scripts/check-layers.mjs
 import { format } from 'dependency-cruiser';
 
@@ -62,13 +61,11 @@ function visit(v) {
 for (const folder of edges.keys()) if (!indexOf.has(folder)) visit(folder);
 
 for (const component of cycles) {
-  // The machinery must take part in no cycle; the rest is reported until the features stop reaching into each other.
-  const featuresOnly = !component.includes('core');
-  if (!featuresOnly) failed = true;
+  failed = true;
   const members = new Set(component);
-  process.stdout.write(`\n  ${featuresOnly ? 'warn' : 'error'} no-folder-cycles: ${component.map((f) => `src/${f}/`).join(' ↔ ')}\n`);
+  process.stdout.write(`\n  error no-folder-cycles: ${component.map((f) => `src/${f}/`).join(' ↔ ')}\n`);
   for (const from of component)
     for (const [to, example] of edges.get(from) ?? []) if (members.has(to)) process.stdout.write(`    ${example}\n`);
 }
-if (!failed) process.stdout.write(cycles.length === 0 ? '✔ no folder cycles in src/\n' : '✔ src/core/ takes part in no folder cycle\n');
+if (!failed) process.stdout.write('✔ no folder cycles in src/\n');
 process.exit(failed ? 1 : 0);

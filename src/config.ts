@@ -1,7 +1,7 @@
 // The one place environment variables are read. Everything else receives a typed Config.
 
 import path from 'node:path';
-import type { ApiVariant } from './features/users/domain/includes.js';
+import type { ApiVariant } from './features/members/domain/includes.js';
 import {
   mailConfig,
   type MailConfig,
@@ -14,7 +14,7 @@ import {
 } from './app/config-services.js';
 import { projectRoot } from './core/project-root.js';
 
-export type { ApiVariant } from './features/users/domain/includes.js';
+export type { ApiVariant } from './features/members/domain/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
 export { networkAddress, type NetworkConfig, type SignInConfig } from './app/config-services.js';
 

@@ -18,9 +18,9 @@ import { loggerOptions } from '../core/web/logging.js';
 import { parseQuery } from '../core/web/parameters.js';
 import openapi, { serverUrl } from '../core/web/openapi.js';
 import { validatorCompiler } from '../core/web/validation.js';
-import { BOOKING_FORMATS } from '../features/bookings/formats.js';
+import { BOOKING_FORMATS } from '../features/bookings/index.js';
 import { registerRoutes, type ScopeRoutes } from './routes.js';
-import { demoGuard } from '../features/sign-in/demo-guard.plugin.js';
+import { demoGuard } from '../features/sign-in/index.js';
 import type { AppServices } from './services.js';
 import { VERSION } from '../version.js';
 

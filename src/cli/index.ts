@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { printable } from '../core/domain/printable.js';
 import { describeStartupError } from '../app/runtime.js';
 import { VERSION } from '../version.js';
-import { registerApiKeyCommands } from '../features/api-keys/api-keys.cli.js';
-import { registerAuditCommand } from '../features/audit/audit.cli.js';
-import { registerBackupCommand } from '../features/operations/backup.cli.js';
-import { registerControlCenterCommand } from '../features/transfer/controlcenter/controlcenter.cli.js';
-import { registerDataCommands } from '../features/transfer/transfer.cli.js';
-import { registerWebhookCommands } from '../features/webhooks/webhooks.cli.js';
-import { registerNetworkCommands } from '../features/network/network.cli.js';
-import { registerRoleCommands } from '../features/staff/roles.cli.js';
-import { registerRosterCommands } from '../features/roster/roster.cli.js';
-import { registerActivityCommands } from '../features/activity/activity.cli.js';
-import { CliError } from './context.js';
+import { activity } from '../features/activity/index.js';
+import { apiKeys } from '../features/api-keys/index.js';
+import { audit } from '../features/audit/index.js';
+import { network } from '../features/network/index.js';
+import { operations } from '../features/operations/index.js';
+import { roster } from '../features/roster/index.js';
+import { roles } from '../features/roles/index.js';
+import { transfer } from '../features/transfer/index.js';
+import { webhooks } from '../features/webhooks/index.js';
+import type { WithServices } from '../app/feature.js';
+import { startServices } from '../app/runtime.js';
+import { CliError } from '../core/cli/errors.js';
 
 const program = new Command('sector')
   .description('Sector: control-centre API of an air traffic control division')
@@ -24,16 +25,20 @@ const program = new Command('sector')
   })
   .exitOverride();
 
-registerApiKeyCommands(program);
-registerDataCommands(program);
-registerControlCenterCommand(program);
-registerWebhookCommands(program);
-registerNetworkCommands(program);
-registerRosterCommands(program);
-registerRoleCommands(program);
-registerActivityCommands(program);
-registerAuditCommand(program);
-registerBackupCommand(program);
+/** Runs a command with the configured database, migrated, and closes it afterwards. */
+const withServices: WithServices = async (fn) => {
+  // A command serves no /metrics: nothing to count.
+  const services = await startServices({ ...loadConfig(), metrics: false });
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+};
+
+// Each feature's commands, in the order `npx sector --help` lists them.
+for (const feature of [apiKeys, transfer, webhooks, network, roster, roles, activity, audit, operations])
+  for (const register of feature.cli ?? []) register(program, withServices);
 
 /**
  * A reader that goes away early (`npx sector apikey:list | head -1`) closes the pipe, and Node

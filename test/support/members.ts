@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/core/db/connection.js';
 import type { NetworkProfile } from '../../src/features/sign-in/domain.js';
-import { ratingValue } from '../../src/features/users/domain/ratings.js';
+import { ratingValue } from '../../src/features/members/domain/ratings.js';
 import { type AppServices, createServices } from '../../src/app/services.js';
 import { type UserRecord } from './factories.js';
 

@@ -3,15 +3,11 @@
 // so a route added here is guarded without a line of its own.
 import type { FastifyPluginAsync } from 'fastify';
 import { memberGuard } from '../../core/web/pages.js';
-import memberBookingsRoutes from '../../features/bookings/member.routes.js';
-import type { ScopeOptions } from './index.js';
-import trainingPagesRoutes from '../../features/trainings/member.routes.js';
+import { registerScope, type ScopeOptions } from './index.js';
 
 const memberRoutes: FastifyPluginAsync<ScopeOptions> = async (members, { services, extra }) => {
   members.addHook('preValidation', memberGuard);
-  await members.register(memberBookingsRoutes, { services });
-  await members.register(trainingPagesRoutes, { services });
-  if (extra) await members.register(extra);
+  await registerScope(members, 'members', services, extra);
 };
 
 export default memberRoutes;

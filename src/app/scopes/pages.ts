@@ -2,13 +2,13 @@
 // errors, for the pages people use in a browser (contract §12, §14). It identifies the member and
 // guards nothing itself: each of its three scopes guards every route in it with one hook.
 import type { FastifyPluginAsync } from 'fastify';
-import memberSession from '../../features/sign-in/member-session.plugin.js';
+import { memberSession } from '../../features/sign-in/index.js';
 import pageRateLimits from '../../core/web/plugins/page-rate-limits.js';
 import type { RouteServices } from '../services.js';
 import type { ScopeRoutes } from './index.js';
 import memberRoutes from './members.js';
 import { publicPages } from './public.js';
-import staffRoutes from '../../features/staff/staff.routes.js';
+import staffRoutes from './staff.js';
 
 interface PageOptions {
   services: RouteServices;

@@ -2,19 +2,12 @@
 // feed (its secret address grants it), the assets (and the API docs, src/core/web/openapi.ts). In the
 // page scope: the schedule and signing in, which know the signed-in member but open for anyone.
 import type { FastifyPluginAsync } from 'fastify';
-import { publicPageGuard } from '../../core/web/pages.js';
 import { registerAssets } from '../../core/web/assets.js';
-import healthRoutes from '../../features/operations/health.routes.js';
-import memberCalendarRoutes from '../../features/calendar/member-calendar.routes.js';
-import metricsRoutes from '../../features/operations/metrics.routes.js';
-import scheduleRoutes from '../../features/calendar/schedule.routes.js';
-import type { ScopeOptions } from './index.js';
-import authRoutes from '../../features/sign-in/sign-in.routes.js';
+import { publicPageGuard } from '../../core/web/pages.js';
+import { registerScope, type ScopeOptions } from './index.js';
 
 export const publicRoutes: FastifyPluginAsync<ScopeOptions> = async (app, { services, extra }) => {
-  await app.register(healthRoutes, { services });
-  if (services.metrics) await app.register(metricsRoutes, { metrics: services.metrics });
-  await app.register(memberCalendarRoutes, { services });
+  await registerScope(app, 'public', services, undefined);
   await registerAssets(app);
   if (extra) await app.register(extra);
 };
@@ -22,7 +15,5 @@ export const publicRoutes: FastifyPluginAsync<ScopeOptions> = async (app, { serv
 /** The public pages: open to anyone; a signed-in member's form (signing out) still carries their token. */
 export const publicPages: FastifyPluginAsync<ScopeOptions> = async (pages, { services, extra }) => {
   pages.addHook('preValidation', publicPageGuard);
-  await pages.register(scheduleRoutes, { services });
-  await pages.register(authRoutes, { services });
-  if (extra) await pages.register(extra);
+  await registerScope(pages, 'publicPages', services, extra);
 };

@@ -43,7 +43,7 @@ export interface UsersTable {
   email: string | null;
   first_name: string | null;
   last_name: string | null;
-  /** Numeric rating value (see features/users/domain/ratings.ts). */
+  /** Numeric rating value (see features/members/domain/ratings.ts). */
   rating: number;
   region: string | null;
   division: string | null;

@@ -45,3 +45,6 @@ function summaryOf(errors: FieldErrors): string {
   const more = fields.length > 1 ? ` (and ${fields.length - 1} more error${fields.length > 2 ? 's' : ''})` : '';
   return `${first}${more}`;
 }
+
+/** A rule's answer: allowed, or refused with the reason in words. */
+export type Decision = { ok: true } | { ok: false; reason: string };

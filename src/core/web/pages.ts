@@ -16,7 +16,7 @@
 //   and, with sign-in on, `Vary: Cookie`; a member's pages get `Cache-Control: private, no-store`.
 //   Its error handler responds to any error with an HTML page.
 // - The guards are hooks of the scopes (src/app/scopes/pages.ts), never of a route: memberGuard in the
-//   members' scope, the staff scope's own (src/features/staff/common.ts), publicPageGuard in the public one.
+//   members' scope, the staff scope's own (src/features/roles/staff-scope.ts), publicPageGuard in the public one.
 // - Signed out: 303 to /auth/login?next=<this page>, and back here after signing in.
 // - A form (any method but GET and HEAD) without the session's token (field `_csrf`, or header
 //   X-CSRF-Token) → 403 page, before the handler runs, so nothing is written.
@@ -38,9 +38,9 @@ export interface Member {
   name: string;
   firstName: string;
   lastName: string;
-  /** Numeric rating value (features/users/domain/ratings.ts), as of the last sign-in or roster update. */
+  /** Numeric rating value (features/members/domain/ratings.ts), as of the last sign-in or roster update. */
   rating: number;
-  /** Holds a staff role in some area or division-wide (features/staff/domain.ts holdsAnyRole): the pages show "Staff". */
+  /** Holds a staff role in some area or division-wide (features/roles/domain.ts holdsAnyRole): the pages show "Staff". */
   staff: boolean;
 }
 

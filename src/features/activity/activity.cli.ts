@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { isoMicros } from '../../core/domain/time.js';
 import type { ActivityExplanation } from './activity.service.js';
 import { BackfillError } from './backfill.service.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { count, print, printJson, printTable, show, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { count, print, printJson, printTable, show, tell } from '../../core/cli/output.js';
 
 const WHY: Record<ActivityExplanation['reason'], string> = {
   hours: 'enough hours',
@@ -18,7 +19,7 @@ function parseCid(ref: string | undefined): number | null {
   return Number(ref);
 }
 
-async function activity(opts: { cid?: string; json?: boolean }): Promise<void> {
+async function activity(withServices: WithServices, opts: { cid?: string; json?: boolean }): Promise<void> {
   const cid = parseCid(opts.cid);
   await withServices(async (services) => {
     const rows = await services.activity.explain(cid);
@@ -53,7 +54,7 @@ async function activity(opts: { cid?: string; json?: boolean }): Promise<void> {
   });
 }
 
-async function backfill(opts: { cid?: string }): Promise<void> {
+async function backfill(withServices: WithServices, opts: { cid?: string }): Promise<void> {
   const cid = parseCid(opts.cid);
   await withServices(async (services) => {
     const { config } = services;
@@ -72,16 +73,16 @@ async function backfill(opts: { cid?: string }): Promise<void> {
   });
 }
 
-export function registerActivityCommands(program: Command): void {
+export function registerActivityCommands(program: Command, withServices: WithServices): void {
   program
     .command('activity')
     .description('Show per user and area the hours controlled, the requirement, the grace and whether the user is ATC-active.')
     .option('--cid <cid>', 'only this user')
     .option('--json', 'print one JSON array on stdout')
-    .action(activity);
+    .action(activity.bind(null, withServices));
   program
     .command('activity:backfill')
     .description("Read members' past sessions from the network's ATC history (10 requests a minute; resumes where it stopped).")
     .option('--cid <cid>', 'only this user (read again from the start)')
-    .action(backfill);
+    .action(backfill.bind(null, withServices));
 }

@@ -3,8 +3,9 @@ import { KeyNameTakenError } from './api-keys.service.js';
 import type { ApiKeyRow, ApiKeyScope } from '../../core/db/schema.js';
 import { isoMicros } from '../../core/domain/time.js';
 import type { AppServices } from '../../app/services.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { print, printJson, printTable, show, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { print, printJson, printTable, show, tell } from '../../core/cli/output.js';
 
 interface CreateOptions {
   name?: string;
@@ -43,7 +44,7 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-async function create(opts: CreateOptions): Promise<void> {
+async function create(withServices: WithServices, opts: CreateOptions): Promise<void> {
   if (opts.edit && opts.readOnly) throw new CliError('choose one of --edit and --read-only');
   if (opts.variant !== undefined && opts.variant !== 'newer' && opts.variant !== 'older') {
     throw new CliError(`--variant must be newer or older (got "${opts.variant}")`);
@@ -96,7 +97,7 @@ async function create(opts: CreateOptions): Promise<void> {
   });
 }
 
-async function list(opts: { json?: boolean }): Promise<void> {
+async function list(withServices: WithServices, opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
     const keys = (await services.keys.list()).map((k) => ({
@@ -152,7 +153,7 @@ async function keyByRef(services: AppServices, ref: string): Promise<ApiKeyRow> 
   return key;
 }
 
-async function revoke(ref: string): Promise<void> {
+async function revoke(withServices: WithServices, ref: string): Promise<void> {
   await withServices(async (services) => {
     const key = await keyByRef(services, ref);
     const already = new CliError(`API key "${key.name}" (id ${key.id}) is already revoked`);
@@ -163,7 +164,7 @@ async function revoke(ref: string): Promise<void> {
   });
 }
 
-export function registerApiKeyCommands(program: Command): void {
+export function registerApiKeyCommands(program: Command, withServices: WithServices): void {
   program
     .command('create:apikey')
     .description('Create an API key. Without --name it asks (edit rights yes/no, then a name).')
@@ -174,11 +175,15 @@ export function registerApiKeyCommands(program: Command): void {
     .option('--compat <profile>', 'response profile for this key: none or controlcenter')
     .option('--expires-in <duration>', 'expire the key after a duration such as 90d, 12h or 30m')
     .option('--json', 'print one JSON line {"id","name","scope","token"} on stdout')
-    .action(create);
-  program.command('apikey:list').description('List API keys (tokens are never shown).').option('--json', 'print JSON').action(list);
+    .action(create.bind(null, withServices));
+  program
+    .command('apikey:list')
+    .description('List API keys (tokens are never shown).')
+    .option('--json', 'print JSON')
+    .action(list.bind(null, withServices));
   program
     .command('apikey:revoke')
     .description('Revoke an API key by id or name; takes effect on the next request.')
     .argument('<id-or-name>')
-    .action(revoke);
+    .action(revoke.bind(null, withServices));
 }

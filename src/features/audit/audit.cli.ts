@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { auditJsonLine, auditTable, bookingTarget } from './domain/index.js';
 import { parseIsoInstant } from '../../core/domain/time.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { print, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { print, tell } from '../../core/cli/output.js';
 import { printable } from '../../core/domain/printable.js';
 
 interface AuditOptions {
@@ -23,7 +24,7 @@ function terminalWidth(): number {
   return Number.isInteger(columns) && columns >= 40 && columns <= 10_000 ? columns : 120;
 }
 
-async function audit(opts: AuditOptions): Promise<void> {
+async function audit(withServices: WithServices, opts: AuditOptions): Promise<void> {
   let target: string | undefined;
   if (opts.booking !== undefined) {
     if (!/^\d{1,10}$/.test(opts.booking) || Number(opts.booking) < 1 || Number(opts.booking) > 2_147_483_647) {
@@ -63,7 +64,7 @@ async function audit(opts: AuditOptions): Promise<void> {
   });
 }
 
-export function registerAuditCommand(program: Command): void {
+export function registerAuditCommand(program: Command, withServices: WithServices): void {
   program
     .command('audit')
     .description('Show the audit log (who changed what, when), newest first.')
@@ -71,5 +72,5 @@ export function registerAuditCommand(program: Command): void {
     .option('--since <iso>', 'only entries at or after this time, e.g. 2026-01-31T00:00:00Z')
     .option('--limit <n>', `at most this many entries (default ${DEFAULT_HUMAN_LIMIT} in the table, all with --json)`)
     .option('--json', 'one JSON object per line: {"at","actor","actor_name","action","target","before","after"}')
-    .action(audit);
+    .action(audit.bind(null, withServices));
 }

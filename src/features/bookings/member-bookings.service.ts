@@ -7,7 +7,7 @@ import type { MemberFormFields } from './domain/member-form.js';
 import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffered } from './domain/who-may-book.js';
 import { feedWindow } from '../calendar/domain.js';
 import { ForbiddenError, NotFoundError } from '../../core/domain/errors.js';
-import { isMember, membershipOf } from '../users/domain/membership.js';
+import { isMember, membershipOf } from '../members/domain/membership.js';
 import { calendarFeed } from '../calendar/icalendar.view.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';

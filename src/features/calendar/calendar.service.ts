@@ -4,7 +4,7 @@
 import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from './domain.js';
 import { calendarFeed } from './icalendar.view.js';
 import type { AccountView } from '../../core/web/page-frame.js';
-import type { OnNow } from '../activity/on-now.view.js';
+import type { OnNow } from './on-now.view.js';
 import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from './schedule-page.view.js';
 import type { CalendarBooking } from './calendar.repository.js';
 import type { Deps } from '../../app/deps.js';

@@ -1,5 +1,5 @@
 // The filters of the calendar feed and the schedule page, and the windows each one shows.
-import { MAX_CALLSIGN_LENGTH } from '../bookings/domain/input.js';
+import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
 
 const DAY = 86_400_000;
 

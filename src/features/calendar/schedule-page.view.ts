@@ -7,7 +7,7 @@ import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
 import type { CalendarBooking } from './calendar.repository.js';
 import { type Html, html } from '../../core/web/html.js';
 import { accountBar, type AccountView } from '../../core/web/page-frame.js';
-import { type OnNow, onNowSection } from '../activity/on-now.view.js';
+import { type OnNow, onNowSection } from './on-now.view.js';
 
 export type { PageAssets };
 

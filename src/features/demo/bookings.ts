@@ -1,6 +1,6 @@
 // Upcoming bookings over the next two weeks: evening-heavy, on 15-minute boundaries, never overlapping
 // on one position, some across midnight, some tagged training, exam or event.
-import { RATINGS } from '../users/domain/ratings.js';
+import { RATINGS } from '../members/domain/ratings.js';
 import { ymdHis } from '../../core/domain/time.js';
 import { MAJOR_AIRPORTS, type AreaName } from './catalog.js';
 import type { Person } from './people.js';

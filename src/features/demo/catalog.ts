@@ -1,6 +1,6 @@
 // The fixed part of the demo division: five Scandinavian areas and their positions.
 // Frequencies are channel names on the 8.33 kHz raster, written with three decimals as controllers say them.
-import type { RatingCode } from '../users/domain/ratings.js';
+import type { RatingCode } from '../members/domain/ratings.js';
 import type { DemoPosition } from './types.js';
 
 export const AREAS = ['Denmark', 'Finland', 'Iceland', 'Norway', 'Sweden'] as const;

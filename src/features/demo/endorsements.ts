@@ -1,5 +1,5 @@
 // Endorsements of every type, current and historic: most active, some expired, a few revoked.
-import { RATINGS, type RatingCode } from '../users/domain/ratings.js';
+import { RATINGS, type RatingCode } from '../members/domain/ratings.js';
 import { AREAS, approachFacility, MAJOR_AIRPORTS, towerFacility, type AreaName } from './catalog.js';
 import type { Person } from './people.js';
 import { weighted, type Rng } from './random.js';

@@ -1,5 +1,5 @@
 // Controllers of the demo division: mostly members of the home subdivision, some visitors.
-import { RATINGS, type RatingCode } from '../users/domain/ratings.js';
+import { RATINGS, type RatingCode } from '../members/domain/ratings.js';
 import { AREAS, type AreaName } from './catalog.js';
 import { emailLocalPart, INTERNATIONAL_NAMES, LOCAL_NAMES, type NamePool } from './names.js';
 import { weighted, type Rng } from './random.js';

@@ -1,5 +1,5 @@
 // Staff roles per area: a few administrators and moderators, mentors and buddies in proportion to members.
-import { RATINGS } from '../users/domain/ratings.js';
+import { RATINGS } from '../members/domain/ratings.js';
 import { AREAS } from './catalog.js';
 import type { Person } from './people.js';
 import type { Rng } from './random.js';

@@ -1,5 +1,5 @@
 // Trainings: a queue of students waiting, some in progress, and a history of closed ones.
-import { RATINGS, type RatingCode } from '../users/domain/ratings.js';
+import { RATINGS, type RatingCode } from '../members/domain/ratings.js';
 import type { AreaName } from './catalog.js';
 import type { Person } from './people.js';
 import { weighted, type Rng } from './random.js';

@@ -1,5 +1,5 @@
 // The demo generator's output: exactly the import format of docs/import-format.md, as plain JSON data.
-import type { RatingCode } from '../users/domain/ratings.js';
+import type { RatingCode } from '../members/domain/ratings.js';
 
 export interface DemoUser {
   id: number;

@@ -3,7 +3,8 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { activeEndorsement } from '../endorsements/predicates.js';
-import { LEGACY_ROLES, recentCutoff, type LegacyRole } from '../users/domain/index.js';
+import { LEGACY_ROLES, type LegacyRole } from '../members/domain/index.js';
+import { recentCutoff } from '../endorsements/times.domain.js';
 
 // Predicates here run over aliased tables, which Kysely's table-name parameter cannot name.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,7 +1,8 @@
 // The deprecated endpoints (docs/api.md, deprecated endpoints): the lists older integrations
 // still read, each typed by its model in src/features/deprecated/deprecated.schema.ts.
 import { isoMicros } from '../../core/domain/time.js';
-import { isExpired, isListedAsRecent, LEGACY_ROLE_LISTS, LEGACY_ROLES, type LegacyRole } from '../users/domain/index.js';
+import { isExpired, isListedAsRecent } from '../endorsements/times.domain.js';
+import { LEGACY_ROLE_LISTS, LEGACY_ROLES, type LegacyRole } from '../members/domain/index.js';
 import type { TrainingEndorsementCandidate } from './deprecated.repository.js';
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from './deprecated.schema.js';
 import { byteOrder, groupBy, groupSets, sortedList } from '../../core/domain/collections.js';

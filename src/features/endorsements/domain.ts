@@ -1,7 +1,7 @@
 // The one rule for when an endorsement counts now; the SQL form of it is
 // activeEndorsement() in src/core/db/predicates.ts, and the two must agree.
 import type { FieldErrors } from '../../core/domain/errors.js';
-import { RATINGS, ratingValue } from '../users/domain/ratings.js';
+import { RATINGS, ratingValue } from '../members/domain/ratings.js';
 
 export interface EndorsementPeriod {
   valid_from: number;

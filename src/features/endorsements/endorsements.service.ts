@@ -1,11 +1,11 @@
 // Endorsements staff issue, shorten and revoke (contract §17): one write each, with its audit entry
-// and event. A member acting on the pages is held to what their roles allow (src/features/staff/domain.ts);
+// and event. A member acting on the pages is held to what their roles allow (src/features/roles/domain.ts);
 // API keys and the CLI are trusted integrations, as for bookings.
 import type { AuditActor } from '../audit/domain/index.js';
 import { changedFields, endorsementTarget } from '../audit/domain/index.js';
 import { type EndorsementRequest, isActiveEndorsement, isIssuedType, type IssuedType, issueProblems, newEndProblem } from './domain.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
-import { authorize } from '../staff/domain.js';
+import { authorize } from '../roles/domain.js';
 import { presentEndorsement } from './endorsements.view.js';
 import type { EndorsementFilter, EndorsementRecord } from './endorsements.repository.js';
 import type { Endorsement } from './endorsements.schema.js';

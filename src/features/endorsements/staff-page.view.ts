@@ -1,9 +1,9 @@
 // GET /staff/endorsements?type=&area=: the active endorsements of the viewer's areas, newest
 // first, with those ending within 7 days marked.
-import type { Named } from '../staff/views/types.js';
+import type { Named } from '../roles/domain.js';
 import type { Endorsement } from './endorsements.schema.js';
 import { html } from '../../core/web/html.js';
-import { empty, isoText, options, type StaffFrame, staffPage } from '../staff/views/frame.js';
+import { empty, isoText, options, type StaffFrame, staffPage } from '../roles/staff-frame.view.js';
 
 export interface EndorsementsPage extends StaffFrame {
   type: string;

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database, EventRow } from '../../core/db/schema.js';
 import { chunks } from '../../core/db/chunks.js';
-import { networkCursor } from '../network/predicates.js';
+import { networkCursor } from './predicates.js';
 
 // Taken before an event is numbered and held to commit, so commit order is seq order: else a tailer
 // that read seq 6 could skip a seq 5 committed later.

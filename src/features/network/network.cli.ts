@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { isoMicros } from '../../core/domain/time.js';
 import type { OpenPush } from './pushes.repository.js';
 import { withoutSecrets } from '../../core/http-client.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { print, printJson, printTable, show, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { print, printJson, printTable, show, tell } from '../../core/cli/output.js';
 
 interface PushJson {
   booking_id: number;
@@ -57,7 +58,7 @@ function advice(pushes: PushJson[], networkUrl: string | null): string[] {
   return lines;
 }
 
-async function status(opts: { json?: boolean }): Promise<void> {
+async function status(withServices: WithServices, opts: { json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     const now = services.clock();
     const pushes = (await services.networkStatus.open()).map((p) => toJson(p, now));
@@ -94,7 +95,7 @@ async function status(opts: { json?: boolean }): Promise<void> {
   });
 }
 
-async function retry(ref: string): Promise<void> {
+async function retry(withServices: WithServices, ref: string): Promise<void> {
   if (!/^[1-9]\d{0,14}$/.test(ref)) throw new CliError(`the booking id must be a positive whole number (got "${ref}")`);
   const id = Number(ref);
   await withServices(async (services) => {
@@ -113,15 +114,15 @@ async function retry(ref: string): Promise<void> {
   });
 }
 
-export function registerNetworkCommands(program: Command): void {
+export function registerNetworkCommands(program: Command, withServices: WithServices): void {
   program
     .command('network:status')
     .description("List pushes to the network's bookings service that are pending or were refused.")
     .option('--json', 'print one JSON array on stdout')
-    .action(status);
+    .action(status.bind(null, withServices));
   program
     .command('network:retry')
     .description('Push a booking the network refused once more (after fixing the cause).')
     .argument('<booking-id>')
-    .action(retry);
+    .action(retry.bind(null, withServices));
 }

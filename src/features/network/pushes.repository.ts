@@ -3,7 +3,8 @@ import type { Dialect } from '../../core/db/connection.js';
 import type { Database, NetworkPushesTable } from '../../core/db/schema.js';
 import { rowClaim } from '../../core/db/claims.js';
 import { lastEventSeq } from '../events/predicates.js';
-import { networkCursor, pendingPush } from './predicates.js';
+import { networkCursor } from '../events/predicates.js';
+import { pendingPush } from './predicates.js';
 
 /** A push claimed by one pusher: the row as the claim left it. */
 export interface ClaimedPush {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
 import { BackupError, backupSqlite } from '../../core/db/backup.js';
-import { CliError } from '../../cli/context.js';
-import { count, show } from '../../cli/output.js';
+import { CliError } from '../../core/cli/errors.js';
+import { count, show } from '../../core/cli/output.js';
 
 export const PG_DUMP_HINT = 'backup works on SQLite; for PostgreSQL use pg_dump -Fc (see docs/operations.md)';
 

@@ -1,7 +1,7 @@
 // A position as staff add or change it (contract §17): the rules of each field, per field.
 import type { FieldErrors } from '../../core/domain/errors.js';
 import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
-import { RATINGS, ratingValue } from '../users/domain/ratings.js';
+import { RATINGS, ratingValue } from '../members/domain/ratings.js';
 
 export const CALLSIGN_PATTERN = new RegExp(`^[A-Z0-9_]{3,${MAX_CALLSIGN_LENGTH}}$`);
 /** The VHF air band's channels, in MHz with three decimals. */

@@ -3,8 +3,8 @@
 import { type AuditActor, changedFields, positionTarget } from '../audit/domain/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { type PositionInput, positionProblems } from './domain.js';
-import { ratingValue } from '../users/domain/ratings.js';
-import { authorize } from '../staff/domain.js';
+import { ratingValue } from '../members/domain/ratings.js';
+import { authorize } from '../roles/domain.js';
 import { presentPosition, presentPositionDetail } from './positions.view.js';
 import type { PositionDetail, PositionList } from './positions.schema.js';
 import type { Write } from '../../app/deps.js';

@@ -1,5 +1,5 @@
 import type { PositionRow } from '../../core/db/schema.js';
-import { ratingCode } from '../users/domain/ratings.js';
+import { ratingCode } from '../members/domain/ratings.js';
 import type { Position, PositionDetail } from './positions.schema.js';
 
 /** Three decimals; "" for a position whose frequency is not known (moved from Control Center without one, §19). */

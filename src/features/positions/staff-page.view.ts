@@ -1,9 +1,19 @@
 // GET /staff/positions (Administrators): add a position, change or remove one. Each position's
 // form is inside a <details>, so the page works without a script.
-import { RATING_CODES } from '../users/domain/ratings.js';
+import { RATING_CODES } from '../members/domain/ratings.js';
 import type { PositionDetail } from './positions.schema.js';
 import { type Html, html } from '../../core/web/html.js';
-import { empty, field, formAction, formError, type FormState, options, type StaffFrame, staffPage, valueOf } from '../staff/views/frame.js';
+import {
+  empty,
+  field,
+  formAction,
+  formError,
+  type FormState,
+  options,
+  type StaffFrame,
+  staffPage,
+  valueOf,
+} from '../roles/staff-frame.view.js';
 
 export interface PositionsPage extends StaffFrame {
   positions: PositionDetail[];

@@ -5,11 +5,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../core/domain/errors.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
-import { type FormState, NO_FORM } from '../staff/views/frame.js';
+import { type FormState, NO_FORM } from '../roles/staff-frame.view.js';
 import { positionsPage } from './staff-page.view.js';
-import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../staff/staff-pages.schema.js';
+import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../roles/staff-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
-import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from '../staff/common.js';
+import { respondToRefusal, failureOf, frameOf, noticeOf, positionAreas, refuse, text, viewerOf } from '../roles/staff-scope.js';
 
 const NOTICES = { added: 'Position added.', changed: 'Position changed.', removed: 'Position removed.' };
 const MANAGED_BY = "An area's positions are added, changed and removed by its Administrators.";

@@ -1,8 +1,8 @@
 // Pure rules of the roster sync (contract §15): what a roster page and a member response must look
 // like, and what they change in the stored users.
-import { isRatingValue } from '../users/domain/ratings.js';
-import type { MembershipSettings } from '../users/domain/membership.js';
-import { oneLineName } from '../users/domain/names.js';
+import { isRatingValue } from '../members/domain/ratings.js';
+import type { MembershipSettings } from '../members/domain/membership.js';
+import { oneLineName } from '../members/domain/names.js';
 
 /** The users' columns the roster gives. */
 export interface RosterFields {

@@ -13,7 +13,7 @@ import {
   type StagedResult,
   type UserChange,
 } from './domain.js';
-import type { MembershipSettings } from '../users/domain/membership.js';
+import type { MembershipSettings } from '../members/domain/membership.js';
 import { userTarget, withoutEmailAddress } from '../audit/domain/index.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import { CoreApi } from './core-api.js';

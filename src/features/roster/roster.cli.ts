@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { describeRosterError } from './roster-sync.service.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { count, print, printJson } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { count, print, printJson } from '../../core/cli/output.js';
 
-async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: boolean }): Promise<void> {
+async function rosterSync(withServices: WithServices, opts: { dryRun?: boolean; force?: boolean; json?: boolean }): Promise<void> {
   await withServices(async (services) => {
     let result;
     try {
@@ -29,12 +30,12 @@ async function rosterSync(opts: { dryRun?: boolean; force?: boolean; json?: bool
   });
 }
 
-export function registerRosterCommands(program: Command): void {
+export function registerRosterCommands(program: Command, withServices: WithServices): void {
   program
     .command('roster:sync')
     .description("Bring the users up to date with the network's roster of the division (CORE_API_KEY).")
     .option('--dry-run', 'show what would change, change nothing')
     .option('--force', 'apply a roster that takes away more than half of the members')
     .option('--json', 'print one JSON object on stdout')
-    .action(rosterSync);
+    .action(rosterSync.bind(null, withServices));
 }

@@ -1,7 +1,7 @@
 // The demo sign-in (npm run demo, docs/demo.md): one click signs in as a demo person, through the
 // same session creation as the network's sign-in; only the round trip to the network is left out.
 // Built only in demo mode, so a normal start has neither this service nor its routes.
-import { ratingCode } from '../users/domain/ratings.js';
+import { ratingCode } from '../members/domain/ratings.js';
 import type { DemoPerson } from './demo-page.view.js';
 import type { DemoPersonRow } from './demo-people.repository.js';
 import type { MemberSessions } from './sessions.service.js';

@@ -1,7 +1,7 @@
 // Sign-in with the network's account: what the network tells about a member, and where a member
 // may be sent back to afterwards. Pure.
-import { RATINGS, ratingValue } from '../users/domain/ratings.js';
-import { oneLineName } from '../users/domain/names.js';
+import { RATINGS, ratingValue } from '../members/domain/ratings.js';
+import { oneLineName } from '../members/domain/names.js';
 
 /** The member as the network's GET /api/user describes them (docs/sign-in.md). */
 export interface NetworkProfile {
@@ -9,7 +9,7 @@ export interface NetworkProfile {
   firstName: string;
   lastName: string;
   email: string | null;
-  /** Numeric rating value (features/users/domain/ratings.ts). */
+  /** Numeric rating value (features/members/domain/ratings.ts). */
   rating: number;
   region: string | null;
   division: string | null;

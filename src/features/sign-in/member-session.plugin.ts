@@ -11,7 +11,7 @@ import { responseForDomainError } from '../../core/web/error-responses.js';
 import { ApiError } from '../../core/web/errors.js';
 import { checkRequest } from '../../core/web/parameters.js';
 import { sendMessage } from '../../core/web/pages.js';
-import type { PageAssets } from '../calendar/schedule-page.view.js';
+import type { PageAssets } from '../../core/web/page-assets.js';
 import type { ActiveSession, Member, MemberSessions } from './sign-in.service.js';
 
 /** The signed session cookie (contract §14). */

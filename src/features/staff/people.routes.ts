@@ -5,14 +5,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../core/domain/errors.js';
-import { mayDo, STAFF_ROLES } from './domain.js';
+import { mayDo, STAFF_ROLES } from '../roles/domain.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
-import { type FormState, NO_FORM } from './views/frame.js';
+import { type FormState, NO_FORM } from '../roles/staff-frame.view.js';
 import { personPage } from './views/users.js';
-import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from './staff-pages.schema.js';
+import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../roles/staff-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './staff.service.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from './common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, lastDayOf, notFound, noticeOf, text, viewerOf } from '../roles/staff-scope.js';
 
 const NOTICES = {
   issued: 'Endorsement issued.',

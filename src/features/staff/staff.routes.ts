@@ -1,21 +1,18 @@
 // The staff pages (contract §17, docs/staff.md): GET /staff, /staff/users?q=, /staff/endorsements;
-// the person page and its forms (./people.ts); the positions page (./positions.ts). Pages, not
+// the person page and its forms (./people.routes.ts); the positions page (../positions/staff.routes.ts). Pages, not
 // API: responses are HTML, writes are forms with a CSRF token, and every change goes through the
 // API's own services, so it is one write with its audit entry (actor member:<cid>) and events.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isIssuedType } from '../endorsements/domain.js';
-import { rolesIn, type StaffRole } from './domain.js';
+import { rolesIn, type StaffRole } from '../roles/domain.js';
 import { sendPage } from '../../core/web/pages.js';
 import { endorsementsPage } from '../endorsements/staff-page.view.js';
 import { overviewPage } from './views/overview.js';
 import { searchPage } from './views/users.js';
-import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from './staff-pages.schema.js';
+import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../roles/staff-pages.schema.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
-import type { ScopeOptions } from '../../app/scopes/index.js';
-import { frameOf, staffGuard, text, viewerOf } from './common.js';
-import peopleRoutes from './people.routes.js';
-import positionsRoutes from '../positions/staff.routes.js';
-import staffTrainingsRoutes from '../trainings/staff.routes.js';
+import type { RouteServices } from '../../app/services.js';
+import { frameOf, text, viewerOf } from '../roles/staff-scope.js';
 
 /** What each role lets its holder do, in words (contract §17's table). */
 const MAY: Record<StaffRole, string[]> = {
@@ -45,11 +42,8 @@ function rolesAndRights(view: StaffView): { roles: string[]; may: string[] } {
   return { roles, may };
 }
 
-/** The staff page scope: one guard for every route registered in it, here or in its files. */
-const staffRoutes: FastifyPluginAsyncTypebox<ScopeOptions> = async (app, { services, extra }) => {
-  app.decorateRequest('staffViewer', null);
-  app.addHook('preValidation', staffGuard(services));
-
+/** The staff overview, the search for people and the list of endorsements (in the staff scope, src/app/scopes/staff.ts). */
+const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   app.get('/staff', { schema: staffOverviewPage }, async (request, reply) => {
     const view = viewerOf(request);
     const overview = await services.staff.overview(view);
@@ -85,11 +79,6 @@ const staffRoutes: FastifyPluginAsyncTypebox<ScopeOptions> = async (app, { servi
       }),
     );
   });
-
-  await app.register(peopleRoutes, { services });
-  await app.register(positionsRoutes, { services });
-  await app.register(staffTrainingsRoutes, { services });
-  if (extra) await app.register(extra);
 };
 
 export default staffRoutes;

@@ -3,9 +3,12 @@
 // only: every change a page makes goes through the API's own services (Endorsements, Roles,
 // Positions), so it is the same write with its audit entry and events.
 import { isActiveEndorsement } from '../endorsements/domain.js';
-import { holdsAnyRole, rolesIn, type StaffMember } from './domain.js';
+import type { StaffView } from '../roles/roles.service.js';
+
+export type { Area, StaffView } from '../roles/roles.service.js';
 import { presentEndorsement } from '../endorsements/endorsements.view.js';
-import type { IssueChoices, Named, Overview, Person } from './views/types.js';
+import type { Named } from '../roles/domain.js';
+import type { IssueChoices, Overview, Person } from './views/types.js';
 import type { Endorsement } from '../endorsements/endorsements.schema.js';
 import type { StaffUserRow } from './staff.repository.js';
 import type { ActivityService } from '../activity/activity.service.js';
@@ -17,31 +20,11 @@ export const ENDING_SOON_MS = 7 * DAY;
 /** The most people a search lists (contract §17). */
 export const SEARCH_LIMIT = 25;
 
-export interface Area {
-  id: number;
-  name: string;
-}
-
-/** The viewer as staff: their roles, and the areas they hold one in (every area for a division-wide Administrator). */
-export interface StaffView {
-  member: StaffMember;
-  areas: Area[];
-  myAreas: Area[];
-  /** Whether they hold any role (the door to every staff page). */
-  isStaff: boolean;
-}
-
 export class StaffDesk {
   constructor(private readonly deps: Deps<'repos' | 'clock'> & { activity: ActivityService }) {}
 
   now(): number {
     return this.deps.clock();
-  }
-
-  async viewer(cid: number): Promise<StaffView> {
-    const [member, areas] = await Promise.all([this.deps.repos.roles.staffMember(cid), this.deps.repos.positions.areas()]);
-    const myAreas = areas.filter((a) => rolesIn(member, a.id).size > 0);
-    return { member, areas, myAreas, isStaff: holdsAnyRole(member) };
   }
 
   /** The queue, open trainings without a mentor, and solos ending within 7 days, in the viewer's areas. */

@@ -15,7 +15,7 @@ import {
   queueEstimate,
   STATUS,
 } from './domain.js';
-import { trainingStatusDescription } from './status.domain.js';
+import { trainingStatusDescription } from '../members/domain/training-status.js';
 import type { MyTraining } from './views/member-pages.js';
 import { presentTrainingDetail } from './trainings.view.js';
 import type { TrainingRecord } from './trainings.repository.js';

@@ -3,7 +3,7 @@
 // starts in its area — in the completion's own transaction.
 import type { AuditActor } from '../audit/domain/index.js';
 import { endorsementTarget } from '../audit/domain/index.js';
-import { ratingValue } from '../users/domain/ratings.js';
+import { ratingValue } from '../members/domain/ratings.js';
 import { presentEndorsement } from '../endorsements/endorsements.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../app/deps.js';

@@ -1,11 +1,13 @@
 // What the staff training pages show (contract §18): the queue and the open trainings of the
 // viewer's areas, the examinations overview, and one training with everything recorded about it.
 // Reads only; every change goes through Trainings and TrainingRecords, as the API's do.
-import { mayDo, rolesIn } from '../staff/domain.js';
+import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
 import { presentTrainingDetail } from './trainings.view.js';
-import type { TrainingList, TrainingView } from '../staff/views/types.js';
-import type { StaffView } from '../staff/staff.service.js';
+import type { ExaminationOverviewRow } from './records.repository.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import type { TrainingDetail } from './trainings.schema.js';
+import type { StaffView } from '../roles/roles.service.js';
 import type { Deps } from '../../app/deps.js';
 
 /** The viewer may see the training: the area's staff, or the student's mentor (as for reports, §17). */
@@ -68,4 +70,25 @@ export class TrainingDesk {
       manages: held.has('Administrator') || held.has('Moderator'),
     };
   }
+}
+
+/** The staff training list (src/features/trainings/desk.service.ts). */
+export interface TrainingList {
+  /** In queue, oldest first. */
+  queue: TrainingRecord[];
+  /** Past the queue (statuses 1–3), by id. */
+  open: TrainingRecord[];
+  examinations: Array<ExaminationOverviewRow & { area: string }>;
+  /** CID -> name, for everyone the lists show. */
+  names: Map<number, string>;
+}
+
+export interface TrainingView {
+  record: TrainingRecord;
+  detail: TrainingDetail;
+  names: Map<number, string>;
+  /** Who may be assigned as mentor: Mentor or a higher role in the area. */
+  mentorChoices: number[];
+  /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
+  manages: boolean;
 }

@@ -1,7 +1,7 @@
 // The training pipeline's rules (contract §18): types, statuses and who may move a training from
 // one to another, what a member may apply for, the queue's estimate, continued interest.
-import { RATINGS, ratingCode } from '../users/domain/ratings.js';
-import { isOpenTraining, trainingStatusDescription } from './status.domain.js';
+import { RATINGS, ratingCode } from '../members/domain/ratings.js';
+import { isOpenTraining, trainingStatusDescription } from '../members/domain/training-status.js';
 
 export const TRAINING_TYPES = ['Standard', 'Refresh', 'Transfer', 'Fast-track', 'Familiarisation'] as const;
 export type TrainingType = (typeof TRAINING_TYPES)[number];

@@ -3,7 +3,7 @@
 // student nor published.
 import type { AuditActor } from '../audit/domain/index.js';
 import { ValidationError, type FieldErrors } from '../../core/domain/errors.js';
-import { authorize } from '../staff/domain.js';
+import { authorize } from '../roles/domain.js';
 import { parseIsoInstant } from '../../core/domain/time.js';
 import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domain.js';
 import { presentExamination, presentReport } from './trainings.view.js';

@@ -1,5 +1,5 @@
 // What the staff training pages (contract §18, src/features/trainings/staff.routes.ts) take, declared as the
-// other staff pages' are (src/features/staff/staff-pages.schema.ts): a field may come more than once.
+// other staff pages' are (src/features/roles/staff-pages.schema.ts): a field may come more than once.
 import { Type } from 'typebox';
 
 const Field = Type.Union([Type.String({ maxLength: 25_000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })]);

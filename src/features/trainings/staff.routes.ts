@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError } from '../../core/domain/errors.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
-import { type FormState, NO_FORM } from '../staff/views/frame.js';
+import { type FormState, NO_FORM } from '../roles/staff-frame.view.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
 import {
@@ -19,7 +19,7 @@ import {
   trainingStatusForm,
 } from './staff-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
-import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../staff/common.js';
+import { all, respondToRefusal, failureOf, frameOf, idOf, notFound, noticeOf, text, viewerOf } from '../roles/staff-scope.js';
 
 const NOTICES = {
   created: 'Training created.',

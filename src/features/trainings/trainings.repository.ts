@@ -3,7 +3,7 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Dialect, Executor } from '../../core/db/connection.js';
 import type { TrainingsTable } from '../../core/db/schema.js';
-import { ratingCode } from '../users/domain/ratings.js';
+import { ratingCode } from '../members/domain/ratings.js';
 import { STATUS } from './domain.js';
 import { chunks } from '../../core/db/chunks.js';
 import { activeEndorsement } from '../endorsements/predicates.js';

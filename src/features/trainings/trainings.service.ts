@@ -2,8 +2,8 @@
 // the rule of src/features/trainings/domain.ts, one write each with its timeline, audit entry, event and mail.
 import type { AuditActor } from '../audit/domain/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../../core/domain/errors.js';
-import { RATINGS, ratingValue } from '../users/domain/ratings.js';
-import { authorize, rolesIn } from '../staff/domain.js';
+import { RATINGS, ratingValue } from '../members/domain/ratings.js';
+import { authorize, rolesIn } from '../roles/domain.js';
 import {
   CLOSED_REASON_MAX,
   isTrainingType,
@@ -14,7 +14,7 @@ import {
   TRAINING_TYPES,
   transitionProblem,
 } from './domain.js';
-import { trainingStatusDescription } from './status.domain.js';
+import { trainingStatusDescription } from '../members/domain/training-status.js';
 import { presentTraining, presentTrainingDetail } from './trainings.view.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Training, TrainingDetail } from './trainings.schema.js';

@@ -1,5 +1,5 @@
 import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
-import { trainingStatusDescription } from './status.domain.js';
+import { trainingStatusDescription } from '../members/domain/training-status.js';
 import type { ExaminationRow, ReportRow, TimelineRow } from './records.repository.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Examination, Report, Training, TrainingDetail } from './trainings.schema.js';

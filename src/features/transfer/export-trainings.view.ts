@@ -1,6 +1,6 @@
 // The trainings of the export, with everything the import reads of them (src/features/transfer/import/trainings.ts):
 // its fields in the import's order and formats, so importing an export restores them.
-import { ratingCode } from '../users/domain/ratings.js';
+import { ratingCode } from '../members/domain/ratings.js';
 import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import type { DivisionRows } from './export.repository.js';
 import { by, byText, groupBy } from './export-order.view.js';

@@ -1,6 +1,6 @@
 // The export document (docs/operations.md): the import format (docs/import-format.md) with the fields a lossless copy
 // needs, in a fixed order with fixed formatting, so that the same data always gives the same bytes.
-import { ratingCode } from '../users/domain/ratings.js';
+import { ratingCode } from '../members/domain/ratings.js';
 import { isoMicros, isoMicrosOrNull, ymdHis } from '../../core/domain/time.js';
 import type { DivisionRows } from './export.repository.js';
 import { by, byText, groupBy } from './export-order.view.js';

@@ -5,7 +5,7 @@ import type { Dialect } from '../../core/db/connection.js';
 import type { Database } from '../../core/db/schema.js';
 import { isBookingOverlap } from '../../core/db/errors.js';
 import { ImportError, type ImportBooking } from './import/plan.js';
-import { bookingViewsByIds, type BookingView } from '../bookings/bookings.repository.js';
+import { bookingViewsByIds } from '../bookings/bookings.repository.js';
 import { chunks } from '../../core/db/chunks.js';
 import { type Row, type RowUpdate, rowsWhereIn, writeRows } from './import-rows.repository.js';
 
@@ -29,10 +29,8 @@ interface Planned {
 const REQUIRED = ['user_id', 'callsign', 'time_start', 'time_end'] as const;
 
 /** A booking the import created (before null) or changed, as it was and as the import leaves it. */
-export interface ImportedBooking {
-  before: BookingView | null;
-  after: BookingView;
-}
+import type { ImportedBooking } from '../bookings/changes.js';
+export type { ImportedBooking };
 
 /**
  * Applies the bookings; throws ImportError naming the record at fault. Returns each booking as

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../core/db/connection.js';
 import type { Database } from '../../core/db/schema.js';
-import { RATINGS } from '../users/domain/ratings.js';
+import { RATINGS } from '../members/domain/ratings.js';
 import { isoMicros } from '../../core/domain/time.js';
 import {
   ImportError,

@@ -5,8 +5,9 @@ import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../core/db/connection.js';
 import { migrateToLatest } from '../../core/db/migrate.js';
 import { DatabaseNotEmptyError, ImportError, type ImportSummary } from './import.service.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { count, show, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { count, show, tell } from '../../core/cli/output.js';
 
 function describe(summary: ImportSummary): string {
   return (
@@ -18,7 +19,7 @@ function describe(summary: ImportSummary): string {
   );
 }
 
-async function importFile(file: string): Promise<void> {
+async function importFile(withServices: WithServices, file: string): Promise<void> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -46,7 +47,7 @@ async function importFile(file: string): Promise<void> {
 /** Seeds the demo division from: a 32-bit number would do, but nine digits are easy to type. */
 const MAX_SEED = 999_999_999;
 
-async function seedDemo(opts: { seed: string }): Promise<void> {
+async function seedDemo(withServices: WithServices, opts: { seed: string }): Promise<void> {
   const seed = /^\d{1,9}$/.test(opts.seed) ? Number(opts.seed) : NaN;
   if (!(seed <= MAX_SEED)) throw new CliError(`--seed must be a whole number from 0 to ${MAX_SEED} (got "${opts.seed}")`);
   const notEmpty = 'the database already holds users or bookings; seed:demo only fills an empty database';
@@ -80,7 +81,7 @@ async function seedDemo(opts: { seed: string }): Promise<void> {
 }
 
 /** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
-async function exportData(file: string | undefined): Promise<void> {
+async function exportData(withServices: WithServices, file: string | undefined): Promise<void> {
   if (file?.trim() === '') throw new CliError('FILE must not be empty: npx sector export [FILE] (stdout without it)');
   const text = await withServices((services) => services.exports.text());
   if (file === undefined) {
@@ -108,23 +109,23 @@ async function migrate(): Promise<void> {
   }
 }
 
-export function registerDataCommands(program: Command): void {
+export function registerDataCommands(program: Command, withServices: WithServices): void {
   program
     .command('import')
     .description('Import areas, users, positions, endorsements, roles, trainings and bookings from a JSON file (all or nothing).')
     .argument('<file>', 'JSON file in the import format (see README)')
-    .action(importFile);
+    .action(importFile.bind(null, withServices));
   program
     .command('seed:demo')
     .description('Load a realistic demo division (positions, controllers, endorsements, trainings, upcoming bookings).')
     .option('--seed <n>', `random seed from 0 to ${MAX_SEED}; the same seed gives the same division`, '1')
-    .action(seedDemo);
+    .action(seedDemo.bind(null, withServices));
   program
     .command('export')
     .description(
       'Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.',
     )
     .argument('[file]', 'file to write (replaced if it exists); stdout without it')
-    .action(exportData);
+    .action(exportData.bind(null, withServices));
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }

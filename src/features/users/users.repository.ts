@@ -4,8 +4,8 @@ import type { ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from '
 import type { Database, EndorsementType, TrainingsTable } from '../../core/db/schema.js';
 import { activeEndorsement } from '../endorsements/predicates.js';
 import { atcActiveUsers } from '../activity/predicates.js';
-import { openTraining } from '../trainings/predicates.js';
-import { selectsUsers, type Includes, type Membership } from './domain/index.js';
+import { openTraining } from '../roles/predicates.js';
+import { selectsUsers, type Includes, type Membership } from '../members/domain/index.js';
 
 export interface UsersQuery {
   includes: Includes;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiVariant } from '../../config.js';
-import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage } from './domain/index.js';
+import { parseIncludes, parseOnlyAtcActive, unknownRelationMessage } from '../members/domain/index.js';
 import { ValidationError } from '../../core/domain/errors.js';
 import { requestVariant, wantsControlCenter } from '../../core/web/variant.js';
 import type { RouteServices } from '../../app/services.js';

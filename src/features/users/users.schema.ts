@@ -1,8 +1,9 @@
 // The users of GET /api/users: the models the presenter's output is typed by, and the route's schema.
 import { type Static, Type } from 'typebox';
 import { ErrorBody, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
-import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS, TRAINING_STATUS_DESCRIPTIONS } from './domain/index.js';
-import { RATING_CODES } from './domain/ratings.js';
+import { FIELD_RELATIONS, ONLY_ATC_ACTIVE_VALUES, SELECTING_RELATIONS } from '../members/domain/index.js';
+import { TRAINING_STATUS_DESCRIPTIONS } from '../members/domain/training-status.js';
+import { RATING_CODES } from '../members/domain/ratings.js';
 
 const Timestamp = Type.String({
   format: 'date-time',

@@ -1,5 +1,5 @@
 import type { ApiVariant } from '../../config.js';
-import { type Includes, type Membership, membershipOf, selectsUsers } from './domain/index.js';
+import { type Includes, type Membership, membershipOf, selectsUsers } from '../members/domain/index.js';
 import { presentUsers } from './users.view.js';
 import type { User } from './users.schema.js';
 import type { Deps } from '../../app/deps.js';

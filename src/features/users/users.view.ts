@@ -1,8 +1,9 @@
 // GET /api/users: rows to the users array, each user typed by the User model (src/features/users/users.schema.ts).
 import type { ApiVariant } from '../../config.js';
-import { ratingCode } from './domain/ratings.js';
+import { ratingCode } from '../members/domain/ratings.js';
 import { isoMicros as iso } from '../../core/domain/time.js';
-import { trainingStatusDescription, type Includes } from './domain/index.js';
+import { trainingStatusDescription } from '../members/domain/training-status.js';
+import { type Includes } from '../members/domain/index.js';
 import type { AreaRow, UsersData } from './users.repository.js';
 import type { Endorsements, Training, User } from './users.schema.js';
 import { byteOrder, groupBy } from '../../core/domain/collections.js';

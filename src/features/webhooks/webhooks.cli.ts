@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { type EventType, parseEventFilter } from '../events/domain.js';
 import { isoMicros } from '../../core/domain/time.js';
 import { WebhookError, type WebhookSubscriptions } from './subscriptions.service.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { count, print, printJson, printTable, show, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { count, print, printJson, printTable, show, tell } from '../../core/cli/output.js';
 
 /** Runs fn with the subscriptions of the configured database; an operator's mistake is one line. */
-async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<T>): Promise<T> {
+async function withSubscriptions<T>(withServices: WithServices, fn: (subs: WebhookSubscriptions) => Promise<T>): Promise<T> {
   return withServices(async (services) => {
     try {
       return await fn(services.webhooks);
@@ -17,7 +18,7 @@ async function withSubscriptions<T>(fn: (subs: WebhookSubscriptions) => Promise<
   });
 }
 
-async function add(opts: { url: string; events?: string; json?: boolean }): Promise<void> {
+async function add(withServices: WithServices, opts: { url: string; events?: string; json?: boolean }): Promise<void> {
   let events: EventType[] | null = null;
   if (opts.events !== undefined) {
     try {
@@ -26,7 +27,7 @@ async function add(opts: { url: string; events?: string; json?: boolean }): Prom
       throw new CliError(`${(err as Error).message}; nothing was changed`);
     }
   }
-  await withSubscriptions(async (subs) => {
+  await withSubscriptions(withServices, async (subs) => {
     const w = await subs.add(opts.url, events);
     if (opts.json) {
       printJson({ id: w.id, url: w.url, events: w.events, secret: w.secret });
@@ -38,8 +39,8 @@ async function add(opts: { url: string; events?: string; json?: boolean }): Prom
   });
 }
 
-async function list(opts: { json?: boolean }): Promise<void> {
-  await withSubscriptions(async (subs) => {
+async function list(withServices: WithServices, opts: { json?: boolean }): Promise<void> {
+  await withSubscriptions(withServices, async (subs) => {
     const hooks = (await subs.list()).map((w) => ({
       id: w.id,
       url: w.url,
@@ -66,22 +67,22 @@ async function list(opts: { json?: boolean }): Promise<void> {
   });
 }
 
-async function remove(id: string): Promise<void> {
-  await withSubscriptions(async (subs) => {
+async function remove(withServices: WithServices, id: string): Promise<void> {
+  await withSubscriptions(withServices, async (subs) => {
     const w = await subs.remove(id);
     tell(show`Removed webhook ${w.id} (${w.url}); events committed from now on are not delivered to it.`);
   });
 }
 
-async function enable(id: string): Promise<void> {
-  await withSubscriptions(async (subs) => {
+async function enable(withServices: WithServices, id: string): Promise<void> {
+  await withSubscriptions(withServices, async (subs) => {
     const w = await subs.enable(id);
     tell(show`Enabled webhook ${w.id} (${w.url}); events committed from now on are delivered to it.`);
   });
 }
 
-async function deliveries(id: string, opts: { json?: boolean }): Promise<void> {
-  await withSubscriptions(async (subs) => {
+async function deliveries(withServices: WithServices, id: string, opts: { json?: boolean }): Promise<void> {
+  await withSubscriptions(withServices, async (subs) => {
     const attempts = (await subs.deliveries(id)).map((a) => ({
       event_id: a.event_id,
       type: a.event_type,
@@ -107,47 +108,47 @@ async function deliveries(id: string, opts: { json?: boolean }): Promise<void> {
   });
 }
 
-async function redeliver(eventId: string, opts: { to?: string }): Promise<void> {
-  await withSubscriptions(async (subs) => {
+async function redeliver(withServices: WithServices, eventId: string, opts: { to?: string }): Promise<void> {
+  await withSubscriptions(withServices, async (subs) => {
     const queued = await subs.redeliver(eventId, opts.to ?? null);
     if (queued === 0) throw new CliError(`no active webhook subscription takes event ${eventId}; nothing was queued`);
     tell(show`Queued event ${eventId} for delivery to ${count(queued, 'webhook subscription')}.`);
   });
 }
 
-export function registerWebhookCommands(program: Command): void {
+export function registerWebhookCommands(program: Command, withServices: WithServices): void {
   program
     .command('webhook:add')
     .description('Subscribe a URL to booking events (signed, retried; see docs/events.md). Prints the signing secret once.')
     .requiredOption('--url <url>', 'http: or https: URL that receives POSTs')
     .option('--events <types>', 'comma-separated event types (default: all), e.g. booking.created,booking.deleted')
     .option('--json', 'print one JSON line {"id","url","events","secret"} on stdout')
-    .action(add);
+    .action(add.bind(null, withServices));
   program
     .command('webhook:list')
     .description('List webhook subscriptions (secrets are never shown).')
     .option('--json', 'print JSON')
-    .action(list);
+    .action(list.bind(null, withServices));
   program
     .command('webhook:remove')
     .description('Remove a webhook subscription; later events are not delivered to it.')
     .argument('<id>')
-    .action(remove);
+    .action(remove.bind(null, withServices));
   program
     .command('webhook:enable')
     .description('Turn a disabled webhook subscription back on, for events committed from now on.')
     .argument('<id>')
-    .action(enable);
+    .action(enable.bind(null, withServices));
   program
     .command('webhook:deliveries')
     .description('Recent delivery attempts of a subscription: event, type, attempt, status code or error, time.')
     .argument('<id>')
     .option('--json', 'print JSON')
-    .action(deliveries);
+    .action(deliveries.bind(null, withServices));
   program
     .command('webhook:redeliver')
     .description('Deliver an event again (to every subscription taking its type, or only --to one).')
     .argument('<event-id>')
     .option('--to <id>', 'only this subscription')
-    .action(redeliver);
+    .action(redeliver.bind(null, withServices));
 }

@@ -19,7 +19,7 @@ const USERS = {
   ina: buildUser({ id: 1000003, first_name: 'First1000003', last_name: 'Last1000003', rating: 'S2', ...SCA, ...active }),
   mo: buildUser({ id: 1000004, first_name: 'First1000004', last_name: 'Last1000004', rating: 'S3', ...SCA, ...active }),
 } satisfies Record<string, UserRecord>;
-/** The ratings of USERS as numbers of the network's list (features/users/domain/ratings.ts). */
+/** The ratings of USERS as numbers of the network's list (features/members/domain/ratings.ts). */
 const RATING_NUMBERS: Record<string, number> = { S2: 3, S3: 4, C1: 5 };
 
 /** The options of a select on a page. */

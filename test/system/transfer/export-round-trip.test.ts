@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection.js';
 import { migrateToLatest } from '../../../src/core/db/migrate.js';
 import { buildDemoDivision } from '../../../src/features/demo/division.js';
-import { RATINGS } from '../../../src/features/users/domain/ratings.js';
+import { RATINGS } from '../../../src/features/members/domain/ratings.js';
 import { isoMicros } from '../../../src/core/domain/time.js';
 import { createTestContext, freshDatabaseUrl, freshSchemaName, tempDir, TEST_DIALECT, type TestContext } from '../../support/context.js';
 import { ALL_TABLES, readDatabase, tableRows } from '../../support/db-state.js';

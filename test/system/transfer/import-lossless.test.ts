@@ -2,7 +2,7 @@
 // its ratings (the older mixed form still read), its pause, queue wait and interest times, an
 // endorsement's published expiry, a booking's revision. Read back from the stored rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATINGS } from '../../../src/features/users/domain/ratings.js';
+import { RATINGS } from '../../../src/features/members/domain/ratings.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { readDatabase } from '../../support/db-state.js';
 import { buildPosition, buildUser } from '../../support/factories.js';

@@ -9,7 +9,7 @@ import {
   REFUSALS,
   tagsOffered,
 } from '../../../src/features/bookings/domain/who-may-book.js';
-import { RATINGS } from '../../../src/features/users/domain/ratings.js';
+import { RATINGS } from '../../../src/features/members/domain/ratings.js';
 
 const DENMARK = 1;
 const SWEDEN = 2;

@@ -1,7 +1,7 @@
 // The permission table of contract §17, row by row: each allowed and refused at least once.
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError } from '../../../src/core/domain/errors.js';
-import { authorize, holdsAnyRole, mayDo, type StaffAction, type StaffMember } from '../../../src/features/staff/domain.js';
+import { authorize, holdsAnyRole, mayDo, type StaffAction, type StaffMember } from '../../../src/features/roles/domain.js';
 
 const DK = 1;
 const SE = 2;

@@ -15,7 +15,7 @@ import {
   waitInWords,
   type Mover,
 } from '../../../src/features/trainings/domain.js';
-import { RATINGS } from '../../../src/features/users/domain/ratings.js';
+import { RATINGS } from '../../../src/features/members/domain/ratings.js';
 
 const DAY = 86_400_000;
 const OPEN = [STATUS.IN_QUEUE, STATUS.PRE_TRAINING, STATUS.ACTIVE, STATUS.AWAITING_EXAM];

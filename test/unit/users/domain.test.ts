@@ -4,16 +4,17 @@ import {
   isActiveEndorsement,
   isExpired,
   isListedAsRecent,
-  isOpenTraining,
+  RECENTLY_ENDED_MS,
+} from '../../../src/features/endorsements/times.domain.js';
+import { isOpenTraining, trainingStatusDescription } from '../../../src/features/members/domain/training-status.js';
+import {
   membershipOf,
   parseIncludes,
   parseOnlyAtcActive,
   selectsUsers,
-  trainingStatusDescription,
   unknownRelationMessage,
   validRelations,
-  RECENTLY_ENDED_MS,
-} from '../../../src/features/users/domain/index.js';
+} from '../../../src/features/members/domain/index.js';
 
 describe('parseIncludes', () => {
   it('reads valid names, ignoring duplicates and blank entries', () => {

@@ -1,7 +1,8 @@
 // Who may book which position with which tag, and who may change a booking (docs/booking-pages.md):
 // Control Center's booking policy, decided from what the caller loaded about the member. Members'
 // pages apply it on top of the booking rules; the API does not (its keys are trusted integrations).
-import { RATINGS, ratingCode } from '../../users/domain/ratings.js';
+import type { Decision } from '../../../core/domain/errors.js';
+import { RATINGS, ratingCode } from '../../members/domain/ratings.js';
 import type { Tag } from './flags.js';
 
 /** Roles that may book any position of their area with any tag, and change anyone's booking there. */
@@ -13,7 +14,7 @@ export const BOOKING_TRAINING_MIN_STATUS = 1;
 /** What the policy needs to know about the person booking. Areas are identified by id. */
 export interface Booker {
   cid: number;
-  /** Numeric rating (features/users/domain/ratings.ts). */
+  /** Numeric rating (features/members/domain/ratings.ts). */
   rating: number;
   /** A member of the division (membership as the users list counts it). */
   member: boolean;
@@ -40,7 +41,7 @@ export interface OwnedBooking {
   area_id: number | null;
 }
 
-export type Decision = { ok: true } | { ok: false; reason: string };
+export type { Decision };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });

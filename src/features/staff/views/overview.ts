@@ -1,9 +1,9 @@
 // GET /staff: what needs attention in the viewer's areas (the queue, open trainings without a
 // mentor, solos ending within 7 days), their roles and what each lets them do.
-import { trainingStatusDescription } from '../../trainings/status.domain.js';
+import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { Overview } from './types.js';
 import { type Html, html } from '../../../core/web/html.js';
-import { empty, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
+import { empty, isoText, type StaffFrame, staffPage, utcText } from '../../roles/staff-frame.view.js';
 
 export interface OverviewPage extends StaffFrame {
   /** "Administrator (division-wide)", "Moderator in Denmark", … */

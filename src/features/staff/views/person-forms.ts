@@ -3,9 +3,9 @@
 // area), so the services' errors land beside their fields.
 import type { IssueChoices } from './types.js';
 import type { Endorsement } from '../../endorsements/endorsements.schema.js';
-import type { RoleHeld } from '../roles.repository.js';
+import type { RoleHeld } from '../../roles/roles.repository.js';
 import { type Html, html } from '../../../core/web/html.js';
-import { dateOf, field, formAction, formError, type FormState, options, valueOf } from './frame.js';
+import { dateOf, field, formAction, formError, type FormState, options, valueOf } from '../../roles/staff-frame.view.js';
 
 export const ISSUE_TYPES = [
   { value: 'solo', text: 'Solo (one position)' },

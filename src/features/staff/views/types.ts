@@ -1,11 +1,10 @@
 // What the staff pages show, as the StaffDesk service (src/features/staff/staff.service.ts) reads it.
 import type { MemberBooking } from '../../bookings/member-bookings.repository.js';
-import type { RoleHeld } from '../roles.repository.js';
+import type { RoleHeld } from '../../roles/roles.repository.js';
 import type { StaffUserRow } from '../staff.repository.js';
-import type { ExaminationOverviewRow } from '../../trainings/records.repository.js';
 import type { TrainingRecord } from '../../trainings/trainings.repository.js';
-import type { TrainingDetail } from '../../trainings/trainings.schema.js';
 import type { Endorsement } from '../../endorsements/endorsements.schema.js';
+import type { Named } from '../../roles/domain.js';
 
 /** One hour figure of an area (ActivityService.explain). */
 export interface AreaHours {
@@ -14,11 +13,6 @@ export interface AreaHours {
   required_hours: number | null;
   grace_until: number | null;
   active: boolean;
-}
-
-export interface Named<T> {
-  item: T;
-  name: string;
 }
 
 export interface Overview {
@@ -42,25 +36,4 @@ export interface Person {
 export interface IssueChoices {
   positions: Array<{ callsign: string; name: string; area: string | null }>;
   facilities: string[];
-}
-
-/** The staff training list (src/features/trainings/desk.service.ts). */
-export interface TrainingList {
-  /** In queue, oldest first. */
-  queue: TrainingRecord[];
-  /** Past the queue (statuses 1–3), by id. */
-  open: TrainingRecord[];
-  examinations: Array<ExaminationOverviewRow & { area: string }>;
-  /** CID -> name, for everyone the lists show. */
-  names: Map<number, string>;
-}
-
-export interface TrainingView {
-  record: TrainingRecord;
-  detail: TrainingDetail;
-  names: Map<number, string>;
-  /** Who may be assigned as mentor: Mentor or a higher role in the area. */
-  mentorChoices: number[];
-  /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
-  manages: boolean;
 }

@@ -1,14 +1,14 @@
 // GET /staff/users?q= (find a person by CID or name) and GET /staff/users/{cid} (the person:
 // rating, membership, endorsements with their forms, roles, trainings, ATC hours, bookings).
-import { ratingCode } from '../../users/domain/ratings.js';
+import { ratingCode } from '../../members/domain/ratings.js';
 import type { StaffUserRow } from '../staff.repository.js';
 import type { Person } from './types.js';
 import type { Endorsement } from '../../endorsements/endorsements.schema.js';
 import { whenText } from '../../bookings/views/member-pages.js';
 import { type Html, html } from '../../../core/web/html.js';
-import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from './frame.js';
+import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from '../../roles/staff-frame.view.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';
-import { trainingStatusDescription } from '../../trainings/status.domain.js';
+import { trainingStatusDescription } from '../../members/domain/training-status.js';
 
 const fullName = (u: { id: number; first_name: string | null; last_name: string | null }) =>
   `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim() || String(u.id);

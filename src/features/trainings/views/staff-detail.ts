@@ -2,8 +2,8 @@
 // closing), type and pause, mentors, a report, an examination — and its reports (drafts marked),
 // examinations and the timeline of every change.
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
-import { trainingStatusDescription } from '../status.domain.js';
-import type { TrainingView } from '../../staff/views/types.js';
+import { trainingStatusDescription } from '../../members/domain/training-status.js';
+import type { TrainingView } from '../desk.service.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
@@ -17,7 +17,7 @@ import {
   staffPage,
   type StaffFrame,
   valueOf,
-} from '../../staff/views/frame.js';
+} from '../../roles/staff-frame.view.js';
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;

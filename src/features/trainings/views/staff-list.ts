@@ -2,9 +2,9 @@
 // filterable by area and status, a form creating a training, and the examinations overview:
 // upcoming and past, with examiner and result.
 import { TRAINING_TYPES } from '../domain.js';
-import { trainingStatusDescription } from '../status.domain.js';
+import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingRecord } from '../trainings.repository.js';
-import type { TrainingList } from '../../staff/views/types.js';
+import type { TrainingList } from '../desk.service.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
@@ -16,7 +16,7 @@ import {
   staffPage,
   type StaffFrame,
   valueOf,
-} from '../../staff/views/frame.js';
+} from '../../roles/staff-frame.view.js';
 
 export interface TrainingsPage extends StaffFrame {
   list: TrainingList;

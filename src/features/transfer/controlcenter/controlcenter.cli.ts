@@ -1,8 +1,9 @@
 // `npx sector import:controlcenter mysql://…`: a Control Center division moved in one command (§19).
 import type { Command } from 'commander';
 import { ControlCenterError, importControlCenter, type ControlCenterPlan } from './import.service.js';
-import { CliError, withServices } from '../../../cli/context.js';
-import { print, printJson, show } from '../../../cli/output.js';
+import type { WithServices } from '../../../app/feature.js';
+import { CliError } from '../../../core/cli/errors.js';
+import { print, printJson, show } from '../../../core/cli/output.js';
 
 interface Options {
   prefix?: string;
@@ -25,7 +26,7 @@ function reportLines(plan: ControlCenterPlan, dryRun: boolean): string[] {
   return lines;
 }
 
-async function importFromControlCenter(url: string, opts: Options): Promise<void> {
+async function importFromControlCenter(withServices: WithServices, url: string, opts: Options): Promise<void> {
   await withServices(async (services) => {
     try {
       const plan = await importControlCenter(services.imports, url, { prefix: opts.prefix, dryRun: opts.dryRun });
@@ -38,7 +39,7 @@ async function importFromControlCenter(url: string, opts: Options): Promise<void
   });
 }
 
-export function registerControlCenterCommand(program: Command): void {
+export function registerControlCenterCommand(program: Command, withServices: WithServices): void {
   program
     .command('import:controlcenter')
     .description('Move a Control Center division (6.x or 7.x, MySQL/MariaDB) into an empty Sector database, all or nothing.')
@@ -46,5 +47,5 @@ export function registerControlCenterCommand(program: Command): void {
     .option('--prefix <prefix>', "Control Center's DB_TABLE_PREFIX")
     .option('--dry-run', 'read and check everything, print the report, write nothing')
     .option('--json', 'print the report as one JSON object')
-    .action(importFromControlCenter);
+    .action(importFromControlCenter.bind(null, withServices));
 }

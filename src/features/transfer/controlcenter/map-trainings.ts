@@ -1,6 +1,6 @@
 // Control Center's trainings (with ratings, mentors, reports, examinations and timeline) and ATC
 // activity in Sector's import format (contracts §18, §19). Pure, like map.ts.
-import { isRatingValue, ratingCode } from '../../users/domain/ratings.js';
+import { isRatingValue, ratingCode } from '../../members/domain/ratings.js';
 import type { ControlCenterData, Row } from './read.js';
 import type { ImportTraining } from '../import/plan.js';
 import { parseExamination, parseReport, parseTimelineEntry, parseTraining } from '../import/trainings.js';

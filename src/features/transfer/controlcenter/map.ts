@@ -1,6 +1,6 @@
 // Turns a Control Center database's rows into Sector's import format (contract §19). Pure: the
 // unclean rows are fixed or skipped here, each with its reason in the report.
-import { isRatingValue, ratingCode } from '../../users/domain/ratings.js';
+import { isRatingValue, ratingCode } from '../../members/domain/ratings.js';
 import { parseIsoInstant } from '../../../core/domain/time.js';
 import { parseEndorsement } from '../import/endorsements.js';
 import { parsePosition } from '../import/positions.js';

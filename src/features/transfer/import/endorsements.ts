@@ -1,7 +1,7 @@
 // The endorsements section of an import file.
 import type { EndorsementType } from '../../../core/db/schema.js';
 import { MAX_CID } from '../../../core/domain/limits.js';
-import { isRatingCode } from '../../users/domain/ratings.js';
+import { isRatingCode } from '../../members/domain/ratings.js';
 import { bool, fail, gives, instant, int, notNull, record, reqStr, strList } from './fields.js';
 import type { ImportEndorsement } from './plan.js';
 import { preview } from './quote.js';

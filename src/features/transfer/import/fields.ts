@@ -1,6 +1,6 @@
 // Readers of an import file's values: each checks one value's shape and fails with ImportError
 // naming the value's JSON path. Pure: no database access.
-import { isRatingCode, RATINGS } from '../../users/domain/ratings.js';
+import { isRatingCode, RATINGS } from '../../members/domain/ratings.js';
 import { parseIsoInstant } from '../../../core/domain/time.js';
 import { ImportError } from './plan.js';
 import { pathKey, preview } from './quote.js';

@@ -1,6 +1,6 @@
 // The positions section of an import file.
 import { MAX_CALLSIGN_LENGTH } from '../../../core/domain/limits.js';
-import { RATINGS } from '../../users/domain/ratings.js';
+import { RATINGS } from '../../members/domain/ratings.js';
 import { fail, gives, notNull, nullableStr, rating, record, reqStr } from './fields.js';
 import type { ImportPosition } from './plan.js';
 import { preview } from './quote.js';

@@ -1,6 +1,6 @@
 // The trainings section of an import file, with what is recorded about each (contract §18).
 import { MAX_CID } from '../../../core/domain/limits.js';
-import { isRatingCode, RATINGS } from '../../users/domain/ratings.js';
+import { isRatingCode, RATINGS } from '../../members/domain/ratings.js';
 import { type Obj, bool, fail, gives, instant, int, isObj, notNull, nullableStr, record, reqStr, strList } from './fields.js';
 import type { ImportExamination, ImportReport, ImportTimelineEntry, ImportTraining } from './plan.js';
 import { preview } from './quote.js';

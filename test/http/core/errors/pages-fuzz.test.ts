@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDemoDivision } from '../../../../src/features/demo/division.js';
 import * as pageSchemas from '../../../../src/core/web/page-schemas.js';
-import * as staffSchemas from '../../../../src/features/staff/staff-pages.schema.js';
+import * as staffSchemas from '../../../../src/features/roles/staff-pages.schema.js';
 import { createTestContext } from '../../../support/context.js';
 import { csrfOf, SIGN_IN_ENV, signIn } from '../../../support/members.js';
 

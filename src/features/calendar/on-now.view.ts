@@ -1,7 +1,7 @@
 // The schedule page's "On now" section: who staffs the division's positions now (from the
 // network's data feed), and whether today's booked positions are staffed. Public: callsigns and
 // times only, no names (the page's reduced form).
-import type { CalendarBooking } from '../calendar/calendar.repository.js';
+import type { CalendarBooking } from './calendar.repository.js';
 import { type Html, html } from '../../core/web/html.js';
 
 export interface OnNow {

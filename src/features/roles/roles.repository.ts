@@ -1,7 +1,7 @@
 // Roles held per area or division-wide (area null), and what a staff member holds (contract §17).
 import type { Executor } from '../../core/db/connection.js';
 import type { StaffMember } from './domain.js';
-import { openTraining } from '../trainings/predicates.js';
+import { openTraining } from './predicates.js';
 
 export interface RoleHeld {
   user_id: number;

@@ -1,6 +1,6 @@
 // How every command prints: values from outside (names, URLs, file names, the network's responses)
 // are made printable (src/core/domain/printable.ts), so hostile data cannot drive the operator's terminal.
-import { printable, printableJson, printableTable } from '../core/domain/printable.js';
+import { printable, printableJson, printableTable } from '../domain/printable.js';
 
 /** A template whose interpolated values are made printable; its own text is kept as written. */
 export function show(strings: TemplateStringsArray, ...values: unknown[]): string {

@@ -79,13 +79,3 @@ export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => num
     }
   };
 }
-
-/** Counts the webhook subscriptions this instance disabled (WEBHOOK_DISABLE_AFTER_HOURS); returns the counting function. */
-export function webhooksDisabledMetric(registry: Registry): () => void {
-  const disabled = new (promClient().Counter)({
-    name: 'sector_webhooks_disabled_total',
-    help: 'Webhook subscriptions disabled by this instance because every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS',
-    registers: [registry],
-  });
-  return () => disabled.inc();
-}

@@ -2,7 +2,7 @@
 // waiting (events not yet fanned out count as pending), in four grouped statements.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
-import { networkCursor } from '../network/predicates.js';
+import { networkCursor } from '../events/predicates.js';
 import { subscriptionTakes } from '../webhooks/predicates.js';
 
 export interface OutboxFigures {

@@ -1,10 +1,10 @@
 // The staff pages' frame and form parts (contract §17, docs/staff.md): the members' pages' look,
 // a row of staff links, and fields that show their error beside them. One page may hold several
 // forms: a FormState names the form it belongs to, so only that form shows its values and errors.
-import type { FieldErrors } from '../../../core/domain/errors.js';
-import { type Html, html, type HtmlValue } from '../../../core/web/html.js';
-import { type AccountView, accountBar, pageHead } from '../../../core/web/page-frame.js';
-import type { PageAssets } from '../../calendar/schedule-page.view.js';
+import type { FieldErrors } from '../../core/domain/errors.js';
+import { type Html, html, type HtmlValue } from '../../core/web/html.js';
+import { type AccountView, accountBar, pageHead } from '../../core/web/page-frame.js';
+import type { PageAssets } from '../../core/web/page-assets.js';
 
 export interface StaffFrame {
   siteName: string;
@@ -117,3 +117,5 @@ export function options(values: ReadonlyArray<string | { value: string; text: st
 }
 
 export const empty = (text: string): Html => html`<p class="none">${text}</p>`;
+
+export type { Named } from './domain.js';

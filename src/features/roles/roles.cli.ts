@@ -2,11 +2,12 @@ import type { Command } from 'commander';
 import { DomainError, ValidationError } from '../../core/domain/errors.js';
 import { MAX_CID } from '../../core/domain/limits.js';
 import type { AppServices } from '../../app/services.js';
-import { CliError, withServices } from '../../cli/context.js';
-import { printJson, printTable, show, tell } from '../../cli/output.js';
+import type { WithServices } from '../../app/feature.js';
+import { CliError } from '../../core/cli/errors.js';
+import { printJson, printTable, show, tell } from '../../core/cli/output.js';
 
 /** A refusal of the service as one line (every field's first message), saying that nothing changed. */
-async function withRoles<T>(fn: (services: AppServices) => Promise<T>): Promise<T> {
+async function withRoles<T>(withServices: WithServices, fn: (services: AppServices) => Promise<T>): Promise<T> {
   return withServices(async (services) => {
     try {
       return await fn(services);
@@ -31,7 +32,7 @@ function cidOf(text: string): number {
 
 const where = (area: string | null) => (area === null ? 'division-wide' : `in ${area}`);
 
-export function registerRoleCommands(program: Command): void {
+export function registerRoleCommands(program: Command, withServices: WithServices): void {
   program
     .command('role:grant')
     .description('Give a user a role in an area, or division-wide without --area (Administrator only)')
@@ -39,7 +40,7 @@ export function registerRoleCommands(program: Command): void {
     .argument('<role>', 'Administrator, Moderator, Mentor or Buddy')
     .option('--area <name>', 'the area; omitted: division-wide')
     .action(async (cid: string, role: string, opts: { area?: string }) => {
-      const held = await withRoles((s) => s.roles.grant(cidOf(cid), role, opts.area ?? null, { kind: 'cli' }));
+      const held = await withRoles(withServices, (s) => s.roles.grant(cidOf(cid), role, opts.area ?? null, { kind: 'cli' }));
       tell(show`Granted ${held.role} ${where(held.area)} to ${held.user_id}.`);
     });
 
@@ -50,7 +51,7 @@ export function registerRoleCommands(program: Command): void {
     .argument('<role>', 'Administrator, Moderator, Mentor or Buddy')
     .option('--area <name>', 'the area; omitted: the division-wide role')
     .action(async (cid: string, role: string, opts: { area?: string }) => {
-      const held = await withRoles((s) => s.roles.revoke(cidOf(cid), role, opts.area ?? null, { kind: 'cli' }));
+      const held = await withRoles(withServices, (s) => s.roles.revoke(cidOf(cid), role, opts.area ?? null, { kind: 'cli' }));
       tell(show`Revoked ${held.role} ${where(held.area)} from ${held.user_id}.`);
     });
 
@@ -59,7 +60,7 @@ export function registerRoleCommands(program: Command): void {
     .description('List who holds which role')
     .option('--json', 'one JSON array of {user_id, role, area} (area null: division-wide)')
     .action(async (opts: { json?: boolean }) => {
-      const roles = await withRoles((s) => s.roles.list());
+      const roles = await withRoles(withServices, (s) => s.roles.list());
       if (opts.json) return printJson(roles);
       if (roles.length === 0)
         return tell('Nobody holds a role yet. Make the first Administrator with: npx sector role:grant <cid> Administrator');

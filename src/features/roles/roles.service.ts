@@ -2,15 +2,36 @@
 // pages, one write each with its audit entry and event.
 import { type AuditActor, userTarget } from '../audit/domain/index.js';
 import { ConflictError, ValidationError } from '../../core/domain/errors.js';
-import { authorize, isStaffRole, STAFF_ROLES } from './domain.js';
+import { authorize, holdsAnyRole, isStaffRole, rolesIn, STAFF_ROLES, type StaffMember } from './domain.js';
 import type { RoleHeld } from './roles.repository.js';
 import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
 export type { RoleHeld };
 
+export interface Area {
+  id: number;
+  name: string;
+}
+
+/** The viewer as staff: their roles, and the areas they hold one in (every area for a division-wide Administrator). */
+export interface StaffView {
+  member: StaffMember;
+  areas: Area[];
+  myAreas: Area[];
+  /** Whether they hold any role (the door to every staff page). */
+  isStaff: boolean;
+}
+
 export class Roles {
   constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
+
+  /** The viewer as staff (the staff scope's guard, src/features/roles/staff-scope.ts). */
+  async viewer(cid: number): Promise<StaffView> {
+    const [member, areas] = await Promise.all([this.deps.repos.roles.staffMember(cid), this.deps.repos.positions.areas()]);
+    const myAreas = areas.filter((a) => rolesIn(member, a.id).size > 0);
+    return { member, areas, myAreas, isStaff: holdsAnyRole(member) };
+  }
 
   /** Every role held (or one user's), by user, area (division-wide first) and role. */
   list(userId?: number): Promise<RoleHeld[]> {

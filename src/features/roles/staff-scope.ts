@@ -4,10 +4,10 @@ import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import { mayDo } from './domain.js';
 import { accountView, csrfField, memberPasses, sendMessage } from '../../core/web/pages.js';
-import type { StaffFrame } from './views/frame.js';
+import type { StaffFrame } from './staff-frame.view.js';
 import { firstOf } from '../../core/web/page-schemas.js';
 import type { RouteServices } from '../../app/services.js';
-import type { StaffView } from './staff.service.js';
+import type { StaffView } from './roles.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +23,7 @@ declare module 'fastify' {
 export function staffGuard(services: RouteServices): preValidationAsyncHookHandler {
   return async (request, reply) => {
     if (!(await memberPasses(request, reply))) return reply;
-    const view = await services.staff.viewer(request.member!.cid);
+    const view = await services.roles.viewer(request.member!.cid);
     if (!view.isStaff) {
       return refuse(
         request,

@@ -1,6 +1,6 @@
 // What each staff role may do (contract §17): one rule, used by the staff pages and the services
 // alike. Roles are held per area, or division-wide (Administrator only), which counts in every area.
-import type { Decision } from '../bookings/domain/who-may-book.js';
+import type { Decision } from '../../core/domain/errors.js';
 import { ForbiddenError } from '../../core/domain/errors.js';
 
 export const STAFF_ROLES = ['Administrator', 'Moderator', 'Mentor', 'Buddy'] as const;
@@ -113,4 +113,10 @@ export type StaffTarget<K extends StaffAction['kind']> = Omit<Extract<StaffActio
 export function authorize<K extends StaffAction['kind']>(staff: StaffMember, action: K, target: StaffTarget<K>): void {
   const decision = mayDo(staff, { kind: action, ...target } as Extract<StaffAction, { kind: K }>);
   if (!decision.ok) throw new ForbiddenError(decision.reason);
+}
+
+/** An item of a staff list with the name of the person it concerns. */
+export interface Named<T> {
+  item: T;
+  name: string;
 }

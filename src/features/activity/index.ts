@@ -1,0 +1,55 @@
+// Who controls: sessions from the network's data feed, who is online now, and ATC hours per area.
+import type { ServiceDeps } from '../../app/deps.js';
+import type { Feature } from '../../app/feature.js';
+import { registerActivityCommands } from './activity.cli.js';
+import { ActivityService } from './activity.service.js';
+import { ActivityBackfill } from './backfill.service.js';
+import { dataFeedWorker } from './data-feed.worker.js';
+import { FeedPoll } from './feed.service.js';
+import { OnlineNow } from './online.service.js';
+import onlineRoutes from './online.routes.js';
+import { activityRecomputeWorker } from './recompute.worker.js';
+
+export type { ActivityService, OnlineNow };
+
+function services(deps: ServiceDeps) {
+  const { config } = deps;
+  return {
+    activity: new ActivityService(deps),
+    backfill: new ActivityBackfill({
+      ...deps,
+      coreApi: config.coreApi,
+      membership: { division: config.division, subdivisions: config.subdivisions },
+      spacingMs: config.coreApi.backfillSpacingMs,
+    }),
+    /** Who is online now (GET /api/online, the schedule page). */
+    online: new OnlineNow(deps),
+  };
+}
+
+export const activity: Feature<ReturnType<typeof services>> = {
+  services,
+  routes: { api: [onlineRoutes] },
+  workers: (deps, { activity }) => {
+    const { config } = deps;
+    const feed = config.dataFeed;
+    return [
+      ...(feed
+        ? [
+            dataFeedWorker({
+              feed,
+              poll: new FeedPoll({
+                ...deps,
+                feed,
+                onEnded: async (cids) => {
+                  await activity.recompute(cids);
+                },
+              }),
+            }),
+          ]
+        : []),
+      ...(config.activity.hours !== null ? [activityRecomputeWorker({ activity })] : []),
+    ];
+  },
+  cli: [registerActivityCommands],
+};

@@ -1,0 +1,3 @@
+export * from './includes.js';
+export * from './membership.js';
+export * from './roles.js';
