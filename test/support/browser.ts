@@ -4,9 +4,11 @@
 // it); elsewhere a missing browser skips them, saying so. The pages read the same queries on both
 // databases (test/http/ covers both), so the browser runs in the SQLite half only.
 import fs from 'node:fs';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { ConnectStandIn } from './connect-stand-in.js';
 import { freshDatabaseUrl, TEST_DIALECT } from './context.js';
 import type { UserRecord } from './factories.js';
 import { SIGN_IN_ENV, signInOnDatabase } from './members.js';
@@ -86,4 +88,37 @@ export async function startSignedInSite(division: unknown, members: UserRecord[]
       await server.stop();
     },
   };
+}
+
+/**
+ * A server on `databaseUrl` whose members sign in through the VATSIM Connect stand-in: on a port
+ * chosen before it starts, so that PUBLIC_URL (the stand-in's redirect back) names it.
+ */
+export async function startConnectServer(
+  databaseUrl: string,
+  connect: ConnectStandIn,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    CONNECT_URL: connect.url,
+    CONNECT_CLIENT_ID: connect.clientId,
+    CONNECT_CLIENT_SECRET: connect.clientSecret,
+    ...env,
+  });
+}
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }

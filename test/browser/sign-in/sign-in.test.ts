@@ -1,15 +1,14 @@
 // Signing in and out in a real Chromium against a server process and the VATSIM Connect stand-in:
 // the account bar, the bookers' names for members, sign-out, and the page of a refused sign-in,
 // each scanned by axe-core in light and dark at phone and desktop widths.
-import net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER } from '../../support/browser.js';
+import { AXE, launchBrowser, SCREENSHOTS, SKIP_BROWSER, startConnectServer } from '../../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../../support/connect-stand-in.js';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
-import { startServer, type ServerProcess } from '../../support/processes.js';
+import { type ServerProcess } from '../../support/processes.js';
 import { importData } from '../../support/seed.js';
 
 const skip = SKIP_BROWSER;
@@ -35,18 +34,6 @@ const DIVISION = {
     }),
   ],
 };
-
-/** A port nobody listens on now, so that PUBLIC_URL can name the server before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function open(
   browser: Browser,
@@ -81,15 +68,7 @@ describe.skipIf(skip)('signing in and out in Chromium', () => {
     connect.setUser(connectUser(1234567, { id: 3, short: 'S2' }, { name_first: 'Karin', name_last: 'Holm' }));
     const databaseUrl = freshDatabaseUrl();
     await importData({ DATABASE_URL: databaseUrl }, DIVISION);
-    const port = await freePort();
-    server = await startServer({
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      CONNECT_URL: connect.url,
-      CONNECT_CLIENT_ID: connect.clientId,
-      CONNECT_CLIENT_SECRET: connect.clientSecret,
-    });
+    server = await startConnectServer(databaseUrl, connect);
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

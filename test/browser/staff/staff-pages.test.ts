@@ -4,16 +4,15 @@
 // failing beside its field and granting a role, an Administrator adding a position; every page
 // scanned by axe (no serious or critical finding) at 1280 and 375 pixels, fitting the width, with
 // screenshots (SCREENSHOTS_TO_DOCS=1 writes them to docs/screenshots/ for the docs).
-import net from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection.js';
-import { launchBrowser, SCREENSHOTS, seriousFindings, SKIP_BROWSER } from '../../support/browser.js';
+import { launchBrowser, SCREENSHOTS, seriousFindings, SKIP_BROWSER, startConnectServer } from '../../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../../support/connect-stand-in.js';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { ADA, BO, buildBooking, buildEndorsement, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
-import { ROOT, startServer, type ServerProcess } from '../../support/processes.js';
+import { ROOT, type ServerProcess } from '../../support/processes.js';
 import { importData } from '../../support/seed.js';
 import { ADMIN, assignAdasMentor, buildStaffDivision, MENTOR, MOD, PLAIN, STAFF_PEOPLE as PEOPLE } from '../../support/staff-division.js';
 
@@ -61,17 +60,6 @@ const DIVISION = buildStaffDivision({
   bookings: [buildBooking({ user_id: ADA, callsign: 'EKCH_DEL', time_start: ymdHis(2, 10), time_end: ymdHis(2, 12) })],
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
   let connect: ConnectStandIn;
   let server: ServerProcess;
@@ -107,16 +95,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     } finally {
       await db.close();
     }
-    const port = await freePort();
-    server = await startServer({
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SITE_NAME: 'Nordic vACC',
-      CONNECT_URL: connect.url,
-      CONNECT_CLIENT_ID: connect.clientId,
-      CONNECT_CLIENT_SECRET: connect.clientSecret,
-    });
+    server = await startConnectServer(databaseUrl, connect, { SITE_NAME: 'Nordic vACC' });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
