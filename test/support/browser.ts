@@ -4,11 +4,16 @@
 // it); elsewhere a missing browser skips them, saying so. The pages read the same queries on both
 // databases (test/http/ covers both), so the browser runs in the SQLite half only.
 import fs from 'node:fs';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { TEST_DIALECT } from './context.js';
-import { ROOT } from './processes.js';
+import type { ConnectStandIn } from './connect-stand-in.js';
+import { freshDatabaseUrl, TEST_DIALECT } from './context.js';
+import type { UserRecord } from './factories.js';
+import { SIGN_IN_ENV, signInOnDatabase } from './members.js';
+import { ROOT, startServer, type ServerProcess } from './processes.js';
+import { importData } from './seed.js';
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 /** Screenshots for a person to look at (not committed). */
@@ -52,4 +57,68 @@ export async function openAs(
   const page = await context.newPage();
   await page.goto(new URL(url, server.url).toString(), { waitUntil: 'networkidle' });
   return { page, close: () => context.close() };
+}
+
+/** A server process on a database of its own, members signed in on it, and a browser to open its pages. */
+export interface SignedInSite {
+  server: ServerProcess;
+  browser: Browser;
+  /** Each member's session cookie (`sector_session`), by CID. */
+  cookies: Record<number, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Imports `division` into a fresh database, starts a server on it with sign-in on (the Nordic vACC of
+ * EUD, plus `env`), signs `members` in on that database and launches the browser.
+ */
+export async function startSignedInSite(division: unknown, members: UserRecord[], env: Record<string, string> = {}): Promise<SignedInSite> {
+  const databaseUrl = freshDatabaseUrl();
+  await importData({ DATABASE_URL: databaseUrl }, division);
+  const server = await startServer({ DATABASE_URL: databaseUrl, SITE_NAME: 'Nordic vACC', DIVISION: 'EUD', ...SIGN_IN_ENV, ...env });
+  const cookies: Record<number, string> = {};
+  for (const member of members) cookies[member.id] = await signInOnDatabase(databaseUrl, member);
+  const browser = await launchBrowser();
+  return {
+    server,
+    browser,
+    cookies,
+    close: async () => {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/**
+ * A server on `databaseUrl` whose members sign in through the VATSIM Connect stand-in: on a port
+ * chosen before it starts, so that PUBLIC_URL (the stand-in's redirect back) names it.
+ */
+export async function startConnectServer(
+  databaseUrl: string,
+  connect: ConnectStandIn,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    CONNECT_URL: connect.url,
+    CONNECT_CLIENT_ID: connect.clientId,
+    CONNECT_CLIENT_SECRET: connect.clientSecret,
+    ...env,
+  });
+}
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }

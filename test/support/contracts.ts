@@ -1,5 +1,5 @@
 // What the contract snapshots in docs/ hold: the served OpenAPI document and the migrated schema
-// of each database, in a stable order. `npm run contracts` writes them; test/system/contracts.test.ts
+// of each database, in a stable order. `npm run contracts` writes them; test/system/core/contracts.test.ts
 // fails when they drift.
 import fs from 'node:fs';
 import path from 'node:path';

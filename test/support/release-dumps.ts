@@ -1,5 +1,5 @@
 // `npm run release:dumps -- [COMMIT]`: writes test/fixtures/releases/<version>/, the databases an
-// earlier Sector leaves behind, for test/system/upgrade.test.ts: SQL text dumps of a SQLite and a
+// earlier Sector leaves behind, for test/system/core/upgrade.test.ts: SQL text dumps of a SQLite and a
 // PostgreSQL database made by that version's own CLI and server, and release.json with the key's
 // token and the webhook it made. Without COMMIT, this checkout (built first; its src/ committed).
 // Needs TEST_DATABASE_URL (a schema is made in it and dropped), `sqlite3` and `pg_dump`.

@@ -1,6 +1,6 @@
 // The databases earlier releases left behind (test/fixtures/releases/<version>/, written by
 // `npm run release:dumps`), loaded as they were, and what a database holds, table by table, for
-// test/system/upgrade.test.ts.
+// test/system/core/upgrade.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';

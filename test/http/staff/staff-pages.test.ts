@@ -4,23 +4,11 @@
 // and the positions page's 409 for a position with live bookings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, TEST_DIALECT, type TestContext } from '../../support/context.js';
-import { ADA, BO, buildBooking, buildDivision, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
+import { ADA, BO, buildBooking } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
+import { ADMIN, assignAdasMentor, buildStaffDivision, MENTOR, MOD, PLAIN, STAFF_USERS } from '../../support/staff-division.js';
 
 const NOW = Date.UTC(2030, 2, 10, 12);
-const ADMIN = 1000010;
-const MOD = 1000011;
-const MENTOR = 1000012;
-const PLAIN = 1000013;
-
-const users = [
-  buildUser({ id: ADA, first_name: 'Ada', last_name: 'Lind', rating: 'S2' }),
-  buildUser({ id: BO, first_name: 'Bo', last_name: 'Berg', rating: 'S1' }),
-  buildUser({ id: ADMIN, first_name: 'Alma', last_name: 'Admin', rating: 'C1' }),
-  buildUser({ id: MOD, first_name: 'Mo', last_name: 'Moderator', rating: 'C1' }),
-  buildUser({ id: MENTOR, first_name: 'Mette', last_name: 'Mentor', rating: 'S3' }),
-  buildUser({ id: PLAIN, first_name: 'Per', last_name: 'Plain', rating: 'S2' }),
-];
 
 describe('staff pages', () => {
   let ctx: TestContext;
@@ -36,30 +24,13 @@ describe('staff pages', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext({ now: NOW, env: { ...SIGN_IN_ENV, DIVISION: 'EUD' } });
-    await ctx.load(
-      buildDivision({
-        areas: ['Denmark', 'Sweden'],
-        users,
-        positions: [buildPosition('EKCH_TWR'), buildPosition('EKCH_APP'), buildPosition('ESSA_TWR')],
-        roles: [
-          buildRole({ user_id: ADMIN, area: null, role: 'Administrator' }),
-          buildRole({ user_id: MOD, area: 'Denmark', role: 'Moderator' }),
-          buildRole({ user_id: MENTOR, area: 'Denmark', role: 'Mentor' }),
-        ],
-        trainings: [
-          buildTraining({ user_id: ADA, status: 2, ratings: ['S3'] }),
-          buildTraining({ user_id: BO, status: 1, ratings: ['S2'] }),
-        ],
-        bookings: [buildBooking({ user_id: ADMIN, callsign: 'ESSA_TWR' })],
-      }),
-    );
-    const ada = await ctx.services.db.kysely.selectFrom('trainings').select('id').where('user_id', '=', ADA).executeTakeFirstOrThrow();
-    await ctx.services.db.kysely.insertInto('training_mentors').values({ training_id: ada.id, user_id: MENTOR }).execute();
+    await ctx.load(buildStaffDivision({ bookings: [buildBooking({ user_id: ADMIN, callsign: 'ESSA_TWR' })] }));
+    await assignAdasMentor(ctx.services.db.kysely);
     for (const [name, id] of Object.entries({ ADMIN, MOD, MENTOR, PLAIN })) {
       as[name] = await signIn(
         ctx.app,
         ctx.services,
-        users.find((u) => u.id === id)!,
+        STAFF_USERS.find((u) => u.id === id)!,
       );
     }
   });
