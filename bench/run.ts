@@ -125,13 +125,18 @@ const once = (target: LoadTarget, slots: SlotSequence) => exchange({ ...target, 
 
 interface RunContext {
   sector: Sector;
+  /** Sector's database file: a copy of the dataset, so the creates leave the dataset as it was for later scenarios. */
+  sectorFile: string;
   reference: ReferenceServer;
   dataset: Dataset;
   slots: SlotSequence;
   durations: Durations;
 }
 
-async function runScenario(scenario: Scenario, { sector, reference, dataset, slots, durations }: RunContext): Promise<ScenarioRow> {
+async function runScenario(
+  scenario: Scenario,
+  { sector, sectorFile, reference, dataset, slots, durations }: RunContext,
+): Promise<ScenarioRow> {
   const row: ScenarioRow = {
     name: scenario.name,
     connections: scenario.connections,
@@ -183,7 +188,7 @@ async function runScenario(scenario: Scenario, { sector, reference, dataset, slo
   if (scenario.body === 'slots') {
     // Sector's database: no two live bookings of a position overlap, every acknowledged create is stored.
     const acknowledged = [s!.warm, ...s!.rounds].reduce((n, x) => n + x.ok, 1);
-    const check = checkBookings(dataset.databaseFile, { from: slots.first });
+    const check = checkBookings(sectorFile, { from: slots.first });
     log(
       `   Sector's database: ${check.created} bookings of this run for ${acknowledged} acknowledged creates, ${check.overlaps.length} overlapping pairs`,
     );
@@ -229,11 +234,19 @@ async function runWebhooks({ dataset, slots, durations, extras }: MeasureContext
   }
 }
 
-async function runRequests(selected: readonly Scenario[], context: Omit<RunContext, 'sector' | 'reference'>, cpuProf: boolean) {
+async function runRequests(
+  selected: readonly Scenario[],
+  context: Omit<RunContext, 'sector' | 'sectorFile' | 'reference'>,
+  cpuProf: boolean,
+) {
   const { dataset } = context;
   const referenceFile = path.join(dataset.dir, 'reference.db');
   copyDatabase(dataset.databaseFile, referenceFile);
-  const sector = await startSector({ databaseUrl: dataset.databaseUrl, cpuProf, label: 'bench' });
+  // Each side on its own copy: the webhook and batch scenarios after these copy the dataset as imported,
+  // not as tens of thousands of creates left it (a batch's overlap checks then read a larger table).
+  const sectorFile = path.join(dataset.dir, 'requests.db');
+  copyDatabase(dataset.databaseFile, sectorFile);
+  const sector = await startSector({ databaseUrl: `sqlite:${sectorFile}`, cpuProf, label: 'bench' });
   const reference = await startReference(referenceFile).catch(async (err: unknown) => {
     await stopSector(sector);
     throw err;
@@ -242,7 +255,7 @@ async function runRequests(selected: readonly Scenario[], context: Omit<RunConte
   try {
     for (const scenario of selected) {
       // One broken scenario must not hide the others' numbers.
-      const row = await runScenario(scenario, { ...context, sector, reference }).catch((err: unknown): ScenarioRow => ({
+      const row = await runScenario(scenario, { ...context, sector, sectorFile, reference }).catch((err: unknown): ScenarioRow => ({
         name: scenario.name,
         connections: scenario.connections,
         sectorRps: null,
