@@ -5,6 +5,19 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Writes only through a Write (src/core/write.ts): a repository is made by its one factory,
+// src/app/repositories.ts, never ad hoc on a connection or transaction beside `w.repos`.
+const ONE_REPOSITORY_FACTORY = [
+  {
+    selector: 'CallExpression[callee.name=/^[a-z][A-Za-z]*Repository$/]',
+    message: 'Repositories are made only in src/app/repositories.ts: read through `repos`, change through `w.repos`.',
+  },
+  {
+    selector: "CallExpression[callee.name='createRepositories']",
+    message: "The repositories with their changes are a Write's (`w.repos`); read through readRepositories.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'packages/*/node_modules/'] },
   js.configs.recommended,
@@ -43,15 +56,20 @@ export default tseslint.config(
     files: ['**/*.ts'],
     ignores: ['src/app/repositories.ts'],
     rules: {
+      'no-restricted-syntax': ['error', ...ONE_REPOSITORY_FACTORY],
+    },
+  },
+  {
+    // One naming rule for services: a `*.service.ts` exports its service as a class named for what it
+    // serves, ending in `Service` (BookingsService, TrainingRecordsService); its errors end in `Error`.
+    files: ['src/features/**/*.service.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        ...ONE_REPOSITORY_FACTORY,
         {
-          selector: 'CallExpression[callee.name=/^[a-z][A-Za-z]*Repository$/]',
-          message: 'Repositories are made only in src/app/repositories.ts: read through `repos`, change through `w.repos`.',
-        },
-        {
-          selector: "CallExpression[callee.name='createRepositories']",
-          message: "The repositories with their changes are a Write's (`w.repos`); read through readRepositories.",
+          selector: 'ExportNamedDeclaration > ClassDeclaration[id.name!=/(Service|Error)$/]',
+          message: 'A service class is named for what it serves and ends in `Service` (CONTRIBUTING.md, "Where code goes").',
         },
       ],
     },
@@ -76,6 +94,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...ONE_REPOSITORY_FACTORY,
         {
           selector: 'Property[key.name=/^(onRequest|preParsing|preValidation|preHandler)$/]',
           message: "Page routes are guarded by their scope's hook, not their own: register the route in its scope (CONTRIBUTING.md).",

@@ -15,7 +15,7 @@ import { buildDemoDivision } from '../../src/features/demo/division.js';
 import { importDivision } from './import-division.js';
 import { loadConfig } from '../../src/config.js';
 import { createServices } from '../../src/app/services.js';
-import { FeedPoll } from '../../src/features/activity/feed.service.js';
+import { FeedPollService } from '../../src/features/activity/feed.service.js';
 import { member, startCoreApiStandIn } from '../../test/support/core-api-stand-in.js';
 import { feedDocument, startDataFeedStandIn, type FeedControllerInput } from '../../test/support/data-feed-stand-in.js';
 import { load, percentile } from './load.js';
@@ -96,9 +96,13 @@ export async function measureFeed({
       for (let i = 0; i < polls; i++) {
         const before = process.cpuUsage();
         const { writer, repos, http } = createServices(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }), db);
-        await new FeedPoll({ writer, repos, http, feed: { url: 'http://127.0.0.1/', intervalS: 60 }, clock: () => Date.now() }).process(
-          body,
-        );
+        await new FeedPollService({
+          writer,
+          repos,
+          http,
+          feed: { url: 'http://127.0.0.1/', intervalS: 60 },
+          clock: () => Date.now(),
+        }).process(body);
         const used = process.cpuUsage(before);
         cpu.push((used.user + used.system) / 1000);
       }

@@ -27,7 +27,7 @@ export interface BackfillResult {
 }
 
 /** `npx sector activity:backfill`. */
-export class ActivityBackfill {
+export class ActivityBackfillService {
   constructor(private readonly deps: BackfillDeps) {}
 
   run(cid: number | null, onProgress?: (line: string) => void, signal?: AbortSignal): Promise<BackfillResult> {

@@ -1,9 +1,9 @@
 // The network's data feed polled (contract §16), once across instances every DATA_FEED_INTERVAL_S.
 import type { DataFeedConfig } from '../../config.js';
-import { type FeedPoll, FeedPollError } from './feed.service.js';
+import { type FeedPollService, FeedPollError } from './feed.service.js';
 import { ReportedWorkerFailure, type Worker } from '../../core/workers/worker.js';
 
-export function dataFeedWorker({ feed, poll }: { feed: Pick<DataFeedConfig, 'intervalS'>; poll: Pick<FeedPoll, 'poll'> }): Worker {
+export function dataFeedWorker({ feed, poll }: { feed: Pick<DataFeedConfig, 'intervalS'>; poll: Pick<FeedPollService, 'poll'> }): Worker {
   // One warning per run of failures (the network down for a day is one line, not 1,440).
   let failing = false;
   return {

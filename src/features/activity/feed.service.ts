@@ -40,7 +40,7 @@ export type FeedPollDeps = Deps<'writer' | 'repos' | 'clock'> & {
 };
 
 /** The data-feed worker's poll (contract §16). */
-export class FeedPoll {
+export class FeedPollService {
   constructor(private readonly deps: FeedPollDeps) {}
 
   poll(signal?: AbortSignal): Promise<PollOutcome> {

@@ -3,10 +3,10 @@ import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { registerActivityCommands } from './activity.cli.js';
 import { ActivityService } from './activity.service.js';
-import { ActivityBackfill } from './backfill.service.js';
+import { ActivityBackfillService } from './backfill.service.js';
 import { dataFeedWorker } from './data-feed.worker.js';
-import { FeedPoll } from './feed.service.js';
-import { OnlineNow } from './online.service.js';
+import { FeedPollService } from './feed.service.js';
+import { OnlineService } from './online.service.js';
 import onlineRoutes from './online.routes.js';
 import { activityRecomputeWorker } from './recompute.worker.js';
 
@@ -14,20 +14,20 @@ import { activityRecomputeWorker } from './recompute.worker.js';
 export type { ActivityService } from './activity.service.js';
 export { atcActiveUsers } from './predicates.js';
 
-export type { OnlineNow };
+export type { OnlineService };
 
 function services(deps: ServiceDeps) {
   const { config } = deps;
   return {
     activity: new ActivityService(deps),
-    backfill: new ActivityBackfill({
+    backfill: new ActivityBackfillService({
       ...deps,
       coreApi: config.coreApi,
       membership: { division: config.division, subdivisions: config.subdivisions },
       spacingMs: config.coreApi.backfillSpacingMs,
     }),
     /** Who is online now (GET /api/online, the schedule page). */
-    online: new OnlineNow(deps),
+    online: new OnlineService(deps),
   };
 }
 
@@ -42,7 +42,7 @@ export const activity: Feature<ReturnType<typeof services>> = {
         ? [
             dataFeedWorker({
               feed,
-              poll: new FeedPoll({
+              poll: new FeedPollService({
                 ...deps,
                 feed,
                 onEnded: async (cids) => {

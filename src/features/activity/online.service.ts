@@ -14,7 +14,7 @@ export interface OnlineController {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export class OnlineNow {
+export class OnlineService {
   constructor(private readonly deps: Deps<'repos' | 'clock' | 'config'>) {}
 
   /**

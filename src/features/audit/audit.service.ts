@@ -3,7 +3,7 @@ import type { AuditFilter } from './audit.repository.js';
 import type { Deps } from '../../app/deps.js';
 
 /** Who changed what: the audit log as `npx sector audit` prints it (entries are written by each change's Write). */
-export class AuditLog {
+export class AuditService {
   constructor(private readonly deps: Deps<'repos'>) {}
 
   /** Entries matching the filter, newest first. */

@@ -1,12 +1,12 @@
 // The audit log: who changed what (contract §9), read by `sector audit`, trimmed by its retention worker.
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
-import { AuditLog } from './audit.service.js';
+import { AuditService } from './audit.service.js';
 import { registerAuditCommand } from './audit.cli.js';
 import { auditRetentionWorker } from './retention.worker.js';
 
 function services(deps: ServiceDeps) {
-  return { audit: new AuditLog(deps) };
+  return { audit: new AuditService(deps) };
 }
 
 export const audit: Feature<ReturnType<typeof services>> = {

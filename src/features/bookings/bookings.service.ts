@@ -50,7 +50,7 @@ export interface BookingsPage {
  * The bookings (contract §5): lists and look-ups are plain queries; creates, updates and deletes
  * are each one write, conflicts become 409s.
  */
-export class Bookings {
+export class BookingsService {
   /** PostgreSQL: lock the booking's row and its position's writers (SQLite writes one at a time anyway). */
   private readonly lockRows: boolean;
   private readonly bookings: ReadRepositories['bookings'];

@@ -47,7 +47,7 @@ const stillRunning = () => new InProgressError('A request with this Idempotency-
 
 type Claimed = { token: string } | { row: IdempotencyKeyRow } | { again: true };
 
-export class Idempotency {
+export class IdempotencyService {
   constructor(private readonly deps: Deps<'writer' | 'clock'>) {}
 
   /**

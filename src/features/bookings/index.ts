@@ -2,11 +2,11 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { VERSION } from '../../version.js';
-import { Bookings } from './bookings.service.js';
+import { BookingsService } from './bookings.service.js';
 import bookingsRoutes from './bookings.routes.js';
-import { Idempotency } from './idempotency.service.js';
+import { IdempotencyService } from './idempotency.service.js';
 import { idempotencyKeysWorker } from './idempotency-keys.worker.js';
-import { MemberBookings } from './member-bookings.service.js';
+import { MemberBookingsService } from './member-bookings.service.js';
 import memberBookingsRoutes from './member.routes.js';
 
 // What other features use of this one.
@@ -19,13 +19,13 @@ export { recordBookingChanges } from './events.js';
 export { BOOKING_FORMATS } from './formats.js';
 
 function services(deps: ServiceDeps) {
-  const bookings = new Bookings(deps);
+  const bookings = new BookingsService(deps);
   return {
     bookings,
     /** Idempotency-Key on the bookings' creates: claims, stored responses, replays. */
-    idempotency: new Idempotency(deps),
+    idempotency: new IdempotencyService(deps),
     /** Members' own bookings (the booking pages): who-may-book over bookings, and their calendar feeds. */
-    memberBookings: new MemberBookings({ ...deps, bookings, version: VERSION }),
+    memberBookings: new MemberBookingsService({ ...deps, bookings, version: VERSION }),
   };
 }
 

@@ -12,7 +12,7 @@ import { calendarFeed } from '../calendar/index.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';
 import type { Actor } from './changes.js';
-import type { BookingPermit, Bookings, SavedBooking } from './bookings.service.js';
+import type { BookingPermit, BookingsService, SavedBooking } from './bookings.service.js';
 import type { Deps } from '../../app/deps.js';
 
 /** The signed-in member, as the session knows them. */
@@ -44,8 +44,8 @@ function storedTag(b: { training: number; training_forced: number; exam: number;
   return chosen.training ? 1 : chosen.exam ? 2 : chosen.event ? 3 : null;
 }
 
-export class MemberBookings {
-  constructor(private readonly deps: Deps<'writer' | 'repos' | 'config' | 'clock'> & { bookings: Bookings; version: string }) {}
+export class MemberBookingsService {
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'config' | 'clock'> & { bookings: BookingsService; version: string }) {}
 
   /** Who the member is to who-may-book, as the database has them now; one unknown to it may book nothing. */
   async booker(member: Member): Promise<Booker> {

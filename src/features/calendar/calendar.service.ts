@@ -20,7 +20,7 @@ export interface CalendarOptions {
   online?: () => Promise<OnNow[]>;
 }
 
-export class CalendarFeeds {
+export class CalendarService {
   constructor(private readonly deps: Deps<'repos' | 'clock' | 'config'> & CalendarOptions) {}
 
   private minute(): number {

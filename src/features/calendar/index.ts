@@ -3,8 +3,8 @@ import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import type { PageAssets } from '../../core/web/page-assets.js';
 import { VERSION } from '../../version.js';
-import type { OnlineNow } from '../activity/index.js';
-import { CalendarFeeds } from './calendar.service.js';
+import type { OnlineService } from '../activity/index.js';
+import { CalendarService } from './calendar.service.js';
 import calendarRoutes from './calendar.routes.js';
 import memberCalendarRoutes from './member-calendar.routes.js';
 import scheduleRoutes from './schedule.routes.js';
@@ -14,11 +14,11 @@ export type { CalendarBooking } from './calendar.repository.js';
 export { calendarFeed } from './icalendar.view.js';
 export type { PageAssets } from './schedule-page.view.js';
 
-function services(deps: ServiceDeps, { online, pageAssets }: { online: OnlineNow; pageAssets: PageAssets }) {
+function services(deps: ServiceDeps, { online, pageAssets }: { online: OnlineService; pageAssets: PageAssets }) {
   const { config } = deps;
   return {
     /** GET /calendar/bookings.ics and the schedule page. */
-    calendar: new CalendarFeeds({
+    calendar: new CalendarService({
       ...deps,
       version: VERSION,
       assets: pageAssets,
@@ -29,7 +29,7 @@ function services(deps: ServiceDeps, { online, pageAssets }: { online: OnlineNow
   };
 }
 
-export const calendar: Feature<ReturnType<typeof services>, { online: OnlineNow; pageAssets: PageAssets }> = {
+export const calendar: Feature<ReturnType<typeof services>, { online: OnlineService; pageAssets: PageAssets }> = {
   services,
   routes: { api: [calendarRoutes], public: [memberCalendarRoutes], publicPages: [scheduleRoutes] },
 };

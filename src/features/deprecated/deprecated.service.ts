@@ -10,7 +10,7 @@ import {
 import type { ExaminerArea, FacilityHolder, LegacyRoles, LegacyTrainingEndorsement, VisitingEndorsement } from './deprecated.schema.js';
 import type { Deps } from '../../app/deps.js';
 
-export class DeprecatedLists {
+export class DeprecatedService {
   constructor(private readonly deps: Deps<'repos' | 'clock'>) {}
 
   async roles(): Promise<LegacyRoles> {

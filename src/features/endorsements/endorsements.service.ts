@@ -16,7 +16,7 @@ const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 const described = (e: EndorsementRecord) =>
   `${typeName(e.type)} endorsement ${e.id}${e.rating ? ` (${e.rating})` : ''}${e.positions.length ? ` on ${e.positions.join(', ')}` : ''}`;
 
-export class Endorsements {
+export class EndorsementsService {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   async list(filter: Omit<EndorsementFilter, 'now'>): Promise<Endorsement[]> {

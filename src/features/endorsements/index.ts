@@ -1,7 +1,7 @@
 // Endorsements: issued, shortened, revoked and expired (contract §17).
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
-import { Endorsements } from './endorsements.service.js';
+import { EndorsementsService } from './endorsements.service.js';
 import endorsementsRoutes from './endorsements.routes.js';
 import { endorsementExpiryWorker } from './expiry.worker.js';
 
@@ -12,7 +12,7 @@ export { presentEndorsement } from './endorsements.presenter.js';
 export type { Endorsement } from './endorsements.schema.js';
 
 function services(deps: ServiceDeps) {
-  return { endorsements: new Endorsements(deps) };
+  return { endorsements: new EndorsementsService(deps) };
 }
 
 export const endorsements: Feature<ReturnType<typeof services>> = {

@@ -4,7 +4,7 @@ import type { Feature } from '../../app/feature.js';
 import type { ApiKeyService } from '../api-keys/index.js';
 import eventsRoutes from './events.routes.js';
 import { eventRetentionWorker } from './retention.worker.js';
-import { EventStream } from './stream.service.js';
+import { EventStreamService } from './stream.service.js';
 import { eventStreamHeartbeatWorker } from './stream-heartbeat.worker.js';
 import { eventStreamWorker } from './stream.worker.js';
 
@@ -17,7 +17,7 @@ export type { EventType } from './domain.js';
 function services(deps: ServiceDeps, { keys }: { keys: ApiKeyService }) {
   return {
     /** GET /api/events: one tail of the outbox per process for every connected client. */
-    eventStream: new EventStream({
+    eventStream: new EventStreamService({
       ...deps,
       limits: { perKey: deps.config.eventsMaxStreamsPerKey, total: deps.config.eventsMaxStreams },
       validKeys: (ids) => keys.stillValid(ids),

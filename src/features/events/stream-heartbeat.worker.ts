@@ -1,12 +1,12 @@
 // The heartbeat of GET /api/events on every instance: keeps its streams open, and ends those of revoked keys.
 import type { Worker } from '../../core/workers/worker.js';
-import type { EventStream } from './stream.service.js';
+import type { EventStreamService } from './stream.service.js';
 
 export function eventStreamHeartbeatWorker({
   eventStream,
   heartbeatMs,
 }: {
-  eventStream: Pick<EventStream, 'heartbeat'>;
+  eventStream: Pick<EventStreamService, 'heartbeat'>;
   heartbeatMs: number;
 }): Worker {
   return {

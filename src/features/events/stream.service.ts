@@ -44,7 +44,7 @@ export function formatEvent(e: Pick<StreamEvent, 'id' | 'type' | 'body'>): strin
   return `id: ${e.id}\nevent: ${e.type}\ndata: ${e.body}\n\n`;
 }
 
-export class EventStream {
+export class EventStreamService {
   private readonly clients = new Set<Client>();
   /** Every admitted stream with its key, from admission to detach (catching up or live). */
   private readonly admitted = new Map<StreamSink, string>();

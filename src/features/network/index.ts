@@ -2,12 +2,12 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { registerNetworkCommands } from './network.cli.js';
-import { NetworkPushes } from './pushes.service.js';
+import { NetworkPushesService } from './pushes.service.js';
 import { networkPushesWorker } from './pushes.worker.js';
-import { NetworkStatus } from './status.service.js';
+import { NetworkStatusService } from './status.service.js';
 
 // What other features use of this one.
-export type { NetworkPushes } from './pushes.service.js';
+export type { NetworkPushesService } from './pushes.service.js';
 export { pendingPush } from './predicates.js';
 
 function services(deps: ServiceDeps) {
@@ -15,8 +15,8 @@ function services(deps: ServiceDeps) {
   const division = { division: config.division, subdivisions: config.subdivisions };
   return {
     /** Pushes bookings to the network's bookings service (a worker); null when sync is not configured. */
-    networkPushes: config.network ? new NetworkPushes({ ...deps, network: config.network, division }) : null,
-    networkStatus: new NetworkStatus(deps),
+    networkPushes: config.network ? new NetworkPushesService({ ...deps, network: config.network, division }) : null,
+    networkStatus: new NetworkStatusService(deps),
   };
 }
 

@@ -35,7 +35,7 @@ export type NetworkPushesOptions = Deps<'writer' | 'repos' | 'http' | 'clock'> &
 class Stopped extends Error {}
 
 /** Pushes bookings to the network after their changes commit: each run queues pending changes and claims one due push under a lease. */
-export class NetworkPushes {
+export class NetworkPushesService {
   /** Who holds a claim: this process. */
   private readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   /** A claim outlives the longest request, so it cannot lapse while its push is still under way. */

@@ -1,9 +1,9 @@
 // Pushes of bookings to the network's bookings service (contract §11) from every instance, four at
 // once, woken by commits that wrote events, else polled for due retries.
 import type { Worker } from '../../core/workers/worker.js';
-import type { NetworkPushes } from './pushes.service.js';
+import type { NetworkPushesService } from './pushes.service.js';
 
-export function networkPushesWorker({ networkPushes }: { networkPushes: Pick<NetworkPushes, 'pushNext'> }): Worker {
+export function networkPushesWorker({ networkPushes }: { networkPushes: Pick<NetworkPushesService, 'pushNext'> }): Worker {
   return {
     name: 'network-pushes',
     runs: 'everywhere',

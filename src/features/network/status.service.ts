@@ -2,7 +2,7 @@
 // network, and a refused one sent again.
 import type { Deps } from '../../app/deps.js';
 
-export class NetworkStatus {
+export class NetworkStatusService {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   /** Pending and refused pushes. */

@@ -1,7 +1,7 @@
 import type { Deps } from '../../app/deps.js';
 
 /** GET /health: whether the database responds at all. */
-export class Health {
+export class HealthService {
   constructor(private readonly deps: Deps<'repos'>) {}
 
   /** False when the database cannot be reached (down, restarting, out of connections). */

@@ -2,9 +2,9 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature, RoutePlugin } from '../../app/feature.js';
 import { registerBackupCommand } from './backup.cli.js';
-import { Health } from './health.service.js';
+import { HealthService } from './health.service.js';
 import healthRoutes from './health.routes.js';
-import { MailDeliveries } from './mail.service.js';
+import { MailService } from './mail.service.js';
 import { mailDeliveriesWorker } from './mail.worker.js';
 import metricsRoutes from './metrics.routes.js';
 
@@ -20,9 +20,9 @@ const metricsWhenOn: RoutePlugin = async (app, { services }) => {
 
 function services(deps: ServiceDeps) {
   return {
-    health: new Health(deps),
+    health: new HealthService(deps),
     /** Sends the mail writes leave in the outbox; null when SMTP_URL is not set. */
-    mail: deps.config.mail ? new MailDeliveries({ ...deps, mail: deps.config.mail }) : null,
+    mail: deps.config.mail ? new MailService({ ...deps, mail: deps.config.mail }) : null,
   };
 }
 

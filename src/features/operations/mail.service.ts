@@ -25,7 +25,7 @@ const SEND_STEPS = 10;
 /** After the send, the write that records it (SQLite may wait up to 5 s for the lock) lands within the lease. */
 const RECORD_MS = 10_000;
 
-export class MailDeliveries {
+export class MailService {
   private readonly transport: Transporter;
   /** How long one send may take before it is abandoned. */
   private readonly sendBoundMs: number;

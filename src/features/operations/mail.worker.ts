@@ -1,13 +1,13 @@
 // Mail to members sent from every instance, each mail claimed under a lease (mail.ts).
 import type { MailConfig } from '../../app/config-services.js';
-import type { MailDeliveries } from './mail.service.js';
+import type { MailService } from './mail.service.js';
 import type { Worker } from '../../core/workers/worker.js';
 
 export function mailDeliveriesWorker({
   mail,
   config,
 }: {
-  mail: Pick<MailDeliveries, 'sendNext'>;
+  mail: Pick<MailService, 'sendNext'>;
   config: Pick<MailConfig, 'retryBaseMs'>;
 }): Worker {
   return {

@@ -4,13 +4,17 @@ import type { Registry } from 'prom-client';
 import { promClient } from '../../core/prom-client.js';
 import type { OutboxFigures, OutboxFiguresRepository } from './outbox-figures.repository.js';
 import type { MetricsExtension } from '../../core/metrics.js';
-import type { NetworkPushes } from '../network/index.js';
+import type { NetworkPushesService } from '../network/index.js';
 
 const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 const PUSH_STATUSES = ['pending', 'done', 'refused'] as const;
 const PUSH_OUTCOMES = ['done', 'refused', 'retry', 'rejected_key', 'lost'] as const;
 
-export function outboxMetrics(figures: OutboxFiguresRepository, clock: () => number, pusher: NetworkPushes | null): MetricsExtension {
+export function outboxMetrics(
+  figures: OutboxFiguresRepository,
+  clock: () => number,
+  pusher: NetworkPushesService | null,
+): MetricsExtension {
   return (registry: Registry) => {
     const { Counter, Gauge } = promClient();
     const registers = [registry];

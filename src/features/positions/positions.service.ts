@@ -10,7 +10,7 @@ import type { PositionDetail, PositionList } from './positions.schema.js';
 import type { Write } from '../../app/deps.js';
 import type { Deps } from '../../app/deps.js';
 
-export class Positions {
+export class PositionsService {
   constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** GET /api/positions: every position. */

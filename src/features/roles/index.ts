@@ -2,7 +2,7 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { registerRoleCommands } from './roles.cli.js';
-import { Roles } from './roles.service.js';
+import { RolesService } from './roles.service.js';
 
 // What other features use of this one.
 export { failureOf, frameOf, lastDayAt, notFound, noticeOf, positionAreas, refuse, respondToRefusal, viewerOf } from './staff-scope.js';
@@ -43,7 +43,7 @@ export { openTraining } from './predicates.js';
 export { staffGuard } from './staff-scope.js';
 
 function services(deps: ServiceDeps) {
-  return { roles: new Roles(deps) };
+  return { roles: new RolesService(deps) };
 }
 
 export const roles: Feature<ReturnType<typeof services>> = {

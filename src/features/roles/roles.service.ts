@@ -23,7 +23,7 @@ export interface StaffView {
   isStaff: boolean;
 }
 
-export class Roles {
+export class RolesService {
   constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** The viewer as staff (the staff scope's guard, src/features/roles/staff-scope.ts). */

@@ -2,17 +2,17 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { registerRosterCommands } from './roster.cli.js';
-import { RosterSync } from './roster-sync.service.js';
+import { RosterSyncService } from './roster-sync.service.js';
 import { rosterSyncWorker } from './roster-sync.worker.js';
 
 // What other features use of this one.
 export type { RosterSyncDeps } from './roster-sync.service.js';
 
-export type { RosterSync };
+export type { RosterSyncService };
 
 function services(deps: ServiceDeps) {
   return {
-    roster: new RosterSync({
+    roster: new RosterSyncService({
       ...deps,
       coreApi: deps.config.coreApi,
       membership: { division: deps.config.division, subdivisions: deps.config.subdivisions },

@@ -67,7 +67,7 @@ export type RosterSyncDeps = Deps<'writer' | 'repos' | 'http' | 'clock'> & {
 };
 
 /** `npx sector roster:sync` and the server's roster-sync worker. */
-export class RosterSync {
+export class RosterSyncService {
   constructor(private readonly deps: RosterSyncDeps) {}
 
   sync(options: RosterSyncOptions = {}): Promise<RosterSyncResult> {

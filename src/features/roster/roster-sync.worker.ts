@@ -2,10 +2,10 @@
 // `roster:sync` takes the same lease: one run at a time, whichever started it.
 import type { Config } from '../../config.js';
 import { ROSTER_LEASE } from './roster-run.js';
-import { describeRosterError, rosterLeaseMs, type RosterSync } from './roster-sync.service.js';
+import { describeRosterError, rosterLeaseMs, type RosterSyncService } from './roster-sync.service.js';
 import { ReportedWorkerFailure, type Worker } from '../../core/workers/worker.js';
 
-export function rosterSyncWorker({ config, roster }: { config: Pick<Config, 'coreApi'>; roster: Pick<RosterSync, 'sync'> }): Worker {
+export function rosterSyncWorker({ config, roster }: { config: Pick<Config, 'coreApi'>; roster: Pick<RosterSyncService, 'sync'> }): Worker {
   return {
     name: ROSTER_LEASE,
     runs: 'once',

@@ -9,11 +9,11 @@ import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCoo
 import { demoSignInPage } from './demo-page.view.js';
 import { demoSignInForm, signInPage } from '../../core/web/page-schemas.js';
 import type { RouteServices } from '../../app/services.js';
-import type { DemoSignIn } from './demo.service.js';
+import type { DemoSignInService } from './demo.service.js';
 
 const LOGIN_MAX_AGE_S = 10 * 60;
 
-const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: DemoSignIn }> = async (app, { services, demo }) => {
+const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: DemoSignInService }> = async (app, { services, demo }) => {
   app.get('/auth/login', { schema: signInPage }, async (request, reply) => {
     const { tokens, assets } = request.server.memberPages;
     // The form's token is bound to this browser by a signed cookie holding its secret (no session yet).

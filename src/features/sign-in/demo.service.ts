@@ -3,7 +3,7 @@
 // Built only in demo mode, so a normal start has neither this service nor its routes.
 import { ratingCode } from '../members/domain/ratings.js';
 import type { DemoPersonRow } from './demo-people.repository.js';
-import type { MemberSessions } from './sessions.service.js';
+import type { SessionsService } from './sessions.service.js';
 import type { Deps } from '../../app/deps.js';
 
 const TRIES: Record<string, string> = {
@@ -26,8 +26,8 @@ export interface DemoPerson {
   tries: string;
 }
 
-export class DemoSignIn {
-  constructor(private readonly deps: Deps<'repos'> & { sessions: MemberSessions }) {}
+export class DemoSignInService {
+  constructor(private readonly deps: Deps<'repos'> & { sessions: SessionsService }) {}
 
   /** Whom the page offers: a student, a mentor, a moderator and an administrator of the demo division. */
   async people(): Promise<DemoPerson[]> {

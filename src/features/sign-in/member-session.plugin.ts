@@ -12,7 +12,7 @@ import { ApiError } from '../../core/web/errors.js';
 import { checkRequest } from '../../core/web/parameters.js';
 import { sendMessage } from '../../core/web/pages.js';
 import type { PageAssets } from '../../core/web/page-assets.js';
-import type { ActiveSession, Member, MemberSessions } from './sign-in.service.js';
+import type { ActiveSession, Member, SessionsService } from './sign-in.service.js';
 
 /** The signed session cookie (contract §14). */
 export const SESSION_COOKIE = 'sector_session';
@@ -51,7 +51,7 @@ declare module 'fastify' {
 }
 
 export interface MemberSessionOptions {
-  sessions: MemberSessions;
+  sessions: SessionsService;
   /** SESSION_SECRET, or the generated one kept in the database. */
   secret: string;
   secureCookies: boolean;

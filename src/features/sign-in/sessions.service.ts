@@ -28,7 +28,7 @@ export const sha256 = (value: string): string => createHash('sha256').update(val
 
 export type LoginProblem = 'unknown' | 'expired' | 'other-browser';
 
-export class MemberSessions {
+export class SessionsService {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   /** A write of the sessions' own rows, as every write: one transaction through the writer. */

@@ -3,11 +3,11 @@
 import type { SignInConfig } from '../../config.js';
 import { parseNetworkProfile, safeNext, signInRefusedFor } from './domain.js';
 import { ConnectClient, ConnectError } from './connect.js';
-import type { MemberSessions } from './sessions.service.js';
+import type { SessionsService } from './sessions.service.js';
 import type { Deps } from '../../app/deps.js';
 
 export { ConnectError } from './connect.js';
-export { type ActiveSession, type Member, MemberSessions } from './sessions.service.js';
+export { type ActiveSession, type Member, SessionsService } from './sessions.service.js';
 
 /** Why a sign-in did not succeed, in words for the member. */
 export interface SignInProblem {
@@ -34,12 +34,12 @@ const STATE_PROBLEMS = {
 /** Callback parameters are the network's, but anything may arrive: keep what is plausible. */
 const param = (v: unknown, max = 2048): string | null => (typeof v === 'string' && v !== '' && v.length <= max ? v : null);
 
-export class SignIn {
+export class SignInService {
   private readonly connect: ConnectClient;
 
-  private readonly sessions: MemberSessions;
+  private readonly sessions: SessionsService;
 
-  constructor({ config, http, signIn, sessions }: Deps<'config' | 'http'> & { signIn: SignInConfig; sessions: MemberSessions }) {
+  constructor({ config, http, signIn, sessions }: Deps<'config' | 'http'> & { signIn: SignInConfig; sessions: SessionsService }) {
     this.sessions = sessions;
     this.connect = new ConnectClient(signIn, `${config.publicUrl}/auth/callback`, http);
   }

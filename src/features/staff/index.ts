@@ -3,13 +3,13 @@ import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import type { ActivityService } from '../activity/index.js';
 import peopleRoutes from './people.routes.js';
-import { StaffDesk } from './staff.service.js';
+import { StaffService } from './staff.service.js';
 import staffRoutes from './staff.routes.js';
 
 function services(deps: ServiceDeps, { activity }: { activity: ActivityService }) {
   return {
     /** What the staff pages read (their changes go through positions, endorsements and roles). */
-    staff: new StaffDesk({ ...deps, activity }),
+    staff: new StaffService({ ...deps, activity }),
   };
 }
 

@@ -20,7 +20,7 @@ export const ENDING_SOON_MS = 7 * DAY;
 /** The most people a search lists (contract §17). */
 export const SEARCH_LIMIT = 25;
 
-export class StaffDesk {
+export class StaffService {
   constructor(private readonly deps: Deps<'repos' | 'clock'> & { activity: ActivityService }) {}
 
   now(): number {

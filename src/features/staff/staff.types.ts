@@ -1,4 +1,4 @@
-// What the staff pages show, as the StaffDesk service (src/features/staff/staff.service.ts) reads it.
+// What the staff pages show, as the StaffService (src/features/staff/staff.service.ts) reads it.
 import type { MemberBooking } from '../bookings/index.js';
 import type { RoleHeld } from '../roles/index.js';
 import type { StaffUserRow } from './staff.repository.js';

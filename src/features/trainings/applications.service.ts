@@ -20,7 +20,7 @@ import { presentTrainingDetail } from './trainings.presenter.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { TrainingDetail } from './trainings.schema.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
-import type { Trainings } from './trainings.service.js';
+import type { TrainingsService } from './trainings.service.js';
 import type { Deps } from '../../app/deps.js';
 import type { Write } from '../../app/deps.js';
 
@@ -48,8 +48,8 @@ export interface MyTraining {
 const queueKey = (t: Pick<TrainingRecord, 'area_id' | 'ratings'>) => `${t.area_id}:${[...t.ratings].sort().join(',')}`;
 const BATCH = 500;
 
-export class TrainingApplications {
-  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { trainings: Trainings }) {}
+export class TrainingApplicationsService {
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { trainings: TrainingsService }) {}
 
   /** What the member may apply for, per area; `openId` when they already have an open training. */
   async options(cid: number): Promise<{ options: ApplyOption[]; openId: number | null }> {

@@ -1,6 +1,6 @@
 // What the staff training pages show (contract §18): the queue and the open trainings of the
 // viewer's areas, the examinations overview, and one training with everything recorded about it.
-// Reads only; every change goes through Trainings and TrainingRecords, as the API's do.
+// Reads only; every change goes through TrainingsService and TrainingRecordsService, as the API's do.
 import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
 import { presentTrainingDetail } from './trainings.presenter.js';
@@ -14,7 +14,7 @@ import type { Deps } from '../../app/deps.js';
 const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>
   mayDo(view.member, { kind: 'report', area: t.area_id, student: t.user_id }).ok;
 
-export class TrainingDesk {
+export class TrainingDeskService {
   constructor(private readonly deps: Deps<'repos'>) {}
 
   async list(view: StaffView, filter: { area?: number; status?: number }): Promise<TrainingList> {

@@ -1,8 +1,8 @@
 // Continued interest in a training request (contract §18), once across instances every 10 minutes.
-import type { TrainingApplications } from './applications.service.js';
+import type { TrainingApplicationsService } from './applications.service.js';
 import type { Worker } from '../../core/workers/worker.js';
 
-export function trainingInterestWorker({ applications }: { applications: Pick<TrainingApplications, 'checkInterest'> }): Worker {
+export function trainingInterestWorker({ applications }: { applications: Pick<TrainingApplicationsService, 'checkInterest'> }): Worker {
   return {
     name: 'training-interest',
     runs: 'once',

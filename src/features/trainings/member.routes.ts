@@ -1,6 +1,6 @@
 // The student's training pages (contract §18): GET/POST /training/apply, GET /my/training and its
 // forms POST /my/training/interest and POST /my/training/close. Every write goes through the same
-// service as the API's (TrainingApplications over Trainings).
+// service as the API's (TrainingApplicationsService over TrainingsService).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';

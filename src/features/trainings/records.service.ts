@@ -9,7 +9,7 @@ import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domai
 import { presentExamination, presentReport } from './trainings.presenter.js';
 import type { Examination, Report } from './trainings.schema.js';
 import { recordTrainingChanges } from './changes.js';
-import { isRowId, type Trainings } from './trainings.service.js';
+import { isRowId, type TrainingsService } from './trainings.service.js';
 import type { Deps } from '../../app/deps.js';
 import type { Write } from '../../app/deps.js';
 
@@ -31,8 +31,8 @@ export interface ExaminationInput {
 /** A YYYY-MM-DD date that exists. */
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && parseIsoInstant(`${text}T00:00:00Z`) !== null;
 
-export class TrainingRecords {
-  constructor(private readonly deps: Deps<'writer' | 'config'> & { trainings: Trainings }) {}
+export class TrainingRecordsService {
+  constructor(private readonly deps: Deps<'writer' | 'config'> & { trainings: TrainingsService }) {}
 
   addReport(trainingId: number, input: ReportInput, actor: AuditActor): Promise<Report> {
     return this.deps.writer.write(async (w) => {

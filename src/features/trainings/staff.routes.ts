@@ -1,6 +1,6 @@
 // The staff training pages (contract §18, docs/training.md): GET /staff/trainings (queue, open
 // trainings, examinations, a create form) and GET /staff/trainings/{id} with its forms. Every
-// change goes through Trainings and TrainingRecords, the API's own services: one write each with
+// change goes through TrainingsService and TrainingRecordsService, the API's own services: one write each with
 // its timeline, audit entry (actor member:<cid>), event and the student's mail.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

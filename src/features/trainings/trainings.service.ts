@@ -45,7 +45,7 @@ export interface TrainingPatch {
 
 export const isRowId = (id: number) => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647;
 
-export class Trainings {
+export class TrainingsService {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'>) {}
 
   async list(filter: { area?: string; status?: number; user_id?: number }): Promise<Training[]> {

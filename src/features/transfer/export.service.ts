@@ -2,7 +2,7 @@ import { exportText } from './export.presenter.js';
 import type { Deps } from '../../app/deps.js';
 
 /** `npx sector export`: the division's data in the import format. */
-export class Exports {
+export class ExportService {
   constructor(private readonly deps: Deps<'snapshot'>) {}
 
   /** Read as of one moment: one snapshot of the database. */

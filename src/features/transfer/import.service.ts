@@ -33,7 +33,7 @@ export interface ImportOptions {
 }
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
-export class Imports {
+export class ImportService {
   constructor(private readonly deps: Deps<'writer' | 'repos'>) {}
 
   /** Validates and applies the content in one transaction, with one `import` audit entry and each booking's event and entry. */

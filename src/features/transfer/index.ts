@@ -2,12 +2,12 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { registerControlCenterCommand } from './controlcenter/controlcenter.cli.js';
-import { Exports } from './export.service.js';
-import { Imports } from './import.service.js';
+import { ExportService } from './export.service.js';
+import { ImportService } from './import.service.js';
 import { registerDataCommands } from './transfer.cli.js';
 
 function services(deps: ServiceDeps) {
-  return { imports: new Imports(deps), exports: new Exports(deps) };
+  return { imports: new ImportService(deps), exports: new ExportService(deps) };
 }
 
 export const transfer: Feature<ReturnType<typeof services>> = {

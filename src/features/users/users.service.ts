@@ -12,7 +12,7 @@ export interface UsersRequest {
 }
 
 /** GET /api/users: built in a constant number of queries, whatever the number of users. */
-export class Users {
+export class UsersService {
   /** Who counts as a member (computed once from DIVISION and SUBDIVISIONS). */
   private readonly membership: Membership;
 

@@ -3,14 +3,14 @@ import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { webhooksDisabledMetric } from './metrics.js';
 import { webhookDeliveriesWorker } from './deliveries.worker.js';
-import { WebhookSubscriptions } from './subscriptions.service.js';
+import { WebhookSubscriptionsService } from './subscriptions.service.js';
 import { registerWebhookCommands } from './webhooks.cli.js';
 
 // What other features use of this one.
 export { subscriptionTakes } from './predicates.js';
 
 function services(deps: ServiceDeps) {
-  return { webhooks: new WebhookSubscriptions(deps) };
+  return { webhooks: new WebhookSubscriptionsService(deps) };
 }
 
 export const webhooks: Feature<ReturnType<typeof services>> = {

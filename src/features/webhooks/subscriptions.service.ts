@@ -21,7 +21,7 @@ export interface Subscription {
   disabled_reason: string | null;
 }
 
-export class WebhookSubscriptions {
+export class WebhookSubscriptionsService {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
 
   private repo() {

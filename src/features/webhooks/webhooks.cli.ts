@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { type EventType, parseEventFilter } from '../events/domain.js';
 import { isoMicros } from '../../core/domain/time.js';
-import { WebhookError, type WebhookSubscriptions } from './subscriptions.service.js';
+import { WebhookError, type WebhookSubscriptionsService } from './subscriptions.service.js';
 import type { WithServices } from '../../app/feature.js';
 import { CliError } from '../../core/cli/errors.js';
 import { count, print, printJson, printTable, show, tell } from '../../core/cli/output.js';
 
 /** Runs fn with the subscriptions of the configured database; an operator's mistake is one line. */
-async function withSubscriptions<T>(withServices: WithServices, fn: (subs: WebhookSubscriptions) => Promise<T>): Promise<T> {
+async function withSubscriptions<T>(withServices: WithServices, fn: (subs: WebhookSubscriptionsService) => Promise<T>): Promise<T> {
   return withServices(async (services) => {
     try {
       return await fn(services.webhooks);

@@ -1,7 +1,7 @@
 // The schedule page's "On now": who staffs the division's positions now, and whether today's
 // booked positions are staffed, from the sessions the feed poll records. No names (public page).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPoll } from '../../../src/features/activity/feed.service.js';
+import { FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
@@ -42,7 +42,7 @@ describe('GET / "On now"', () => {
     expect(before).toContain('Booked today EKCH_TWR 09:00–11:00: not staffed now EKCH_APP 15:00–17:00: not staffed now');
 
     feed.set(iso(T0), [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0 - 45 * 60_000) }]);
-    await new FeedPoll({
+    await new FeedPollService({
       repos: ctx.services.repos,
       writer: ctx.services.writer,
       feed: { url: feed.url, intervalS: 60 },

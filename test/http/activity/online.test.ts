@@ -1,6 +1,6 @@
 // GET /api/online: the division's positions staffed now, from the sessions the feed poll records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPoll } from '../../../src/features/activity/feed.service.js';
+import { FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildPosition, buildUser } from '../../support/factories.js';
@@ -22,7 +22,7 @@ describe('GET /api/online', () => {
   });
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return new FeedPoll({
+    return new FeedPollService({
       repos: ctx.services.repos,
       writer: ctx.services.writer,
       feed: { url: feed.url, intervalS: 60 },

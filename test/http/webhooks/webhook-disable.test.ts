@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pruneEvents } from '../../../src/features/events/retention.js';
 import { webhookDeliveriesWorker } from '../../../src/features/webhooks/deliveries.worker.js';
 import { Workers } from '../../../src/core/workers/workers.js';
-import { WebhookSubscriptions } from '../../../src/features/webhooks/subscriptions.service.js';
+import { WebhookSubscriptionsService } from '../../../src/features/webhooks/subscriptions.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
 import { bookingBody, startReceiver, type Receiver } from '../../support/webhooks.js';
@@ -19,7 +19,7 @@ describe('a webhook receiver that stays dead', () => {
   let receiver: Receiver;
   let now = Date.UTC(2026, 2, 1, 9, 0, 0);
   let workers: Workers;
-  let subs: WebhookSubscriptions;
+  let subs: WebhookSubscriptionsService;
   let token: string;
   const warnings: Array<{ obj: object; msg: string }> = [];
   const disabled: string[] = [];
@@ -37,7 +37,7 @@ describe('a webhook receiver that stays dead', () => {
       }),
     );
     token = await ctx.key('edit');
-    subs = new WebhookSubscriptions({ ...ctx.services, clock: () => now });
+    subs = new WebhookSubscriptionsService({ ...ctx.services, clock: () => now });
     // Two hours, as an operator may write it; retries every minute, 100 attempts per delivery.
     const deliveries = webhookDeliveriesWorker({
       ...ctx.services,

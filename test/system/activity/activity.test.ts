@@ -3,7 +3,7 @@
 // the `activity` command follow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../../src/features/activity/domain.js';
-import { FeedPoll } from '../../../src/features/activity/feed.service.js';
+import { FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { buildPosition, buildUser } from '../../support/factories.js';
@@ -56,7 +56,7 @@ describe('ATC activity from sessions', () => {
 
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return new FeedPoll({
+    return new FeedPollService({
       repos: ctx.services.repos,
       writer: ctx.services.writer,
       feed: { url: feed.url, intervalS: 1 },

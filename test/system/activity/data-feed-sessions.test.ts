@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config.js';
 import { openDatabase } from '../../../src/core/db/connection.js';
 import { createServices } from '../../../src/app/services.js';
 import { migrateToLatest, migratorOf } from '../../../src/core/db/migrate.js';
-import { FeedPollError, FeedPoll } from '../../../src/features/activity/feed.service.js';
+import { FeedPollError, FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { dataFeedWorker } from '../../../src/features/activity/data-feed.worker.js';
 import { Workers } from '../../../src/core/workers/workers.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../../support/context.js';
@@ -40,7 +40,7 @@ describe('sessions from the data feed', () => {
   afterEach(async () => ctx.close());
 
   const poll = () =>
-    new FeedPoll({
+    new FeedPollService({
       repos: ctx.services.repos,
       writer: ctx.services.writer,
       feed: { url: feed.url, intervalS: 1 },
@@ -95,7 +95,9 @@ describe('sessions from the data feed', () => {
     const other = openDatabase(ctx.databaseUrl);
     feed.set(iso(T0 + 4 * min), [{ cid: ADA, callsign: 'EKCH_TWR', logon_time: adaOn }]);
     const { writer, repos } = createServices(loadConfig({ DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' }), other, ctx.services.clock);
-    expect(await new FeedPoll({ repos, writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock }).poll()).toMatchObject({
+    expect(
+      await new FeedPollService({ repos, writer, feed: { url: feed.url, intervalS: 1 }, clock: ctx.services.clock }).poll(),
+    ).toMatchObject({
       sightings: 1,
       ended: [stranger],
     });
@@ -154,7 +156,7 @@ describe('sessions from the data feed', () => {
     await expect(poll()).rejects.toThrow(/unexpected shape: general.update_timestamp is not an instant/);
     feed.setMode('timeout');
     await expect(
-      new FeedPoll({
+      new FeedPollService({
         repos: ctx.services.repos,
         writer: ctx.services.writer,
         feed: { url: feed.url, intervalS: 1 },
@@ -170,7 +172,7 @@ describe('sessions from the data feed', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     await expect(
-      new FeedPoll({
+      new FeedPollService({
         repos: ctx.services.repos,
         writer: ctx.services.writer,
         feed: { url: `http://127.0.0.1:${port}/vatsim-data.json`, intervalS: 1 },
@@ -182,7 +184,7 @@ describe('sessions from the data feed', () => {
   it('names the host whose name it could not find', async () => {
     // .invalid never resolves (RFC 6761).
     await expect(
-      new FeedPoll({
+      new FeedPollService({
         repos: ctx.services.repos,
         writer: ctx.services.writer,
         feed: { url: 'https://nonexistent.invalid/v3/vatsim-data.json', intervalS: 1 },
@@ -278,7 +280,10 @@ describe('sessions from the data feed', () => {
       writer: services.writer,
       clock,
       workers: [
-        dataFeedWorker({ feed: services.config.dataFeed!, poll: new FeedPoll({ ...services, feed: services.config.dataFeed!, clock }) }),
+        dataFeedWorker({
+          feed: services.config.dataFeed!,
+          poll: new FeedPollService({ ...services, feed: services.config.dataFeed!, clock }),
+        }),
       ],
     });
     try {

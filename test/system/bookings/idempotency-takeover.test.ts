@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookingFieldsOf } from '../../../src/features/bookings/domain/index.js';
 import { InProgressError } from '../../../src/core/domain/errors.js';
-import { Idempotency, type JsonResponse, STALE_CLAIM_MS } from '../../../src/features/bookings/idempotency.service.js';
+import { IdempotencyService, type JsonResponse, STALE_CLAIM_MS } from '../../../src/features/bookings/idempotency.service.js';
 import type { SavedBooking } from '../../../src/features/bookings/bookings.service.js';
 import { createTestContext } from '../../support/context.js';
 import { ADA, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
@@ -23,7 +23,7 @@ describe('Idempotency-Key: a claim taken over from a slow request', () => {
       const respond = (saved: SavedBooking[]): JsonResponse => ({ status: 201, body: { id: saved[0]!.booking.id } });
       const scope = { apiKeyId: 'key-1', key: 'slow-1', requestHash: 'same-request' };
       // Another instance, a minute after the first claimed the key.
-      const later = new Idempotency({ writer, clock: () => NOW + STALE_CLAIM_MS });
+      const later = new IdempotencyService({ writer, clock: () => NOW + STALE_CLAIM_MS });
 
       let takenOver: unknown;
       const slow = idempotency.run(scope, respond, async (seal) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestContext } from '../../support/context.js';
 import { buildDivision, buildUser } from '../../support/factories.js';
 import { startServer } from '../../support/processes.js';
-import { WebhookSubscriptions } from '../../../src/features/webhooks/subscriptions.service.js';
+import { WebhookSubscriptionsService } from '../../../src/features/webhooks/subscriptions.service.js';
 import { webhookDeliveriesWorker } from '../../../src/features/webhooks/deliveries.worker.js';
 import { Workers } from '../../../src/core/workers/workers.js';
 import { openDatabase } from '../../../src/core/db/connection.js';
@@ -24,7 +24,7 @@ describe('event retention', () => {
         positions: [{ callsign: 'EKEV0_TWR', name: 'Event Tower', frequency: '118.100', area: 'Denmark', rating: 'S1' }],
       }),
     );
-    const subs = new WebhookSubscriptions({ ...ctx.services, clock: () => old });
+    const subs = new WebhookSubscriptionsService({ ...ctx.services, clock: () => old });
     await subs.add(receiver.url, null);
     // Nobody listens there: its delete event stays pending.
     await subs.add('http://127.0.0.1:9/closed', ['booking.deleted']);
@@ -119,7 +119,7 @@ describe('event retention', () => {
       expect(await pruneEvents(ctx.services.writer, 1, Date.now())).toMatchObject({ events: 1 });
 
       // A subscription added now takes what comes after: an old event not yet queued for it is kept.
-      const subs = new WebhookSubscriptions({ ...ctx.services, clock: () => old });
+      const subs = new WebhookSubscriptionsService({ ...ctx.services, clock: () => old });
       const added = await subs.add('http://127.0.0.1:9/closed', null);
       await create(10);
       const [queued] = await seqs();

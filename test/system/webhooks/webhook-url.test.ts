@@ -1,6 +1,6 @@
 // webhook:add refuses URLs with control characters or whitespace, raw or %-encoded (contract §10):
 // one line on stderr, a non-zero exit, nothing stored. Every hostile URL goes through the check the
-// command runs (WebhookSubscriptions.add, on the real database); a few of each kind go through the
+// command runs (WebhookSubscriptionsService.add, on the real database); a few of each kind go through the
 // CLI as a process as well.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../src/core/db/connection.js';

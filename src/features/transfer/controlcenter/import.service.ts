@@ -9,7 +9,7 @@ import { ControlCenterError, readControlCenter } from './read.js';
 import { fits, rowLabel } from './values.js';
 import { type ImportBooking, ImportError, type ImportPlan } from '../import/plan.js';
 import { controlCenterTokenId, hashSecret } from '../../api-keys/index.js';
-import { DatabaseNotEmptyError, type Imports } from '../import.service.js';
+import { DatabaseNotEmptyError, type ImportService } from '../import.service.js';
 
 export { ControlCenterError };
 export type { ControlCenterPlan };
@@ -51,7 +51,11 @@ function fullCollector(): () => void {
 }
 
 /** Reads, checks and (unless a dry run) writes; throws ControlCenterError with one line. */
-export async function importControlCenter(imports: Imports, url: string, options: ControlCenterOptions = {}): Promise<ControlCenterPlan> {
+export async function importControlCenter(
+  imports: ImportService,
+  url: string,
+  options: ControlCenterOptions = {},
+): Promise<ControlCenterPlan> {
   if (await imports.holdsDivisionData()) throw new ControlCenterError(NOT_EMPTY);
   const source = await readControlCenter(url, options.prefix ?? '');
   const pageDone = fullCollector();
