@@ -12,6 +12,7 @@ import type { Worker } from '../core/workers/worker.js';
 import { Workers } from '../core/workers/workers.js';
 import { Writer } from '../core/write.js';
 import type { EventType } from '../features/events/index.js';
+import { liveBookingsMetric } from '../features/bookings/index.js';
 import { outboxMetrics } from '../features/operations/index.js';
 import type { ServiceDeps } from './deps.js';
 import { FEATURES, type FeatureServices } from './features.js';
@@ -65,7 +66,8 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
   for (const feature of FEATURES) Object.assign(built, feature.services?.(deps, built as never));
   const featureServices = built as FeatureServices & { pageAssets: PageAssets };
   const metrics = config.metrics
-    ? new Metrics({ liveBookings: () => repos.bookings.countLive() }, [
+    ? new Metrics([
+        liveBookingsMetric(() => repos.bookings.countLive()),
         outboxMetrics(repos.outboxFigures, clock, featureServices.networkPushes),
       ])
     : null;

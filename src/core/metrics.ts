@@ -33,11 +33,6 @@ export function routeLabel(template: string): string {
   return template.replace(/(:\w+)\([^/]*\)/g, '$1');
 }
 
-export interface MetricsSources {
-  /** Live (not deleted) bookings, counted on scrape. */
-  liveBookings(): Promise<number>;
-}
-
 export class Metrics {
   readonly registry = new (promClient().Registry)();
   private readonly requestDurations: Histogram<'method' | 'route' | 'status'>;
@@ -49,8 +44,9 @@ export class Metrics {
   private readonly queries: Histogram<'statement' | 'outcome'>;
   private processMetrics = false;
 
-  constructor(sources: MetricsSources, extensions: readonly MetricsExtension[] = []) {
-    const { Counter, Gauge, Histogram } = promClient();
+  /** `extensions`: the features' own figures (bookings live, the outbox), each registered on this registry. */
+  constructor(extensions: readonly MetricsExtension[] = []) {
+    const { Counter, Histogram } = promClient();
     const registers = [this.registry];
     const labelNames = ['method', 'route', 'status'] as const;
     this.requestDurations = new Histogram({
@@ -88,14 +84,6 @@ export class Metrics {
       labelNames: ['statement', 'outcome'],
       buckets: DURATION_BUCKETS,
       registers,
-    });
-    new Gauge({
-      name: 'sector_bookings_live',
-      help: 'Bookings not deleted (counted when scraped)',
-      registers,
-      async collect() {
-        this.set(await sources.liveBookings());
-      },
     });
     for (const extend of extensions) extend(this.registry);
   }

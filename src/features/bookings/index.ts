@@ -17,6 +17,7 @@ export { importChanges, type ImportedBooking } from './changes.js';
 export { recordBookingChanges } from './events.js';
 
 export { BOOKING_FORMATS } from './formats.js';
+export { liveBookingsMetric } from './metrics.js';
 
 function services(deps: ServiceDeps) {
   const bookings = new BookingsService(deps);

@@ -20,7 +20,7 @@ import {
   editBookingPage,
   myBookingsPage as myBookingsSchema,
   renewCalendarForm,
-} from '../../core/web/page-schemas.js';
+} from './member-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
 
 const EMPTY_FORM: MemberFormValues = { position: '', date: '', start_at: '', end_at: '', tag: '' };

@@ -1,7 +1,7 @@
 // A member's own calendar feed, GET /calendar/member/<secret>.ics (contract §14): public (the
 // secret in its address is what grants it), their bookings only.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { memberCalendar } from '../../core/web/page-schemas.js';
+import { memberCalendar } from './member-calendar.schema.js';
 import type { RouteServices } from '../../app/services.js';
 
 const memberCalendarRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {

@@ -9,7 +9,7 @@ import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { positionsPage } from './staff-page.view.js';
-import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from '../roles/index.js';
+import { addPositionForm, changePositionForm, removePositionForm, staffPositionsPage } from './staff-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
 import { failureOf, frameOf, notFound, noticeOf, positionAreas, refuse, respondToRefusal, viewerOf } from '../roles/index.js';
 

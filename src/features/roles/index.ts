@@ -22,20 +22,6 @@ export {
   type FormState,
   type StaffFrame,
 } from './staff-frame.view.js';
-export {
-  addPositionForm,
-  changePositionForm,
-  endorsementEndForm,
-  endorsementRevokeForm,
-  issueEndorsementForm,
-  removePositionForm,
-  roleForm,
-  staffEndorsementsPage,
-  staffOverviewPage,
-  staffPersonPage,
-  staffPositionsPage,
-  staffSearchPage,
-} from './staff-pages.schema.js';
 export type { Area, StaffView } from './roles.service.js';
 export type { RoleHeld } from './roles.repository.js';
 export { openTraining } from './predicates.js';

@@ -7,7 +7,7 @@ import { formFailure } from '../../core/web/forms.js';
 import { accountView, sendMessage, sendPage } from '../../core/web/pages.js';
 import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
 import { demoSignInPage } from './demo-page.view.js';
-import { demoSignInForm, signInPage } from '../../core/web/page-schemas.js';
+import { demoSignInForm, signInPage } from './sign-in.schema.js';
 import type { RouteServices } from '../../app/services.js';
 import type { DemoSignInService } from './demo.service.js';
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendMessage, signInPath } from '../../core/web/pages.js';
 import { clearCookie, clearSessionCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
-import { signInCallback, signInPage, signOutForm } from '../../core/web/page-schemas.js';
+import { signInCallback, signInPage, signOutForm } from './sign-in.schema.js';
 import type { RouteServices } from '../../app/services.js';
 import demoRoutes from './demo.routes.js';
 

@@ -10,7 +10,7 @@ import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { personPage } from './views/users.js';
-import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from '../roles/index.js';
+import { endorsementEndForm, endorsementRevokeForm, issueEndorsementForm, roleForm, staffPersonPage } from './staff-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
 import type { StaffView } from './staff.service.js';
 import { failureOf, frameOf, lastDayAt, notFound, noticeOf, respondToRefusal, viewerOf } from '../roles/index.js';

@@ -9,7 +9,7 @@ import { sendPage } from '../../core/web/pages.js';
 import { endorsementsPage } from '../endorsements/index.js';
 import { overviewPage } from './views/overview.js';
 import { searchPage } from './views/users.js';
-import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from '../roles/index.js';
+import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from './staff-pages.schema.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
 import type { RouteServices } from '../../app/services.js';
 import { frameOf, viewerOf } from '../roles/index.js';

@@ -7,7 +7,7 @@ import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from 
 import { formFailure, formValues } from '../../core/web/forms.js';
 import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
 import { type ApplyValues, applyPage, myTrainingPage } from './views/member-pages.js';
-import { myTrainingForm, myTrainingPage as myTrainingSchema, trainingApplyForm, trainingApplyPage } from '../../core/web/page-schemas.js';
+import { myTrainingForm, myTrainingPage as myTrainingSchema, trainingApplyForm, trainingApplyPage } from './member-pages.schema.js';
 import type { RouteServices } from '../../app/services.js';
 
 const EMPTY: ApplyValues = { area: '', ratings: [], motivation: '', experience: '', english_only: false };

@@ -8,8 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDemoDivision } from '../../../../src/features/demo/division.js';
-import * as pageSchemas from '../../../../src/core/web/page-schemas.js';
-import * as staffSchemas from '../../../../src/features/roles/staff-pages.schema.js';
+import * as bookingPageSchemas from '../../../../src/features/bookings/member-pages.schema.js';
+import * as positionPageSchemas from '../../../../src/features/positions/staff-pages.schema.js';
+import * as signInSchemas from '../../../../src/features/sign-in/sign-in.schema.js';
+import * as staffSchemas from '../../../../src/features/staff/staff-pages.schema.js';
+import * as trainingPageSchemas from '../../../../src/features/trainings/member-pages.schema.js';
 import { createTestContext } from '../../../support/context.js';
 import { csrfOf, SIGN_IN_ENV, signIn } from '../../../support/members.js';
 
@@ -80,7 +83,9 @@ function routesOf(app: FastifyInstance): string[] {
 /** Every field name a page declares (its body and query schemas), and a few it does not. */
 function fieldNames(): string[] {
   const names = new Set(['q', 'next', 'notes', 'cid', 'x']);
-  const schemas: unknown[] = [...Object.values(pageSchemas), ...Object.values(staffSchemas)];
+  const schemas: unknown[] = [bookingPageSchemas, positionPageSchemas, signInSchemas, staffSchemas, trainingPageSchemas].flatMap((m) =>
+    Object.values(m),
+  );
   for (const schema of schemas) {
     if (typeof schema !== 'object' || schema === null) continue;
     for (const part of ['body', 'querystring'] as const) {

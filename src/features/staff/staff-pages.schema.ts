@@ -1,6 +1,6 @@
-// What the staff pages (contract §17, src/routes/staff) take: path parameters, queries and form
+// What the staff pages (contract §17, ./staff.routes.ts, ./people.routes.ts) take: path parameters, queries and form
 // fields, each a page form of the atoms every page shares (src/core/web/form-atoms.ts).
-import { CheckboxList, Csrf, DateField, Field, IdPath, pageForm, TextPath } from '../../core/web/form-atoms.js';
+import { CheckboxList, Csrf, DateField, Field, IdPath, pageForm } from '../../core/web/form-atoms.js';
 
 const hidden = { hide: true } as const;
 const Done = pageForm({ done: Field() });
@@ -8,8 +8,6 @@ const Done = pageForm({ done: Field() });
 /** A CID or an endorsement id in a path: anything that is not one gets a 404. */
 const CidPath = IdPath('cid');
 const EndorsementPath = IdPath('id');
-/** A callsign in a path: one that names no position gets a 404. */
-const CallsignPath = TextPath('callsign');
 
 /** The last day of an endorsement: blank is no end. */
 const LastDay = DateField({ blank: true, message: 'Give the last day as a date, YYYY-MM-DD.' });
@@ -18,7 +16,6 @@ export const staffOverviewPage = { ...hidden };
 export const staffSearchPage = { ...hidden, querystring: pageForm({ q: Field() }) };
 export const staffPersonPage = { ...hidden, params: CidPath, querystring: Done };
 export const staffEndorsementsPage = { ...hidden, querystring: pageForm({ type: Field(), area: Field() }) };
-export const staffPositionsPage = { ...hidden, querystring: Done };
 
 export const issueEndorsementForm = {
   ...hidden,
@@ -28,8 +25,3 @@ export const issueEndorsementForm = {
 export const endorsementEndForm = { ...hidden, params: EndorsementPath, body: pageForm({ valid_to: LastDay, _csrf: Csrf }) };
 export const endorsementRevokeForm = { ...hidden, params: EndorsementPath, body: pageForm({ _csrf: Csrf }) };
 export const roleForm = { ...hidden, params: CidPath, body: pageForm({ role: Field(), area: Field(), _csrf: Csrf }) };
-
-const PositionFields = { name: Field(), frequency: Field(), area: Field(), rating: Field(), required_facility: Field(), _csrf: Csrf };
-export const addPositionForm = { ...hidden, body: pageForm({ callsign: Field(), ...PositionFields }) };
-export const changePositionForm = { ...hidden, params: CallsignPath, body: pageForm(PositionFields) };
-export const removePositionForm = { ...hidden, params: CallsignPath, body: pageForm({ _csrf: Csrf }) };
