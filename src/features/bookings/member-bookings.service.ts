@@ -8,7 +8,7 @@ import { type Booker, mayBook, mayBookFor, mayChange, positionsOffered, tagsOffe
 import { feedWindow } from '../calendar/domain.js';
 import { ForbiddenError, NotFoundError } from '../../core/domain/errors.js';
 import { isMember, membershipOf } from '../members/domain/membership.js';
-import { calendarFeed } from '../calendar/index.js';
+import type { CalendarFeed } from '../calendar/index.js';
 import type { ReadRepositories } from '../../app/repositories.js';
 import type { MemberBooking, OfferedPosition } from './member-bookings.repository.js';
 import type { Actor } from './changes.js';
@@ -156,12 +156,12 @@ export class MemberBookingsService {
   }
 
   /** The member feed of a secret (§12 format, their bookings only), or null for an unknown secret. */
-  async memberFeed(secret: string): Promise<Buffer | null> {
+  async memberFeed(secret: string): Promise<CalendarFeed | null> {
     if (!SECRET_PATTERN.test(secret)) return null;
     const cid = await this.deps.repos.memberBookings.calendarOwner(secret);
     if (cid === null) return null;
     const bookings = await this.deps.repos.memberBookings.bookings(cid, feedWindow(this.deps.clock()));
-    return calendarFeed(bookings, { siteName: this.deps.config.siteName, siteHost: this.deps.config.siteHost, version: this.deps.version });
+    return { bookings, siteName: this.deps.config.siteName, siteHost: this.deps.config.siteHost, version: this.deps.version };
   }
 
   /** Who-may-book inside the write, on the member as stored: another member's booking stays on a position that member may book. */

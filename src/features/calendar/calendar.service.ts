@@ -1,15 +1,56 @@
-// The calendar feed and the schedule page. Both show a window that moves with time (a week back to
-// 90 days ahead; now to 30 days ahead), read at the minute, so that a page or feed asked for twice
-// within a minute is the same bytes (and its ETag gets a 304).
+// What the calendar feed and the schedule page show; their routes render it. Both show a window
+// that moves with time (a week back to 90 days ahead; now to 30 days ahead), read at the minute, so
+// that a page or feed asked for twice within a minute is the same bytes (and its ETag gets a 304).
 import { type CalendarFilter, feedWindow, matchesFilter, pageWindow, type Window } from './domain.js';
-import { calendarFeed } from './icalendar.view.js';
 import type { AccountView } from '../../core/web/page-frame.js';
-import type { OnNow } from './on-now.view.js';
-import { type Booker, type PageAssets, refusedFilterPage, type RefusedFilter, schedulePage } from './schedule-page.view.js';
+import type { PageAssets } from '../../core/web/page-assets.js';
 import type { CalendarBooking } from './calendar.repository.js';
 import type { Deps } from '../../app/deps.js';
 
 const MINUTE = 60_000;
+
+/** Who is on a position of the division now (from the network's data feed). */
+export interface OnNow {
+  callsign: string;
+  position: string;
+  since: number;
+}
+
+/** Who booked a booking, as signed-in members see it. */
+export interface Booker {
+  cid: number;
+  name: string;
+}
+
+/** The feed's bookings and the names it carries. */
+export interface CalendarFeed {
+  bookings: readonly CalendarBooking[];
+  siteName: string;
+  siteHost: string;
+  /** The software's version, in PRODID. */
+  version: string;
+}
+
+/** The schedule page's frame: what it shows with or without bookings. */
+export interface ScheduleFrame {
+  siteName: string;
+  /** Every area's name, for the filter's select. */
+  areas: readonly string[];
+  assets: PageAssets;
+  /** The account bar: absent when sign-in is off (the page as it always was). */
+  account?: AccountView | undefined;
+}
+
+export interface SchedulePage extends ScheduleFrame {
+  bookings: readonly CalendarBooking[];
+  filter: CalendarFilter;
+  /** The moment the page shows (epoch ms): which UTC day is today. */
+  now: number;
+  /** For signed-in members: who booked each booking (by booking id). Signed out: absent, the reduced form. */
+  bookers?: ReadonlyMap<number, Booker>;
+  /** Who is on now (absent: the section is not shown), as of `now`. */
+  online?: { controllers: readonly OnNow[]; now: number };
+}
 
 export interface CalendarOptions {
   version: string;
@@ -28,17 +69,17 @@ export class CalendarService {
   }
 
   /** GET /calendar/bookings.ics: the feed's window, filtered. */
-  async feed(filter: CalendarFilter): Promise<Buffer> {
+  async feed(filter: CalendarFilter): Promise<CalendarFeed> {
     const { siteName, siteHost } = this.deps.config;
     const bookings = await this.bookings(feedWindow(this.minute()), filter);
-    return calendarFeed(bookings, { siteName, siteHost, version: this.deps.version });
+    return { bookings, siteName, siteHost, version: this.deps.version };
   }
 
   /**
    * GET /: the schedule page; for a signed-in member (`account`), with who booked each position.
    * Signed out, its sign-in link is the same for every visitor.
    */
-  async page(filter: CalendarFilter, account?: AccountView): Promise<Buffer> {
+  async page(filter: CalendarFilter, account?: AccountView): Promise<SchedulePage> {
     const now = this.minute();
     const [bookings, areas, online] = await Promise.all([
       this.bookings(pageWindow(now), filter),
@@ -52,7 +93,7 @@ export class CalendarService {
         rows.map((r) => [r.booking_id, { cid: r.cid, name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim() || String(r.cid) }]),
       );
     }
-    return schedulePage({
+    return {
       siteName: this.deps.config.siteName,
       bookings,
       areas,
@@ -62,13 +103,13 @@ export class CalendarService {
       ...(bookers ? { bookers } : {}),
       now,
       ...(online ? { online: { controllers: online, now } } : {}),
-    });
+    };
   }
 
-  /** The schedule page for a filter it cannot use: the form again with the errors. */
-  async refusedFilter(refused: RefusedFilter, account?: AccountView): Promise<Buffer> {
+  /** The schedule page's frame without bookings: for a filter it cannot use, shown again with the errors. */
+  async frame(account?: AccountView): Promise<ScheduleFrame> {
     const areas = await this.deps.repos.calendar.areaNames();
-    return refusedFilterPage({ siteName: this.deps.config.siteName, areas, assets: this.deps.assets, account }, refused);
+    return { siteName: this.deps.config.siteName, areas, assets: this.deps.assets, account };
   }
 
   private async bookings(window: Window, filter: CalendarFilter): Promise<CalendarBooking[]> {

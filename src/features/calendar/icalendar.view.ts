@@ -2,6 +2,7 @@
 // written to the letter, since calendar apps differ in how forgiving they are.
 import { flagLabels } from './domain.js';
 import type { CalendarBooking } from './calendar.repository.js';
+import type { CalendarFeed } from './calendar.service.js';
 
 const CRLF = '\r\n';
 /** RFC 5545 §3.1: a line is at most 75 octets, CRLF not counted. */
@@ -48,12 +49,7 @@ export function utcDateTime(ms: number): string {
     .replace(/[-:]/g, '');
 }
 
-export interface FeedOptions {
-  siteName: string;
-  siteHost: string;
-  /** The software's version, in PRODID. */
-  version: string;
-}
+export type FeedOptions = Omit<CalendarFeed, 'bookings'>;
 
 /** A booking's UID: stable for its whole life, so an update replaces the event instead of adding one. */
 export const bookingUid = (id: number, siteHost: string): string => `booking-${id}@${siteHost}`;

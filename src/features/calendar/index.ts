@@ -11,8 +11,7 @@ import scheduleRoutes from './schedule.routes.js';
 
 // What other features use of this one.
 export type { CalendarBooking } from './calendar.repository.js';
-export { calendarFeed } from './icalendar.view.js';
-export type { PageAssets } from './schedule-page.view.js';
+export type { CalendarFeed } from './calendar.service.js';
 
 function services(deps: ServiceDeps, { online, pageAssets }: { online: OnlineService; pageAssets: PageAssets }) {
   const { config } = deps;

@@ -2,13 +2,9 @@
 // network's data feed), and whether today's booked positions are staffed. Public: callsigns and
 // times only, no names (the page's reduced form).
 import type { CalendarBooking } from './calendar.repository.js';
+import type { OnNow } from './calendar.service.js';
 import { type Html, html } from '../../core/web/html.js';
 
-export interface OnNow {
-  callsign: string;
-  position: string;
-  since: number;
-}
 
 const hhmm = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

@@ -7,32 +7,9 @@ import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
 import type { CalendarBooking } from './calendar.repository.js';
 import { type Html, html } from '../../core/web/html.js';
 import { accountBar, type AccountView } from '../../core/web/page-frame.js';
-import { type OnNow, onNowSection } from './on-now.view.js';
+import { onNowSection } from './on-now.view.js';
+import type { Booker, SchedulePage, ScheduleFrame } from './calendar.service.js';
 
-export type { PageAssets };
-
-export interface SchedulePage {
-  siteName: string;
-  bookings: readonly CalendarBooking[];
-  /** Every area's name, for the filter's select. */
-  areas: readonly string[];
-  filter: CalendarFilter;
-  assets: PageAssets;
-  /** The moment the page shows (epoch ms): which UTC day is today. */
-  now: number;
-  /** The account bar: null when sign-in is off (the page as it always was). */
-  account?: AccountView;
-  /** For signed-in members: who booked each booking (by booking id). Signed out: absent, the reduced form. */
-  bookers?: ReadonlyMap<number, Booker>;
-  /** Who is on now (absent: the section is not shown), as of `now`. */
-  online?: { controllers: readonly OnNow[]; now: number };
-}
-
-/** Who booked a booking, as signed-in members see it. */
-export interface Booker {
-  cid: number;
-  name: string;
-}
 
 /** A filter the server refused: what was typed, and the error of each field. */
 export interface RefusedFilter {
@@ -212,7 +189,7 @@ ${
 }
 
 /** The page for a filter the server refused (422): the form again, each error next to its field. */
-export function refusedFilterPage(page: Pick<SchedulePage, 'siteName' | 'areas' | 'assets' | 'account'>, refused: RefusedFilter): Buffer {
+export function refusedFilterPage(page: ScheduleFrame, refused: RefusedFilter): Buffer {
   const form = filters({ areas: page.areas, selected: [refused.area.toLowerCase()], callsign: refused.callsign, errors: refused.errors, feed: null });
   // Errors of parameters the form does not have (a misspelt link) are listed under the message.
   const others = Object.entries(refused.errors).flatMap(([field, messages]) => (field === 'area' || field === 'callsign' ? [] : messages));

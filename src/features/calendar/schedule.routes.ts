@@ -8,6 +8,7 @@ import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
 import { accountView } from '../../core/web/pages.js';
 import { unknownParameters } from '../../core/web/parameters.js';
 import { getSchedulePage } from './calendar.schema.js';
+import { refusedFilterPage, schedulePage } from './schedule-page.view.js';
 import type { RouteServices } from '../../app/services.js';
 
 /**
@@ -43,7 +44,7 @@ const PAGE_PARAMETERS: readonly string[] = ['callsign', 'area'];
 const sendRefusal = (reply: FastifyReply, page: Buffer) =>
   reply.code(422).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
 
-/** The page is bytes the presenter made; the response schema documents them. */
+/** The page is bytes the view made; the response schema documents them. */
 const sendHtml = (reply: FastifyReply, body: Buffer) => reply.type('text/html; charset=utf-8').send(body);
 
 const scheduleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
@@ -62,18 +63,12 @@ const scheduleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
           ? { ok: false, errors: schemaErrors(request.validationError) }
           : parseCalendarFilter(query, 'page');
     if (!parsed.ok) {
-      const page = await calendar.refusedFilter(
-        {
-          area: firstValue(query.area),
-          callsign: firstValue(query.callsign),
-          errors: parsed.errors,
-        },
-        accountView(request),
-      );
-      return sendRefusal(reply, page);
+      const frame = await calendar.frame(accountView(request));
+      const refused = { area: firstValue(query.area), callsign: firstValue(query.callsign), errors: parsed.errors };
+      return sendRefusal(reply, refusedFilterPage(frame, refused));
     }
     const page = await calendar.page(parsed.filter, request.member !== null ? accountView(request) : undefined);
-    return sendHtml(reply, page);
+    return sendHtml(reply, schedulePage(page));
   });
 };
 

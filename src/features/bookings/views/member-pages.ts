@@ -9,7 +9,7 @@ import type { FieldErrors } from '../../../core/domain/errors.js';
 import type { MemberBooking, OfferedPosition } from '../member-bookings.repository.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { type AccountView, memberFooter, pageHead, siteHeader } from '../../../core/web/page-frame.js';
-import type { PageAssets } from '../../calendar/index.js';
+import type { PageAssets } from '../../../core/web/page-assets.js';
 
 export interface PageFrame {
   siteName: string;
