@@ -1,7 +1,7 @@
 // The public schedule page (GET /): upcoming bookings grouped by UTC day, server-rendered, every
 // value escaped by html`…`. Works without JavaScript; the page's script only adds local times.
 import type { PageAssets } from '../../core/web/page-assets.js';
-import { type CalendarFilter, feedQuery, flagLabels } from './domain.js';
+import { feedQuery, flagLabels } from './domain.js';
 import type { FieldErrors } from '../../core/domain/errors.js';
 import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
 import type { CalendarBooking } from './calendar.repository.js';
