@@ -58,8 +58,13 @@ export function trainingPage(p: TrainingPage): Buffer {
   const mentorsTicked = valueOf(state, 'change', 'mentors', t.mentors.join(',')).split(',');
   const pausedTicked = valueOf(state, 'change', 'paused', t.paused ? 'on' : '') !== '';
 
+  const closed = `This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.`;
+  // A form sent to a training closed meanwhile has no form to come back to: its refusal says why here.
+  const messages = Object.values(state.errors).flat().join(' ');
+  const refused =
+    state.form === '' ? '' : html`<p class="error" role="alert" id="${state.form}-problem">Nothing was changed: ${messages}</p>`;
   // prettier-ignore
-  const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>` : html`
+  const forms = !open ? html`${refused}<p class="notice">${closed}</p>` : html`
 <section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
