@@ -24,6 +24,7 @@ import type {
   TrainingExaminationsTable,
   TrainingFacilitiesTable,
   TrainingReportsTable,
+  TrainingLinksTable,
   TrainingTimelineTable,
 } from './schema-training.js';
 
@@ -228,6 +229,7 @@ export interface Database {
   training_facilities: TrainingFacilitiesTable;
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
+  training_links: TrainingLinksTable;
   training_timeline: TrainingTimelineTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
