@@ -33,7 +33,7 @@ describe('one-time links', () => {
     postForm(ctx.app, url, { _csrf: csrfOf((await get(page, who)).body), ...fields }, session[who]!.cookie);
   const makeLink = async (who = 'mod') => post(`/staff/trainings/${trainingId}/links`, { kind: 'report' }, who, `/staff/trainings/${trainingId}`);
   const pathOf = (body: string) => new URL(/id="link-url" class="feed-url" readonly value="([^"]+)"/.exec(body)![1]!).pathname;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   const rows = (sql: (db: any) => Promise<any>) => readDatabase(ctx.databaseUrl, sql);
 
   beforeAll(async () => {
