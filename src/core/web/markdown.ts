@@ -7,7 +7,7 @@ import { type Html, renderedMarkup } from './html.js';
 /** The schemes a link or an image may use; anything else (relative, javascript:, data:, file:) is refused. */
 const ALLOWED = /^(?:https?|mailto):/i;
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: true });
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
 // markdown-it hands over the destination decoded (entities, backslashes) and %-encoded: a control
 // character or a space inside a scheme cannot pass as a letter of it.
 md.validateLink = (url: string): boolean => ALLOWED.test(url.trim());

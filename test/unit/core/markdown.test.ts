@@ -42,7 +42,7 @@ const PAYLOADS = [
 describe('markdownHtml', () => {
   it('renders Markdown', () => {
     expect(render('**clear** and *calm*\nnext line')).toBe(
-      '<div class="markdown"><p><strong>clear</strong> and <em>calm</em><br>\nnext line</p>\n</div>',
+      '<div class="markdown"><p><strong>clear</strong> and <em>calm</em>\nnext line</p>\n</div>',
     );
     expect(render('- one\n- two')).toContain('<ul>\n<li>one</li>\n<li>two</li>\n</ul>');
   });
