@@ -118,6 +118,17 @@ describe('report templates', () => {
     expect(page).toContain(`href="${link.replace(/&/g, '&amp;')}"`);
     const filled = (await get(`${training}?template=${t!.id}`, 'men')).body;
     expect(filled).toContain('aria-describedby="report-content-hint">## Briefing\n\nNotes</textarea>');
+    // The edit form of a report offers them too, and keeps the report's date.
+    expect(
+      (await post(`${training}/reports`, { report_date: '2026-11-19', content: 'Old text', position: '', improve: '' }, 'men', training))
+        .statusCode,
+    ).toBe(303);
+    const [r] = await ctx.services.db.kysely.selectFrom('training_reports').select('id').execute();
+    const edit = `${training}/reports/${r!.id}/edit`;
+    expect((await get(edit, 'men')).body).toContain(`href="${edit}?template=${t!.id}#edit-content"`);
+    const editFilled = (await get(`${edit}?template=${t!.id}`, 'men')).body;
+    expect(editFilled).toContain('aria-describedby="edit-content-hint">## Briefing\n\nNotes</textarea>');
+    expect(editFilled).toContain('value="2026-11-19"');
     // A template of another area, or none, fills nothing.
     expect((await get(`${training}?template=999`, 'men')).body).toContain('aria-describedby="report-content-hint"></textarea>');
   });
