@@ -28,6 +28,7 @@ import { rosterStagingRepository } from '../features/roster/roster-staging.repos
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
+import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
@@ -62,6 +63,7 @@ const FACTORIES = {
   sessions: sessionsRepository,
   staff: staffRepository,
   trainingRecords: trainingRecordsRepository,
+  reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
   webhookDeliveries: webhookDeliveriesRepository,
@@ -112,7 +114,8 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
-  trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
+  trainingRecords: 'reports' | 'report' | 'examinations' | 'examinationsIn' | 'timeline';
+  reportTemplates: 'list' | 'find';
   trainings:
     | 'list'
     | 'find'
