@@ -29,6 +29,7 @@ import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
+import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
@@ -64,6 +65,7 @@ const FACTORIES = {
   staff: staffRepository,
   trainingLinks: trainingLinksRepository,
   trainingRecords: trainingRecordsRepository,
+  reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
   webhookDeliveries: webhookDeliveriesRepository,
@@ -115,7 +117,8 @@ interface Queries {
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
   trainingLinks: 'byHash';
-  trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
+  trainingRecords: 'reports' | 'report' | 'examinations' | 'examinationsIn' | 'timeline';
+  reportTemplates: 'list' | 'find';
   trainings:
     | 'list'
     | 'find'

@@ -8,6 +8,11 @@ import { TrainingLinksService } from './links.service.js';
 import trainingLinkRoutes from './link.routes.js';
 import trainingPagesRoutes from './member.routes.js';
 import { TrainingRecordsService } from './records.service.js';
+import { TrainingReportsService } from './reports.service.js';
+import reportsRoutes from './reports.routes.js';
+import reportPagesRoutes from './report-pages.routes.js';
+import { ReportTemplatesService } from './templates.service.js';
+import templatesRoutes from './templates.routes.js';
 import staffTrainingsRoutes from './staff.routes.js';
 import { TrainingsService } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
@@ -25,6 +30,9 @@ function services(deps: ServiceDeps) {
     trainingRecords,
     /** One-time links to write one report of a training (§20). */
     trainingLinks: new TrainingLinksService({ ...deps, trainings, records: trainingRecords }),
+    /** Reports edited, published and deleted, and their templates (contract §20). */
+    trainingReports: new TrainingReportsService({ ...deps, trainings }),
+    reportTemplates: new ReportTemplatesService(deps),
     applications: new TrainingApplicationsService({ ...deps, trainings }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
@@ -33,6 +41,10 @@ function services(deps: ServiceDeps) {
 
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
-  routes: { api: [trainingsRoutes], members: [trainingPagesRoutes, trainingLinkRoutes], staff: [staffTrainingsRoutes] },
+  routes: {
+    api: [trainingsRoutes, reportsRoutes],
+    members: [trainingPagesRoutes, trainingLinkRoutes],
+    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes],
+  },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

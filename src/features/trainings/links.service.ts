@@ -36,6 +36,8 @@ export interface LinkView {
   training: TrainingDetail;
   /** CID -> name of the student, mentors and report authors. */
   names: Map<number, string>;
+  /** The callsigns of the training area's positions (the report's position picker). */
+  positions: string[];
   expiresAt: number;
 }
 
@@ -92,7 +94,9 @@ export class TrainingLinksService {
       ...training.mentors,
       ...training.reports.flatMap((r) => (r.author_id ? [r.author_id] : [])),
     ]);
-    return { kind: link.kind, training, names, expiresAt: link.expires_at };
+    const record = await this.deps.repos.trainings.find(link.training_id);
+    const positions = (await this.deps.repos.positions.list()).filter((p) => p.area_id === record?.area_id).map((p) => p.callsign);
+    return { kind: link.kind, training, names, positions, expiresAt: link.expires_at };
   }
 
   /** POST /training/link/{token} of a report link: the one report, which uses the link up. */

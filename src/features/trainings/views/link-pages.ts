@@ -3,6 +3,7 @@
 // and the one form the link is for.
 import type { FieldErrors } from '../../../core/domain/errors.js';
 import { html } from '../../../core/web/html.js';
+import { markdownHtml } from '../../../core/web/markdown.js';
 import { described, fieldError, frame, type PageFrame } from '../../bookings/index.js';
 import type { LinkView } from '../links.service.js';
 
@@ -30,7 +31,7 @@ export function linkReportPage(f: PageFrame & { action: string; view: LinkView; 
 <dt>Mentors</dt><dd>${t.mentors.length === 0 ? 'none' : t.mentors.map((m) => named(view.names, m)).join(', ')}</dd>
 </dl>
 <section aria-labelledby="reports-title"><h2 id="reports-title">Published reports</h2>
-${t.reports.length === 0 ? html`<p class="empty">No reports yet.</p>` : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h3>${r.author_id ? html`<p class="hint">by ${named(view.names, r.author_id)}</p>` : ''}<div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}</li>`)}</ul>`}
+${t.reports.length === 0 ? html`<p class="empty">No reports yet.</p>` : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h3>${r.author_id ? html`<p class="hint">by ${named(view.names, r.author_id)}</p>` : ''}${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}</li>`)}</ul>`}
 </section>
 <section aria-labelledby="write-title"><h2 id="write-title">Your report</h2>
 ${hasErrors ? html`<p class="error" role="alert" id="report-problem">The report was not saved${other.length > 0 ? html`: ${other.map(([, m]) => m.join(' ')).join(' ')}` : ': see the messages below.'}</p>` : ''}
@@ -38,10 +39,10 @@ ${hasErrors ? html`<p class="error" role="alert" id="report-problem">The report 
 ${f.csrf}
 <div class="field"><label for="report_date">Date of the session</label>
 <input type="date" id="report_date" name="report_date" value="${values.report_date}" required${described('report_date', errors)} />${fieldError('report_date', errors)}</div>
-<div class="field"><label for="position">Position (callsign, optional)</label>
-<input type="text" id="position" name="position" value="${values.position}" autocapitalize="characters"${described('position', errors)} />${fieldError('position', errors)}</div>
-<div class="field"><label for="content">Report</label>
-<textarea id="content" name="content" rows="8" required${described('content', errors)}>${values.content}</textarea>${fieldError('content', errors)}</div>
+<div class="field"><label for="position">Position</label>
+<select id="position" name="position"${described('position', errors)}><option value="">No position</option>${view.positions.map((c) => html`<option${c === values.position ? html` selected` : ''}>${c}</option>`)}</select>${fieldError('position', errors)}</div>
+<div class="field"><label for="content">Report</label><p class="hint" id="content-hint">Markdown, up to 20,000 characters</p>
+<textarea id="content" name="content" rows="8" required${described('content', errors, 'content-hint')}>${values.content}</textarea>${fieldError('content', errors)}</div>
 <div class="field"><label for="improve">To improve (optional)</label>
 <textarea id="improve" name="improve" rows="4"${described('improve', errors)}>${values.improve}</textarea>${fieldError('improve', errors)}</div>
 <div class="actions"><button type="submit">Save the report</button></div>
