@@ -167,6 +167,16 @@ training_examinations.result text not null
 training_examinations.training_id integer not null
 training_facilities.name text not null
 training_facilities.training_id integer not null
+training_links.created_at bigint not null
+training_links.created_by bigint not null
+training_links.examination_id integer
+training_links.expires_at bigint not null
+training_links.id integer not null
+training_links.kind text not null
+training_links.token_hash text not null
+training_links.training_id integer not null
+training_links.used_at bigint
+training_links.used_by bigint
 training_mentors.training_id integer not null
 training_mentors.user_id bigint not null
 training_ratings.rating integer not null
@@ -314,6 +324,12 @@ training_examinations training_examinations_result_check CHECK ((result = ANY (A
 training_examinations training_examinations_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_facilities training_facilities_pkey PRIMARY KEY (training_id, name)
 training_facilities training_facilities_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_links training_links_check CHECK (((kind = 'examination'::text) = (examination_id IS NOT NULL)))
+training_links training_links_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
+training_links training_links_kind_check CHECK ((kind = ANY (ARRAY['report'::text, 'examination'::text])))
+training_links training_links_pkey PRIMARY KEY (id)
+training_links training_links_token_hash_key UNIQUE (token_hash)
+training_links training_links_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_mentors training_mentors_pkey PRIMARY KEY (training_id, user_id)
 training_mentors training_mentors_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_mentors training_mentors_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
@@ -393,6 +409,9 @@ CREATE INDEX training_examinations_date_idx ON training_examinations USING btree
 CREATE UNIQUE INDEX training_examinations_pkey ON training_examinations USING btree (id)
 CREATE INDEX training_examinations_training_idx ON training_examinations USING btree (training_id)
 CREATE UNIQUE INDEX training_facilities_pkey ON training_facilities USING btree (training_id, name)
+CREATE UNIQUE INDEX training_links_pkey ON training_links USING btree (id)
+CREATE UNIQUE INDEX training_links_token_hash_key ON training_links USING btree (token_hash)
+CREATE INDEX training_links_training_idx ON training_links USING btree (training_id)
 CREATE UNIQUE INDEX training_mentors_pkey ON training_mentors USING btree (training_id, user_id)
 CREATE INDEX training_mentors_user_idx ON training_mentors USING btree (user_id)
 CREATE UNIQUE INDEX training_ratings_pk ON training_ratings USING btree (training_id, rating)

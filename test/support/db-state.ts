@@ -44,6 +44,7 @@ export const ALL_TABLES = [
   'audit_log',
   'sessions',
   'login_states',
+  'training_links',
   'settings',
   'member_calendars',
   'atc_sessions',

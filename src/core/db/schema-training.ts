@@ -35,6 +35,21 @@ export interface TrainingExaminationsTable {
   created_at: number;
 }
 
+/** A one-time link to write one report, or grade one examination, of a training (contract §20). */
+export interface TrainingLinksTable {
+  id: Generated<number>;
+  training_id: number;
+  kind: 'report' | 'examination';
+  examination_id: number | null;
+  /** sha256 (hex) of the token's secret: the token itself is shown once and never stored. */
+  token_hash: string;
+  created_by: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  used_by: number | null;
+}
+
 export interface TrainingTimelineTable {
   id: Generated<number>;
   training_id: number;

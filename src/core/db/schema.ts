@@ -25,6 +25,7 @@ import type {
   TrainingExaminationsTable,
   TrainingFacilitiesTable,
   TrainingReportsTable,
+  TrainingLinksTable,
   TrainingTimelineTable,
 } from './schema-training.js';
 
@@ -229,6 +230,7 @@ export interface Database {
   training_facilities: TrainingFacilitiesTable;
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
+  training_links: TrainingLinksTable;
   training_timeline: TrainingTimelineTable;
   report_templates: ReportTemplatesTable;
   mail_outbox: MailOutboxTable;

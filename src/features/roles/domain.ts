@@ -38,7 +38,9 @@ export type StaffAction =
   /** Keep the area's report templates (§20). */
   | { kind: 'templates'; area: number }
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
-  | { kind: 'bookings'; area: number };
+  | { kind: 'bookings'; area: number }
+  /** Create a one-time link to write a report or grade an examination of a training of the area (§20). */
+  | { kind: 'link'; area: number };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -109,6 +111,10 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED
         : refused("Other members' bookings are changed by the area's Administrators and Moderators.");
+    case 'link':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("One-time links are made by the area's Administrators and Moderators.");
   }
 }
 

@@ -4,6 +4,8 @@ import type { Feature } from '../../app/feature.js';
 import { TrainingApplicationsService } from './applications.service.js';
 import { TrainingDeskService } from './desk.service.js';
 import { trainingInterestWorker } from './interest.worker.js';
+import { TrainingLinksService } from './links.service.js';
+import trainingLinkRoutes from './link.routes.js';
 import trainingPagesRoutes from './member.routes.js';
 import { TrainingRecordsService } from './records.service.js';
 import { TrainingReportsService } from './reports.service.js';
@@ -21,10 +23,13 @@ export { presentReport } from './trainings.presenter.js';
 
 function services(deps: ServiceDeps) {
   const trainings = new TrainingsService(deps);
+  const trainingRecords = new TrainingRecordsService({ ...deps, trainings });
   return {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
-    trainingRecords: new TrainingRecordsService({ ...deps, trainings }),
+    trainingRecords,
+    /** One-time links to write one report of a training (§20). */
+    trainingLinks: new TrainingLinksService({ ...deps, trainings, records: trainingRecords }),
     /** Reports edited, published and deleted, and their templates (contract §20). */
     trainingReports: new TrainingReportsService({ ...deps, trainings }),
     reportTemplates: new ReportTemplatesService(deps),
@@ -38,7 +43,7 @@ export const trainings: Feature<ReturnType<typeof services>> = {
   services,
   routes: {
     api: [trainingsRoutes, reportsRoutes],
-    members: [trainingPagesRoutes],
+    members: [trainingPagesRoutes, trainingLinkRoutes],
     staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes],
   },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],

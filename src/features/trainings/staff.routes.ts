@@ -11,6 +11,8 @@ import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
+import { linkCreatedPage } from './views/link-pages.js';
+import { createLinkForm } from './links.schema.js';
 import {
   createTrainingForm,
   staffTrainingPage,
@@ -179,6 +181,28 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return trainingForm(request, reply, params.id, 'exam', 'exam', () =>
       services.trainingRecords.addExamination(params.id, input, memberActor(request.member!)),
     );
+  });
+
+  // A one-time link (§20): its address is shown on this response only (stored as a hash), so no redirect.
+  app.post('/staff/trainings/:id/links', { schema: createLinkForm, ...form }, async (request, reply) => {
+    const failed = formFailure(request);
+    if (failed?.part === 'params') return notFound(request, reply, 'training');
+    const { params, body: b } = request;
+    const state = { form: 'link', values: formValues(b) };
+    if (failed) return sendTraining(request, reply, params.id, 422, { ...state, errors: failed.errors });
+    try {
+      const made = await services.trainingLinks.create(
+        params.id,
+        { kind: b.kind },
+        memberActor(request.member!),
+      );
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return await sendPage(reply, 201, linkCreatedPage({ ...frameOf(request, services), ...made, trainingId: params.id }));
+    } catch (err) {
+      const errors = failureOf(err);
+      if (errors) return sendTraining(request, reply, params.id, 422, { ...state, errors });
+      return respondToRefusal(request, reply, err, 'training');
+    }
   });
 };
 

@@ -94,7 +94,11 @@ ${field({ form: 'exam', name: 'examination_date', label: 'Date', state, control:
 ${field({ form: 'exam', name: 'position', label: 'Position (callsign)', state, control: text('exam', 'position') })}
 ${field({ form: 'exam', name: 'examiner_id', label: 'Examiner (CID)', state, hint: 'Holds an examiner endorsement for the area', control: text('exam', 'examiner_id') })}
 ${field({ form: 'exam', name: 'result', label: 'Result', state, control: select('exam', 'result', [...EXAMINATION_RESULTS], 'PASSED') })}
-<div class="actions"><button type="submit">Record</button></div></form></section>`;
+<div class="actions"><button type="submit">Record</button></div></form></section>
+${view.manages ? html`<section aria-labelledby="link-title"><h2 id="link-title">One-time link</h2>
+<form method="post" action="${formAction(`/staff/trainings/${t.id}/links`, 'link')}" class="staff-form" novalidate>${p.csrf}
+${formError(state, 'link', [])}<p class="hint">Lets someone who is not this training's mentor — any member holding a staff role — write one report of it. It works once, for seven days; the address is shown only when it is made.</p><input type="hidden" name="kind" value="report" />
+<div class="actions"><button type="submit">Make a link for one report</button></div></form></section>` : ''}`;
 
   // prettier-ignore
   const main = html`<dl class="facts">
