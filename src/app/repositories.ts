@@ -27,6 +27,7 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
@@ -61,6 +62,7 @@ const FACTORIES = {
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
   staff: staffRepository,
+  trainingHistory: trainingHistoryRepository,
   trainingRecords: trainingRecordsRepository,
   trainings: trainingsRepository,
   users: usersRepository,
@@ -112,6 +114,7 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
+  trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
   trainings:
     | 'list'

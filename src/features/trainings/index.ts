@@ -7,20 +7,28 @@ import { trainingInterestWorker } from './interest.worker.js';
 import trainingPagesRoutes from './member.routes.js';
 import { TrainingRecordsService } from './records.service.js';
 import staffTrainingsRoutes from './staff.routes.js';
+import { StudentTrainingsService } from './student.service.js';
 import { TrainingsService } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
 
 // What other features use of this one.
 export type { TrainingRecord } from './trainings.repository.js';
 export { presentReport } from './trainings.presenter.js';
+export type { StudentTrainings, StudentTrainingsService } from './student.service.js';
+export type { MyTraining } from './applications.service.js';
+export type { ExaminerRow } from './history.repository.js';
+export { trainingSections, isPlanned } from './views/student-training.js';
 
 function services(deps: ServiceDeps) {
   const trainings = new TrainingsService(deps);
+  const applications = new TrainingApplicationsService({ ...deps, trainings });
   return {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
     trainingRecords: new TrainingRecordsService({ ...deps, trainings }),
-    applications: new TrainingApplicationsService({ ...deps, trainings }),
+    applications,
+    /** Everything a member sees of their own trainings, open and past (contract §20). */
+    studentTrainings: new StudentTrainingsService({ ...deps, applications }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
   };
