@@ -5,6 +5,7 @@ import { TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingRecord } from '../trainings.repository.js';
 import type { TrainingList } from '../desk.service.js';
+import { personName } from '../../members/domain/names.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { empty, field, formAction, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from '../../roles/index.js';
 
@@ -21,7 +22,7 @@ const day = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString(
 const STATUSES = [0, 1, 2, 3].map((s) => ({ value: String(s), text: trainingStatusDescription(s) }));
 
 export function trainingsPage(p: TrainingsPage): Buffer {
-  const name = (cid: number) => `${p.list.names.get(cid) ?? cid} (${cid})`;
+  const name = (cid: number) => personName(p.list.names, cid);
   const link = (t: TrainingRecord) => html`<a href="/staff/trainings/${t.id}">${name(t.user_id)}</a>`;
   const upcoming = p.list.examinations.filter((x) => x.examination_date >= p.today).reverse();
   const past = p.list.examinations.filter((x) => x.examination_date < p.today);

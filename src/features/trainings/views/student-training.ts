@@ -7,15 +7,10 @@ import type { StudentTrainings } from '../student.service.js';
 import type { Examination, Report, TrainingDetail } from '../trainings.schema.js';
 import { ordinal, waitInWords } from '../domain.js';
 import { ratingValue } from '../../members/domain/ratings.js';
+import { personName } from '../../members/domain/names.js';
 import { type Html, html } from '../../../core/web/html.js';
 
 type Names = ReadonlyMap<number, string>;
-
-/** "First Last (cid)"; the CID alone when the user is unknown. */
-export const personName = (names: Names, cid: number): string => {
-  const name = names.get(cid);
-  return name === undefined || name === String(cid) ? String(cid) : `${name} (${cid})`;
-};
 
 /** An examination without a result, or one still ahead, is planned. */
 export const isPlanned = (x: { result: string | null; examination_date: string }, today: string): boolean =>
@@ -41,6 +36,14 @@ export function studentCompletionNote(t: Pick<TrainingDetail, 'status' | 'rating
   if (t.status !== -1 || ratings.length === 0) return '';
   // prettier-ignore
   return html`<p class="notice completion">Training completed. The ${ratings.join(', ')} rating itself is given by the network, not by this site: the division's staff ask the network to upgrade your rating, and it shows here once the network has changed it (at your next sign-in).</p>`;
+}
+
+/** The same for staff, on the training page: the rating is requested from the network. */
+export function staffCompletionNote(t: Pick<TrainingDetail, 'status' | 'ratings'>): Html | '' {
+  const ratings = ratingsOf(t);
+  if (t.status !== -1 || ratings.length === 0) return '';
+  // prettier-ignore
+  return html`<p class="notice completion">Next: the ${ratings.join(', ')} rating is not changed by completing the training here. Ask the network to upgrade the student's rating; it shows here once the network has changed it (at the student's next sign-in or the roster update).</p>`;
 }
 
 function queueText(m: MyTraining): Html | '' {
