@@ -27,6 +27,7 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { studentsRepository } from '../features/staff/students.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
@@ -62,6 +63,7 @@ const FACTORIES = {
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
   staff: staffRepository,
+  students: studentsRepository,
   trainingHistory: trainingHistoryRepository,
   trainingRecords: trainingRecordsRepository,
   trainings: trainingsRepository,
@@ -114,6 +116,7 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
+  students: 'mentoredBy';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
   trainings:
