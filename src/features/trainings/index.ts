@@ -17,7 +17,7 @@ export { presentReport } from './trainings.presenter.js';
 export type { StudentTrainings, StudentTrainingsService } from './student.service.js';
 export type { MyTraining } from './applications.service.js';
 export type { ExaminerRow } from './history.repository.js';
-export { trainingSections, isPlanned } from './views/student-training.js';
+export { isPlanned, openTrainingSummary, pastTrainingsSection, resultText } from './views/student-training.js';
 
 function services(deps: ServiceDeps) {
   const trainings = new TrainingsService(deps);

@@ -113,13 +113,13 @@ ${studentCompletionNote(t)}${facts(t, names)}
 </section>`;
 }
 
-/** The open training (or the way to apply) and the past trainings, as the member's home shows them. */
-export function trainingSections(mine: StudentTrainings, today: string): Html {
-  const open =
-    mine.open === null
-      ? html`<section aria-labelledby="open-title" class="open-training"><h2 id="open-title">Training</h2>
-          <p>You have no open training.</p>
-          <p><a class="button" href="/training/apply">Apply for training</a></p></section>`
-      : openTrainingSection(mine.open, mine.names, today, html`<p><a href="/my/training">Your training page</a></p>`);
-  return html`${open}${pastTrainingsSection(mine.past, mine.names)}`;
+/** The open training, or the way to apply, as the member's home shows it. */
+export function openTrainingSummary(mine: StudentTrainings, today: string): Html {
+  if (mine.open === null) {
+    // prettier-ignore
+    return html`<section aria-labelledby="open-title" class="open-training"><h2 id="open-title">Training</h2>
+<p>You have no open training.</p>
+<p><a class="button" href="/training/apply">Apply for training</a></p></section>`;
+  }
+  return openTrainingSection(mine.open, mine.names, today, html`<p><a href="/my/training">Your training page</a></p>`);
 }
