@@ -250,6 +250,7 @@ export class TrainingsService {
     const statusChanged = to !== before.status;
     const mentorNames = added.length === 0 ? new Map<number, string>() : await w.repos.staff.names(added);
     const named = added.map((m) => personName(mentorNames, m));
+    const mentorLine = `${added.length === 1 ? 'A mentor was' : 'Mentors were'} assigned: ${named.join(', ')}.`;
     const change: TrainingChange = {
       actor,
       before,
@@ -262,10 +263,11 @@ export class TrainingsService {
             lines: [
               `Its status is now ${trainingStatusDescription(to)}.`,
               ...(after.closed_reason ? [`Reason: ${after.closed_reason}`] : []),
+              ...(added.length > 0 ? [mentorLine] : []),
             ],
           }
         : added.length > 0
-          ? { kind: 'mentor', lines: [`${added.length === 1 ? 'A mentor was' : 'Mentors were'} assigned: ${named.join(', ')}.`] }
+          ? { kind: 'mentor', lines: [mentorLine] }
           : null,
     };
     await recordTrainingChanges(w, this.deps.config, [change]);
