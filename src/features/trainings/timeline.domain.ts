@@ -41,7 +41,10 @@ export function actorText(e: Pick<TimelineItem, 'actor' | 'actor_name'>, names: 
 /** What happened, in a sentence without its actor. */
 export function actionText(e: TimelineItem, names: Names): string {
   const d = e.detail;
-  const people = (v: unknown) => cids(v).map((c) => personName(names, c)).join(', ') || 'none';
+  const people = (v: unknown) =>
+    cids(v)
+      .map((c) => personName(names, c))
+      .join(', ') || 'none';
   switch (e.action) {
     case 'created':
       return `Training created (${status(d.status)}, for ${(Array.isArray(d.ratings) ? d.ratings.map(text).join(', ') : '') || 'nothing named'})`;

@@ -43,7 +43,10 @@ describe('the member home, my students and names (contract §20)', () => {
   let olaId = 0;
 
   beforeAll(async () => {
-    ctx = await createTestContext({ now: NOW - 60 * DAY, env: { ...SIGN_IN_ENV, ACTIVITY_HOURS: '10', SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'Sector <sector@example.org>' } });
+    ctx = await createTestContext({
+      now: NOW - 60 * DAY,
+      env: { ...SIGN_IN_ENV, ACTIVITY_HOURS: '10', SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'Sector <sector@example.org>' },
+    });
     await ctx.load(
       buildDivision({
         areas: ['Denmark', 'Sweden'],
