@@ -30,6 +30,7 @@ import { staffRepository } from '../features/staff/staff.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
+import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
@@ -66,6 +67,7 @@ const FACTORIES = {
   students: studentsRepository,
   trainingHistory: trainingHistoryRepository,
   trainingRecords: trainingRecordsRepository,
+  reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
   webhookDeliveries: webhookDeliveriesRepository,
@@ -118,7 +120,8 @@ interface Queries {
   staff: 'search' | 'names' | 'user';
   students: 'mentoredBy';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
-  trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
+  trainingRecords: 'reports' | 'report' | 'examinations' | 'examinationsIn' | 'timeline';
+  reportTemplates: 'list' | 'find';
   trainings:
     | 'list'
     | 'find'

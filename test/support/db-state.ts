@@ -25,6 +25,7 @@ export const DIVISION_TABLES = [
   'training_reports',
   'training_examinations',
   'training_timeline',
+  'report_templates',
   'bookings',
 ] as const satisfies readonly Table[];
 

@@ -75,6 +75,8 @@ export interface FuzzWorld {
    * must not take away from the examinations the fuzz expects to succeed.
    */
   reservedIds: number[];
+  /** Reports with their training (the `{id}` and `{rid}` of /api/trainings/{id}/reports/{rid}, contract §20). */
+  reports?: Array<{ training: number; id: number }>;
   relations: string[];
   tokens: {
     read: string;
@@ -849,7 +851,7 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
   if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant'))
     headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
 
-  const path = fc
+  const anyPath = fc
     .tuple(
       ...pathParams.map((p) =>
         pathValue(p.name === 'id' && op.path.startsWith('/api/trainings/') ? 'training_id' : p.name, p.schema, world),
@@ -860,6 +862,15 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
       pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
       return url;
     });
+  // A report's path names its training: mostly a real pair, sometimes any two ids.
+  const reports = op.path === '/api/trainings/{id}/reports/{rid}' ? (world.reports ?? []) : [];
+  const path =
+    reports.length === 0
+      ? anyPath
+      : fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...reports).map((r) => `/api/trainings/${r.training}/reports/${r.id}`) },
+          { weight: 1, arbitrary: anyPath },
+        );
 
   const headers = fc
     .tuple(

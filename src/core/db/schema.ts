@@ -21,6 +21,7 @@ import type {
 } from './schema-operations.js';
 import type {
   MailOutboxTable,
+  ReportTemplatesTable,
   TrainingExaminationsTable,
   TrainingFacilitiesTable,
   TrainingReportsTable,
@@ -229,6 +230,7 @@ export interface Database {
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
   training_timeline: TrainingTimelineTable;
+  report_templates: ReportTemplatesTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;

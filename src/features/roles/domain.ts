@@ -35,6 +35,8 @@ export type StaffAction =
   | { kind: 'report'; area: number; student: number }
   /** Record an examination of a training of the area, examined by `examiner` (§18). */
   | { kind: 'examination'; area: number; examiner: number }
+  /** Keep the area's report templates (§20). */
+  | { kind: 'templates'; area: number }
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
   | { kind: 'bookings'; area: number };
 
@@ -103,6 +105,10 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
     case 'examination':
       if (staff.cid === action.examiner || holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
       return refused("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
+    case 'templates':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("Report templates are kept by the area's Administrators and Moderators.");
     case 'bookings':
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED

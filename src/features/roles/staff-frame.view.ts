@@ -16,6 +16,8 @@ export interface StaffFrame {
   managesPositions: boolean;
   /** Whether the viewer holds Mentor or mentors someone (the "My students" link). */
   mentors?: boolean;
+  /** Whether the viewer keeps report templates somewhere (the "Report templates" link, §20). */
+  keepsTemplates?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -41,6 +43,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/endorsements', text: 'Endorsements' },
     { href: '/staff/trainings', text: 'Trainings' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
+    ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">

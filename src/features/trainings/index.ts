@@ -6,6 +6,11 @@ import { TrainingDeskService } from './desk.service.js';
 import { trainingInterestWorker } from './interest.worker.js';
 import trainingPagesRoutes from './member.routes.js';
 import { TrainingRecordsService } from './records.service.js';
+import { TrainingReportsService } from './reports.service.js';
+import reportsRoutes from './reports.routes.js';
+import reportPagesRoutes from './report-pages.routes.js';
+import { ReportTemplatesService } from './templates.service.js';
+import templatesRoutes from './templates.routes.js';
 import staffTrainingsRoutes from './staff.routes.js';
 import { StudentTrainingsService } from './student.service.js';
 import { TrainingsService } from './trainings.service.js';
@@ -26,6 +31,9 @@ function services(deps: ServiceDeps) {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
     trainingRecords: new TrainingRecordsService({ ...deps, trainings }),
+    /** Reports edited, published and deleted, and their templates (contract §20). */
+    trainingReports: new TrainingReportsService({ ...deps, trainings }),
+    reportTemplates: new ReportTemplatesService(deps),
     applications,
     /** Everything a member sees of their own trainings, open and past (contract §20). */
     studentTrainings: new StudentTrainingsService({ ...deps, applications }),
@@ -36,6 +44,10 @@ function services(deps: ServiceDeps) {
 
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
-  routes: { api: [trainingsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes] },
+  routes: {
+    api: [trainingsRoutes, reportsRoutes],
+    members: [trainingPagesRoutes],
+    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes],
+  },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

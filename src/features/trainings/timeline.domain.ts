@@ -66,6 +66,13 @@ export function actionText(e: TimelineItem, names: Names): string {
       return d.draft === true ? 'Draft report written' : 'Report written and published';
     case 'examination':
       return `Examination at ${text(d.position)} recorded${typeof d.result === 'string' ? `: ${RESULTS[d.result] ?? d.result.toLowerCase()}` : ''}`;
+    // The reports' own words (./views/report-form.ts, reportTimelineWords), kept as they are.
+    case 'report_edited':
+      return `report of ${text(d.report_date)} edited`;
+    case 'report_published':
+      return `report of ${text(d.report_date)} published`;
+    case 'report_deleted':
+      return `${d.draft === true ? 'draft ' : ''}report of ${text(d.report_date)} removed`;
     case 'interest_confirmed':
       return 'The student confirmed they still want the training';
     case 'interest_requested':

@@ -21,6 +21,7 @@ export interface DivisionRows {
   trainingExaminations: Rows<'training_examinations'>;
   trainingTimeline: Rows<'training_timeline'>;
   bookings: Rows<'bookings'>;
+  reportTemplates: Rows<'report_templates'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -42,6 +43,7 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     trainingExaminations: await db.selectFrom('training_examinations').selectAll().execute(),
     trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
+    reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
   };
 }
 

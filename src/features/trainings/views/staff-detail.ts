@@ -7,6 +7,8 @@ import type { TrainingView } from '../desk.service.js';
 import { personName } from '../../members/domain/names.js';
 import { timelineText } from '../timeline.domain.js';
 import { ratingsOf, staffCompletionNote } from './student-training.js';
+import type { ReportDesk } from '../reports.service.js';
+import { REPORT_FIELDS, reportFields, reportItem } from './report-form.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
@@ -24,6 +26,8 @@ import {
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;
+  /** The report forms' pickers and templates, and which reports the viewer may change (§20). */
+  reports: ReportDesk;
   today: string;
   state: FormState;
   notice: string | null;
@@ -42,8 +46,6 @@ export function trainingPage(p: TrainingPage): Buffer {
     (form: string, n: string, type = 'text', fallback = '') =>
     (id: string, aria: Html) =>
       html`<input type="${type}" id="${id}" name="${n}" value="${valueOf(state, form, n, fallback)}" ${aria} />`;
-  const area = (form: string, n: string) => (id: string, aria: Html) =>
-    html`<textarea id="${id}" name="${n}" rows="5" ${aria}>${valueOf(state, form, n)}</textarea>`;
   const select = (form: string, n: string, values: Parameters<typeof options>[0], fallback: string) => (id: string, aria: Html) =>
     html`<select id="${id}" name="${n}" ${aria}>
       ${options(values, valueOf(state, form, n, fallback))}
@@ -55,8 +57,13 @@ export function trainingPage(p: TrainingPage): Buffer {
   const mentorsTicked = valueOf(state, 'change', 'mentors', t.mentors.join(',')).split(',');
   const pausedTicked = valueOf(state, 'change', 'paused', t.paused ? 'on' : '') !== '';
 
+  const closed = `This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.`;
+  // A form sent to a training closed meanwhile has no form to come back to: its refusal says why here.
+  const messages = Object.values(state.errors).flat().join(' ');
+  const refused =
+    state.form === '' ? '' : html`<p class="error" role="alert" id="${state.form}-problem">Nothing was changed: ${messages}</p>`;
   // prettier-ignore
-  const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>${staffCompletionNote(t)}` : html`
+  const forms = !open ? html`${refused}<p class="notice">${closed}</p>${staffCompletionNote(t)}` : html`
 <section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
@@ -73,11 +80,8 @@ ${checkbox('paused', 'Paused (the time does not count as waiting)', pausedTicked
 <div class="actions"><button type="submit">Save</button></div></form></section>` : ''}
 <section aria-labelledby="report-title"><h2 id="report-title">Write a report</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/reports`, 'report')}" class="staff-form" novalidate>${p.csrf}
-${formError(state, 'report', ['report_date', 'position', 'content', 'improve'])}
-${field({ form: 'report', name: 'report_date', label: 'Session date', state, control: text('report', 'report_date', 'date', p.today) })}
-${field({ form: 'report', name: 'position', label: 'Position (callsign)', state, control: text('report', 'position') })}
-${field({ form: 'report', name: 'content', label: 'Report', state, hint: 'Markdown, up to 20,000 characters', control: area('report', 'content') })}
-${field({ form: 'report', name: 'improve', label: 'To improve', state, control: area('report', 'improve') })}
+${formError(state, 'report', REPORT_FIELDS)}
+${reportFields({ form: 'report', state, desk: p.reports, initial: { report_date: p.today, position: '', content: '', improve: '' }, templateHref: `/staff/trainings/${t.id}` })}
 ${checkbox('draft', 'Draft (hidden from the student)', valueOf(state, 'report', 'draft') === 'on')}
 <div class="actions"><button type="submit">Save report</button></div></form></section>
 <section aria-labelledby="exam-title"><h2 id="exam-title">Record an examination</h2>
@@ -100,7 +104,7 @@ ${t.motivation ? html`<dt>Motivation</dt><dd class="report-text">${t.motivation}
 </dl>
 ${forms}
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
-${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}${r.draft ? html` <span class="flag">Draft</span>` : ''}</h3><p class="hint">by ${name(r.author_id)}</p><div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}</li>`)}</ul>`}
+${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf))}</ul>`}
 </section>
 <section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>
 ${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong></li>`)}</ul>`}

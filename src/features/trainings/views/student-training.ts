@@ -9,6 +9,7 @@ import { ordinal, waitInWords } from '../domain.js';
 import { ratingValue } from '../../members/domain/ratings.js';
 import { personName } from '../../members/domain/names.js';
 import { type Html, html } from '../../../core/web/html.js';
+import { markdownHtml } from '../../../core/web/markdown.js';
 
 type Names = ReadonlyMap<number, string>;
 
@@ -62,7 +63,7 @@ function queueText(m: MyTraining): Html | '' {
 function reportList(reports: readonly Report[], names: Names): Html {
   if (reports.length === 0) return html`<p class="empty">No reports yet.</p>`;
   // prettier-ignore
-  return html`<ul class="reports">${reports.map((r) => html`<li><h4>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h4>${r.author_id === null ? '' : html`<p class="hint">by ${personName(names, r.author_id)}</p>`}<div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}</li>`)}</ul>`;
+  return html`<ul class="reports">${reports.map((r) => html`<li><h4>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h4>${r.author_id === null ? '' : html`<p class="hint">by ${personName(names, r.author_id)}</p>`}${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}</li>`)}</ul>`;
 }
 
 function examList(exams: readonly Examination[], names: Names): Html {
