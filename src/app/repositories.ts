@@ -27,6 +27,8 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { studentsRepository } from '../features/staff/students.repository.js';
+import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
@@ -63,6 +65,8 @@ const FACTORIES = {
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
   staff: staffRepository,
+  students: studentsRepository,
+  trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingRecords: trainingRecordsRepository,
   reportTemplates: reportTemplatesRepository,
@@ -116,6 +120,8 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
+  students: 'mentoredBy';
+  trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingRecords: 'reports' | 'report' | 'examinations' | 'examinationsIn' | 'timeline';
   reportTemplates: 'list' | 'find';

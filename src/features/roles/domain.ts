@@ -55,6 +55,10 @@ export function rolesIn(staff: StaffMember, area: number): Set<string> {
 /** Whether the member holds any role at all (the pages' "Staff" link, the staff pages' door). */
 export const holdsAnyRole = (staff: StaffMember): boolean => staff.divisionAdmin || [...staff.areaRoles.values()].some((r) => r.size > 0);
 
+/** Holds Mentor in some area, or mentors someone: "My students" is theirs (contract §20). */
+export const isMentor = (staff: StaffMember): boolean =>
+  [...staff.areaRoles.values()].some((r) => r.has('Mentor')) || (staff.trainees ?? []).length > 0;
+
 const holds = (staff: StaffMember, area: number, ...roles: StaffRole[]) => roles.some((r) => rolesIn(staff, area).has(r));
 const mentors = (staff: StaffMember, student: number, area: number) =>
   (staff.trainees ?? []).some((t) => t.cid === student && t.area === area);

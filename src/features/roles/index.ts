@@ -33,7 +33,7 @@ export {
   type FormState,
   type StaffFrame,
 } from './staff-frame.view.js';
-export type { Area, StaffView } from './roles.service.js';
+export type { Area, RolesService, StaffView } from './roles.service.js';
 export type { RoleHeld } from './roles.repository.js';
 export { openTraining } from './predicates.js';
 

@@ -3,6 +3,7 @@
 // Reads only; every change goes through TrainingsService and TrainingRecordsService, as the API's do.
 import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
+import { timelineCids } from './timeline.domain.js';
 import { presentTrainingDetail } from './trainings.presenter.js';
 import type { ExaminationOverviewRow } from './records.repository.js';
 import type { TrainingRecord } from './trainings.repository.js';
@@ -27,7 +28,7 @@ export class TrainingDeskService {
       .filter((x) => sees(view, x))
       .map((x) => ({ ...x, area: areaNames.get(x.area_id) ?? String(x.area_id) }));
     const names = await this.deps.repos.staff.names([
-      ...all.map((t) => t.user_id),
+      ...all.flatMap((t) => [t.user_id, ...t.mentors]),
       ...examinations.flatMap((x) => [x.user_id, x.examiner_id]),
     ]);
     return {
@@ -60,7 +61,14 @@ export class TrainingDeskService {
           .map((r) => r.user_id),
       ),
     ].sort((a, b) => a - b);
-    const names = await this.deps.repos.staff.names([t.user_id, ...mentorChoices, ...examinations.map((x) => x.examiner_id), ...t.mentors]);
+    const names = await this.deps.repos.staff.names([
+      t.user_id,
+      ...mentorChoices,
+      ...examinations.map((x) => x.examiner_id),
+      ...t.mentors,
+      ...reports.flatMap((r) => (r.author_id === null ? [] : [r.author_id])),
+      ...timelineCids(timeline.map((e) => ({ ...e, detail: JSON.parse(e.detail) as Record<string, unknown> }))),
+    ]);
     const held = rolesIn(view.member, t.area_id);
     return {
       record: t,

@@ -14,16 +14,22 @@ import reportPagesRoutes from './report-pages.routes.js';
 import { ReportTemplatesService } from './templates.service.js';
 import templatesRoutes from './templates.routes.js';
 import staffTrainingsRoutes from './staff.routes.js';
+import { StudentTrainingsService } from './student.service.js';
 import { TrainingsService } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
 
 // What other features use of this one.
 export type { TrainingRecord } from './trainings.repository.js';
 export { presentReport } from './trainings.presenter.js';
+export type { StudentTrainings, StudentTrainingsService } from './student.service.js';
+export type { MyTraining } from './applications.service.js';
+export type { ExaminerRow } from './history.repository.js';
+export { isPlanned, openTrainingSummary, pastTrainingsSection, resultText } from './views/student-training.js';
 
 function services(deps: ServiceDeps) {
   const trainings = new TrainingsService(deps);
   const trainingRecords = new TrainingRecordsService({ ...deps, trainings });
+  const applications = new TrainingApplicationsService({ ...deps, trainings });
   return {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
@@ -33,7 +39,9 @@ function services(deps: ServiceDeps) {
     /** Reports edited, published and deleted, and their templates (contract §20). */
     trainingReports: new TrainingReportsService({ ...deps, trainings }),
     reportTemplates: new ReportTemplatesService(deps),
-    applications: new TrainingApplicationsService({ ...deps, trainings }),
+    applications,
+    /** Everything a member sees of their own trainings, open and past (contract §20). */
+    studentTrainings: new StudentTrainingsService({ ...deps, applications }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
   };

@@ -9,6 +9,7 @@ import { ConflictError } from '../../core/domain/errors.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
+import { mayDo } from '../roles/domain.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
 import { linkCreatedPage } from './views/link-pages.js';
@@ -56,6 +57,9 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
       ...frameOf(request, services),
       list,
       areas: view.myAreas.map((a) => a.name),
+      createIn: view.myAreas
+        .filter((a) => mayDo(view.member, { kind: 'training', area: a.id, student: 0, statusOnly: false }).ok)
+        .map((a) => a.name),
       filter,
       today: today(),
       state,

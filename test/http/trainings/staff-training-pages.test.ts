@@ -80,7 +80,7 @@ describe('the staff training pages', () => {
     // The page's mentor box carries the CID it sends, and the timeline says what the list was before.
     const detail = (await get(url, 'mod')).body;
     expect(detail).toContain(`name="mentors" value="${MEN}" checked`);
-    expect(detail).toContain(`mentors from none; to ${MEN}`);
+    expect(detail).toContain(`Mentors changed from none to Mats Mentor (${MEN}) by Maja Mod (${MOD})`);
     const report = await post(
       `${url}/reports`,
       { report_date: '2026-06-01', content: 'Good first session', draft: 'on', position: '', improve: '' },

@@ -4,8 +4,11 @@
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
+import { personName } from '../../members/domain/names.js';
+import { timelineText } from '../timeline.domain.js';
+import { ratingsOf, staffCompletionNote } from './student-training.js';
 import type { ReportDesk } from '../reports.service.js';
-import { REPORT_FIELDS, reportFields, reportItem, reportTimelineWords } from './report-form.js';
+import { REPORT_FIELDS, reportFields, reportItem } from './report-form.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
@@ -34,16 +37,10 @@ export interface TrainingPage extends StaffFrame {
 const targets = (manages: boolean) =>
   (manages ? [0, 1, 2, 3, -1, -2] : [1, 2, 3]).map((s) => ({ value: String(s), text: `${trainingStatusDescription(s)} (${s})` }));
 
-/** A timeline entry's details in words: "from 0; to 2; ratings S2". */
-const detailText = (detail: Record<string, unknown>): string =>
-  Object.entries(detail)
-    .map(([k, v]) => ` ${k.replace(/_/g, ' ')} ${Array.isArray(v) ? v.join(', ') || 'none' : String(v)}`)
-    .join(';');
-
 export function trainingPage(p: TrainingPage): Buffer {
   const { view, state } = p;
   const t = view.detail;
-  const name = (cid: number | null) => (cid === null ? 'an API key or the CLI' : `${view.names.get(cid) ?? cid} (${cid})`);
+  const name = (cid: number | null) => (cid === null ? 'an API key or the CLI' : personName(view.names, cid));
   const open = t.status >= 0;
   const text =
     (form: string, n: string, type = 'text', fallback = '') =>
@@ -66,11 +63,11 @@ export function trainingPage(p: TrainingPage): Buffer {
   const refused =
     state.form === '' ? '' : html`<p class="error" role="alert" id="${state.form}-problem">Nothing was changed: ${messages}</p>`;
   // prettier-ignore
-  const forms = !open ? html`${refused}<p class="notice">${closed}</p>` : html`
+  const forms = !open ? html`${refused}<p class="notice">${closed}</p>${staffCompletionNote(t)}` : html`
 <section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
-${field({ form: 'status', name: 'status', label: 'New status', state, control: select('status', 'status', targets(view.manages), String(t.status)) })}
+${field({ form: 'status', name: 'status', label: 'New status', state, hint: ratingsOf(t).length > 0 ? 'Completing does not change the rating: the network does, once asked.' : undefined, control: select('status', 'status', targets(view.manages), String(t.status)) })}
 ${view.manages ? field({ form: 'status', name: 'closed_reason', label: 'Reason (closing by staff)', state, hint: '1 to 65 characters; needed for Closed by staff', control: text('status', 'closed_reason') }) : ''}
 <div class="actions"><button type="submit">Change status</button></div></form></section>
 ${view.manages ? html`<section aria-labelledby="type-title"><h2 id="type-title">Type, pause and mentors</h2>
@@ -117,7 +114,7 @@ ${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">$
 ${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong></li>`)}</ul>`}
 </section>
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
-${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${reportTimelineWords(e.action, e.detail) ?? html`${e.action}${detailText(e.detail)} —`} ${reportTimelineWords(e.action, e.detail) ? 'by ' : ''}${e.actor_name ?? e.actor}</li>`)}</ol>`}
+${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${timelineText(e, view.names)}</li>`)}</ol>`}
 </section>`;
   return staffPage(p, `Training of ${view.names.get(t.user_id) ?? t.user_id}`, main, p.notice);
 }
