@@ -27,6 +27,7 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
@@ -61,6 +62,7 @@ const FACTORIES = {
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
   staff: staffRepository,
+  trainingExaminations: trainingExaminationsRepository,
   trainingRecords: trainingRecordsRepository,
   trainings: trainingsRepository,
   users: usersRepository,
@@ -112,7 +114,8 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
-  trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
+  trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';
+  trainingRecords: 'reports' | 'timeline';
   trainings:
     | 'list'
     | 'find'

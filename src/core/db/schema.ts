@@ -22,6 +22,7 @@ import type {
 import type {
   MailOutboxTable,
   TrainingExaminationsTable,
+  TrainingExaminersTable,
   TrainingFacilitiesTable,
   TrainingReportsTable,
   TrainingTimelineTable,
@@ -228,6 +229,7 @@ export interface Database {
   training_facilities: TrainingFacilitiesTable;
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
+  training_examiners: TrainingExaminersTable;
   training_timeline: TrainingTimelineTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;

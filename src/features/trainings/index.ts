@@ -5,10 +5,13 @@ import { TrainingApplicationsService } from './applications.service.js';
 import { TrainingDeskService } from './desk.service.js';
 import { trainingInterestWorker } from './interest.worker.js';
 import trainingPagesRoutes from './member.routes.js';
+import { TrainingExaminationsService } from './examinations.service.js';
 import { TrainingRecordsService } from './records.service.js';
 import staffTrainingsRoutes from './staff.routes.js';
+import staffExamsRoutes from './exams.routes.js';
 import { TrainingsService } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
+import examinationsRoutes from './examinations.routes.js';
 
 // What other features use of this one.
 export type { TrainingRecord } from './trainings.repository.js';
@@ -20,6 +23,8 @@ function services(deps: ServiceDeps) {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
     trainingRecords: new TrainingRecordsService({ ...deps, trainings }),
+    /** Examinations planned, then graded (contract §20). */
+    trainingExaminations: new TrainingExaminationsService({ ...deps, trainings }),
     applications: new TrainingApplicationsService({ ...deps, trainings }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
@@ -28,6 +33,6 @@ function services(deps: ServiceDeps) {
 
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
-  routes: { api: [trainingsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes] },
+  routes: { api: [trainingsRoutes, examinationsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes, staffExamsRoutes] },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };
