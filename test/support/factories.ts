@@ -57,6 +57,7 @@ export interface TrainingRecord {
   created_at: string;
   started_at?: string | null;
   ratings?: string[] | null;
+  mentors?: number[];
 }
 
 export interface BookingRecord {
