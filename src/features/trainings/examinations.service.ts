@@ -48,7 +48,7 @@ export class TrainingExaminationsService {
       const t = await this.deps.trainings.locked(w, trainingId);
       const errors: FieldErrors = {};
       const examiners = examinersOf(input, errors);
-      if (examiners === null && !errors.examiner_id) errors.examiners = ['Name one or two examiners (their CIDs).'];
+      if (examiners === null && !errors.examiner_id) errors.examiners = ['Name one or two examiners.'];
       await this.authorize(w, actor, t, examiners ?? [], false);
       const result = input.result?.trim() || null;
       if (result === null && t.status < 0) throw new ConflictError('A closed training cannot have an examination planned.');
