@@ -1,6 +1,7 @@
 // The staff training pages in a real Chromium against a server process: a Moderator moves a
-// training, assigns a mentor, writes a report, plans and grades an examination through the forms, and each page passes axe and
-// fits 375 and 1366 pixels in light and dark, with screenshots to look at.
+// training, assigns a mentor, writes a report, plans and grades an examination through the forms,
+// and each page (/staff/exams too) passes axe and fits 375 and 1366 pixels in light and dark, with
+// screenshots to look at.
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
