@@ -58,6 +58,8 @@ export interface TrainingRecord {
   started_at?: string | null;
   ratings?: string[] | null;
   mentors?: number[];
+  /** As the import format gives them (docs/import-format.md). */
+  examinations?: Array<Record<string, unknown>>;
 }
 
 export interface BookingRecord {

@@ -68,6 +68,8 @@ export interface FuzzWorld {
   areas: string[];
   /** Members holding an examiner endorsement for every area (an examination names an examiner of its training's area). */
   examinerIds: number[];
+  /** Planned examinations, each with its training (the `{id}` and `{xid}` of an examination's path). */
+  examinations: Array<{ id: number; xid: number }>;
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
   /**
@@ -293,6 +295,13 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
       return fc.constantFrom('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED');
     case 'examiner_id':
       return fc.constantFrom(...world.examinerIds);
+    case 'examiners':
+      return fc.constantFrom(...world.examinerIds).map((cid) => [cid]);
+    case 'start':
+      return fc.oneof(
+        fc.constant(null),
+        quarter.map((m) => clock(m, false)),
+      );
     case 'areas':
       return fc.subarray(world.areas, { minLength: 1, maxLength: 2 });
     case 'positions':
@@ -849,7 +858,7 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
   if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant'))
     headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
 
-  const path = fc
+  const anyPath = fc
     .tuple(
       ...pathParams.map((p) =>
         pathValue(p.name === 'id' && op.path.startsWith('/api/trainings/') ? 'training_id' : p.name, p.schema, world),
@@ -860,6 +869,18 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
       pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
       return url;
     });
+  // An examination's path names it and its training together: mostly a pair that exists.
+  const path = op.path.includes('{xid}')
+    ? fc.oneof(
+        { weight: 3, arbitrary: anyPath },
+        {
+          weight: 4,
+          arbitrary: fc
+            .constantFrom(...world.examinations)
+            .map((x) => op.path.replace('{id}', String(x.id)).replace('{xid}', String(x.xid))),
+        },
+      )
+    : anyPath;
 
   const headers = fc
     .tuple(

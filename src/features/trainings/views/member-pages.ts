@@ -112,7 +112,7 @@ ${t.reports.length === 0 ? html`<p class="empty">No reports yet.</p>` : html`<ul
 </section>
 <section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>
 ${t.examinations.length === 0 ? html`<p class="empty">No examinations yet.</p>` : html`<ul class="exams">${t.examinations.map(
-    (e) => html`<li>${e.examination_date}, ${e.position}: <strong>${e.result}</strong></li>`,
+    (e) => html`<li>${e.examination_date}${e.start ? ` at ${e.start} UTC` : ''}, ${e.position}: <strong>${e.result ?? 'Planned'}</strong></li>`,
   )}</ul>`}
 </section>
 <section aria-labelledby="close-title"><h2 id="close-title">Close my request</h2>
