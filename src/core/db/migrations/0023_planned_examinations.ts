@@ -46,5 +46,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     UNIQUE (examination_id, user_id)
   )`.execute(db);
   await sql`CREATE INDEX training_examiners_user_idx ON training_examiners (user_id)`.execute(db);
-  await sql`INSERT INTO training_examiners (examination_id, ordinal, user_id) SELECT id, 1, examiner_id FROM training_examinations`.execute(db);
+  await sql`INSERT INTO training_examiners (examination_id, ordinal, user_id) SELECT id, 1, examiner_id FROM training_examinations`.execute(
+    db,
+  );
 }
