@@ -126,6 +126,12 @@ positions.id integer not null
 positions.name text not null
 positions.rating integer not null
 positions.required_facility text
+report_templates.area_id integer not null
+report_templates.content text not null
+report_templates.created_at bigint not null
+report_templates.id integer not null
+report_templates.name text not null
+report_templates.updated_at bigint not null
 roles.area_id integer
 roles.id integer not null
 roles.role text not null
@@ -290,6 +296,11 @@ outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
 positions positions_pkey PRIMARY KEY (id)
+report_templates report_templates_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+report_templates report_templates_area_name_key UNIQUE (area_id, name)
+report_templates report_templates_content_check CHECK (((length(content) >= 1) AND (length(content) <= 20000)))
+report_templates report_templates_name_check CHECK (((length(name) >= 1) AND (length(name) <= 80)))
+report_templates report_templates_pkey PRIMARY KEY (id)
 roles roles_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
 roles roles_division_wide CHECK (((area_id IS NOT NULL) OR (role = 'Administrator'::text)))
 roles roles_natural_key UNIQUE (user_id, area_id, role)
@@ -376,6 +387,8 @@ CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_i
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
+CREATE UNIQUE INDEX report_templates_area_name_key ON report_templates USING btree (area_id, name)
+CREATE UNIQUE INDEX report_templates_pkey ON report_templates USING btree (id)
 CREATE UNIQUE INDEX roles_division_wide_key ON roles USING btree (user_id, role) WHERE (area_id IS NULL)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
 CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)

@@ -132,6 +132,16 @@ CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 
 CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" text not null unique, "name" text not null, "frequency" text not null, "area_id" integer references "areas" ("id"), "rating" integer not null, "required_facility" text);
 
+CREATE TABLE report_templates (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    area_id integer NOT NULL REFERENCES areas (id) ON DELETE CASCADE,
+    name text NOT NULL CHECK (length(name) BETWEEN 1 AND 80),
+    content text NOT NULL CHECK (length(content) BETWEEN 1 AND 20000),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    CONSTRAINT report_templates_area_name_key UNIQUE (area_id, name)
+  );
+
 CREATE TABLE "roles" (
       id integer PRIMARY KEY AUTOINCREMENT,
       user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,

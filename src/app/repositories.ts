@@ -29,6 +29,7 @@ import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
+import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
@@ -64,6 +65,7 @@ const FACTORIES = {
   staff: staffRepository,
   trainingExaminations: trainingExaminationsRepository,
   trainingRecords: trainingRecordsRepository,
+  reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
   webhookDeliveries: webhookDeliveriesRepository,
@@ -115,7 +117,8 @@ interface Queries {
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';
-  trainingRecords: 'reports' | 'timeline';
+  trainingRecords: 'reports' | 'report' | 'timeline';
+  reportTemplates: 'list' | 'find';
   trainings:
     | 'list'
     | 'find'

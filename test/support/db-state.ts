@@ -26,6 +26,7 @@ export const DIVISION_TABLES = [
   'training_examinations',
   'training_examiners',
   'training_timeline',
+  'report_templates',
   'bookings',
 ] as const satisfies readonly Table[];
 

@@ -77,6 +77,8 @@ export interface FuzzWorld {
    * must not take away from the examinations the fuzz expects to succeed.
    */
   reservedIds: number[];
+  /** Reports with their training (the `{id}` and `{rid}` of /api/trainings/{id}/reports/{rid}, contract §20). */
+  reports?: Array<{ training: number; id: number }>;
   relations: string[];
   tokens: {
     read: string;
@@ -869,6 +871,8 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
       pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
       return url;
     });
+  // A report's path names its training: mostly a real pair, sometimes any two ids.
+  const reports = op.path === '/api/trainings/{id}/reports/{rid}' ? (world.reports ?? []) : [];
   // An examination's path names it and its training together: mostly a pair that exists.
   const path = op.path.includes('{xid}')
     ? fc.oneof(
@@ -880,7 +884,12 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
             .map((x) => op.path.replace('{id}', String(x.id)).replace('{xid}', String(x.xid))),
         },
       )
-    : anyPath;
+    : reports.length === 0
+      ? anyPath
+      : fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...reports).map((r) => `/api/trainings/${r.training}/reports/${r.id}`) },
+          { weight: 1, arbitrary: anyPath },
+        );
 
   const headers = fc
     .tuple(

@@ -58,6 +58,18 @@ export interface TrainingTimelineTable {
   detail: string;
 }
 
+/** A Markdown starting text for reports, kept per area (contract §20). */
+export interface ReportTemplatesTable {
+  id: Generated<number>;
+  area_id: number;
+  /** 1–80 characters, unique within the area. */
+  name: string;
+  /** Markdown, 1–20000 characters. */
+  content: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface MailOutboxTable {
   id: Generated<number>;
   to_address: string;

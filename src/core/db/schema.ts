@@ -21,6 +21,7 @@ import type {
 } from './schema-operations.js';
 import type {
   MailOutboxTable,
+  ReportTemplatesTable,
   TrainingExaminationsTable,
   TrainingExaminersTable,
   TrainingFacilitiesTable,
@@ -231,6 +232,7 @@ export interface Database {
   training_examinations: TrainingExaminationsTable;
   training_examiners: TrainingExaminersTable;
   training_timeline: TrainingTimelineTable;
+  report_templates: ReportTemplatesTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;

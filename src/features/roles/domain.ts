@@ -35,6 +35,8 @@ export type StaffAction =
   | { kind: 'report'; area: number; student: number }
   /** Plan, move, grade or cancel an examination of a training of the area, examined by `examiners` (§18, §20); `graded`: correct one already graded. */
   | { kind: 'examination'; area: number; examiners: readonly number[]; graded: boolean }
+  /** Keep the area's report templates (§20). */
+  | { kind: 'templates'; area: number }
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
   | { kind: 'bookings'; area: number };
 
@@ -101,6 +103,10 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       if (action.graded) return refused("A graded examination is corrected only by the area's Administrators and Moderators.");
       if (action.examiners.includes(staff.cid)) return ALLOWED;
       return refused("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
+    case 'templates':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("Report templates are kept by the area's Administrators and Moderators.");
     case 'bookings':
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED

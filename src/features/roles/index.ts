@@ -5,7 +5,18 @@ import { registerRoleCommands } from './roles.cli.js';
 import { RolesService } from './roles.service.js';
 
 // What other features use of this one.
-export { failureOf, frameOf, lastDayAt, notFound, noticeOf, positionAreas, refuse, respondToRefusal, viewerOf } from './staff-scope.js';
+export {
+  failureOf,
+  frameOf,
+  lastDayAt,
+  notFound,
+  noticeOf,
+  positionAreas,
+  refuse,
+  respondToRefusal,
+  templateAreas,
+  viewerOf,
+} from './staff-scope.js';
 export {
   NO_FORM,
   dateOf,

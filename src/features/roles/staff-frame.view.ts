@@ -14,6 +14,8 @@ export interface StaffFrame {
   csrf: Html;
   /** Whether the viewer manages positions somewhere (the "Positions" link). */
   managesPositions: boolean;
+  /** Whether the viewer keeps report templates somewhere (the "Report templates" link, §20). */
+  keepsTemplates?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -39,6 +41,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/trainings', text: 'Trainings' },
     { href: '/staff/exams', text: 'Examinations' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
+    ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">

@@ -40,6 +40,9 @@ export const viewerOf = (request: FastifyRequest): StaffView => request.staffVie
 export const positionAreas = (view: StaffView): string[] =>
   view.areas.filter((a) => mayDo(view.member, { kind: 'positions', area: a.id }).ok).map((a) => a.name);
 
+/** The areas whose report templates the viewer keeps (§20). */
+export const templateAreas = (view: StaffView) => view.areas.filter((a) => mayDo(view.member, { kind: 'templates', area: a.id }).ok);
+
 export function frameOf(request: FastifyRequest, services: RouteServices): StaffFrame {
   return {
     siteName: services.config.siteName,
@@ -47,6 +50,7 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
     account: accountView(request),
     csrf: csrfField(request),
     managesPositions: positionAreas(viewerOf(request)).length > 0,
+    keepsTemplates: templateAreas(viewerOf(request)).length > 0,
   };
 }
 

@@ -7,6 +7,11 @@ import { trainingInterestWorker } from './interest.worker.js';
 import trainingPagesRoutes from './member.routes.js';
 import { TrainingExaminationsService } from './examinations.service.js';
 import { TrainingRecordsService } from './records.service.js';
+import { TrainingReportsService } from './reports.service.js';
+import reportsRoutes from './reports.routes.js';
+import reportPagesRoutes from './report-pages.routes.js';
+import { ReportTemplatesService } from './templates.service.js';
+import templatesRoutes from './templates.routes.js';
 import staffTrainingsRoutes from './staff.routes.js';
 import staffExamsRoutes from './exams.routes.js';
 import { TrainingsService } from './trainings.service.js';
@@ -25,6 +30,9 @@ function services(deps: ServiceDeps) {
     trainingRecords: new TrainingRecordsService({ ...deps, trainings }),
     /** Examinations planned, then graded (contract §20). */
     trainingExaminations: new TrainingExaminationsService({ ...deps, trainings }),
+    /** Reports edited, published and deleted, and their templates (contract §20). */
+    trainingReports: new TrainingReportsService({ ...deps, trainings }),
+    reportTemplates: new ReportTemplatesService(deps),
     applications: new TrainingApplicationsService({ ...deps, trainings }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
@@ -33,6 +41,10 @@ function services(deps: ServiceDeps) {
 
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
-  routes: { api: [trainingsRoutes, examinationsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes, staffExamsRoutes] },
+  routes: {
+    api: [trainingsRoutes, reportsRoutes, examinationsRoutes],
+    members: [trainingPagesRoutes],
+    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes, staffExamsRoutes],
+  },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

@@ -1,5 +1,5 @@
 // What is recorded about a training (contract §18): its reports and timeline (its examinations: examinations.repository.ts).
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../core/db/connection.js';
 import type { TrainingReportsTable, TrainingTimelineTable } from '../../core/db/schema.js';
 
@@ -22,6 +22,24 @@ export function trainingRecordsRepository(db: Executor) {
         .orderBy('report_date')
         .orderBy('id')
         .execute();
+    },
+
+    /** A report of this training; undefined when it has none of this id. */
+    report(trainingId: number, reportId: number): Promise<ReportRow | undefined> {
+      return db
+        .selectFrom('training_reports')
+        .selectAll()
+        .where('id', '=', reportId)
+        .where('training_id', '=', trainingId)
+        .executeTakeFirst();
+    },
+
+    async updateReport(id: number, patch: Updateable<TrainingReportsTable>): Promise<ReportRow> {
+      return db.updateTable('training_reports').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async deleteReport(id: number): Promise<void> {
+      await db.deleteFrom('training_reports').where('id', '=', id).execute();
     },
 
     async addTimeline(entries: ReadonlyArray<Insertable<TrainingTimelineTable>>): Promise<void> {

@@ -7,10 +7,9 @@ import { Checkbox, CheckboxList, Csrf, Field, IdField, IdPath, IntegerField, pag
 
 const hidden = { hide: true } as const;
 const TrainingPath = IdPath('id');
-const Done = pageForm({ done: Field() });
 
 export const staffTrainingsPage = { ...hidden, querystring: pageForm({ area: Field(), status: Field(), done: Field() }) };
-export const staffTrainingPage = { ...hidden, params: TrainingPath, querystring: Done };
+export const staffTrainingPage = { ...hidden, params: TrainingPath, querystring: pageForm({ done: Field(), template: Field() }) };
 export const createTrainingForm = {
   ...hidden,
   body: pageForm({

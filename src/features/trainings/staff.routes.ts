@@ -35,6 +35,9 @@ const NOTICES = {
   graded: 'Examination graded.',
   moved: 'Examination changed.',
   cancelled: 'Examination cancelled.',
+  'report-edited': 'Report saved.',
+  'report-published': 'Report published: the student was told.',
+  'report-deleted': 'Report deleted.',
 };
 
 type ListQuery = Static<typeof staffTrainingsPage.querystring>;
@@ -65,13 +68,25 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return sendPage(reply, status, page);
   }
 
-  async function sendTraining(request: FastifyRequest, reply: FastifyReply, id: number, status: number, state: FormState, notice = '') {
+  async function sendTraining(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    status: number,
+    state: FormState,
+    notice = '',
+    template = '',
+  ) {
     const view = await services.trainingDesk.detail(viewerOf(request), id);
     if (view === null) return notFound(request, reply, 'training');
+    const reports = await services.trainingReports.desk(viewerOf(request), view.record, view.detail.reports);
+    // "Start from template": the report form opened with the template's text (§20).
+    const picked = reports.templates.find((x) => String(x.id) === template);
+    const shown = picked ? { form: 'report', values: { report_date: today(), content: picked.content }, errors: {} } : state;
     return sendPage(
       reply,
       status,
-      trainingPage({ ...frameOf(request, services), view, today: today(), state, notice: noticeOf(notice, NOTICES) }),
+      trainingPage({ ...frameOf(request, services), view, reports, today: today(), state: shown, notice: noticeOf(notice, NOTICES) }),
     );
   }
 
@@ -101,7 +116,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
 
   app.get('/staff/trainings/:id', { schema: staffTrainingPage, ...form }, (request, reply) => {
     if (pathFailed(request)) return notFound(request, reply, 'training');
-    return sendTraining(request, reply, request.params.id, 200, NO_FORM, request.query.done);
+    return sendTraining(request, reply, request.params.id, 200, NO_FORM, request.query.done, request.query.template);
   });
 
   app.post('/staff/trainings', { schema: createTrainingForm, ...form }, (request, reply) => {

@@ -22,6 +22,7 @@ export interface DivisionRows {
   trainingExaminers: Rows<'training_examiners'>;
   trainingTimeline: Rows<'training_timeline'>;
   bookings: Rows<'bookings'>;
+  reportTemplates: Rows<'report_templates'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -44,6 +45,7 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     trainingExaminers: await db.selectFrom('training_examiners').selectAll().execute(),
     trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
+    reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
   };
 }
 

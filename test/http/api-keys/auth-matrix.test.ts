@@ -65,6 +65,9 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
     payload: { examination_date: '2026-03-01', position: 'EKCH_TWR', examiner_id: 1000001, result: 'PASSED' },
     expect: WRITE,
   },
+  // Report 1 is the one written above.
+  'PATCH /api/trainings/{id}/reports/{rid}': { url: '/api/trainings/1/reports/1', payload: { content: 'Edited' }, expect: WRITE },
+  'DELETE /api/trainings/{id}/reports/{rid}': { url: '/api/trainings/1/reports/1', expect: WRITE },
   // Examination 2 is the one recorded above; 1, planned, is loaded with the division.
   'PATCH /api/trainings/{id}/examinations/{xid}': { url: '/api/trainings/1/examinations/2', payload: { start: '18:00' }, expect: WRITE },
   'DELETE /api/trainings/{id}/examinations/{xid}': { url: '/api/trainings/1/examinations/1', expect: WRITE },

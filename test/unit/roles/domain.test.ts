@@ -114,6 +114,13 @@ const cases: Array<[string, StaffMember, StaffAction, boolean]> = [
   ['a division-wide Administrator books anything anywhere', divisionAdmin, { kind: 'bookings', area: SE }, true],
   ['a Mentor does not book for others', mentor, { kind: 'bookings', area: DK }, false],
   ['a member without a role does nothing of this', nobody, { kind: 'bookings', area: DK }, false],
+  // report templates (§20): kept by the area's Moderators and Administrators
+  ['a Moderator keeps the area’s report templates', moderator, { kind: 'templates', area: DK }, true],
+  ['an Administrator keeps the area’s report templates', admin, { kind: 'templates', area: DK }, true],
+  ['a division-wide Administrator keeps every area’s report templates', divisionAdmin, { kind: 'templates', area: SE }, true],
+  ['a Moderator does not keep another area’s report templates', moderator, { kind: 'templates', area: SE }, false],
+  ['a Mentor does not keep report templates', mentor, { kind: 'templates', area: DK }, false],
+  ['a Buddy does not keep report templates', buddy, { kind: 'templates', area: DK }, false],
 ];
 
 describe('who may do what (contract §17)', () => {

@@ -6,6 +6,8 @@ import { examinationTimelineText } from '../examinations.domain.js';
 import { examinationParts } from './exam-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
+import type { ReportDesk } from '../reports.service.js';
+import { REPORT_FIELDS, reportFields, reportItem, reportTimelineWords } from './report-form.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
@@ -23,6 +25,8 @@ import {
 
 export interface TrainingPage extends StaffFrame {
   view: TrainingView;
+  /** The report forms' pickers and templates, and which reports the viewer may change (§20). */
+  reports: ReportDesk;
   today: string;
   state: FormState;
   notice: string | null;
@@ -47,8 +51,6 @@ export function trainingPage(p: TrainingPage): Buffer {
     (form: string, n: string, type = 'text', fallback = '') =>
     (id: string, aria: Html) =>
       html`<input type="${type}" id="${id}" name="${n}" value="${valueOf(state, form, n, fallback)}" ${aria} />`;
-  const area = (form: string, n: string) => (id: string, aria: Html) =>
-    html`<textarea id="${id}" name="${n}" rows="5" ${aria}>${valueOf(state, form, n)}</textarea>`;
   const select = (form: string, n: string, values: Parameters<typeof options>[0], fallback: string) => (id: string, aria: Html) =>
     html`<select id="${id}" name="${n}" ${aria}>
       ${options(values, valueOf(state, form, n, fallback))}
@@ -61,8 +63,13 @@ export function trainingPage(p: TrainingPage): Buffer {
   const pausedTicked = valueOf(state, 'change', 'paused', t.paused ? 'on' : '') !== '';
   const exams = examinationParts({ view, csrf: p.csrf, state, today: p.today });
 
+  const closed = `This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.`;
+  // A form sent to a training closed meanwhile has no form to come back to: its refusal says why here.
+  const messages = Object.values(state.errors).flat().join(' ');
+  const refused =
+    state.form === '' ? '' : html`<p class="error" role="alert" id="${state.form}-problem">Nothing was changed: ${messages}</p>`;
   // prettier-ignore
-  const forms = !open ? html`<p class="notice">This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.</p>` : html`
+  const forms = !open ? html`${refused}<p class="notice">${closed}</p>` : html`
 <section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
@@ -79,11 +86,8 @@ ${checkbox('paused', 'Paused (the time does not count as waiting)', pausedTicked
 <div class="actions"><button type="submit">Save</button></div></form></section>` : ''}
 <section aria-labelledby="report-title"><h2 id="report-title">Write a report</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/reports`, 'report')}" class="staff-form" novalidate>${p.csrf}
-${formError(state, 'report', ['report_date', 'position', 'content', 'improve'])}
-${field({ form: 'report', name: 'report_date', label: 'Session date', state, control: text('report', 'report_date', 'date', p.today) })}
-${field({ form: 'report', name: 'position', label: 'Position (callsign)', state, control: text('report', 'position') })}
-${field({ form: 'report', name: 'content', label: 'Report', state, hint: 'Markdown, up to 20,000 characters', control: area('report', 'content') })}
-${field({ form: 'report', name: 'improve', label: 'To improve', state, control: area('report', 'improve') })}
+${formError(state, 'report', REPORT_FIELDS)}
+${reportFields({ form: 'report', state, desk: p.reports, initial: { report_date: p.today, position: '', content: '', improve: '' }, templateHref: `/staff/trainings/${t.id}` })}
 ${checkbox('draft', 'Draft (hidden from the student)', valueOf(state, 'report', 'draft') === 'on')}
 <div class="actions"><button type="submit">Save report</button></div></form></section>
 ${exams.form}`;
@@ -99,11 +103,11 @@ ${t.motivation ? html`<dt>Motivation</dt><dd class="report-text">${t.motivation}
 </dl>
 ${forms}
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
-${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}${r.draft ? html` <span class="flag">Draft</span>` : ''}</h3><p class="hint">by ${name(r.author_id)}</p><div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}</li>`)}</ul>`}
+${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf))}</ul>`}
 </section>
 ${exams.list}
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
-${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${examinationTimelineText(e.action, e.detail) ?? `${e.action}${detailText(e.detail)}`} — ${e.actor_name ?? e.actor}</li>`)}</ol>`}
+${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${examinationTimelineText(e.action, e.detail) !== null ? html`${examinationTimelineText(e.action, e.detail)} — ${e.actor_name ?? e.actor}` : html`${reportTimelineWords(e.action, e.detail) ?? html`${e.action}${detailText(e.detail)} —`} ${reportTimelineWords(e.action, e.detail) ? 'by ' : ''}${e.actor_name ?? e.actor}`}</li>`)}</ol>`}
 </section>`;
   return staffPage(p, `Training of ${view.names.get(t.user_id) ?? t.user_id}`, main, p.notice);
 }

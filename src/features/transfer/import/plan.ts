@@ -143,6 +143,15 @@ export interface ImportBooking {
   }>;
   path: string;
 }
+/** A report template, by (area, name); times null: the import's. */
+export interface ImportTemplate {
+  area: string;
+  name: string;
+  content: string;
+  created_at: number | null;
+  updated_at: number | null;
+  path: string;
+}
 export interface ImportPlan {
   areas: string[];
   users: ImportUser[];
@@ -151,4 +160,6 @@ export interface ImportPlan {
   roles: ImportRole[];
   trainings: ImportTraining[];
   bookings: ImportBooking[];
+  /** Absent: none (a Control Center move has none). */
+  report_templates?: ImportTemplate[];
 }

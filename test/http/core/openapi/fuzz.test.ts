@@ -55,8 +55,26 @@ const issued = await ctx.request({
 });
 if (issued.statusCode !== 201) throw new Error(`the fuzz's examiner was not issued: ${issued.body}`);
 
-const bookingIds = (await kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((r) => r.id);
+// Reports to edit and delete (contract §20), some drafts: enough that deletions leave some to edit.
+const editKey = await ctx.key('edit');
 const trainingIds = (await kysely.selectFrom('trainings').select('id').orderBy('id').execute()).map((r) => r.id);
+for (const [i, training] of trainingIds.slice(0, 8).entries()) {
+  for (const draft of [true, false, i % 2 === 0]) {
+    const made = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${training}/reports`,
+      token: editKey,
+      payload: { report_date: '2026-03-01', content: 'Fuzz report', draft },
+    });
+    if (made.statusCode !== 201) throw new Error(`the fuzz's report was not written: ${made.body}`);
+  }
+}
+const reports = (await kysely.selectFrom('training_reports').select(['id', 'training_id']).execute()).map((r) => ({
+  training: r.training_id,
+  id: r.id,
+}));
+
+const bookingIds = (await kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((r) => r.id);
 // Planned examinations (§20) for the examination's PATCH and DELETE to find: several per training.
 const examCallsign = demo.positions.find((p) => ['S1', 'S2', 'S3'].includes(p.rating))!.callsign;
 const examinations: FuzzWorld['examinations'] = [];
@@ -83,6 +101,7 @@ const world: FuzzWorld = {
   examinations,
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
   reservedIds: [(issued.json() as { id: number }).id],
+  reports,
   relations: ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'],
   tokens: {
     read: await ctx.key('read'),
