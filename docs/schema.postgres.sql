@@ -163,8 +163,13 @@ training_examinations.examination_date text not null
 training_examinations.examiner_id bigint not null
 training_examinations.id integer not null
 training_examinations.position text not null
-training_examinations.result text not null
+training_examinations.result text
+training_examinations.start text
 training_examinations.training_id integer not null
+training_examinations.updated_at bigint not null
+training_examiners.examination_id integer not null
+training_examiners.ordinal integer not null
+training_examiners.user_id bigint not null
 training_facilities.name text not null
 training_facilities.training_id integer not null
 training_links.created_at bigint not null
@@ -321,7 +326,12 @@ sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DEL
 settings settings_pkey PRIMARY KEY (key)
 training_examinations training_examinations_pkey PRIMARY KEY (id)
 training_examinations training_examinations_result_check CHECK ((result = ANY (ARRAY['PASSED'::text, 'FAILED'::text, 'INCOMPLETE'::text, 'POSTPONED'::text])))
+training_examinations training_examinations_start_check CHECK (((start IS NULL) OR ((length(start) = 5) AND (substr(start, 3, 1) = ':'::text))))
 training_examinations training_examinations_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_examiners training_examiners_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
+training_examiners training_examiners_examination_id_user_id_key UNIQUE (examination_id, user_id)
+training_examiners training_examiners_ordinal_check CHECK ((ordinal = ANY (ARRAY[1, 2])))
+training_examiners training_examiners_pkey PRIMARY KEY (examination_id, ordinal)
 training_facilities training_facilities_pkey PRIMARY KEY (training_id, name)
 training_facilities training_facilities_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_links training_links_check CHECK (((kind = 'examination'::text) = (examination_id IS NOT NULL)))
@@ -408,6 +418,9 @@ CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
 CREATE INDEX training_examinations_date_idx ON training_examinations USING btree (examination_date)
 CREATE UNIQUE INDEX training_examinations_pkey ON training_examinations USING btree (id)
 CREATE INDEX training_examinations_training_idx ON training_examinations USING btree (training_id)
+CREATE UNIQUE INDEX training_examiners_examination_id_user_id_key ON training_examiners USING btree (examination_id, user_id)
+CREATE UNIQUE INDEX training_examiners_pkey ON training_examiners USING btree (examination_id, ordinal)
+CREATE INDEX training_examiners_user_idx ON training_examiners USING btree (user_id)
 CREATE UNIQUE INDEX training_facilities_pkey ON training_facilities USING btree (training_id, name)
 CREATE UNIQUE INDEX training_links_pkey ON training_links USING btree (id)
 CREATE UNIQUE INDEX training_links_token_hash_key ON training_links USING btree (token_hash)

@@ -39,7 +39,7 @@ CREATE INDEX training_examinations_date_idx ON training_examinations (examinatio
 
 CREATE INDEX training_examinations_training_idx ON training_examinations (training_id);
 
-CREATE INDEX training_links_training_idx ON training_links (training_id);
+CREATE INDEX training_examiners_user_idx ON training_examiners (user_id);
 
 CREATE INDEX training_mentors_user_idx ON training_mentors (user_id);
 
@@ -174,34 +174,30 @@ CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null r
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
 
-CREATE TABLE training_examinations (
-    id integer PRIMARY KEY AUTOINCREMENT,
-    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
-    examiner_id bigint NOT NULL,
-    examination_date text NOT NULL,
-    position text NOT NULL,
-    result text NOT NULL CHECK (result IN ('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED')),
-    created_at bigint NOT NULL
+CREATE TABLE "training_examinations" (
+      id integer PRIMARY KEY AUTOINCREMENT,
+      training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+      examiner_id bigint NOT NULL,
+      examination_date text NOT NULL,
+      position text NOT NULL,
+      result text CHECK (result IN ('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED')),
+      created_at bigint NOT NULL,
+      start text CHECK (start IS NULL OR (length(start) = 5 AND substr(start, 3, 1) = ':')),
+      updated_at bigint NOT NULL
+    );
+
+CREATE TABLE training_examiners (
+    examination_id integer NOT NULL REFERENCES training_examinations (id) ON DELETE CASCADE,
+    ordinal integer NOT NULL CHECK (ordinal IN (1, 2)),
+    user_id bigint NOT NULL,
+    PRIMARY KEY (examination_id, ordinal),
+    UNIQUE (examination_id, user_id)
   );
 
 CREATE TABLE training_facilities (
     training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
     name text NOT NULL,
     PRIMARY KEY (training_id, name)
-  );
-
-CREATE TABLE training_links (
-    id integer PRIMARY KEY AUTOINCREMENT,
-    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
-    kind text NOT NULL CHECK (kind IN ('report', 'examination')),
-    examination_id integer REFERENCES training_examinations (id) ON DELETE CASCADE,
-    token_hash text NOT NULL UNIQUE,
-    created_by bigint NOT NULL,
-    created_at bigint NOT NULL,
-    expires_at bigint NOT NULL,
-    used_at bigint,
-    used_by bigint,
-    CHECK ((kind = 'examination') = (examination_id IS NOT NULL))
   );
 
 CREATE TABLE training_mentors (

@@ -30,6 +30,7 @@ import { staffRepository } from '../features/staff/staff.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
+import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
@@ -68,6 +69,7 @@ const FACTORIES = {
   students: studentsRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
+  trainingExaminations: trainingExaminationsRepository,
   trainingRecords: trainingRecordsRepository,
   reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
@@ -123,7 +125,8 @@ interface Queries {
   students: 'mentoredBy';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
-  trainingRecords: 'reports' | 'report' | 'examinations' | 'examinationsIn' | 'timeline';
+  trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';
+  trainingRecords: 'reports' | 'report' | 'timeline';
   reportTemplates: 'list' | 'find';
   trainings:
     | 'list'

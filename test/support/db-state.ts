@@ -24,6 +24,7 @@ export const DIVISION_TABLES = [
   'training_facilities',
   'training_reports',
   'training_examinations',
+  'training_examiners',
   'training_timeline',
   'report_templates',
   'bookings',

@@ -68,6 +68,8 @@ export interface FuzzWorld {
   areas: string[];
   /** Members holding an examiner endorsement for every area (an examination names an examiner of its training's area). */
   examinerIds: number[];
+  /** Planned examinations, each with its training (the `{id}` and `{xid}` of an examination's path). */
+  examinations: Array<{ id: number; xid: number }>;
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
   /**
@@ -295,6 +297,13 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
       return fc.constantFrom('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED');
     case 'examiner_id':
       return fc.constantFrom(...world.examinerIds);
+    case 'examiners':
+      return fc.constantFrom(...world.examinerIds).map((cid) => [cid]);
+    case 'start':
+      return fc.oneof(
+        fc.constant(null),
+        quarter.map((m) => clock(m, false)),
+      );
     case 'areas':
       return fc.subarray(world.areas, { minLength: 1, maxLength: 2 });
     case 'positions':
@@ -864,8 +873,18 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
     });
   // A report's path names its training: mostly a real pair, sometimes any two ids.
   const reports = op.path === '/api/trainings/{id}/reports/{rid}' ? (world.reports ?? []) : [];
-  const path =
-    reports.length === 0
+  // An examination's path names it and its training together: mostly a pair that exists.
+  const path = op.path.includes('{xid}')
+    ? fc.oneof(
+        { weight: 3, arbitrary: anyPath },
+        {
+          weight: 4,
+          arbitrary: fc
+            .constantFrom(...world.examinations)
+            .map((x) => op.path.replace('{id}', String(x.id)).replace('{xid}', String(x.xid))),
+        },
+      )
+    : reports.length === 0
       ? anyPath
       : fc.oneof(
           { weight: 3, arbitrary: fc.constantFrom(...reports).map((r) => `/api/trainings/${r.training}/reports/${r.id}`) },

@@ -31,8 +31,19 @@ export interface TrainingExaminationsTable {
   /** YYYY-MM-DD */
   examination_date: string;
   position: string;
-  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED';
+  /** "HH:MM" UTC, or null: no time set. */
+  start: string | null;
+  /** Null: planned, not graded yet. */
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED' | null;
   created_at: number;
+  updated_at: number;
+}
+
+/** The examiners of an examination, in order: ordinal 1 is the examination's examiner_id. */
+export interface TrainingExaminersTable {
+  examination_id: number;
+  ordinal: number;
+  user_id: number;
 }
 
 /** A one-time link to write one report, or grade one examination, of a training (contract §20). */

@@ -23,6 +23,7 @@ import type {
   MailOutboxTable,
   ReportTemplatesTable,
   TrainingExaminationsTable,
+  TrainingExaminersTable,
   TrainingFacilitiesTable,
   TrainingReportsTable,
   TrainingLinksTable,
@@ -230,6 +231,7 @@ export interface Database {
   training_facilities: TrainingFacilitiesTable;
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
+  training_examiners: TrainingExaminersTable;
   training_links: TrainingLinksTable;
   training_timeline: TrainingTimelineTable;
   report_templates: ReportTemplatesTable;

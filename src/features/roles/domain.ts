@@ -33,8 +33,8 @@ export type StaffAction =
   | { kind: 'training'; area: number; student: number; statusOnly: boolean }
   /** Write or read a training's reports (§18). */
   | { kind: 'report'; area: number; student: number }
-  /** Record an examination of a training of the area, examined by `examiner` (§18). */
-  | { kind: 'examination'; area: number; examiner: number }
+  /** Plan, move, grade or cancel an examination of a training of the area, examined by `examiners` (§18, §20); `graded`: correct one already graded. */
+  | { kind: 'examination'; area: number; examiners: readonly number[]; graded: boolean }
   /** Keep the area's report templates (§20). */
   | { kind: 'templates'; area: number }
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
@@ -105,7 +105,9 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       if (holds(staff, action.area, 'Mentor') && mentors(staff, action.student, action.area)) return ALLOWED;
       return refused("Training reports are written by the area's staff; a mentor writes them for their own trainees.");
     case 'examination':
-      if (staff.cid === action.examiner || holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
+      if (holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
+      if (action.graded) return refused("A graded examination is corrected only by the area's Administrators and Moderators.");
+      if (action.examiners.includes(staff.cid)) return ALLOWED;
       return refused("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
     case 'templates':
       return holds(staff, action.area, 'Administrator', 'Moderator')

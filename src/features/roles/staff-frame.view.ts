@@ -42,6 +42,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/users', text: 'People' },
     { href: '/staff/endorsements', text: 'Endorsements' },
     { href: '/staff/trainings', text: 'Trainings' },
+    { href: '/staff/exams', text: 'Examinations' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
     ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
   ];

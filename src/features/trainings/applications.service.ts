@@ -117,7 +117,7 @@ export class TrainingApplicationsService {
     const training = presentTrainingDetail(
       t,
       await repos.trainingRecords.reports(t.id, false),
-      await repos.trainingRecords.examinations(t.id),
+      await repos.trainingExaminations.ofTraining(t.id),
       [],
     );
     let place: MyTraining['place'] = null;

@@ -7,6 +7,7 @@ import { trainingInterestWorker } from './interest.worker.js';
 import { TrainingLinksService } from './links.service.js';
 import trainingLinkRoutes from './link.routes.js';
 import trainingPagesRoutes from './member.routes.js';
+import { TrainingExaminationsService } from './examinations.service.js';
 import { TrainingRecordsService } from './records.service.js';
 import { TrainingReportsService } from './reports.service.js';
 import reportsRoutes from './reports.routes.js';
@@ -15,8 +16,10 @@ import { ReportTemplatesService } from './templates.service.js';
 import templatesRoutes from './templates.routes.js';
 import staffTrainingsRoutes from './staff.routes.js';
 import { StudentTrainingsService } from './student.service.js';
+import staffExamsRoutes from './exams.routes.js';
 import { TrainingsService } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
+import examinationsRoutes from './examinations.routes.js';
 
 // What other features use of this one.
 export type { TrainingRecord } from './trainings.repository.js';
@@ -36,6 +39,8 @@ function services(deps: ServiceDeps) {
     trainingRecords,
     /** One-time links to write one report of a training (§20). */
     trainingLinks: new TrainingLinksService({ ...deps, trainings, records: trainingRecords }),
+    /** Examinations planned, then graded (contract §20). */
+    trainingExaminations: new TrainingExaminationsService({ ...deps, trainings }),
     /** Reports edited, published and deleted, and their templates (contract §20). */
     trainingReports: new TrainingReportsService({ ...deps, trainings }),
     reportTemplates: new ReportTemplatesService(deps),
@@ -50,9 +55,9 @@ function services(deps: ServiceDeps) {
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
   routes: {
-    api: [trainingsRoutes, reportsRoutes],
+    api: [trainingsRoutes, reportsRoutes, examinationsRoutes],
     members: [trainingPagesRoutes, trainingLinkRoutes],
-    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes],
+    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes, staffExamsRoutes],
   },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

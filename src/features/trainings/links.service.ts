@@ -86,7 +86,7 @@ export class TrainingLinksService {
       link,
       cid,
       (c) => this.deps.repos.roles.staffMember(c),
-      (id) => this.deps.repos.trainingRecords.examinations(id),
+      (id, x) => this.deps.repos.trainingExaminations.find(id, x),
     );
     const training = await this.deps.trainings.detail(link.training_id, false);
     const names = await this.deps.repos.staff.names([
@@ -109,7 +109,7 @@ export class TrainingLinksService {
         link,
         cid,
         (c) => w.repos.roles.staffMember(c),
-        (id) => w.repos.trainingRecords.examinations(id),
+        (id, x) => w.repos.trainingExaminations.find(id, x),
       );
       const t = await this.deps.trainings.locked(w, link.training_id);
       // The report first: a refused form throws here, before the link is used.
@@ -134,16 +134,16 @@ export class TrainingLinksService {
     link: LinkRow,
     cid: number,
     staffMember: (cid: number) => ReturnType<Deps<'repos'>['repos']['roles']['staffMember']>,
-    examinations: (trainingId: number) => ReturnType<Deps<'repos'>['repos']['trainingRecords']['examinations']>,
+    examination: (trainingId: number, id: number) => ReturnType<Deps<'repos'>['repos']['trainingExaminations']['find']>,
   ): Promise<void> {
     if (link.kind === 'report') {
       if (!holdsAnyRole(await staffMember(cid)))
         throw new ForbiddenError('This link is for a member holding a staff role (Administrator, Moderator, Mentor or Buddy).');
       return;
     }
-    const exam = (await examinations(link.training_id)).find((x) => x.id === link.examination_id);
+    const exam = await examination(link.training_id, link.examination_id ?? 0);
     if (!exam) throw new NotFoundError('Examination');
-    if (exam.examiner_id !== cid) throw new ForbiddenError('This link is for an examiner of the examination.');
+    if (!exam.examiners.includes(cid)) throw new ForbiddenError('This link is for an examiner of the examination.');
   }
 
   /** The timeline entry and audit entry of making or using a link (never its token). */

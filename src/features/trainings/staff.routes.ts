@@ -16,6 +16,9 @@ import { linkCreatedPage } from './views/link-pages.js';
 import { createLinkForm } from './links.schema.js';
 import {
   createTrainingForm,
+  examCancelForm,
+  examGradeForm,
+  examMoveForm,
   staffTrainingPage,
   staffTrainingsPage,
   trainingChangeForm,
@@ -31,7 +34,10 @@ const NOTICES = {
   status: 'Status changed.',
   changed: 'Saved.',
   report: 'Report saved.',
-  exam: 'Examination recorded.',
+  exam: 'Examination saved.',
+  graded: 'Examination graded.',
+  moved: 'Examination changed.',
+  cancelled: 'Examination cancelled.',
   'report-edited': 'Report saved.',
   'report-published': 'Report published: the student was told.',
   'report-deleted': 'Report deleted.',
@@ -181,9 +187,32 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
 
   app.post('/staff/trainings/:id/examinations', { schema: trainingExamForm, ...form }, (request, reply) => {
     const { params, body: b } = request;
-    const input = { examination_date: b.examination_date, position: b.position, examiner_id: b.examiner_id, result: b.result };
+    const input = { examination_date: b.examination_date, start: b.start, position: b.position, examiners: b.examiners, result: b.result };
     return trainingForm(request, reply, params.id, 'exam', 'exam', () =>
-      services.trainingRecords.addExamination(params.id, input, memberActor(request.member!)),
+      services.trainingExaminations.add(params.id, input, memberActor(request.member!)),
+    );
+  });
+
+  // An examination's own forms, each its form name with the examination's id (the page shows its message beside it).
+  app.post('/staff/trainings/:id/examinations/:xid/grade', { schema: examGradeForm, ...form }, (request, reply) => {
+    const { id, xid } = request.params;
+    return trainingForm(request, reply, id, `exam-${xid}-grade`, 'graded', () =>
+      services.trainingExaminations.change(id, xid, { result: request.body.result }, memberActor(request.member!)),
+    );
+  });
+
+  app.post('/staff/trainings/:id/examinations/:xid/move', { schema: examMoveForm, ...form }, (request, reply) => {
+    const { params, body: b } = request;
+    const patch = { examination_date: b.examination_date, start: b.start, position: b.position, examiners: b.examiners };
+    return trainingForm(request, reply, params.id, `exam-${params.xid}-move`, 'moved', () =>
+      services.trainingExaminations.change(params.id, params.xid, patch, memberActor(request.member!)),
+    );
+  });
+
+  app.post('/staff/trainings/:id/examinations/:xid/cancel', { schema: examCancelForm, ...form }, (request, reply) => {
+    const { id, xid } = request.params;
+    return trainingForm(request, reply, id, `exam-${xid}-cancel`, 'cancelled', () =>
+      services.trainingExaminations.cancel(id, xid, memberActor(request.member!)),
     );
   });
 

@@ -1,6 +1,7 @@
 // A training's timeline in words (contract §20): "Status changed from In queue to Active training by
 // Mona Moderator (1500002)", never codes or field names. An action this file does not know yet is
 // said by its name in words, without its details.
+import { examinationTimelineText } from './examinations.domain.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
 import { personName } from '../members/domain/names.js';
 
@@ -82,6 +83,8 @@ export function actionText(e: TimelineItem, names: Names): string {
     case 'interest_requested':
       return `The student was asked to confirm their interest by ${text(d.deadline).slice(0, 10)}`;
     default: {
+      const exam = examinationTimelineText(e.action, d);
+      if (exam !== null) return exam;
       const words = e.action.replace(/[._]+/g, ' ').trim();
       return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
     }

@@ -71,7 +71,7 @@ export class TrainingsService {
     return presentTrainingDetail(
       t,
       await records.reports(id, forStaff),
-      await records.examinations(id),
+      await this.deps.repos.trainingExaminations.ofTraining(id),
       forStaff ? await records.timeline(id) : [],
     );
   }

@@ -19,6 +19,7 @@ export interface DivisionRows {
   trainingMentors: Rows<'training_mentors'>;
   trainingReports: Rows<'training_reports'>;
   trainingExaminations: Rows<'training_examinations'>;
+  trainingExaminers: Rows<'training_examiners'>;
   trainingTimeline: Rows<'training_timeline'>;
   bookings: Rows<'bookings'>;
   reportTemplates: Rows<'report_templates'>;
@@ -41,6 +42,7 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     trainingMentors: await db.selectFrom('training_mentors').selectAll().execute(),
     trainingReports: await db.selectFrom('training_reports').selectAll().execute(),
     trainingExaminations: await db.selectFrom('training_examinations').selectAll().execute(),
+    trainingExaminers: await db.selectFrom('training_examiners').selectAll().execute(),
     trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
     reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),

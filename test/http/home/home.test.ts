@@ -70,7 +70,7 @@ describe('the member home, my students and names (contract §20)', () => {
     // The past training: Sweden, S2, a report and a passed examination, completed.
     pastId = (await s.trainings.create({ user_id: STU, area: 'Sweden', ratings: ['S2'], status: 2 }, mona)).id;
     await s.trainingRecords.addReport(pastId, { report_date: '2026-04-05', content: 'Swedish session went well.', draft: false }, mona);
-    await s.trainingRecords.addExamination(
+    await s.trainingExaminations.add(
       pastId,
       { examination_date: '2026-04-10', position: 'ESSA_TWR', examiner_id: EXA, result: 'PASSED' },
       mona,
@@ -89,7 +89,7 @@ describe('the member home, my students and names (contract §20)', () => {
       { report_date: '2026-05-25', content: 'Draft notes, not for the student.', draft: true },
       mats,
     );
-    await s.trainingRecords.addExamination(
+    await s.trainingExaminations.add(
       openId,
       { examination_date: '2026-06-20', position: 'EKCH_TWR', examiner_id: EXA, result: 'POSTPONED' },
       mona,

@@ -1,7 +1,9 @@
 // GET /staff/trainings/{id} (contract §18): one training with its forms — status (a reason for
 // closing), type and pause, mentors, a report, an examination — and its reports (drafts marked),
 // examinations and the timeline of every change.
-import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
+import { TRAINING_TYPES } from '../domain.js';
+import { examinationTimelineText } from '../examinations.domain.js';
+import { examinationParts } from './exam-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
 import { personName } from '../../members/domain/names.js';
@@ -56,6 +58,7 @@ export function trainingPage(p: TrainingPage): Buffer {
   // A refused change comes back with its boxes as sent; otherwise they show what is stored.
   const mentorsTicked = valueOf(state, 'change', 'mentors', t.mentors.join(',')).split(',');
   const pausedTicked = valueOf(state, 'change', 'paused', t.paused ? 'on' : '') !== '';
+  const exams = examinationParts({ view, csrf: p.csrf, state, today: p.today });
 
   const closed = `This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.`;
   // A form sent to a training closed meanwhile has no form to come back to: its refusal says why here.
@@ -84,14 +87,7 @@ ${formError(state, 'report', REPORT_FIELDS)}
 ${reportFields({ form: 'report', state, desk: p.reports, initial: { report_date: p.today, position: '', content: '', improve: '' }, templateHref: `/staff/trainings/${t.id}` })}
 ${checkbox('draft', 'Draft (hidden from the student)', valueOf(state, 'report', 'draft') === 'on')}
 <div class="actions"><button type="submit">Save report</button></div></form></section>
-<section aria-labelledby="exam-title"><h2 id="exam-title">Record an examination</h2>
-<form method="post" action="${formAction(`/staff/trainings/${t.id}/examinations`, 'exam')}" class="staff-form" novalidate>${p.csrf}
-${formError(state, 'exam', ['examination_date', 'position', 'examiner_id', 'result'])}
-${field({ form: 'exam', name: 'examination_date', label: 'Date', state, control: text('exam', 'examination_date', 'date', p.today) })}
-${field({ form: 'exam', name: 'position', label: 'Position (callsign)', state, control: text('exam', 'position') })}
-${field({ form: 'exam', name: 'examiner_id', label: 'Examiner (CID)', state, hint: 'Holds an examiner endorsement for the area', control: text('exam', 'examiner_id') })}
-${field({ form: 'exam', name: 'result', label: 'Result', state, control: select('exam', 'result', [...EXAMINATION_RESULTS], 'PASSED') })}
-<div class="actions"><button type="submit">Record</button></div></form></section>
+${exams.form}
 ${view.manages ? html`<section aria-labelledby="link-title"><h2 id="link-title">One-time link</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/links`, 'link')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'link', [])}<p class="hint">Lets someone who is not this training's mentor — any member holding a staff role — write one report of it. It works once, for seven days; the address is shown only when it is made.</p><input type="hidden" name="kind" value="report" />
@@ -110,9 +106,7 @@ ${forms}
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
 ${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf))}</ul>`}
 </section>
-<section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>
-${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong></li>`)}</ul>`}
-</section>
+${exams.list}
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
 ${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${timelineText(e, view.names)}</li>`)}</ol>`}
 </section>`;

@@ -70,10 +70,16 @@ export interface ImportReport {
 }
 export interface ImportExamination {
   examination_date: string;
+  /** "HH:MM" UTC, or null. */
+  start: string | null;
   position: string;
   examiner_id: number;
-  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED';
+  /** In order, the first being examiner_id (§20). */
+  examiners: number[];
+  /** Null: planned. */
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED' | null;
   created_at: number;
+  updated_at: number;
 }
 export interface ImportTimelineEntry {
   at: number;

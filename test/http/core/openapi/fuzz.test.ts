@@ -75,6 +75,21 @@ const reports = (await kysely.selectFrom('training_reports').select(['id', 'trai
 }));
 
 const bookingIds = (await kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((r) => r.id);
+// Planned examinations (§20) for the examination's PATCH and DELETE to find: several per training.
+const examCallsign = demo.positions.find((p) => ['S1', 'S2', 'S3'].includes(p.rating))!.callsign;
+const examinations: FuzzWorld['examinations'] = [];
+const openTrainings = (await kysely.selectFrom('trainings').select('id').where('status', '>=', 0).orderBy('id').execute()).map((r) => r.id);
+for (const id of openTrainings.slice(0, 20))
+  for (let i = 0; i < 3; i++) {
+    const res = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${id}/examinations`,
+      token: await ctx.key('edit'),
+      payload: { examination_date: '2026-07-01', position: examCallsign, examiners: [examiner] },
+    });
+    if (res.statusCode !== 201) throw new Error(`the fuzz's examination was not planned: ${res.body}`);
+    examinations.push({ id, xid: (res.json() as { id: number }).id });
+  }
 const world: FuzzWorld = {
   now: NOW,
   userIds: demo.users.map((u) => u.id),
@@ -83,6 +98,7 @@ const world: FuzzWorld = {
   trainingIds,
   areas: demo.areas,
   examinerIds: [examiner],
+  examinations,
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
   reservedIds: [(issued.json() as { id: number }).id],
   reports,
