@@ -41,6 +41,8 @@ CREATE INDEX training_examinations_training_idx ON training_examinations (traini
 
 CREATE INDEX training_examiners_user_idx ON training_examiners (user_id);
 
+CREATE INDEX training_links_training_idx ON training_links (training_id);
+
 CREATE INDEX training_mentors_user_idx ON training_mentors (user_id);
 
 CREATE INDEX training_reports_training_idx ON training_reports (training_id, report_date);
@@ -198,6 +200,20 @@ CREATE TABLE training_facilities (
     training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
     name text NOT NULL,
     PRIMARY KEY (training_id, name)
+  );
+
+CREATE TABLE training_links (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    kind text NOT NULL CHECK (kind IN ('report', 'examination')),
+    examination_id integer REFERENCES training_examinations (id) ON DELETE CASCADE,
+    token_hash text NOT NULL UNIQUE,
+    created_by bigint NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    used_at bigint,
+    used_by bigint,
+    CHECK ((kind = 'examination') = (examination_id IS NOT NULL))
   );
 
 CREATE TABLE training_mentors (
