@@ -224,11 +224,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     const state = { form: 'link', values: formValues(b) };
     if (failed) return sendTraining(request, reply, params.id, 422, { ...state, errors: failed.errors });
     try {
-      const made = await services.trainingLinks.create(
-        params.id,
-        { kind: b.kind },
-        memberActor(request.member!),
-      );
+      const made = await services.trainingLinks.create(params.id, { kind: b.kind }, memberActor(request.member!));
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return await sendPage(reply, 201, linkCreatedPage({ ...frameOf(request, services), ...made, trainingId: params.id }));
     } catch (err) {

@@ -27,13 +27,13 @@ describe('one-time links', () => {
   let ctx: TestContext;
   let trainingId = 0;
   const session: Record<string, SignedIn> = {};
-  const get = (url: string, who?: string) =>
-    ctx.app.inject({ method: 'GET', url, headers: who ? { cookie: session[who]!.cookie } : {} });
+  const get = (url: string, who?: string) => ctx.app.inject({ method: 'GET', url, headers: who ? { cookie: session[who]!.cookie } : {} });
   const post = async (url: string, fields: Record<string, string>, who: string, page = url) =>
     postForm(ctx.app, url, { _csrf: csrfOf((await get(page, who)).body), ...fields }, session[who]!.cookie);
-  const makeLink = async (who = 'mod') => post(`/staff/trainings/${trainingId}/links`, { kind: 'report' }, who, `/staff/trainings/${trainingId}`);
+  const makeLink = async (who = 'mod') =>
+    post(`/staff/trainings/${trainingId}/links`, { kind: 'report' }, who, `/staff/trainings/${trainingId}`);
   const pathOf = (body: string) => new URL(/id="link-url" class="feed-url" readonly value="([^"]+)"/.exec(body)![1]!).pathname;
-   
+
   const rows = (sql: (db: any) => Promise<any>) => readDatabase(ctx.databaseUrl, sql);
 
   beforeAll(async () => {
@@ -56,8 +56,12 @@ describe('one-time links', () => {
     // The mentor assigned; a published report and a draft, written by the mentor.
     const page = `/staff/trainings/${trainingId}`;
     expect((await post(page, { type: 'Standard', mentors: String(MEN) }, 'mod')).statusCode).toBe(303);
-    expect((await post(`${page}/reports`, { report_date: '2026-05-20', content: 'Published words', draft: '' }, 'men', page)).statusCode).toBe(303);
-    expect((await post(`${page}/reports`, { report_date: '2026-05-21', content: 'Draft words', draft: 'on' }, 'men', page)).statusCode).toBe(303);
+    expect(
+      (await post(`${page}/reports`, { report_date: '2026-05-20', content: 'Published words', draft: '' }, 'men', page)).statusCode,
+    ).toBe(303);
+    expect(
+      (await post(`${page}/reports`, { report_date: '2026-05-21', content: 'Draft words', draft: 'on' }, 'men', page)).statusCode,
+    ).toBe(303);
   });
   afterAll(() => ctx.close());
 
@@ -142,7 +146,11 @@ describe('one-time links', () => {
     } finally {
       ctx.setNow(NOW);
     }
-    for (const url of ['/training/link/slk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/training/link/nonsense', `/training/link/${'x'.repeat(90)}`]) {
+    for (const url of [
+      '/training/link/slk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      '/training/link/nonsense',
+      `/training/link/${'x'.repeat(90)}`,
+    ]) {
       const res = await get(url, 'bud');
       expect(res.statusCode, url).toBe(410);
       expect(res.body, url).toContain('This link is not known.');
