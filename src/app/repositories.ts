@@ -3,6 +3,7 @@
 import type { Dialect, Executor } from '../core/db/connection.js';
 import { activityRepository } from '../features/activity/activity.repository.js';
 import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
+import { attachmentsRepository } from '../features/trainings/attachments.repository.js';
 import { auditRepository } from '../features/audit/audit.repository.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
 import { calendarRepository } from '../features/calendar/calendar.repository.js';
@@ -37,6 +38,7 @@ import { webhooksRepository } from '../features/webhooks/webhooks.repository.js'
 const FACTORIES = {
   activity: activityRepository,
   apiKeys: apiKeysRepository,
+  attachments: attachmentsRepository,
   audit: auditRepository,
   bookings: bookingsRepository,
   calendar: calendarRepository,
@@ -78,6 +80,7 @@ export type Repositories = { readonly [K in keyof typeof FACTORIES]: ReturnType<
 interface Queries {
   activity: 'rows';
   apiKeys: 'findById' | 'findByIdAndByName' | 'validIds' | 'nameExists' | 'list';
+  attachments: 'ofTrainings' | 'find' | 'content' | 'targetOf' | 'countOn';
   audit: 'list';
   bookings:
     | 'list'

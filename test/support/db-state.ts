@@ -25,6 +25,7 @@ export const DIVISION_TABLES = [
   'training_reports',
   'training_examinations',
   'training_timeline',
+  'training_attachments',
   'bookings',
 ] as const satisfies readonly Table[];
 

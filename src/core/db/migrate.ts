@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_one_lease.js';
 import * as m0020 from './migrations/0020_staff.js';
 import * as m0021 from './migrations/0021_training.js';
 import * as m0022 from './migrations/0022_idempotency_keys.js';
+import * as m0025 from './migrations/0025_attachments.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -48,6 +49,7 @@ const MIGRATIONS = {
   '0020_staff': m0020,
   '0021_training': m0021,
   '0022_idempotency_keys': m0022,
+  '0025_attachments': m0025,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

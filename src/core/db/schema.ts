@@ -27,6 +27,9 @@ import type {
   TrainingTimelineTable,
 } from './schema-training.js';
 
+import type { TrainingAttachmentsTable } from './schema-attachments.js';
+
+export type * from './schema-attachments.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -229,6 +232,7 @@ export interface Database {
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
   training_timeline: TrainingTimelineTable;
+  training_attachments: TrainingAttachmentsTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;

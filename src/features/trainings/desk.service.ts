@@ -43,10 +43,11 @@ export class TrainingDeskService {
     const t = await this.deps.repos.trainings.find(id);
     if (!t || !sees(view, t)) return null;
     const records = this.deps.repos.trainingRecords;
-    const [reports, examinations, timeline] = await Promise.all([
+    const [reports, examinations, timeline, attachments] = await Promise.all([
       records.reports(id, true),
       records.examinations(id),
       records.timeline(id),
+      this.deps.repos.attachments.ofTrainings([id]),
     ]);
     const roles = await this.deps.repos.roles.list();
     const mentorChoices = [
@@ -64,7 +65,7 @@ export class TrainingDeskService {
     const held = rolesIn(view.member, t.area_id);
     return {
       record: t,
-      detail: presentTrainingDetail(t, reports, examinations, timeline),
+      detail: presentTrainingDetail(t, reports, examinations, timeline, attachments),
       names,
       mentorChoices,
       manages: held.has('Administrator') || held.has('Moderator'),

@@ -2,6 +2,8 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { TrainingApplicationsService } from './applications.service.js';
+import { TrainingAttachmentsService } from './attachments.service.js';
+import attachmentsRoutes from './attachments.routes.js';
 import { TrainingDeskService } from './desk.service.js';
 import { trainingInterestWorker } from './interest.worker.js';
 import trainingPagesRoutes from './member.routes.js';
@@ -21,6 +23,8 @@ function services(deps: ServiceDeps) {
     trainings,
     trainingRecords: new TrainingRecordsService({ ...deps, trainings }),
     applications: new TrainingApplicationsService({ ...deps, trainings }),
+    /** Files on reports and examinations (contract §20). */
+    trainingAttachments: new TrainingAttachmentsService({ ...deps, trainings }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
   };
@@ -28,6 +32,6 @@ function services(deps: ServiceDeps) {
 
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
-  routes: { api: [trainingsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes] },
+  routes: { api: [trainingsRoutes, attachmentsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes] },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

@@ -72,6 +72,7 @@ export class TrainingsService {
       await records.reports(id, forStaff),
       await records.examinations(id),
       forStaff ? await records.timeline(id) : [],
+      (await this.deps.repos.attachments.ofTrainings([id])).filter((a) => forStaff || a.hidden === 0),
     );
   }
 
