@@ -43,24 +43,13 @@ export function isPlainText(bytes: Uint8Array): boolean {
  */
 export function attachmentName(sent: string, type: AttachmentType): string {
   const ext = ATTACHMENT_TYPES[type];
-  const base = (sent.split(/[\\/]/).pop() ?? '')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '')
-    .trim();
+  const base = (sent.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '').trim();
   const has = base.toLowerCase().endsWith(`.${ext}`) || (type === 'image/jpeg' && /\.jpe?g$/i.test(base));
   const stem = base === '' ? 'attachment' : base;
   const suffix = has ? '' : `.${ext}`;
-  return `${Array.from(stem).slice(0, ATTACHMENT_NAME_MAX - suffix.length).join('')}${suffix}`;
-}
-
-/**
- * `Content-Disposition: attachment` with the name as a plain-ASCII fallback and, when it holds more
- * than that, in RFC 5987 form: quotes, backslashes and anything outside printable ASCII never reach
- * the header as written.
- */
-export function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return ascii === name ? `attachment; filename="${ascii}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+  return `${Array.from(stem)
+    .slice(0, ATTACHMENT_NAME_MAX - suffix.length)
+    .join('')}${suffix}`;
 }
 
 /** The size in words: "812 bytes", "34 KB", "2.1 MB". */

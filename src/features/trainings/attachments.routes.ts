@@ -4,26 +4,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/web/errors.js';
 import { multipartUploads, readUpload } from '../../core/web/uploads.js';
+import { sendDownload } from '../../core/web/downloads.js';
 import { keyActor } from '../api-keys/index.js';
-import { ATTACHMENT_BYTES_MAX, contentDisposition, TOO_LARGE } from './attachments.domain.js';
-import type { AttachmentFile } from './attachments.service.js';
+import { ATTACHMENT_BYTES_MAX, TOO_LARGE } from './attachments.domain.js';
 import type { AttachmentTarget } from './attachments.repository.js';
 import { deleteAttachment, getAttachment, uploadExaminationAttachment, uploadReportAttachment } from './attachments.schema.js';
 import { TRAINING_ID_PATH } from './trainings.schema.js';
 import type { RouteServices } from '../../app/services.js';
 
 const ID = '(^\\d{1,10}$)';
-
-/** A file as every route sends it: its type, to be saved rather than shown, never sniffed. */
-export function sendAttachment(reply: FastifyReply, file: AttachmentFile): FastifyReply {
-  return reply
-    .header('content-type', file.type === 'text/plain' ? 'text/plain; charset=utf-8' : file.type)
-    .header('content-disposition', contentDisposition(file.name))
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; sandbox")
-    .header('etag', `"${file.sha256}"`)
-    .send(file.content);
-}
 
 /** The upload's file and `hidden` flag; the refusal as the API's JSON error. */
 export async function uploadOf(request: FastifyRequest): Promise<{ file: { name: string; bytes: Buffer } | null; hidden: boolean }> {
@@ -58,7 +47,7 @@ const attachmentsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> 
   );
 
   app.get(`/api/attachments/:id${ID}`, { schema: getAttachment, config: { auth: 'read' } }, async (request, reply) =>
-    sendAttachment(reply, await services.trainingAttachments.forKey(request.params.id)),
+    sendDownload(reply as FastifyReply, await services.trainingAttachments.forKey(request.params.id)),
   );
 
   app.delete(`/api/attachments/:id${ID}`, { schema: deleteAttachment, config: { auth: 'edit' } }, async (request, reply) => {

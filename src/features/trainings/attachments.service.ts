@@ -107,7 +107,7 @@ export class TrainingAttachmentsService {
   }
 
   /** Removes a file: its uploader, a Moderator or Administrator of the area, or an edit key. */
-  remove(id: number, actor: AuditActor): Promise<void> {
+  remove(id: number, actor: AuditActor): Promise<{ trainingId: number }> {
     return this.deps.writer.write(async (w) => {
       const seen = isRowId(id) ? await w.repos.attachments.find(id) : undefined;
       if (!seen) throw new NotFoundError('Attachment');
@@ -131,6 +131,7 @@ export class TrainingAttachmentsService {
           record: { attachment: found.id, ...on, name: found.name, removed: true },
         },
       ]);
+      return { trainingId: t.id };
     });
   }
 

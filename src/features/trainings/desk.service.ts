@@ -3,6 +3,7 @@
 // Reads only; every change goes through TrainingsService and TrainingRecordsService, as the API's do.
 import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
+import { mayRemove } from './attachments.domain.js';
 import { presentTrainingDetail } from './trainings.presenter.js';
 import type { ExaminationOverviewRow } from './records.repository.js';
 import type { TrainingRecord } from './trainings.repository.js';
@@ -63,12 +64,17 @@ export class TrainingDeskService {
     ].sort((a, b) => a - b);
     const names = await this.deps.repos.staff.names([t.user_id, ...mentorChoices, ...examinations.map((x) => x.examiner_id), ...t.mentors]);
     const held = rolesIn(view.member, t.area_id);
+    const examinable = examinations.filter((x) => mayDo(view.member, { kind: 'examination', area: t.area_id, examiner: x.examiner_id }).ok);
     return {
       record: t,
       detail: presentTrainingDetail(t, reports, examinations, timeline, attachments),
       names,
       mentorChoices,
       manages: held.has('Administrator') || held.has('Moderator'),
+      files: {
+        examinations: new Set(examinable.map((x) => x.id)),
+        removable: new Set(attachments.filter((a) => mayRemove(view.member, a)).map((a) => a.id)),
+      },
     };
   }
 }
@@ -92,4 +98,6 @@ export interface TrainingView {
   mentorChoices: number[];
   /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
   manages: boolean;
+  /** The examinations the viewer may add files to (any who sees the training adds them to reports), and the files they may remove. */
+  files: { examinations: ReadonlySet<number>; removable: ReadonlySet<number> };
 }

@@ -9,6 +9,8 @@ import { trainingInterestWorker } from './interest.worker.js';
 import trainingPagesRoutes from './member.routes.js';
 import { TrainingRecordsService } from './records.service.js';
 import staffTrainingsRoutes from './staff.routes.js';
+import staffAttachmentRoutes from './staff-attachments.routes.js';
+import memberAttachmentRoutes from './member-attachments.routes.js';
 import { TrainingsService } from './trainings.service.js';
 import trainingsRoutes from './trainings.routes.js';
 
@@ -32,6 +34,10 @@ function services(deps: ServiceDeps) {
 
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
-  routes: { api: [trainingsRoutes, attachmentsRoutes], members: [trainingPagesRoutes], staff: [staffTrainingsRoutes] },
+  routes: {
+    api: [trainingsRoutes, attachmentsRoutes],
+    members: [trainingPagesRoutes, memberAttachmentRoutes],
+    staff: [staffTrainingsRoutes, staffAttachmentRoutes],
+  },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

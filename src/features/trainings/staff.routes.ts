@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { ConflictError } from '../../core/domain/errors.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
-import { memberActor, sendPage } from '../../core/web/pages.js';
+import { csrfToken, memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
@@ -29,6 +29,8 @@ const NOTICES = {
   changed: 'Saved.',
   report: 'Report saved.',
   exam: 'Examination recorded.',
+  attached: 'File added.',
+  removed: 'File removed.',
 };
 
 type ListQuery = Static<typeof staffTrainingsPage.querystring>;
@@ -65,7 +67,14 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return sendPage(
       reply,
       status,
-      trainingPage({ ...frameOf(request, services), view, today: today(), state, notice: noticeOf(notice, NOTICES) }),
+      trainingPage({
+        ...frameOf(request, services),
+        view,
+        today: today(),
+        state,
+        notice: noticeOf(notice, NOTICES),
+        csrfToken: csrfToken(request),
+      }),
     );
   }
 

@@ -5,6 +5,7 @@ import type { FieldErrors } from '../../../core/domain/errors.js';
 import { EXPERIENCE, type ApplyOption, MOTIVATION_MAX, MOTIVATION_MIN, ordinal, waitInWords } from '../domain.js';
 import { described, fieldError, frame, type PageFrame } from '../../bookings/index.js';
 import { type Html, html } from '../../../core/web/html.js';
+import { attachmentList } from './attachments.js';
 
 export interface ApplyValues {
   area: string;
@@ -107,12 +108,12 @@ ${t.mentors.length > 0 ? html`<dt>Mentors</dt><dd>${t.mentors.join(', ')}</dd>` 
 ${queueBox(m)}
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
 ${t.reports.length === 0 ? html`<p class="empty">No reports yet.</p>` : html`<ul class="reports">${t.reports.map(
-    (r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h3><div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}</li>`,
+    (r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h3><div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}${attachmentList(r.attachments, '/my/attachments')}</li>`,
   )}</ul>`}
 </section>
 <section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>
 ${t.examinations.length === 0 ? html`<p class="empty">No examinations yet.</p>` : html`<ul class="exams">${t.examinations.map(
-    (e) => html`<li>${e.examination_date}, ${e.position}: <strong>${e.result}</strong></li>`,
+    (e) => html`<li>${e.examination_date}, ${e.position}: <strong>${e.result}</strong>${attachmentList(e.attachments, '/my/attachments')}</li>`,
   )}</ul>`}
 </section>
 <section aria-labelledby="close-title"><h2 id="close-title">Close my request</h2>

@@ -4,6 +4,7 @@
 import { EXAMINATION_RESULTS, TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
+import { staffFiles, type StaffFiles } from './attachments.js';
 import { type Html, html } from '../../../core/web/html.js';
 import {
   empty,
@@ -24,6 +25,8 @@ export interface TrainingPage extends StaffFrame {
   today: string;
   state: FormState;
   notice: string | null;
+  /** The session's CSRF token, for the upload forms' URLs. */
+  csrfToken: string;
 }
 
 /** What the viewer may move the training to: staff any open status or closing; a mentor 1–3. */
@@ -39,6 +42,13 @@ const detailText = (detail: Record<string, unknown>): string =>
 export function trainingPage(p: TrainingPage): Buffer {
   const { view, state } = p;
   const t = view.detail;
+  const files: StaffFiles = {
+    csrfToken: p.csrfToken,
+    csrf: p.csrf,
+    state,
+    mayUpload: (kind, id) => kind === 'report' || view.files.examinations.has(id),
+    removable: view.files.removable,
+  };
   const name = (cid: number | null) => (cid === null ? 'an API key or the CLI' : `${view.names.get(cid) ?? cid} (${cid})`);
   const open = t.status >= 0;
   const text =
@@ -103,10 +113,10 @@ ${t.motivation ? html`<dt>Motivation</dt><dd class="report-text">${t.motivation}
 </dl>
 ${forms}
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
-${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}${r.draft ? html` <span class="flag">Draft</span>` : ''}</h3><p class="hint">by ${name(r.author_id)}</p><div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}</li>`)}</ul>`}
+${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}${r.draft ? html` <span class="flag">Draft</span>` : ''}</h3><p class="hint">by ${name(r.author_id)}</p><div class="report-text">${r.content}</div>${r.improve ? html`<p><strong>To improve:</strong></p><div class="report-text">${r.improve}</div>` : ''}${staffFiles(files, t.id, 'report', r.id, r.attachments)}</li>`)}</ul>`}
 </section>
 <section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>
-${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong></li>`)}</ul>`}
+${t.examinations.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${t.examinations.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${name(x.examiner_id)}: <strong>${x.result}</strong>${staffFiles(files, t.id, 'examination', x.id, x.attachments)}</li>`)}</ul>`}
 </section>
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
 ${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${e.action}${detailText(e.detail)} — ${e.actor_name ?? e.actor}</li>`)}</ol>`}
