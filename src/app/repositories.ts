@@ -99,7 +99,7 @@ interface Queries {
   divisionData: 'hasData' | 'holdsOnlyUsers';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
-  export: 'readDivision';
+  export: 'readDivision' | 'attachmentContent';
   health: 'ping';
   idempotencyKeys: 'find';
   import: never;

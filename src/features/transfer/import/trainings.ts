@@ -3,6 +3,7 @@ import { MAX_CID } from '../../../core/domain/limits.js';
 import { isRatingCode, RATINGS } from '../../members/domain/ratings.js';
 import { type Obj, bool, fail, gives, instant, int, isObj, notNull, nullableStr, record, reqStr, strList } from './fields.js';
 import type { ImportExamination, ImportReport, ImportTimelineEntry, ImportTraining } from './plan.js';
+import { parseAttachments } from './attachments.js';
 import { preview } from './quote.js';
 
 const TRAINING_FIELDS = [
@@ -29,8 +30,8 @@ const TRAINING_FIELDS = [
   'examinations',
   'timeline',
 ] as const;
-const REPORT_FIELDS = ['report_date', 'content', 'improve', 'position', 'draft', 'author_id', 'created_at', 'updated_at'] as const;
-const EXAMINATION_FIELDS = ['examination_date', 'position', 'examiner_id', 'result', 'created_at'] as const;
+const REPORT_FIELDS = ['report_date', 'content', 'improve', 'position', 'draft', 'author_id', 'created_at', 'updated_at', 'attachments'] as const;
+const EXAMINATION_FIELDS = ['examination_date', 'position', 'examiner_id', 'result', 'created_at', 'attachments'] as const;
 const TIMELINE_FIELDS = ['at', 'actor', 'actor_name', 'action', 'detail'] as const;
 const RESULTS = ['PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED'] as const;
 const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -64,6 +65,7 @@ export function parseReport(r: unknown, path: string): ImportReport {
     author_id: o.author_id == null ? null : int(o, 'author_id', path, 1, MAX_CID),
     created_at: createdAt,
     updated_at: gives(o, 'updated_at') ? (instant(o, 'updated_at', path, true) ?? createdAt) : createdAt,
+    ...parseAttachments(o, path),
   };
 }
 
@@ -77,6 +79,7 @@ export function parseExamination(x: unknown, path: string): ImportExamination {
     examiner_id: int(o, 'examiner_id', path, 1, MAX_CID),
     result: result as ImportExamination['result'],
     created_at: instant(o, 'created_at', path, false)!,
+    ...parseAttachments(o, path),
   };
 }
 
