@@ -77,9 +77,11 @@ export const getAttachment = {
   summary: 'Download an attachment',
   description: 'The file, with its type, `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`; hidden ones too.',
   params: AttachmentParams,
-  produces: Object.keys(ATTACHMENT_TYPES),
   response: {
-    200: Type.String({ format: 'binary', description: 'The file' }),
+    200: {
+      description: 'The file',
+      content: Object.fromEntries(Object.keys(ATTACHMENT_TYPES).map((type) => [type, { schema: Type.String({ format: 'binary' }) }])),
+    },
     401: ErrorBody,
     404: ErrorBody,
     429: ErrorBody,
