@@ -13,6 +13,9 @@ export type AttachmentType = keyof typeof ATTACHMENT_TYPES;
 
 export const isAttachmentType = (type: string): type is AttachmentType => Object.hasOwn(ATTACHMENT_TYPES, type);
 
+/** What a file is added to: a report or an examination of a training. */
+export type AttachmentTarget = { kind: 'report'; id: number } | { kind: 'examination'; id: number };
+
 /** At most this many files on one report or one examination. */
 export const ATTACHMENTS_MAX = 5;
 /** Each file at most 10 MB. */

@@ -3,6 +3,7 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../core/db/connection.js';
 import type { TrainingAttachmentsTable } from '../../core/db/schema.js';
+import type { AttachmentTarget } from './attachments.domain.js';
 
 const COLUMNS = [
   'a.id',
@@ -43,8 +44,7 @@ export interface PlacedAttachmentRow extends AttachmentRow {
   result: string | null;
 }
 
-/** What an attachment is added to: a report or an examination of a training. */
-export type AttachmentTarget = { kind: 'report'; id: number } | { kind: 'examination'; id: number };
+export type { AttachmentTarget } from './attachments.domain.js';
 
 export function attachmentsRepository(db: Executor) {
   const placed = () =>

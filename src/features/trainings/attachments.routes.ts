@@ -7,7 +7,7 @@ import { multipartUploads, readUpload } from '../../core/web/uploads.js';
 import { sendDownload } from '../../core/web/downloads.js';
 import { keyActor } from '../api-keys/index.js';
 import { ATTACHMENT_BYTES_MAX, TOO_LARGE } from './attachments.domain.js';
-import type { AttachmentTarget } from './attachments.repository.js';
+import type { AttachmentTarget } from './attachments.domain.js';
 import { deleteAttachment, getAttachment, uploadExaminationAttachment, uploadReportAttachment } from './attachments.schema.js';
 import { TRAINING_ID_PATH } from './trainings.schema.js';
 import type { RouteServices } from '../../app/services.js';

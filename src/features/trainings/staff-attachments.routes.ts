@@ -11,7 +11,7 @@ import { csrfToken, memberActor, sendPage } from '../../core/web/pages.js';
 import { multipartUploads, readUpload } from '../../core/web/uploads.js';
 import { type FormState, frameOf, notFound, respondToRefusal, viewerOf } from '../roles/index.js';
 import { ATTACHMENT_BYTES_MAX, TOO_LARGE } from './attachments.domain.js';
-import type { AttachmentTarget } from './attachments.repository.js';
+import type { AttachmentTarget } from './attachments.domain.js';
 import { sendDownload } from '../../core/web/downloads.js';
 import { uploadFormName } from './views/attachments.js';
 import { trainingPage } from './views/staff-detail.js';

@@ -126,7 +126,11 @@ async function importAttachments(db: Kysely<Database>, trainings: ImportTraining
       });
     }
   }
-  for (const part of chunks(rows, 50)) await db.insertInto('training_attachments').values(part as never).execute();
+  for (const part of chunks(rows, 50))
+    await db
+      .insertInto('training_attachments')
+      .values(part as never)
+      .execute();
 }
 
 function columnsOf(a: ImportAttachment) {

@@ -91,7 +91,13 @@ async function writeAttachments(dir: string, files: readonly string[], read: (sh
     await fs.mkdir(dir, { recursive: true });
     for (const sha256 of files) {
       const target = path.join(dir, sha256);
-      if (await fs.stat(target).then((st) => st.isFile(), () => false)) continue;
+      if (
+        await fs.stat(target).then(
+          (st) => st.isFile(),
+          () => false,
+        )
+      )
+        continue;
       const bytes = await read(sha256);
       if (bytes === undefined) throw new CliError(`an attached file (${sha256}) was removed while exporting; run the export again`);
       const temporary = `${target}.${process.pid}.tmp`;
@@ -110,7 +116,8 @@ async function exportData(withServices: WithServices, file: string | undefined):
   if (file === undefined) {
     const { text, files } = await withServices((services) => services.exports.document());
     process.stdout.write(text);
-    if (files.length > 0) process.stderr.write(`${count(files.length, 'attached file')} not written: give a FILE to write them beside it.\n`);
+    if (files.length > 0)
+      process.stderr.write(`${count(files.length, 'attached file')} not written: give a FILE to write them beside it.\n`);
     return;
   }
   const text = await withServices(async (services) => {

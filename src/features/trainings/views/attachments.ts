@@ -61,10 +61,16 @@ export function staffFiles(
     />`;
   // prettier-ignore
   const problem = errors.form ? html`<p class="error" role="alert" id="${form}-problem">Nothing was changed: ${errors.form.join(' ')}</p>` : '';
-  const upload = !f.mayUpload(kind, id) ? '' : !room ? html`${problem}<p class="hint">${ATTACHMENTS_MAX} files: remove one to add another.</p>` : html`<form method="post" enctype="multipart/form-data" action="${formAction(action, form)}" class="staff-form attach" novalidate>
-${problem}
-${field({ form, name: 'file', label: 'Add a file', state: f.state, hint: `PDF, PNG, JPEG or plain text, up to ${ATTACHMENT_BYTES_MAX / 1024 / 1024} MB; ${ATTACHMENTS_MAX} files at most`, control: file })}
-<label class="check"><input type="checkbox" name="hidden" value="on" /> Staff only (hidden from the student)</label>
-<div class="actions"><button type="submit">Upload</button></div></form>`;
+  const upload = !f.mayUpload(kind, id)
+    ? ''
+    : !room
+      ? html`${problem}
+          <p class="hint">${ATTACHMENTS_MAX} files: remove one to add another.</p>`
+      : html`<form method="post" enctype="multipart/form-data" action="${formAction(action, form)}" class="staff-form attach" novalidate>
+          ${problem}
+          ${field({ form, name: 'file', label: 'Add a file', state: f.state, hint: `PDF, PNG, JPEG or plain text, up to ${ATTACHMENT_BYTES_MAX / 1024 / 1024} MB; ${ATTACHMENTS_MAX} files at most`, control: file })}
+          <label class="check"><input type="checkbox" name="hidden" value="on" /> Staff only (hidden from the student)</label>
+          <div class="actions"><button type="submit">Upload</button></div>
+        </form>`;
   return html`${attachmentList(files, '/staff/attachments', remove)}${upload}`;
 }

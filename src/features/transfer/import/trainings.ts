@@ -30,7 +30,17 @@ const TRAINING_FIELDS = [
   'examinations',
   'timeline',
 ] as const;
-const REPORT_FIELDS = ['report_date', 'content', 'improve', 'position', 'draft', 'author_id', 'created_at', 'updated_at', 'attachments'] as const;
+const REPORT_FIELDS = [
+  'report_date',
+  'content',
+  'improve',
+  'position',
+  'draft',
+  'author_id',
+  'created_at',
+  'updated_at',
+  'attachments',
+] as const;
 const EXAMINATION_FIELDS = ['examination_date', 'position', 'examiner_id', 'result', 'created_at', 'attachments'] as const;
 const TIMELINE_FIELDS = ['at', 'actor', 'actor_name', 'action', 'detail'] as const;
 const RESULTS = ['PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED'] as const;
