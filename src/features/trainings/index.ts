@@ -17,6 +17,8 @@ import trainingsRoutes from './trainings.routes.js';
 // What other features use of this one.
 export type { TrainingRecord } from './trainings.repository.js';
 export { presentReport } from './trainings.presenter.js';
+export { sniffType } from './attachments.service.js';
+export { attachmentName } from './attachments.domain.js';
 
 function services(deps: ServiceDeps) {
   const trainings = new TrainingsService(deps);
