@@ -16,8 +16,8 @@ const MAX_PER_RECORD = 5;
 export interface MovedFiles {
   report: KindReport;
   /** The files of a report or examination of Control Center (`report:<id>`, `examination:<id>`), as the import format lists them. */
-  of(key: string): Array<Record<string, unknown>>;
-  bytes(sha256: string): Buffer | undefined;
+  of: (key: string) => Array<Record<string, unknown>>;
+  bytes: (sha256: string) => Buffer | undefined;
 }
 
 const recordKey = (a: Row): string | null => {
