@@ -126,6 +126,12 @@ positions.id integer not null
 positions.name text not null
 positions.rating integer not null
 positions.required_facility text
+report_templates.area_id integer not null
+report_templates.content text not null
+report_templates.created_at bigint not null
+report_templates.id integer not null
+report_templates.name text not null
+report_templates.updated_at bigint not null
 roles.area_id integer
 roles.id integer not null
 roles.role text not null
@@ -169,10 +175,25 @@ training_examinations.examination_date text not null
 training_examinations.examiner_id bigint not null
 training_examinations.id integer not null
 training_examinations.position text not null
-training_examinations.result text not null
+training_examinations.result text
+training_examinations.start text
 training_examinations.training_id integer not null
+training_examinations.updated_at bigint not null
+training_examiners.examination_id integer not null
+training_examiners.ordinal integer not null
+training_examiners.user_id bigint not null
 training_facilities.name text not null
 training_facilities.training_id integer not null
+training_links.created_at bigint not null
+training_links.created_by bigint not null
+training_links.examination_id integer
+training_links.expires_at bigint not null
+training_links.id integer not null
+training_links.kind text not null
+training_links.token_hash text not null
+training_links.training_id integer not null
+training_links.used_at bigint
+training_links.used_by bigint
 training_mentors.training_id integer not null
 training_mentors.user_id bigint not null
 training_ratings.rating integer not null
@@ -297,6 +318,11 @@ outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
 positions positions_pkey PRIMARY KEY (id)
+report_templates report_templates_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
+report_templates report_templates_area_name_key UNIQUE (area_id, name)
+report_templates report_templates_content_check CHECK (((length(content) >= 1) AND (length(content) <= 20000)))
+report_templates report_templates_name_check CHECK (((length(name) >= 1) AND (length(name) <= 80)))
+report_templates report_templates_pkey PRIMARY KEY (id)
 roles roles_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
 roles roles_division_wide CHECK (((area_id IS NOT NULL) OR (role = 'Administrator'::text)))
 roles roles_natural_key UNIQUE (user_id, area_id, role)
@@ -321,9 +347,20 @@ training_attachments training_attachments_size_check CHECK (((size >= 1) AND (si
 training_attachments training_attachments_type_check CHECK ((type = ANY (ARRAY['application/pdf'::text, 'image/png'::text, 'image/jpeg'::text, 'text/plain'::text])))
 training_examinations training_examinations_pkey PRIMARY KEY (id)
 training_examinations training_examinations_result_check CHECK ((result = ANY (ARRAY['PASSED'::text, 'FAILED'::text, 'INCOMPLETE'::text, 'POSTPONED'::text])))
+training_examinations training_examinations_start_check CHECK (((start IS NULL) OR ((length(start) = 5) AND (substr(start, 3, 1) = ':'::text))))
 training_examinations training_examinations_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_examiners training_examiners_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
+training_examiners training_examiners_examination_id_user_id_key UNIQUE (examination_id, user_id)
+training_examiners training_examiners_ordinal_check CHECK ((ordinal = ANY (ARRAY[1, 2])))
+training_examiners training_examiners_pkey PRIMARY KEY (examination_id, ordinal)
 training_facilities training_facilities_pkey PRIMARY KEY (training_id, name)
 training_facilities training_facilities_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+training_links training_links_check CHECK (((kind = 'examination'::text) = (examination_id IS NOT NULL)))
+training_links training_links_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
+training_links training_links_kind_check CHECK ((kind = ANY (ARRAY['report'::text, 'examination'::text])))
+training_links training_links_pkey PRIMARY KEY (id)
+training_links training_links_token_hash_key UNIQUE (token_hash)
+training_links training_links_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_mentors training_mentors_pkey PRIMARY KEY (training_id, user_id)
 training_mentors training_mentors_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
 training_mentors training_mentors_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
@@ -387,6 +424,8 @@ CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_i
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
+CREATE UNIQUE INDEX report_templates_area_name_key ON report_templates USING btree (area_id, name)
+CREATE UNIQUE INDEX report_templates_pkey ON report_templates USING btree (id)
 CREATE UNIQUE INDEX roles_division_wide_key ON roles USING btree (user_id, role) WHERE (area_id IS NULL)
 CREATE UNIQUE INDEX roles_natural_key ON roles USING btree (user_id, area_id, role)
 CREATE UNIQUE INDEX roles_pkey ON roles USING btree (id)
@@ -403,7 +442,13 @@ CREATE INDEX training_attachments_report_idx ON training_attachments USING btree
 CREATE INDEX training_examinations_date_idx ON training_examinations USING btree (examination_date)
 CREATE UNIQUE INDEX training_examinations_pkey ON training_examinations USING btree (id)
 CREATE INDEX training_examinations_training_idx ON training_examinations USING btree (training_id)
+CREATE UNIQUE INDEX training_examiners_examination_id_user_id_key ON training_examiners USING btree (examination_id, user_id)
+CREATE UNIQUE INDEX training_examiners_pkey ON training_examiners USING btree (examination_id, ordinal)
+CREATE INDEX training_examiners_user_idx ON training_examiners USING btree (user_id)
 CREATE UNIQUE INDEX training_facilities_pkey ON training_facilities USING btree (training_id, name)
+CREATE UNIQUE INDEX training_links_pkey ON training_links USING btree (id)
+CREATE UNIQUE INDEX training_links_token_hash_key ON training_links USING btree (token_hash)
+CREATE INDEX training_links_training_idx ON training_links USING btree (training_id)
 CREATE UNIQUE INDEX training_mentors_pkey ON training_mentors USING btree (training_id, user_id)
 CREATE INDEX training_mentors_user_idx ON training_mentors USING btree (user_id)
 CREATE UNIQUE INDEX training_ratings_pk ON training_ratings USING btree (training_id, rating)

@@ -43,6 +43,10 @@ CREATE INDEX training_examinations_date_idx ON training_examinations (examinatio
 
 CREATE INDEX training_examinations_training_idx ON training_examinations (training_id);
 
+CREATE INDEX training_examiners_user_idx ON training_examiners (user_id);
+
+CREATE INDEX training_links_training_idx ON training_links (training_id);
+
 CREATE INDEX training_mentors_user_idx ON training_mentors (user_id);
 
 CREATE INDEX training_reports_training_idx ON training_reports (training_id, report_date);
@@ -134,6 +138,16 @@ CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 
 CREATE TABLE "positions" ("id" integer primary key autoincrement, "callsign" text not null unique, "name" text not null, "frequency" text not null, "area_id" integer references "areas" ("id"), "rating" integer not null, "required_facility" text);
 
+CREATE TABLE report_templates (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    area_id integer NOT NULL REFERENCES areas (id) ON DELETE CASCADE,
+    name text NOT NULL CHECK (length(name) BETWEEN 1 AND 80),
+    content text NOT NULL CHECK (length(content) BETWEEN 1 AND 20000),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    CONSTRAINT report_templates_area_name_key UNIQUE (area_id, name)
+  );
+
 CREATE TABLE "roles" (
       id integer PRIMARY KEY AUTOINCREMENT,
       user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -183,20 +197,44 @@ CREATE TABLE training_attachments (
     CHECK ((report_id IS NULL) <> (examination_id IS NULL))
   );
 
-CREATE TABLE training_examinations (
-    id integer PRIMARY KEY AUTOINCREMENT,
-    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
-    examiner_id bigint NOT NULL,
-    examination_date text NOT NULL,
-    position text NOT NULL,
-    result text NOT NULL CHECK (result IN ('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED')),
-    created_at bigint NOT NULL
+CREATE TABLE "training_examinations" (
+      id integer PRIMARY KEY AUTOINCREMENT,
+      training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+      examiner_id bigint NOT NULL,
+      examination_date text NOT NULL,
+      position text NOT NULL,
+      result text CHECK (result IN ('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED')),
+      created_at bigint NOT NULL,
+      start text CHECK (start IS NULL OR (length(start) = 5 AND substr(start, 3, 1) = ':')),
+      updated_at bigint NOT NULL
+    );
+
+CREATE TABLE training_examiners (
+    examination_id integer NOT NULL REFERENCES training_examinations (id) ON DELETE CASCADE,
+    ordinal integer NOT NULL CHECK (ordinal IN (1, 2)),
+    user_id bigint NOT NULL,
+    PRIMARY KEY (examination_id, ordinal),
+    UNIQUE (examination_id, user_id)
   );
 
 CREATE TABLE training_facilities (
     training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
     name text NOT NULL,
     PRIMARY KEY (training_id, name)
+  );
+
+CREATE TABLE training_links (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    training_id integer NOT NULL REFERENCES trainings (id) ON DELETE CASCADE,
+    kind text NOT NULL CHECK (kind IN ('report', 'examination')),
+    examination_id integer REFERENCES training_examinations (id) ON DELETE CASCADE,
+    token_hash text NOT NULL UNIQUE,
+    created_by bigint NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    used_at bigint,
+    used_by bigint,
+    CHECK ((kind = 'examination') = (examination_id IS NOT NULL))
   );
 
 CREATE TABLE training_mentors (

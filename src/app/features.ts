@@ -9,6 +9,7 @@ import { calendar } from '../features/calendar/index.js';
 import { deprecated } from '../features/deprecated/index.js';
 import { endorsements } from '../features/endorsements/index.js';
 import { events } from '../features/events/index.js';
+import { home } from '../features/home/index.js';
 import { network } from '../features/network/index.js';
 import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
@@ -39,6 +40,7 @@ export const FEATURES = [
   webhooks,
   roster,
   staff,
+  home,
   signIn,
   transfer,
 ] as const;

@@ -28,7 +28,12 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { studentsRepository } from '../features/staff/students.repository.js';
+import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
+import { trainingLinksRepository } from '../features/trainings/links.repository.js';
+import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
+import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
@@ -63,7 +68,12 @@ const FACTORIES = {
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
   staff: staffRepository,
+  students: studentsRepository,
+  trainingHistory: trainingHistoryRepository,
+  trainingLinks: trainingLinksRepository,
+  trainingExaminations: trainingExaminationsRepository,
   trainingRecords: trainingRecordsRepository,
+  reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
   webhookDeliveries: webhookDeliveriesRepository,
@@ -115,7 +125,12 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
-  trainingRecords: 'reports' | 'examinations' | 'examinationsIn' | 'timeline';
+  students: 'mentoredBy';
+  trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
+  trainingLinks: 'byHash';
+  trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';
+  trainingRecords: 'reports' | 'report' | 'timeline';
+  reportTemplates: 'list' | 'find';
   trainings:
     | 'list'
     | 'find'

@@ -24,7 +24,9 @@ export const DIVISION_TABLES = [
   'training_facilities',
   'training_reports',
   'training_examinations',
+  'training_examiners',
   'training_timeline',
+  'report_templates',
   'training_attachments',
   'bookings',
 ] as const satisfies readonly Table[];
@@ -44,6 +46,7 @@ export const ALL_TABLES = [
   'audit_log',
   'sessions',
   'login_states',
+  'training_links',
   'settings',
   'member_calendars',
   'atc_sessions',

@@ -57,6 +57,9 @@ export interface TrainingRecord {
   created_at: string;
   started_at?: string | null;
   ratings?: string[] | null;
+  mentors?: number[];
+  /** As the import format gives them (docs/import-format.md). */
+  examinations?: Array<Record<string, unknown>>;
 }
 
 export interface BookingRecord {

@@ -68,6 +68,8 @@ export interface FuzzWorld {
   areas: string[];
   /** Members holding an examiner endorsement for every area (an examination names an examiner of its training's area). */
   examinerIds: number[];
+  /** Planned examinations, each with its training (the `{id}` and `{xid}` of an examination's path). */
+  examinations: Array<{ id: number; xid: number }>;
   /** Highest booking id that can exist by the end of the run (for near-valid ids). */
   maxBookingId: number;
   /**
@@ -75,6 +77,8 @@ export interface FuzzWorld {
    * must not take away from the examinations the fuzz expects to succeed.
    */
   reservedIds: number[];
+  /** Reports with their training (the `{id}` and `{rid}` of /api/trainings/{id}/reports/{rid}, contract §20). */
+  reports?: Array<{ training: number; id: number }>;
   relations: string[];
   /** Reports and examinations (with their training) files may be attached to, and attachments' ids. */
   attachments: { records: Array<{ training: number; kind: 'reports' | 'examinations'; id: number }>; ids: number[] };
@@ -300,6 +304,13 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
       return fc.constantFrom('PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED');
     case 'examiner_id':
       return fc.constantFrom(...world.examinerIds);
+    case 'examiners':
+      return fc.constantFrom(...world.examinerIds).map((cid) => [cid]);
+    case 'start':
+      return fc.oneof(
+        fc.constant(null),
+        quarter.map((m) => clock(m, false)),
+      );
     case 'areas':
       return fc.subarray(world.areas, { minLength: 1, maxLength: 2 });
     case 'positions':
@@ -895,15 +906,39 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
     return url;
   });
   // A record's files: mostly a report or an examination of that very training.
-  const kind = op.path.includes('/reports/{rid}/') ? 'reports' : op.path.includes('/examinations/{xid}/') ? 'examinations' : null;
+  const kind = !op.path.endsWith('/attachments')
+    ? null
+    : op.path.includes('/reports/{rid}/')
+      ? 'reports'
+      : op.path.includes('/examinations/{xid}/')
+        ? 'examinations'
+        : null;
   const records = world.attachments.records.filter((r) => r.kind === kind);
+  // A report's path names its training: mostly a real pair, sometimes any two ids.
+  const reports = op.path === '/api/trainings/{id}/reports/{rid}' ? (world.reports ?? []) : [];
   const path =
-    kind === null || records.length === 0
-      ? anyPath
-      : fc.oneof(
+    kind !== null && records.length > 0
+      ? fc.oneof(
           { weight: 4, arbitrary: fc.constantFrom(...records).map((r) => `/api/trainings/${r.training}/${kind}/${r.id}/attachments`) },
           { weight: 1, arbitrary: anyPath },
-        );
+        )
+      : // An examination's path names it and its training together: mostly a pair that exists.
+        op.path.includes('{xid}')
+        ? fc.oneof(
+            { weight: 3, arbitrary: anyPath },
+            {
+              weight: 4,
+              arbitrary: fc
+                .constantFrom(...world.examinations)
+                .map((x) => op.path.replace('{id}', String(x.id)).replace('{xid}', String(x.xid))),
+            },
+          )
+        : reports.length === 0
+          ? anyPath
+          : fc.oneof(
+              { weight: 3, arbitrary: fc.constantFrom(...reports).map((r) => `/api/trainings/${r.training}/reports/${r.id}`) },
+              { weight: 1, arbitrary: anyPath },
+            );
 
   const headers = fc
     .tuple(

@@ -22,7 +22,10 @@ import * as m0019 from './migrations/0019_one_lease.js';
 import * as m0020 from './migrations/0020_staff.js';
 import * as m0021 from './migrations/0021_training.js';
 import * as m0022 from './migrations/0022_idempotency_keys.js';
+import * as m0023 from './migrations/0023_planned_examinations.js';
+import * as m0024 from './migrations/0024_report_templates.js';
 import * as m0025 from './migrations/0025_attachments.js';
+import * as m0026 from './migrations/0026_training_links.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -49,7 +52,10 @@ const MIGRATIONS = {
   '0020_staff': m0020,
   '0021_training': m0021,
   '0022_idempotency_keys': m0022,
+  '0023_planned_examinations': m0023,
+  '0024_report_templates': m0024,
   '0025_attachments': m0025,
+  '0026_training_links': m0026,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

@@ -31,8 +31,34 @@ export interface TrainingExaminationsTable {
   /** YYYY-MM-DD */
   examination_date: string;
   position: string;
-  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED';
+  /** "HH:MM" UTC, or null: no time set. */
+  start: string | null;
+  /** Null: planned, not graded yet. */
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED' | null;
   created_at: number;
+  updated_at: number;
+}
+
+/** The examiners of an examination, in order: ordinal 1 is the examination's examiner_id. */
+export interface TrainingExaminersTable {
+  examination_id: number;
+  ordinal: number;
+  user_id: number;
+}
+
+/** A one-time link to write one report, or grade one examination, of a training (contract §20). */
+export interface TrainingLinksTable {
+  id: Generated<number>;
+  training_id: number;
+  kind: 'report' | 'examination';
+  examination_id: number | null;
+  /** sha256 (hex) of the token's secret: the token itself is shown once and never stored. */
+  token_hash: string;
+  created_by: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  used_by: number | null;
 }
 
 export interface TrainingTimelineTable {
@@ -45,6 +71,18 @@ export interface TrainingTimelineTable {
   action: string;
   /** JSON: what changed. */
   detail: string;
+}
+
+/** A Markdown starting text for reports, kept per area (contract §20). */
+export interface ReportTemplatesTable {
+  id: Generated<number>;
+  area_id: number;
+  /** 1–80 characters, unique within the area. */
+  name: string;
+  /** Markdown, 1–20000 characters. */
+  content: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface MailOutboxTable {

@@ -21,9 +21,12 @@ import type {
 } from './schema-operations.js';
 import type {
   MailOutboxTable,
+  ReportTemplatesTable,
   TrainingExaminationsTable,
+  TrainingExaminersTable,
   TrainingFacilitiesTable,
   TrainingReportsTable,
+  TrainingLinksTable,
   TrainingTimelineTable,
 } from './schema-training.js';
 
@@ -231,7 +234,10 @@ export interface Database {
   training_facilities: TrainingFacilitiesTable;
   training_reports: TrainingReportsTable;
   training_examinations: TrainingExaminationsTable;
+  training_examiners: TrainingExaminersTable;
+  training_links: TrainingLinksTable;
   training_timeline: TrainingTimelineTable;
+  report_templates: ReportTemplatesTable;
   training_attachments: TrainingAttachmentsTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;

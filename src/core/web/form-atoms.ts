@@ -49,9 +49,17 @@ export const IdField = (message?: string) =>
 export const IntegerField = (minimum: number, maximum: number, message?: string) =>
   Type.Integer({ minimum, maximum, ...(message === undefined ? {} : { [ERROR_MESSAGE]: message }) });
 
-/** A path naming a row by its positive 32-bit id (`/…/:id`, or another name): coerced, anything else fails. */
+/**
+ * The annotation of an object whose whole-number properties take digits only: the validator would
+ * otherwise read `1e3` as 1000 and `+5` as 5, where a person typed something that is not a number.
+ */
+export const WHOLE_NUMBERS = 'x-whole-numbers';
+
+/** A path naming a row by its positive 32-bit id (`/…/:id`, or another name): digits, coerced; anything else fails. */
 export const IdPath = <K extends string = 'id'>(name: K = 'id' as K) =>
-  Type.Object({ [name]: Type.Integer({ minimum: 1, maximum: FORM_LIMITS.id }) } as Record<K, ReturnType<typeof Type.Integer>>);
+  Type.Object({ [name]: Type.Integer({ minimum: 1, maximum: FORM_LIMITS.id }) } as Record<K, ReturnType<typeof Type.Integer>>, {
+    [WHOLE_NUMBERS]: true,
+  });
 
 /** A path naming a row by its text (a callsign): at most 40 characters. */
 export const TextPath = <K extends string>(name: K) =>
@@ -71,8 +79,8 @@ export const Checkbox = () => Type.Boolean({ [FORM_VALUE]: 'checkbox' satisfies 
 export const CheckboxList = <T extends TSchema>(item: T, maxItems: number = FORM_LIMITS.values) =>
   Type.Array(item, { maxItems, [FORM_VALUE]: 'list' satisfies FormValueKind });
 
-/** A page form (or a page's query) of these atoms. */
-export const pageForm = <P extends TProperties>(properties: P) => Type.Object(properties, { [PAGE_FORM]: true });
+/** A page form (or a page's query) of these atoms; its whole numbers take digits only. */
+export const pageForm = <P extends TProperties>(properties: P) => Type.Object(properties, { [PAGE_FORM]: true, [WHOLE_NUMBERS]: true });
 
 /** Whether `text` is a real day written YYYY-MM-DD. */
 export function isFormDate(text: string): boolean {

@@ -11,7 +11,7 @@
 import type { AnySchemaObject, FuncKeywordDefinition } from 'ajv';
 import type { FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../domain/errors.js';
-import { FORM_VALUE, type FormValueKind, PAGE_FORM } from './form-atoms.js';
+import { FORM_VALUE, type FormValueKind, PAGE_FORM, WHOLE_NUMBERS } from './form-atoms.js';
 import { fieldErrorsFromValidation } from './errors.js';
 
 const kindOf = (schema: unknown): FormValueKind => {
@@ -45,6 +45,44 @@ export const pageFormKeyword: FuncKeywordDefinition = {
       const value = read(kindOf(schema), Object.hasOwn(data, name) ? data[name] : undefined);
       Object.defineProperty(data, name, { value, enumerable: true, writable: true, configurable: true });
     }
+    return true;
+  },
+};
+
+/** What was typed in a whole-number field that is not digits, kept to show the form again with it. */
+const TYPED = Symbol('typed');
+
+const isWholeNumber = (schema: unknown): boolean =>
+  typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'integer';
+const itemsOf = (schema: unknown): unknown =>
+  typeof schema === 'object' && schema !== null ? (schema as { items?: unknown }).items : undefined;
+
+/**
+ * The validator's keyword of a whole-number field: text that is not digits (with a sign) becomes
+ * NaN, which no coercion turns into a number, so the field's own message refuses it.
+ */
+export const wholeNumbersKeyword: FuncKeywordDefinition = {
+  keyword: WHOLE_NUMBERS,
+  type: 'object',
+  schemaType: 'boolean',
+  modifying: true,
+  before: 'required',
+  errors: false,
+  validate: (on: boolean, data: Record<string, unknown>, parentSchema?: AnySchemaObject) => {
+    if (!on) return true;
+    const typed: Record<string, string> = {};
+    const digits = (name: string, v: unknown): unknown => {
+      if (typeof v !== 'string' || /^-?\d+$/.test(v)) return v;
+      typed[name] = typed[name] === undefined ? v : `${typed[name]},${v}`;
+      return NaN;
+    };
+    for (const [name, schema] of Object.entries((parentSchema?.properties ?? {}) as Record<string, unknown>)) {
+      if (!Object.hasOwn(data, name)) continue;
+      const value = data[name];
+      if (isWholeNumber(schema)) data[name] = digits(name, value);
+      else if (isWholeNumber(itemsOf(schema)) && Array.isArray(value)) data[name] = value.map((v) => digits(name, v));
+    }
+    if (Object.keys(typed).length > 0) Object.defineProperty(data, TYPED, { value: typed, enumerable: false });
     return true;
   },
 };
@@ -86,10 +124,11 @@ export function formValues(body: unknown): Record<string, string> {
   if (typeof body !== 'object' || body === null) return out;
   const text = (v: unknown): string =>
     typeof v === 'string' ? v : typeof v === 'number' ? String(v) : typeof v === 'boolean' ? (v ? 'on' : '') : '';
+  const typed = (body as { [TYPED]?: Record<string, string> })[TYPED] ?? {};
   for (const [name, v] of Object.entries(body)) {
     if (name === '_csrf') continue;
     Object.defineProperty(out, name, {
-      value: Array.isArray(v) ? v.map(text).join(',') : text(v),
+      value: typed[name] ?? (Array.isArray(v) ? v.map(text).join(',') : text(v)),
       enumerable: true,
       writable: true,
       configurable: true,

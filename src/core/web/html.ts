@@ -38,3 +38,11 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Htm
   });
   return new Html(MADE_HERE, out);
 }
+
+/**
+ * Markup of a renderer that escapes every character of its input itself: the Markdown renderer
+ * (src/core/web/markdown.ts, raw HTML off, links checked) is the only caller.
+ */
+export function renderedMarkup(markup: string): Html {
+  return new Html(MADE_HERE, markup);
+}

@@ -19,6 +19,7 @@ export function accountBar(view: AccountView): Html | '' {
   }
   return html`<nav class="account" aria-label="Account">
     <span class="member">Signed in as <strong>${view.member.name}</strong> (${view.member.cid})</span>
+    <a href="/my">My page</a>
     <a href="/bookings/new">Book a position</a>
     <a href="/my/bookings">My bookings</a>${view.member.staff ? html` <a href="/staff">Staff</a>` : ''}
     <form method="post" action="/auth/logout" class="sign-out">${csrfInput(view.csrfToken)}<button type="submit">Sign out</button></form>
@@ -38,7 +39,7 @@ export const memberFooter = (account: AccountView): Html =>
     <p>
       <a href="/">Schedule</a>${
         account?.member
-          ? html` · <a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> ·
+          ? html` · <a href="/my">My page</a> · <a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> ·
               <a href="/my/training">My training</a>`
           : ''
       }

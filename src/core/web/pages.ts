@@ -69,7 +69,11 @@ export function csrfToken(request: FastifyRequest): string {
 export const csrfField = (request: FastifyRequest): Html => csrfInput(csrfToken(request));
 
 /** The audit and booking-change actor for what a member does on the pages. */
-export const memberActor = (member: Member): AuditActor => ({ kind: 'member', cid: member.cid, name: member.name });
+export const memberActor = (member: Member): Extract<AuditActor, { kind: 'member' }> => ({
+  kind: 'member',
+  cid: member.cid,
+  name: member.name,
+});
 
 /** What the account bar shows for this request (null: sign-in is off). */
 export function accountView(request: FastifyRequest): AccountView {

@@ -10,6 +10,9 @@ const CREDENTIAL_NAME =
 
 /** A Sector token: its id is kept (it tells an operator whose key leaked), its secret is not. */
 const TOKEN = /sector_([0-9a-f]{16})_[A-Za-z0-9_-]*/gi;
+/** A one-time link's token (`slk_…`, a training's link): all of it is the secret. */
+const LINK_TOKEN = /slk_[A-Za-z0-9_-]+/g;
+const LINK_TOKEN_IN_LINE = /slk(?:_|%5F)[A-Za-z0-9_%-]+/gi;
 
 function decode(s: string): string {
   try {
@@ -24,17 +27,17 @@ const parameterName = (raw: string) => decode(raw).replace(/\[[^\]]*\]$/, '');
 
 /** Token-shaped text replaced, also when percent-encoded (then the part is logged decoded). */
 function withoutTokens(part: string): string {
-  const plain = part.replace(TOKEN, `sector_$1_${REDACTED}`);
+  const replaced = (text: string) => text.replace(TOKEN, `sector_$1_${REDACTED}`).replace(LINK_TOKEN, `slk_${REDACTED}`);
+  const plain = replaced(part);
   if (!plain.includes('%')) return plain;
   const decoded = decode(plain);
-  TOKEN.lastIndex = 0;
-  return TOKEN.test(decoded) ? decoded.replace(TOKEN, `sector_$1_${REDACTED}`) : plain;
+  return replaced(decoded) !== decoded ? replaced(decoded) : plain;
 }
 
 /** A request URL fit for the log: credential parameters' values and token-shaped text replaced. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q === -1 && !/sector/i.test(url)) return url;
+  if (q === -1 && !/sector|slk/i.test(url)) return url;
   const path = withoutTokens(q === -1 ? url : url.slice(0, q));
   if (q === -1) return path;
   const query = url
@@ -61,6 +64,7 @@ const SIGN_IN_PARAMETER_IN_LINE = /([?&](?:code|state)=)[^&#\s"\\]*/gi;
 export function scrubCredentials(line: string): string {
   return line
     .replace(TOKEN_IN_LINE, `sector_$1_${REDACTED}`)
+    .replace(LINK_TOKEN_IN_LINE, `slk_${REDACTED}`)
     .replace(PARAMETER_IN_LINE, `$1${REDACTED}`)
     .replace(SIGN_IN_PARAMETER_IN_LINE, `$1${REDACTED}`);
 }

@@ -1,7 +1,7 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { FORM_DATE, FORM_DATE_OR_BLANK, isFormDate, PAGE_FORM } from './form-atoms.js';
-import { pageFormKeyword } from './forms.js';
+import { pageFormKeyword, wholeNumbersKeyword } from './forms.js';
 
 // Query strings, path params and the pages' forms (src/core/web/form-atoms.ts) are coerced from text;
 // other bodies are not (a JSON `true` must not become cid 1).
@@ -32,6 +32,7 @@ function ajvWith(options: Options, formats: Record<string, (text: string) => boo
 function coercingWith(formats: Record<string, (text: string) => boolean>): Ajv {
   const ajv = ajvWith({ ...common, coerceTypes: 'array' }, { ...FORM_FORMATS, ...formats });
   ajv.addKeyword(pageFormKeyword);
+  ajv.addKeyword(wholeNumbersKeyword);
   return ajv;
 }
 

@@ -11,7 +11,7 @@ import onlineRoutes from './online.routes.js';
 import { activityRecomputeWorker } from './recompute.worker.js';
 
 // What other features use of this one.
-export type { ActivityService } from './activity.service.js';
+export type { ActivityExplanation, ActivityService } from './activity.service.js';
 export { atcActiveUsers } from './predicates.js';
 
 export type { OnlineService };

@@ -5,7 +5,6 @@ import type { CalendarBooking } from './calendar.repository.js';
 import type { OnNow } from './calendar.service.js';
 import { type Html, html } from '../../core/web/html.js';
 
-
 const hhmm = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const isoMinute = (ms: number): string => new Date(ms).toISOString().replace(/:\d{2}\.\d{3}Z$/, 'Z');

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'training.updated',
   'training.closed',
   'training.report',
+  'training.report_deleted',
   'training.examination',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

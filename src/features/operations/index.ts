@@ -9,7 +9,7 @@ import { mailDeliveriesWorker } from './mail.worker.js';
 import metricsRoutes from './metrics.routes.js';
 
 // What other features use of this one.
-export { trainingMail, type TrainingMailKind } from './mail.view.js';
+export { examinerMail, trainingMail, type TrainingMailKind } from './mail.view.js';
 
 export { outboxMetrics } from './outbox-metrics.js';
 

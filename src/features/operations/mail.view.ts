@@ -47,3 +47,33 @@ export function trainingMail(m: TrainingMail): NewMail {
     </html>`;
   return { to_address: m.to, subject: `${m.siteName}: ${SUBJECTS[m.kind]}`, text_body: text, html_body: body.toString() };
 }
+
+export interface ExaminerMail {
+  to: string;
+  siteName: string;
+  publicUrl: string;
+  firstName: string | null;
+  /** "Examination planned", "Examination moved", … */
+  subject: string;
+  /** What happened, one sentence each. */
+  lines: readonly string[];
+}
+
+/** The mail an examiner gets when an examination they examine is planned, moved or cancelled (contract §20). */
+export function examinerMail(m: ExaminerMail): NewMail {
+  const link = `${m.publicUrl}/my`;
+  const name = m.firstName?.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  const greeting = `Hello${name ? ` ${name}` : ''},`;
+  const action = 'Your examinations are listed on your page:';
+  const text = [greeting, '', ...m.lines, '', action, link, '', `— ${m.siteName}`].join('\n');
+  const body = html`<!doctype html>
+    <html lang="en">
+      <body>
+        <p>${greeting}</p>
+        ${m.lines.map((l) => html`<p>${l}</p>`)}
+        <p>${action} <a href="${link}">${link}</a></p>
+        <p>— ${m.siteName}</p>
+      </body>
+    </html>`;
+  return { to_address: m.to, subject: `${m.siteName}: ${m.subject}`, text_body: text, html_body: body.toString() };
+}

@@ -33,10 +33,14 @@ export type StaffAction =
   | { kind: 'training'; area: number; student: number; statusOnly: boolean }
   /** Write or read a training's reports (§18). */
   | { kind: 'report'; area: number; student: number }
-  /** Record an examination of a training of the area, examined by `examiner` (§18). */
-  | { kind: 'examination'; area: number; examiner: number }
+  /** Plan, move, grade or cancel an examination of a training of the area, examined by `examiners` (§18, §20); `graded`: correct one already graded. */
+  | { kind: 'examination'; area: number; examiners: readonly number[]; graded: boolean }
+  /** Keep the area's report templates (§20). */
+  | { kind: 'templates'; area: number }
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
-  | { kind: 'bookings'; area: number };
+  | { kind: 'bookings'; area: number }
+  /** Create a one-time link to write a report or grade an examination of a training of the area (§20). */
+  | { kind: 'link'; area: number };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -50,6 +54,10 @@ export function rolesIn(staff: StaffMember, area: number): Set<string> {
 
 /** Whether the member holds any role at all (the pages' "Staff" link, the staff pages' door). */
 export const holdsAnyRole = (staff: StaffMember): boolean => staff.divisionAdmin || [...staff.areaRoles.values()].some((r) => r.size > 0);
+
+/** Holds Mentor in some area, or mentors someone: "My students" is theirs (contract §20). */
+export const isMentor = (staff: StaffMember): boolean =>
+  [...staff.areaRoles.values()].some((r) => r.has('Mentor')) || (staff.trainees ?? []).length > 0;
 
 const holds = (staff: StaffMember, area: number, ...roles: StaffRole[]) => roles.some((r) => rolesIn(staff, area).has(r));
 const mentors = (staff: StaffMember, student: number, area: number) =>
@@ -97,12 +105,22 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       if (holds(staff, action.area, 'Mentor') && mentors(staff, action.student, action.area)) return ALLOWED;
       return refused("Training reports are written by the area's staff; a mentor writes them for their own trainees.");
     case 'examination':
-      if (staff.cid === action.examiner || holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
+      if (holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
+      if (action.graded) return refused("A graded examination is corrected only by the area's Administrators and Moderators.");
+      if (action.examiners.includes(staff.cid)) return ALLOWED;
       return refused("Examinations are recorded by the area's Administrators and Moderators, or by the examiner.");
+    case 'templates':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("Report templates are kept by the area's Administrators and Moderators.");
     case 'bookings':
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED
         : refused("Other members' bookings are changed by the area's Administrators and Moderators.");
+    case 'link':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("One-time links are made by the area's Administrators and Moderators.");
   }
 }
 

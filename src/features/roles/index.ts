@@ -5,7 +5,18 @@ import { registerRoleCommands } from './roles.cli.js';
 import { RolesService } from './roles.service.js';
 
 // What other features use of this one.
-export { failureOf, frameOf, lastDayAt, notFound, noticeOf, positionAreas, refuse, respondToRefusal, viewerOf } from './staff-scope.js';
+export {
+  failureOf,
+  frameOf,
+  lastDayAt,
+  notFound,
+  noticeOf,
+  positionAreas,
+  refuse,
+  respondToRefusal,
+  templateAreas,
+  viewerOf,
+} from './staff-scope.js';
 export {
   NO_FORM,
   dateOf,
@@ -22,7 +33,7 @@ export {
   type FormState,
   type StaffFrame,
 } from './staff-frame.view.js';
-export type { Area, StaffView } from './roles.service.js';
+export type { Area, RolesService, StaffView } from './roles.service.js';
 export type { RoleHeld } from './roles.repository.js';
 export { openTraining } from './predicates.js';
 

@@ -14,6 +14,10 @@ export interface StaffFrame {
   csrf: Html;
   /** Whether the viewer manages positions somewhere (the "Positions" link). */
   managesPositions: boolean;
+  /** Whether the viewer holds Mentor or mentors someone (the "My students" link). */
+  mentors?: boolean;
+  /** Whether the viewer keeps report templates somewhere (the "Report templates" link, §20). */
+  keepsTemplates?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -34,10 +38,13 @@ export const dateOf = (iso: string | null): string => (iso === null ? '' : iso.s
 export function staffPage(f: StaffFrame, title: string, main: Html, notice: string | null = null): Buffer {
   const links = [
     { href: '/staff', text: 'Overview' },
+    ...(f.mentors ? [{ href: '/staff/students', text: 'My students' }] : []),
     { href: '/staff/users', text: 'People' },
     { href: '/staff/endorsements', text: 'Endorsements' },
     { href: '/staff/trainings', text: 'Trainings' },
+    { href: '/staff/exams', text: 'Examinations' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
+    ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">
@@ -57,7 +64,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
           ${notice === null ? '' : html`<p class="notice" role="status">${notice}</p>`} ${main}
         </main>
         <footer>
-          <p><a href="/">Schedule</a> · <a href="/my/bookings">My bookings</a> · <a href="/staff">Staff</a></p>
+          <p><a href="/">Schedule</a> · <a href="/my">My page</a> · <a href="/my/bookings">My bookings</a> · <a href="/staff">Staff</a></p>
         </footer>
       </body>
     </html> `;

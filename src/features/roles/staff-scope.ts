@@ -2,7 +2,7 @@
 // else sign-in or a 403 page saying why), the viewer as staff, the frame, and the refusal pages.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { ConflictError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
-import { mayDo } from './domain.js';
+import { isMentor, mayDo } from './domain.js';
 import { accountView, csrfField, memberPasses, sendMessage } from '../../core/web/pages.js';
 import type { StaffFrame } from './staff-frame.view.js';
 import type { RouteServices } from '../../app/services.js';
@@ -40,6 +40,9 @@ export const viewerOf = (request: FastifyRequest): StaffView => request.staffVie
 export const positionAreas = (view: StaffView): string[] =>
   view.areas.filter((a) => mayDo(view.member, { kind: 'positions', area: a.id }).ok).map((a) => a.name);
 
+/** The areas whose report templates the viewer keeps (§20). */
+export const templateAreas = (view: StaffView) => view.areas.filter((a) => mayDo(view.member, { kind: 'templates', area: a.id }).ok);
+
 export function frameOf(request: FastifyRequest, services: RouteServices): StaffFrame {
   return {
     siteName: services.config.siteName,
@@ -47,6 +50,8 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
     account: accountView(request),
     csrf: csrfField(request),
     managesPositions: positionAreas(viewerOf(request)).length > 0,
+    mentors: isMentor(viewerOf(request).member),
+    keepsTemplates: templateAreas(viewerOf(request)).length > 0,
   };
 }
 

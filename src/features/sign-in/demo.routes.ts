@@ -2,7 +2,7 @@
 // signs in as one of them. Registered only in demo mode: a normal start has neither route. The
 // session is made as the network's sign-in makes one; only the round trip to the network is left out.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { safeNext } from './domain.js';
+import { landingOf } from './domain.js';
 import { formFailure } from '../../core/web/forms.js';
 import { accountView, sendMessage, sendPage } from '../../core/web/pages.js';
 import { clearCookie, LOGIN_COOKIE, setSessionCookie, setSignedCookie, signedCookie } from './member-session.plugin.js';
@@ -25,7 +25,7 @@ const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: Dem
       account: accountView(request),
       people: await demo.people(),
       token: tokens.create(secret),
-      next: safeNext(request.query.next),
+      next: landingOf(request.query.next),
     });
     return sendPage(reply.header('cache-control', 'no-store'), 200, page);
   });
@@ -57,7 +57,7 @@ const demoRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices; demo: Dem
     if (request.memberSession !== null) await services.sessions.end(request.memberSession.idHash);
     clearCookie(reply, LOGIN_COOKIE);
     setSessionCookie(reply, sessionId);
-    return reply.header('cache-control', 'no-store').redirect(safeNext(request.body.next), 303);
+    return reply.header('cache-control', 'no-store').redirect(landingOf(request.body.next), 303);
   });
 };
 

@@ -88,6 +88,12 @@ const MAX_NEXT = 512;
 const PATH_CHARS = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*$/;
 
 /** A path of this site to go to after signing in, else "/": nothing a browser could read as another origin, escaped or not. */
+/** Where a sign-in lands (contract §20): the member's home, unless `next` names a page of this site. */
+export const MEMBER_HOME = '/my';
+export function landingOf(raw: unknown): string {
+  return raw === undefined || raw === null || raw === '' ? MEMBER_HOME : safeNext(raw);
+}
+
 export function safeNext(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length > MAX_NEXT || !PATH_CHARS.test(raw)) return '/';
   let decoded: string;

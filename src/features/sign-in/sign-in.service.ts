@@ -1,7 +1,7 @@
 // Signing members in with the network's account (contract §14, docs/sign-in.md): the way to the
 // network and back. Nothing is stored unless the whole sign-in succeeds.
 import type { SignInConfig } from '../../config.js';
-import { parseNetworkProfile, safeNext, signInRefusedFor } from './domain.js';
+import { parseNetworkProfile, landingOf, signInRefusedFor } from './domain.js';
 import { ConnectClient, ConnectError } from './connect.js';
 import type { SessionsService } from './sessions.service.js';
 import type { Deps } from '../../app/deps.js';
@@ -47,7 +47,7 @@ export class SignInService {
   /** Starts a sign-in: where to send the browser, and the value of its sign-in cookie. */
   async start(next: unknown): Promise<{ location: string; browserToken: string }> {
     const codeVerifier = ConnectClient.newCodeVerifier();
-    const { state, browserToken } = await this.sessions.beginLogin(codeVerifier, safeNext(next));
+    const { state, browserToken } = await this.sessions.beginLogin(codeVerifier, landingOf(next));
     return { location: await this.connect.authorizationUrl(state, codeVerifier), browserToken };
   }
 

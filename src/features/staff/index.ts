@@ -6,6 +6,11 @@ import peopleRoutes from './people.routes.js';
 import { StaffService } from './staff.service.js';
 import staffRoutes from './staff.routes.js';
 
+// What other features use of this one.
+export type { StaffService } from './staff.service.js';
+export type { Overview, Student } from './staff.types.js';
+export { studentsTable } from './views/students.js';
+
 function services(deps: ServiceDeps, { activity }: { activity: ActivityService }) {
   return {
     /** What the staff pages read (their changes go through positions, endorsements and roles). */

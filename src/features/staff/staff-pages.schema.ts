@@ -13,6 +13,7 @@ const EndorsementPath = IdPath('id');
 const LastDay = DateField({ blank: true, message: 'Give the last day as a date, YYYY-MM-DD.' });
 
 export const staffOverviewPage = { ...hidden };
+export const staffStudentsPage = { ...hidden };
 export const staffSearchPage = { ...hidden, querystring: pageForm({ q: Field() }) };
 export const staffPersonPage = { ...hidden, params: CidPath, querystring: Done };
 export const staffEndorsementsPage = { ...hidden, querystring: pageForm({ type: Field(), area: Field() }) };

@@ -1,4 +1,4 @@
-// The staff pages (contract §17, docs/staff.md): GET /staff, /staff/users?q=, /staff/endorsements;
+// The staff pages (contract §17, docs/staff.md): GET /staff, /staff/students (§20), /staff/users?q=, /staff/endorsements;
 // the person page and its forms (./people.routes.ts); the positions page (../positions/staff.routes.ts). Pages, not
 // API: responses are HTML, writes are forms with a CSRF token, and every change goes through the
 // API's own services, so it is one write with its audit entry (actor member:<cid>) and events.
@@ -9,7 +9,8 @@ import { sendPage } from '../../core/web/pages.js';
 import { endorsementsPage } from '../endorsements/index.js';
 import { overviewPage } from './views/overview.js';
 import { searchPage } from './views/users.js';
-import { staffEndorsementsPage, staffOverviewPage, staffSearchPage } from './staff-pages.schema.js';
+import { staffEndorsementsPage, staffOverviewPage, staffSearchPage, staffStudentsPage } from './staff-pages.schema.js';
+import { studentsPage } from './views/students.js';
 import { ENDING_SOON_MS, SEARCH_LIMIT, type StaffView } from './staff.service.js';
 import type { RouteServices } from '../../app/services.js';
 import { frameOf, viewerOf } from '../roles/index.js';
@@ -48,6 +49,11 @@ const staffRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asyn
     const view = viewerOf(request);
     const overview = await services.staff.overview(view);
     return sendPage(reply, 200, overviewPage({ ...frameOf(request, services), ...rolesAndRights(view), overview }));
+  });
+
+  app.get('/staff/students', { schema: staffStudentsPage }, async (request, reply) => {
+    const students = await services.staff.students(viewerOf(request));
+    return sendPage(reply, 200, studentsPage({ ...frameOf(request, services), students }));
   });
 
   app.get('/staff/users', { schema: staffSearchPage }, async (request, reply) => {

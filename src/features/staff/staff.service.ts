@@ -8,7 +8,9 @@ import type { StaffView } from '../roles/index.js';
 export type { Area, StaffView } from '../roles/index.js';
 import { presentEndorsement } from '../endorsements/index.js';
 import type { Named } from '../roles/domain.js';
-import type { IssueChoices, Overview, Person } from './staff.types.js';
+import type { IssueChoices, Overview, Person, Student } from './staff.types.js';
+import { isMentor, mayDo } from '../roles/domain.js';
+import { personName } from '../members/domain/names.js';
 import type { Endorsement } from '../endorsements/index.js';
 import type { StaffUserRow } from './staff.repository.js';
 import type { ActivityService } from '../activity/index.js';
@@ -19,6 +21,10 @@ const DAY = 86_400_000;
 export const ENDING_SOON_MS = 7 * DAY;
 /** The most people a search lists (contract §17). */
 export const SEARCH_LIMIT = 25;
+
+/** Whether the viewer may open the training's page (its area's staff, or the student's mentor), as the page decides. */
+const opens = (view: StaffView, t: { area_id: number; user_id: number }) =>
+  mayDo(view.member, { kind: 'report', area: t.area_id, student: t.user_id }).ok;
 
 export class StaffService {
   constructor(private readonly deps: Deps<'repos' | 'clock'> & { activity: ActivityService }) {}
@@ -40,11 +46,41 @@ export class StaffService {
     const ending = solos.filter((e) => e.valid_to !== null && e.valid_to - now <= ENDING_SOON_MS).sort((a, b) => a.valid_to! - b.valid_to!);
     const names = await this.deps.repos.staff.names([...queue, ...unmentored, ...ending].map((x) => x.user_id));
     const named = <T extends { user_id: number }>(item: T) => ({ item, name: names.get(item.user_id) ?? String(item.user_id) });
+    const mentor = isMentor(view.member);
     return {
       queue: queue.map(named),
       unmentored: unmentored.map(named),
       endingSolos: ending.map((e) => named(presentEndorsement(e))),
+      opens: new Set([...queue, ...unmentored].filter((t) => opens(view, t)).map((t) => t.id)),
+      students: mentor ? await this.students(view) : null,
     };
+  }
+
+  /** The viewer's own open trainees (contract §20), the oldest last report first (none yet: first of all). */
+  async students(view: StaffView): Promise<Student[]> {
+    const now = this.deps.clock();
+    const today = new Date(now).toISOString().slice(0, 10);
+    const rows = await this.deps.repos.students.mentoredBy(view.member.cid, today);
+    const byId = new Map(rows.map((r) => [r.training_id, r]));
+    const trainings = await this.deps.repos.trainings.list({ ids: rows.map((r) => r.training_id) });
+    const names = await this.deps.repos.staff.names(trainings.map((t) => t.user_id));
+    const days = (from: number) => Math.max(0, Math.floor((now - from) / DAY));
+    return trainings
+      .map((t) => {
+        const r = byId.get(t.id)!;
+        return {
+          training: t,
+          name: personName(names, t.user_id),
+          daysInTraining: days(t.started_at ?? t.created_at),
+          lastReport: r.last_report,
+          daysSinceReport: r.last_report === null ? null : days(Date.parse(`${r.last_report}T00:00:00Z`)),
+          nextExam: r.next_exam,
+        };
+      })
+      .sort(
+        (a, b) =>
+          (a.lastReport ?? '').localeCompare(b.lastReport ?? '') || b.daysInTraining - a.daysInTraining || a.training.id - b.training.id,
+      );
   }
 
   search(q: string): Promise<StaffUserRow[]> {

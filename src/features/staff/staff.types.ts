@@ -19,6 +19,24 @@ export interface Overview {
   queue: Array<Named<TrainingRecord>>;
   unmentored: Array<Named<TrainingRecord>>;
   endingSolos: Array<Named<Endorsement>>;
+  /** The trainings of these lists the viewer may open (a mentor: their own trainees only). */
+  opens: ReadonlySet<number>;
+  /** The viewer's own trainees (contract §20), for a viewer holding Mentor or mentoring someone; else null. */
+  students: Student[] | null;
+}
+
+/** One of a mentor's trainees (GET /staff/students). */
+export interface Student {
+  training: TrainingRecord;
+  /** "First Last (cid)". */
+  name: string;
+  /** Whole days since the training left the queue (or was applied for, while in it). */
+  daysInTraining: number;
+  /** YYYY-MM-DD of the last report, and whole days since it; null: none yet. */
+  lastReport: string | null;
+  daysSinceReport: number | null;
+  /** YYYY-MM-DD of the next examination, or null. */
+  nextExam: string | null;
 }
 
 export interface Person {

@@ -118,7 +118,7 @@ export class TrainingApplicationsService {
     const training = presentTrainingDetail(
       t,
       await repos.trainingRecords.reports(t.id, false),
-      await repos.trainingRecords.examinations(t.id),
+      await repos.trainingExaminations.ofTraining(t.id),
       [],
       (await repos.attachments.ofTrainings([t.id])).filter((a) => studentSees(cid, a)),
     );

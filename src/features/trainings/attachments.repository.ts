@@ -79,16 +79,13 @@ export function attachmentsRepository(db: Executor) {
       return row === undefined ? undefined : Buffer.from(row.content);
     },
 
-    /** The training a report or examination belongs to, with the examiner; undefined when there is none. */
-    async targetOf(target: AttachmentTarget): Promise<{ training_id: number; examiner_id: number | null } | undefined> {
-      if (target.kind === 'report')
-        return db
-          .selectFrom('training_reports')
-          .select(['training_id'])
-          .select((eb) => eb.val<number | null>(null).as('examiner_id'))
-          .where('id', '=', target.id)
-          .executeTakeFirst();
-      return db.selectFrom('training_examinations').select(['training_id', 'examiner_id']).where('id', '=', target.id).executeTakeFirst();
+    /** The training a report or examination belongs to; undefined when there is none. */
+    async targetOf(target: AttachmentTarget): Promise<{ training_id: number } | undefined> {
+      return db
+        .selectFrom(target.kind === 'report' ? 'training_reports' : 'training_examinations')
+        .select(['training_id'])
+        .where('id', '=', target.id)
+        .executeTakeFirst();
     },
 
     /** How many files the report or examination carries (read under the training's lock). */

@@ -62,7 +62,11 @@ export class TrainingAttachmentsService {
       if (actor.kind === 'member') {
         const staff = await w.repos.roles.staffMember(actor.cid);
         if (target.kind === 'report') authorize(staff, 'report', { area: t.area_id, student: t.user_id });
-        else authorize(staff, 'examination', { area: t.area_id, examiner: place.examiner_id ?? 0 });
+        else {
+          // Adding a file corrects nothing: an examiner adds files to their examination, graded or not.
+          const x = await w.repos.trainingExaminations.find(t.id, target.id);
+          authorize(staff, 'examination', { area: t.area_id, examiners: x?.examiners ?? [], graded: false });
+        }
       }
       if (file.bytes.length > ATTACHMENT_BYTES_MAX) throw new ValidationError({ file: [TOO_LARGE] });
       if (file.bytes.length === 0) throw new ValidationError({ file: ['The file is empty.'] });

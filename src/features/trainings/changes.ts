@@ -26,6 +26,10 @@ export interface TrainingChange {
   mail: { kind: TrainingMailKind; lines: readonly string[] } | null;
   /** A record added to the training (a report, an examination): the audit entry shows it. */
   record?: Record<string, unknown>;
+  /** The record as it was, when changed or removed (the audit entry's before). */
+  recordBefore?: Record<string, unknown>;
+  /** The audit entry's action, when neither the event nor the first timeline entry names it. */
+  auditAction?: string;
 }
 
 /** Records the changes: one statement each for their timeline, audit entries, events and mail, whatever their number. */
@@ -49,9 +53,9 @@ export async function recordTrainingChanges(w: Write, site: MailSite, changes: r
     await w.audit(
       actor,
       group.map(({ c, before, after }) => ({
-        action: c.event?.type.startsWith('training.') ? c.event.type : `training.${c.timeline[0]?.action ?? 'updated'}`,
+        action: c.auditAction ?? (c.event?.type.startsWith('training.') ? c.event.type : `training.${c.timeline[0]?.action ?? 'updated'}`),
         target: trainingTarget(c.after.id),
-        ...(c.record ? { before: null, after: c.record } : changedFields(before, after)),
+        ...(c.record ? { before: c.recordBefore ?? null, after: c.record } : changedFields(before, after)),
       })),
     );
   }

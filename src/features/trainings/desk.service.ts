@@ -4,8 +4,10 @@
 import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
 import { mayRemove } from './attachments.domain.js';
+import { timelineCids } from './timeline.domain.js';
+import { ratingCode, ratingValue } from '../members/domain/ratings.js';
 import { presentTrainingDetail } from './trainings.presenter.js';
-import type { ExaminationOverviewRow } from './records.repository.js';
+import type { ExaminationOverviewRow } from './examinations.repository.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { TrainingDetail } from './trainings.schema.js';
 import type { StaffView } from '../roles/index.js';
@@ -16,7 +18,7 @@ const sees = (view: StaffView, t: { area_id: number; user_id: number }) =>
   mayDo(view.member, { kind: 'report', area: t.area_id, student: t.user_id }).ok;
 
 export class TrainingDeskService {
-  constructor(private readonly deps: Deps<'repos'>) {}
+  constructor(private readonly deps: Deps<'repos' | 'clock'>) {}
 
   async list(view: StaffView, filter: { area?: number; status?: number }): Promise<TrainingList> {
     const areaIds = view.myAreas.map((a) => a.id).filter((id) => filter.area === undefined || id === filter.area);
@@ -24,11 +26,11 @@ export class TrainingDeskService {
       filter.status === undefined ? [STATUS.IN_QUEUE, STATUS.PRE_TRAINING, STATUS.ACTIVE, STATUS.AWAITING_EXAM] : [filter.status];
     const all = (await this.deps.repos.trainings.list({ areaIds, statuses, byCreation: true })).filter((t) => sees(view, t));
     const areaNames = new Map(view.areas.map((a) => [a.id, a.name]));
-    const examinations = (await this.deps.repos.trainingRecords.examinationsIn(areaIds))
+    const examinations = (await this.deps.repos.trainingExaminations.overview(areaIds, null))
       .filter((x) => sees(view, x))
       .map((x) => ({ ...x, area: areaNames.get(x.area_id) ?? String(x.area_id) }));
     const names = await this.deps.repos.staff.names([
-      ...all.map((t) => t.user_id),
+      ...all.flatMap((t) => [t.user_id, ...t.mentors]),
       ...examinations.flatMap((x) => [x.user_id, x.examiner_id]),
     ]);
     return {
@@ -46,7 +48,7 @@ export class TrainingDeskService {
     const records = this.deps.repos.trainingRecords;
     const [reports, examinations, timeline, attachments] = await Promise.all([
       records.reports(id, true),
-      records.examinations(id),
+      this.deps.repos.trainingExaminations.ofTraining(id),
       records.timeline(id),
       this.deps.repos.attachments.ofTrainings([id]),
     ]);
@@ -62,9 +64,20 @@ export class TrainingDeskService {
           .map((r) => r.user_id),
       ),
     ].sort((a, b) => a - b);
-    const names = await this.deps.repos.staff.names([t.user_id, ...mentorChoices, ...examinations.map((x) => x.examiner_id), ...t.mentors]);
+    const { examinerChoices, positionChoices } = await this.examChoices(t.area_id);
+    const names = await this.deps.repos.staff.names([
+      t.user_id,
+      ...mentorChoices,
+      ...examinations.flatMap((x) => x.examiners),
+      ...t.mentors,
+      ...examinerChoices.map((e) => e.cid),
+      ...reports.flatMap((r) => (r.author_id === null ? [] : [r.author_id])),
+      ...timelineCids(timeline.map((e) => ({ ...e, detail: JSON.parse(e.detail) as Record<string, unknown> }))),
+    ]);
     const held = rolesIn(view.member, t.area_id);
-    const examinable = examinations.filter((x) => mayDo(view.member, { kind: 'examination', area: t.area_id, examiner: x.examiner_id }).ok);
+    const examinable = examinations.filter(
+      (x) => mayDo(view.member, { kind: 'examination', area: t.area_id, examiners: x.examiners, graded: false }).ok,
+    );
     return {
       record: t,
       detail: presentTrainingDetail(t, reports, examinations, timeline, attachments),
@@ -75,8 +88,51 @@ export class TrainingDeskService {
         examinations: new Set(examinable.map((x) => x.id)),
         removable: new Set(attachments.filter((a) => mayRemove(view.member, a)).map((a) => a.id)),
       },
+      examinerChoices,
+      positionChoices,
+      viewer: view.member.cid,
     };
   }
+
+  /** Who may be picked as examiner in the area (an active examiner endorsement covering it, with its rating), and the area's positions. */
+  private async examChoices(areaId: number) {
+    const best = new Map<number, string>();
+    for (const e of await this.deps.repos.trainingExaminations.examinerRatings(areaId, this.deps.clock())) {
+      const rating = e.rating ?? '';
+      if ((ratingValue(rating) ?? 0) >= (ratingValue(best.get(e.user_id) ?? '') ?? 0)) best.set(e.user_id, rating);
+    }
+    const positions = (await this.deps.repos.positions.list()).filter((p) => p.area_id === areaId);
+    return {
+      examinerChoices: [...best].map(([cid, rating]) => ({ cid, rating })),
+      positionChoices: positions.map((p) => ({ callsign: p.callsign, name: p.name, rating: ratingCode(p.rating) })),
+    };
+  }
+
+  /** GET /staff/exams: examinations of the viewer's areas they may see, and those they examine, newest first. */
+  async exams(view: StaffView): Promise<ExamList> {
+    const areaIds = view.myAreas.map((a) => a.id);
+    const me = view.member.cid;
+    const rows = (await this.deps.repos.trainingExaminations.overview(areaIds, me)).filter(
+      (x) => x.examiners.includes(me) || sees(view, x),
+    );
+    const areaNames = new Map(view.areas.map((a) => [a.id, a.name]));
+    const names = await this.deps.repos.staff.names(rows.flatMap((x) => [x.user_id, ...x.examiners]));
+    return {
+      examinations: rows.map((x) => ({ ...x, area: areaNames.get(x.area_id) ?? String(x.area_id), linked: sees(view, x) })),
+      names,
+      viewer: me,
+      today: new Date(this.deps.clock()).toISOString().slice(0, 10),
+    };
+  }
+}
+
+/** GET /staff/exams (src/features/trainings/desk.service.ts). */
+export interface ExamList {
+  /** Newest first; `linked`: the viewer may open the training's page. */
+  examinations: Array<ExaminationOverviewRow & { area: string; linked: boolean }>;
+  names: Map<number, string>;
+  viewer: number;
+  today: string;
 }
 
 /** The staff training list (src/features/trainings/desk.service.ts). */
@@ -100,4 +156,10 @@ export interface TrainingView {
   manages: boolean;
   /** The examinations the viewer may add files to (any who sees the training adds them to reports), and the files they may remove. */
   files: { examinations: ReadonlySet<number>; removable: ReadonlySet<number> };
+  /** Who may be picked as examiner: holders of an active examiner endorsement covering the area, with its rating code. */
+  examinerChoices: Array<{ cid: number; rating: string }>;
+  /** The area's positions, with the rating each needs. */
+  positionChoices: Array<{ callsign: string; name: string; rating: string }>;
+  /** The viewer's CID (an examiner of an examination acts on it). */
+  viewer: number;
 }

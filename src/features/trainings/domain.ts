@@ -32,6 +32,9 @@ export const MOTIVATION_MIN = 50;
 export const MOTIVATION_MAX = 1500;
 export const CLOSED_REASON_MAX = 65;
 export const REPORT_MAX = 20_000;
+/** A report template's limits (contract §20). */
+export const TEMPLATE_NAME_MAX = 80;
+export const TEMPLATE_CONTENT_MAX = 20_000;
 export const EXAMINATION_RESULTS = ['PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED'] as const;
 export type ExaminationResult = (typeof EXAMINATION_RESULTS)[number];
 

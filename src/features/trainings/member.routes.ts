@@ -68,8 +68,9 @@ const trainingPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }
   app.get('/my/training', { schema: myTrainingSchema }, async (request, reply) => {
     const { done } = request.query;
     const notice = Object.hasOwn(NOTICES, done) ? NOTICES[done]! : null;
-    const mine = await applications.mine(request.member!.cid);
-    return sendPage(reply, 200, myTrainingPage({ ...frame(request), mine, notice }));
+    const mine = await services.studentTrainings.of(request.member!.cid);
+    const today = new Date(services.clock()).toISOString().slice(0, 10);
+    return sendPage(reply, 200, myTrainingPage({ ...frame(request), mine, notice, today }));
   });
 
   const noOpenTraining = (request: FastifyRequest, reply: FastifyReply) =>

@@ -1,15 +1,16 @@
-// Reports and examinations of a training (contract §18): written by the area's staff, a mentor for
-// their own trainee, or (an examination) by its examiner; a draft report is neither shown to the
-// student nor published.
+// Reports of a training (contract §18): written by the area's staff or a mentor for their own
+// trainee; a draft report is neither shown to the student nor published. Examinations:
+// examinations.service.ts.
 import type { AuditActor } from '../audit/domain/index.js';
 import { ValidationError, type FieldErrors } from '../../core/domain/errors.js';
 import { authorize } from '../roles/domain.js';
 import { parseIsoInstant } from '../../core/domain/time.js';
-import { EXAMINATION_RESULTS, type ExaminationResult, REPORT_MAX } from './domain.js';
-import { presentExamination, presentReport } from './trainings.presenter.js';
-import type { Examination, Report } from './trainings.schema.js';
+import { REPORT_MAX } from './domain.js';
+import { presentReport } from './trainings.presenter.js';
+import type { Report } from './trainings.schema.js';
 import { recordTrainingChanges } from './changes.js';
-import { isRowId, type TrainingsService } from './trainings.service.js';
+import type { TrainingsService } from './trainings.service.js';
+import type { TrainingRecord } from './trainings.repository.js';
 import type { Deps } from '../../app/deps.js';
 import type { Write } from '../../app/deps.js';
 
@@ -19,13 +20,6 @@ export interface ReportInput {
   improve?: string | null;
   position?: string | null;
   draft: boolean;
-}
-
-export interface ExaminationInput {
-  examination_date: string;
-  position: string;
-  examiner_id: number;
-  result: string;
 }
 
 /** A YYYY-MM-DD date that exists. */
@@ -40,80 +34,43 @@ export class TrainingRecordsService {
       if (actor.kind === 'member') {
         authorize(await w.repos.roles.staffMember(actor.cid), 'report', { area: t.area_id, student: t.user_id });
       }
-      const errors: FieldErrors = {};
-      if (!isDate(input.report_date)) errors.report_date = ['The report_date field must be a date, YYYY-MM-DD.'];
-      const content = input.content.trim();
-      if (content.length === 0 || content.length > REPORT_MAX) errors.content = [`The report must be 1 to ${REPORT_MAX} characters.`];
-      if ((input.improve?.length ?? 0) > REPORT_MAX) errors.improve = [`The improve field must be at most ${REPORT_MAX} characters.`];
-      const position = await this.position(w, input.position ?? null, errors);
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const row = await w.repos.trainingRecords.addReport({
-        training_id: t.id,
-        author_id: actor.kind === 'member' ? actor.cid : null,
-        report_date: input.report_date,
-        content,
-        improve: input.improve?.trim() || null,
-        position,
-        draft: input.draft ? 1 : 0,
-        created_at: w.at,
-        updated_at: w.at,
-      });
-      const report = presentReport(row);
-      await recordTrainingChanges(w, this.deps.config, [
-        {
-          actor,
-          before: t,
-          after: t,
-          timeline: [{ action: 'report', detail: { id: row.id, draft: report.draft } }],
-          event: report.draft ? null : { type: 'training.report', data: { report, training_id: t.id } },
-          mail: report.draft ? null : { kind: 'report', lines: [`A report of ${report.report_date} was written.`] },
-          record: { report: row.id, draft: report.draft },
-        },
-      ]);
-      return report;
+      return this.writeReport(w, t, input, actor);
     });
   }
 
-  addExamination(trainingId: number, input: ExaminationInput, actor: AuditActor): Promise<Examination> {
-    return this.deps.writer.write(async (w) => {
-      const t = await this.deps.trainings.locked(w, trainingId);
-      if (actor.kind === 'member' && actor.cid !== input.examiner_id) {
-        authorize(await w.repos.roles.staffMember(actor.cid), 'examination', { area: t.area_id, examiner: input.examiner_id });
-      }
-      const errors: FieldErrors = {};
-      if (!isDate(input.examination_date)) errors.examination_date = ['The examination_date field must be a date, YYYY-MM-DD.'];
-      const position = await this.position(w, input.position, errors);
-      // A report may name no position; an examination is always at one.
-      if (position === null) errors.position = ['The position field is required.'];
-      if (!(EXAMINATION_RESULTS as readonly string[]).includes(input.result))
-        errors.result = [`The result must be one of: ${EXAMINATION_RESULTS.join(', ')}.`];
-      if (!isRowId(input.examiner_id)) errors.examiner_id = ['Give the examiner’s CID (a number).'];
-      else if (!(await w.repos.trainings.isExaminer(input.examiner_id, t.area_id, w.at))) {
-        errors.examiner_id = [`CID ${input.examiner_id} holds no active examiner endorsement for ${t.area}.`];
-      }
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const row = await w.repos.trainingRecords.addExamination({
-        training_id: t.id,
-        examiner_id: input.examiner_id,
-        examination_date: input.examination_date,
-        position: position!,
-        result: input.result as ExaminationResult,
-        created_at: w.at,
-      });
-      const examination = presentExamination(row);
-      await recordTrainingChanges(w, this.deps.config, [
-        {
-          actor,
-          before: t,
-          after: t,
-          timeline: [{ action: 'examination', detail: { id: row.id, result: row.result, position: row.position } }],
-          event: { type: 'training.examination', data: { examination, training_id: t.id } },
-          mail: { kind: 'examination', lines: [`Examination on ${row.examination_date} at ${row.position}: ${row.result}.`] },
-          record: { examination: row.id, result: row.result },
-        },
-      ]);
-      return examination;
+  /** The report, inside a write that holds the training's lock and has decided the actor may write it (a one-time link). */
+  async writeReport(w: Write, t: TrainingRecord, input: ReportInput, actor: AuditActor): Promise<Report> {
+    const errors: FieldErrors = {};
+    if (!isDate(input.report_date)) errors.report_date = ['The report_date field must be a date, YYYY-MM-DD.'];
+    const content = input.content.trim();
+    if (content.length === 0 || content.length > REPORT_MAX) errors.content = [`The report must be 1 to ${REPORT_MAX} characters.`];
+    if ((input.improve?.length ?? 0) > REPORT_MAX) errors.improve = [`The improve field must be at most ${REPORT_MAX} characters.`];
+    const position = await this.position(w, input.position ?? null, errors);
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const row = await w.repos.trainingRecords.addReport({
+      training_id: t.id,
+      author_id: actor.kind === 'member' ? actor.cid : null,
+      report_date: input.report_date,
+      content,
+      improve: input.improve?.trim() || null,
+      position,
+      draft: input.draft ? 1 : 0,
+      created_at: w.at,
+      updated_at: w.at,
     });
+    const report = presentReport(row);
+    await recordTrainingChanges(w, this.deps.config, [
+      {
+        actor,
+        before: t,
+        after: t,
+        timeline: [{ action: 'report', detail: { id: row.id, draft: report.draft } }],
+        event: report.draft ? null : { type: 'training.report', data: { report, training_id: t.id } },
+        mail: report.draft ? null : { kind: 'report', lines: [`A report of ${report.report_date} was written.`] },
+        record: { report: row.id, draft: report.draft },
+      },
+    ]);
+    return report;
   }
 
   /** A callsign of a position, upper-cased; null when none is given. */

@@ -29,7 +29,16 @@ const staffAttachmentRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices
   async function sendTraining(request: FastifyRequest, reply: FastifyReply, trainingId: number, status: number, state: FormState) {
     const view = await services.trainingDesk.detail(viewerOf(request), trainingId);
     if (view === null) return notFound(request, reply, 'training');
-    const page = trainingPage({ ...frameOf(request, services), view, today: today(), state, notice: null, csrfToken: csrfToken(request) });
+    const reports = await services.trainingReports.desk(viewerOf(request), view.record, view.detail.reports);
+    const page = trainingPage({
+      ...frameOf(request, services),
+      view,
+      reports,
+      today: today(),
+      state,
+      notice: null,
+      csrfToken: csrfToken(request),
+    });
     return sendPage(reply, status, page);
   }
 

@@ -9,10 +9,16 @@ import { ConflictError } from '../../core/domain/errors.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { csrfToken, memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
+import { mayDo } from '../roles/domain.js';
 import { trainingPage } from './views/staff-detail.js';
 import { trainingsPage } from './views/staff-list.js';
+import { linkCreatedPage } from './views/link-pages.js';
+import { createLinkForm } from './links.schema.js';
 import {
   createTrainingForm,
+  examCancelForm,
+  examGradeForm,
+  examMoveForm,
   staffTrainingPage,
   staffTrainingsPage,
   trainingChangeForm,
@@ -28,7 +34,13 @@ const NOTICES = {
   status: 'Status changed.',
   changed: 'Saved.',
   report: 'Report saved.',
-  exam: 'Examination recorded.',
+  exam: 'Examination saved.',
+  graded: 'Examination graded.',
+  moved: 'Examination changed.',
+  cancelled: 'Examination cancelled.',
+  'report-edited': 'Report saved.',
+  'report-published': 'Report published: the student was told.',
+  'report-deleted': 'Report deleted.',
   attached: 'File added.',
   removed: 'File removed.',
 };
@@ -53,6 +65,9 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
       ...frameOf(request, services),
       list,
       areas: view.myAreas.map((a) => a.name),
+      createIn: view.myAreas
+        .filter((a) => mayDo(view.member, { kind: 'training', area: a.id, student: 0, statusOnly: false }).ok)
+        .map((a) => a.name),
       filter,
       today: today(),
       state,
@@ -61,17 +76,30 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return sendPage(reply, status, page);
   }
 
-  async function sendTraining(request: FastifyRequest, reply: FastifyReply, id: number, status: number, state: FormState, notice = '') {
+  async function sendTraining(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    status: number,
+    state: FormState,
+    notice = '',
+    template = '',
+  ) {
     const view = await services.trainingDesk.detail(viewerOf(request), id);
     if (view === null) return notFound(request, reply, 'training');
+    const reports = await services.trainingReports.desk(viewerOf(request), view.record, view.detail.reports);
+    // "Start from template": the report form opened with the template's text (§20).
+    const picked = reports.templates.find((x) => String(x.id) === template);
+    const shown = picked ? { form: 'report', values: { report_date: today(), content: picked.content }, errors: {} } : state;
     return sendPage(
       reply,
       status,
       trainingPage({
         ...frameOf(request, services),
         view,
+        reports,
         today: today(),
-        state,
+        state: shown,
         notice: noticeOf(notice, NOTICES),
         csrfToken: csrfToken(request),
       }),
@@ -104,7 +132,7 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
 
   app.get('/staff/trainings/:id', { schema: staffTrainingPage, ...form }, (request, reply) => {
     if (pathFailed(request)) return notFound(request, reply, 'training');
-    return sendTraining(request, reply, request.params.id, 200, NO_FORM, request.query.done);
+    return sendTraining(request, reply, request.params.id, 200, NO_FORM, request.query.done, request.query.template);
   });
 
   app.post('/staff/trainings', { schema: createTrainingForm, ...form }, (request, reply) => {
@@ -169,10 +197,51 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
 
   app.post('/staff/trainings/:id/examinations', { schema: trainingExamForm, ...form }, (request, reply) => {
     const { params, body: b } = request;
-    const input = { examination_date: b.examination_date, position: b.position, examiner_id: b.examiner_id, result: b.result };
+    const input = { examination_date: b.examination_date, start: b.start, position: b.position, examiners: b.examiners, result: b.result };
     return trainingForm(request, reply, params.id, 'exam', 'exam', () =>
-      services.trainingRecords.addExamination(params.id, input, memberActor(request.member!)),
+      services.trainingExaminations.add(params.id, input, memberActor(request.member!)),
     );
+  });
+
+  // An examination's own forms, each its form name with the examination's id (the page shows its message beside it).
+  app.post('/staff/trainings/:id/examinations/:xid/grade', { schema: examGradeForm, ...form }, (request, reply) => {
+    const { id, xid } = request.params;
+    return trainingForm(request, reply, id, `exam-${xid}-grade`, 'graded', () =>
+      services.trainingExaminations.change(id, xid, { result: request.body.result }, memberActor(request.member!)),
+    );
+  });
+
+  app.post('/staff/trainings/:id/examinations/:xid/move', { schema: examMoveForm, ...form }, (request, reply) => {
+    const { params, body: b } = request;
+    const patch = { examination_date: b.examination_date, start: b.start, position: b.position, examiners: b.examiners };
+    return trainingForm(request, reply, params.id, `exam-${params.xid}-move`, 'moved', () =>
+      services.trainingExaminations.change(params.id, params.xid, patch, memberActor(request.member!)),
+    );
+  });
+
+  app.post('/staff/trainings/:id/examinations/:xid/cancel', { schema: examCancelForm, ...form }, (request, reply) => {
+    const { id, xid } = request.params;
+    return trainingForm(request, reply, id, `exam-${xid}-cancel`, 'cancelled', () =>
+      services.trainingExaminations.cancel(id, xid, memberActor(request.member!)),
+    );
+  });
+
+  // A one-time link (§20): its address is shown on this response only (stored as a hash), so no redirect.
+  app.post('/staff/trainings/:id/links', { schema: createLinkForm, ...form }, async (request, reply) => {
+    const failed = formFailure(request);
+    if (failed?.part === 'params') return notFound(request, reply, 'training');
+    const { params, body: b } = request;
+    const state = { form: 'link', values: formValues(b) };
+    if (failed) return sendTraining(request, reply, params.id, 422, { ...state, errors: failed.errors });
+    try {
+      const made = await services.trainingLinks.create(params.id, { kind: b.kind }, memberActor(request.member!));
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return await sendPage(reply, 201, linkCreatedPage({ ...frameOf(request, services), ...made, trainingId: params.id }));
+    } catch (err) {
+      const errors = failureOf(err);
+      if (errors) return sendTraining(request, reply, params.id, 422, { ...state, errors });
+      return respondToRefusal(request, reply, err, 'training');
+    }
   });
 };
 

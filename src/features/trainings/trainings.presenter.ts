@@ -1,6 +1,7 @@
 import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
-import type { ExaminationRow, ReportRow, TimelineRow } from './records.repository.js';
+import type { ReportRow, TimelineRow } from './records.repository.js';
+import type { ExaminationRow } from './examinations.repository.js';
 import type { AttachmentRow } from './attachments.repository.js';
 import { attachmentsByRecord } from './attachments.presenter.js';
 import type { TrainingRecord } from './trainings.repository.js';
@@ -46,10 +47,13 @@ export function presentExamination(x: ExaminationRow): Examination {
     id: x.id,
     training_id: x.training_id,
     examination_date: x.examination_date,
+    start: x.start,
     position: x.position,
     examiner_id: x.examiner_id,
+    examiners: x.examiners,
     result: x.result,
     created_at: isoMicros(x.created_at),
+    updated_at: isoMicros(x.updated_at),
   };
 }
 

@@ -2,15 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ValidationError } from '../../core/domain/errors.js';
 import { keyActor } from '../api-keys/index.js';
 import type { RouteServices } from '../../app/services.js';
-import {
-  createExamination,
-  createReport,
-  createTraining,
-  getTraining,
-  listTrainings,
-  TRAINING_ID_PATH,
-  updateTraining,
-} from './trainings.schema.js';
+import { createReport, createTraining, getTraining, listTrainings, TRAINING_ID_PATH, updateTraining } from './trainings.schema.js';
 
 // JSON and form bodies alike: a form sends numbers and checkboxes as strings, one value or many.
 const listOf = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -91,16 +83,6 @@ const trainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
       keyActor(request),
     );
     return reply.code(201).header('location', `/api/trainings/${request.params.id}`).send(report);
-  });
-
-  app.post(`${TRAINING_ID_PATH}/examinations`, { schema: createExamination, config: { auth: 'edit' } }, async (request, reply) => {
-    const b = request.body;
-    const exam = await services.trainingRecords.addExamination(
-      request.params.id,
-      { examination_date: b.examination_date.trim(), position: b.position, examiner_id: Number(b.examiner_id), result: b.result.trim() },
-      keyActor(request),
-    );
-    return reply.code(201).header('location', `/api/trainings/${request.params.id}`).send(exam);
   });
 };
 

@@ -53,10 +53,13 @@ export const Examination = Type.Object(
     id: Type.Integer(),
     training_id: Type.Integer(),
     examination_date: date('Day of the examination'),
+    start: nullable(Type.String({ pattern: '^\\d{2}:\\d{2}$', examples: ['18:00'], description: 'Start time, HH:MM UTC' })),
     position: Type.String(),
-    examiner_id: Type.Integer(),
-    result: stringEnum(EXAMINATION_RESULTS),
+    examiner_id: Type.Integer({ description: 'The first examiner (CID)' }),
+    examiners: Type.Array(Type.Integer(), { minItems: 1, maxItems: 2, description: 'CIDs, the first being examiner_id' }),
+    result: nullable(stringEnum(EXAMINATION_RESULTS, { description: 'Null: planned, not graded yet' })),
     created_at: iso('Recorded'),
+    updated_at: iso('Last changed'),
   },
   { additionalProperties: false, title: 'Examination' },
 );
@@ -85,12 +88,12 @@ export const TrainingDetail = Type.Object(
 export type TrainingDetail = Static<typeof TrainingDetail>;
 
 export const TRAINING_ID_PATH = '/api/trainings/:id(^\\d{1,10}$)';
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const cid = Type.Union([Type.Integer({ minimum: 1, maximum: MAX_CID }), Type.String({ pattern: '^\\d{1,8}$' })]);
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const cid = Type.Union([Type.Integer({ minimum: 1, maximum: MAX_CID }), Type.String({ pattern: '^\\d{1,8}$' })]);
 const flag = Type.Union([Type.Boolean(), stringEnum(['true', 'false', '1', '0', 'on'] as const)]);
 const integer = (min: number, max: number) =>
   Type.Union([Type.Integer({ minimum: min, maximum: max }), Type.String({ pattern: '^-?\\d{1,2}$' })]);
-const list = <T extends Parameters<typeof Type.Array>[0]>(t: T) => Type.Union([Type.Array(t, { maxItems: 50 }), t]);
+export const list = <T extends Parameters<typeof Type.Array>[0]>(t: T) => Type.Union([Type.Array(t, { maxItems: 50 }), t]);
 
 export const CreateTrainingBody = Type.Object(
   {
@@ -131,18 +134,7 @@ export const ReportBody = Type.Object(
 );
 export type ReportBody = Static<typeof ReportBody>;
 
-export const ExaminationBody = Type.Object(
-  {
-    examination_date: Type.String({ maxLength: 20 }),
-    position: Type.String({ maxLength: 40 }),
-    examiner_id: cid,
-    result: Type.String({ maxLength: 20, description: EXAMINATION_RESULTS.join(', ') }),
-  },
-  { additionalProperties: false },
-);
-export type ExaminationBody = Static<typeof ExaminationBody>;
-
-const writeErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
+export const writeErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 const tags = ['trainings'];
 
 export const listTrainings = {
@@ -201,14 +193,4 @@ export const createReport = {
   params: IdParams,
   body: ReportBody,
   response: { 201: Report, ...writeErrors },
-};
-
-export const createExamination = {
-  operationId: 'createTrainingExamination',
-  tags,
-  summary: 'Record an examination',
-  description: 'The examiner holds an active examiner endorsement for the training’s area.',
-  params: IdParams,
-  body: ExaminationBody,
-  response: { 201: Examination, ...writeErrors },
 };

@@ -14,6 +14,7 @@ import {
   TRAINING_TYPES,
   transitionProblem,
 } from './domain.js';
+import { personName } from '../members/domain/names.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
 import { presentTraining, presentTrainingDetail } from './trainings.presenter.js';
 import type { TrainingRecord } from './trainings.repository.js';
@@ -70,7 +71,7 @@ export class TrainingsService {
     return presentTrainingDetail(
       t,
       await records.reports(id, forStaff),
-      await records.examinations(id),
+      await this.deps.repos.trainingExaminations.ofTraining(id),
       forStaff ? await records.timeline(id) : [],
       (await this.deps.repos.attachments.ofTrainings([id])).filter((a) => forStaff || a.hidden === 0),
     );
@@ -248,6 +249,9 @@ export class TrainingsService {
     if (to === STATUS.COMPLETED && before.status !== to) timeline.push(...(await completeTraining(w, before, actor)));
     const after = (await w.repos.trainings.find(before.id))!;
     const statusChanged = to !== before.status;
+    const mentorNames = added.length === 0 ? new Map<number, string>() : await w.repos.staff.names(added);
+    const named = added.map((m) => personName(mentorNames, m));
+    const mentorLine = `${added.length === 1 ? 'A mentor was' : 'Mentors were'} assigned: ${named.join(', ')}.`;
     const change: TrainingChange = {
       actor,
       before,
@@ -260,10 +264,11 @@ export class TrainingsService {
             lines: [
               `Its status is now ${trainingStatusDescription(to)}.`,
               ...(after.closed_reason ? [`Reason: ${after.closed_reason}`] : []),
+              ...(added.length > 0 ? [mentorLine] : []),
             ],
           }
         : added.length > 0
-          ? { kind: 'mentor', lines: [`${added.length === 1 ? 'A mentor was' : 'Mentors were'} assigned: CID ${added.join(', ')}.`] }
+          ? { kind: 'mentor', lines: [mentorLine] }
           : null,
     };
     await recordTrainingChanges(w, this.deps.config, [change]);

@@ -12,6 +12,7 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
   const mentors = groupBy(rows.trainingMentors, (r) => r.training_id);
   const reports = groupBy(rows.trainingReports, (r) => r.training_id);
   const examinations = groupBy(rows.trainingExaminations, (r) => r.training_id);
+  const examiners = groupBy(rows.trainingExaminers, (r) => r.examination_id);
   const timeline = groupBy(rows.trainingTimeline, (r) => r.training_id);
   // A record's files by their hash (an export writes each beside the file, named so), given only where there are some.
   const files = (rows_: DivisionRows['trainingAttachments']) =>
@@ -86,10 +87,13 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
         )
         .map((x) => ({
           examination_date: x.examination_date,
+          start: x.start,
           position: x.position,
           examiner_id: x.examiner_id,
+          examiners: (examiners.get(x.id) ?? []).sort(by((e) => e.ordinal)).map((e) => e.user_id),
           result: x.result,
           created_at: isoMicros(x.created_at),
+          updated_at: isoMicros(x.updated_at),
           ...files(ofExamination.get(x.id) ?? []),
         })),
       timeline: [...(timeline.get(t.id) ?? [])].sort(by((e) => e.id)).map((e) => ({

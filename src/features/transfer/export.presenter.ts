@@ -98,6 +98,25 @@ export function exportDocument(rows: DivisionRows) {
       updated_at: isoMicros(b.updated_at),
       revision: b.revision,
     })),
+    // Written only when there are any: an export of a division without templates is as it was.
+    ...(rows.reportTemplates.length === 0
+      ? {}
+      : {
+          report_templates: rows.reportTemplates
+            .map((t) => ({
+              area: area(t.area_id),
+              name: t.name,
+              content: t.content,
+              created_at: isoMicros(t.created_at),
+              updated_at: isoMicros(t.updated_at),
+            }))
+            .sort(
+              by(
+                (t) => t.area,
+                (t) => t.name,
+              ),
+            ),
+        }),
   };
 }
 

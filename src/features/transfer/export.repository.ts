@@ -19,10 +19,12 @@ export interface DivisionRows {
   trainingMentors: Rows<'training_mentors'>;
   trainingReports: Rows<'training_reports'>;
   trainingExaminations: Rows<'training_examinations'>;
+  trainingExaminers: Rows<'training_examiners'>;
   trainingTimeline: Rows<'training_timeline'>;
   /** Without their content: an export writes each file apart (exportRepository.attachmentContent). */
   trainingAttachments: Array<Omit<Selectable<Database['training_attachments']>, 'content'>>;
   bookings: Rows<'bookings'>;
+  reportTemplates: Rows<'report_templates'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -42,12 +44,14 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     trainingMentors: await db.selectFrom('training_mentors').selectAll().execute(),
     trainingReports: await db.selectFrom('training_reports').selectAll().execute(),
     trainingExaminations: await db.selectFrom('training_examinations').selectAll().execute(),
+    trainingExaminers: await db.selectFrom('training_examiners').selectAll().execute(),
     trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
     trainingAttachments: await db
       .selectFrom('training_attachments')
       .select(['id', 'report_id', 'examination_id', 'name', 'type', 'size', 'sha256', 'hidden', 'uploader_id', 'uploader', 'created_at'])
       .execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
+    reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
   };
 }
 

@@ -3,8 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { isoMicros } from '../../core/domain/time.js';
-import { type ImportAttachment, ImportError, type ImportTraining } from './import/plan.js';
 import { chunks } from '../../core/db/chunks.js';
+import { type ImportAttachment, ImportError, type ImportTraining } from './import/plan.js';
 import { type Keyed, keyOf, type LinkTable, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 
 export interface TrainingRefs {
@@ -89,9 +89,38 @@ export async function importTrainings(db: Kysely<Database>, trainings: ImportTra
   await given('training_facilities', (t) => t.facilities?.map((name) => ({ name })));
   await given('training_mentors', (t) => t.mentors?.map((user_id) => ({ user_id })));
   await given('training_reports', (t) => t.reports?.map(({ attachments: _files, ...r }) => ({ ...r, draft: r.draft ? 1 : 0 })), false);
-  await given('training_examinations', (t) => t.examinations?.map(({ attachments: _files, ...x }) => ({ ...x })), false);
+  await given(
+    'training_examinations',
+    (t) => t.examinations?.map(({ examiners: _examiners, attachments: _files, ...x }) => ({ ...x })),
+    false,
+  );
+  await importExaminers(db, trainings, ids);
   await importAttachments(db, trainings, ids);
   await given('training_timeline', (t) => t.timeline?.map((e) => ({ ...e })), false);
+}
+
+/**
+ * The examiners of the examinations just written (§20), in order: each training's examinations were
+ * inserted in list order, so their ids, ascending, match the list.
+ */
+async function importExaminers(db: Kysely<Database>, trainings: ImportTraining[], ids: number[]): Promise<void> {
+  const given = trainings.flatMap((t, i) => (t.examinations === undefined ? [] : [{ id: ids[i]!, examinations: t.examinations }]));
+  const written = new Map<number, number[]>();
+  for (const part of chunks(given.map((g) => g.id))) {
+    const rows = await db
+      .selectFrom('training_examinations')
+      .select(['id', 'training_id'])
+      .where('training_id', 'in', part)
+      .orderBy('id')
+      .execute();
+    for (const r of rows) written.set(r.training_id, [...(written.get(r.training_id) ?? []), r.id]);
+  }
+  const links = given.flatMap((g) =>
+    g.examinations.flatMap((x, j) =>
+      x.examiners.map((user_id, k) => ({ examination_id: written.get(g.id)![j]!, ordinal: k + 1, user_id })),
+    ),
+  );
+  for (const part of chunks(links)) await db.insertInto('training_examiners').values(part).execute();
 }
 
 /**

@@ -16,6 +16,7 @@ import { type ImportedBooking, importBookings } from './import-bookings.reposito
 import { chunks } from '../../core/db/chunks.js';
 import { type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 import { dedupe, importTrainings } from './import-trainings.repository.js';
+import { importTemplates } from './import-templates.repository.js';
 
 export interface ImportSummary {
   areas: number;
@@ -25,6 +26,7 @@ export interface ImportSummary {
   roles: number;
   trainings: number;
   bookings: number;
+  templates: number;
 }
 
 /** Ids of what records reference, each refusing an unknown name with the record's path. */
@@ -65,6 +67,7 @@ async function applyImport(
   await importRoles(db, plan.roles, refs);
   await importTrainings(db, plan.trainings, refs);
   const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
+  await importTemplates(db, plan.report_templates ?? [], areaId, now);
 
   const summary = {
     areas: plan.areas.length,
@@ -74,6 +77,7 @@ async function applyImport(
     roles: plan.roles.length,
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
+    templates: plan.report_templates?.length ?? 0,
   };
   return { summary, bookings };
 }

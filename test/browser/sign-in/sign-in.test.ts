@@ -82,8 +82,11 @@ describe.skipIf(skip)('signing in and out in Chromium', () => {
     const { page, problems, close } = await open(browser, server.url);
     try {
       await expect(page.locator('tbody').first().textContent()).resolves.not.toContain('Lindqvist');
-      await Promise.all([page.waitForURL(`${server.url}/`, { waitUntil: 'networkidle' }), page.click('text=Sign in')]);
+      // Signing in from the schedule lands on the member's home (contract §20), linked as "My page".
+      await Promise.all([page.waitForURL(`${server.url}/my`, { waitUntil: 'networkidle' }), page.click('text=Sign in')]);
       await expect(page.locator('.account').textContent()).resolves.toContain('Karin Holm');
+      await expect(page.locator('.account a', { hasText: 'My page' }).getAttribute('href')).resolves.toBe('/my');
+      await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
       await expect(page.locator('tbody').first().textContent()).resolves.toContain('Adalbert Lindqvist');
       await expect(page.locator('a', { hasText: 'Book a position' }).getAttribute('href')).resolves.toBe('/bookings/new');
       await expect(page.locator('a', { hasText: 'My bookings' }).getAttribute('href')).resolves.toBe('/my/bookings');
@@ -105,7 +108,7 @@ describe.skipIf(skip)('signing in and out in Chromium', () => {
         connect.setConsent(true);
         const { page, problems, close } = await open(browser, server.url, { colorScheme, viewport, bypassCSP: true });
         try {
-          await Promise.all([page.waitForURL(`${server.url}/`, { waitUntil: 'networkidle' }), page.click('text=Sign in')]);
+          await Promise.all([page.waitForURL(`${server.url}/my`, { waitUntil: 'networkidle' }), page.click('text=Sign in')]);
           await expect(page.locator('.account').textContent()).resolves.toContain('Karin Holm');
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
           await page.screenshot({ path: path.join(SCREENSHOTS, `signed-in-${viewport.width}-${colorScheme}.png`), fullPage: true });

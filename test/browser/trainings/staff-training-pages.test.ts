@@ -1,6 +1,7 @@
 // The staff training pages in a real Chromium against a server process: a Moderator moves a
-// training, assigns a mentor and writes a report through the forms, and each page passes axe and
-// fits 375 and 1366 pixels in light and dark, with screenshots to look at.
+// training, assigns a mentor, writes a report, plans and grades an examination through the forms,
+// and each page (/staff/exams too) passes axe and fits 375 and 1366 pixels in light and dark, with
+// screenshots to look at.
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,10 +53,21 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
       await expect(page.locator('.facts').textContent()).resolves.toContain(`MentorsMaja Moderator (${MOD.id})`);
       await page.getByLabel('Report', { exact: true }).fill('Smooth traffic handling.\nWork on phraseology.');
       await Promise.all([page.waitForURL(/done=report/, { waitUntil: 'networkidle' }), page.click('button:has-text("Save report")')]);
-      await page.getByLabel('Position (callsign)').last().fill('EKCH_TWR');
-      await page.getByLabel('Examiner (CID)').fill(String(EXA.id));
-      await Promise.all([page.waitForURL(/done=exam/, { waitUntil: 'networkidle' }), page.click('button:has-text("Record")')]);
+      // An examination planned with its examiner and position picked by name, then graded through its own form.
+      await page.locator('#exam-position').selectOption('EKCH_TWR');
+      await page.locator('#exam-start').fill('18:00');
+      await page.getByLabel('Erik Examiner (1000030), examines up to S3').first().check();
+      await Promise.all([page.waitForURL(/done=exam/, { waitUntil: 'networkidle' }), page.click('button:has-text("Save examination")')]);
+      await expect(page.locator('.exams').textContent()).resolves.toContain('Erik Examiner (1000030): Planned');
+      await page.locator('.exams select[name="result"]').first().selectOption('PASSED');
+      await Promise.all([page.waitForURL(/done=graded/, { waitUntil: 'networkidle' }), page.click('button:has-text("Grade")')]);
       await expect(page.locator('.exams').textContent()).resolves.toContain('Erik Examiner (1000030): PASSED');
+      // One more, a week ahead, left planned (the examinations overview shows it).
+      await page.locator('#exam-examination_date').fill(new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10));
+      await page.locator('#exam-position').selectOption('EKCH_TWR');
+      await page.locator('input[name="examiners"]').first().check();
+      await Promise.all([page.waitForURL(/done=exam/, { waitUntil: 'networkidle' }), page.click('button:has-text("Save examination")')]);
+      await expect(page.locator('.exams').textContent()).resolves.toContain('Planned');
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     } finally {
       await close();
@@ -67,25 +79,24 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
       { width: 390, height: 844 },
       { width: 1366, height: 800 },
     ]) {
-      it(`shows an examination at a blank position again with the message beside the field: ${colorScheme}, ${viewport.width}px`, async () => {
+      it(`shows an examination without an examiner again with the message beside the field: ${colorScheme}, ${viewport.width}px`, async () => {
         const { page, close } = await open('/staff/trainings/1', { colorScheme, viewport });
         try {
-          await page.getByLabel('Position (callsign)').last().fill('   ');
-          await page.getByLabel('Examiner (CID)').fill(String(EXA.id));
+          await page.locator('#exam-start').fill('07:30');
           await Promise.all([
             page.waitForURL(/\/examinations#exam-problem$/, { waitUntil: 'networkidle' }),
-            page.click('button:has-text("Record")'),
+            page.click('button:has-text("Save examination")'),
           ]);
-          const position = page.getByLabel('Position (callsign)').last();
-          await expect(position.getAttribute('aria-invalid')).resolves.toBe('true');
-          await expect(page.locator('#exam-position-error').textContent()).resolves.toContain('The position field is required.');
+          const examiners = page.locator('fieldset[aria-describedby="exam-examiners-error"]');
+          await expect(examiners.count()).resolves.toBe(1);
+          await expect(page.locator('#exam-examiners-error').textContent()).resolves.toContain('Name one or two examiners.');
           // The last form of the page comes back scrolled to its message, not to the top of the page.
           expect(
             await page.evaluate(
               `((id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top > -1 && r.bottom <= innerHeight; })('exam-problem')`,
             ),
           ).toBe(true);
-          await expect(page.getByLabel('Examiner (CID)').inputValue()).resolves.toBe(String(EXA.id));
+          await expect(page.locator('#exam-start').inputValue()).resolves.toBe('07:30');
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
           await page.screenshot({ path: path.join(SCREENSHOTS, `staff-exam-error-${viewport.width}-${colorScheme}.png`), fullPage: true });
           expect(await seriousFindings(page, 'examination form error')).toEqual([]);
@@ -99,6 +110,7 @@ describe.skipIf(SKIP_BROWSER)('the staff training pages in Chromium', () => {
   for (const [url, name] of [
     ['/staff/trainings', 'staff-trainings'],
     ['/staff/trainings/1', 'staff-training'],
+    ['/staff/exams', 'staff-exams'],
   ] as const) {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const viewport of [

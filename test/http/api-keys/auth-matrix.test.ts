@@ -65,6 +65,12 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
     payload: { examination_date: '2026-03-01', position: 'EKCH_TWR', examiner_id: 1000001, result: 'PASSED' },
     expect: WRITE,
   },
+  // Report 1 is the one written above.
+  'PATCH /api/trainings/{id}/reports/{rid}': { url: '/api/trainings/1/reports/1', payload: { content: 'Edited' }, expect: WRITE },
+  'DELETE /api/trainings/{id}/reports/{rid}': { url: '/api/trainings/1/reports/1', expect: WRITE },
+  // Examination 2 is the one recorded above; 1, planned, is loaded with the division.
+  'PATCH /api/trainings/{id}/examinations/{xid}': { url: '/api/trainings/1/examinations/2', payload: { start: '18:00' }, expect: WRITE },
+  'DELETE /api/trainings/{id}/examinations/{xid}': { url: '/api/trainings/1/examinations/1', expect: WRITE },
 };
 
 /** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
@@ -78,7 +84,14 @@ describe('authentication matrix (docs/api.md)', () => {
     await ctx.load(
       buildDivision({
         endorsements: [buildEndorsement(), buildEndorsement({ type: 'examiner', rating: 'S3', areas: ['Denmark'] })],
-        trainings: [buildTraining()],
+        trainings: [
+          {
+            ...buildTraining(),
+            examinations: [
+              { examination_date: '2026-03-02', position: 'EKCH_TWR', examiners: [1000001], created_at: '2026-03-01T00:00:00Z' },
+            ],
+          },
+        ],
         bookings: [
           buildBooking({ id: 1, time_start: '2099-01-01 10:00:00', time_end: '2099-01-01 12:00:00' }),
           buildBooking({ id: 2, time_start: '2099-01-02 10:00:00', time_end: '2099-01-02 12:00:00' }),

@@ -260,6 +260,14 @@ describe('sign-in with the network account', () => {
     expect((await browser.get('/')).body).toContain('Sign out');
   });
 
+  it('lands on the member home when no page was asked for, and on the page asked for otherwise', async () => {
+    const home = await new MemberBrowser(ctx.app).signIn(connect);
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe('/my');
+    const asked = await new MemberBrowser(ctx.app).signIn(connect, '/my/bookings');
+    expect(asked.headers.location).toBe('/my/bookings');
+  });
+
   it.each([
     '//evil.example',
     '/\\evil.example',

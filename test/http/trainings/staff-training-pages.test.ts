@@ -80,7 +80,7 @@ describe('the staff training pages', () => {
     // The page's mentor box carries the CID it sends, and the timeline says what the list was before.
     const detail = (await get(url, 'mod')).body;
     expect(detail).toContain(`name="mentors" value="${MEN}" checked`);
-    expect(detail).toContain(`mentors from none; to ${MEN}`);
+    expect(detail).toContain(`Mentors changed from none to Mats Mentor (${MEN}) by Maja Mod (${MOD})`);
     const report = await post(
       `${url}/reports`,
       { report_date: '2026-06-01', content: 'Good first session', draft: 'on', position: '', improve: '' },
@@ -90,17 +90,18 @@ describe('the staff training pages', () => {
     expect(report.statusCode).toBe(303);
     const notExaminer = await post(
       `${url}/examinations`,
-      { examination_date: '2026-06-10', position: 'EKCH_TWR', examiner_id: String(MOD), result: 'PASSED' },
+      { examination_date: '2026-06-10', position: 'EKCH_TWR', examiners: String(MOD), result: 'PASSED' },
       'mod',
       url,
     );
     expect(notExaminer.statusCode).toBe(422);
-    expect(notExaminer.body).toContain('id="exam-examiner_id-error">CID 1000010 holds no active examiner endorsement for Denmark.');
+    // The examiner is named, not numbered.
+    expect(notExaminer.body).toContain('id="exam-examiners-error">Maja Mod (1000010) holds no active examiner endorsement for Denmark.');
     expect(
       (
         await post(
           `${url}/examinations`,
-          { examination_date: '2026-06-10', position: 'EKCH_TWR', examiner_id: String(EXA), result: 'PASSED' },
+          { examination_date: '2026-06-10', position: 'EKCH_TWR', examiners: String(EXA), result: 'PASSED' },
           'mod',
           url,
         )
@@ -147,12 +148,12 @@ describe('the staff training pages', () => {
     const exams = await ctx.services.db.kysely.selectFrom('training_examinations').selectAll().execute();
     const exam = await post(
       `${url}/examinations`,
-      { examination_date: '2026-06-01', position: 'EKCH_TWR', examiner_id: 'abc', result: 'PASSED' },
+      { examination_date: '2026-06-01', position: 'EKCH_TWR', examiners: 'abc', result: 'PASSED' },
       'mod',
       url,
     );
     expect(exam.statusCode).toBe(422);
-    expect(exam.body).toContain('id="exam-examiner_id-error">Give the examiner’s CID (a number).');
+    expect(exam.body).toContain('id="exam-examiners-error">Each examiner is named by their CID (a number).');
     expect(await ctx.services.db.kysely.selectFrom('training_examinations').selectAll().execute()).toEqual(exams);
     expect(await ctx.services.db.kysely.selectFrom('trainings').selectAll().orderBy('id').execute()).toEqual(stored);
   });

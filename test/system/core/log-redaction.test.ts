@@ -105,6 +105,15 @@ describe('redactUrl and scrubCredentials', () => {
     expect(redactUrl(`/a?q=${token.replace(/_/g, '%5F')}`)).toBe('/a?q=sector_0123456789abcdef_[redacted]');
   });
 
+  it("keep a one-time link's token out of the log, in its path and in a sign-in's next", () => {
+    const link = `slk_${'Ab9_-'.repeat(6)}xy`;
+    expect(redactUrl(`/training/link/${link}`)).toBe('/training/link/slk_[redacted]');
+    expect(redactUrl(`/auth/login?next=${encodeURIComponent(`/training/link/${link}`)}`)).toBe(
+      '/auth/login?next=%2Ftraining%2Flink%2Fslk_[redacted]',
+    );
+    expect(scrubCredentials(`{"msg":"/training/link/${link.replace(/_/g, '%5F')}"}`)).toBe('{"msg":"/training/link/slk_[redacted]"}');
+  });
+
   it('scrub the same from URLs quoted inside any log line', () => {
     const line = JSON.stringify({
       msg: `Reply was already sent, did you forget to "return reply" in the "/api/x?token=abc&api_key=${token}" (GET) route?`,

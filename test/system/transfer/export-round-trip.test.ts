@@ -115,6 +115,15 @@ const EXTRA = {
       ],
       examinations: [
         { examination_date: '2025-07-07', position: 'birk_app', examiner_id: YAN, result: 'PASSED', created_at: '2025-07-07T15:00:00Z' },
+        // Planned (no result), at a time, with two examiners (§20).
+        {
+          examination_date: '2025-08-01',
+          start: '18:30',
+          position: 'BIRK_APP',
+          examiners: [YAN, ZOE],
+          created_at: '2025-07-08T10:00:00Z',
+          updated_at: '2025-07-09T10:00:00Z',
+        },
       ],
       timeline: [
         {
@@ -373,10 +382,23 @@ describe('export', () => {
           examinations: [
             {
               examination_date: '2025-07-07',
+              start: null,
               position: 'BIRK_APP',
               examiner_id: YAN,
+              examiners: [YAN],
               result: 'PASSED',
               created_at: '2025-07-07T15:00:00.000000Z',
+              updated_at: '2025-07-07T15:00:00.000000Z',
+            },
+            {
+              examination_date: '2025-08-01',
+              start: '18:30',
+              position: 'BIRK_APP',
+              examiner_id: YAN,
+              examiners: [YAN, ZOE],
+              result: null,
+              created_at: '2025-07-08T10:00:00.000000Z',
+              updated_at: '2025-07-09T10:00:00.000000Z',
             },
           ],
           timeline: [
@@ -449,7 +471,7 @@ describe('export', () => {
       zoe.timeline.length,
       zoe.ratings.length,
       zoe.facilities.length,
-    ]).toEqual([[YAN], 2, 1, 2, 2, 2]);
+    ]).toEqual([[YAN], 2, 2, 2, 2, 2]);
     // And the stored columns are the original's, those no export field showed before included.
     const copy = await storedColumns(url);
     expect(copy).toEqual(await storedColumns(ctx.databaseUrl));

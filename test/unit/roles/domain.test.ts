@@ -82,14 +82,45 @@ const cases: Array<[string, StaffMember, StaffAction, boolean]> = [
   ['a Buddy writes reports for trainings of the area', buddy, { kind: 'report', area: DK, student: OTHER }, true],
   ['a Buddy does not write reports in another area', buddy, { kind: 'report', area: SE, student: OTHER }, false],
   // examinations
-  ['a Moderator records examinations of the area', moderator, { kind: 'examination', area: DK, examiner: OTHER }, true],
-  ['the examiner records their own examination', member([], { cid: OTHER }), { kind: 'examination', area: DK, examiner: OTHER }, true],
-  ["a Buddy does not record someone else's examination", buddy, { kind: 'examination', area: DK, examiner: OTHER }, false],
+  ['a Moderator records examinations of the area', moderator, { kind: 'examination', area: DK, examiners: [OTHER], graded: false }, true],
+  [
+    'the examiner records their own examination',
+    member([], { cid: OTHER }),
+    { kind: 'examination', area: DK, examiners: [OTHER], graded: false },
+    true,
+  ],
+  [
+    'the second examiner records their examination',
+    member([], { cid: OTHER }),
+    { kind: 'examination', area: DK, examiners: [STUDENT, OTHER], graded: false },
+    true,
+  ],
+  [
+    "a Buddy does not record someone else's examination",
+    buddy,
+    { kind: 'examination', area: DK, examiners: [OTHER], graded: false },
+    false,
+  ],
+  ['a Moderator corrects a graded examination', moderator, { kind: 'examination', area: DK, examiners: [OTHER], graded: true }, true],
+  [
+    'the examiner does not correct a graded examination',
+    member([], { cid: OTHER }),
+    { kind: 'examination', area: DK, examiners: [OTHER], graded: true },
+    false,
+  ],
+  ['a Mentor does not correct a graded examination', mentor, { kind: 'examination', area: DK, examiners: [OTHER], graded: true }, false],
   // bookings of the area
   ['a Moderator books anything in the area', moderator, { kind: 'bookings', area: DK }, true],
   ['a division-wide Administrator books anything anywhere', divisionAdmin, { kind: 'bookings', area: SE }, true],
   ['a Mentor does not book for others', mentor, { kind: 'bookings', area: DK }, false],
   ['a member without a role does nothing of this', nobody, { kind: 'bookings', area: DK }, false],
+  // report templates (§20): kept by the area's Moderators and Administrators
+  ['a Moderator keeps the area’s report templates', moderator, { kind: 'templates', area: DK }, true],
+  ['an Administrator keeps the area’s report templates', admin, { kind: 'templates', area: DK }, true],
+  ['a division-wide Administrator keeps every area’s report templates', divisionAdmin, { kind: 'templates', area: SE }, true],
+  ['a Moderator does not keep another area’s report templates', moderator, { kind: 'templates', area: SE }, false],
+  ['a Mentor does not keep report templates', mentor, { kind: 'templates', area: DK }, false],
+  ['a Buddy does not keep report templates', buddy, { kind: 'templates', area: DK }, false],
 ];
 
 describe('who may do what (contract §17)', () => {
@@ -114,7 +145,7 @@ describe('authorize: the one permission check of the services', () => {
     const refusal = mayDo(moderator, { kind: 'role', role: 'Moderator', area: DK });
     expect(() => authorize(moderator, 'role', { role: 'Moderator', area: DK })).toThrow(ForbiddenError);
     expect(() => authorize(moderator, 'role', { role: 'Moderator', area: DK })).toThrow(refusal.ok ? 'unexpected' : refusal.reason);
-    expect(() => authorize(buddy, 'examination', { area: DK, examiner: OTHER })).toThrow(
+    expect(() => authorize(buddy, 'examination', { area: DK, examiners: [OTHER], graded: false })).toThrow(
       "Examinations are recorded by the area's Administrators and Moderators, or by the examiner.",
     );
   });

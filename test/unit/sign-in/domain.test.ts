@@ -1,7 +1,7 @@
 // The pure parts of signing in: which `next` paths are followed, and what counts as the network's
 // description of a member.
 import { describe, expect, it } from 'vitest';
-import { parseNetworkProfile, safeNext, signInRefusedFor } from '../../../src/features/sign-in/domain.js';
+import { landingOf, parseNetworkProfile, safeNext, signInRefusedFor } from '../../../src/features/sign-in/domain.js';
 
 const response = (data: unknown) => ({ data });
 const MEMBER = {
@@ -29,6 +29,18 @@ describe('safeNext', () => {
     '/auth/login',
   ])('sends %j to /', (next) => {
     expect(safeNext(next)).toBe('/');
+  });
+});
+
+describe('landingOf', () => {
+  it.each([undefined, null, ''])('lands %j on the member home', (next) => {
+    expect(landingOf(next)).toBe('/my');
+  });
+  it.each(['/', '/my/bookings', '/staff'])('follows %s', (next) => {
+    expect(landingOf(next)).toBe(next);
+  });
+  it.each(['//evil.example', 'https://evil.example/', '/auth/login'])('sends %j to /, as safeNext does', (next) => {
+    expect(landingOf(next)).toBe('/');
   });
 });
 

@@ -10,3 +10,9 @@ export function oneLineName(name: string): string {
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .replace(/ {2,}/g, ' ');
 }
+
+/** A person as pages and mail show them (contract §20): "First Last (cid)"; "CID 1500003" when no name is known. */
+export function personName(names: ReadonlyMap<number, string>, cid: number): string {
+  const name = names.get(cid);
+  return name === undefined || name === '' || name === String(cid) ? `CID ${cid}` : `${name} (${cid})`;
+}

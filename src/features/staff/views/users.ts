@@ -1,6 +1,7 @@
 // GET /staff/users?q= (find a person by CID or name) and GET /staff/users/{cid} (the person:
 // rating, membership, endorsements with their forms, roles, trainings, ATC hours, bookings).
 import { ratingCode } from '../../members/domain/ratings.js';
+import { personName } from '../../members/domain/names.js';
 import type { StaffUserRow } from '../staff.repository.js';
 import type { Person } from '../staff.types.js';
 import type { Endorsement } from '../../endorsements/index.js';
@@ -54,7 +55,7 @@ function endorsementItem(e: Endorsement, p: PersonPage): Html {
   const today = new Date(p.now).toISOString().slice(0, 10);
   // prettier-ignore
   return html`<li class="card${s.live ? '' : ' ended'}"><p><strong>${e.type[0]!.toUpperCase()}${e.type.slice(1)}</strong> ${what}</p>
-<p class="when">${s.text}${e.issued_by === null ? '' : html`, issued by ${p.person.names.get(e.issued_by) ?? e.issued_by}`}</p>
+<p class="when">${s.text}${e.issued_by === null ? '' : html`, issued by ${personName(p.person.names, e.issued_by)}`}</p>
 ${s.live && p.mayIssue && e.type !== 's1' ? endorsementActions(e, p.csrf, p.state, today) : ''}</li>`;
 }
 
@@ -72,7 +73,7 @@ ${p.mayIssue ? html`<h3>Issue an endorsement</h3>${issueForm({ ...p.issue, cid: 
 <section aria-labelledby="roles-title"><h2 id="roles-title">Roles</h2>
 ${rolesSection({ ...p.roles, cid: user.id, csrf: p.csrf, state: p.state, roles })}</section>
 <section aria-labelledby="trainings-title"><h2 id="trainings-title">Trainings</h2>
-${trainings.length === 0 ? empty('No trainings.') : html`<ul class="cards">${trainings.map((t) => html`<li class="card"><p><a href="/staff/trainings/${t.id}"><strong>${t.area}</strong> ${t.ratings.join(', ')} (${t.type})</a></p><p>${trainingStatusDescription(t.status)}${t.paused_at === null ? '' : ', paused'}; mentors: ${t.mentors.map((m) => names.get(m) ?? m).join(', ') || 'none'}</p></li>`)}</ul>`}</section>
+${trainings.length === 0 ? empty('No trainings.') : html`<ul class="cards">${trainings.map((t) => html`<li class="card"><p><a href="/staff/trainings/${t.id}"><strong>${t.area}</strong> ${t.ratings.join(', ')} (${t.type})</a></p><p>${trainingStatusDescription(t.status)}${t.paused_at === null ? '' : ', paused'}; mentors: ${t.mentors.map((m) => personName(names, m)).join(', ') || 'none'}</p></li>`)}</ul>`}</section>
 <section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours per area</h2>
 ${hours.length === 0 ? empty('No controlling recorded.') : html`<ul class="cards">${hours.map((h) => html`<li class="card"><p><strong>${h.area}</strong>: ${h.hours.toFixed(2)} h${h.required_hours === null ? '' : ` of ${h.required_hours} h`}</p><p>${h.active ? 'active' : 'not active'}${h.grace_until === null ? '' : `, grace until ${utcText(h.grace_until)}`}</p></li>`)}</ul>`}</section>
 <section aria-labelledby="bookings-title"><h2 id="bookings-title">Upcoming bookings</h2>

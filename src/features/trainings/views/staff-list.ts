@@ -5,6 +5,7 @@ import { TRAINING_TYPES } from '../domain.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingRecord } from '../trainings.repository.js';
 import type { TrainingList } from '../desk.service.js';
+import { personName } from '../../members/domain/names.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { empty, field, formAction, type FormState, formError, options, staffPage, type StaffFrame, valueOf } from '../../roles/index.js';
 
@@ -15,13 +16,15 @@ export interface TrainingsPage extends StaffFrame {
   today: string;
   state: FormState;
   notice: string | null;
+  /** The areas (names) where the viewer may create a training; none: no form (a mentor's page). */
+  createIn?: string[];
 }
 
 const day = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().slice(0, 10));
 const STATUSES = [0, 1, 2, 3].map((s) => ({ value: String(s), text: trainingStatusDescription(s) }));
 
 export function trainingsPage(p: TrainingsPage): Buffer {
-  const name = (cid: number) => `${p.list.names.get(cid) ?? cid} (${cid})`;
+  const name = (cid: number) => personName(p.list.names, cid);
   const link = (t: TrainingRecord) => html`<a href="/staff/trainings/${t.id}">${name(t.user_id)}</a>`;
   const upcoming = p.list.examinations.filter((x) => x.examination_date >= p.today).reverse();
   const past = p.list.examinations.filter((x) => x.examination_date < p.today);
@@ -72,15 +75,15 @@ ${p.list.queue.length === 0 ? empty('Nobody is waiting.') : html`<ol class="queu
 ${p.list.open.length === 0 ? empty('No open trainings past the queue.') : html`<ul class="trainings">${p.list.open.map((t) => html`<li>${link(t)} — ${t.area}, ${t.ratings.join(', ')}: <strong>${trainingStatusDescription(t.status)}</strong>${t.mentors.length === 0 ? ', no mentor' : html`, mentors ${t.mentors.map(name).join(', ')}`}</li>`)}</ul>`}
 </section>
 <section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>${exams(upcoming, 'Upcoming examinations')}${exams(past, 'Past examinations')}</section>
-<section aria-labelledby="new-title"><h2 id="new-title">Create a training</h2>
+${p.createIn?.length === 0 ? '' : html`<section aria-labelledby="new-title"><h2 id="new-title">Create a training</h2>
 <form method="post" action="${formAction('/staff/trainings', form)}" class="staff-form" novalidate>${p.csrf}
 ${formError(p.state, form, ['user_id', 'area', 'type', 'ratings', 'status'])}
 ${field({ form, name: 'user_id', label: 'Student (CID)', state: p.state, control: input('user_id') })}
-${field({ form, name: 'area', label: 'Area', state: p.state, control: (id, aria) => html`<select id="${id}" name="area" ${aria}>${options(p.areas, valueOf(p.state, form, 'area'))}</select>` })}
+${field({ form, name: 'area', label: 'Area', state: p.state, control: (id, aria) => html`<select id="${id}" name="area" ${aria}>${options(p.createIn ?? p.areas, valueOf(p.state, form, 'area'))}</select>` })}
 ${field({ form, name: 'type', label: 'Type', state: p.state, control: (id, aria) => html`<select id="${id}" name="type" ${aria}>${options([...TRAINING_TYPES], valueOf(p.state, form, 'type', 'Standard'))}</select>` })}
 ${field({ form, name: 'ratings', label: 'Trains for', state: p.state, hint: 'Rating codes and facility endorsements, separated by commas: S2, T1 EKCH TWR', control: input('ratings') })}
 ${field({ form, name: 'status', label: 'Starts as', state: p.state, control: (id, aria) => html`<select id="${id}" name="status" ${aria}>${options(STATUSES, valueOf(p.state, form, 'status', '0'))}</select>` })}
 <div class="actions"><button type="submit">Create</button></div>
-</form></section>`;
+</form></section>`}`;
   return staffPage(p, 'Trainings', main, p.notice);
 }

@@ -7,10 +7,11 @@ import type { ImportPlan } from './plan.js';
 import { parsePosition } from './positions.js';
 import { pathKey } from './quote.js';
 import { parseRole } from './roles.js';
+import { parseTemplate } from './templates.js';
 import { parseTraining } from './trainings.js';
 import { parseUser } from './users.js';
 
-const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings'];
+const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'report_templates'];
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
@@ -42,5 +43,8 @@ export function parseImport(input: unknown): ImportPlan {
   // Bookings without an id are always new rows; only given ids are keys.
   refuseDuplicates(bookings, (b) => (b.id === null ? null : [b.id]), 'id');
 
-  return { areas, users, positions, endorsements, roles, trainings, bookings };
+  const report_templates = arr(root, 'report_templates').map((t, i) => parseTemplate(t, `report_templates[${i}]`));
+  refuseDuplicates(report_templates, (t) => [t.area, t.name], 'area and name');
+
+  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates };
 }

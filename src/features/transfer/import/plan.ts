@@ -85,10 +85,16 @@ export interface ImportReport {
 }
 export interface ImportExamination {
   examination_date: string;
+  /** "HH:MM" UTC, or null. */
+  start: string | null;
   position: string;
   examiner_id: number;
-  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED';
+  /** In order, the first being examiner_id (§20). */
+  examiners: number[];
+  /** Null: planned. */
+  result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED' | null;
   created_at: number;
+  updated_at: number;
   attachments?: ImportAttachment[];
 }
 export interface ImportTimelineEntry {
@@ -153,6 +159,15 @@ export interface ImportBooking {
   }>;
   path: string;
 }
+/** A report template, by (area, name); times null: the import's. */
+export interface ImportTemplate {
+  area: string;
+  name: string;
+  content: string;
+  created_at: number | null;
+  updated_at: number | null;
+  path: string;
+}
 export interface ImportPlan {
   areas: string[];
   users: ImportUser[];
@@ -161,4 +176,6 @@ export interface ImportPlan {
   roles: ImportRole[];
   trainings: ImportTraining[];
   bookings: ImportBooking[];
+  /** Absent: none (a Control Center move has none). */
+  report_templates?: ImportTemplate[];
 }

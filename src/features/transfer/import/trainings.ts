@@ -41,7 +41,17 @@ const REPORT_FIELDS = [
   'updated_at',
   'attachments',
 ] as const;
-const EXAMINATION_FIELDS = ['examination_date', 'position', 'examiner_id', 'result', 'created_at', 'attachments'] as const;
+const EXAMINATION_FIELDS = [
+  'examination_date',
+  'start',
+  'position',
+  'examiner_id',
+  'examiners',
+  'result',
+  'created_at',
+  'updated_at',
+  'attachments',
+] as const;
 const TIMELINE_FIELDS = ['at', 'actor', 'actor_name', 'action', 'detail'] as const;
 const RESULTS = ['PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED'] as const;
 const DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -81,14 +91,33 @@ export function parseReport(r: unknown, path: string): ImportReport {
 
 export function parseExamination(x: unknown, path: string): ImportExamination {
   const o = record(x, path, EXAMINATION_FIELDS);
-  const result = reqStr(o, 'result', path, 20);
-  if (!(RESULTS as readonly string[]).includes(result)) fail(`${path}.result`, `must be one of ${RESULTS.join(', ')}`);
+  // No result: a planned examination (§20).
+  const result = o.result == null ? null : reqStr(o, 'result', path, 20);
+  if (result !== null && !(RESULTS as readonly string[]).includes(result)) fail(`${path}.result`, `must be one of ${RESULTS.join(', ')}`);
+  const start = nullableStr(o, 'start', path, 5);
+  if (start !== null && !/^([01]\d|2[0-3]):[0-5]\d$/.test(start)) fail(`${path}.start`, `must be a time HH:MM (got ${preview(start)})`);
+  // The examiners in order; without them, examiner_id alone (§18). Given both, examiner_id is the first.
+  const examiners = gives(o, 'examiners')
+    ? list(o, 'examiners', path).map((m, j) => {
+        if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > MAX_CID)
+          fail(`${path}.examiners[${j}]`, `must be a user id from 1 to ${MAX_CID}`);
+        return m as number;
+      })
+    : null;
+  if (examiners !== null && (examiners.length < 1 || examiners.length > 2 || new Set(examiners).size !== examiners.length))
+    fail(`${path}.examiners`, 'must name one or two different examiners');
+  const examinerId = examiners !== null && o.examiner_id == null ? examiners[0]! : int(o, 'examiner_id', path, 1, MAX_CID);
+  if (examiners !== null && examiners[0] !== examinerId) fail(`${path}.examiner_id`, 'must be the first of examiners');
+  const createdAt = instant(o, 'created_at', path, false)!;
   return {
     examination_date: date(o, 'examination_date', path),
+    start,
     position: reqStr(o, 'position', path, 30).toUpperCase(),
-    examiner_id: int(o, 'examiner_id', path, 1, MAX_CID),
+    examiner_id: examinerId,
+    examiners: examiners ?? [examinerId],
     result: result as ImportExamination['result'],
-    created_at: instant(o, 'created_at', path, false)!,
+    created_at: createdAt,
+    updated_at: gives(o, 'updated_at') ? (instant(o, 'updated_at', path, true) ?? createdAt) : createdAt,
     ...parseAttachments(o, path),
   };
 }

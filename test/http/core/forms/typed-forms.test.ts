@@ -162,4 +162,62 @@ describe('typed page forms', () => {
     }
     expect(await written()).toEqual(before);
   });
+
+  it('takes a whole number only as digits: `1e3`, `+5` or ` 5` in a CID field or a path is not a number', async () => {
+    const before = await written();
+    for (const typed of ['1e3', '+5', '0x10', '5.0']) {
+      const res = await post(String(ADMIN), '/staff/trainings', '/staff/trainings', {
+        user_id: typed,
+        area: 'Denmark',
+        ratings: 'S2',
+        status: '0',
+      });
+      expect(res.statusCode, typed).toBe(422);
+      expect(res.body, typed).toContain('id="training-new-user_id-error">Give the CID of the member to train (a number).');
+      // The form comes back with what was typed, not with what a loose reading made of it.
+      expect(res.body, typed).toContain(`value="${typed}"`);
+    }
+    for (const typed of ['1e3', '+5', '%205', '5.0']) {
+      const res = await get(String(ADMIN), `/staff/users/${typed}`);
+      expect(res.statusCode, typed).toBe(404);
+      expect(res.body, typed).toContain('No such person');
+    }
+    const mentors = await post(String(ADMIN), `/staff/trainings/${trainingId}`, `/staff/trainings/${trainingId}`, {
+      type: 'Standard',
+      mentors: '+1000010',
+    });
+    expect(mentors.statusCode).toBe(422);
+    expect(mentors.body).toContain('id="change-mentors-error">Each mentor is named by their CID (a number).');
+    expect(await written()).toEqual(before);
+  });
+
+  // Last: it closes the training the other cases use.
+  it('says why a form sent to a training closed meanwhile changed nothing, where the form would have been', async () => {
+    const page = `/staff/trainings/${trainingId}`;
+    const token = csrfOf((await get(String(ADMIN), page)).body);
+    const close = await postForm(
+      ctx.app,
+      `${page}/status`,
+      { status: '-2', closed_reason: 'Left the division', _csrf: token },
+      as[ADMIN]!.cookie,
+    );
+    expect(close.statusCode).toBe(303);
+    const before = await written();
+    // The forms were on the page opened before the training was closed.
+    const report = await postForm(
+      ctx.app,
+      `${page}/reports`,
+      { report_date: '2030-02-30', content: 'Good session', _csrf: token },
+      as[ADMIN]!.cookie,
+    );
+    expect(report.statusCode).toBe(422);
+    expect(report.body).toContain(
+      'role="alert" id="report-problem">Nothing was changed: The report_date field must be a date, YYYY-MM-DD.</p>',
+    );
+    const status = await postForm(ctx.app, `${page}/status`, { status: '1', _csrf: token }, as[ADMIN]!.cookie);
+    expect(status.statusCode).toBe(409);
+    expect(status.body).toMatch(/role="alert" id="status-problem">Nothing was changed: [^<]+closed/);
+    expect(status.body).toContain('This training is closed: Left the division; it cannot be changed.');
+    expect(await written()).toEqual(before);
+  });
 });

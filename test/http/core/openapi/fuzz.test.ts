@@ -55,10 +55,42 @@ const issued = await ctx.request({
 });
 if (issued.statusCode !== 201) throw new Error(`the fuzz's examiner was not issued: ${issued.body}`);
 
-const bookingIds = (await kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((r) => r.id);
-
-// Reports and an examination to attach files to, and files to download and remove (contract §20).
+// Reports to edit and delete (contract §20), some drafts: enough that deletions leave some to edit.
+const editKey = await ctx.key('edit');
 const trainingIds = (await kysely.selectFrom('trainings').select('id').orderBy('id').execute()).map((r) => r.id);
+for (const [i, training] of trainingIds.slice(0, 8).entries()) {
+  for (const draft of [true, false, i % 2 === 0]) {
+    const made = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${training}/reports`,
+      token: editKey,
+      payload: { report_date: '2026-03-01', content: 'Fuzz report', draft },
+    });
+    if (made.statusCode !== 201) throw new Error(`the fuzz's report was not written: ${made.body}`);
+  }
+}
+const reports = (await kysely.selectFrom('training_reports').select(['id', 'training_id']).execute()).map((r) => ({
+  training: r.training_id,
+  id: r.id,
+}));
+
+const bookingIds = (await kysely.selectFrom('bookings').select('id').orderBy('id').execute()).map((r) => r.id);
+// Planned examinations (§20) for the examination's PATCH and DELETE to find: several per training.
+const examCallsign = demo.positions.find((p) => ['S1', 'S2', 'S3'].includes(p.rating))!.callsign;
+const examinations: FuzzWorld['examinations'] = [];
+const openTrainings = (await kysely.selectFrom('trainings').select('id').where('status', '>=', 0).orderBy('id').execute()).map((r) => r.id);
+for (const id of openTrainings.slice(0, 20))
+  for (let i = 0; i < 3; i++) {
+    const res = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${id}/examinations`,
+      token: await ctx.key('edit'),
+      payload: { examination_date: '2026-07-01', position: examCallsign, examiners: [examiner] },
+    });
+    if (res.statusCode !== 201) throw new Error(`the fuzz's examination was not planned: ${res.body}`);
+    examinations.push({ id, xid: (res.json() as { id: number }).id });
+  }
+// Reports and an examination to attach files to, and files to download and remove (contract §20).
 const attachments: FuzzWorld['attachments'] = { records: [], ids: [] };
 {
   const edit = await ctx.key('edit');
@@ -76,7 +108,7 @@ const attachments: FuzzWorld['attachments'] = { records: [], ids: [] };
       method: 'POST',
       url: `/api/trainings/${training}/examinations`,
       token: edit,
-      payload: { examination_date: '2026-01-02', position: demo.positions[0]!.callsign, examiner_id: examiner, result: 'PASSED' },
+      payload: { examination_date: '2026-01-02', position: examCallsign, examiners: [examiner], result: 'PASSED' },
     });
     if (exam.statusCode === 201) attachments.records.push({ training, kind: 'examinations', id: (exam.json() as { id: number }).id });
   }
@@ -102,8 +134,10 @@ const world: FuzzWorld = {
   attachments,
   areas: demo.areas,
   examinerIds: [examiner],
+  examinations,
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
   reservedIds: [(issued.json() as { id: number }).id],
+  reports,
   relations: ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'],
   tokens: {
     read: await ctx.key('read'),

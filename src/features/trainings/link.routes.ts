@@ -1,0 +1,99 @@
+// The holder's side of a one-time link (contract §20): GET /training/link/{token} shows the
+// training's summary, its published reports and the report form; POST saves the one report, which
+// uses the link up. A members' page (signed in); the address is a credential, so these pages send
+// no Referer and are never stored by a cache. An unknown, used or expired link is 410.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ForbiddenError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { formFailure, formValues } from '../../core/web/forms.js';
+import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
+import { LinkGoneError } from './links.service.js';
+import { linkPage, linkReportForm } from './links.schema.js';
+import { type LinkReportValues, linkReportPage } from './views/link-pages.js';
+import type { RouteServices } from '../../app/services.js';
+
+const EMPTY: LinkReportValues = { report_date: '', position: '', content: '', improve: '' };
+
+const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
+  const links = services.trainingLinks;
+
+  /** The address is a credential: neither the page nor what it links to may pass it on in a Referer, nor a cache keep it. */
+  const noReferrer = (reply: FastifyReply) => reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+
+  const gone = (request: FastifyRequest, reply: FastifyReply, err: LinkGoneError) =>
+    sendMessage(request, reply, 410, {
+      title: 'This link cannot be used',
+      message: `${err.message} A one-time link works once, for seven days; ask the area's staff for a new one.`,
+      links: [{ href: '/', text: 'Back to the schedule' }],
+    });
+
+  /** 410, 403 or 404 pages for a link that cannot be used by this member; rethrows anything else. */
+  function refusal(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+    if (err instanceof LinkGoneError) return gone(request, reply, err);
+    if (err instanceof ForbiddenError) return sendMessage(request, reply, 403, { title: 'Not allowed', message: err.message });
+    if (err instanceof NotFoundError) return gone(request, reply, new LinkGoneError('unknown'));
+    throw err;
+  }
+
+  async function sendForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    status: number,
+    values: LinkReportValues,
+    errors: FieldErrors,
+  ) {
+    const view = await links.open(token, request.member!.cid);
+    const frame = {
+      siteName: services.config.siteName,
+      assets: request.server.memberPages.assets,
+      account: accountView(request),
+      csrf: csrfField(request),
+    };
+    return sendPage(reply, status, linkReportPage({ ...frame, action: `/training/link/${token}`, view, values, errors }));
+  }
+
+  // Static, so it wins over the token's route: where a saved report lands (the link is used up).
+  app.get('/training/link/saved', { schema: { hide: true } }, (request, reply) =>
+    sendMessage(request, reply, 200, {
+      title: 'Report saved',
+      message: 'Thank you: the report is saved and the student told. The link is used up.',
+      links: [{ href: '/', text: 'Back to the schedule' }],
+    }),
+  );
+
+  app.get('/training/link/:token', { schema: linkPage, attachValidation: true }, async (request, reply) => {
+    noReferrer(reply);
+    if (formFailure(request)) return gone(request, reply, new LinkGoneError('unknown'));
+    try {
+      return await sendForm(request, reply, request.params.token, 200, EMPTY, {});
+    } catch (err) {
+      return refusal(request, reply, err);
+    }
+  });
+
+  app.post('/training/link/:token', { schema: linkReportForm, attachValidation: true }, async (request, reply) => {
+    noReferrer(reply);
+    const failed = formFailure(request);
+    if (failed?.part === 'params') return gone(request, reply, new LinkGoneError('unknown'));
+    const { params, body: b } = request;
+    const text = formValues(b);
+    const values: LinkReportValues = {
+      report_date: text.report_date ?? '',
+      position: text.position ?? '',
+      content: text.content ?? '',
+      improve: text.improve ?? '',
+    };
+    try {
+      if (failed) return await sendForm(request, reply, params.token, 422, values, failed.errors);
+      const input = { report_date: b.report_date, content: b.content, improve: b.improve || null, position: b.position || null };
+      await links.writeReport(params.token, memberActor(request.member!), input);
+      return await reply.redirect('/training/link/saved', 303);
+    } catch (err) {
+      if (err instanceof ValidationError) return sendForm(request, reply, params.token, 422, values, err.errors);
+      return refusal(request, reply, err);
+    }
+  });
+};
+
+export default trainingLinkRoutes;

@@ -1,0 +1,64 @@
+// The pages of one-time links (contract §20): the link made (shown once, to the Moderator or
+// Administrator who made it), and the holder's page — the training's summary, its published reports
+// and the one form the link is for.
+import type { FieldErrors } from '../../../core/domain/errors.js';
+import { html } from '../../../core/web/html.js';
+import { markdownHtml } from '../../../core/web/markdown.js';
+import { described, fieldError, frame, type PageFrame } from '../../bookings/index.js';
+import type { LinkView } from '../links.service.js';
+
+export interface LinkReportValues {
+  report_date: string;
+  position: string;
+  content: string;
+  improve: string;
+}
+
+const dayText = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+const named = (names: Map<number, string>, cid: number): string => `${names.get(cid) ?? 'Unknown'} (${cid})`;
+
+/** The holder's page: what the training is, what was reported, and the report form. */
+export function linkReportPage(f: PageFrame & { action: string; view: LinkView; values: LinkReportValues; errors: FieldErrors }): Buffer {
+  const { view, values, errors } = f;
+  const t = view.training;
+  const hasErrors = Object.keys(errors).length > 0;
+  const other = Object.entries(errors).filter(([field]) => !['report_date', 'position', 'content', 'improve'].includes(field));
+  // prettier-ignore
+  const main = html`<p>This one-time link lets you write one report of this training, until ${dayText(view.expiresAt)}. Saving the report uses it up.</p>
+<dl class="facts">
+<dt>Student</dt><dd>${named(view.names, t.user_id)}</dd>
+<dt>Area</dt><dd>${t.area}</dd><dt>For</dt><dd>${t.ratings.join(', ')}</dd><dt>Status</dt><dd>${t.status_description}</dd>
+<dt>Mentors</dt><dd>${t.mentors.length === 0 ? 'none' : t.mentors.map((m) => named(view.names, m)).join(', ')}</dd>
+</dl>
+<section aria-labelledby="reports-title"><h2 id="reports-title">Published reports</h2>
+${t.reports.length === 0 ? html`<p class="empty">No reports yet.</p>` : html`<ul class="reports">${t.reports.map((r) => html`<li><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h3>${r.author_id ? html`<p class="hint">by ${named(view.names, r.author_id)}</p>` : ''}${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}</li>`)}</ul>`}
+</section>
+<section aria-labelledby="write-title"><h2 id="write-title">Your report</h2>
+${hasErrors ? html`<p class="error" role="alert" id="report-problem">The report was not saved${other.length > 0 ? html`: ${other.map(([, m]) => m.join(' ')).join(' ')}` : ': see the messages below.'}</p>` : ''}
+<form method="post" action="${f.action}" class="training-form" novalidate>
+${f.csrf}
+<div class="field"><label for="report_date">Date of the session</label>
+<input type="date" id="report_date" name="report_date" value="${values.report_date}" required${described('report_date', errors)} />${fieldError('report_date', errors)}</div>
+<div class="field"><label for="position">Position</label>
+<select id="position" name="position"${described('position', errors)}><option value="">No position</option>${view.positions.map((c) => html`<option${c === values.position ? html` selected` : ''}>${c}</option>`)}</select>${fieldError('position', errors)}</div>
+<div class="field"><label for="content">Report</label><p class="hint" id="content-hint">Markdown, up to 20,000 characters</p>
+<textarea id="content" name="content" rows="8" required${described('content', errors, 'content-hint')}>${values.content}</textarea>${fieldError('content', errors)}</div>
+<div class="field"><label for="improve">To improve (optional)</label>
+<textarea id="improve" name="improve" rows="4"${described('improve', errors)}>${values.improve}</textarea>${fieldError('improve', errors)}</div>
+<div class="actions"><button type="submit">Save the report</button></div>
+</form></section>`;
+  return frame(f, `Report for the training of ${view.names.get(t.user_id) ?? t.user_id}`, main);
+}
+
+/** The link just made: its address, shown this once. */
+export function linkCreatedPage(
+  f: PageFrame & { url: string; expiresAt: number; trainingId: number; kind: 'report' | 'examination' },
+): Buffer {
+  // prettier-ignore
+  const main = html`<p>Send this address to the person who will ${f.kind === 'report' ? 'write the report' : 'grade the examination'}. It works once, for a signed-in member${f.kind === 'report' ? ' holding a staff role' : ' who is an examiner of it'}, until ${dayText(f.expiresAt)}.</p>
+<p class="notice">It is shown only now: Sector keeps no copy it could show again.</p>
+<div class="field"><label for="link-url">One-time link</label>
+<input type="text" id="link-url" class="feed-url" readonly value="${f.url}" /></div>
+<p><a href="/staff/trainings/${f.trainingId}">Back to the training</a></p>`;
+  return frame(f, 'One-time link made', main);
+}
