@@ -2,7 +2,6 @@
 // closing), type and pause, mentors, a report, an examination — and its reports (drafts marked),
 // examinations and the timeline of every change.
 import { TRAINING_TYPES } from '../domain.js';
-import { examinationTimelineText } from '../examinations.domain.js';
 import { examinationParts } from './exam-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
