@@ -252,4 +252,40 @@ describe('attachments through the API', () => {
     await ctx.services.db.kysely.deleteFrom('training_reports').where('id', '=', rid).execute();
     expect((await ctx.request({ method: 'GET', url: `/api/attachments/${a.id}`, token: read })).statusCode).toBe(404);
   });
+
+  it('is deleted with its report when the report is deleted through the API', async () => {
+    const rid = await newReport();
+    const kept = (await toReport('kept.txt', Buffer.from('k'))).json();
+    const files = [
+      (await toReport('one.txt', Buffer.from('1'), {}, rid)).json(),
+      (await toReport('two.png', PNG, { hidden: 'true' }, rid)).json(),
+    ];
+    const before = await count();
+    const gone = await ctx.request({ method: 'DELETE', url: `/api/trainings/${training}/reports/${rid}`, token: edit });
+    expect(gone.statusCode).toBe(204);
+    expect(await count()).toBe(before - 2);
+    for (const a of files)
+      expect((await ctx.request({ method: 'GET', url: `/api/attachments/${a.id}`, token: read })).statusCode).toBe(404);
+    // The other report's file stays.
+    expect((await ctx.request({ method: 'GET', url: `/api/attachments/${kept.id}`, token: read })).statusCode).toBe(200);
+    expect((await detail()).reports.some((r: { id: number }) => r.id === rid)).toBe(false);
+  });
+
+  it('is deleted with its planned examination when the examination is cancelled', async () => {
+    const planned = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${training}/examinations`,
+      token: edit,
+      payload: { examination_date: '2026-03-20', position: 'EKCH_TWR', examiners: [EX] },
+    });
+    expect(planned.statusCode).toBe(201);
+    const xid = planned.json().id as number;
+    const a = (await upload(`/api/trainings/${training}/examinations/${xid}/attachments`, fileForm('plan.txt', Buffer.from('p')))).json();
+    const before = await count();
+    expect((await ctx.request({ method: 'DELETE', url: `/api/trainings/${training}/examinations/${xid}`, token: edit })).statusCode).toBe(
+      204,
+    );
+    expect(await count()).toBe(before - 1);
+    expect((await ctx.request({ method: 'GET', url: `/api/attachments/${a.id}`, token: read })).statusCode).toBe(404);
+  });
 });
