@@ -107,7 +107,7 @@ describe('examinations on the staff pages', () => {
     );
     for (const action of ['/grade', '/move', '/cancel']) expect(after).toContain(`action="${url}/examinations/${x!.id}${action}#`);
     expect(after).toContain(
-      'Examination planned on 2026-06-20 at 18:00 UTC at EKCH_APP with Erik Examiner (1000013) and Bea Buddy (1000012) — Maja Mod',
+      'Examination planned on 2026-06-20 at 18:00 UTC at EKCH_APP with Erik Examiner (1000013) and Bea Buddy (1000012) by Maja Mod (1000010)',
     );
   });
 
@@ -146,7 +146,9 @@ describe('examinations on the staff pages', () => {
       .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ actor: `member:${MOD}` });
     expect(JSON.parse(audit.after!)).toMatchObject({ examination: x!.id, state: 'graded', result: 'PASSED' });
-    expect((await get(url, 'mod')).body).toContain('Examination of 2026-06-20 at EKCH_APP corrected: FAILED to PASSED — Maja Mod');
+    expect((await get(url, 'mod')).body).toContain(
+      'Examination of 2026-06-20 at EKCH_APP corrected: FAILED to PASSED by Maja Mod (1000010)',
+    );
   });
 
   it('moves and cancels a planned examination through its forms; the timeline keeps it', async () => {
@@ -178,7 +180,7 @@ describe('examinations on the staff pages', () => {
     expect((await exams()).map((e) => e.id)).not.toContain(x.id);
     const page = (await get(url, 'mod')).body;
     expect(page).toContain(
-      'Examination on 2026-07-02 at 09:15 UTC at EKCH_TWR with Bea Buddy (1000012) and Erik Examiner (1000013) cancelled — Bea Buddy',
+      'Examination on 2026-07-02 at 09:15 UTC at EKCH_TWR with Bea Buddy (1000012) and Erik Examiner (1000013) cancelled by Bea Buddy (1000012)',
     );
   });
 
