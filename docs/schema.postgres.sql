@@ -158,6 +158,18 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+training_attachments.content bytea not null
+training_attachments.created_at bigint not null
+training_attachments.examination_id integer
+training_attachments.hidden integer not null default 0
+training_attachments.id integer not null
+training_attachments.name text not null
+training_attachments.report_id integer
+training_attachments.sha256 text not null
+training_attachments.size integer not null
+training_attachments.type text not null
+training_attachments.uploader text not null
+training_attachments.uploader_id bigint
 training_examinations.created_at bigint not null
 training_examinations.examination_date text not null
 training_examinations.examiner_id bigint not null
@@ -324,6 +336,15 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+training_attachments training_attachments_check CHECK (((report_id IS NULL) <> (examination_id IS NULL)))
+training_attachments training_attachments_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
+training_attachments training_attachments_hidden_check CHECK ((hidden = ANY (ARRAY[0, 1])))
+training_attachments training_attachments_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+training_attachments training_attachments_pkey PRIMARY KEY (id)
+training_attachments training_attachments_report_id_fkey FOREIGN KEY (report_id) REFERENCES training_reports(id) ON DELETE CASCADE
+training_attachments training_attachments_sha256_check CHECK ((length(sha256) = 64))
+training_attachments training_attachments_size_check CHECK (((size >= 1) AND (size <= 10485760)))
+training_attachments training_attachments_type_check CHECK ((type = ANY (ARRAY['application/pdf'::text, 'image/png'::text, 'image/jpeg'::text, 'text/plain'::text])))
 training_examinations training_examinations_pkey PRIMARY KEY (id)
 training_examinations training_examinations_result_check CHECK ((result = ANY (ARRAY['PASSED'::text, 'FAILED'::text, 'INCOMPLETE'::text, 'POSTPONED'::text])))
 training_examinations training_examinations_start_check CHECK (((start IS NULL) OR ((length(start) = 5) AND (substr(start, 3, 1) = ':'::text))))
@@ -415,6 +436,9 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE INDEX training_attachments_examination_idx ON training_attachments USING btree (examination_id) WHERE (examination_id IS NOT NULL)
+CREATE UNIQUE INDEX training_attachments_pkey ON training_attachments USING btree (id)
+CREATE INDEX training_attachments_report_idx ON training_attachments USING btree (report_id) WHERE (report_id IS NOT NULL)
 CREATE INDEX training_examinations_date_idx ON training_examinations USING btree (examination_date)
 CREATE UNIQUE INDEX training_examinations_pkey ON training_examinations USING btree (id)
 CREATE INDEX training_examinations_training_idx ON training_examinations USING btree (training_id)

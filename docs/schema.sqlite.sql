@@ -35,6 +35,10 @@ CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
 
+CREATE INDEX training_attachments_examination_idx ON training_attachments (examination_id) WHERE examination_id IS NOT NULL;
+
+CREATE INDEX training_attachments_report_idx ON training_attachments (report_id) WHERE report_id IS NOT NULL;
+
 CREATE INDEX training_examinations_date_idx ON training_examinations (examination_date);
 
 CREATE INDEX training_examinations_training_idx ON training_examinations (training_id);
@@ -175,6 +179,23 @@ CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "
 CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null references "users" ("id") on delete cascade, "csrf_secret" text not null, "created_at" bigint not null, "last_seen_at" bigint not null);
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
+
+CREATE TABLE training_attachments (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    report_id integer REFERENCES training_reports (id) ON DELETE CASCADE,
+    examination_id integer REFERENCES training_examinations (id) ON DELETE CASCADE,
+    name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+    type text NOT NULL CHECK (type IN ('application/pdf', 'image/png', 'image/jpeg', 'text/plain')),
+    size integer NOT NULL CHECK (size BETWEEN 1 AND 10485760),
+    sha256 text NOT NULL CHECK (length(sha256) = 64),
+    content blob NOT NULL,
+    hidden integer NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),
+    -- CID of the member who uploaded it (null: an API key, the CLI or an import); uploader: the actor as the audit log writes it.
+    uploader_id bigint,
+    uploader text NOT NULL,
+    created_at bigint NOT NULL,
+    CHECK ((report_id IS NULL) <> (examination_id IS NULL))
+  );
 
 CREATE TABLE "training_examinations" (
       id integer PRIMARY KEY AUTOINCREMENT,

@@ -3,6 +3,7 @@
 import type { Dialect, Executor } from '../core/db/connection.js';
 import { activityRepository } from '../features/activity/activity.repository.js';
 import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
+import { attachmentsRepository } from '../features/trainings/attachments.repository.js';
 import { auditRepository } from '../features/audit/audit.repository.js';
 import { bookingsRepository } from '../features/bookings/bookings.repository.js';
 import { calendarRepository } from '../features/calendar/calendar.repository.js';
@@ -42,6 +43,7 @@ import { webhooksRepository } from '../features/webhooks/webhooks.repository.js'
 const FACTORIES = {
   activity: activityRepository,
   apiKeys: apiKeysRepository,
+  attachments: attachmentsRepository,
   audit: auditRepository,
   bookings: bookingsRepository,
   calendar: calendarRepository,
@@ -88,6 +90,7 @@ export type Repositories = { readonly [K in keyof typeof FACTORIES]: ReturnType<
 interface Queries {
   activity: 'rows';
   apiKeys: 'findById' | 'findByIdAndByName' | 'validIds' | 'nameExists' | 'list';
+  attachments: 'ofTrainings' | 'find' | 'content' | 'targetOf' | 'countOn';
   audit: 'list';
   bookings:
     | 'list'
@@ -106,7 +109,7 @@ interface Queries {
   divisionData: 'hasData' | 'holdsOnlyUsers';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
-  export: 'readDivision';
+  export: 'readDivision' | 'attachmentContent';
   health: 'ping';
   idempotencyKeys: 'find';
   import: never;

@@ -27,6 +27,7 @@ export const DIVISION_TABLES = [
   'training_examiners',
   'training_timeline',
   'report_templates',
+  'training_attachments',
   'bookings',
 ] as const satisfies readonly Table[];
 

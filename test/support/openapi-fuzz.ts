@@ -80,6 +80,8 @@ export interface FuzzWorld {
   /** Reports with their training (the `{id}` and `{rid}` of /api/trainings/{id}/reports/{rid}, contract §20). */
   reports?: Array<{ training: number; id: number }>;
   relations: string[];
+  /** Reports and examinations (with their training) files may be attached to, and attachments' ids. */
+  attachments: { records: Array<{ training: number; kind: 'reports' | 'examinations'; id: number }>; ids: number[] };
   tokens: {
     read: string;
     edit: string;
@@ -261,6 +263,11 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
       return fc.oneof(
         { weight: 3, arbitrary: fc.stringMatching(/^EK[A-Z]{2}_(TWR|APP|GND|CTR)$/) },
         { weight: 1, arbitrary: fc.constantFrom(...world.callsigns) },
+      );
+    case 'attachment_id':
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...world.attachments.ids) },
+        { weight: 1, arbitrary: fc.constantFrom(...world.bookingIds) },
       );
     // A training's {id}: mostly a training's, sometimes one that is not (a booking's).
     case 'training_id':
@@ -783,7 +790,34 @@ function rawBodies(world: FuzzWorld): string[] {
 
 const ISSUE_HINTS: Record<string, string> = { type: 'issued_type', positions: 'no_positions', valid_to: 'later_valid_to' };
 
+/** An upload as a browser sends it (a small text file, `hidden` or not), or a broken one. */
+function multipartBody(): fc.Arbitrary<Body> {
+  const boundary = 'fuzzBoundary';
+  const part = (name: string, value: string, filename?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"\r\nContent-Type: text/plain`}\r\n\r\n${value}\r\n`;
+  return fc
+    .tuple(
+      fc.option(fc.constantFrom('true', 'false', 'on', '', 'maybe'), { freq: 2 }),
+      fc.constantFrom('notes.txt', 'scan.pdf', '', '../../etc/passwd', 'ø.txt'),
+      fc.constantFrom('A note', '%PDF-1.4 x', 'a\u0000b', ''),
+      fc.boolean(),
+    )
+    .map(([hidden, filename, content, complete]) => ({
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      payload: `${hidden === null ? '' : part('hidden', hidden)}${part('file', content, filename)}${complete ? `--${boundary}--\r\n` : ''}`,
+    }));
+}
+
 function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Body> {
+  if (op.bodies['multipart/form-data'])
+    return fc.oneof(
+      { weight: 8, arbitrary: multipartBody() },
+      { weight: 1, arbitrary: fc.constant<Body>({}) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ contentType: fc.constantFrom(...contentTypes), payload: fc.constantFrom('{"a":1}', 'a=1', '') }),
+      },
+    );
   const schema = op.bodies['application/json'] ?? Object.values(op.bodies)[0];
   if (!schema) {
     // Operations without a body still get the occasional unexpected one.
@@ -860,36 +894,51 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
   if (!headerParams.some((p) => p.name.toLowerCase() === 'api-variant'))
     headerParams.push({ in: 'header', name: 'api-variant', schema: { type: 'string' } });
 
-  const anyPath = fc
-    .tuple(
-      ...pathParams.map((p) =>
-        pathValue(p.name === 'id' && op.path.startsWith('/api/trainings/') ? 'training_id' : p.name, p.schema, world),
-      ),
-    )
-    .map((values) => {
-      let url = op.path;
-      pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
-      return url;
-    });
+  const hint = (name: string) =>
+    name === 'id' && op.path.startsWith('/api/trainings/')
+      ? 'training_id'
+      : name === 'id' && op.path.startsWith('/api/attachments/')
+        ? 'attachment_id'
+        : name;
+  const anyPath = fc.tuple(...pathParams.map((p) => pathValue(hint(p.name), p.schema, world))).map((values) => {
+    let url = op.path;
+    pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));
+    return url;
+  });
+  // A record's files: mostly a report or an examination of that very training.
+  const kind = !op.path.endsWith('/attachments')
+    ? null
+    : op.path.includes('/reports/{rid}/')
+      ? 'reports'
+      : op.path.includes('/examinations/{xid}/')
+        ? 'examinations'
+        : null;
+  const records = world.attachments.records.filter((r) => r.kind === kind);
   // A report's path names its training: mostly a real pair, sometimes any two ids.
   const reports = op.path === '/api/trainings/{id}/reports/{rid}' ? (world.reports ?? []) : [];
-  // An examination's path names it and its training together: mostly a pair that exists.
-  const path = op.path.includes('{xid}')
-    ? fc.oneof(
-        { weight: 3, arbitrary: anyPath },
-        {
-          weight: 4,
-          arbitrary: fc
-            .constantFrom(...world.examinations)
-            .map((x) => op.path.replace('{id}', String(x.id)).replace('{xid}', String(x.xid))),
-        },
-      )
-    : reports.length === 0
-      ? anyPath
-      : fc.oneof(
-          { weight: 3, arbitrary: fc.constantFrom(...reports).map((r) => `/api/trainings/${r.training}/reports/${r.id}`) },
+  const path =
+    kind !== null && records.length > 0
+      ? fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...records).map((r) => `/api/trainings/${r.training}/${kind}/${r.id}/attachments`) },
           { weight: 1, arbitrary: anyPath },
-        );
+        )
+      : // An examination's path names it and its training together: mostly a pair that exists.
+        op.path.includes('{xid}')
+        ? fc.oneof(
+            { weight: 3, arbitrary: anyPath },
+            {
+              weight: 4,
+              arbitrary: fc
+                .constantFrom(...world.examinations)
+                .map((x) => op.path.replace('{id}', String(x.id)).replace('{xid}', String(x.xid))),
+            },
+          )
+        : reports.length === 0
+          ? anyPath
+          : fc.oneof(
+              { weight: 3, arbitrary: fc.constantFrom(...reports).map((r) => `/api/trainings/${r.training}/reports/${r.id}`) },
+              { weight: 1, arbitrary: anyPath },
+            );
 
   const headers = fc
     .tuple(

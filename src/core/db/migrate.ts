@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_training.js';
 import * as m0022 from './migrations/0022_idempotency_keys.js';
 import * as m0023 from './migrations/0023_planned_examinations.js';
 import * as m0024 from './migrations/0024_report_templates.js';
+import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
@@ -53,6 +54,7 @@ const MIGRATIONS = {
   '0022_idempotency_keys': m0022,
   '0023_planned_examinations': m0023,
   '0024_report_templates': m0024,
+  '0025_attachments': m0025,
   '0026_training_links': m0026,
 };
 

@@ -30,6 +30,9 @@ import type {
   TrainingTimelineTable,
 } from './schema-training.js';
 
+import type { TrainingAttachmentsTable } from './schema-attachments.js';
+
+export type * from './schema-attachments.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -235,6 +238,7 @@ export interface Database {
   training_links: TrainingLinksTable;
   training_timeline: TrainingTimelineTable;
   report_templates: ReportTemplatesTable;
+  training_attachments: TrainingAttachmentsTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;

@@ -27,6 +27,9 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** What was sent is of a kind this place does not keep (a file's type found from its content): 415. */
+export class UnsupportedTypeError extends DomainError {}
+
 /** The same request is still being processed (a repeat under its Idempotency-Key): 409, try again in a second. */
 export class InProgressError extends ConflictError {
   readonly retryAfterSeconds = 1;

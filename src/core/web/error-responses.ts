@@ -1,4 +1,12 @@
-import { ConflictError, DomainError, ForbiddenError, InProgressError, NotFoundError, ValidationError } from '../domain/errors.js';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InProgressError,
+  NotFoundError,
+  UnsupportedTypeError,
+  ValidationError,
+} from '../domain/errors.js';
 
 export interface ErrorResponse {
   status: number;
@@ -14,6 +22,7 @@ export function responseForDomainError(error: DomainError): ErrorResponse {
     return { status: 409, body: { message: error.message, ...error.details }, headers: { 'retry-after': String(error.retryAfterSeconds) } };
   }
   if (error instanceof ConflictError) return { status: 409, body: { message: error.message, ...error.details } };
+  if (error instanceof UnsupportedTypeError) return { status: 415, body: { message: error.message } };
   if (error instanceof ValidationError) return { status: 422, body: { message: error.message, errors: error.errors } };
   // A new kind of refusal without a mapping is a bug of ours, not the client's.
   return { status: 500, body: { message: 'Internal server error' } };

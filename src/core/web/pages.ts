@@ -20,7 +20,8 @@
 //   members' scope, the staff scope's own (src/features/roles/staff-scope.ts), publicPageGuard in the public one.
 // - Signed out: 303 to /auth/login?next=<this page>, and back here after signing in.
 // - A form (any method but GET and HEAD) without the session's token (field `_csrf`, or header
-//   X-CSRF-Token) → 403 page, before the handler runs, so nothing is written.
+//   X-CSRF-Token; an upload's multipart form in its URL, ?_csrf=) → 403 page, before the handler
+//   runs (an upload's body before it is read), so nothing is written.
 // - The guards run as preValidation: sign-in and the token are checked before the fields are (a
 //   signed-out or forged post is never told what is wrong with its fields).
 // - accountView(request) feeds core/web/page-frame.ts accountBar (Sign in / name, Sign out, links).
@@ -132,6 +133,12 @@ function sentToken(request: FastifyRequest): string | null {
   const body = request.body as Record<string, unknown> | null | undefined;
   const field = body !== null && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
   if (typeof field === 'string') return field;
+  // An upload's form carries its token in its URL (?_csrf=…): checked here, before its body is read.
+  if (request.headers['content-type']?.toLowerCase().startsWith('multipart/form-data')) {
+    const query = request.query as Record<string, unknown> | null | undefined;
+    const inUrl = query !== null && typeof query === 'object' ? query[CSRF_FIELD] : undefined;
+    if (typeof inUrl === 'string') return inUrl;
+  }
   const header = request.headers['x-csrf-token'];
   return typeof header === 'string' ? header : null;
 }

@@ -6,7 +6,7 @@ const REDACTED = '[redacted]';
 
 /** A query parameter whose name says it holds a credential: api_key, apikey, key, token, access_token, client_secret, password… */
 const CREDENTIAL_NAME =
-  /(?:key|token|secret|passw(?:or)?d|pwd|auth|authorization|bearer|credentials?|session|sessionid|jwt|signature|sig)s?$|^(?:code|state)$/i;
+  /(?:key|token|secret|passw(?:or)?d|pwd|auth|authorization|bearer|credentials?|session|sessionid|jwt|signature|sig|csrf)s?$|^(?:code|state)$/i;
 
 /** A Sector token: its id is kept (it tells an operator whose key leaked), its secret is not. */
 const TOKEN = /sector_([0-9a-f]{16})_[A-Za-z0-9_-]*/gi;
@@ -56,7 +56,7 @@ export function redactUrl(url: string): string {
 // that quotes the request's URL) rather than as a request's url.
 const TOKEN_IN_LINE = /sector(?:_|%5F)([0-9a-f]{16})(?:_|%5F)[A-Za-z0-9_%-]*/gi;
 const PARAMETER_IN_LINE =
-  /([?&][^=&?#\s"\\]*?(?:key|token|secret|passw(?:or)?d|pwd|auth|authorization|bearer|credentials?|session|sessionid|jwt|signature|sig)s?(?:\[\]|%5B%5D)?=)[^&#\s"\\]*/gi;
+  /([?&][^=&?#\s"\\]*?(?:key|token|secret|passw(?:or)?d|pwd|auth|authorization|bearer|credentials?|session|sessionid|jwt|signature|sig|csrf)s?(?:\[\]|%5B%5D)?=)[^&#\s"\\]*/gi;
 /** A sign-in's callback (/auth/callback?code=…&state=…) carries the network's one-time code. */
 const SIGN_IN_PARAMETER_IN_LINE = /([?&](?:code|state)=)[^&#\s"\\]*/gi;
 

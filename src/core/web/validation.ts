@@ -54,7 +54,9 @@ export function validatorCompiler(formats: Formats): FastifySchemaCompiler<unkno
       }),
     );
   const { exact, coercing } = ajvs;
-  return ({ schema, httpPart }) => {
+  return ({ schema, httpPart, contentType }) => {
+    // A multipart body is an upload its route streams (src/core/web/uploads.ts): its schema only documents it.
+    if (httpPart === 'body' && contentType === 'multipart/form-data') return () => true;
     let compiled: ValidateFunction | undefined;
     const validate = (data: unknown): boolean => {
       compiled ??= (httpPart === 'body' && !isPageForm(schema) ? exact : coercing).compile(schema as object);

@@ -17,6 +17,7 @@ import {
 } from './domain.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
 import { presentTrainingDetail } from './trainings.presenter.js';
+import { studentSees } from './attachments.domain.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { TrainingDetail } from './trainings.schema.js';
 import { recordTrainingChanges, type TrainingChange } from './changes.js';
@@ -119,6 +120,7 @@ export class TrainingApplicationsService {
       await repos.trainingRecords.reports(t.id, false),
       await repos.trainingExaminations.ofTraining(t.id),
       [],
+      (await repos.attachments.ofTrainings([t.id])).filter((a) => studentSees(cid, a)),
     );
     let place: MyTraining['place'] = null;
     let estimate: MyTraining['estimate'] = null;

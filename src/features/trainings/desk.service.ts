@@ -3,6 +3,7 @@
 // Reads only; every change goes through TrainingsService and TrainingRecordsService, as the API's do.
 import { mayDo, rolesIn } from '../roles/domain.js';
 import { STATUS } from './domain.js';
+import { mayRemove } from './attachments.domain.js';
 import { timelineCids } from './timeline.domain.js';
 import { ratingCode, ratingValue } from '../members/domain/ratings.js';
 import { presentTrainingDetail } from './trainings.presenter.js';
@@ -45,10 +46,11 @@ export class TrainingDeskService {
     const t = await this.deps.repos.trainings.find(id);
     if (!t || !sees(view, t)) return null;
     const records = this.deps.repos.trainingRecords;
-    const [reports, examinations, timeline] = await Promise.all([
+    const [reports, examinations, timeline, attachments] = await Promise.all([
       records.reports(id, true),
       this.deps.repos.trainingExaminations.ofTraining(id),
       records.timeline(id),
+      this.deps.repos.attachments.ofTrainings([id]),
     ]);
     const roles = await this.deps.repos.roles.list();
     const mentorChoices = [
@@ -73,12 +75,19 @@ export class TrainingDeskService {
       ...timelineCids(timeline.map((e) => ({ ...e, detail: JSON.parse(e.detail) as Record<string, unknown> }))),
     ]);
     const held = rolesIn(view.member, t.area_id);
+    const examinable = examinations.filter(
+      (x) => mayDo(view.member, { kind: 'examination', area: t.area_id, examiners: x.examiners, graded: false }).ok,
+    );
     return {
       record: t,
-      detail: presentTrainingDetail(t, reports, examinations, timeline),
+      detail: presentTrainingDetail(t, reports, examinations, timeline, attachments),
       names,
       mentorChoices,
       manages: held.has('Administrator') || held.has('Moderator'),
+      files: {
+        examinations: new Set(examinable.map((x) => x.id)),
+        removable: new Set(attachments.filter((a) => mayRemove(view.member, a)).map((a) => a.id)),
+      },
       examinerChoices,
       positionChoices,
       viewer: view.member.cid,
@@ -145,6 +154,8 @@ export interface TrainingView {
   mentorChoices: number[];
   /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
   manages: boolean;
+  /** The examinations the viewer may add files to (any who sees the training adds them to reports), and the files they may remove. */
+  files: { examinations: ReadonlySet<number>; removable: ReadonlySet<number> };
   /** Who may be picked as examiner: holders of an active examiner endorsement covering the area, with its rating code. */
   examinerChoices: Array<{ cid: number; rating: string }>;
   /** The area's positions, with the rating each needs. */

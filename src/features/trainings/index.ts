@@ -2,6 +2,8 @@
 import type { ServiceDeps } from '../../app/deps.js';
 import type { Feature } from '../../app/feature.js';
 import { TrainingApplicationsService } from './applications.service.js';
+import { TrainingAttachmentsService } from './attachments.service.js';
+import attachmentsRoutes from './attachments.routes.js';
 import { TrainingDeskService } from './desk.service.js';
 import { trainingInterestWorker } from './interest.worker.js';
 import { TrainingLinksService } from './links.service.js';
@@ -15,6 +17,8 @@ import reportPagesRoutes from './report-pages.routes.js';
 import { ReportTemplatesService } from './templates.service.js';
 import templatesRoutes from './templates.routes.js';
 import staffTrainingsRoutes from './staff.routes.js';
+import staffAttachmentRoutes from './staff-attachments.routes.js';
+import memberAttachmentRoutes from './member-attachments.routes.js';
 import { StudentTrainingsService } from './student.service.js';
 import staffExamsRoutes from './exams.routes.js';
 import { TrainingsService } from './trainings.service.js';
@@ -24,6 +28,8 @@ import examinationsRoutes from './examinations.routes.js';
 // What other features use of this one.
 export type { TrainingRecord } from './trainings.repository.js';
 export { presentReport } from './trainings.presenter.js';
+export { sniffType } from './attachments.service.js';
+export { attachmentName } from './attachments.domain.js';
 export type { StudentTrainings, StudentTrainingsService } from './student.service.js';
 export type { MyTraining } from './applications.service.js';
 export type { ExaminerRow } from './history.repository.js';
@@ -47,6 +53,8 @@ function services(deps: ServiceDeps) {
     applications,
     /** Everything a member sees of their own trainings, open and past (contract §20). */
     studentTrainings: new StudentTrainingsService({ ...deps, applications }),
+    /** Files on reports and examinations (contract §20). */
+    trainingAttachments: new TrainingAttachmentsService({ ...deps, trainings }),
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
   };
@@ -55,9 +63,9 @@ function services(deps: ServiceDeps) {
 export const trainings: Feature<ReturnType<typeof services>> = {
   services,
   routes: {
-    api: [trainingsRoutes, reportsRoutes, examinationsRoutes],
-    members: [trainingPagesRoutes, trainingLinkRoutes],
-    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes, staffExamsRoutes],
+    api: [trainingsRoutes, reportsRoutes, examinationsRoutes, attachmentsRoutes],
+    members: [trainingPagesRoutes, trainingLinkRoutes, memberAttachmentRoutes],
+    staff: [staffTrainingsRoutes, reportPagesRoutes, templatesRoutes, staffExamsRoutes, staffAttachmentRoutes],
   },
   workers: (_deps, { applications }) => [trainingInterestWorker({ applications })],
 };

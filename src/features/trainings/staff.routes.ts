@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import { ConflictError } from '../../core/domain/errors.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
-import { memberActor, sendPage } from '../../core/web/pages.js';
+import { csrfToken, memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { mayDo } from '../roles/domain.js';
 import { trainingPage } from './views/staff-detail.js';
@@ -41,6 +41,8 @@ const NOTICES = {
   'report-edited': 'Report saved.',
   'report-published': 'Report published: the student was told.',
   'report-deleted': 'Report deleted.',
+  attached: 'File added.',
+  removed: 'File removed.',
 };
 
 type ListQuery = Static<typeof staffTrainingsPage.querystring>;
@@ -92,7 +94,15 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     return sendPage(
       reply,
       status,
-      trainingPage({ ...frameOf(request, services), view, reports, today: today(), state: shown, notice: noticeOf(notice, NOTICES) }),
+      trainingPage({
+        ...frameOf(request, services),
+        view,
+        reports,
+        today: today(),
+        state: shown,
+        notice: noticeOf(notice, NOTICES),
+        csrfToken: csrfToken(request),
+      }),
     );
   }
 

@@ -3,6 +3,7 @@
 // student saw while it was open, and the names of everyone these show — read set-based, one query
 // per relation for all of them.
 import { presentTrainingDetail } from './trainings.presenter.js';
+import { studentSees } from './attachments.domain.js';
 import type { TrainingDetail } from './trainings.schema.js';
 import type { MyTraining, TrainingApplicationsService } from './applications.service.js';
 import type { Deps } from '../../app/deps.js';
@@ -31,12 +32,16 @@ export class StudentTrainingsService {
     const open = latest !== null && latest.training.status >= 0 ? latest : null;
     const closed = all.filter((t) => t.status < 0).sort((a, b) => (b.closed_at ?? 0) - (a.closed_at ?? 0) || b.id - a.id);
     const ids = closed.map((t) => t.id);
-    const [reports, examinations] = await Promise.all([
+    const [reports, examinations, attachments] = await Promise.all([
       repos.trainingHistory.publishedReports(ids),
       repos.trainingHistory.examinations(ids),
+      repos.attachments.ofTrainings(ids),
     ]);
     const [reportsOf, examinationsOf] = [grouped(reports), grouped(examinations)];
-    const past = closed.map((t) => presentTrainingDetail(t, reportsOf.get(t.id) ?? [], examinationsOf.get(t.id) ?? [], []));
+    const filesOf = grouped(attachments.filter((a) => studentSees(cid, a)));
+    const past = closed.map((t) =>
+      presentTrainingDetail(t, reportsOf.get(t.id) ?? [], examinationsOf.get(t.id) ?? [], [], filesOf.get(t.id) ?? []),
+    );
     const shown = [...(open ? [open.training] : []), ...past];
     const names = await repos.staff.names(
       shown.flatMap((t) => [

@@ -78,6 +78,10 @@ export function actionText(e: TimelineItem, names: Names): string {
       return 'One-time link made for a report';
     case 'link_used':
       return 'Report written through a one-time link';
+    case 'attachment':
+      return `File ${text(d.file)} added to ${d.report !== undefined ? 'a report' : 'an examination'}${d.hidden === true ? ' (staff only)' : ''}`;
+    case 'attachment_removed':
+      return `File ${text(d.file)} removed from ${d.report !== undefined ? 'a report' : 'an examination'}`;
     case 'interest_confirmed':
       return 'The student confirmed they still want the training';
     case 'interest_requested':

@@ -2,6 +2,8 @@ import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import { trainingStatusDescription } from '../members/domain/training-status.js';
 import type { ReportRow, TimelineRow } from './records.repository.js';
 import type { ExaminationRow } from './examinations.repository.js';
+import type { AttachmentRow } from './attachments.repository.js';
+import { attachmentsByRecord } from './attachments.presenter.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Examination, Report, Training, TrainingDetail } from './trainings.schema.js';
 
@@ -60,11 +62,13 @@ export function presentTrainingDetail(
   reports: ReportRow[],
   examinations: ExaminationRow[],
   timeline: TimelineRow[],
+  attachments: readonly AttachmentRow[] = [],
 ): TrainingDetail {
+  const files = attachmentsByRecord(attachments);
   return {
     ...presentTraining(t),
-    reports: reports.map(presentReport),
-    examinations: examinations.map(presentExamination),
+    reports: reports.map((r) => ({ ...presentReport(r), attachments: files.report(r.id) })),
+    examinations: examinations.map((x) => ({ ...presentExamination(x), attachments: files.examination(x.id) })),
     timeline: timeline.map((e) => ({
       at: isoMicros(e.at),
       actor: e.actor,

@@ -2,6 +2,7 @@
 import { type Static, Type } from 'typebox';
 import { MAX_CID } from '../../core/domain/limits.js';
 import { EXAMINATION_RESULTS, TRAINING_STATUSES, TRAINING_TYPES } from './domain.js';
+import { Attachments } from './attachments.schema.js';
 import { ErrorBody, isoTimestamp, nullable, stringEnum, ValidationErrorBody } from '../../core/web/schema-atoms.js';
 
 const iso = (description: string) => isoTimestamp('2026-03-01T10:00:00.000000Z', description);
@@ -78,8 +79,8 @@ export const TimelineEntry = Type.Object(
 export const TrainingDetail = Type.Object(
   {
     ...Training.properties,
-    reports: Type.Array(Report),
-    examinations: Type.Array(Examination),
+    reports: Type.Array(Type.Object({ ...Report.properties, attachments: Attachments }, { additionalProperties: false })),
+    examinations: Type.Array(Type.Object({ ...Examination.properties, attachments: Attachments }, { additionalProperties: false })),
     timeline: Type.Array(TimelineEntry),
   },
   { additionalProperties: false, title: 'Training with its records' },

@@ -73,6 +73,7 @@ export class TrainingsService {
       await records.reports(id, forStaff),
       await this.deps.repos.trainingExaminations.ofTraining(id),
       forStaff ? await records.timeline(id) : [],
+      (await this.deps.repos.attachments.ofTrainings([id])).filter((a) => forStaff || a.hidden === 0),
     );
   }
 

@@ -14,6 +14,30 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
   const examinations = groupBy(rows.trainingExaminations, (r) => r.training_id);
   const examiners = groupBy(rows.trainingExaminers, (r) => r.examination_id);
   const timeline = groupBy(rows.trainingTimeline, (r) => r.training_id);
+  // A record's files by their hash (an export writes each beside the file, named so), given only where there are some.
+  const files = (rows_: DivisionRows['trainingAttachments']) =>
+    rows_.length === 0
+      ? {}
+      : {
+          attachments: [...rows_].sort(by((a) => a.id)).map((a) => ({
+            name: a.name,
+            type: a.type,
+            size: a.size,
+            sha256: a.sha256,
+            hidden: a.hidden === 1,
+            uploader_id: a.uploader_id,
+            uploader: a.uploader,
+            created_at: isoMicros(a.created_at),
+          })),
+        };
+  const ofReport = groupBy(
+    rows.trainingAttachments.filter((a) => a.report_id !== null),
+    (a) => a.report_id!,
+  );
+  const ofExamination = groupBy(
+    rows.trainingAttachments.filter((a) => a.examination_id !== null),
+    (a) => a.examination_id!,
+  );
 
   return rows.trainings
     .map((t) => ({
@@ -52,7 +76,7 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
         .map((r) => {
           // The API's form without its ids (an import gives new ones), and when it last changed.
           const { id: _id, training_id: _training, ...report } = presentReport(r);
-          return { ...report, updated_at: isoMicros(r.updated_at) };
+          return { ...report, updated_at: isoMicros(r.updated_at), ...files(ofReport.get(r.id) ?? []) };
         }),
       examinations: [...(examinations.get(t.id) ?? [])]
         .sort(
@@ -70,6 +94,7 @@ export function exportTrainings(rows: DivisionRows, area: (id: number) => string
           result: x.result,
           created_at: isoMicros(x.created_at),
           updated_at: isoMicros(x.updated_at),
+          ...files(ofExamination.get(x.id) ?? []),
         })),
       timeline: [...(timeline.get(t.id) ?? [])].sort(by((e) => e.id)).map((e) => ({
         at: isoMicros(e.at),

@@ -21,6 +21,8 @@ export interface DivisionRows {
   trainingExaminations: Rows<'training_examinations'>;
   trainingExaminers: Rows<'training_examiners'>;
   trainingTimeline: Rows<'training_timeline'>;
+  /** Without their content: an export writes each file apart (exportRepository.attachmentContent). */
+  trainingAttachments: Array<Omit<Selectable<Database['training_attachments']>, 'content'>>;
   bookings: Rows<'bookings'>;
   reportTemplates: Rows<'report_templates'>;
 }
@@ -44,6 +46,10 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     trainingExaminations: await db.selectFrom('training_examinations').selectAll().execute(),
     trainingExaminers: await db.selectFrom('training_examiners').selectAll().execute(),
     trainingTimeline: await db.selectFrom('training_timeline').selectAll().execute(),
+    trainingAttachments: await db
+      .selectFrom('training_attachments')
+      .select(['id', 'report_id', 'examination_id', 'name', 'type', 'size', 'sha256', 'hidden', 'uploader_id', 'uploader', 'created_at'])
+      .execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
     reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
   };
@@ -52,6 +58,11 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
 export function exportRepository(db: Kysely<Database>) {
   return {
     readDivision: () => readDivision(db),
+    /** The bytes of a file by their hash (the same bytes wherever they are attached). */
+    async attachmentContent(sha256: string): Promise<Buffer | undefined> {
+      const row = await db.selectFrom('training_attachments').select('content').where('sha256', '=', sha256).limit(1).executeTakeFirst();
+      return row === undefined ? undefined : Buffer.from(row.content);
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
 import { isoMicros } from '../../core/domain/time.js';
 import { chunks } from '../../core/db/chunks.js';
-import { ImportError, type ImportTraining } from './import/plan.js';
+import { type ImportAttachment, ImportError, type ImportTraining } from './import/plan.js';
 import { type Keyed, keyOf, type LinkTable, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 
 export interface TrainingRefs {
@@ -88,9 +88,14 @@ export async function importTrainings(db: Kysely<Database>, trainings: ImportTra
   await given('training_ratings', (t) => t.ratings?.map((rating) => ({ rating })));
   await given('training_facilities', (t) => t.facilities?.map((name) => ({ name })));
   await given('training_mentors', (t) => t.mentors?.map((user_id) => ({ user_id })));
-  await given('training_reports', (t) => t.reports?.map((r) => ({ ...r, draft: r.draft ? 1 : 0 })), false);
-  await given('training_examinations', (t) => t.examinations?.map(({ examiners: _examiners, ...x }) => ({ ...x })), false);
+  await given('training_reports', (t) => t.reports?.map(({ attachments: _files, ...r }) => ({ ...r, draft: r.draft ? 1 : 0 })), false);
+  await given(
+    'training_examinations',
+    (t) => t.examinations?.map(({ examiners: _examiners, attachments: _files, ...x }) => ({ ...x })),
+    false,
+  );
   await importExaminers(db, trainings, ids);
+  await importAttachments(db, trainings, ids);
   await given('training_timeline', (t) => t.timeline?.map((e) => ({ ...e })), false);
 }
 
@@ -116,4 +121,49 @@ async function importExaminers(db: Kysely<Database>, trainings: ImportTraining[]
     ),
   );
   for (const part of chunks(links)) await db.insertInto('training_examiners').values(part).execute();
+}
+
+/**
+ * The files of the reports and examinations just written: their new ids, read back in the order
+ * they were inserted (each training's list in its order), are matched to the records' files.
+ */
+async function importAttachments(db: Kysely<Database>, trainings: ImportTraining[], ids: number[]): Promise<void> {
+  const rows: Array<Record<string, unknown>> = [];
+  for (const [table, column, pick] of [
+    ['training_reports', 'report_id', (t: ImportTraining) => t.reports],
+    ['training_examinations', 'examination_id', (t: ImportTraining) => t.examinations],
+  ] as const) {
+    const given = trainings.flatMap((t, i) => {
+      const records = pick(t);
+      return records?.some((r) => r.attachments?.length) ? [{ id: ids[i]!, records }] : [];
+    });
+    if (given.length === 0) continue;
+    const stored = await db
+      .selectFrom(table)
+      .select(['id', 'training_id'])
+      .where(
+        'training_id',
+        'in',
+        given.map((g) => g.id),
+      )
+      .orderBy('id')
+      .execute();
+    for (const g of given) {
+      const recordIds = stored.filter((r) => r.training_id === g.id).map((r) => r.id);
+      g.records.forEach((r, j) => {
+        for (const a of r.attachments ?? []) rows.push({ [column]: recordIds[j], ...columnsOf(a) });
+      });
+    }
+  }
+  for (const part of chunks(rows, 50))
+    await db
+      .insertInto('training_attachments')
+      .values(part as never)
+      .execute();
+}
+
+function columnsOf(a: ImportAttachment) {
+  if (a.content === null) throw new ImportError(`${a.path}: its file ${a.sha256} was not given`);
+  const { content, hidden, path: _path, ...rest } = a;
+  return { ...rest, content, hidden: hidden ? 1 : 0 };
 }

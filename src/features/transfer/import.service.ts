@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { parseImport } from './import/parse.js';
+import { ImportError } from './import/plan.js';
 import { recordBookingChanges } from '../bookings/index.js';
 import type { ImportPlan } from './import/plan.js';
 import type { AuditActor } from '../audit/domain/index.js';
@@ -7,7 +9,7 @@ import { importChanges } from '../bookings/index.js';
 import type { Deps } from '../../app/deps.js';
 import type { Write } from '../../app/deps.js';
 
-export { ImportError } from './import/plan.js';
+export { ImportError };
 export type { ImportSummary };
 
 /** The database was to be filled empty, and it holds users or bookings: nothing was imported. */
@@ -30,6 +32,8 @@ export interface ImportOptions {
   auditExtra?: Record<string, unknown>;
   /** Moved history, not news (§19): no events and no audit entry per booking, only the import's one. */
   history?: boolean;
+  /** The bytes of an attached file by its SHA-256 (undefined: not there); without it, a file named is refused. */
+  attachmentFile?: (sha256: string) => Promise<Buffer | undefined>;
 }
 
 /** `npx sector import`, `seed:demo` and the tests' divisions: an import file's content, all or nothing. */
@@ -44,6 +48,7 @@ export class ImportService {
   /** run() of content already checked (parseImport), so a large document need not stay in memory. */
   async apply(plan: ImportPlan, options: ImportOptions = {}): Promise<ImportSummary> {
     const actor = options.actor ?? { kind: 'cli' };
+    await loadAttachments(plan, options.attachmentFile);
     return this.deps.writer.write(async (w) => {
       if (options.intoEmptyDatabase && (await w.repos.divisionData.holdsDataLocked())) throw new DatabaseNotEmptyError();
       const outcome = await w.repos.import.apply(plan, w.at, !options.history);
@@ -69,4 +74,17 @@ export class ImportService {
   holdsOnlyUsers(ids: readonly number[]): Promise<boolean> {
     return this.deps.repos.divisionData.holdsOnlyUsers(ids);
   }
+}
+
+/** Reads each attached file the plan names, before the transaction, checking its hash and size. */
+async function loadAttachments(plan: ImportPlan, read: ImportOptions['attachmentFile']): Promise<void> {
+  for (const t of plan.trainings)
+    for (const r of [...(t.reports ?? []), ...(t.examinations ?? [])])
+      for (const a of r.attachments ?? []) {
+        const bytes = read ? await read(a.sha256) : undefined;
+        if (bytes === undefined) throw new ImportError(`${a.path}: its file ${a.sha256} is missing`);
+        if (bytes.length !== a.size || createHash('sha256').update(bytes).digest('hex') !== a.sha256)
+          throw new ImportError(`${a.path}: the file ${a.sha256} does not hold what its name says (size ${a.size}, that SHA-256)`);
+        a.content = bytes;
+      }
 }

@@ -19,6 +19,10 @@ function describe(summary: ImportSummary): string {
   );
 }
 
+/** The files an export wrote beside FILE (FILE.attachments/<sha256>). */
+const attachmentsBeside = (file: string) => async (sha256: string) =>
+  /^[0-9a-f]{64}$/.test(sha256) ? fs.readFile(path.join(`${file}.attachments`, sha256)).catch(() => undefined) : undefined;
+
 async function importFile(withServices: WithServices, file: string): Promise<void> {
   let text: string;
   try {
@@ -35,7 +39,7 @@ async function importFile(withServices: WithServices, file: string): Promise<voi
   }
   await withServices(async (services) => {
     try {
-      const summary = await services.imports.run(data, { source: path.basename(file) });
+      const summary = await services.imports.run(data, { source: path.basename(file), attachmentFile: attachmentsBeside(file) });
       tell(show`Imported ${describe(summary) || 'nothing'} from ${file}.`);
     } catch (err) {
       if (err instanceof ImportError) throw new CliError(`${file}: ${err.message}; nothing was imported`);
@@ -80,14 +84,47 @@ async function seedDemo(withServices: WithServices, opts: { seed: string }): Pro
   });
 }
 
+/** Each file the export names into DIR, named by its SHA-256 (one already there with that name is kept). */
+async function writeAttachments(dir: string, files: readonly string[], read: (sha256: string) => Promise<Buffer | undefined>) {
+  if (files.length === 0) return;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    for (const sha256 of files) {
+      const target = path.join(dir, sha256);
+      if (
+        await fs.stat(target).then(
+          (st) => st.isFile(),
+          () => false,
+        )
+      )
+        continue;
+      const bytes = await read(sha256);
+      if (bytes === undefined) throw new CliError(`an attached file (${sha256}) was removed while exporting; run the export again`);
+      const temporary = `${target}.${process.pid}.tmp`;
+      await fs.writeFile(temporary, bytes);
+      await fs.rename(temporary, target);
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`cannot write ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 /** Writes the export to FILE (through a temporary file, so a reader never sees half of it) or stdout. */
 async function exportData(withServices: WithServices, file: string | undefined): Promise<void> {
   if (file?.trim() === '') throw new CliError('FILE must not be empty: npx sector export [FILE] (stdout without it)');
-  const text = await withServices((services) => services.exports.text());
   if (file === undefined) {
+    const { text, files } = await withServices((services) => services.exports.document());
     process.stdout.write(text);
+    if (files.length > 0)
+      process.stderr.write(`${count(files.length, 'attached file')} not written: give a FILE to write them beside it.\n`);
     return;
   }
+  const text = await withServices(async (services) => {
+    const doc = await services.exports.document();
+    await writeAttachments(`${file}.attachments`, doc.files, (sha256) => services.exports.attachment(sha256));
+    return doc.text;
+  });
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     await fs.writeFile(temporary, text, { flag: 'wx' });
@@ -125,7 +162,7 @@ export function registerDataCommands(program: Command, withServices: WithService
     .description(
       'Write every user, area, position, endorsement, role, training and booking (deleted ones too) in the import format; import it to restore or move the data.',
     )
-    .argument('[file]', 'file to write (replaced if it exists); stdout without it')
+    .argument('[file]', 'file to write (replaced if it exists), with the attached files in FILE.attachments/; stdout without it')
     .action(exportData.bind(null, withServices));
   program.command('migrate').description('Bring the database schema up to date (also done at every start).').action(migrate);
 }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { buildBooking, buildDivision, buildEndorsement, buildTraining } from '../../support/factories.js';
+import { fileForm } from '../../support/attachments.js';
 
 type Caller = 'none' | 'read' | 'edit' | 'bad';
 type Expect = number | 'allowed';
@@ -10,7 +11,10 @@ const PUBLIC = { none: 200, read: 200, edit: 200, bad: 401 } as const;
 const KEYED = { none: 401, read: 200, edit: 200, bad: 401 } as const;
 const WRITE = { none: 401, read: 403, edit: 'allowed', bad: 401 } as const;
 
-const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Caller, Expect> }> = {
+const MATRIX: Record<
+  string,
+  { url: string; payload?: object; form?: { body: Buffer; contentType: string }; expect: Record<Caller, Expect> }
+> = {
   'GET /api/positions': { url: '/api/positions', expect: PUBLIC },
   'GET /api/online': { url: '/api/online', expect: PUBLIC },
   'GET /api/bookings': { url: '/api/bookings', expect: PUBLIC },
@@ -65,6 +69,19 @@ const MATRIX: Record<string, { url: string; payload?: object; expect: Record<Cal
     payload: { examination_date: '2026-03-01', position: 'EKCH_TWR', examiner_id: 1000001, result: 'PASSED' },
     expect: WRITE,
   },
+  // Files (contract §20), multipart: on report 1 and examination 2 written above; file 1 is removed, file 2 read.
+  'POST /api/trainings/{id}/reports/{rid}/attachments': {
+    url: '/api/trainings/1/reports/1/attachments',
+    form: fileForm('notes.txt', Buffer.from('Notes')),
+    expect: WRITE,
+  },
+  'POST /api/trainings/{id}/examinations/{xid}/attachments': {
+    url: '/api/trainings/1/examinations/2/attachments',
+    form: fileForm('form.txt', Buffer.from('Form')),
+    expect: WRITE,
+  },
+  'GET /api/attachments/{id}': { url: '/api/attachments/2', expect: KEYED },
+  'DELETE /api/attachments/{id}': { url: '/api/attachments/1', expect: WRITE },
   // Report 1 is the one written above.
   'PATCH /api/trainings/{id}/reports/{rid}': { url: '/api/trainings/1/reports/1', payload: { content: 'Edited' }, expect: WRITE },
   'DELETE /api/trainings/{id}/reports/{rid}': { url: '/api/trainings/1/reports/1', expect: WRITE },
@@ -121,7 +138,7 @@ describe('authentication matrix (docs/api.md)', () => {
   });
 
   // Writes last within each operation (none, read, bad first), so the edit call finds the booking.
-  for (const [operation, { url, payload, expect: expected }] of Object.entries(MATRIX)) {
+  for (const [operation, { url, payload, form, expect: expected }] of Object.entries(MATRIX)) {
     for (const caller of ['none', 'bad', 'read', 'edit'] as const) {
       it(`${operation} as ${caller}: ${expected[caller]}`, async () => {
         const method = operation.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -138,7 +155,8 @@ describe('authentication matrix (docs/api.md)', () => {
           aborter.abort();
           return;
         }
-        const res = await ctx.request({ method, url, token, ...(payload ? { payload } : {}) });
+        const body = form ? { headers: { 'content-type': form.contentType }, payload: form.body } : payload ? { payload } : {};
+        const res = await ctx.request({ method, url, token, ...body });
         if (expected[caller] === 'allowed') {
           expect(res.statusCode).toBeGreaterThanOrEqual(200);
           expect(res.statusCode).toBeLessThan(300);

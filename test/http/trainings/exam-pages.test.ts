@@ -146,7 +146,9 @@ describe('examinations on the staff pages', () => {
       .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ actor: `member:${MOD}` });
     expect(JSON.parse(audit.after!)).toMatchObject({ examination: x!.id, state: 'graded', result: 'PASSED' });
-    expect((await get(url, 'mod')).body).toContain('Examination of 2026-06-20 at EKCH_APP corrected: FAILED to PASSED by Maja Mod (1000010)');
+    expect((await get(url, 'mod')).body).toContain(
+      'Examination of 2026-06-20 at EKCH_APP corrected: FAILED to PASSED by Maja Mod (1000010)',
+    );
   });
 
   it('moves and cancels a planned examination through its forms; the timeline keeps it', async () => {

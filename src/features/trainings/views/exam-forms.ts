@@ -5,7 +5,7 @@
 import { EXAMINATION_RESULTS } from '../domain.js';
 import { andList, whenText } from '../examinations.domain.js';
 import type { TrainingView } from '../desk.service.js';
-import type { Examination } from '../trainings.schema.js';
+import type { Examination, TrainingDetail } from '../trainings.schema.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { empty, errorsOf, field, formAction, type FormState, formError, options, valueOf } from '../../roles/index.js';
 
@@ -14,6 +14,8 @@ export interface ExamParts {
   csrf: Html;
   state: FormState;
   today: string;
+  /** Each examination's files, with the upload form and remove buttons the viewer may use. */
+  files?: (x: TrainingDetail['examinations'][number]) => Html | '';
 }
 
 const RESULTS = EXAMINATION_RESULTS.map((r) => ({ value: r, text: `${r.slice(0, 1)}${r.slice(1).toLowerCase()}` }));
@@ -95,7 +97,7 @@ ${formError(state, f('cancel'), [])}
   const exams = [...t.examinations].reverse();
   // prettier-ignore
   const list = html`<section aria-labelledby="exams-title"><h2 id="exams-title">Examinations</h2>
-${exams.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${exams.map((x) => html`<li><p>${whenText(x.examination_date, x.start)}, ${x.position}, ${x.examiners.length > 1 ? 'examiners' : 'examiner'} ${andList(x.examiners.map(name))}: <strong>${x.result ?? 'Planned'}</strong></p>${actions(x)}</li>`)}</ul>`}
+${exams.length === 0 ? empty('No examinations yet.') : html`<ul class="exams">${exams.map((x) => html`<li><p>${whenText(x.examination_date, x.start)}, ${x.position}, ${x.examiners.length > 1 ? 'examiners' : 'examiner'} ${andList(x.examiners.map(name))}: <strong>${x.result ?? 'Planned'}</strong></p>${p.files?.(x) ?? ''}${actions(x)}</li>`)}</ul>`}
 </section>`;
   return { form, list };
 }

@@ -42,8 +42,8 @@ export function reportFields(o: FieldsOptions): Html {
   ${field({ form, name: 'improve', label: 'To improve', state, hint: 'Markdown', control: area('improve') })}`;
 }
 
-/** A report as the staff page lists it, with the actions the viewer may take. */
-export function reportItem(trainingId: number, r: Report, author: string, desk: ReportDesk, csrf: Html): Html {
+/** A report as the staff page lists it, with its files and the actions the viewer may take. */
+export function reportItem(trainingId: number, r: Report, author: string, desk: ReportDesk, csrf: Html, files: Html | '' = ''): Html {
   const base = `/staff/trainings/${trainingId}/reports/${r.id}`;
   const label = `report of ${r.report_date}`;
   // prettier-ignore
@@ -52,7 +52,7 @@ export function reportItem(trainingId: number, r: Report, author: string, desk: 
 ${r.draft ? html`<form method="post" action="${base}/publish" class="inline">${csrf}<button type="submit" aria-label="${`Publish ${label}`}">Publish</button></form>` : ''}
 <form method="post" action="${base}/delete" class="inline">${csrf}<button type="submit" class="secondary" aria-label="${`Delete ${label}`}">Delete</button></form></div>`;
   // prettier-ignore
-  return html`<li id="report-${r.id}"><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}${r.draft ? html` <span class="flag">Draft</span>` : ''}</h3><p class="hint">by ${author}</p>${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}${actions}</li>`;
+  return html`<li id="report-${r.id}"><h3>${r.report_date}${r.position ? ` — ${r.position}` : ''}${r.draft ? html` <span class="flag">Draft</span>` : ''}</h3><p class="hint">by ${author}</p>${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}${files}${actions}</li>`;
 }
 
 export interface EditReportPage extends StaffFrame {

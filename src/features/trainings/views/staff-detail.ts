@@ -5,6 +5,7 @@ import { TRAINING_TYPES } from '../domain.js';
 import { examinationParts } from './exam-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
+import { staffFiles, type StaffFiles } from './attachments.js';
 import { personName } from '../../members/domain/names.js';
 import { timelineText } from '../timeline.domain.js';
 import { ratingsOf, staffCompletionNote } from './student-training.js';
@@ -32,6 +33,8 @@ export interface TrainingPage extends StaffFrame {
   today: string;
   state: FormState;
   notice: string | null;
+  /** The session's CSRF token, for the upload forms' URLs. */
+  csrfToken: string;
 }
 
 /** What the viewer may move the training to: staff any open status or closing; a mentor 1–3. */
@@ -41,6 +44,13 @@ const targets = (manages: boolean) =>
 export function trainingPage(p: TrainingPage): Buffer {
   const { view, state } = p;
   const t = view.detail;
+  const files: StaffFiles = {
+    csrfToken: p.csrfToken,
+    csrf: p.csrf,
+    state,
+    mayUpload: (kind, id) => kind === 'report' || view.files.examinations.has(id),
+    removable: view.files.removable,
+  };
   const name = (cid: number | null) => (cid === null ? 'an API key or the CLI' : personName(view.names, cid));
   const open = t.status >= 0;
   const text =
@@ -57,7 +67,13 @@ export function trainingPage(p: TrainingPage): Buffer {
   // A refused change comes back with its boxes as sent; otherwise they show what is stored.
   const mentorsTicked = valueOf(state, 'change', 'mentors', t.mentors.join(',')).split(',');
   const pausedTicked = valueOf(state, 'change', 'paused', t.paused ? 'on' : '') !== '';
-  const exams = examinationParts({ view, csrf: p.csrf, state, today: p.today });
+  const exams = examinationParts({
+    view,
+    csrf: p.csrf,
+    state,
+    today: p.today,
+    files: (x) => staffFiles(files, t.id, 'examination', x.id, x.attachments),
+  });
 
   const closed = `This training is closed${t.closed_reason ? `: ${t.closed_reason}` : ''}; it cannot be changed.`;
   // A form sent to a training closed meanwhile has no form to come back to: its refusal says why here.
@@ -103,7 +119,7 @@ ${t.motivation ? html`<dt>Motivation</dt><dd class="report-text">${t.motivation}
 </dl>
 ${forms}
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
-${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf))}</ul>`}
+${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf, staffFiles(files, t.id, 'report', r.id, r.attachments)))}</ul>`}
 </section>
 ${exams.list}
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>

@@ -4,12 +4,16 @@
 // student saw while they were open. People are named "First Last (cid)".
 import type { MyTraining } from '../applications.service.js';
 import type { StudentTrainings } from '../student.service.js';
-import type { Examination, Report, TrainingDetail } from '../trainings.schema.js';
+import type { TrainingDetail } from '../trainings.schema.js';
+
+type Report = TrainingDetail['reports'][number];
+type Examination = TrainingDetail['examinations'][number];
 import { ordinal, waitInWords } from '../domain.js';
 import { ratingValue } from '../../members/domain/ratings.js';
 import { personName } from '../../members/domain/names.js';
 import { type Html, html } from '../../../core/web/html.js';
 import { markdownHtml } from '../../../core/web/markdown.js';
+import { attachmentList } from './attachments.js';
 
 type Names = ReadonlyMap<number, string>;
 
@@ -63,13 +67,13 @@ function queueText(m: MyTraining): Html | '' {
 function reportList(reports: readonly Report[], names: Names): Html {
   if (reports.length === 0) return html`<p class="empty">No reports yet.</p>`;
   // prettier-ignore
-  return html`<ul class="reports">${reports.map((r) => html`<li><h4>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h4>${r.author_id === null ? '' : html`<p class="hint">by ${personName(names, r.author_id)}</p>`}${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}</li>`)}</ul>`;
+  return html`<ul class="reports">${reports.map((r) => html`<li><h4>${r.report_date}${r.position ? ` — ${r.position}` : ''}</h4>${r.author_id === null ? '' : html`<p class="hint">by ${personName(names, r.author_id)}</p>`}${markdownHtml(r.content)}${r.improve ? html`<p><strong>To improve:</strong></p>${markdownHtml(r.improve)}` : ''}${attachmentList(r.attachments, '/my/attachments')}</li>`)}</ul>`;
 }
 
 function examList(exams: readonly Examination[], names: Names): Html {
   if (exams.length === 0) return html`<p class="empty">No examinations yet.</p>`;
   // prettier-ignore
-  return html`<ul class="exams">${exams.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${personName(names, x.examiner_id)}: <strong>${resultText(x.result)}</strong></li>`)}</ul>`;
+  return html`<ul class="exams">${exams.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${personName(names, x.examiner_id)}: <strong>${resultText(x.result)}</strong>${attachmentList(x.attachments, '/my/attachments')}</li>`)}</ul>`;
 }
 
 /** The facts of a training: status, area, what for, type, dates, mentors. */

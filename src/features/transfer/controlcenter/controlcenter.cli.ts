@@ -9,6 +9,7 @@ interface Options {
   prefix?: string;
   dryRun?: boolean;
   json?: boolean;
+  files?: string;
 }
 
 function reportLines(plan: ControlCenterPlan, dryRun: boolean): string[] {
@@ -29,7 +30,7 @@ function reportLines(plan: ControlCenterPlan, dryRun: boolean): string[] {
 async function importFromControlCenter(withServices: WithServices, url: string, opts: Options): Promise<void> {
   await withServices(async (services) => {
     try {
-      const plan = await importControlCenter(services.imports, url, { prefix: opts.prefix, dryRun: opts.dryRun });
+      const plan = await importControlCenter(services.imports, url, { prefix: opts.prefix, dryRun: opts.dryRun, files: opts.files });
       if (opts.json) printJson({ version: plan.version, dry_run: Boolean(opts.dryRun), report: plan.report, settings: plan.settings });
       else for (const line of reportLines(plan, Boolean(opts.dryRun))) print(line);
     } catch (err) {
@@ -47,5 +48,6 @@ export function registerControlCenterCommand(program: Command, withServices: Wit
     .option('--prefix <prefix>', "Control Center's DB_TABLE_PREFIX")
     .option('--dry-run', 'read and check everything, print the report, write nothing')
     .option('--json', 'print the report as one JSON object')
+    .option('--files <dir>', "Control Center's storage folder (storage/app): moves the files of reports and examinations")
     .action(importFromControlCenter.bind(null, withServices));
 }

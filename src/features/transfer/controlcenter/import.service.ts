@@ -7,6 +7,7 @@ import { parseBooking } from '../import/bookings.js';
 import { planControlCenterImport, type ControlCenterPlan } from './map.js';
 import { ControlCenterError, readControlCenter } from './read.js';
 import { fits, rowLabel } from './values.js';
+import { moveFiles } from './attachments.js';
 import { type ImportBooking, ImportError, type ImportPlan } from '../import/plan.js';
 import { controlCenterTokenId, hashSecret } from '../../api-keys/index.js';
 import { DatabaseNotEmptyError, type ImportService } from '../import.service.js';
@@ -17,6 +18,8 @@ export type { ControlCenterPlan };
 export interface ControlCenterOptions {
   prefix?: string;
   dryRun?: boolean;
+  /** Control Center's storage folder, holding the files its attachments name. */
+  files?: string;
 }
 
 /** Bookings read, checked and written at a time: small pages keep a large division's garbage young (peak RSS). */
@@ -60,7 +63,13 @@ export async function importControlCenter(
   const source = await readControlCenter(url, options.prefix ?? '');
   const pageDone = fullCollector();
   try {
-    const plan = planControlCenterImport(source.data);
+    const userIds = new Set(source.data.users.map((u) => Number(u.id)));
+    const files = await moveFiles(source.data.trainingAttachments, options.files, userIds);
+    const plan = planControlCenterImport(source.data, files.of);
+    plan.report.training_attachments = files.report;
+    for (const t of plan.parsed.trainings)
+      for (const r of [...(t.reports ?? []), ...(t.examinations ?? [])])
+        for (const a of r.attachments ?? []) a.content = files.bytes(a.sha256) ?? null;
     // Control Center's rows are all in the plan now: they can go.
     source.data = { version: source.data.version } as typeof source.data;
     // The first pass over the bookings (skips and overlaps), a page of a few columns at a time.

@@ -52,11 +52,19 @@ function timelineEntry(a: Row, known: Known): Record<string, unknown> {
   };
 }
 
+/** A record's moved files (contract §20), given only where there are some. */
+const withFiles = (list: Array<Record<string, unknown>>) => (list.length === 0 ? {} : { attachments: list });
+
 /** A DATE column as YYYY-MM-DD; a zero date is no date. */
 const day = (v: string | number | null | undefined): string | null => (v == null || isZeroDate(v) ? null : String(v).slice(0, 10));
 const hasTime = (a: Row) => instant(a.created_at) !== null || instant(a.updated_at) !== null;
 
-export function planTrainings(cc: ControlCenterData, report: Record<string, KindReport>, known: Known): ImportTraining[] {
+export function planTrainings(
+  cc: ControlCenterData,
+  report: Record<string, KindReport>,
+  known: Known,
+  files: (key: string) => Array<Record<string, unknown>> = () => [],
+): ImportTraining[] {
   const r = (report.trainings = kind(cc.trainings.length));
   const reports = (report.training_reports = kind(cc.trainingReports.length));
   const exams = (report.training_examinations = kind(cc.trainingExaminations.length));
@@ -132,6 +140,7 @@ export function planTrainings(cc: ControlCenterData, report: Record<string, Kind
         author_id: x.written_by_id == null ? null : num(x.written_by_id),
         created_at: createdAt,
         updated_at: instant(x.updated_at) ?? createdAt,
+        ...withFiles(files(`report:${num(x.id)}`)),
       };
       const reportLabel = rowLabel('training_reports', x.id);
       if (fits(reports, reportRow, reportLabel, () => parseReport(moved, reportLabel))) movedReports.push(moved);
@@ -158,6 +167,7 @@ export function planTrainings(cc: ControlCenterData, report: Record<string, Kind
         examiner_id: num(x.examiner_id),
         result: String(x.result),
         created_at: instant(x.created_at) ?? `${day(x.examination_date)}T00:00:00Z`,
+        ...withFiles(files(`examination:${num(x.id)}`)),
       };
       const examLabel = rowLabel('training_examinations', x.id);
       if (fits(exams, examRow, examLabel, () => parseExamination(moved, examLabel))) movedExams.push(moved);

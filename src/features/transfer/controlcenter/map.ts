@@ -47,7 +47,7 @@ const SETTINGS: Record<string, string> = {
   trainingSubDivisions: 'SUBDIVISIONS',
 };
 
-export function planControlCenterImport(cc: ControlCenterData): ControlCenterPlan {
+export function planControlCenterImport(cc: ControlCenterData, files?: (key: string) => Array<Record<string, unknown>>): ControlCenterPlan {
   const report: Record<string, KindReport> = {};
   const areaName = new Map(cc.areas.map((a) => [num(a.id), String(a.name).trim()]));
   const ratingById = new Map(cc.ratings.map((r) => [num(r.id), r]));
@@ -127,7 +127,7 @@ export function planControlCenterImport(cc: ControlCenterData): ControlCenterPla
   const endorsements = planEndorsements(cc, report, userIds, callsignOf, ratingById, areaName);
   const roles = planRoles(cc, report, userIds, areaName);
   const known = { userIds, areaName, ratingById, callsignOf, userName };
-  const trainings = planTrainings(cc, report, known);
+  const trainings = planTrainings(cc, report, known, files);
   const activity = planActivity(cc, report, known);
   for (const u of users) {
     const a = activity.get(u.id);

@@ -34,6 +34,8 @@ export interface ControlCenterData {
   trainingActivity: Row[];
   /** `atc_activities`: per user and area, with `atc_active` and `start_of_grace_period`. */
   atcActivities: Row[];
+  /** `training_object_attachments` with their `files` row (name, path, uploaded_by); none where the tables are missing. */
+  trainingAttachments: Row[];
 }
 
 const USERS_TABLE = '2020_03_08_200000_create_users_table';
@@ -164,6 +166,15 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       trainingExaminations: await all('training_examinations', 'id'),
       trainingActivity: await all('training_activity', 'id'),
       atcActivities: await all('atc_activities', 'id'),
+      trainingAttachments: await conn
+        .query(
+          `SELECT a.id, a.object_type, a.object_id, a.hidden, a.created_at, f.name, f.path, f.uploaded_by FROM \`${prefix}training_object_attachments\` a JOIN \`${prefix}files\` f ON f.id = a.file_id ORDER BY a.id`,
+        )
+        .then(([rows]) => rows as Row[])
+        .catch((err: unknown) => {
+          if ((err as { code?: string }).code === 'ER_NO_SUCH_TABLE') return [];
+          throw err;
+        }),
     };
     async function* bookingPages(size: number, overlaps = false): AsyncGenerator<Row[]> {
       let after = -1;

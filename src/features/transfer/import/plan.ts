@@ -58,6 +58,20 @@ export interface ImportRole {
   role: string;
   path: string;
 }
+/** A file of a report or an examination (contract §20): its bytes come from beside the import file, named by sha256. */
+export interface ImportAttachment {
+  name: string;
+  type: string;
+  size: number;
+  sha256: string;
+  hidden: boolean;
+  uploader_id: number | null;
+  uploader: string;
+  created_at: number;
+  /** Filled from the file before the import's transaction (ImportOptions.attachmentFile). */
+  content: Buffer | null;
+  path: string;
+}
 export interface ImportReport {
   report_date: string;
   content: string;
@@ -67,6 +81,7 @@ export interface ImportReport {
   author_id: number | null;
   created_at: number;
   updated_at: number;
+  attachments?: ImportAttachment[];
 }
 export interface ImportExamination {
   examination_date: string;
@@ -80,6 +95,7 @@ export interface ImportExamination {
   result: 'PASSED' | 'FAILED' | 'INCOMPLETE' | 'POSTPONED' | null;
   created_at: number;
   updated_at: number;
+  attachments?: ImportAttachment[];
 }
 export interface ImportTimelineEntry {
   at: number;

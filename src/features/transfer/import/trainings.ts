@@ -3,6 +3,7 @@ import { MAX_CID } from '../../../core/domain/limits.js';
 import { isRatingCode, RATINGS } from '../../members/domain/ratings.js';
 import { type Obj, bool, fail, gives, instant, int, isObj, notNull, nullableStr, record, reqStr, strList } from './fields.js';
 import type { ImportExamination, ImportReport, ImportTimelineEntry, ImportTraining } from './plan.js';
+import { parseAttachments } from './attachments.js';
 import { preview } from './quote.js';
 
 const TRAINING_FIELDS = [
@@ -29,7 +30,17 @@ const TRAINING_FIELDS = [
   'examinations',
   'timeline',
 ] as const;
-const REPORT_FIELDS = ['report_date', 'content', 'improve', 'position', 'draft', 'author_id', 'created_at', 'updated_at'] as const;
+const REPORT_FIELDS = [
+  'report_date',
+  'content',
+  'improve',
+  'position',
+  'draft',
+  'author_id',
+  'created_at',
+  'updated_at',
+  'attachments',
+] as const;
 const EXAMINATION_FIELDS = [
   'examination_date',
   'start',
@@ -39,6 +50,7 @@ const EXAMINATION_FIELDS = [
   'result',
   'created_at',
   'updated_at',
+  'attachments',
 ] as const;
 const TIMELINE_FIELDS = ['at', 'actor', 'actor_name', 'action', 'detail'] as const;
 const RESULTS = ['PASSED', 'FAILED', 'INCOMPLETE', 'POSTPONED'] as const;
@@ -73,6 +85,7 @@ export function parseReport(r: unknown, path: string): ImportReport {
     author_id: o.author_id == null ? null : int(o, 'author_id', path, 1, MAX_CID),
     created_at: createdAt,
     updated_at: gives(o, 'updated_at') ? (instant(o, 'updated_at', path, true) ?? createdAt) : createdAt,
+    ...parseAttachments(o, path),
   };
 }
 
@@ -105,6 +118,7 @@ export function parseExamination(x: unknown, path: string): ImportExamination {
     result: result as ImportExamination['result'],
     created_at: createdAt,
     updated_at: gives(o, 'updated_at') ? (instant(o, 'updated_at', path, true) ?? createdAt) : createdAt,
+    ...parseAttachments(o, path),
   };
 }
 

@@ -90,12 +90,48 @@ for (const id of openTrainings.slice(0, 20))
     if (res.statusCode !== 201) throw new Error(`the fuzz's examination was not planned: ${res.body}`);
     examinations.push({ id, xid: (res.json() as { id: number }).id });
   }
+// Reports and an examination to attach files to, and files to download and remove (contract §20).
+const attachments: FuzzWorld['attachments'] = { records: [], ids: [] };
+{
+  const edit = await ctx.key('edit');
+  for (const training of trainingIds.slice(0, 6)) {
+    for (let i = 0; i < 3; i++) {
+      const report = await ctx.request({
+        method: 'POST',
+        url: `/api/trainings/${training}/reports`,
+        token: edit,
+        payload: { report_date: '2026-01-02', content: 'Fuzz' },
+      });
+      attachments.records.push({ training, kind: 'reports', id: (report.json() as { id: number }).id });
+    }
+    const exam = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${training}/examinations`,
+      token: edit,
+      payload: { examination_date: '2026-01-02', position: examCallsign, examiners: [examiner], result: 'PASSED' },
+    });
+    if (exam.statusCode === 201) attachments.records.push({ training, kind: 'examinations', id: (exam.json() as { id: number }).id });
+  }
+  for (const r of attachments.records.filter((x) => x.kind === 'reports').slice(0, 12)) {
+    const body = `--b\r\nContent-Disposition: form-data; name="file"; filename="seed.txt"\r\n\r\nSeed\r\n--b--\r\n`;
+    const made = await ctx.request({
+      method: 'POST',
+      url: `/api/trainings/${r.training}/reports/${r.id}/attachments`,
+      token: edit,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      payload: body,
+    });
+    if (made.statusCode !== 201) throw new Error(`the fuzz's attachment was not made: ${made.body}`);
+    attachments.ids.push((made.json() as { id: number }).id);
+  }
+}
 const world: FuzzWorld = {
   now: NOW,
   userIds: demo.users.map((u) => u.id),
   callsigns: demo.positions.map((p) => p.callsign),
   bookingIds,
   trainingIds,
+  attachments,
   areas: demo.areas,
   examinerIds: [examiner],
   examinations,
