@@ -4,7 +4,7 @@
 // save that uses it, in that save's transaction (a refused form leaves it unused), and lapses after
 // seven days.
 import { createHash, randomBytes } from 'node:crypto';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import { ForbiddenError, ValidationError } from '../../core/domain/errors.js';
 import type { AuditActor } from '../audit/domain/index.js';
 import { authorize, holdsAnyRole } from '../roles/domain.js';
 import { recordTrainingChanges } from './changes.js';
@@ -12,6 +12,8 @@ import type { ReportInput, TrainingRecordsService } from './records.service.js';
 import type { LinkRow } from './links.repository.js';
 import type { TrainingDetail } from './trainings.schema.js';
 import type { TrainingsService } from './trainings.service.js';
+import type { TrainingRecord } from './trainings.repository.js';
+import type { ReadRepositories } from '../../app/repositories.js';
 import type { Deps, Write } from '../../app/deps.js';
 
 export const LINK_PREFIX = 'slk_';
@@ -62,32 +64,25 @@ export class TrainingLinksService {
       authorize(await w.repos.roles.staffMember(cid), 'link', { area: t.area_id });
       // Grading through a link comes with planned examinations; until then a link is for a report.
       if (input.kind !== 'report') throw new ValidationError({ kind: ['A one-time link is for writing one report.'] });
-      const examinationId: number | null = null;
       const token = `${LINK_PREFIX}${randomBytes(24).toString('base64url')}`;
       const expiresAt = w.at + LINK_LIFETIME_MS;
       const link = await w.repos.trainingLinks.add({
         training_id: t.id,
         kind: input.kind,
-        examination_id: examinationId,
+        examination_id: null,
         token_hash: hashOf(token),
         created_by: cid,
         created_at: w.at,
         expires_at: expiresAt,
       });
-      await this.record(w, t.id, actor, 'link', { kind: input.kind, link: link.id, examination: examinationId });
+      await this.record(w, t, actor, 'link', { kind: input.kind, link: link.id });
       return { url: `${this.deps.config.publicUrl}/training/link/${token}`, expiresAt, kind: input.kind };
     });
   }
 
   /** GET /training/link/{token}: what the signed-in member may see and do through it. */
   async open(token: string, cid: number): Promise<LinkView> {
-    const link = await this.usable((hash) => this.deps.repos.trainingLinks.byHash(hash), token, this.deps.clock());
-    await this.mayUse(
-      link,
-      cid,
-      (c) => this.deps.repos.roles.staffMember(c),
-      (id, x) => this.deps.repos.trainingExaminations.find(id, x),
-    );
+    const link = await this.usable(this.deps.repos, token, cid, this.deps.clock());
     const training = await this.deps.trainings.detail(link.training_id, false);
     const names = await this.deps.repos.staff.names([
       training.user_id,
@@ -103,59 +98,38 @@ export class TrainingLinksService {
   writeReport(token: string, actor: MemberActor, input: Omit<ReportInput, 'draft'>): Promise<number> {
     const cid = actor.cid;
     return this.deps.writer.write(async (w) => {
-      const link = await this.usable((hash) => w.repos.trainingLinks.byHash(hash), token, w.at);
-      if (link.kind !== 'report') throw new LinkGoneError('unknown');
-      await this.mayUse(
-        link,
-        cid,
-        (c) => w.repos.roles.staffMember(c),
-        (id, x) => w.repos.trainingExaminations.find(id, x),
-      );
+      const link = await this.usable(w.repos, token, cid, w.at);
       const t = await this.deps.trainings.locked(w, link.training_id);
       // The report first: a refused form throws here, before the link is used.
       await this.deps.records.writeReport(w, t, { ...input, draft: false }, actor);
       if (!(await w.repos.trainingLinks.useUp(link.id, w.at, cid))) throw new LinkGoneError('used');
-      await this.record(w, t.id, actor, 'link_used', { kind: link.kind, link: link.id });
+      await this.record(w, t, actor, 'link_used', { kind: link.kind, link: link.id });
       return t.id;
     });
   }
 
-  /** The link of a token if it can still be used at `at`; else why not. */
-  private async usable(find: (hash: string) => Promise<LinkRow | null>, token: string, at: number): Promise<LinkRow> {
-    const link = LINK_PATTERN.test(token) ? await find(hashOf(token)) : null;
-    if (!link) throw new LinkGoneError('unknown');
+  /**
+   * The link of a token if `cid` may still use it at `at`; else why not. Only report links are made
+   * (grading through a link comes with planned examinations): anyone holding a staff role uses one.
+   */
+  private async usable(repos: Pick<ReadRepositories, 'trainingLinks' | 'roles'>, token: string, cid: number, at: number): Promise<LinkRow> {
+    const link = LINK_PATTERN.test(token) ? await repos.trainingLinks.byHash(hashOf(token)) : null;
+    if (!link || link.kind !== 'report') throw new LinkGoneError('unknown');
     if (link.used_at !== null) throw new LinkGoneError('used');
     if (link.expires_at <= at) throw new LinkGoneError('expired');
+    if (!holdsAnyRole(await repos.roles.staffMember(cid)))
+      throw new ForbiddenError('This link is for a member holding a staff role (Administrator, Moderator, Mentor or Buddy).');
     return link;
-  }
-
-  /** A report link: anyone holding a staff role; an examination link: one of that examination's examiners. */
-  private async mayUse(
-    link: LinkRow,
-    cid: number,
-    staffMember: (cid: number) => ReturnType<Deps<'repos'>['repos']['roles']['staffMember']>,
-    examination: (trainingId: number, id: number) => ReturnType<Deps<'repos'>['repos']['trainingExaminations']['find']>,
-  ): Promise<void> {
-    if (link.kind === 'report') {
-      if (!holdsAnyRole(await staffMember(cid)))
-        throw new ForbiddenError('This link is for a member holding a staff role (Administrator, Moderator, Mentor or Buddy).');
-      return;
-    }
-    const exam = await examination(link.training_id, link.examination_id ?? 0);
-    if (!exam) throw new NotFoundError('Examination');
-    if (!exam.examiners.includes(cid)) throw new ForbiddenError('This link is for an examiner of the examination.');
   }
 
   /** The timeline entry and audit entry of making or using a link (never its token). */
   private async record(
     w: Write,
-    trainingId: number,
+    t: TrainingRecord,
     actor: AuditActor,
     action: 'link' | 'link_used',
     detail: Record<string, unknown>,
   ): Promise<void> {
-    const t = await w.repos.trainings.find(trainingId);
-    if (!t) throw new NotFoundError('Training');
     await recordTrainingChanges(w, this.deps.config, [
       { actor, before: t, after: t, timeline: [{ action, detail }], event: null, mail: null, record: detail },
     ]);
