@@ -3,11 +3,12 @@
 // body is read, and a file larger than its limit is refused without being held beyond the limit.
 // A route plugin that takes uploads registers `multipartUploads` (the parser stays in its scope:
 // every other route still answers multipart bodies with 415).
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Registers the multipart parser in the calling plugin's scope only. */
 export async function multipartUploads(app: FastifyInstance): Promise<void> {
+  // Imported here, not at the top: a CLI command never reads an upload.
+  const { default: multipart } = await import('@fastify/multipart');
   await app.register(multipart, { throwFileSizeLimit: true });
 }
 

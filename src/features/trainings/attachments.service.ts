@@ -3,7 +3,6 @@
 // or Administrator of the area, each change one write with its timeline and audit entries.
 // Read by the API, the area's staff and — the visible ones of what was shown them — the student.
 import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import { actorColumns, type AuditActor } from '../audit/domain/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnsupportedTypeError, ValidationError } from '../../core/domain/errors.js';
 import { authorize, mayDo, type StaffMember } from '../roles/domain.js';
@@ -42,6 +41,8 @@ export interface AttachmentFile {
 
 /** The type of a file from its content: PDF, PNG, JPEG, or plain text; null for anything else. */
 export async function sniffType(bytes: Buffer): Promise<AttachmentType | null> {
+  // Imported on the first upload: a CLI command or a server start need not parse it.
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(bytes);
   if (found) return isAttachmentType(found.mime) && found.mime !== 'text/plain' ? found.mime : null;
   return isPlainText(bytes) ? 'text/plain' : null;
