@@ -84,6 +84,7 @@ export class TrainingDeskService {
       names,
       mentorChoices,
       manages: held.has('Administrator') || held.has('Moderator'),
+      mayStatus: mayDo(view.member, { kind: 'training', area: t.area_id, student: t.user_id, statusOnly: true }).ok,
       files: {
         examinations: new Set(examinable.map((x) => x.id)),
         removable: new Set(attachments.filter((a) => mayRemove(view.member, a)).map((a) => a.id)),
@@ -154,6 +155,8 @@ export interface TrainingView {
   mentorChoices: number[];
   /** The viewer manages the training (Administrator or Moderator of its area), else a mentor or buddy. */
   manages: boolean;
+  /** The viewer may change the status (staff who manage it, or the trainee's own mentor; a Buddy may not). */
+  mayStatus: boolean;
   /** The examinations the viewer may add files to (any who sees the training adds them to reports), and the files they may remove. */
   files: { examinations: ReadonlySet<number>; removable: ReadonlySet<number> };
   /** Who may be picked as examiner: holders of an active examiner endorsement covering the area, with its rating code. */

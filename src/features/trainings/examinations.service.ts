@@ -89,57 +89,71 @@ export class TrainingExaminationsService {
 
   /** Grades, moves, changes the examiners of, or (graded: a Moderator or Administrator) corrects an examination. */
   change(trainingId: number, id: number, patch: ExaminationPatch, actor: AuditActor): Promise<Examination> {
-    return this.deps.writer.write(async (w) => {
-      const t = await this.deps.trainings.locked(w, trainingId);
-      const x = await this.find(w, t, id);
-      const errors: FieldErrors = {};
-      const given = patch.examiners !== undefined || patch.examiner_id !== undefined;
-      const examiners = given ? examinersOf(patch, errors) : x.examiners;
-      await this.authorize(w, actor, t, [...x.examiners, ...(examiners ?? [])], x.result !== null);
-      const result = patch.result?.trim() || x.result;
-      if (patch.result?.trim() === '') errors.result = [`Pick a result: ${EXAMINATION_RESULTS.join(', ')}.`];
-      const values = {
-        date: patch.examination_date?.trim() ?? x.examination_date,
-        start: patch.start === undefined ? x.start : patch.start?.trim() || null,
-        position: (patch.position ?? x.position).trim().toUpperCase(),
-        result,
-      };
-      const moved = values.date !== x.examination_date || values.start !== x.start || values.position !== x.position;
-      const reassigned = given && examiners !== null && examiners.join() !== x.examiners.join();
-      const grading = x.result === null && result !== null;
-      if (result === null && t.status < 0 && (moved || reassigned))
-        throw new ConflictError('A closed training’s examinations cannot be moved.');
-      const position = await this.checked(w, values, errors);
-      // Eligibility is checked when planning (new examiners or position) and when grading.
-      const check = grading || reassigned || values.position !== x.position;
-      const field = patch.examiners ? 'examiners' : patch.examiner_id !== undefined ? 'examiner_id' : 'examiners';
-      await this.eligible(w, t, check ? examiners : null, position, field, errors);
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      if (!moved && !reassigned && result === x.result) return presentExamination(x);
-      await w.repos.trainingExaminations.update(x.id, {
-        examination_date: values.date,
-        start: values.start,
-        position: position!.callsign,
-        result: result as ExaminationResult | null,
-        updated_at: w.at,
-      });
-      if (reassigned) await w.repos.trainingExaminations.setExaminers(x.id, examiners);
-      const row = await this.find(w, t, x.id);
-      const all = await w.repos.staff.names([...row.examiners, ...x.examiners]);
-      const facts = factsOf(row, all);
-      const before = { date: x.examination_date, start: x.start, position: x.position, examiners: x.examiners };
-      if (x.result !== null) {
-        const detail = { id: x.id, date: row.examination_date, position: row.position, result: row.result, result_from: x.result };
-        await this.told(w, t, actor, row, 'graded', 'examination_corrected', detail, all, row.result !== x.result ? 'corrected' : null);
-      } else if (grading) {
-        const detail = { id: x.id, date: row.examination_date, position: row.position, result: row.result };
-        await this.told(w, t, actor, row, 'graded', 'examination_graded', detail, all, 'graded');
-      } else {
-        const removed = x.examiners.filter((c) => !row.examiners.includes(c));
-        await this.told(w, t, actor, row, 'planned', 'examination_changed', { ...facts, from: before }, all, 'moved', removed);
-      }
-      return presentExamination(row);
+    return this.deps.writer.write(async (w) =>
+      this.changeLocked(w, await this.deps.trainings.locked(w, trainingId), id, patch, actor, true),
+    );
+  }
+
+  /**
+   * `change` inside a write that holds the training's lock. `byRole` false: an examiner grading a
+   * planned examination through a one-time link, whose link is the permission (the caller checks it).
+   */
+  async changeLocked(
+    w: Write,
+    t: TrainingRecord,
+    id: number,
+    patch: ExaminationPatch,
+    actor: AuditActor,
+    byRole: boolean,
+  ): Promise<Examination> {
+    const x = await this.find(w, t, id);
+    const errors: FieldErrors = {};
+    const given = patch.examiners !== undefined || patch.examiner_id !== undefined;
+    const examiners = given ? examinersOf(patch, errors) : x.examiners;
+    if (byRole) await this.authorize(w, actor, t, [...x.examiners, ...(examiners ?? [])], x.result !== null);
+    const result = patch.result?.trim() || x.result;
+    if (patch.result?.trim() === '') errors.result = [`Pick a result: ${EXAMINATION_RESULTS.join(', ')}.`];
+    const values = {
+      date: patch.examination_date?.trim() ?? x.examination_date,
+      start: patch.start === undefined ? x.start : patch.start?.trim() || null,
+      position: (patch.position ?? x.position).trim().toUpperCase(),
+      result,
+    };
+    const moved = values.date !== x.examination_date || values.start !== x.start || values.position !== x.position;
+    const reassigned = given && examiners !== null && examiners.join() !== x.examiners.join();
+    const grading = x.result === null && result !== null;
+    if (result === null && t.status < 0 && (moved || reassigned))
+      throw new ConflictError('A closed training’s examinations cannot be moved.');
+    const position = await this.checked(w, values, errors);
+    // Eligibility is checked when planning (new examiners or position) and when grading.
+    const check = grading || reassigned || values.position !== x.position;
+    const field = patch.examiners ? 'examiners' : patch.examiner_id !== undefined ? 'examiner_id' : 'examiners';
+    await this.eligible(w, t, check ? examiners : null, position, field, errors);
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    if (!moved && !reassigned && result === x.result) return presentExamination(x);
+    await w.repos.trainingExaminations.update(x.id, {
+      examination_date: values.date,
+      start: values.start,
+      position: position!.callsign,
+      result: result as ExaminationResult | null,
+      updated_at: w.at,
     });
+    if (reassigned) await w.repos.trainingExaminations.setExaminers(x.id, examiners);
+    const row = await this.find(w, t, x.id);
+    const all = await w.repos.staff.names([...row.examiners, ...x.examiners]);
+    const facts = factsOf(row, all);
+    const before = { date: x.examination_date, start: x.start, position: x.position, examiners: x.examiners };
+    if (x.result !== null) {
+      const detail = { id: x.id, date: row.examination_date, position: row.position, result: row.result, result_from: x.result };
+      await this.told(w, t, actor, row, 'graded', 'examination_corrected', detail, all, row.result !== x.result ? 'corrected' : null);
+    } else if (grading) {
+      const detail = { id: x.id, date: row.examination_date, position: row.position, result: row.result };
+      await this.told(w, t, actor, row, 'graded', 'examination_graded', detail, all, 'graded');
+    } else {
+      const removed = x.examiners.filter((c) => !row.examiners.includes(c));
+      await this.told(w, t, actor, row, 'planned', 'examination_changed', { ...facts, from: before }, all, 'moved', removed);
+    }
+    return presentExamination(row);
   }
 
   /** Cancels a planned examination (a graded one: 409); the timeline keeps it. */

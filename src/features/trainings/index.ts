@@ -39,14 +39,15 @@ function services(deps: ServiceDeps) {
   const trainings = new TrainingsService(deps);
   const trainingRecords = new TrainingRecordsService({ ...deps, trainings });
   const applications = new TrainingApplicationsService({ ...deps, trainings });
+  const trainingExaminations = new TrainingExaminationsService({ ...deps, trainings });
   return {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
     trainingRecords,
-    /** One-time links to write one report of a training (§20). */
-    trainingLinks: new TrainingLinksService({ ...deps, trainings, records: trainingRecords }),
+    /** One-time links to write one report, or grade one examination, of a training (§20). */
+    trainingLinks: new TrainingLinksService({ ...deps, trainings, records: trainingRecords, examinations: trainingExaminations }),
     /** Examinations planned, then graded (contract §20). */
-    trainingExaminations: new TrainingExaminationsService({ ...deps, trainings }),
+    trainingExaminations,
     /** Reports edited, published and deleted, and their templates (contract §20). */
     trainingReports: new TrainingReportsService({ ...deps, trainings }),
     reportTemplates: new ReportTemplatesService(deps),

@@ -1,6 +1,6 @@
 // The holder's side of a one-time link (contract §20): GET /training/link/{token} shows the
-// training's summary, its published reports and the report form; POST saves the one report, which
-// uses the link up. A members' page (signed in); the address is a credential, so these pages send
+// training's summary, its published reports and the report form (or, for a grading link, the
+// examination and its result); POST saves that one thing, which uses the link up. A members' page (signed in); the address is a credential, so these pages send
 // no Referer and are never stored by a cache. An unknown, used or expired link is 410.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -9,10 +9,10 @@ import { formFailure, formValues } from '../../core/web/forms.js';
 import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
 import { LinkGoneError } from './links.service.js';
 import { linkPage, linkReportForm } from './links.schema.js';
-import { type LinkReportValues, linkReportPage } from './views/link-pages.js';
+import { type LinkReportValues, linkExamPage, linkReportPage } from './views/link-pages.js';
 import type { RouteServices } from '../../app/services.js';
 
-const EMPTY: LinkReportValues = { report_date: '', position: '', content: '', improve: '' };
+const EMPTY: LinkReportValues = { report_date: '', position: '', content: '', improve: '', result: '' };
 
 const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const links = services.trainingLinks;
@@ -50,15 +50,23 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
       account: accountView(request),
       csrf: csrfField(request),
     };
-    return sendPage(reply, status, linkReportPage({ ...frame, action: `/training/link/${token}`, view, values, errors }));
+    const page = view.kind === 'examination' ? linkExamPage : linkReportPage;
+    return sendPage(reply, status, page({ ...frame, action: `/training/link/${token}`, view, values, errors }));
   }
 
-  // Static, so it wins over the token's route: where a saved report lands (the link is used up).
+  // Static, so they win over the token's route: where a saved report or result lands (the link is used up).
   app.get('/training/link/saved', { schema: { hide: true } }, (request, reply) =>
     sendMessage(request, reply, 200, {
       title: 'Report saved',
       message: 'Thank you: the report is saved and the student told. The link is used up.',
-      links: [{ href: '/', text: 'Back to the schedule' }],
+      links: [{ href: '/my', text: 'My page' }],
+    }),
+  );
+  app.get('/training/link/graded', { schema: { hide: true } }, (request, reply) =>
+    sendMessage(request, reply, 200, {
+      title: 'Examination graded',
+      message: 'Thank you: the result is saved and the student told. The link is used up.',
+      links: [{ href: '/my', text: 'My page' }],
     }),
   );
 
@@ -83,9 +91,15 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
       position: text.position ?? '',
       content: text.content ?? '',
       improve: text.improve ?? '',
+      result: text.result ?? '',
     };
     try {
       if (failed) return await sendForm(request, reply, params.token, 422, values, failed.errors);
+      // A grading link's form sends the result and no report: which one the link is for decides.
+      if ((await links.kindOf(params.token)) === 'examination') {
+        await links.gradeExamination(params.token, memberActor(request.member!), b.result);
+        return await reply.redirect('/training/link/graded', 303);
+      }
       const input = { report_date: b.report_date, content: b.content, improve: b.improve || null, position: b.position || null };
       await links.writeReport(params.token, memberActor(request.member!), input);
       return await reply.redirect('/training/link/saved', 303);

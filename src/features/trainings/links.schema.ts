@@ -1,5 +1,5 @@
 // What the one-time link pages take (contract §20): the staff form that makes a link, and the
-// holder's report form. A token in a path is text; one that names no usable link is the 410 page.
+// holder's form (a report, or an examination's result). A token in a path is text; one that names no usable link is the 410 page.
 import { Csrf, Field, IdPath, pageForm, Prose, TextPath } from '../../core/web/form-atoms.js';
 
 const hidden = { hide: true } as const;
@@ -7,7 +7,7 @@ const hidden = { hide: true } as const;
 export const createLinkForm = {
   ...hidden,
   params: IdPath('id'),
-  body: pageForm({ kind: Field(), _csrf: Csrf }),
+  body: pageForm({ kind: Field(), examination_id: Field(), _csrf: Csrf }),
 };
 
 const LinkPath = TextPath('token');
@@ -15,5 +15,6 @@ export const linkPage = { ...hidden, params: LinkPath };
 export const linkReportForm = {
   ...hidden,
   params: LinkPath,
-  body: pageForm({ report_date: Field(), position: Field(), content: Prose(), improve: Prose(), _csrf: Csrf }),
+  // One form for both kinds: a report link reads the report's fields, a grading link the result.
+  body: pageForm({ report_date: Field(), position: Field(), content: Prose(), improve: Prose(), result: Field(), _csrf: Csrf }),
 };

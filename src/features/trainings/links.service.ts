@@ -4,11 +4,15 @@
 // save that uses it, in that save's transaction (a refused form leaves it unused), and lapses after
 // seven days.
 import { createHash, randomBytes } from 'node:crypto';
-import { ForbiddenError, ValidationError } from '../../core/domain/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/domain/errors.js';
 import type { AuditActor } from '../audit/domain/index.js';
 import { authorize, holdsAnyRole } from '../roles/domain.js';
 import { recordTrainingChanges } from './changes.js';
 import type { ReportInput, TrainingRecordsService } from './records.service.js';
+import type { TrainingExaminationsService } from './examinations.service.js';
+import type { ExaminationRow } from './examinations.repository.js';
+import { EXAMINATION_RESULTS } from './domain.js';
+import { andList } from './examinations.domain.js';
 import type { LinkRow } from './links.repository.js';
 import type { TrainingDetail } from './trainings.schema.js';
 import type { TrainingsService } from './trainings.service.js';
@@ -24,8 +28,12 @@ export type LinkKind = 'report' | 'examination';
 
 /** A link that is unknown, used or expired: its page is 410. */
 export class LinkGoneError extends Error {
-  constructor(readonly reason: 'unknown' | 'used' | 'expired') {
-    super(`This link is ${reason === 'unknown' ? 'not known' : reason === 'used' ? 'used up' : 'expired'}.`);
+  constructor(readonly reason: 'unknown' | 'used' | 'expired' | 'graded') {
+    super(
+      reason === 'graded'
+        ? 'This examination is graded already, so its link cannot be used.'
+        : `This link is ${reason === 'unknown' ? 'not known' : reason === 'used' ? 'used up' : 'expired'}.`,
+    );
   }
 }
 
@@ -40,6 +48,8 @@ export interface LinkView {
   names: Map<number, string>;
   /** The callsigns of the training area's positions (the report's position picker). */
   positions: string[];
+  /** The examination a grading link is for (its examiners named in `names`). */
+  examination: ExaminationRow | null;
   expiresAt: number;
 }
 
@@ -53,7 +63,11 @@ const hashOf = (token: string): string => createHash('sha256').update(token).dig
 
 export class TrainingLinksService {
   constructor(
-    private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { trainings: TrainingsService; records: TrainingRecordsService },
+    private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & {
+      trainings: TrainingsService;
+      records: TrainingRecordsService;
+      examinations: TrainingExaminationsService;
+    },
   ) {}
 
   /** POST /staff/trainings/{id}/links: the link's address, shown once. */
@@ -62,43 +76,50 @@ export class TrainingLinksService {
     return this.deps.writer.write(async (w) => {
       const t = await this.deps.trainings.locked(w, trainingId);
       authorize(await w.repos.roles.staffMember(cid), 'link', { area: t.area_id });
-      // Grading through a link comes with planned examinations; until then a link is for a report.
-      if (input.kind !== 'report') throw new ValidationError({ kind: ['A one-time link is for writing one report.'] });
+      if (input.kind !== 'report' && input.kind !== 'examination')
+        throw new ValidationError({ kind: ['A one-time link is for writing one report or grading one examination.'] });
+      const examinationId = input.kind === 'examination' ? await this.plannedOf(w, t.id, input.examination_id) : null;
       const token = `${LINK_PREFIX}${randomBytes(24).toString('base64url')}`;
       const expiresAt = w.at + LINK_LIFETIME_MS;
       const link = await w.repos.trainingLinks.add({
         training_id: t.id,
         kind: input.kind,
-        examination_id: null,
+        examination_id: examinationId,
         token_hash: hashOf(token),
         created_by: cid,
         created_at: w.at,
         expires_at: expiresAt,
       });
-      await this.record(w, t, actor, 'link', { kind: input.kind, link: link.id });
+      await this.record(w, t, actor, 'link', { kind: input.kind, link: link.id, ...(examinationId ? { examination: examinationId } : {}) });
       return { url: `${this.deps.config.publicUrl}/training/link/${token}`, expiresAt, kind: input.kind };
     });
   }
 
   /** GET /training/link/{token}: what the signed-in member may see and do through it. */
   async open(token: string, cid: number): Promise<LinkView> {
-    const link = await this.usable(this.deps.repos, token, cid, this.deps.clock());
+    const { link, examination } = await this.usable(this.deps.repos, token, cid, this.deps.clock());
     const training = await this.deps.trainings.detail(link.training_id, false);
     const names = await this.deps.repos.staff.names([
       training.user_id,
       ...training.mentors,
+      ...(examination?.examiners ?? []),
       ...training.reports.flatMap((r) => (r.author_id ? [r.author_id] : [])),
     ]);
     const record = await this.deps.repos.trainings.find(link.training_id);
     const positions = (await this.deps.repos.positions.list()).filter((p) => p.area_id === record?.area_id).map((p) => p.callsign);
-    return { kind: link.kind, training, names, positions, expiresAt: link.expires_at };
+    return { kind: link.kind, training, names, positions, expiresAt: link.expires_at, examination };
+  }
+
+  /** Which kind of link a token is, if any (the rest is checked by what it is used for). */
+  async kindOf(token: string): Promise<LinkKind | null> {
+    return LINK_PATTERN.test(token) ? ((await this.deps.repos.trainingLinks.byHash(hashOf(token)))?.kind ?? null) : null;
   }
 
   /** POST /training/link/{token} of a report link: the one report, which uses the link up. */
   writeReport(token: string, actor: MemberActor, input: Omit<ReportInput, 'draft'>): Promise<number> {
     const cid = actor.cid;
     return this.deps.writer.write(async (w) => {
-      const link = await this.usable(w.repos, token, cid, w.at);
+      const { link } = await this.usable(w.repos, token, cid, w.at, 'report');
       const t = await this.deps.trainings.locked(w, link.training_id);
       // The report first: a refused form throws here, before the link is used.
       await this.deps.records.writeReport(w, t, { ...input, draft: false }, actor);
@@ -109,17 +130,66 @@ export class TrainingLinksService {
   }
 
   /**
-   * The link of a token if `cid` may still use it at `at`; else why not. Only report links are made
-   * (grading through a link comes with planned examinations): anyone holding a staff role uses one.
+   * POST /training/link/{token} of a grading link: the examination's result, which uses the link up.
+   * The examiner needs no staff role (the link is the permission), but the eligibility rule of
+   * grading holds as for staff: the examiners' endorsements are checked when it is graded.
    */
-  private async usable(repos: Pick<ReadRepositories, 'trainingLinks' | 'roles'>, token: string, cid: number, at: number): Promise<LinkRow> {
+  gradeExamination(token: string, actor: MemberActor, result: string): Promise<number> {
+    const cid = actor.cid;
+    return this.deps.writer.write(async (w) => {
+      const first = await this.usable(w.repos, token, cid, w.at, 'examination');
+      const t = await this.deps.trainings.locked(w, first.link.training_id);
+      // Read again under the training's lock: staff may have graded it, or changed its examiners, meanwhile.
+      const { link, examination } = await this.usable(w.repos, token, cid, w.at, 'examination');
+      if (!(EXAMINATION_RESULTS as readonly string[]).includes(result))
+        throw new ValidationError({ result: [`Pick a result: ${EXAMINATION_RESULTS.join(', ')}.`] });
+      await this.deps.examinations.changeLocked(w, t, examination!.id, { result }, actor, false);
+      if (!(await w.repos.trainingLinks.useUp(link.id, w.at, cid))) throw new LinkGoneError('used');
+      await this.record(w, t, actor, 'link_used', { kind: link.kind, link: link.id, examination: examination!.id });
+      return t.id;
+    });
+  }
+
+  /** The planned examination of the training a grading link is made for (a graded one: 409). */
+  private async plannedOf(w: Write, trainingId: number, id: number | undefined): Promise<number> {
+    if (id === undefined) throw new ValidationError({ examination_id: ['Pick the examination the link is for.'] });
+    const x = await w.repos.trainingExaminations.find(trainingId, id);
+    if (!x) throw new NotFoundError('Examination');
+    if (x.result !== null)
+      throw new ConflictError(`The examination of ${x.examination_date} is graded already (${x.result}); only a planned one gets a link.`);
+    return x.id;
+  }
+
+  /**
+   * The link of a token if `cid` may still use it at `at`; else why not. A report link is for anyone
+   * holding a staff role; a grading link for an examiner of its examination, while it is planned.
+   */
+  private async usable(
+    repos: Pick<ReadRepositories, 'trainingLinks' | 'roles' | 'trainingExaminations' | 'staff'>,
+    token: string,
+    cid: number,
+    at: number,
+    kind?: LinkKind,
+  ): Promise<{ link: LinkRow; examination: ExaminationRow | null }> {
     const link = LINK_PATTERN.test(token) ? await repos.trainingLinks.byHash(hashOf(token)) : null;
-    if (!link || link.kind !== 'report') throw new LinkGoneError('unknown');
+    if (!link || (kind !== undefined && link.kind !== kind)) throw new LinkGoneError('unknown');
     if (link.used_at !== null) throw new LinkGoneError('used');
     if (link.expires_at <= at) throw new LinkGoneError('expired');
-    if (!holdsAnyRole(await repos.roles.staffMember(cid)))
-      throw new ForbiddenError('This link is for a member holding a staff role (Administrator, Moderator, Mentor or Buddy).');
-    return link;
+    if (link.kind === 'report') {
+      if (!holdsAnyRole(await repos.roles.staffMember(cid)))
+        throw new ForbiddenError('This link is for a member holding a staff role (Administrator, Moderator, Mentor or Buddy).');
+      return { link, examination: null };
+    }
+    // A cancelled examination takes its links with it (ON DELETE CASCADE); a graded one leaves nothing to do.
+    const x = await repos.trainingExaminations.find(link.training_id, link.examination_id!);
+    if (!x) throw new LinkGoneError('unknown');
+    if (x.result !== null) throw new LinkGoneError('graded');
+    if (!x.examiners.includes(cid)) {
+      const names = await repos.staff.names(x.examiners);
+      const who = andList(x.examiners.map((c) => `${names.get(c) ?? 'CID'} (${c})`));
+      throw new ForbiddenError(`This link is for an examiner of this examination: ${who}.`);
+    }
+    return { link, examination: x };
   }
 
   /** The timeline entry and audit entry of making or using a link (never its token). */

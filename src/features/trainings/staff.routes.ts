@@ -231,15 +231,18 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     const failed = formFailure(request);
     if (failed?.part === 'params') return notFound(request, reply, 'training');
     const { params, body: b } = request;
-    const state = { form: 'link', values: formValues(b) };
+    // A grading link's refusal is shown beside its examination's forms, a report link's beside its own.
+    const examinationId = /^\d{1,10}$/.test(b.examination_id) ? Number(b.examination_id) : undefined;
+    const state = { form: b.kind === 'examination' ? `exam-${b.examination_id}-link` : 'link', values: formValues(b) };
     if (failed) return sendTraining(request, reply, params.id, 422, { ...state, errors: failed.errors });
     try {
-      const made = await services.trainingLinks.create(params.id, { kind: b.kind }, memberActor(request.member!));
+      const input = { kind: b.kind, ...(examinationId !== undefined ? { examination_id: examinationId } : {}) };
+      const made = await services.trainingLinks.create(params.id, input, memberActor(request.member!));
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return await sendPage(reply, 201, linkCreatedPage({ ...frameOf(request, services), ...made, trainingId: params.id }));
     } catch (err) {
       const errors = failureOf(err);
-      if (errors) return sendTraining(request, reply, params.id, 422, { ...state, errors });
+      if (errors) return sendTraining(request, reply, params.id, err instanceof ConflictError ? 409 : 422, { ...state, errors });
       return respondToRefusal(request, reply, err, 'training');
     }
   });

@@ -75,9 +75,9 @@ export function actionText(e: TimelineItem, names: Names): string {
     case 'report_deleted':
       return `${d.draft === true ? 'draft ' : ''}report of ${text(d.report_date)} removed`;
     case 'link':
-      return 'One-time link made for a report';
+      return d.kind === 'examination' ? 'One-time link made for grading an examination' : 'One-time link made for a report';
     case 'link_used':
-      return 'Report written through a one-time link';
+      return d.kind === 'examination' ? 'Examination graded through a one-time link' : 'Report written through a one-time link';
     case 'attachment':
       return `File ${text(d.file)} added to ${d.report !== undefined ? 'a report' : 'an examination'}${d.hidden === true ? ' (staff only)' : ''}`;
     case 'attachment_removed':

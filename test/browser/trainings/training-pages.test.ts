@@ -1,6 +1,6 @@
 // The student's training pages in a real Chromium against a server process: applying on a phone,
 // the form's errors next to their fields, "My training" with the place in the queue, and each page
-// scanned with axe-core in light and dark at 375 and 1366 pixels, with screenshots to look at.
+// scanned with axe-core in light (dark: contrast in training-walk.test.ts) at 375 and 1366 pixels, with screenshots to look at.
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +70,8 @@ describe.skipIf(SKIP_BROWSER)('the student’s training pages in Chromium', () =
     ['/training/apply', FY.id, 'training-apply'],
     ['/my/training', CY.id, 'my-training'],
   ] as const) {
-    for (const colorScheme of ['light', 'dark'] as const) {
+    // One theme here; the dark theme's contrast is checked once for the set (training-walk.test.ts).
+    for (const colorScheme of ['light'] as const) {
       for (const viewport of [
         { width: 375, height: 812 },
         { width: 1366, height: 800 },

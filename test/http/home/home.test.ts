@@ -120,11 +120,13 @@ describe('the member home, my students and names (contract §20)', () => {
     expect(open).toContain(`by Mats Mentor (${MEN})`);
     expect(body).not.toContain('Draft notes');
     expect(body).not.toContain('Apply for training');
-    // The sections in the order of the page: training, bookings, endorsements, hours, examining, past.
-    const order = ['open-title', 'bookings-title', 'endorsements-title', 'hours-title', 'examining-title', 'past-title'].map((id) =>
+    // The sections in the order of the page: training, bookings, endorsements, hours, past; no
+    // "examinations as examiner" for a member who examines nothing.
+    const order = ['open-title', 'bookings-title', 'endorsements-title', 'hours-title', 'past-title'].map((id) =>
       body.indexOf(`id="${id}"`),
     );
     expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+    expect(body).not.toContain('id="examining-title"');
     expect(body).not.toContain('id="attention-title"');
   });
 
@@ -143,11 +145,15 @@ describe('the member home, my students and names (contract §20)', () => {
     const body = (await get('/my', 'stu')).body;
     expect(body).toContain('<strong class="callsign">EKCH_DEL</strong>');
     expect(body).toContain('Solo on EKCH_TWR, until 2026-06-10 00:00 UTC');
-    const hours = body.slice(body.indexOf('id="hours-title"'), body.indexOf('id="examining-title"'));
+    const hours = body.slice(body.indexOf('id="hours-title"'), body.indexOf('id="past-title"'));
     expect(hours).toContain('<strong>Sweden</strong>: 0.00 h of 10 h — active (grace period); grace until');
     const erik = (await get('/my', 'exa')).body;
+    expect(erik).toContain('id="examining-title"');
     expect(erik).toContain(`2026-06-20, EKCH_TWR: Sofie Student (${STU}) (Denmark)`);
     expect(erik).toContain('Apply for training');
+    // Nothing to show, no section: Erik has never trained here nor controlled this period.
+    expect(erik).not.toContain('id="past-title"');
+    expect(erik).not.toContain('id="hours-title"');
   });
 
   it('shows a waiting member their place, and staff what needs attention with only links they may open', async () => {

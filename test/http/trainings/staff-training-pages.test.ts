@@ -184,4 +184,38 @@ describe('the staff training pages', () => {
     expect(moved.statusCode).toBe(403);
     expect((await training(t!.id)).status).toBe(3);
   });
+
+  it("shows the summary with the application's answers beside the actions, each form only to who may use it, reports newest first", async () => {
+    const [t] = (await ctx.services.trainings.list({ user_id: ADA })) as Array<{ id: number }>;
+    const url = `/staff/trainings/${t!.id}`;
+    await ctx.services.db.kysely
+      .updateTable('trainings')
+      .set({ motivation: 'I fly real aircraft and want to talk to them.', experience: 4, english_only: 1 })
+      .where('id', '=', t!.id)
+      .execute();
+    const pages = { mod: (await get(url, 'mod')).body, men: (await get(url, 'men')).body, bud: (await get(url, 'bud')).body };
+    for (const [who, body] of Object.entries(pages)) {
+      const summary = body.slice(body.indexOf('id="summary-title"'), body.indexOf('class="training-actions"'));
+      expect(summary, who).toContain('<dt>Motivation</dt><dd class="report-text">I fly real aircraft and want to talk to them.</dd>');
+      expect(summary, who).toContain('<dt>Experience</dt><dd>Real-world ATC</dd>');
+      expect(summary, who).toContain('<dt>English only</dt><dd>Yes: trained in English only</dd>');
+      expect(summary, who).toContain('<dt>Mentors</dt><dd>Mats Mentor (1000011)</dd>');
+      expect(body.indexOf('class="training-desk"'), who).toBeLessThan(body.indexOf('id="summary-title"'));
+      expect(body.indexOf('id="report-title"'), who).toBeGreaterThan(body.indexOf('class="training-actions"'));
+      // Newest first: the Buddy's report of 2026-06-02 above the draft of 2026-06-01.
+      const reports = body.slice(body.indexOf('id="reports-title"'));
+      expect(reports.indexOf('Buddy notes'), who).toBeLessThan(reports.indexOf('Good first session'));
+    }
+    // Status: the area's Moderator and the trainee's mentor, not a Buddy; type, mentors and links: the Moderator only.
+    expect(pages.mod).toContain('id="status-title"');
+    expect(pages.men).toContain('id="status-title"');
+    expect(pages.bud).not.toContain('id="status-title"');
+    expect(pages.mod).toContain('id="type-title"');
+    expect(pages.mod).toContain('id="link-title"');
+    for (const who of ['men', 'bud'] as const) {
+      expect(pages[who], who).not.toContain('id="type-title"');
+      expect(pages[who], who).not.toContain('id="link-title"');
+      expect(pages[who], who).toContain('id="report-title"');
+    }
+  });
 });

@@ -1,6 +1,8 @@
 // GET /my, the member's home (contract §20): the open training first (on a phone's first screen),
 // then upcoming bookings, active endorsements, ATC hours per area with the activity status, the
 // examinations the member holds as examiner, past trainings and, for staff, what needs attention.
+// A section that would only say "none" for this member (endorsements, hours, examinations as
+// examiner, past trainings) is left out; bookings stay, as their links are how one books.
 import type { Home } from '../home.service.js';
 import type { Endorsement } from '../../endorsements/index.js';
 import type { ActivityExplanation } from '../../activity/index.js';
@@ -74,13 +76,13 @@ export function homePage(p: HomePage): Buffer {
 <section aria-labelledby="bookings-title"><h2 id="bookings-title">Upcoming bookings</h2>
 ${h.bookings.length === 0 ? empty('No upcoming bookings.') : html`<ul class="cards">${h.bookings.map((b) => html`<li class="card"><p><strong class="callsign">${b.callsign}</strong> ${b.position_name}</p><p class="when">${whenText(b)}</p></li>`)}</ul>`}
 <p><a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a></p></section>
-<section aria-labelledby="endorsements-title"><h2 id="endorsements-title">Active endorsements</h2>
-${h.endorsements.length === 0 ? empty('No active endorsements.') : html`<ul class="endorsements">${h.endorsements.map((e) => html`<li>${endorsementText(e)}</li>`)}</ul>`}</section>
-<section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours this period</h2>
-${h.hours.length === 0 ? empty('No controlling recorded in this period.') : html`<ul class="hours">${h.hours.map((x) => html`<li><strong>${x.area}</strong>: ${hoursText(x)}</li>`)}</ul>`}</section>
-<section aria-labelledby="examining-title"><h2 id="examining-title">My examinations as examiner</h2>
-${h.examining.length === 0 ? empty('No examinations planned for you.') : html`<ul class="exams">${h.examining.map((x) => html`<li>${x.examination_date}, ${x.position}: ${personName(h.names, x.user_id)} (${x.area})</li>`)}</ul>`}</section>
-${pastTrainingsSection(h.trainings.past, h.trainings.names)}
+${h.endorsements.length === 0 ? '' : html`<section aria-labelledby="endorsements-title"><h2 id="endorsements-title">Active endorsements</h2>
+<ul class="endorsements">${h.endorsements.map((e) => html`<li>${endorsementText(e)}</li>`)}</ul></section>`}
+${h.hours.length === 0 ? '' : html`<section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours this period</h2>
+<ul class="hours">${h.hours.map((x) => html`<li><strong>${x.area}</strong>: ${hoursText(x)}</li>`)}</ul></section>`}
+${h.examining.length === 0 ? '' : html`<section aria-labelledby="examining-title"><h2 id="examining-title">My examinations as examiner</h2>
+<ul class="exams">${h.examining.map((x) => html`<li>${x.examination_date}, ${x.position}: ${personName(h.names, x.user_id)} (${x.area})</li>`)}</ul></section>`}
+${h.trainings.past.length === 0 ? '' : pastTrainingsSection(h.trainings.past, h.trainings.names)}
 ${attention(h)}`;
   return frame(p, 'My page', main);
 }

@@ -72,9 +72,10 @@ ${field({ form: 'exam', name: 'result', label: 'Result', state, hint: 'Leave it 
   const actions = (x: Examination) => {
     const base = `/staff/trainings/${t.id}/examinations/${x.id}`;
     const f = (k: string) => `exam-${x.id}-${k}`;
+    // A grading link asked for on a page shown before the examination was graded comes back refused here.
     if (x.result !== null)
       // prettier-ignore
-      return view.manages ? html`<form method="post" action="${formAction(`${base}/grade`, f('grade'))}" class="staff-form inline" novalidate>${p.csrf}
+      return view.manages ? html`${formError(state, f('link'), [])}<form method="post" action="${formAction(`${base}/grade`, f('grade'))}" class="staff-form inline" novalidate>${p.csrf}
 ${formError(state, f('grade'), ['result'])}
 ${field({ form: f('grade'), name: 'result', label: 'Correct the result', state, control: select(f('grade'), 'result', RESULTS, x.result) })}
 <div class="actions"><button type="submit">Correct</button></div></form>` : '';
@@ -91,7 +92,11 @@ ${when(f('move'), x)}${examiners(f('move'), x.examiners)}
 <div class="actions"><button type="submit">Move</button></div></form></details>
 <form method="post" action="${formAction(`${base}/cancel`, f('cancel'))}" class="staff-form inline" novalidate>${p.csrf}
 ${formError(state, f('cancel'), [])}
-<div class="actions"><button type="submit">Cancel this examination</button></div></form>`;
+<div class="actions"><button type="submit">Cancel this examination</button></div></form>
+${view.manages ? html`<form method="post" action="${formAction(`/staff/trainings/${t.id}/links`, f('link'))}" class="staff-form inline" novalidate>${p.csrf}
+${formError(state, f('link'), [])}<input type="hidden" name="kind" value="examination" /><input type="hidden" name="examination_id" value="${x.id}" />
+<p class="hint">An examiner without a staff role grades through a one-time link: it works once, for seven days, for an examiner of this examination.</p>
+<div class="actions"><button type="submit">Make a grading link</button></div></form>` : ''}`;
   };
 
   const exams = [...t.examinations].reverse();

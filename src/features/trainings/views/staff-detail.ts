@@ -1,7 +1,9 @@
-// GET /staff/trainings/{id} (contract §18): one training with its forms — status (a reason for
-// closing), type and pause, mentors, a report, an examination — and its reports (drafts marked),
-// examinations and the timeline of every change.
-import { TRAINING_TYPES } from '../domain.js';
+// GET /staff/trainings/{id} (contract §18, §20): the training's summary (with the application's
+// answers) beside its forms — status (a reason for closing), type and pause, mentors, a report, an
+// examination, a one-time link, each shown only to whoever may use it — two columns on a desktop,
+// stacked on a phone; then its reports (drafts marked) and examinations, newest first, and the
+// timeline of every change.
+import { EXPERIENCE, TRAINING_TYPES } from '../domain.js';
 import { examinationParts } from './exam-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
 import type { TrainingView } from '../desk.service.js';
@@ -82,12 +84,12 @@ export function trainingPage(p: TrainingPage): Buffer {
     state.form === '' ? '' : html`<p class="error" role="alert" id="${state.form}-problem">Nothing was changed: ${messages}</p>`;
   // prettier-ignore
   const forms = !open ? html`${refused}<p class="notice">${closed}</p>${staffCompletionNote(t)}` : html`
-<section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
+${view.mayStatus ? html`<section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
 ${field({ form: 'status', name: 'status', label: 'New status', state, hint: ratingsOf(t).length > 0 ? 'Completing does not change the rating: the network does, once asked.' : undefined, control: select('status', 'status', targets(view.manages), String(t.status)) })}
 ${view.manages ? field({ form: 'status', name: 'closed_reason', label: 'Reason (closing by staff)', state, hint: '1 to 65 characters; needed for Closed by staff', control: text('status', 'closed_reason') }) : ''}
-<div class="actions"><button type="submit">Change status</button></div></form></section>
+<div class="actions"><button type="submit">Change status</button></div></form></section>` : ''}
 ${view.manages ? html`<section aria-labelledby="type-title"><h2 id="type-title">Type, pause and mentors</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}`, 'change')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'change', ['type', 'mentors'])}
@@ -109,17 +111,19 @@ ${formError(state, 'link', [])}<p class="hint">Lets someone who is not this trai
 <div class="actions"><button type="submit">Make a link for one report</button></div></form></section>` : ''}`;
 
   // prettier-ignore
-  const main = html`<dl class="facts">
+  const main = html`<div class="training-desk"><section aria-labelledby="summary-title" class="training-summary"><h2 id="summary-title">Summary</h2><dl class="facts">
 <dt>Student</dt><dd><a href="/staff/users/${t.user_id}">${name(t.user_id)}</a></dd>
 <dt>Status</dt><dd>${t.status_description}${t.paused ? ' (paused)' : ''}</dd>
 <dt>Area</dt><dd>${t.area}</dd><dt>For</dt><dd>${t.ratings.join(', ')}</dd><dt>Type</dt><dd>${t.type}</dd>
 <dt>Applied</dt><dd>${isoText(t.created_at)}</dd>${t.started_at ? html`<dt>Started</dt><dd>${isoText(t.started_at)}</dd>` : ''}
 <dt>Mentors</dt><dd>${t.mentors.length === 0 ? 'none' : t.mentors.map(name).join(', ')}</dd>
 ${t.motivation ? html`<dt>Motivation</dt><dd class="report-text">${t.motivation}</dd>` : ''}
-</dl>
-${forms}
+${t.experience !== null ? html`<dt>Experience</dt><dd>${EXPERIENCE[t.experience] ?? String(t.experience)}</dd>` : ''}
+${t.experience !== null || t.english_only ? html`<dt>English only</dt><dd>${t.english_only ? 'Yes: trained in English only' : 'No'}</dd>` : ''}
+</dl></section>
+<div class="training-actions">${forms}</div></div>
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
-${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${t.reports.map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf, staffFiles(files, t.id, 'report', r.id, r.attachments)))}</ul>`}
+${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${[...t.reports].reverse().map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf, staffFiles(files, t.id, 'report', r.id, r.attachments)))}</ul>`}
 </section>
 ${exams.list}
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
