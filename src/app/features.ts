@@ -11,6 +11,7 @@ import { endorsements } from '../features/endorsements/index.js';
 import { events } from '../features/events/index.js';
 import { home } from '../features/home/index.js';
 import { network } from '../features/network/index.js';
+import { notices } from '../features/notices/index.js';
 import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
 import { roles } from '../features/roles/index.js';
@@ -28,6 +29,7 @@ export const FEATURES = [
   roles,
   network,
   operations,
+  notices,
   positions,
   activity,
   bookings,
