@@ -16,6 +16,7 @@ import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
 import { roles } from '../features/roles/index.js';
 import { roster } from '../features/roster/index.js';
+import { settings } from '../features/settings/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
 import { trainings } from '../features/trainings/index.js';
@@ -43,6 +44,7 @@ export const FEATURES = [
   roster,
   staff,
   home,
+  settings,
   signIn,
   transfer,
 ] as const;

@@ -24,6 +24,7 @@ import { memberBookingsRepository } from '../features/bookings/member-bookings.r
 import { noticesRepository } from '../features/notices/notices.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
+import { privacyRepository } from '../features/settings/privacy.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/roles/roles.repository.js';
 import { rosterRepository } from '../features/roster/roster.repository.js';
@@ -68,6 +69,7 @@ const FACTORIES = {
   notices: noticesRepository,
   outboxFigures: outboxFiguresRepository,
   positions: positionsRepository,
+  privacy: privacyRepository,
   roles: rolesRepository,
   roster: rosterRepository,
   rosterStaging: rosterStagingRepository,
@@ -127,6 +129,7 @@ interface Queries {
   notices: 'settingsRows' | 'recipients';
   outboxFigures: 'read';
   positions: 'list' | 'callsigns' | 'findByCallsign' | 'areas' | 'bookingsKeeping';
+  privacy: 'memberData';
   roles: 'staffMember' | 'list';
   roster: never;
   // ANALYZE of the staging table: the planner's statistics, no rows.

@@ -33,14 +33,8 @@ export function activityNoticesRepository(db: Kysely<Database>) {
         .where('s.ended_at', 'is', null)
         .where('s.source', '=', 'feed')
         .where((eb) => eb.or([eb('ua.active', 'is', null), eb('ua.active', '=', 0)]))
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('notices_sent as n')
-                .select('n.key')
-                .whereRef('n.key', '=', sql`${sql.lit('activity.inactive_online:')} || cast(s.id as text)`),
-            ),
-          ),
+        .where(
+          sql<boolean>`NOT EXISTS (SELECT 1 FROM notices_sent n WHERE n.key = ${sql.lit('activity.inactive_online:')} || cast(s.id as text))`,
         )
         .orderBy('s.id')
         .limit(limit)

@@ -50,7 +50,12 @@ export class ActivityService {
     await this.deps.writer.write(async (w) => {
       await w.repos.activity.write(changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active })));
       // Lapsed: active before this recompute, not any more (a first row written inactive is no lapse).
-      await mailLapsed(w, this.site, changes.filter((c) => c.was === 1 && c.active === 0), rule);
+      await mailLapsed(
+        w,
+        this.site,
+        changes.filter((c) => c.was === 1 && c.active === 0),
+        rule,
+      );
     });
     return changes.length;
   }

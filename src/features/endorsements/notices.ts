@@ -33,7 +33,9 @@ function lines(kind: EndorsementNoticeKind, e: EndorsementRecord): string[] {
   const name = endorsementName(e);
   switch (kind) {
     case 'issued':
-      return [`You have been issued a ${name}, valid from ${when(e.valid_from)}${e.valid_to === null ? '' : ` until ${when(e.valid_to)}`}.`];
+      return [
+        `You have been issued a ${name}, valid from ${when(e.valid_from)}${e.valid_to === null ? '' : ` until ${when(e.valid_to)}`}.`,
+      ];
     case 'shortened':
       return [`Your ${name} now ends ${e.valid_to === null ? 'never' : `at ${when(e.valid_to)}`}.`];
     case 'revoked':
@@ -71,7 +73,7 @@ export async function mailSoloWarnings(w: Write, site: NoticeSite, solos: readon
     w.at,
   );
   const due = solos.filter((s) => claimed.has(soloWarningKey(s.id)));
-  const end = (s: SoloEnding) => `${when(s.valid_to)}`;
+  const end = (s: SoloEnding) => when(s.valid_to);
   await sendNotices(
     w,
     site,

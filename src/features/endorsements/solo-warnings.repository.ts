@@ -34,8 +34,8 @@ export function soloWarningsRepository(db: Kysely<Database>) {
         .where('e.valid_to', '<=', until)
         .$if(ids !== undefined, (q) => q.where('e.id', 'in', [...ids!, -1]))
         .$if(ids === undefined, (q) =>
-          q.where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('notices_sent as n').select('n.key').whereRef('n.key', '=', sql`${sql.lit('endorsement.solo_ending:')} || cast(e.id as text)`))),
+          q.where(
+            sql<boolean>`NOT EXISTS (SELECT 1 FROM notices_sent n WHERE n.key = ${sql.lit('endorsement.solo_ending:')} || cast(e.id as text))`,
           ),
         )
         .orderBy('e.valid_to')

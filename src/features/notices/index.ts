@@ -5,6 +5,7 @@ import type { Feature } from '../../app/feature.js';
 // What other features use of this one.
 export {
   isLook,
+  isMailKind,
   LOOK_LABELS,
   LOOKS,
   MAIL_DEFAULTS,

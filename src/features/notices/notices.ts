@@ -37,10 +37,24 @@ export async function sendNotices(
 ): Promise<number[]> {
   if (notices.length === 0) return [];
   const keyed = notices.filter((n) => n.key !== undefined);
-  const claimed = keyed.length > 0 ? await w.repos.notices.claim(keyed.map((n) => ({ key: n.key!, user_id: n.to })), w.at) : new Set();
+  const claimed =
+    keyed.length > 0
+      ? await w.repos.notices.claim(
+          keyed.map((n) => ({ key: n.key!, user_id: n.to })),
+          w.at,
+        )
+      : new Set();
   const due = notices.filter((n) => n.key === undefined || claimed.has(n.key));
   if (due.length === 0 || !w.settings.mail) return [];
-  const people = new Map((await w.repos.notices.recipients(due.map((n) => n.to), kind, options.always)).map((r) => [r.id, r]));
+  const people = new Map(
+    (
+      await w.repos.notices.recipients(
+        due.map((n) => n.to),
+        kind,
+        options.always,
+      )
+    ).map((r) => [r.id, r]),
+  );
   const sent = due.flatMap((n) => {
     const r = people.get(n.to);
     return r ? [{ n, r }] : [];

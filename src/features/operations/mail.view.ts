@@ -40,7 +40,19 @@ export function trainingMail(m: TrainingMail): NewMail {
     m.kind === 'interest'
       ? 'You get this whatever your settings: without an answer the training would be closed unseen.'
       : 'You get this because mail about your training is on in your settings.';
-  const text = [greeting, '', `Your ${m.area} training.`, ...m.lines, '', action, link, '', `${why} Your settings: ${settings}`, '', `— ${m.siteName}`].join('\n');
+  const text = [
+    greeting,
+    '',
+    `Your ${m.area} training.`,
+    ...m.lines,
+    '',
+    action,
+    link,
+    '',
+    `${why} Your settings: ${settings}`,
+    '',
+    `— ${m.siteName}`,
+  ].join('\n');
   const body = html`<!doctype html>
     <html lang="en">
       <body>
