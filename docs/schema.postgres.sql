@@ -90,6 +90,9 @@ login_states.code_verifier text not null
 login_states.created_at bigint not null
 login_states.next text not null
 login_states.state_hash text not null
+mail_choices.enabled integer not null
+mail_choices.kind text not null
+mail_choices.user_id bigint not null
 mail_outbox.attempts integer not null default 0
 mail_outbox.created_at bigint not null
 mail_outbox.failed_at bigint
@@ -105,6 +108,9 @@ mail_outbox.to_address text not null
 member_calendars.created_at bigint not null
 member_calendars.secret text not null
 member_calendars.user_id bigint not null
+member_settings.look text not null default 'device'::text
+member_settings.updated_at bigint not null
+member_settings.user_id bigint not null
 network_pushes.attempts integer not null default 0
 network_pushes.booking_id integer not null
 network_pushes.last_error text
@@ -117,6 +123,9 @@ network_pushes.posted text
 network_pushes.status text not null
 network_pushes.updated_at bigint not null
 network_pushes.version integer not null
+notices_sent.key text not null
+notices_sent.sent_at bigint not null
+notices_sent.user_id bigint
 outbox_cursors.name text not null
 outbox_cursors.seq bigint not null
 positions.area_id integer
@@ -239,6 +248,7 @@ user_area_activity.user_id bigint not null
 users.created_at bigint not null
 users.division text
 users.email text
+users.erased_at bigint
 users.first_name text
 users.id bigint not null
 users.last_login_at bigint
@@ -308,12 +318,19 @@ idempotency_keys idempotency_keys_pk PRIMARY KEY (api_key_id, key)
 idempotency_keys idempotency_keys_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text])))
 job_leases job_leases_pkey PRIMARY KEY (name)
 login_states login_states_pkey PRIMARY KEY (state_hash)
+mail_choices mail_choices_enabled_check CHECK ((enabled = ANY (ARRAY[0, 1])))
+mail_choices mail_choices_pkey PRIMARY KEY (user_id, kind)
+mail_choices mail_choices_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 mail_outbox mail_outbox_pkey PRIMARY KEY (id)
 member_calendars member_calendars_pkey PRIMARY KEY (user_id)
 member_calendars member_calendars_secret_key UNIQUE (secret)
 member_calendars member_calendars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+member_settings member_settings_look_check CHECK ((look = ANY (ARRAY['device'::text, 'light'::text, 'dark'::text])))
+member_settings member_settings_pkey PRIMARY KEY (user_id)
+member_settings member_settings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
 network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
+notices_sent notices_sent_pkey PRIMARY KEY (key)
 outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
@@ -415,12 +432,16 @@ CREATE UNIQUE INDEX idempotency_keys_pk ON idempotency_keys USING btree (api_key
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
 CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
 CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)
+CREATE UNIQUE INDEX mail_choices_pkey ON mail_choices USING btree (user_id, kind)
 CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE ((sent_at IS NULL) AND (failed_at IS NULL))
 CREATE UNIQUE INDEX mail_outbox_pkey ON mail_outbox USING btree (id)
 CREATE UNIQUE INDEX member_calendars_pkey ON member_calendars USING btree (user_id)
 CREATE UNIQUE INDEX member_calendars_secret_key ON member_calendars USING btree (secret)
+CREATE UNIQUE INDEX member_settings_pkey ON member_settings USING btree (user_id)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
+CREATE UNIQUE INDEX notices_sent_pkey ON notices_sent USING btree (key)
+CREATE INDEX notices_sent_user_idx ON notices_sent USING btree (user_id)
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)

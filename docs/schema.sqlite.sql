@@ -29,6 +29,8 @@ CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE sent_at 
 
 CREATE INDEX network_pushes_due_idx ON network_pushes (next_attempt_at) WHERE status = 'pending';
 
+CREATE INDEX notices_sent_user_idx ON notices_sent (user_id);
+
 CREATE UNIQUE INDEX roles_division_wide_key ON roles (user_id, role) WHERE area_id IS NULL;
 
 CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
@@ -114,6 +116,13 @@ CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "leas
 
 CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text not null, "code_verifier" text not null, "next" text not null, "created_at" bigint not null);
 
+CREATE TABLE mail_choices (
+    user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    enabled integer NOT NULL CHECK (enabled IN (0, 1)),
+    PRIMARY KEY (user_id, kind)
+  );
+
 CREATE TABLE mail_outbox (
     id integer PRIMARY KEY AUTOINCREMENT,
     to_address text NOT NULL,
@@ -132,7 +141,19 @@ CREATE TABLE mail_outbox (
 
 CREATE TABLE "member_calendars" ("user_id" bigint primary key references "users" ("id") on delete cascade, "secret" text not null unique, "created_at" bigint not null);
 
+CREATE TABLE member_settings (
+    user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    look text NOT NULL DEFAULT 'device' CHECK (look IN ('device', 'light', 'dark')),
+    updated_at bigint NOT NULL
+  );
+
 CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null, pending_since bigint);
+
+CREATE TABLE notices_sent (
+    key text PRIMARY KEY,
+    user_id bigint,
+    sent_at bigint NOT NULL
+  );
 
 CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 
@@ -272,7 +293,7 @@ CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigi
 
 CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, granted_at bigint, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
 
-CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint);
+CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint, erased_at bigint);
 
 CREATE TABLE webhook_attempts (
     id integer PRIMARY KEY AUTOINCREMENT,

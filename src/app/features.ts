@@ -11,10 +11,12 @@ import { endorsements } from '../features/endorsements/index.js';
 import { events } from '../features/events/index.js';
 import { home } from '../features/home/index.js';
 import { network } from '../features/network/index.js';
+import { notices } from '../features/notices/index.js';
 import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
 import { roles } from '../features/roles/index.js';
 import { roster } from '../features/roster/index.js';
+import { settings } from '../features/settings/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
 import { trainings } from '../features/trainings/index.js';
@@ -28,6 +30,7 @@ export const FEATURES = [
   roles,
   network,
   operations,
+  notices,
   positions,
   activity,
   bookings,
@@ -41,6 +44,7 @@ export const FEATURES = [
   roster,
   staff,
   home,
+  settings,
   signIn,
   transfer,
 ] as const;

@@ -1,6 +1,7 @@
 // Every repository, over the database or a transaction: services read through ReadRepositories (the
 // composition root's `repos`) and change only through the Write's `repos` (src/core/write.ts).
 import type { Dialect, Executor } from '../core/db/connection.js';
+import { activityNoticesRepository } from '../features/activity/activity-notices.repository.js';
 import { activityRepository } from '../features/activity/activity.repository.js';
 import { apiKeysRepository } from '../features/api-keys/api-keys.repository.js';
 import { attachmentsRepository } from '../features/trainings/attachments.repository.js';
@@ -20,12 +21,15 @@ import { importRepository } from '../features/transfer/import.repository.js';
 import { leasesRepository } from '../core/workers/leases.repository.js';
 import { mailRepository } from '../core/mail.repository.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
+import { noticesRepository } from '../features/notices/notices.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
+import { privacyRepository } from '../features/settings/privacy.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/roles/roles.repository.js';
 import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
+import { soloWarningsRepository } from '../features/endorsements/solo-warnings.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
@@ -42,6 +46,7 @@ import { webhooksRepository } from '../features/webhooks/webhooks.repository.js'
 // Each factory over (db, dialect): those that need no dialect ignore it.
 const FACTORIES = {
   activity: activityRepository,
+  activityNotices: activityNoticesRepository,
   apiKeys: apiKeysRepository,
   attachments: attachmentsRepository,
   audit: auditRepository,
@@ -61,12 +66,15 @@ const FACTORIES = {
   mail: mailRepository,
   memberBookings: memberBookingsRepository,
   networkPushes: networkPushesRepository,
+  notices: noticesRepository,
   outboxFigures: outboxFiguresRepository,
   positions: positionsRepository,
+  privacy: privacyRepository,
   roles: rolesRepository,
   roster: rosterRepository,
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
+  soloWarnings: soloWarningsRepository,
   staff: staffRepository,
   students: studentsRepository,
   trainingHistory: trainingHistoryRepository,
@@ -89,6 +97,7 @@ export type Repositories = { readonly [K in keyof typeof FACTORIES]: ReturnType<
  */
 interface Queries {
   activity: 'rows';
+  activityNotices: 'activePairs';
   apiKeys: 'findById' | 'findByIdAndByName' | 'validIds' | 'nameExists' | 'list';
   attachments: 'ofTrainings' | 'find' | 'content' | 'targetOf' | 'countOn';
   audit: 'list';
@@ -117,13 +126,16 @@ interface Queries {
   mail: 'anyDue';
   memberBookings: 'booker' | 'positions' | 'bookings' | 'booking' | 'byIds' | 'calendarSecret' | 'calendarOwner';
   networkPushes: 'pendingWork' | 'open' | 'status';
+  notices: 'settingsRows' | 'recipients';
   outboxFigures: 'read';
   positions: 'list' | 'callsigns' | 'findByCallsign' | 'areas' | 'bookingsKeeping';
+  privacy: 'memberData';
   roles: 'staffMember' | 'list';
   roster: never;
   // ANALYZE of the staging table: the planner's statistics, no rows.
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
+  soloWarnings: never;
   staff: 'search' | 'names' | 'user';
   students: 'mentoredBy';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';

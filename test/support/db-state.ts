@@ -54,6 +54,9 @@ export const ALL_TABLES = [
   'roster_staging',
   'mail_outbox',
   'idempotency_keys',
+  'member_settings',
+  'mail_choices',
+  'notices_sent',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

@@ -31,8 +31,10 @@ import type {
 } from './schema-training.js';
 
 import type { TrainingAttachmentsTable } from './schema-attachments.js';
+import type { MailChoicesTable, MemberSettingsTable, NoticesSentTable } from './schema-notices.js';
 
 export type * from './schema-attachments.js';
+export type * from './schema-notices.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -58,6 +60,8 @@ export interface UsersTable {
   updated_at: number;
   /** When the member last signed in on the page; null: never. */
   last_login_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Pseudonymised by user:erase: the roster and the data feed leave the name alone until they sign in again. */
+  erased_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface UserAreaActivityTable {
@@ -258,6 +262,9 @@ export interface Database {
   activity_backfill: ActivityBackfillTable;
   roster_staging: RosterStagingTable;
   idempotency_keys: IdempotencyKeysTable;
+  member_settings: MemberSettingsTable;
+  mail_choices: MailChoicesTable;
+  notices_sent: NoticesSentTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

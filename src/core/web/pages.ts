@@ -44,6 +44,8 @@ export interface Member {
   rating: number;
   /** Holds a staff role in some area or division-wide (features/roles/domain.ts holdsAnyRole): the pages show "Staff". */
   staff: boolean;
+  /** The look they chose on /my/settings (contract §24): the device's, light or dark. */
+  look: 'device' | 'light' | 'dark';
 }
 
 export { CSRF_FIELD } from './page-frame.js';
@@ -82,8 +84,24 @@ export function accountView(request: FastifyRequest): AccountView {
   return { member: { name: request.member.name, cid: request.member.cid, staff: request.member.staff }, csrfToken: csrfToken(request) };
 }
 
+const HTML_TAG = Buffer.from('<html lang="en">');
+
+/**
+ * The member's look (contract §24) on the page's root element, so the stylesheet needs no script:
+ * every page is sent here, so every page honours it.
+ */
+export function withLook(request: FastifyRequest, body: Buffer): Buffer {
+  const look = request.member?.look;
+  if (look !== 'light' && look !== 'dark') return body;
+  const at = body.indexOf(HTML_TAG);
+  if (at < 0) return body;
+  const end = at + HTML_TAG.length - 1;
+  return Buffer.concat([body.subarray(0, end), Buffer.from(` data-look="${look}"`), body.subarray(end)]);
+}
+
 /** An HTML page's bytes, with the pages' security headers. */
 export function sendPage(reply: FastifyReply, status: number, body: Buffer): FastifyReply {
+  body = withLook(reply.request, body);
   return reply
     .code(status)
     .header('content-security-policy', PAGE_CSP)

@@ -2,6 +2,7 @@
 // Recomputed for the controllers whose sessions ended (after a feed poll) and for everyone daily.
 import { type ActivityRule, decide, periodStart } from './domain.js';
 import type { Deps } from '../../app/deps.js';
+import { mailLapsed, mailLapsing } from './notices.js';
 
 export interface ActivityExplanation {
   cid: number;
@@ -37,13 +38,37 @@ export class ActivityService {
     const now = this.deps.clock();
     const rows = await this.deps.repos.activity.rows(periodStart(rule, now), now, cids);
     const changes = rows
-      .map((r) => ({ user_id: r.user_id, area_id: r.area_id, active: decide(rule, r.ms, r.granted_at, now).active ? 1 : 0, was: r.active }))
+      .map((r) => ({
+        user_id: r.user_id,
+        area_id: r.area_id,
+        area: r.area,
+        active: decide(rule, r.ms, r.granted_at, now).active ? 1 : 0,
+        was: r.active,
+      }))
       .filter((r) => r.active !== (r.was ?? 0));
     if (changes.length === 0) return 0;
-    await this.deps.writer.write((w) =>
-      w.repos.activity.write(changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active }))),
-    );
+    await this.deps.writer.write(async (w) => {
+      await w.repos.activity.write(changes.map(({ user_id, area_id, active }) => ({ user_id, area_id, active })));
+      // Lapsed: active before this recompute, not any more (a first row written inactive is no lapse).
+      await mailLapsed(
+        w,
+        this.site,
+        changes.filter((c) => c.was === 1 && c.active === 0),
+        rule,
+      );
+    });
     return changes.length;
+  }
+
+  private get site() {
+    return { siteName: this.deps.config.siteName, publicUrl: this.deps.config.publicUrl };
+  }
+
+  /** Warns the members whose activity lapses within 30 days (the activity-lapse worker); how many were due. */
+  async warnLapsing(): Promise<number> {
+    const rule = this.rule;
+    if (rule === null) return 0;
+    return this.deps.writer.write((w) => mailLapsing(w, this.site, rule));
   }
 
   /** Per user and area: the hours, the requirement, the grace and the result (the `activity` command). */

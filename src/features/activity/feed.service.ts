@@ -7,6 +7,8 @@ import { FeedShapeError, MAX_FEED_AHEAD_MS, parseFeed, positionMatcher, type Sig
 import { isoMicros } from '../../core/domain/time.js';
 import { HttpClient } from '../../core/http-client.js';
 import type { Deps } from '../../app/deps.js';
+import type { NoticeSite } from '../notices/index.js';
+import { alertInactiveOnline } from './notices.js';
 
 /** The real feed is several megabytes; a body past this is refused, not read on. */
 const MAX_FEED_BYTES = 32 * 1024 * 1024;
@@ -35,6 +37,8 @@ export type FeedPollDeps = Deps<'writer' | 'repos' | 'clock'> & {
   /** The process's outbound client; one for this poll alone unless given. */
   http?: HttpClient;
   feed: DataFeedConfig;
+  /** Where alert mails link (contract §24): with it, a poll alerts Moderators of inactive controllers online. */
+  site?: NoticeSite;
   /** Called with the cids whose sessions ended (activity is recomputed for them). */
   onEnded?: (cids: number[]) => Promise<void>;
 };
@@ -82,7 +86,11 @@ async function processFeed(deps: FeedPollDeps, body: Buffer): Promise<PollOutcom
       `data feed responded with a document dated ${isoMicros(generatedAt)}, more than ${MAX_FEED_AHEAD_MS / 60_000} minutes ahead of this server's clock (${isoMicros(now)})`,
     );
   const processingMs = performance.now() - started;
-  const ended = await deps.writer.write((w) => w.repos.controllingSessions.recordPoll(sightings, seenAt));
+  const ended = await deps.writer.write(async (w) => {
+    const ended = await w.repos.controllingSessions.recordPoll(sightings, seenAt);
+    if (deps.site) await alertInactiveOnline(w, deps.site);
+    return ended;
+  });
   if (ended.length > 0) await deps.onEnded?.(ended);
   return { sightings: sightings.length, ended, processingMs };
 }

@@ -8,7 +8,7 @@ import { dataFeedWorker } from './data-feed.worker.js';
 import { FeedPollService } from './feed.service.js';
 import { OnlineService } from './online.service.js';
 import onlineRoutes from './online.routes.js';
-import { activityRecomputeWorker } from './recompute.worker.js';
+import { activityLapseWorker, activityRecomputeWorker } from './recompute.worker.js';
 
 // What other features use of this one.
 export type { ActivityExplanation, ActivityService } from './activity.service.js';
@@ -45,6 +45,7 @@ export const activity: Feature<ReturnType<typeof services>> = {
               poll: new FeedPollService({
                 ...deps,
                 feed,
+                site: { siteName: config.siteName, publicUrl: config.publicUrl },
                 onEnded: async (cids) => {
                   await activity.recompute(cids);
                 },
@@ -52,7 +53,7 @@ export const activity: Feature<ReturnType<typeof services>> = {
             }),
           ]
         : []),
-      ...(config.activity.hours !== null ? [activityRecomputeWorker({ activity })] : []),
+      ...(config.activity.hours !== null ? [activityRecomputeWorker({ activity }), activityLapseWorker({ activity })] : []),
     ];
   },
   cli: [registerActivityCommands],

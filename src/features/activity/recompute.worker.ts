@@ -14,3 +14,16 @@ export function activityRecomputeWorker({ activity }: { activity: Pick<ActivityS
     },
   };
 }
+
+/** Members whose activity lapses within 30 days warned (contract §24), hourly once across instances; each lapse date once. */
+export function activityLapseWorker({ activity }: { activity: Pick<ActivityService, 'warnLapsing'> }): Worker {
+  return {
+    name: 'activity-lapse-warning',
+    runs: 'once',
+    intervalMs: 3_600_000,
+    leaseMs: 10 * 60_000,
+    run: async () => {
+      await activity.warnLapsing();
+    },
+  };
+}

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FilterQuery, MAX_AREA_LENGTH, MAX_FILTER_VALUES, type ParsedFilter, parseCalendarFilter } from './domain.js';
 import { MAX_CALLSIGN_LENGTH } from '../../core/domain/limits.js';
-import { accountView } from '../../core/web/pages.js';
+import { accountView, withLook } from '../../core/web/pages.js';
 import { unknownParameters } from '../../core/web/parameters.js';
 import { getSchedulePage } from './calendar.schema.js';
 import { refusedFilterPage, schedulePage } from './schedule-page.view.js';
@@ -42,10 +42,10 @@ function schemaErrors(error: Error & { validation?: Array<{ instancePath?: strin
 const PAGE_PARAMETERS: readonly string[] = ['callsign', 'area'];
 
 const sendRefusal = (reply: FastifyReply, page: Buffer) =>
-  reply.code(422).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page);
+  reply.code(422).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(withLook(reply.request, page));
 
 /** The page is bytes the view made; the response schema documents them. */
-const sendHtml = (reply: FastifyReply, body: Buffer) => reply.type('text/html; charset=utf-8').send(body);
+const sendHtml = (reply: FastifyReply, body: Buffer) => reply.type('text/html; charset=utf-8').send(withLook(reply.request, body));
 
 const scheduleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const calendar = services.calendar;

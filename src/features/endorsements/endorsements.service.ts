@@ -10,6 +10,7 @@ import { presentEndorsement } from './endorsements.presenter.js';
 import type { EndorsementFilter, EndorsementRecord } from './endorsements.repository.js';
 import type { Endorsement } from './endorsements.schema.js';
 import type { Write } from '../../app/deps.js';
+import { type EndorsementNoticeKind, mailEndorsementChanges, mailSoloWarnings, SOLO_WARNING_MS } from './notices.js';
 import type { Deps } from '../../app/deps.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
@@ -17,7 +18,7 @@ const described = (e: EndorsementRecord) =>
   `${typeName(e.type)} endorsement ${e.id}${e.rating ? ` (${e.rating})` : ''}${e.positions.length ? ` on ${e.positions.join(', ')}` : ''}`;
 
 export class EndorsementsService {
-  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'>) {}
 
   async list(filter: Omit<EndorsementFilter, 'now'>): Promise<Endorsement[]> {
     return (await this.deps.repos.endorsements.list({ ...filter, now: this.deps.clock() })).map(presentEndorsement);
@@ -142,6 +143,15 @@ export class EndorsementsService {
     authorize(await w.repos.roles.staffMember(actor.cid), 'endorsement', { type, areas, student });
   }
 
+  /** The holder's mail (§24); a solo ending within 3 days of its issue gets its warning now. */
+  private async notify(w: Write, action: keyof typeof NOTICE_OF, e: EndorsementRecord): Promise<void> {
+    const site = { siteName: this.deps.config.siteName, publicUrl: this.deps.config.publicUrl };
+    await mailEndorsementChanges(w, site, [{ kind: NOTICE_OF[action], e }]);
+    if (action === 'endorsement.created' && e.type === 'solo' && e.valid_to !== null && e.valid_to <= w.at + SOLO_WARNING_MS) {
+      await mailSoloWarnings(w, site, await w.repos.soloWarnings.due(w.at, w.at + SOLO_WARNING_MS, 1, [e.id]));
+    }
+  }
+
   /** Reads the endorsement as committed, and records the change's audit entry and event. */
   private async recorded(
     w: Write,
@@ -150,12 +160,20 @@ export class EndorsementsService {
     action: 'endorsement.created' | 'endorsement.updated' | 'endorsement.revoked',
     before: EndorsementRecord | null,
   ): Promise<Endorsement> {
-    const after = presentEndorsement((await w.repos.endorsements.find(id))!);
+    const record = (await w.repos.endorsements.find(id))!;
+    const after = presentEndorsement(record);
+    await this.notify(w, action, record);
     await w.audit(actor, [{ action, target: endorsementTarget(id), ...changedFields(before && presentEndorsement(before), after) }]);
     await w.publish([{ type: action, data: { endorsement: after } }]);
     return after;
   }
 }
+
+const NOTICE_OF: Record<'endorsement.created' | 'endorsement.updated' | 'endorsement.revoked', EndorsementNoticeKind> = {
+  'endorsement.created': 'issued',
+  'endorsement.updated': 'shortened',
+  'endorsement.revoked': 'revoked',
+};
 
 /** Ids are 32-bit in both databases: a larger one names nothing (PostgreSQL would refuse to compare it). */
 const isRowId = (id: number) => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647;

@@ -2,11 +2,14 @@
 import { presentEndorsement } from './endorsements.presenter.js';
 import type { Worker } from '../../core/workers/worker.js';
 import type { Writer } from '../../app/deps.js';
+import { mailEndorsementChanges } from './notices.js';
+import type { NoticeSite } from '../notices/index.js';
 
 /** Endorsements published per run (one transaction); a full batch runs again at once. */
 const BATCH = 500;
 
-export function endorsementExpiryWorker({ writer }: { writer: Writer }): Worker {
+export function endorsementExpiryWorker({ writer, config }: { writer: Writer; config: NoticeSite }): Worker {
+  const site = { siteName: config.siteName, publicUrl: config.publicUrl };
   return {
     name: 'endorsement-expiry',
     runs: 'once',
@@ -21,6 +24,11 @@ export function endorsementExpiryWorker({ writer }: { writer: Writer }): Worker 
           w.at,
         );
         const records = await w.repos.endorsements.list({ now: w.at, ids: marked });
+        await mailEndorsementChanges(
+          w,
+          site,
+          records.map((e) => ({ kind: 'expired' as const, e })),
+        );
         await w.publish(records.map((e) => ({ type: 'endorsement.expired' as const, data: { endorsement: presentEndorsement(e) } })));
         // A full batch: more may be waiting, so run again at once.
         return ended.length === BATCH;

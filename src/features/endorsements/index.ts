@@ -4,12 +4,14 @@ import type { Feature } from '../../app/feature.js';
 import { EndorsementsService } from './endorsements.service.js';
 import endorsementsRoutes from './endorsements.routes.js';
 import { endorsementExpiryWorker } from './expiry.worker.js';
+import { soloWarningWorker } from './solo-warning.worker.js';
 
 // What other features use of this one.
 export { activeEndorsement } from './predicates.js';
 export { endorsementsPage } from './staff-page.view.js';
 export { presentEndorsement } from './endorsements.presenter.js';
 export type { Endorsement } from './endorsements.schema.js';
+export { endorsementName } from './notices.js';
 
 function services(deps: ServiceDeps) {
   return { endorsements: new EndorsementsService(deps) };
@@ -18,5 +20,5 @@ function services(deps: ServiceDeps) {
 export const endorsements: Feature<ReturnType<typeof services>> = {
   services,
   routes: { api: [endorsementsRoutes] },
-  workers: ({ writer }) => [endorsementExpiryWorker({ writer })],
+  workers: ({ writer, config }) => [endorsementExpiryWorker({ writer, config }), soloWarningWorker({ writer, config })],
 };

@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'training.report',
   'training.report_deleted',
   'training.examination',
+  'activity.inactive_online',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -34,7 +34,25 @@ export function trainingMail(m: TrainingMail): NewMail {
   const greeting = `Hello${name ? ` ${name}` : ''},`;
   const action =
     m.kind === 'interest' ? 'Confirm on your training page within 14 days, or the request is closed:' : 'See your training page:';
-  const text = [greeting, '', `Your ${m.area} training.`, ...m.lines, '', action, link, '', `— ${m.siteName}`].join('\n');
+  const settings = `${m.publicUrl}/my/settings`;
+  // Why it was sent (contract §24): the interest request is the one mail a member cannot turn off.
+  const why =
+    m.kind === 'interest'
+      ? 'You get this whatever your settings: without an answer the training would be closed unseen.'
+      : 'You get this because mail about your training is on in your settings.';
+  const text = [
+    greeting,
+    '',
+    `Your ${m.area} training.`,
+    ...m.lines,
+    '',
+    action,
+    link,
+    '',
+    `${why} Your settings: ${settings}`,
+    '',
+    `— ${m.siteName}`,
+  ].join('\n');
   const body = html`<!doctype html>
     <html lang="en">
       <body>
@@ -42,6 +60,7 @@ export function trainingMail(m: TrainingMail): NewMail {
         <p>Your ${m.area} training.</p>
         ${m.lines.map((l) => html`<p>${l}</p>`)}
         <p>${action} <a href="${link}">${link}</a></p>
+        <p>${why} Your settings: <a href="${settings}">${settings}</a></p>
         <p>— ${m.siteName}</p>
       </body>
     </html>`;
@@ -65,13 +84,16 @@ export function examinerMail(m: ExaminerMail): NewMail {
   const name = m.firstName?.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   const greeting = `Hello${name ? ` ${name}` : ''},`;
   const action = 'Your examinations are listed on your page:';
-  const text = [greeting, '', ...m.lines, '', action, link, '', `— ${m.siteName}`].join('\n');
+  const settings = `${m.publicUrl}/my/settings`;
+  const why = 'You get this because mail about training is on in your settings.';
+  const text = [greeting, '', ...m.lines, '', action, link, '', `${why} Your settings: ${settings}`, '', `— ${m.siteName}`].join('\n');
   const body = html`<!doctype html>
     <html lang="en">
       <body>
         <p>${greeting}</p>
         ${m.lines.map((l) => html`<p>${l}</p>`)}
         <p>${action} <a href="${link}">${link}</a></p>
+        <p>${why} Your settings: <a href="${settings}">${settings}</a></p>
         <p>— ${m.siteName}</p>
       </body>
     </html>`;

@@ -14,6 +14,8 @@ export interface SessionRow {
   rating: number;
   /** Whether the user holds any staff role (contract §17: the pages' "Staff" link); 0/1 or a boolean by dialect. */
   holds_role: unknown;
+  /** The look the member chose (contract §24); null: follow the device. */
+  look: string | null;
 }
 
 /** A user's columns the network's profile sets. */
@@ -34,7 +36,8 @@ export function sessionsRepository(db: Kysely<Database>) {
       return db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
-        .select(['s.id_hash', 's.csrf_secret', 's.last_seen_at', 's.user_id', 'u.first_name', 'u.last_name', 'u.rating'])
+        .leftJoin('member_settings as ms', 'ms.user_id', 's.user_id')
+        .select(['s.id_hash', 's.csrf_secret', 's.last_seen_at', 's.user_id', 'u.first_name', 'u.last_name', 'u.rating', 'ms.look'])
         .select((eb) => eb.exists(eb.selectFrom('roles').select('roles.id').whereRef('roles.user_id', '=', 's.user_id')).as('holds_role'))
         .where('s.id_hash', '=', idHash)
         .executeTakeFirst();

@@ -66,6 +66,7 @@ export class SessionsService {
       name: `${firstName} ${lastName}`.trim() || String(row.user_id),
       rating: row.rating,
       staff: Boolean(Number(row.holds_role)),
+      look: row.look === 'light' || row.look === 'dark' ? row.look : 'device',
     };
     return { session: { idHash, csrfSecret: row.csrf_secret, member }, touched };
   }

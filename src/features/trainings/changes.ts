@@ -6,6 +6,7 @@ import { presentTraining } from './trainings.presenter.js';
 import { trainingMail, type TrainingMailKind } from '../operations/index.js';
 import type { TrainingRecord } from './trainings.repository.js';
 import type { Write } from '../../app/deps.js';
+import { mailableMembers } from '../notices/index.js';
 
 /** Where mail links point and how it is signed. */
 export interface MailSite {
@@ -63,10 +64,12 @@ export async function recordTrainingChanges(w: Write, site: MailSite, changes: r
   const mailed = changes.filter((c) => c.mail !== null);
   if (mailed.length === 0) return;
   const students = new Map((await w.repos.trainings.students(mailed.map((c) => c.after.user_id))).map((s) => [s.id, s]));
+  // The member's choice (§24), but for the continued-interest request, which cannot be turned off.
+  const takes = new Set((await mailableMembers(w, [...students.keys()], 'training')).map((r) => r.id));
   await w.mail(
     mailed.flatMap((c) => {
       const student = students.get(c.after.user_id);
-      if (!student?.email) return [];
+      if (!student?.email || (c.mail!.kind !== 'interest' && !takes.has(student.id))) return [];
       return [
         trainingMail({
           ...site,

@@ -17,6 +17,7 @@ import type { TrainingRecord } from './trainings.repository.js';
 import { recordTrainingChanges } from './changes.js';
 import { examinerMail } from '../operations/index.js';
 import { isRowId, type TrainingsService } from './trainings.service.js';
+import { mailableMembers } from '../notices/index.js';
 import type { Deps, Write } from '../../app/deps.js';
 
 export interface ExaminationInput {
@@ -264,7 +265,7 @@ export class TrainingExaminationsService {
     const studentName = nameOf(await w.repos.staff.names([t.user_id]), t.user_id);
     const when = `${whenText(x.examination_date, x.start)} at ${x.position}`;
     const of = `the ${t.area} examination of ${studentName} for ${t.ratings.join(', ')}`;
-    const people = await w.repos.trainings.students([...x.examiners, ...removed]);
+    const people = await mailableMembers(w, [...x.examiners, ...removed], 'training');
     const subject = { planned: 'Examination planned', moved: 'Examination moved', cancelled: 'Examination cancelled' }[kind];
     await w.mail(
       people.flatMap((p) => {

@@ -1,0 +1,119 @@
+// The member's settings and data (contract §24) over HTTP on both databases: each kind of mail on
+// or off (feedback off by default), the look kept in the database and honoured by every page without
+// script, a refused form shown again; /my/data holds every kind of row about the member and nothing
+// about another member seeded the same way.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../support/context.js';
+import { buildBooking, buildDivision, buildEndorsement, buildPosition, buildRole, buildUser } from '../../support/factories.js';
+import { csrfOf, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
+
+const NOW = Date.UTC(2026, 5, 1, 12);
+const ANA = 1000061;
+const BEN = 1000062;
+const people = [
+  buildUser({ id: ANA, first_name: 'Ana', last_name: 'Andersen', rating: 'S2', email: 'ana@example.org' }),
+  buildUser({ id: BEN, first_name: 'Benedikt', last_name: 'Berg', rating: 'S2', email: 'benedikt@example.org' }),
+];
+
+describe('the member settings and data (contract §24)', () => {
+  let ctx: TestContext;
+  const s: Record<number, SignedIn> = {};
+  const get = (url: string, cid: number) => ctx.app.inject({ method: 'GET', url, headers: { cookie: s[cid]!.cookie } });
+  const post = (cid: number, token: string, fields: Array<[string, string]>) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/my/settings',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s[cid]!.cookie },
+      payload: new URLSearchParams([...fields, ['_csrf', token]]).toString(),
+    });
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ now: NOW, env: SIGN_IN_ENV });
+    await ctx.load(
+      buildDivision({
+        areas: ['Denmark'],
+        users: people,
+        positions: [buildPosition('EKCH_DEL'), buildPosition('EKCH_TWR')],
+        roles: [buildRole({ user_id: ANA, area: 'Denmark', role: 'Mentor' }), buildRole({ user_id: BEN, area: 'Denmark', role: 'Mentor' })],
+        endorsements: [
+          buildEndorsement({ user_id: ANA, type: 'visiting', rating: 'S2', areas: ['Denmark'] }),
+          buildEndorsement({ user_id: BEN, type: 'visiting', rating: 'S3', areas: ['Denmark'] }),
+        ],
+        bookings: [buildBooking({ user_id: ANA, callsign: 'EKCH_DEL' }), buildBooking({ user_id: BEN, callsign: 'EKCH_TWR' })],
+      }),
+    );
+    const cli = { kind: 'cli' } as const;
+    await ctx.services.trainings.create({ user_id: ANA, area: 'Denmark', ratings: ['S3'], motivation: 'Ana wants S3 '.repeat(5) }, cli);
+    await ctx.services.trainings.create(
+      { user_id: BEN, area: 'Denmark', ratings: ['C1'], motivation: 'Benedikt wants C1 '.repeat(5) },
+      cli,
+    );
+    for (const u of people) s[u.id] = await signIn(ctx.app, ctx.services, u);
+  }, 60_000);
+  afterAll(() => ctx.close());
+
+  it('shows the defaults, saves each kind and the look, honours the look on every page, re-shows a refused form', async () => {
+    const signedOut = await ctx.app.inject({ method: 'GET', url: '/my/settings' });
+    expect(signedOut.statusCode).toBe(303);
+
+    const first = await get('/my/settings', ANA);
+    expect(first.statusCode).toBe(200);
+    for (const kind of ['endorsements', 'activity', 'tasks', 'training'])
+      expect(first.body).toMatch(new RegExp(`id="mail-${kind}"[^>]* checked`));
+    expect(first.body).not.toMatch(/id="mail-feedback"[^>]* checked/);
+    expect(first.body).toMatch(/id="look-device"[^>]* checked/);
+    expect(first.body).toContain('<html lang="en">');
+    expect(first.body).toContain('href="/my/data"');
+
+    // A forged post (no token) changes nothing.
+    const forged = await ctx.app.inject({
+      method: 'POST',
+      url: '/my/settings',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s[ANA]!.cookie },
+      payload: 'look=dark',
+    });
+    expect(forged.statusCode).toBe(403);
+
+    const refused = await post(ANA, csrfOf(first.body), [
+      ['look', 'purple'],
+      ['mail', 'activity'],
+    ]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('id="look-error"');
+    expect(refused.body).toMatch(/id="mail-activity"[^>]* checked/);
+
+    const saved = await post(ANA, csrfOf(first.body), [
+      ['look', 'dark'],
+      ['mail', 'activity'],
+      ['mail', 'feedback'],
+    ]);
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe('/my/settings?done=saved');
+    const after = await get('/my/settings?done=saved', ANA);
+    expect(after.body).toContain('Your settings are saved.');
+    expect(after.body).toMatch(/id="mail-feedback"[^>]* checked/);
+    expect(after.body).not.toMatch(/id="mail-endorsements"[^>]* checked/);
+    expect(after.body).toMatch(/id="look-dark"[^>]* checked/);
+    // The look is on the root element of every page the member opens, the schedule too; not another's.
+    for (const url of ['/my/settings', '/my', '/my/bookings', '/'])
+      expect((await get(url, ANA)).body).toContain('<html lang="en" data-look="dark">');
+    expect((await get('/my', BEN)).body).toContain('<html lang="en">');
+    const stored = await ctx.services.settings.of(ANA);
+    expect(stored).toEqual({ look: 'dark', mail: { endorsements: false, activity: true, tasks: false, feedback: true, training: false } });
+  });
+
+  it('/my/data holds every kind of row about the member and nothing about another', async () => {
+    const res = await get('/my/data', ANA);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.headers['content-disposition']).toContain(`my-data-${ANA}.json`);
+    const data = JSON.parse(res.body) as Record<string, unknown[] & Record<string, unknown>>;
+    expect(data.profile).toMatchObject({ cid: ANA, first_name: 'Ana', email: 'ana@example.org' });
+    expect(data.settings).toMatchObject({ look: 'dark' });
+    for (const kind of ['bookings', 'trainings', 'endorsements', 'roles', 'audit_entries'])
+      expect(data[kind]!.length, kind).toBeGreaterThan(0);
+    expect(JSON.stringify(data.trainings)).toContain('Ana wants S3');
+    // Nothing of Benedikt's: his cid, name, address, motivation, booking or endorsement.
+    for (const other of [String(BEN), 'Benedikt', 'benedikt@example.org', 'EKCH_TWR', 'C1']) expect(res.body).not.toContain(other);
+  });
+});
