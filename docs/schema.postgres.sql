@@ -158,6 +158,14 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+sweatbox_sessions.created_at bigint not null
+sweatbox_sessions.id integer not null
+sweatbox_sessions.notes text not null default ''::text
+sweatbox_sessions.position_id integer not null
+sweatbox_sessions.time_end bigint not null
+sweatbox_sessions.time_start bigint not null
+sweatbox_sessions.updated_at bigint not null
+sweatbox_sessions.user_id bigint not null
 training_attachments.content bytea not null
 training_attachments.created_at bigint not null
 training_attachments.examination_id integer
@@ -336,6 +344,12 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+sweatbox_sessions sweatbox_no_overlap EXCLUDE USING gist (position_id WITH =, int8range(time_start, time_end) WITH &&)
+sweatbox_sessions sweatbox_sessions_length CHECK ((((time_end - time_start) >= 900000) AND ((time_end - time_start) <= 28800000)))
+sweatbox_sessions sweatbox_sessions_notes_check CHECK ((length(notes) <= 255))
+sweatbox_sessions sweatbox_sessions_pkey PRIMARY KEY (id)
+sweatbox_sessions sweatbox_sessions_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id) ON DELETE CASCADE
+sweatbox_sessions sweatbox_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 training_attachments training_attachments_check CHECK (((report_id IS NULL) <> (examination_id IS NULL)))
 training_attachments training_attachments_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
 training_attachments training_attachments_hidden_check CHECK ((hidden = ANY (ARRAY[0, 1])))
@@ -436,6 +450,9 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE INDEX sweatbox_no_overlap ON sweatbox_sessions USING gist (position_id, int8range(time_start, time_end))
+CREATE UNIQUE INDEX sweatbox_sessions_pkey ON sweatbox_sessions USING btree (id)
+CREATE INDEX sweatbox_sessions_time_idx ON sweatbox_sessions USING btree (time_start, id)
 CREATE INDEX training_attachments_examination_idx ON training_attachments USING btree (examination_id) WHERE (examination_id IS NOT NULL)
 CREATE UNIQUE INDEX training_attachments_pkey ON training_attachments USING btree (id)
 CREATE INDEX training_attachments_report_idx ON training_attachments USING btree (report_id) WHERE (report_id IS NOT NULL)

@@ -35,6 +35,10 @@ CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
 
+CREATE INDEX sweatbox_sessions_position_idx ON sweatbox_sessions (position_id, time_start);
+
+CREATE INDEX sweatbox_sessions_time_idx ON sweatbox_sessions (time_start, id);
+
 CREATE INDEX training_attachments_examination_idx ON training_attachments (examination_id) WHERE examination_id IS NOT NULL;
 
 CREATE INDEX training_attachments_report_idx ON training_attachments (report_id) WHERE report_id IS NOT NULL;
@@ -180,6 +184,18 @@ CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null r
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
 
+CREATE TABLE sweatbox_sessions (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    position_id integer NOT NULL REFERENCES positions (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    time_start bigint NOT NULL,
+    time_end bigint NOT NULL,
+    notes text NOT NULL DEFAULT '' CHECK (length(notes) <= 255),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    CONSTRAINT sweatbox_sessions_length CHECK (time_end - time_start BETWEEN 900000 AND 28800000)
+  );
+
 CREATE TABLE training_attachments (
     id integer PRIMARY KEY AUTOINCREMENT,
     report_id integer REFERENCES training_reports (id) ON DELETE CASCADE,
@@ -322,3 +338,13 @@ CREATE TRIGGER bookings_no_overlap_update BEFORE UPDATE OF position_id, time_sta
              SELECT 1 FROM bookings b WHERE b.position_id = NEW.position_id AND b.deleted = 0
                AND b.id IS NOT NEW.id AND b.time_start < NEW.time_end AND NEW.time_start < b.time_end)
            BEGIN SELECT RAISE(ABORT, 'bookings_no_overlap'); END;
+
+CREATE TRIGGER sweatbox_no_overlap_insert BEFORE INSERT ON sweatbox_sessions
+      WHEN EXISTS (SELECT 1 FROM sweatbox_sessions s WHERE s.position_id = NEW.position_id
+        AND s.time_start < NEW.time_end AND NEW.time_start < s.time_end)
+      BEGIN SELECT RAISE(ABORT, 'sweatbox_no_overlap'); END;
+
+CREATE TRIGGER sweatbox_no_overlap_update BEFORE UPDATE OF position_id, time_start, time_end ON sweatbox_sessions
+      WHEN EXISTS (SELECT 1 FROM sweatbox_sessions s WHERE s.position_id = NEW.position_id AND s.id <> NEW.id
+        AND s.time_start < NEW.time_end AND NEW.time_start < s.time_end)
+      BEGIN SELECT RAISE(ABORT, 'sweatbox_no_overlap'); END;

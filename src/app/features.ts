@@ -17,6 +17,7 @@ import { roles } from '../features/roles/index.js';
 import { roster } from '../features/roster/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
+import { sweatbox } from '../features/sweatbox/index.js';
 import { trainings } from '../features/trainings/index.js';
 import { transfer } from '../features/transfer/index.js';
 import { users } from '../features/users/index.js';
@@ -40,6 +41,7 @@ export const FEATURES = [
   webhooks,
   roster,
   staff,
+  sweatbox,
   home,
   signIn,
   transfer,

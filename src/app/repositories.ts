@@ -28,6 +28,7 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { sweatboxRepository } from '../features/sweatbox/sweatbox.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
@@ -69,6 +70,7 @@ const FACTORIES = {
   sessions: sessionsRepository,
   staff: staffRepository,
   students: studentsRepository,
+  sweatbox: sweatboxRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingExaminations: trainingExaminationsRepository,
@@ -126,6 +128,7 @@ interface Queries {
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
   students: 'mentoredBy';
+  sweatbox: 'list' | 'find' | 'overlapping';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';

@@ -54,6 +54,7 @@ export const ALL_TABLES = [
   'roster_staging',
   'mail_outbox',
   'idempotency_keys',
+  'sweatbox_sessions',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

@@ -31,8 +31,10 @@ import type {
 } from './schema-training.js';
 
 import type { TrainingAttachmentsTable } from './schema-attachments.js';
+import type { SweatboxSessionsTable } from './schema-community.js';
 
 export type * from './schema-attachments.js';
+export type * from './schema-community.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -258,6 +260,7 @@ export interface Database {
   activity_backfill: ActivityBackfillTable;
   roster_staging: RosterStagingTable;
   idempotency_keys: IdempotencyKeysTable;
+  sweatbox_sessions: SweatboxSessionsTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

@@ -45,6 +45,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/exams', text: 'Examinations' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
     ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
+    { href: '/staff/sweatbox', text: 'Sweatbox' },
   ];
   const body = html`<!doctype html>
     <html lang="en">
