@@ -255,6 +255,22 @@ users.rating integer not null
 users.region text
 users.subdivision text
 users.updated_at bigint not null
+vote_options.count integer not null default 0
+vote_options.id integer not null
+vote_options.position integer not null
+vote_options.text text not null
+vote_options.vote_id integer not null
+vote_voters.user_id bigint not null
+vote_voters.vote_id integer not null
+vote_voters.voted_on text not null
+votes.closed_at bigint
+votes.closes_at bigint not null
+votes.created_at bigint not null
+votes.created_by bigint not null
+votes.eligibility text not null
+votes.id integer not null
+votes.question text not null
+votes.updated_at bigint not null
 webhook_attempts.at bigint not null
 webhook_attempts.attempt integer not null
 webhook_attempts.delivery_id bigint not null
@@ -392,6 +408,18 @@ user_area_activity user_area_activity_area_id_fkey FOREIGN KEY (area_id) REFEREN
 user_area_activity user_area_activity_pk PRIMARY KEY (user_id, area_id)
 user_area_activity user_area_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 users users_pkey PRIMARY KEY (id)
+vote_options vote_options_count_check CHECK ((count >= 0))
+vote_options vote_options_pkey PRIMARY KEY (id)
+vote_options vote_options_position_check CHECK ((("position" >= 1) AND ("position" <= 10)))
+vote_options vote_options_position_key UNIQUE (vote_id, "position")
+vote_options vote_options_text_check CHECK (((length(text) >= 1) AND (length(text) <= 200)))
+vote_options vote_options_vote_id_fkey FOREIGN KEY (vote_id) REFERENCES votes(id) ON DELETE CASCADE
+vote_voters vote_voters_pkey PRIMARY KEY (vote_id, user_id)
+vote_voters vote_voters_vote_id_fkey FOREIGN KEY (vote_id) REFERENCES votes(id) ON DELETE CASCADE
+vote_voters vote_voters_voted_on_check CHECK ((length(voted_on) = 10))
+votes votes_eligibility_check CHECK ((eligibility = ANY (ARRAY['members'::text, 'active'::text, 'all'::text])))
+votes votes_pkey PRIMARY KEY (id)
+votes votes_question_check CHECK (((length(question) >= 1) AND (length(question) <= 500)))
 webhook_attempts webhook_attempts_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
@@ -479,6 +507,12 @@ CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)
 CREATE INDEX trainings_status_idx ON trainings USING btree (status, user_id)
 CREATE UNIQUE INDEX user_area_activity_pk ON user_area_activity USING btree (user_id, area_id)
 CREATE UNIQUE INDEX users_pkey ON users USING btree (id)
+CREATE UNIQUE INDEX vote_options_pkey ON vote_options USING btree (id)
+CREATE UNIQUE INDEX vote_options_position_key ON vote_options USING btree (vote_id, "position")
+CREATE UNIQUE INDEX vote_voters_pkey ON vote_voters USING btree (vote_id, user_id)
+CREATE INDEX vote_voters_user_idx ON vote_voters USING btree (user_id)
+CREATE INDEX votes_open_idx ON votes USING btree (closed_at, closes_at)
+CREATE UNIQUE INDEX votes_pkey ON votes USING btree (id)
 CREATE INDEX webhook_attempts_at_idx ON webhook_attempts USING btree (at)
 CREATE UNIQUE INDEX webhook_attempts_pkey ON webhook_attempts USING btree (id)
 CREATE INDEX webhook_attempts_webhook_idx ON webhook_attempts USING btree (webhook_id, id)

@@ -61,6 +61,10 @@ CREATE INDEX trainings_area_status_idx ON trainings (area_id, status, created_at
 
 CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
 
+CREATE INDEX vote_voters_user_idx ON vote_voters (user_id);
+
+CREATE INDEX votes_open_idx ON votes (closed_at, closes_at);
+
 CREATE INDEX webhook_attempts_at_idx ON webhook_attempts (at);
 
 CREATE INDEX webhook_attempts_webhook_idx ON webhook_attempts (webhook_id, id);
@@ -289,6 +293,33 @@ CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigi
 CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, granted_at bigint, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
 
 CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint);
+
+CREATE TABLE vote_options (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    vote_id integer NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+    position integer NOT NULL CHECK (position BETWEEN 1 AND 10),
+    text text NOT NULL CHECK (length(text) BETWEEN 1 AND 200),
+    count integer NOT NULL DEFAULT 0 CHECK (count >= 0),
+    CONSTRAINT vote_options_position_key UNIQUE (vote_id, position)
+  );
+
+CREATE TABLE vote_voters (
+    vote_id integer NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL,
+    voted_on text NOT NULL CHECK (length(voted_on) = 10),
+    CONSTRAINT vote_voters_pkey PRIMARY KEY (vote_id, user_id)
+  );
+
+CREATE TABLE votes (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    question text NOT NULL CHECK (length(question) BETWEEN 1 AND 500),
+    eligibility text NOT NULL CHECK (eligibility IN ('members', 'active', 'all')),
+    closes_at bigint NOT NULL,
+    closed_at bigint,
+    created_by bigint NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
 
 CREATE TABLE webhook_attempts (
     id integer PRIMARY KEY AUTOINCREMENT,

@@ -21,6 +21,7 @@ import { sweatbox } from '../features/sweatbox/index.js';
 import { trainings } from '../features/trainings/index.js';
 import { transfer } from '../features/transfer/index.js';
 import { users } from '../features/users/index.js';
+import { votes } from '../features/votes/index.js';
 import { webhooks } from '../features/webhooks/index.js';
 
 export const FEATURES = [
@@ -42,6 +43,7 @@ export const FEATURES = [
   roster,
   staff,
   sweatbox,
+  votes,
   home,
   signIn,
   transfer,

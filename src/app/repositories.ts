@@ -36,6 +36,7 @@ import { trainingExaminationsRepository } from '../features/trainings/examinatio
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
+import { votesRepository } from '../features/votes/votes.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
 import { webhooksRepository } from '../features/webhooks/webhooks.repository.js';
@@ -78,6 +79,7 @@ const FACTORIES = {
   reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
+  votes: votesRepository,
   webhookDeliveries: webhookDeliveriesRepository,
   webhooks: webhooksRepository,
 } satisfies Record<string, (db: Executor, dialect: Dialect) => object>;
@@ -147,6 +149,7 @@ interface Queries {
     | 'latestOf'
     | 'students';
   users: 'listForApi' | 'divisions';
+  votes: 'list' | 'find' | 'options' | 'votedIn' | 'voterFacts';
   webhookDeliveries: 'pendingWork';
   webhooks: 'list' | 'find' | 'attempts';
 }

@@ -55,6 +55,9 @@ export const ALL_TABLES = [
   'mail_outbox',
   'idempotency_keys',
   'sweatbox_sessions',
+  'votes',
+  'vote_options',
+  'vote_voters',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024_report_templates.js';
 import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
 import * as m0031 from './migrations/0031_sweatbox.js';
+import * as m0032 from './migrations/0032_votes.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -58,6 +59,7 @@ const MIGRATIONS = {
   '0025_attachments': m0025,
   '0026_training_links': m0026,
   '0031_sweatbox': m0031,
+  '0032_votes': m0032,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

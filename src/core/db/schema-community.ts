@@ -14,3 +14,36 @@ export interface SweatboxSessionsTable {
   created_at: number;
   updated_at: number;
 }
+
+export type VoteEligibility = 'members' | 'active' | 'all';
+
+export interface VotesTable {
+  id: Generated<number>;
+  /** 1–500 characters. */
+  question: string;
+  /** Who may vote: members of the division, ATC-active members, or every signed-in user. */
+  eligibility: VoteEligibility;
+  closes_at: number;
+  /** When vote.closed was published (once); null while open or not yet closed by the worker. */
+  closed_at: number | null;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VoteOptionsTable {
+  id: Generated<number>;
+  vote_id: number;
+  /** 1–10, the order shown. */
+  position: number;
+  text: string;
+  /** Ballots for this option: the only record of what was chosen (no voter is linked to it). */
+  count: Generated<number>;
+}
+
+/** That a member voted, with the day (YYYY-MM-DD) and no option. */
+export interface VoteVotersTable {
+  vote_id: number;
+  user_id: number;
+  voted_on: string;
+}

@@ -31,7 +31,7 @@ import type {
 } from './schema-training.js';
 
 import type { TrainingAttachmentsTable } from './schema-attachments.js';
-import type { SweatboxSessionsTable } from './schema-community.js';
+import type { SweatboxSessionsTable, VoteOptionsTable, VotesTable, VoteVotersTable } from './schema-community.js';
 
 export type * from './schema-attachments.js';
 export type * from './schema-community.js';
@@ -261,6 +261,9 @@ export interface Database {
   roster_staging: RosterStagingTable;
   idempotency_keys: IdempotencyKeysTable;
   sweatbox_sessions: SweatboxSessionsTable;
+  votes: VotesTable;
+  vote_options: VoteOptionsTable;
+  vote_voters: VoteVotersTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

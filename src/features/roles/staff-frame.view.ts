@@ -18,6 +18,8 @@ export interface StaffFrame {
   mentors?: boolean;
   /** Whether the viewer keeps report templates somewhere (the "Report templates" link, §20). */
   keepsTemplates?: boolean;
+  /** Whether the viewer is a division-wide Administrator (the "Votes" link, §23). */
+  keepsVotes?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -46,6 +48,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
     ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
     { href: '/staff/sweatbox', text: 'Sweatbox' },
+    ...(f.keepsVotes ? [{ href: '/staff/votes', text: 'Votes' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">
