@@ -70,6 +70,19 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+feedback.actioned integer not null default 0
+feedback.controller bigint
+feedback.created_at bigint not null
+feedback.id integer not null
+feedback.position_id integer
+feedback.sender_id bigint not null
+feedback.text text not null
+feedback.updated_at bigint not null
+feedback_comments.author_id bigint not null
+feedback_comments.created_at bigint not null
+feedback_comments.feedback_id integer not null
+feedback_comments.id integer not null
+feedback_comments.text text not null
 idempotency_keys.api_key_id text not null
 idempotency_keys.claim_token text not null
 idempotency_keys.claimed_at bigint not null
@@ -328,6 +341,15 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+feedback feedback_actioned_check CHECK ((actioned = ANY (ARRAY[0, 1])))
+feedback feedback_controller_check CHECK (((controller >= 1) AND (controller <= 2147483647)))
+feedback feedback_pkey PRIMARY KEY (id)
+feedback feedback_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id) ON DELETE SET NULL
+feedback feedback_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES users(id) ON DELETE CASCADE
+feedback feedback_text_check CHECK (((length(text) >= 1) AND (length(text) <= 4000)))
+feedback_comments feedback_comments_feedback_id_fkey FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON DELETE CASCADE
+feedback_comments feedback_comments_pkey PRIMARY KEY (id)
+feedback_comments feedback_comments_text_check CHECK (((length(text) >= 1) AND (length(text) <= 2000)))
 idempotency_keys idempotency_keys_pk PRIMARY KEY (api_key_id, key)
 idempotency_keys idempotency_keys_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text])))
 job_leases job_leases_pkey PRIMARY KEY (name)
@@ -452,6 +474,11 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE INDEX feedback_created_idx ON feedback USING btree (created_at, id)
+CREATE UNIQUE INDEX feedback_pkey ON feedback USING btree (id)
+CREATE INDEX feedback_sender_idx ON feedback USING btree (sender_id, created_at)
+CREATE INDEX feedback_comments_feedback_idx ON feedback_comments USING btree (feedback_id, id)
+CREATE UNIQUE INDEX feedback_comments_pkey ON feedback_comments USING btree (id)
 CREATE INDEX idempotency_keys_created_at ON idempotency_keys USING btree (created_at)
 CREATE UNIQUE INDEX idempotency_keys_pk ON idempotency_keys USING btree (api_key_id, key)
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)

@@ -21,6 +21,12 @@ CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id
 
 CREATE INDEX events_created_at_idx ON events (created_at);
 
+CREATE INDEX feedback_comments_feedback_idx ON feedback_comments (feedback_id, id);
+
+CREATE INDEX feedback_created_idx ON feedback (created_at, id);
+
+CREATE INDEX feedback_sender_idx ON feedback (sender_id, created_at);
+
 CREATE INDEX "idempotency_keys_created_at" on "idempotency_keys" ("created_at");
 
 CREATE INDEX "login_states_created_idx" on "login_states" ("created_at");
@@ -115,6 +121,25 @@ CREATE TABLE events (
     body text NOT NULL,
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
+
+CREATE TABLE feedback (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    sender_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    controller bigint CHECK (controller BETWEEN 1 AND 2147483647),
+    position_id integer REFERENCES positions (id) ON DELETE SET NULL,
+    text text NOT NULL CHECK (length(text) BETWEEN 1 AND 4000),
+    actioned integer NOT NULL DEFAULT 0 CHECK (actioned IN (0, 1)),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
+
+CREATE TABLE feedback_comments (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    feedback_id integer NOT NULL REFERENCES feedback (id) ON DELETE CASCADE,
+    author_id bigint NOT NULL,
+    text text NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
+    created_at bigint NOT NULL
+  );
 
 CREATE TABLE "idempotency_keys" ("api_key_id" text not null, "key" text not null, "request_hash" text not null, "state" text not null check (state IN ('running', 'done')), "status" integer, "response_body" text, "claim_token" text not null, "claimed_at" bigint not null, "created_at" bigint not null, constraint "idempotency_keys_pk" primary key ("api_key_id", "key"));
 

@@ -9,6 +9,7 @@ import { calendar } from '../features/calendar/index.js';
 import { deprecated } from '../features/deprecated/index.js';
 import { endorsements } from '../features/endorsements/index.js';
 import { events } from '../features/events/index.js';
+import { feedback } from '../features/feedback/index.js';
 import { home } from '../features/home/index.js';
 import { network } from '../features/network/index.js';
 import { operations } from '../features/operations/index.js';
@@ -44,6 +45,7 @@ export const FEATURES = [
   staff,
   sweatbox,
   votes,
+  feedback,
   home,
   signIn,
   transfer,

@@ -14,6 +14,7 @@ import { divisionDataRepository } from '../features/transfer/division-data.repos
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
 import { eventsRepository } from '../features/events/events.repository.js';
 import { exportRepository } from '../features/transfer/export.repository.js';
+import { feedbackRepository } from '../features/feedback/feedback.repository.js';
 import { healthRepository } from '../features/operations/health.repository.js';
 import { idempotencyKeysRepository } from '../features/bookings/idempotency-keys.repository.js';
 import { importRepository } from '../features/transfer/import.repository.js';
@@ -56,6 +57,7 @@ const FACTORIES = {
   endorsements: endorsementsRepository,
   events: eventsRepository,
   export: exportRepository,
+  feedback: feedbackRepository,
   health: healthRepository,
   idempotencyKeys: idempotencyKeysRepository,
   import: importRepository,
@@ -114,6 +116,7 @@ interface Queries {
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';
+  feedback: 'list' | 'find' | 'comments';
   health: 'ping';
   idempotencyKeys: 'find';
   import: never;

@@ -58,6 +58,8 @@ export const ALL_TABLES = [
   'votes',
   'vote_options',
   'vote_voters',
+  'feedback',
+  'feedback_comments',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
 import * as m0031 from './migrations/0031_sweatbox.js';
 import * as m0032 from './migrations/0032_votes.js';
+import * as m0033 from './migrations/0033_feedback.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -60,6 +61,7 @@ const MIGRATIONS = {
   '0026_training_links': m0026,
   '0031_sweatbox': m0031,
   '0032_votes': m0032,
+  '0033_feedback': m0033,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

@@ -47,3 +47,26 @@ export interface VoteVotersTable {
   user_id: number;
   voted_on: string;
 }
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  /** Who sent it: shown only on the staff page, never in the API or an event. */
+  sender_id: number;
+  /** The controller it is about: any CID (not only Sector's users), or none. */
+  controller: number | null;
+  position_id: number | null;
+  /** 1–4000 characters; never changes. */
+  text: string;
+  actioned: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Staff's internal comments on a feedback (never in the API). */
+export interface FeedbackCommentsTable {
+  id: Generated<number>;
+  feedback_id: number;
+  author_id: number;
+  text: string;
+  created_at: number;
+}

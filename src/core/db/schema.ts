@@ -31,7 +31,14 @@ import type {
 } from './schema-training.js';
 
 import type { TrainingAttachmentsTable } from './schema-attachments.js';
-import type { SweatboxSessionsTable, VoteOptionsTable, VotesTable, VoteVotersTable } from './schema-community.js';
+import type {
+  FeedbackCommentsTable,
+  FeedbackTable,
+  SweatboxSessionsTable,
+  VoteOptionsTable,
+  VotesTable,
+  VoteVotersTable,
+} from './schema-community.js';
 
 export type * from './schema-attachments.js';
 export type * from './schema-community.js';
@@ -264,6 +271,8 @@ export interface Database {
   votes: VotesTable;
   vote_options: VoteOptionsTable;
   vote_voters: VoteVotersTable;
+  feedback: FeedbackTable;
+  feedback_comments: FeedbackCommentsTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

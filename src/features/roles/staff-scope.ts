@@ -53,6 +53,7 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
     mentors: isMentor(viewerOf(request).member),
     keepsTemplates: templateAreas(viewerOf(request)).length > 0,
     keepsVotes: viewerOf(request).member.divisionAdmin,
+    readsFeedback: mayDo(viewerOf(request).member, { kind: 'feedback', area: null }).ok,
   };
 }
 

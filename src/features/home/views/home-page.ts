@@ -82,7 +82,7 @@ export function homePage(p: HomePage): Buffer {
   const main = html`${openTrainingSummary(h.trainings, h.today)}${openVotes(h)}
 <section aria-labelledby="bookings-title"><h2 id="bookings-title">Upcoming bookings</h2>
 ${h.bookings.length === 0 ? empty('No upcoming bookings.') : html`<ul class="cards">${h.bookings.map((b) => html`<li class="card"><p><strong class="callsign">${b.callsign}</strong> ${b.position_name}</p><p class="when">${whenText(b)}</p></li>`)}</ul>`}
-<p><a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a></p></section>
+<p><a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> · <a href="/feedback">Send feedback</a></p></section>
 <section aria-labelledby="endorsements-title"><h2 id="endorsements-title">Active endorsements</h2>
 ${h.endorsements.length === 0 ? empty('No active endorsements.') : html`<ul class="endorsements">${h.endorsements.map((e) => html`<li>${endorsementText(e)}</li>`)}</ul>`}</section>
 <section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours this period</h2>
