@@ -47,14 +47,6 @@ export const listSweatbox = {
   },
 };
 
-export const deleteSweatbox = {
-  operationId: 'deleteSweatboxSession',
-  tags,
-  summary: 'Delete a sweatbox session',
-  params: IdPath(),
-  response: { 204: Type.Null({ description: 'Deleted' }), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
-};
-
 const hidden = { hide: true } as const;
 const SessionForm = pageForm({ position: Field(), date: Field(), start: Field(), end: Field(), notes: Field(), _csrf: Csrf });
 export const sweatboxPage = { ...hidden, querystring: pageForm({ done: Field() }) };

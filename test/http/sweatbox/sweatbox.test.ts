@@ -135,8 +135,6 @@ describe('the sweatbox', () => {
     });
     expect((await ctx.request({ method: 'GET', url: '/api/sweatbox?from=yesterday', token: read })).statusCode).toBe(422);
     expect((await ctx.request({ method: 'GET', url: '/api/sweatbox' })).statusCode).toBe(401);
-    expect((await ctx.request({ method: 'DELETE', url: `/api/sweatbox/${later!.id}`, token: read })).statusCode).toBe(403);
-    expect((await ctx.request({ method: 'DELETE', url: `/api/sweatbox/${later!.id}`, token: await ctx.key('edit') })).statusCode).toBe(204);
 
     const job = sweatboxCleanupWorker(ctx.services);
     const run = (now: number) =>
