@@ -63,6 +63,8 @@ export interface Config {
   network: NetworkConfig | null;
   /** Audit entries older than this many days are pruned by the server; null keeps them forever. */
   auditRetentionDays: number | null;
+  /** FEEDBACK_FORWARD_TO: an address that gets a copy of each feedback through the mail outbox (§23); null: none. */
+  feedbackForwardTo: string | null;
   /** Whether GET /metrics responds (METRICS=0 turns it off). */
   metrics: boolean;
   /** The address people use, without a trailing slash (PUBLIC_URL; default http://HOST:PORT). */
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     network: null,
     auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),
+    feedbackForwardTo: str('FEEDBACK_FORWARD_TO', '').trim() === '' ? null : str('FEEDBACK_FORWARD_TO', '').trim(),
     metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
     siteName: str('SITE_NAME', 'Sector'),
     siteHost: str('SITE_HOST', 'sector'),

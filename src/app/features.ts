@@ -9,6 +9,7 @@ import { calendar } from '../features/calendar/index.js';
 import { deprecated } from '../features/deprecated/index.js';
 import { endorsements } from '../features/endorsements/index.js';
 import { events } from '../features/events/index.js';
+import { feedback } from '../features/feedback/index.js';
 import { home } from '../features/home/index.js';
 import { network } from '../features/network/index.js';
 import { notices } from '../features/notices/index.js';
@@ -19,9 +20,11 @@ import { roster } from '../features/roster/index.js';
 import { settings } from '../features/settings/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
+import { sweatbox } from '../features/sweatbox/index.js';
 import { trainings } from '../features/trainings/index.js';
 import { transfer } from '../features/transfer/index.js';
 import { users } from '../features/users/index.js';
+import { votes } from '../features/votes/index.js';
 import { webhooks } from '../features/webhooks/index.js';
 
 export const FEATURES = [
@@ -43,6 +46,9 @@ export const FEATURES = [
   webhooks,
   roster,
   staff,
+  sweatbox,
+  votes,
+  feedback,
   home,
   settings,
   signIn,

@@ -15,6 +15,7 @@ import { divisionDataRepository } from '../features/transfer/division-data.repos
 import { endorsementsRepository } from '../features/endorsements/endorsements.repository.js';
 import { eventsRepository } from '../features/events/events.repository.js';
 import { exportRepository } from '../features/transfer/export.repository.js';
+import { feedbackRepository } from '../features/feedback/feedback.repository.js';
 import { healthRepository } from '../features/operations/health.repository.js';
 import { idempotencyKeysRepository } from '../features/bookings/idempotency-keys.repository.js';
 import { importRepository } from '../features/transfer/import.repository.js';
@@ -32,6 +33,7 @@ import { rosterStagingRepository } from '../features/roster/roster-staging.repos
 import { soloWarningsRepository } from '../features/endorsements/solo-warnings.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
+import { sweatboxRepository } from '../features/sweatbox/sweatbox.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
@@ -39,6 +41,7 @@ import { trainingExaminationsRepository } from '../features/trainings/examinatio
 import { trainingRecordsRepository } from '../features/trainings/records.repository.js';
 import { reportTemplatesRepository } from '../features/trainings/templates.repository.js';
 import { trainingsRepository } from '../features/trainings/trainings.repository.js';
+import { votesRepository } from '../features/votes/votes.repository.js';
 import { usersRepository } from '../features/users/users.repository.js';
 import { webhookDeliveriesRepository } from '../features/webhooks/deliveries.repository.js';
 import { webhooksRepository } from '../features/webhooks/webhooks.repository.js';
@@ -59,6 +62,7 @@ const FACTORIES = {
   endorsements: endorsementsRepository,
   events: eventsRepository,
   export: exportRepository,
+  feedback: feedbackRepository,
   health: healthRepository,
   idempotencyKeys: idempotencyKeysRepository,
   import: importRepository,
@@ -77,6 +81,7 @@ const FACTORIES = {
   soloWarnings: soloWarningsRepository,
   staff: staffRepository,
   students: studentsRepository,
+  sweatbox: sweatboxRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingExaminations: trainingExaminationsRepository,
@@ -84,6 +89,7 @@ const FACTORIES = {
   reportTemplates: reportTemplatesRepository,
   trainings: trainingsRepository,
   users: usersRepository,
+  votes: votesRepository,
   webhookDeliveries: webhookDeliveriesRepository,
   webhooks: webhooksRepository,
 } satisfies Record<string, (db: Executor, dialect: Dialect) => object>;
@@ -119,6 +125,7 @@ interface Queries {
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';
+  feedback: 'list' | 'find' | 'comments';
   health: 'ping';
   idempotencyKeys: 'find';
   import: never;
@@ -138,6 +145,7 @@ interface Queries {
   soloWarnings: never;
   staff: 'search' | 'names' | 'user';
   students: 'mentoredBy';
+  sweatbox: 'list' | 'find' | 'overlapping';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';
@@ -156,6 +164,7 @@ interface Queries {
     | 'latestOf'
     | 'students';
   users: 'listForApi' | 'divisions';
+  votes: 'list' | 'find' | 'options' | 'votedIn' | 'voterFacts';
   webhookDeliveries: 'pendingWork';
   webhooks: 'list' | 'find' | 'attempts';
 }

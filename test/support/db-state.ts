@@ -57,6 +57,12 @@ export const ALL_TABLES = [
   'member_settings',
   'mail_choices',
   'notices_sent',
+  'sweatbox_sessions',
+  'votes',
+  'vote_options',
+  'vote_voters',
+  'feedback',
+  'feedback_comments',
 ] as const satisfies readonly Table[];
 type NoneMissing<T extends never> = T;
 type _EveryTableListed = NoneMissing<Exclude<Table, (typeof ALL_TABLES)[number]>>;

@@ -26,6 +26,9 @@ import * as m0023 from './migrations/0023_planned_examinations.js';
 import * as m0024 from './migrations/0024_report_templates.js';
 import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
+import * as m0031 from './migrations/0031_sweatbox.js';
+import * as m0032 from './migrations/0032_votes.js';
+import * as m0033 from './migrations/0033_feedback.js';
 import * as m0034 from './migrations/0034_notices.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
@@ -57,6 +60,9 @@ const MIGRATIONS = {
   '0024_report_templates': m0024,
   '0025_attachments': m0025,
   '0026_training_links': m0026,
+  '0031_sweatbox': m0031,
+  '0032_votes': m0032,
+  '0033_feedback': m0033,
   '0034_notices': m0034,
 };
 

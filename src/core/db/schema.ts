@@ -35,6 +35,17 @@ import type { MailChoicesTable, MemberSettingsTable, NoticesSentTable } from './
 
 export type * from './schema-attachments.js';
 export type * from './schema-notices.js';
+import type {
+  FeedbackCommentsTable,
+  FeedbackTable,
+  SweatboxSessionsTable,
+  VoteOptionsTable,
+  VotesTable,
+  VoteVotersTable,
+} from './schema-community.js';
+
+export type * from './schema-attachments.js';
+export type * from './schema-community.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -265,6 +276,12 @@ export interface Database {
   member_settings: MemberSettingsTable;
   mail_choices: MailChoicesTable;
   notices_sent: NoticesSentTable;
+  sweatbox_sessions: SweatboxSessionsTable;
+  votes: VotesTable;
+  vote_options: VoteOptionsTable;
+  vote_voters: VoteVotersTable;
+  feedback: FeedbackTable;
+  feedback_comments: FeedbackCommentsTable;
 }
 
 export type Booking = Selectable<BookingsTable>;

@@ -8,6 +8,7 @@ import type { MemberBooking } from '../bookings/index.js';
 import type { Overview, StaffService } from '../staff/index.js';
 import type { ExaminerRow, StudentTrainings, StudentTrainingsService } from '../trainings/index.js';
 import type { RolesService } from '../roles/index.js';
+import type { MemberVote, VotesService } from '../votes/index.js';
 import type { Deps } from '../../app/deps.js';
 
 export interface Home {
@@ -25,6 +26,8 @@ export interface Home {
   names: ReadonlyMap<number, string>;
   /** For a member holding a staff role: what needs attention (the /staff overview); else null. */
   attention: Overview | null;
+  /** Open votes the member may still vote in (§23). */
+  votes: MemberVote[];
   /** YYYY-MM-DD, UTC. */
   today: string;
   now: number;
@@ -37,6 +40,7 @@ export class HomeService {
       activity: ActivityService;
       staff: StaffService;
       roles: RolesService;
+      votes: VotesService;
     },
   ) {}
 
@@ -44,13 +48,14 @@ export class HomeService {
     const { repos } = this.deps;
     const now = this.deps.clock();
     const today = new Date(now).toISOString().slice(0, 10);
-    const [trainings, bookings, endorsements, hours, examining, view] = await Promise.all([
+    const [trainings, bookings, endorsements, hours, examining, view, votes] = await Promise.all([
       this.deps.studentTrainings.of(cid),
       repos.memberBookings.bookings(cid, { from: now, to: Number.MAX_SAFE_INTEGER, cancelledSince: null }),
       repos.endorsements.list({ now, user_id: cid, active: true }),
       this.deps.activity.explain(cid),
       repos.trainingHistory.asExaminer(cid, today),
       this.deps.roles.viewer(cid),
+      this.deps.votes.openFor(cid),
     ]);
     const [names, attention] = await Promise.all([
       repos.staff.names(examining.map((x) => x.user_id)),
@@ -64,6 +69,7 @@ export class HomeService {
       examining,
       names,
       attention,
+      votes,
       today,
       now,
     };

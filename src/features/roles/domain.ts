@@ -40,7 +40,13 @@ export type StaffAction =
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
   | { kind: 'bookings'; area: number }
   /** Create a one-time link to write a report or grade an examination of a training of the area (§20). */
-  | { kind: 'link'; area: number };
+  | { kind: 'link'; area: number }
+  /** Change or delete a sweatbox session booked by `booker` on a position of `area` (none: no area) (§23). */
+  | { kind: 'sweatbox'; area: number | null; booker: number }
+  /** Read and handle feedback on a position of `area`; null: feedback naming no position (§23). */
+  | { kind: 'feedback'; area: number | null }
+  /** Create, change or delete the division's votes (§23). */
+  | { kind: 'votes' };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -121,6 +127,19 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED
         : refused("One-time links are made by the area's Administrators and Moderators.");
+    case 'sweatbox':
+      if (staff.cid === action.booker) return ALLOWED;
+      if (action.area === null ? staff.divisionAdmin : holds(staff, action.area, 'Administrator', 'Moderator')) return ALLOWED;
+      return refused("A sweatbox session is changed by its booker or by the Administrators and Moderators of the position's area.");
+    case 'feedback': {
+      const ok =
+        action.area === null
+          ? staff.divisionAdmin || [...staff.areaRoles.values()].some((r) => r.has('Administrator') || r.has('Moderator'))
+          : holds(staff, action.area, 'Administrator', 'Moderator');
+      return ok ? ALLOWED : refused("Feedback is read by the Administrators and Moderators of the position's area.");
+    }
+    case 'votes':
+      return staff.divisionAdmin ? ALLOWED : refused('Votes are created by an Administrator of the whole division.');
   }
 }
 

@@ -18,6 +18,10 @@ export interface StaffFrame {
   mentors?: boolean;
   /** Whether the viewer keeps report templates somewhere (the "Report templates" link, §20). */
   keepsTemplates?: boolean;
+  /** Whether the viewer is a division-wide Administrator (the "Votes" link, §23). */
+  keepsVotes?: boolean;
+  /** Whether the viewer reads feedback (Moderator or Administrator somewhere: the "Feedback" link, §23). */
+  readsFeedback?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -45,6 +49,9 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/exams', text: 'Examinations' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
     ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
+    { href: '/staff/sweatbox', text: 'Sweatbox' },
+    ...(f.readsFeedback ? [{ href: '/staff/feedback', text: 'Feedback' }] : []),
+    ...(f.keepsVotes ? [{ href: '/staff/votes', text: 'Votes' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">

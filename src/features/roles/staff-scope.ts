@@ -52,6 +52,8 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
     managesPositions: positionAreas(viewerOf(request)).length > 0,
     mentors: isMentor(viewerOf(request).member),
     keepsTemplates: templateAreas(viewerOf(request)).length > 0,
+    keepsVotes: viewerOf(request).member.divisionAdmin,
+    readsFeedback: mayDo(viewerOf(request).member, { kind: 'feedback', area: null }).ok,
   };
 }
 

@@ -10,6 +10,7 @@ import { openTrainingSummary, pastTrainingsSection } from '../../trainings/index
 import { studentsTable } from '../../staff/index.js';
 import { frame, type PageFrame, whenText } from '../../bookings/index.js';
 import { personName } from '../../members/domain/names.js';
+import { closesText } from '../../votes/index.js';
 import { type Html, html } from '../../../core/web/html.js';
 
 export interface HomePage extends PageFrame {
@@ -69,13 +70,21 @@ ${a.queue.length === 0 ? empty('Nobody is waiting.') : html`<ol>${a.queue.map(({
 <p><a href="/staff">Staff overview</a></p></section>`;
 }
 
+/** Open votes the member has not voted in yet (§23); nothing when there are none. */
+function openVotes(home: Home): Html | '' {
+  if (home.votes.length === 0) return '';
+  // prettier-ignore
+  return html`<section aria-labelledby="votes-title"><h2 id="votes-title">Open votes</h2>
+<ul>${home.votes.map((v) => html`<li><a href="/votes/${v.vote.id}">${v.vote.question}</a> (${closesText(v)})</li>`)}</ul></section>`;
+}
+
 export function homePage(p: HomePage): Buffer {
   const h = p.home;
   // prettier-ignore
-  const main = html`${openTrainingSummary(h.trainings, h.today)}
+  const main = html`${openTrainingSummary(h.trainings, h.today)}${openVotes(h)}
 <section aria-labelledby="bookings-title"><h2 id="bookings-title">Upcoming bookings</h2>
 ${h.bookings.length === 0 ? empty('No upcoming bookings.') : html`<ul class="cards">${h.bookings.map((b) => html`<li class="card"><p><strong class="callsign">${b.callsign}</strong> ${b.position_name}</p><p class="when">${whenText(b)}</p></li>`)}</ul>`}
-<p><a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a></p></section>
+<p><a href="/bookings/new">Book a position</a> · <a href="/my/bookings">My bookings</a> · <a href="/feedback">Send feedback</a></p></section>
 ${h.endorsements.length === 0 ? '' : html`<section aria-labelledby="endorsements-title"><h2 id="endorsements-title">Active endorsements</h2>
 <ul class="endorsements">${h.endorsements.map((e) => html`<li>${endorsementText(e)}</li>`)}</ul></section>`}
 ${h.hours.length === 0 ? '' : html`<section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours this period</h2>

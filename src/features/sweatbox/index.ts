@@ -1,0 +1,17 @@
+// The sweatbox (contract §23): sessions on the training server's positions, apart from bookings.
+import type { ServiceDeps } from '../../app/deps.js';
+import type { Feature } from '../../app/feature.js';
+import { sweatboxCleanupWorker } from './cleanup.worker.js';
+import sweatboxRoutes from './sweatbox.routes.js';
+import { SweatboxService } from './sweatbox.service.js';
+import sweatboxStaffRoutes from './staff.routes.js';
+
+function services(deps: ServiceDeps) {
+  return { sweatbox: new SweatboxService(deps) };
+}
+
+export const sweatbox: Feature<ReturnType<typeof services>> = {
+  services,
+  routes: { api: [sweatboxRoutes], staff: [sweatboxStaffRoutes] },
+  workers: (_deps, { sweatbox }) => [sweatboxCleanupWorker({ sweatbox })],
+};
