@@ -29,7 +29,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * Types added from §20 on that carry what members wrote or decided (contract §17): they reach only
  * subscriptions that name them, never one made without a filter.
  */
-export const NAMED_ONLY_EVENT_TYPES: readonly EventType[] = ['vote.closed', 'feedback.created'];
+export const NAMED_ONLY_EVENT_TYPES: readonly EventType[] = [
+  'training.report_deleted',
+  'activity.inactive_online',
+  'vote.closed',
+  'feedback.created',
+];
 
 export const isEventType = (text: string): text is EventType => (EVENT_TYPES as readonly string[]).includes(text);
 
