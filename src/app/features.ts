@@ -14,6 +14,7 @@ import { network } from '../features/network/index.js';
 import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
 import { roles } from '../features/roles/index.js';
+import { reports } from '../features/reports/index.js';
 import { roster } from '../features/roster/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
@@ -41,6 +42,7 @@ export const FEATURES = [
   roster,
   staff,
   home,
+  reports,
   signIn,
   transfer,
 ] as const;

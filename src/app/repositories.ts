@@ -27,8 +27,10 @@ import { rolesRepository } from '../features/roles/roles.repository.js';
 import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
+import { staffFiguresRepository } from '../features/reports/staff-figures.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
+import { trainingFiguresRepository } from '../features/reports/training-figures.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
 import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
@@ -68,7 +70,9 @@ const FACTORIES = {
   rosterStaging: rosterStagingRepository,
   sessions: sessionsRepository,
   staff: staffRepository,
+  staffFigures: staffFiguresRepository,
   students: studentsRepository,
+  trainingFigures: trainingFiguresRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingExaminations: trainingExaminationsRepository,
@@ -125,7 +129,10 @@ interface Queries {
   rosterStaging: 'refreshStatistics' | 'count' | 'countAmong' | 'countMembersAndRemoved' | 'leaversAfter' | 'changedAfter';
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
+  staffFigures:
+    'monthlyMs' | 'topControllers' | 'activityStatuses' | 'mentors' | 'traineesNow' | 'reportsBy' | 'examinedBy' | 'roles' | 'endorsements';
   students: 'mentoredBy';
+  trainingFigures: 'trainings' | 'trainedFor' | 'examResults';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';

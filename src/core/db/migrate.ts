@@ -26,6 +26,7 @@ import * as m0023 from './migrations/0023_planned_examinations.js';
 import * as m0024 from './migrations/0024_report_templates.js';
 import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
+import * as m0028 from './migrations/0028_report_indexes.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -56,6 +57,7 @@ const MIGRATIONS = {
   '0024_report_templates': m0024,
   '0025_attachments': m0025,
   '0026_training_links': m0026,
+  '0028_report_indexes': m0028,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

@@ -40,7 +40,11 @@ export type StaffAction =
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
   | { kind: 'bookings'; area: number }
   /** Create a one-time link to write a report or grade an examination of a training of the area (§20). */
-  | { kind: 'link'; area: number };
+  | { kind: 'link'; area: number }
+  /** Read the area's reports and statistics (§25): trainings, activity, mentors, access. */
+  | { kind: 'reports'; area: number }
+  /** Read the whole audit log on its page (§25). */
+  | { kind: 'audit' };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -121,6 +125,12 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED
         : refused("One-time links are made by the area's Administrators and Moderators.");
+    case 'reports':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused('The reports of an area are read by its Administrators and Moderators.');
+    case 'audit':
+      return staff.divisionAdmin ? ALLOWED : refused('The audit log is read by Administrators of the whole division only.');
   }
 }
 

@@ -18,6 +18,10 @@ export interface StaffFrame {
   mentors?: boolean;
   /** Whether the viewer keeps report templates somewhere (the "Report templates" link, §20). */
   keepsTemplates?: boolean;
+  /** Whether the viewer may read the reports of some area (the "Reports" link, §25). */
+  readsReports?: boolean;
+  /** Whether the viewer may read the audit log (the "Audit log" link, §25). */
+  readsAudit?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -45,6 +49,8 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/exams', text: 'Examinations' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
     ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
+    ...(f.readsReports ? [{ href: '/staff/reports/trainings', text: 'Reports' }] : []),
+    ...(f.readsAudit ? [{ href: '/staff/audit', text: 'Audit log' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">

@@ -52,6 +52,8 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
     managesPositions: positionAreas(viewerOf(request)).length > 0,
     mentors: isMentor(viewerOf(request).member),
     keepsTemplates: templateAreas(viewerOf(request)).length > 0,
+    readsReports: viewerOf(request).areas.some((a) => mayDo(viewerOf(request).member, { kind: 'reports', area: a.id }).ok),
+    readsAudit: mayDo(viewerOf(request).member, { kind: 'audit' }).ok,
   };
 }
 
