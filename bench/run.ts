@@ -16,6 +16,7 @@ import { measureFeed, measureRoster, ROSTER_MEMBERS } from './lib/network.js';
 import { ROOT } from './lib/processes.js';
 import { startReference, unlike, type ReferenceServer } from './lib/references.js';
 import { measureBatch } from './lib/batch.js';
+import { measureReports } from './lib/reports.js';
 import {
   formatTable,
   mergedResults,
@@ -68,6 +69,12 @@ const MEASUREMENTS: Array<{ name: string; needsDataset: boolean; run: (context: 
     run: async ({ extras }) => void (extras.controlcenter = await measureControlCenter({ log })),
   },
   { name: 'batch', needsDataset: true, run: runBatch },
+  {
+    name: 'reports',
+    needsDataset: false,
+    run: async ({ durations, extras }) =>
+      void (extras.reports = await measureReports({ pgUrl: PG_URL, rounds: durations.rounds === 1 ? 20 : 100, log })),
+  },
 ];
 
 /** 100-booking batches against single creates, bookings/s of each (bench/lib/batch.ts). */

@@ -1,5 +1,7 @@
 CREATE INDEX atc_sessions_open_idx ON atc_sessions (last_seen) WHERE ended_at IS NULL;
 
+CREATE INDEX atc_sessions_report_idx ON atc_sessions (last_seen, logon_time, position, cid);
+
 CREATE INDEX atc_sessions_seen_idx ON atc_sessions (last_seen, cid);
 
 CREATE INDEX "audit_log_at_idx" on "audit_log" ("at", "id");

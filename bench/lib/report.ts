@@ -2,6 +2,7 @@
 import type { BatchFigures } from './batch.js';
 import type { ControlCenterFigures } from './controlcenter.js';
 import type { FeedFigures, RosterFigures } from './network.js';
+import { REPORTS_P99_MS, type ReportsFigures } from './reports.js';
 import { TARGETS } from './scenarios.js';
 
 /** One scenario's outcome in a run; numbers are null when it failed before measuring. */
@@ -26,6 +27,7 @@ export interface Extras {
   roster: RosterFigures | null;
   controlcenter: ControlCenterFigures | null;
   batch: BatchFigures | null;
+  reports: ReportsFigures | null;
   failures: string[];
 }
 
@@ -36,6 +38,7 @@ export const noExtras = (): Extras => ({
   roster: null,
   controlcenter: null,
   batch: null,
+  reports: null,
   failures: [],
 });
 
@@ -59,6 +62,8 @@ export interface Results {
   batch_single_bookings_per_s: number | null;
   batch_bookings_per_s: number | null;
   batch_speedup: number | null;
+  /** Median and p99 of each staff report page (contract §25), per database. */
+  reports: ReportsFigures | null;
 }
 
 const round = (n: number | null | undefined, digits: number): number | null =>
@@ -83,6 +88,7 @@ export function resultsJson(rows: readonly ScenarioRow[], extras: Extras): Resul
     batch_single_bookings_per_s: round(extras.batch?.singleBookingsPerS, 1),
     batch_bookings_per_s: round(extras.batch?.batchBookingsPerS, 1),
     batch_speedup: round(extras.batch?.speedup, 1),
+    reports: extras.reports,
   };
 }
 
@@ -125,6 +131,10 @@ export function formatTable(results: Results): string {
     `roster sync: ${show(results.roster_sync_s)} s, peak RSS ${show(results.roster_peak_rss_mb)} MB`,
     `import:controlcenter: ${show(results.controlcenter_s)} s, peak RSS ${show(results.controlcenter_peak_rss_mb)} MB`,
     `batch: ${show(results.batch_bookings_per_s)} bookings/s in batches of 100, ${show(results.batch_single_bookings_per_s)} by single creates (${show(results.batch_speedup)}×)`,
+    ...(['sqlite', 'postgres'] as const).map(
+      (db) =>
+        `reports (${db}): ${results.reports?.[db]?.map((p) => `${p.page} ${p.median_ms}/${p.p99_ms} ms`).join(', ') ?? '—'} (median/p99)`,
+    ),
   ].join('\n');
 }
 
@@ -165,6 +175,11 @@ export function missedTargets(results: Results, rows: readonly ScenarioRow[], ex
   const speedup = extras.batch?.speedup ?? null;
   if (speedup !== null && speedup < TARGETS.batchSpeedup) {
     missed.push(`batch: a booking in a batch of 100 is ${speedup.toFixed(1)}× faster than by a single create < ${TARGETS.batchSpeedup}×`);
+  }
+  for (const db of ['sqlite', 'postgres'] as const) {
+    for (const p of extras.reports?.[db] ?? []) {
+      if (p.p99_ms > REPORTS_P99_MS) missed.push(`reports (${db}): ${p.page} p99 ${p.p99_ms} ms > ${REPORTS_P99_MS} ms`);
+    }
   }
   return missed;
 }

@@ -16,6 +16,7 @@ import { notices } from '../features/notices/index.js';
 import { operations } from '../features/operations/index.js';
 import { positions } from '../features/positions/index.js';
 import { roles } from '../features/roles/index.js';
+import { reports } from '../features/reports/index.js';
 import { roster } from '../features/roster/index.js';
 import { settings } from '../features/settings/index.js';
 import { signIn } from '../features/sign-in/index.js';
@@ -51,6 +52,7 @@ export const FEATURES = [
   feedback,
   home,
   settings,
+  reports,
   signIn,
   transfer,
 ] as const;

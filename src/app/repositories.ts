@@ -32,9 +32,11 @@ import { rosterRepository } from '../features/roster/roster.repository.js';
 import { rosterStagingRepository } from '../features/roster/roster-staging.repository.js';
 import { soloWarningsRepository } from '../features/endorsements/solo-warnings.repository.js';
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
+import { staffFiguresRepository } from '../features/reports/staff-figures.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { sweatboxRepository } from '../features/sweatbox/sweatbox.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
+import { trainingFiguresRepository } from '../features/reports/training-figures.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
 import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
@@ -80,8 +82,10 @@ const FACTORIES = {
   sessions: sessionsRepository,
   soloWarnings: soloWarningsRepository,
   staff: staffRepository,
+  staffFigures: staffFiguresRepository,
   students: studentsRepository,
   sweatbox: sweatboxRepository,
+  trainingFigures: trainingFiguresRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingExaminations: trainingExaminationsRepository,
@@ -144,8 +148,11 @@ interface Queries {
   sessions: 'find' | 'profileOf';
   soloWarnings: never;
   staff: 'search' | 'names' | 'user';
+  staffFigures:
+    'monthlyMs' | 'topControllers' | 'activityStatuses' | 'mentors' | 'traineesNow' | 'reportsBy' | 'examinedBy' | 'roles' | 'endorsements';
   students: 'mentoredBy';
   sweatbox: 'list' | 'find' | 'overlapping';
+  trainingFigures: 'trainings' | 'trainedFor' | 'examResults';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';

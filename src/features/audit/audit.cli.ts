@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { auditJsonLine, auditTable, bookingTarget } from './domain/index.js';
+import { actorFilter, auditJsonLine, auditTable, bookingTarget } from './domain/index.js';
 import { parseIsoInstant } from '../../core/domain/time.js';
 import type { WithServices } from '../../app/feature.js';
 import { CliError } from '../../core/cli/errors.js';
@@ -8,6 +8,7 @@ import { printable } from '../../core/domain/printable.js';
 
 interface AuditOptions {
   booking?: string;
+  actor?: string;
   since?: string;
   limit?: string;
   json?: boolean;
@@ -32,6 +33,12 @@ async function audit(withServices: WithServices, opts: AuditOptions): Promise<vo
     }
     target = bookingTarget(Number(opts.booking));
   }
+  let actor: string | undefined;
+  if (opts.actor !== undefined) {
+    actor = actorFilter(opts.actor) ?? undefined;
+    if (actor === undefined)
+      throw new CliError(`--actor must be a CID, member:<cid>, key:<id>, cli, roster or system (got "${opts.actor}")`);
+  }
   let since: number | undefined;
   if (opts.since !== undefined) {
     const ms = parseIsoInstant(opts.since);
@@ -48,6 +55,7 @@ async function audit(withServices: WithServices, opts: AuditOptions): Promise<vo
   await withServices(async (services) => {
     const entries = await services.audit.read({
       ...(target ? { target } : {}),
+      ...(actor ? { actor } : {}),
       ...(since !== undefined ? { since } : {}),
       ...(limit ? { limit } : {}),
     });
@@ -69,6 +77,7 @@ export function registerAuditCommand(program: Command, withServices: WithService
     .command('audit')
     .description('Show the audit log (who changed what, when), newest first.')
     .option('--booking <id>', 'only the entries of this booking')
+    .option('--actor <who>', 'only the changes of this actor: a CID (a member), key:<id>, cli, roster or system')
     .option('--since <iso>', 'only entries at or after this time, e.g. 2026-01-31T00:00:00Z')
     .option('--limit <n>', `at most this many entries (default ${DEFAULT_HUMAN_LIMIT} in the table, all with --json)`)
     .option('--json', 'one JSON object per line: {"at","actor","actor_name","action","target","before","after"}')

@@ -39,18 +39,27 @@ async function appendAudit(trx: Kysely<Database>, entries: AuditEntry[]): Promis
 
 export interface AuditFilter {
   target?: string;
+  /** Only entries of this actor, as stored (`member:<cid>`, `key:<id>`, `cli`, `roster`, `system`). */
+  actor?: string;
   /** Only entries at or after this instant (ms). */
   since?: number;
+  /** Only entries before this instant (ms). */
+  until?: number;
   limit?: number;
+  /** Skip this many of the newest (a page of the audit page). */
+  offset?: number;
 }
 
 /** Entries matching the filter, newest first. */
 async function listAudit(db: Kysely<Database>, f: AuditFilter): Promise<StoredAuditEntry[]> {
   let q = db.selectFrom('audit_log').select(['at', 'actor', 'actor_name', 'action', 'target', 'before', 'after']);
   if (f.target !== undefined) q = q.where('target', '=', f.target);
+  if (f.actor !== undefined) q = q.where('actor', '=', f.actor);
   if (f.since !== undefined) q = q.where('at', '>=', f.since);
+  if (f.until !== undefined) q = q.where('at', '<', f.until);
   q = q.orderBy('at', 'desc').orderBy('id', 'desc');
   if (f.limit !== undefined) q = q.limit(f.limit);
+  if (f.offset !== undefined && f.offset > 0) q = q.offset(f.offset);
   const rows = await q.execute();
   return rows.map((r) => ({
     ...r,

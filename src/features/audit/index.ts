@@ -15,3 +15,7 @@ export const audit: Feature<ReturnType<typeof services>> = {
     config.auditRetentionDays !== null ? [auditRetentionWorker({ writer, retentionDays: config.auditRetentionDays })] : [],
   cli: [registerAuditCommand],
 };
+
+// What other features use of this one (the audit log's page, src/features/reports).
+export { actorFilter, describeChange, type StoredAuditEntry } from './domain/index.js';
+export type { AuditFilter } from './audit.repository.js';

@@ -46,7 +46,11 @@ export type StaffAction =
   /** Read and handle feedback on a position of `area`; null: feedback naming no position (§23). */
   | { kind: 'feedback'; area: number | null }
   /** Create, change or delete the division's votes (§23). */
-  | { kind: 'votes' };
+  | { kind: 'votes' }
+  /** Read the area's reports and statistics (§25): trainings, activity, mentors, access. */
+  | { kind: 'reports'; area: number }
+  /** Read the whole audit log on its page (§25). */
+  | { kind: 'audit' };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -140,6 +144,12 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
     }
     case 'votes':
       return staff.divisionAdmin ? ALLOWED : refused('Votes are created by an Administrator of the whole division.');
+    case 'reports':
+      return holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused('The reports of an area are read by its Administrators and Moderators.');
+    case 'audit':
+      return staff.divisionAdmin ? ALLOWED : refused('The audit log is read by Administrators of the whole division only.');
   }
 }
 

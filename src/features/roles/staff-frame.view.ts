@@ -22,6 +22,10 @@ export interface StaffFrame {
   keepsVotes?: boolean;
   /** Whether the viewer reads feedback (Moderator or Administrator somewhere: the "Feedback" link, §23). */
   readsFeedback?: boolean;
+  /** Whether the viewer may read the reports of some area (the "Reports" link, §25). */
+  readsReports?: boolean;
+  /** Whether the viewer may read the audit log (the "Audit log" link, §25). */
+  readsAudit?: boolean;
 }
 
 /** A posted form shown again: which form, what was sent, what was wrong (by field; `form` for the whole form). */
@@ -52,6 +56,8 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/sweatbox', text: 'Sweatbox' },
     ...(f.readsFeedback ? [{ href: '/staff/feedback', text: 'Feedback' }] : []),
     ...(f.keepsVotes ? [{ href: '/staff/votes', text: 'Votes' }] : []),
+    ...(f.readsReports ? [{ href: '/staff/reports/trainings', text: 'Reports' }] : []),
+    ...(f.readsAudit ? [{ href: '/staff/audit', text: 'Audit log' }] : []),
   ];
   const body = html`<!doctype html>
     <html lang="en">

@@ -54,6 +54,8 @@ export function frameOf(request: FastifyRequest, services: RouteServices): Staff
     keepsTemplates: templateAreas(viewerOf(request)).length > 0,
     keepsVotes: viewerOf(request).member.divisionAdmin,
     readsFeedback: mayDo(viewerOf(request).member, { kind: 'feedback', area: null }).ok,
+    readsReports: viewerOf(request).areas.some((a) => mayDo(viewerOf(request).member, { kind: 'reports', area: a.id }).ok),
+    readsAudit: mayDo(viewerOf(request).member, { kind: 'audit' }).ok,
   };
 }
 

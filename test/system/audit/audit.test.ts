@@ -188,9 +188,13 @@ describe('audit log', () => {
     expect(await tableRows(ctx.databaseUrl, ALL_TABLES)).toEqual(before);
   });
 
-  it('filters by --since and --limit, and refuses bad filters with one line', { timeout: SLOW_MS }, () => {
+  it('filters by --since, --actor and --limit, and refuses bad filters with one line', { timeout: SLOW_MS }, () => {
     const all = audit();
     expect(audit('--since', '2026-01-15T12:00:00Z').length).toBeGreaterThan(0);
+    const byCli = all.filter((l) => l.actor === 'cli');
+    expect(byCli.length).toBeGreaterThan(0);
+    expect(byCli.length).toBeLessThan(all.length);
+    expect(audit('--actor', 'cli')).toEqual(byCli);
     expect(audit('--since', '2026-01-15T12:00:01Z')).toEqual(all.filter((l) => l.at > '2026-01-15T12:00:01'));
     expect(audit('--limit', '2')).toEqual(all.slice(0, 2));
     for (const args of [
@@ -199,6 +203,7 @@ describe('audit log', () => {
       ['--booking', 'abc'],
       ['--booking', '0'],
       ['--limit', '-1'],
+      ['--actor', 'somebody'],
     ]) {
       const r = runCli(['audit', ...args], env);
       expect(r.code, args.join(' ')).toBe(1);

@@ -12,6 +12,18 @@ export const endorsementTarget = (id: number): string => `endorsement:${id}`;
 export const positionTarget = (callsign: string): string => `position:${callsign}`;
 export const trainingTarget = (id: number): string => `training:${id}`;
 
+/**
+ * An actor as a filter names it (`--actor`, the audit page): a CID alone is that member; otherwise
+ * the stored form, `member:<cid>`, `key:<id>`, `cli`, `roster` or `system`. Null: not an actor.
+ */
+export function actorFilter(text: string): string | null {
+  const t = text.trim();
+  if (/^\d{1,10}$/.test(t)) return `member:${Number(t)}`;
+  if (/^member:\d{1,10}$/.test(t)) return `member:${Number(t.slice(7))}`;
+  if (/^key:[A-Za-z0-9_-]{1,100}$/.test(t)) return t;
+  return ['cli', 'roster', 'system'].includes(t) ? t : null;
+}
+
 /** A record's change as an entry shows it: a creation every field after, otherwise the fields that differ. */
 export function changedFields(before: Fields | null, after: Fields | null): { before: Fields | null; after: Fields | null } {
   if (before === null || after === null) return { before, after };
