@@ -18,6 +18,7 @@ import { roster } from '../features/roster/index.js';
 import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
 import { trainings } from '../features/trainings/index.js';
+import { tasks } from '../features/tasks/index.js';
 import { transfer } from '../features/transfer/index.js';
 import { users } from '../features/users/index.js';
 import { webhooks } from '../features/webhooks/index.js';
@@ -34,6 +35,7 @@ export const FEATURES = [
   users,
   deprecated,
   endorsements,
+  tasks,
   trainings,
   calendar,
   events,

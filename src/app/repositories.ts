@@ -29,6 +29,8 @@ import { rosterStagingRepository } from '../features/roster/roster-staging.repos
 import { sessionsRepository } from '../features/sign-in/sessions.repository.js';
 import { staffRepository } from '../features/staff/staff.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
+import { tasksRepository } from '../features/tasks/tasks.repository.js';
+import { facilitiesRepository } from '../features/positions/facilities.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
 import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
@@ -69,6 +71,8 @@ const FACTORIES = {
   sessions: sessionsRepository,
   staff: staffRepository,
   students: studentsRepository,
+  tasks: tasksRepository,
+  facilities: facilitiesRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingExaminations: trainingExaminationsRepository,
@@ -126,6 +130,8 @@ interface Queries {
   sessions: 'find' | 'profileOf';
   staff: 'search' | 'names' | 'user';
   students: 'mentoredBy';
+  tasks: 'find' | 'list' | 'ofMember' | 'ofTraining' | 'pendingFor' | 'training' | 'people' | 'assignees';
+  facilities: 'list' | 'find';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';

@@ -26,6 +26,8 @@ import * as m0023 from './migrations/0023_planned_examinations.js';
 import * as m0024 from './migrations/0024_report_templates.js';
 import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
+import * as m0029 from './migrations/0029_tasks.js';
+import * as m0030 from './migrations/0030_facilities.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -56,6 +58,8 @@ const MIGRATIONS = {
   '0024_report_templates': m0024,
   '0025_attachments': m0025,
   '0026_training_links': m0026,
+  '0029_tasks': m0029,
+  '0030_facilities': m0030,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

@@ -31,8 +31,10 @@ import type {
 } from './schema-training.js';
 
 import type { TrainingAttachmentsTable } from './schema-attachments.js';
+import type { FacilitiesTable, TasksTable } from './schema-tasks.js';
 
 export type * from './schema-attachments.js';
+export type * from './schema-tasks.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -239,6 +241,8 @@ export interface Database {
   training_timeline: TrainingTimelineTable;
   report_templates: ReportTemplatesTable;
   training_attachments: TrainingAttachmentsTable;
+  tasks: TasksTable;
+  facilities: FacilitiesTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;

@@ -19,6 +19,9 @@ export const EVENT_TYPES = [
   'training.report',
   'training.report_deleted',
   'training.examination',
+  'task.created',
+  'task.completed',
+  'task.declined',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

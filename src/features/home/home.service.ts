@@ -8,6 +8,7 @@ import type { MemberBooking } from '../bookings/index.js';
 import type { Overview, StaffService } from '../staff/index.js';
 import type { ExaminerRow, StudentTrainings, StudentTrainingsService } from '../trainings/index.js';
 import type { RolesService } from '../roles/index.js';
+import type { TaskPagesService } from '../tasks/index.js';
 import type { Deps } from '../../app/deps.js';
 
 export interface Home {
@@ -25,6 +26,8 @@ export interface Home {
   names: ReadonlyMap<number, string>;
   /** For a member holding a staff role: what needs attention (the /staff overview); else null. */
   attention: Overview | null;
+  /** For staff: how many tasks wait for them (§21). */
+  tasksWaiting: number;
   /** YYYY-MM-DD, UTC. */
   today: string;
   now: number;
@@ -37,6 +40,7 @@ export class HomeService {
       activity: ActivityService;
       staff: StaffService;
       roles: RolesService;
+      taskPages: TaskPagesService;
     },
   ) {}
 
@@ -52,9 +56,10 @@ export class HomeService {
       repos.trainingHistory.asExaminer(cid, today),
       this.deps.roles.viewer(cid),
     ]);
-    const [names, attention] = await Promise.all([
+    const [names, attention, tasksWaiting] = await Promise.all([
       repos.staff.names(examining.map((x) => x.user_id)),
       view.isStaff ? this.deps.staff.overview(view) : Promise.resolve(null),
+      view.isStaff ? this.deps.taskPages.pendingFor(cid) : Promise.resolve(0),
     ]);
     return {
       trainings,
@@ -64,6 +69,7 @@ export class HomeService {
       examining,
       names,
       attention,
+      tasksWaiting,
       today,
       now,
     };

@@ -6,6 +6,7 @@ import type { ActivityService } from '../activity/index.js';
 import type { RolesService } from '../roles/index.js';
 import type { StaffService } from '../staff/index.js';
 import type { StudentTrainingsService } from '../trainings/index.js';
+import type { TaskPagesService } from '../tasks/index.js';
 import { HomeService } from './home.service.js';
 import homeRoutes from './home.routes.js';
 
@@ -14,6 +15,7 @@ interface Needs {
   roles: RolesService;
   staff: StaffService;
   studentTrainings: StudentTrainingsService;
+  taskPages: TaskPagesService;
 }
 
 function services(deps: ServiceDeps, needs: Needs) {

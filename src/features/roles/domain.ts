@@ -40,7 +40,11 @@ export type StaffAction =
   /** Book any position of the area with any tag, change or cancel anyone's booking there. */
   | { kind: 'bookings'; area: number }
   /** Create a one-time link to write a report or grade an examination of a training of the area (§20). */
-  | { kind: 'link'; area: number };
+  | { kind: 'link'; area: number }
+  /** Ask another staff member for something about a training of the area (§21): `mentor` when the member mentors that training; area null: a custom task without a training. */
+  | { kind: 'task'; area: number | null; mentor: boolean }
+  /** Set a facility's tier and description (§22): facilities belong to no area. */
+  | { kind: 'facilities' };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -121,6 +125,15 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
       return holds(staff, action.area, 'Administrator', 'Moderator')
         ? ALLOWED
         : refused("One-time links are made by the area's Administrators and Moderators.");
+    case 'task':
+      if (action.area === null) return holdsAnyRole(staff) ? ALLOWED : refused('Tasks are sent by staff.');
+      return action.mentor || holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("Tasks about a training are sent by its mentors and by the area's Administrators and Moderators.");
+    case 'facilities':
+      return staff.divisionAdmin || [...staff.areaRoles.values()].some((r) => r.has('Administrator'))
+        ? ALLOWED
+        : refused('Facilities and their tiers are kept by Administrators.');
   }
 }
 
