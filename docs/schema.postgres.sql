@@ -70,6 +70,10 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+facilities.description text
+facilities.name text not null
+facilities.tier text
+facilities.updated_at bigint not null
 idempotency_keys.api_key_id text not null
 idempotency_keys.claim_token text not null
 idempotency_keys.claimed_at bigint not null
@@ -158,6 +162,20 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+tasks.assignee_id bigint not null
+tasks.closed_at bigint
+tasks.closed_message text
+tasks.created_at bigint not null
+tasks.creator_id bigint not null
+tasks.division_api_error text
+tasks.division_api_state text
+tasks.id integer not null
+tasks.message text
+tasks.rating integer
+tasks.status text not null
+tasks.subject_user_id bigint not null
+tasks.training_id integer
+tasks.type text not null
 training_attachments.content bytea not null
 training_attachments.created_at bigint not null
 training_attachments.examination_id integer
@@ -304,6 +322,10 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+facilities facilities_description_check CHECK ((length(description) <= 500))
+facilities facilities_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100)))
+facilities facilities_pkey PRIMARY KEY (name)
+facilities facilities_tier_check CHECK ((tier = ANY (ARRAY['T1'::text, 'T2'::text])))
 idempotency_keys idempotency_keys_pk PRIMARY KEY (api_key_id, key)
 idempotency_keys idempotency_keys_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text])))
 job_leases job_leases_pkey PRIMARY KEY (name)
@@ -336,6 +358,20 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+tasks tasks_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES users(id) ON DELETE CASCADE
+tasks tasks_check CHECK (((status = 'pending'::text) = (closed_at IS NULL)))
+tasks tasks_check1 CHECK (((type = 'custom'::text) OR (training_id IS NOT NULL)))
+tasks tasks_check2 CHECK (((type <> 'custom'::text) OR (message IS NOT NULL)))
+tasks tasks_check3 CHECK (((type = ANY (ARRAY['rating_upgrade'::text, 'theory_exam'::text])) = (rating IS NOT NULL)))
+tasks tasks_closed_message_check CHECK (((length(closed_message) >= 1) AND (length(closed_message) <= 1000)))
+tasks tasks_creator_id_fkey FOREIGN KEY (creator_id) REFERENCES users(id) ON DELETE CASCADE
+tasks tasks_division_api_state_check CHECK ((division_api_state = ANY (ARRAY['pending'::text, 'sent'::text, 'refused'::text])))
+tasks tasks_message_check CHECK (((length(message) >= 1) AND (length(message) <= 1000)))
+tasks tasks_pkey PRIMARY KEY (id)
+tasks tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'declined'::text, 'withdrawn'::text])))
+tasks tasks_subject_user_id_fkey FOREIGN KEY (subject_user_id) REFERENCES users(id) ON DELETE CASCADE
+tasks tasks_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+tasks tasks_type_check CHECK ((type = ANY (ARRAY['rating_upgrade'::text, 'solo_endorsement'::text, 'theory_exam'::text, 'custom'::text])))
 training_attachments training_attachments_check CHECK (((report_id IS NULL) <> (examination_id IS NULL)))
 training_attachments training_attachments_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
 training_attachments training_attachments_hidden_check CHECK ((hidden = ANY (ARRAY[0, 1])))
@@ -410,6 +446,7 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE UNIQUE INDEX facilities_pkey ON facilities USING btree (name)
 CREATE INDEX idempotency_keys_created_at ON idempotency_keys USING btree (created_at)
 CREATE UNIQUE INDEX idempotency_keys_pk ON idempotency_keys USING btree (api_key_id, key)
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
@@ -436,6 +473,10 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE INDEX tasks_assignee_idx ON tasks USING btree (assignee_id, status)
+CREATE INDEX tasks_creator_idx ON tasks USING btree (creator_id, created_at)
+CREATE UNIQUE INDEX tasks_pkey ON tasks USING btree (id)
+CREATE INDEX tasks_training_idx ON tasks USING btree (training_id)
 CREATE INDEX training_attachments_examination_idx ON training_attachments USING btree (examination_id) WHERE (examination_id IS NOT NULL)
 CREATE UNIQUE INDEX training_attachments_pkey ON training_attachments USING btree (id)
 CREATE INDEX training_attachments_report_idx ON training_attachments USING btree (report_id) WHERE (report_id IS NOT NULL)

@@ -35,6 +35,12 @@ CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
 
+CREATE INDEX tasks_assignee_idx ON tasks (assignee_id, status);
+
+CREATE INDEX tasks_creator_idx ON tasks (creator_id, created_at);
+
+CREATE INDEX tasks_training_idx ON tasks (training_id);
+
 CREATE INDEX training_attachments_examination_idx ON training_attachments (examination_id) WHERE examination_id IS NOT NULL;
 
 CREATE INDEX training_attachments_report_idx ON training_attachments (report_id) WHERE report_id IS NOT NULL;
@@ -108,6 +114,13 @@ CREATE TABLE events (
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
 
+CREATE TABLE facilities (
+    name text PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 100),
+    tier text CHECK (tier IN ('T1', 'T2')),
+    description text CHECK (length(description) <= 500),
+    updated_at bigint NOT NULL
+  );
+
 CREATE TABLE "idempotency_keys" ("api_key_id" text not null, "key" text not null, "request_hash" text not null, "state" text not null check (state IN ('running', 'done')), "status" integer, "response_body" text, "claim_token" text not null, "claimed_at" bigint not null, "created_at" bigint not null, constraint "idempotency_keys_pk" primary key ("api_key_id", "key"));
 
 CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint, started_at bigint NOT NULL DEFAULT 0, next_run_at bigint);
@@ -179,6 +192,27 @@ CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "
 CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null references "users" ("id") on delete cascade, "csrf_secret" text not null, "created_at" bigint not null, "last_seen_at" bigint not null);
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
+
+CREATE TABLE tasks (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    type text NOT NULL CHECK (type IN ('rating_upgrade', 'solo_endorsement', 'theory_exam', 'custom')),
+    status text NOT NULL CHECK (status IN ('pending', 'completed', 'declined', 'withdrawn')),
+    subject_user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    training_id integer REFERENCES trainings (id) ON DELETE CASCADE,
+    rating integer,
+    message text CHECK (length(message) BETWEEN 1 AND 1000),
+    creator_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    assignee_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at bigint NOT NULL,
+    closed_at bigint,
+    closed_message text CHECK (length(closed_message) BETWEEN 1 AND 1000),
+    division_api_state text CHECK (division_api_state IN ('pending', 'sent', 'refused')),
+    division_api_error text,
+    CHECK ((status = 'pending') = (closed_at IS NULL)),
+    CHECK (type = 'custom' OR training_id IS NOT NULL),
+    CHECK (type <> 'custom' OR message IS NOT NULL),
+    CHECK ((type IN ('rating_upgrade', 'theory_exam')) = (rating IS NOT NULL))
+  );
 
 CREATE TABLE training_attachments (
     id integer PRIMARY KEY AUTOINCREMENT,

@@ -47,7 +47,10 @@ export class TaskPagesService {
       this.deps.repos.tasks.ofTraining(training.id),
       this.deps.repos.tasks.assignees(training.area_id),
     ]);
-    const names = await this.names([...tasks.flatMap((t) => [t.creator_id, t.assignee_id]), ...choices.map((c) => c.id)]);
+    const names = await this.names([
+      ...tasks.flatMap((t) => [t.creator_id, t.assignee_id, t.subject_user_id]),
+      ...choices.map((c) => c.id),
+    ]);
     const byName = (a: { id: number }, b: { id: number }) => (names.get(a.id) ?? '').localeCompare(names.get(b.id) ?? '') || a.id - b.id;
     const used = [...choices]
       .filter((c) => c.uses > 0)

@@ -41,8 +41,9 @@ ${formError(c.state, form, ['closed_message'])}
 <div class="field"><label for="${msgId}">Message (optional)</label><textarea id="${msgId}" name="closed_message" rows="2" maxlength="1000"${errors.closed_message ? html` aria-invalid="true" aria-describedby="${msgId}-error"` : ''}>${valueOf(c.state, form, 'closed_message')}</textarea>${errors.closed_message ? html`<p class="error" id="${msgId}-error">${errors.closed_message.join(' ')}</p>` : ''}</div>
 <div class="actions">${statuses.map((s) => html`<button type="submit" name="status" value="${s.value}">${s.text}</button>`)}</div></form>`;
   const open = t.status === 'pending';
+  // A closing refused because the task closed meanwhile has no form left: its message shows on the item.
   const forms = !open
-    ? ''
+    ? formError(c.state, form, [])
     : t.assignee_id === c.viewer
       ? closeForm([
           { value: 'completed', text: t.type === 'solo_endorsement' ? 'Complete and issue the solo' : 'Complete' },
