@@ -69,7 +69,14 @@ describe('tasks through the API', () => {
       division_api: null,
     });
     // A Moderator of the area (not a mentor of Bo) asks the division-wide Administrator.
-    const theory = await create({ type: 'theory_exam', subject_user_id: BO, training_id: trainings[BO], rating: 'S2', assignee_id: ADMIN, creator_id: MOD });
+    const theory = await create({
+      type: 'theory_exam',
+      subject_user_id: BO,
+      training_id: trainings[BO],
+      rating: 'S2',
+      assignee_id: ADMIN,
+      creator_id: MOD,
+    });
     expect(theory.statusCode, theory.body).toBe(201);
 
     const refusals: Array<[object, string, string]> = [
@@ -83,11 +90,23 @@ describe('tasks through the API', () => {
         'creator_id',
         "Mette Mikkelsen (1000012) may not send this task: Tasks about a training are sent by its mentors and by the area's Administrators and Moderators.",
       ],
-      [upgrade({ assignee_id: MENTOR }), 'assignee_id', 'Mette Mikkelsen (1000012) holds neither Moderator nor Administrator in Denmark, so cannot be asked.'],
-      [upgrade({ assignee_id: SWE }), 'assignee_id', 'Sven Svensson (1000014) holds neither Moderator nor Administrator in Denmark, so cannot be asked.'],
+      [
+        upgrade({ assignee_id: MENTOR }),
+        'assignee_id',
+        'Mette Mikkelsen (1000012) holds neither Moderator nor Administrator in Denmark, so cannot be asked.',
+      ],
+      [
+        upgrade({ assignee_id: SWE }),
+        'assignee_id',
+        'Sven Svensson (1000014) holds neither Moderator nor Administrator in Denmark, so cannot be asked.',
+      ],
       [upgrade({ rating: null }), 'rating', 'Give the rating as a rating code, S1 or higher (S2, S3, C1, …).'],
       [upgrade({ rating: 'X9' }), 'rating', 'Give the rating as a rating code, S1 or higher (S2, S3, C1, …).'],
-      [upgrade({ type: 'solo_endorsement', rating: null }), 'theory_exam_passed', 'Confirm that the student has passed the theoretical exam.'],
+      [
+        upgrade({ type: 'solo_endorsement', rating: null }),
+        'theory_exam_passed',
+        'Confirm that the student has passed the theoretical exam.',
+      ],
       [upgrade({ type: 'custom', rating: null, training_id: null }), 'message', 'A custom task needs a message of 1 to 1000 characters.'],
       [upgrade({ message: 'm'.repeat(1001) }), 'message', 'The message must be at most 1000 characters.'],
       [upgrade({ training_id: null }), 'training_id', 'A task of this type is about a training: give training_id.'],
@@ -101,7 +120,13 @@ describe('tasks through the API', () => {
       expect(res.json().errors[field], JSON.stringify(payload)).toEqual([message]);
     }
     // A custom task without a training goes to any Moderator or Administrator; a solo needs the confirmation.
-    const custom = await create({ type: 'custom', subject_user_id: BO, message: 'Please check Bo’s visiting request.', assignee_id: SWE, creator_id: MOD });
+    const custom = await create({
+      type: 'custom',
+      subject_user_id: BO,
+      message: 'Please check Bo’s visiting request.',
+      assignee_id: SWE,
+      creator_id: MOD,
+    });
     expect(custom.statusCode, custom.body).toBe(201);
     expect(custom.json()).toMatchObject({ training_id: null, message: 'Please check Bo’s visiting request.' });
     const solo = await create(upgrade({ type: 'solo_endorsement', rating: null, theory_exam_passed: true }));
@@ -122,7 +147,10 @@ describe('tasks through the API', () => {
   });
 
   it('lists with filters and answers one task; an unknown id is 404', async () => {
-    const all = (await ctx.request({ method: 'GET', url: '/api/tasks', token: read })).json().data as Array<{ id: number; assignee_id: number }>;
+    const all = (await ctx.request({ method: 'GET', url: '/api/tasks', token: read })).json().data as Array<{
+      id: number;
+      assignee_id: number;
+    }>;
     expect(all).toHaveLength(5);
     expect(all.map((t) => t.id)).toEqual([...all.map((t) => t.id)].sort((a, b) => a - b));
     const mod = (await ctx.request({ method: 'GET', url: `/api/tasks?assignee_id=${MOD}&status=pending`, token: read })).json().data;
@@ -136,14 +164,22 @@ describe('tasks through the API', () => {
   });
 
   it('is closed by the assignee (completed, declined) or withdrawn by the creator, once; others 403', async () => {
-    const [first, theory, , solo, last] = (await ctx.request({ method: 'GET', url: '/api/tasks', token: read })).json().data as Array<{ id: number }>;
+    const [first, theory, , solo, last] = (await ctx.request({ method: 'GET', url: '/api/tasks', token: read })).json().data as Array<{
+      id: number;
+    }>;
     const mailsBefore = (await mails()).length;
-    expect((await close(first!.id, { status: 'completed', actor_id: MENTOR })).json().message).toBe('Only the task’s assignee completes or declines it.');
+    expect((await close(first!.id, { status: 'completed', actor_id: MENTOR })).json().message).toBe(
+      'Only the task’s assignee completes or declines it.',
+    );
     expect((await close(first!.id, { status: 'withdrawn', actor_id: MOD })).statusCode).toBe(403);
     expect((await close(first!.id, { status: 'pending', actor_id: MOD })).statusCode).toBe(422);
     const done = await close(first!.id, { status: 'completed', closed_message: 'Upgraded at the network.', actor_id: MOD });
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json()).toMatchObject({ status: 'completed', closed_at: '2026-11-20T12:00:00.000000Z', closed_message: 'Upgraded at the network.' });
+    expect(done.json()).toMatchObject({
+      status: 'completed',
+      closed_at: '2026-11-20T12:00:00.000000Z',
+      closed_message: 'Upgraded at the network.',
+    });
     const again = await close(first!.id, { status: 'declined', actor_id: MOD });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('The task is already completed.');
