@@ -23,6 +23,7 @@ import { signIn } from '../features/sign-in/index.js';
 import { staff } from '../features/staff/index.js';
 import { sweatbox } from '../features/sweatbox/index.js';
 import { trainings } from '../features/trainings/index.js';
+import { tasks } from '../features/tasks/index.js';
 import { transfer } from '../features/transfer/index.js';
 import { users } from '../features/users/index.js';
 import { votes } from '../features/votes/index.js';
@@ -41,6 +42,7 @@ export const FEATURES = [
   users,
   deprecated,
   endorsements,
+  tasks,
   trainings,
   calendar,
   events,

@@ -37,6 +37,8 @@ import { staffRepository } from '../features/staff/staff.repository.js';
 import { sweatboxRepository } from '../features/sweatbox/sweatbox.repository.js';
 import { studentsRepository } from '../features/staff/students.repository.js';
 import { trainingFiguresRepository } from '../features/reports/training-figures.repository.js';
+import { tasksRepository } from '../features/tasks/tasks.repository.js';
+import { facilitiesRepository } from '../features/positions/facilities.repository.js';
 import { trainingHistoryRepository } from '../features/trainings/history.repository.js';
 import { trainingLinksRepository } from '../features/trainings/links.repository.js';
 import { trainingExaminationsRepository } from '../features/trainings/examinations.repository.js';
@@ -86,6 +88,8 @@ const FACTORIES = {
   students: studentsRepository,
   sweatbox: sweatboxRepository,
   trainingFigures: trainingFiguresRepository,
+  tasks: tasksRepository,
+  facilities: facilitiesRepository,
   trainingHistory: trainingHistoryRepository,
   trainingLinks: trainingLinksRepository,
   trainingExaminations: trainingExaminationsRepository,
@@ -153,6 +157,8 @@ interface Queries {
   students: 'mentoredBy';
   sweatbox: 'list' | 'find' | 'overlapping';
   trainingFigures: 'trainings' | 'trainedFor' | 'examResults';
+  tasks: 'find' | 'list' | 'ofMember' | 'ofTraining' | 'pendingFor' | 'training' | 'people' | 'assignees';
+  facilities: 'list' | 'find';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';

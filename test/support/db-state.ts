@@ -28,6 +28,8 @@ export const DIVISION_TABLES = [
   'training_timeline',
   'report_templates',
   'training_attachments',
+  'tasks',
+  'facilities',
   'bookings',
 ] as const satisfies readonly Table[];
 

@@ -27,6 +27,8 @@ import * as m0024 from './migrations/0024_report_templates.js';
 import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
 import * as m0028 from './migrations/0028_report_indexes.js';
+import * as m0029 from './migrations/0029_tasks.js';
+import * as m0030 from './migrations/0030_facilities.js';
 import * as m0031 from './migrations/0031_sweatbox.js';
 import * as m0032 from './migrations/0032_votes.js';
 import * as m0033 from './migrations/0033_feedback.js';
@@ -62,6 +64,8 @@ const MIGRATIONS = {
   '0025_attachments': m0025,
   '0026_training_links': m0026,
   '0028_report_indexes': m0028,
+  '0029_tasks': m0029,
+  '0030_facilities': m0030,
   '0031_sweatbox': m0031,
   '0032_votes': m0032,
   '0033_feedback': m0033,

@@ -44,8 +44,10 @@ import type {
   VoteVotersTable,
 } from './schema-community.js';
 
-export type * from './schema-attachments.js';
 export type * from './schema-community.js';
+import type { FacilitiesTable, TasksTable } from './schema-tasks.js';
+
+export type * from './schema-tasks.js';
 export type * from './schema-operations.js';
 export type * from './schema-training.js';
 
@@ -254,6 +256,8 @@ export interface Database {
   training_timeline: TrainingTimelineTable;
   report_templates: ReportTemplatesTable;
   training_attachments: TrainingAttachmentsTable;
+  tasks: TasksTable;
+  facilities: FacilitiesTable;
   mail_outbox: MailOutboxTable;
   bookings: BookingsTable;
   api_keys: ApiKeysTable;

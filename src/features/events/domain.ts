@@ -22,6 +22,9 @@ export const EVENT_TYPES = [
   'activity.inactive_online',
   'vote.closed',
   'feedback.created',
+  'task.created',
+  'task.completed',
+  'task.declined',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -9,6 +9,7 @@ import type { Overview, StaffService } from '../staff/index.js';
 import type { ExaminerRow, StudentTrainings, StudentTrainingsService } from '../trainings/index.js';
 import type { RolesService } from '../roles/index.js';
 import type { MemberVote, VotesService } from '../votes/index.js';
+import type { TaskPagesService } from '../tasks/index.js';
 import type { Deps } from '../../app/deps.js';
 
 export interface Home {
@@ -28,6 +29,8 @@ export interface Home {
   attention: Overview | null;
   /** Open votes the member may still vote in (§23). */
   votes: MemberVote[];
+  /** For staff: how many tasks wait for them (§21). */
+  tasksWaiting: number;
   /** YYYY-MM-DD, UTC. */
   today: string;
   now: number;
@@ -41,6 +44,7 @@ export class HomeService {
       staff: StaffService;
       roles: RolesService;
       votes: VotesService;
+      taskPages: TaskPagesService;
     },
   ) {}
 
@@ -57,9 +61,10 @@ export class HomeService {
       this.deps.roles.viewer(cid),
       this.deps.votes.openFor(cid),
     ]);
-    const [names, attention] = await Promise.all([
+    const [names, attention, tasksWaiting] = await Promise.all([
       repos.staff.names(examining.map((x) => x.user_id)),
       view.isStaff ? this.deps.staff.overview(view) : Promise.resolve(null),
+      view.isStaff ? this.deps.taskPages.pendingFor(cid) : Promise.resolve(0),
     ]);
     return {
       trainings,
@@ -70,6 +75,7 @@ export class HomeService {
       names,
       attention,
       votes,
+      tasksWaiting,
       today,
       now,
     };

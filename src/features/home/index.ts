@@ -7,6 +7,7 @@ import type { RolesService } from '../roles/index.js';
 import type { StaffService } from '../staff/index.js';
 import type { StudentTrainingsService } from '../trainings/index.js';
 import type { VotesService } from '../votes/index.js';
+import type { TaskPagesService } from '../tasks/index.js';
 import { HomeService } from './home.service.js';
 import homeRoutes from './home.routes.js';
 
@@ -16,6 +17,7 @@ interface Needs {
   staff: StaffService;
   studentTrainings: StudentTrainingsService;
   votes: VotesService;
+  taskPages: TaskPagesService;
 }
 
 function services(deps: ServiceDeps, needs: Needs) {

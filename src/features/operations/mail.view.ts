@@ -76,16 +76,20 @@ export interface ExaminerMail {
   subject: string;
   /** What happened, one sentence each. */
   lines: readonly string[];
+  /** Where the mail points, and the sentence before the link (default: the member's page, for examiners). */
+  link?: { path: string; action: string };
+  /** Why the mail was sent (default: mail about training is on). */
+  why?: string;
 }
 
-/** The mail an examiner gets when an examination they examine is planned, moved or cancelled (contract §20). */
+/** The mail an examiner gets when an examination they examine is planned, moved or cancelled (contract §20); also a staff member's about a task (§21). */
 export function examinerMail(m: ExaminerMail): NewMail {
-  const link = `${m.publicUrl}/my`;
+  const link = `${m.publicUrl}${m.link?.path ?? '/my'}`;
   const name = m.firstName?.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   const greeting = `Hello${name ? ` ${name}` : ''},`;
-  const action = 'Your examinations are listed on your page:';
+  const action = m.link?.action ?? 'Your examinations are listed on your page:';
   const settings = `${m.publicUrl}/my/settings`;
-  const why = 'You get this because mail about training is on in your settings.';
+  const why = m.why ?? 'You get this because mail about training is on in your settings.';
   const text = [greeting, '', ...m.lines, '', action, link, '', `${why} Your settings: ${settings}`, '', `— ${m.siteName}`].join('\n');
   const body = html`<!doctype html>
     <html lang="en">

@@ -44,7 +44,8 @@ ${positionFields(p, form, pos)}<div class="actions"><button type="submit">Save $
 export function positionsPage(p: PositionsPage): Buffer {
   const form = 'position-new';
   // prettier-ignore
-  const main = html`<section aria-labelledby="add-title"><h2 id="add-title">Add a position</h2>
+  const main = html`<p><a href="/staff/facilities">Facilities and their tiers</a></p>
+<section aria-labelledby="add-title"><h2 id="add-title">Add a position</h2>
 <form method="post" action="${formAction('/staff/positions', form)}" class="staff-form" novalidate>${p.csrf}${formError(p.state, form, FIELDS)}
 ${positionFields(p, form, null)}<div class="actions"><button type="submit">Add position</button></div></form></section>
 <section aria-labelledby="list-title"><h2 id="list-title">Positions (${p.positions.length})</h2>

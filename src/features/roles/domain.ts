@@ -50,7 +50,11 @@ export type StaffAction =
   /** Read the area's reports and statistics (§25): trainings, activity, mentors, access. */
   | { kind: 'reports'; area: number }
   /** Read the whole audit log on its page (§25). */
-  | { kind: 'audit' };
+  | { kind: 'audit' }
+  /** Ask another staff member for something about a training of the area (§21): `mentor` when the member mentors that training; area null: a custom task without a training. */
+  | { kind: 'task'; area: number | null; mentor: boolean }
+  /** Set a facility's tier and description (§22): facilities belong to no area. */
+  | { kind: 'facilities' };
 
 const ALLOWED: Decision = { ok: true };
 const refused = (reason: string): Decision => ({ ok: false, reason });
@@ -150,6 +154,15 @@ export function mayDo(staff: StaffMember, action: StaffAction): Decision {
         : refused('The reports of an area are read by its Administrators and Moderators.');
     case 'audit':
       return staff.divisionAdmin ? ALLOWED : refused('The audit log is read by Administrators of the whole division only.');
+    case 'task':
+      if (action.area === null) return holdsAnyRole(staff) ? ALLOWED : refused('Tasks are sent by staff.');
+      return action.mentor || holds(staff, action.area, 'Administrator', 'Moderator')
+        ? ALLOWED
+        : refused("Tasks about a training are sent by its mentors and by the area's Administrators and Moderators.");
+    case 'facilities':
+      return staff.divisionAdmin || [...staff.areaRoles.values()].some((r) => r.has('Administrator'))
+        ? ALLOWED
+        : refused('Facilities and their tiers are kept by Administrators.');
   }
 }
 

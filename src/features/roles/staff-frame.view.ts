@@ -51,6 +51,7 @@ export function staffPage(f: StaffFrame, title: string, main: Html, notice: stri
     { href: '/staff/endorsements', text: 'Endorsements' },
     { href: '/staff/trainings', text: 'Trainings' },
     { href: '/staff/exams', text: 'Examinations' },
+    { href: '/staff/tasks', text: 'Tasks' },
     ...(f.managesPositions ? [{ href: '/staff/positions', text: 'Positions' }] : []),
     ...(f.keepsTemplates ? [{ href: '/staff/templates', text: 'Report templates' }] : []),
     { href: '/staff/sweatbox', text: 'Sweatbox' },

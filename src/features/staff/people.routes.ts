@@ -103,7 +103,9 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
 
   app.get('/staff/users/:cid', { schema: staffPersonPage, ...form }, async (request, reply) => {
     if (pathFailed(request)) return notFound(request, reply, 'person');
-    return sendPerson(request, reply, 200, request.params.cid, NO_FORM, noticeOf(request.query.done, NOTICES));
+    const { type, positions } = request.query;
+    const prefilled = type === '' ? NO_FORM : { form: 'issue', values: { type, positions }, errors: {} };
+    return sendPerson(request, reply, 200, request.params.cid, prefilled, noticeOf(request.query.done, NOTICES));
   });
 
   app.post('/staff/users/:cid/endorsements', { schema: issueEndorsementForm, ...form }, async (request, reply) => {

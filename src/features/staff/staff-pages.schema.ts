@@ -3,7 +3,6 @@
 import { CheckboxList, Csrf, DateField, Field, IdPath, pageForm } from '../../core/web/form-atoms.js';
 
 const hidden = { hide: true } as const;
-const Done = pageForm({ done: Field() });
 
 /** A CID or an endorsement id in a path: anything that is not one gets a 404. */
 const CidPath = IdPath('cid');
@@ -15,7 +14,8 @@ const LastDay = DateField({ blank: true, message: 'Give the last day as a date, 
 export const staffOverviewPage = { ...hidden };
 export const staffStudentsPage = { ...hidden };
 export const staffSearchPage = { ...hidden, querystring: pageForm({ q: Field() }) };
-export const staffPersonPage = { ...hidden, params: CidPath, querystring: Done };
+// type, positions, valid_to: the issue form opened prefilled (a completed solo task's link, §21).
+export const staffPersonPage = { ...hidden, params: CidPath, querystring: pageForm({ done: Field(), type: Field(), positions: Field() }) };
 export const staffEndorsementsPage = { ...hidden, querystring: pageForm({ type: Field(), area: Field() }) };
 
 export const issueEndorsementForm = {

@@ -15,6 +15,7 @@ import type { AttachmentTarget } from './attachments.domain.js';
 import { sendDownload } from '../../core/web/downloads.js';
 import { uploadFormName } from './views/attachments.js';
 import { trainingPage } from './views/staff-detail.js';
+import { completionOffer, trainingTasksSection } from '../tasks/index.js';
 import type { RouteServices } from '../../app/services.js';
 
 const hidden = { hide: true } as const;
@@ -30,6 +31,9 @@ const staffAttachmentRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices
     const view = await services.trainingDesk.detail(viewerOf(request), trainingId);
     if (view === null) return notFound(request, reply, 'training');
     const reports = await services.trainingReports.desk(viewerOf(request), view.record, view.detail.reports);
+    const member = viewerOf(request).member;
+    const tasks = await services.taskPages.ofTraining(member, view.record);
+    const frame = frameOf(request, services);
     const page = trainingPage({
       ...frameOf(request, services),
       view,
@@ -38,6 +42,8 @@ const staffAttachmentRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices
       state,
       notice: null,
       csrfToken: csrfToken(request),
+      tasks: trainingTasksSection({ trainingId, viewer: member.cid, tasks, csrf: frame.csrf, state }),
+      offer: completionOffer(view.detail, tasks.mayCreate),
     });
     return sendPage(reply, status, page);
   }

@@ -11,6 +11,7 @@ import { csrfToken, memberActor, sendPage } from '../../core/web/pages.js';
 import { type FormState, NO_FORM } from '../roles/index.js';
 import { mayDo } from '../roles/domain.js';
 import { trainingPage } from './views/staff-detail.js';
+import { completionOffer, trainingTasksSection } from '../tasks/index.js';
 import { trainingsPage } from './views/staff-list.js';
 import { linkCreatedPage } from './views/link-pages.js';
 import { createLinkForm } from './links.schema.js';
@@ -43,6 +44,7 @@ const NOTICES = {
   'report-deleted': 'Report deleted.',
   attached: 'File added.',
   removed: 'File removed.',
+  task: 'Request sent: the person asked was told.',
 };
 
 type ListQuery = Static<typeof staffTrainingsPage.querystring>;
@@ -91,6 +93,10 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
     // "Start from template": the report form opened with the template's text (§20).
     const picked = reports.templates.find((x) => String(x.id) === template);
     const shown = picked ? { form: 'report', values: { report_date: today(), content: picked.content }, errors: {} } : state;
+    // The training's tasks and "Request…" (§21): the tasks feature's part of this page.
+    const member = viewerOf(request).member;
+    const tasks = await services.taskPages.ofTraining(member, view.record);
+    const part = { trainingId: id, viewer: member.cid, tasks, csrf: frameOf(request, services).csrf, state: shown };
     return sendPage(
       reply,
       status,
@@ -102,6 +108,8 @@ const staffTrainingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices 
         state: shown,
         notice: noticeOf(notice, NOTICES),
         csrfToken: csrfToken(request),
+        tasks: trainingTasksSection(part),
+        offer: completionOffer(view.detail, tasks.mayCreate),
       }),
     );
   }

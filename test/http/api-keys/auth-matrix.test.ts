@@ -1,7 +1,7 @@
 // The authentication matrix (docs/api.md), for every /api operation the OpenAPI document lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { buildBooking, buildDivision, buildEndorsement, buildTraining } from '../../support/factories.js';
+import { buildBooking, buildDivision, buildEndorsement, buildRole, buildTraining } from '../../support/factories.js';
 import { fileForm } from '../../support/attachments.js';
 
 type Caller = 'none' | 'read' | 'edit' | 'bad';
@@ -88,6 +88,18 @@ const MATRIX: Record<
   // Examination 2 is the one recorded above; 1, planned, is loaded with the division.
   'PATCH /api/trainings/{id}/examinations/{xid}': { url: '/api/trainings/1/examinations/2', payload: { start: '18:00' }, expect: WRITE },
   'DELETE /api/trainings/{id}/examinations/{xid}': { url: '/api/trainings/1/examinations/1', expect: WRITE },
+  // Tasks (§21): task 1 is made by the POST below, after its GET (404 once the key passes).
+  'GET /api/tasks': { url: '/api/tasks', expect: KEYED },
+  'GET /api/tasks/{id}': { url: '/api/tasks/1', expect: { none: 401, read: 404, edit: 404, bad: 401 } },
+  'POST /api/tasks': {
+    url: '/api/tasks',
+    payload: { type: 'custom', subject_user_id: 1000001, message: 'x', assignee_id: 1000001, creator_id: 1000001 },
+    expect: WRITE,
+  },
+  'PATCH /api/tasks/{id}': { url: '/api/tasks/1', payload: { status: 'withdrawn', actor_id: 1000001 }, expect: WRITE },
+  // Facilities with tiers (§22).
+  'GET /api/facilities': { url: '/api/facilities', expect: KEYED },
+  'PUT /api/facilities/{name}': { url: '/api/facilities/T1%20EKCH%20TWR', payload: { tier: 'T1' }, expect: WRITE },
 };
 
 /** The event stream never ends: asked over a real socket, its status read, then the connection closed. */
@@ -100,6 +112,8 @@ describe('authentication matrix (docs/api.md)', () => {
     ctx = await createTestContext();
     await ctx.load(
       buildDivision({
+        // A division-wide Administrator, who may send and be sent a task (§21).
+        roles: [buildRole({ user_id: 1000001, area: null, role: 'Administrator' })],
         endorsements: [buildEndorsement(), buildEndorsement({ type: 'examiner', rating: 'S3', areas: ['Denmark'] })],
         trainings: [
           {

@@ -138,6 +138,36 @@ describe('conflicting writes at once over two instances', () => {
     }
   });
 
+  it('closes a task once when its assignee completes and declines it at once on two instances (one 200, the other 409)', async () => {
+    for (let round = 0; round < 4; round++) {
+      const made = await send(round, 'POST', '/api/tasks', {
+        type: 'custom',
+        subject_user_id: CID + 30 + round,
+        message: 'Please look at this.',
+        assignee_id: ADMIN.id,
+        creator_id: ADMIN.id,
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const id = made.body.id as number;
+      const [done, declined] = await Promise.all([
+        send(round, 'PATCH', `/api/tasks/${id}`, { status: 'completed', actor_id: ADMIN.id }),
+        send(round + 1, 'PATCH', `/api/tasks/${id}`, { status: 'declined', actor_id: ADMIN.id }),
+      ]);
+      expect({ round, statuses: [done.status, declined.status].sort() }).toEqual({ round, statuses: [200, 409] });
+      const winner = done.status === 200 ? 'completed' : 'declined';
+      const records = await readDatabase(env.DATABASE_URL, async (db) => ({
+        status: (await db.selectFrom('tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status,
+        audit: (await db.selectFrom('audit_log').select('action').where('target', '=', `task:${id}`).orderBy('id').execute()).map(
+          (r) => r.action,
+        ),
+        events: (await db.selectFrom('events').select('body').where('type', 'in', ['task.completed', 'task.declined']).execute()).filter(
+          (e) => (JSON.parse(e.body) as { data: { task: { id: number } } }).data.task.id === id,
+        ).length,
+      }));
+      expect(records).toEqual({ status: winner, audit: ['task.created', `task.${winner}`], events: 1 });
+    }
+  });
+
   it('refuses a position removal or a booking on it, never both through nor a server error, when they race', async () => {
     const cookie = `sector_session=${await signInOnDatabase(env.DATABASE_URL, ADMIN)}`;
     const page = await fetch(`${servers[0]!.url}/staff/positions`, { headers: { cookie } });

@@ -60,6 +60,7 @@ function attention(home: Home): Html | '' {
   };
   // prettier-ignore
   return html`<section aria-labelledby="attention-title"><h2 id="attention-title">Needs attention</h2>
+<p class="tasks-waiting"><a href="/staff/tasks">${home.tasksWaiting === 1 ? '1 task is' : `${home.tasksWaiting} tasks are`} waiting for you</a></p>
 ${a.students === null ? '' : html`<h3>My students (${a.students.length})</h3>${studentsTable(a.students)}`}
 <h3>Solo endorsements ending within 7 days (${a.endingSolos.length})</h3>
 ${a.endingSolos.length === 0 ? empty('None.') : html`<ul>${a.endingSolos.map(({ item: e, name }) => html`<li>${name} (${e.user_id}): ${e.positions.join(', ')}, ends ${utc(e.valid_to)}</li>`)}</ul>`}

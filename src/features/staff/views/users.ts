@@ -69,7 +69,7 @@ export function personPage(p: PersonPage): Buffer {
 <dt>Last signed in</dt><dd>${user.last_login_at === null ? 'never' : utcText(user.last_login_at)}</dd></dl>
 <section aria-labelledby="endorsements-title"><h2 id="endorsements-title">Endorsements</h2>
 ${endorsements.length === 0 ? empty('No endorsements.') : html`<ul class="cards">${endorsements.map((e) => endorsementItem(e, p))}</ul>`}
-${p.mayIssue ? html`<h3>Issue an endorsement</h3>${issueForm({ ...p.issue, cid: user.id, csrf: p.csrf, state: p.state })}` : ''}</section>
+${p.mayIssue ? html`<h3 id="issue-title">Issue an endorsement</h3>${issueForm({ ...p.issue, cid: user.id, csrf: p.csrf, state: p.state })}` : ''}</section>
 <section aria-labelledby="roles-title"><h2 id="roles-title">Roles</h2>
 ${rolesSection({ ...p.roles, cid: user.id, csrf: p.csrf, state: p.state, roles })}</section>
 <section aria-labelledby="trainings-title"><h2 id="trainings-title">Trainings</h2>

@@ -37,6 +37,10 @@ export interface TrainingPage extends StaffFrame {
   notice: string | null;
   /** The session's CSRF token, for the upload forms' URLs. */
   csrfToken: string;
+  /** The training's tasks and the request form (the tasks feature's section, §21). */
+  tasks: Html;
+  /** A completed rating training's offer of the rating-upgrade task. */
+  offer: Html | '';
 }
 
 /** What the viewer may move the training to: staff any open status or closing; a mentor 1–3. */
@@ -83,7 +87,7 @@ export function trainingPage(p: TrainingPage): Buffer {
   const refused =
     state.form === '' ? '' : html`<p class="error" role="alert" id="${state.form}-problem">Nothing was changed: ${messages}</p>`;
   // prettier-ignore
-  const forms = !open ? html`${refused}<p class="notice">${closed}</p>${staffCompletionNote(t)}` : html`
+  const forms = !open ? html`${refused}<p class="notice">${closed}</p>${staffCompletionNote(t)}${p.offer}` : html`
 ${view.mayStatus ? html`<section aria-labelledby="status-title"><h2 id="status-title">Status</h2>
 <form method="post" action="${formAction(`/staff/trainings/${t.id}/status`, 'status')}" class="staff-form" novalidate>${p.csrf}
 ${formError(state, 'status', ['status', 'closed_reason'])}
@@ -126,6 +130,7 @@ ${t.experience !== null || t.english_only ? html`<dt>English only</dt><dd>${t.en
 ${t.reports.length === 0 ? empty('No reports yet.') : html`<ul class="reports">${[...t.reports].reverse().map((r) => reportItem(t.id, r, name(r.author_id), p.reports, p.csrf, staffFiles(files, t.id, 'report', r.id, r.attachments)))}</ul>`}
 </section>
 ${exams.list}
+${p.tasks}
 <section aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>
 ${t.timeline.length === 0 ? empty('No changes recorded.') : html`<ol class="timeline">${t.timeline.map((e) => html`<li><span class="time">${isoText(e.at)}</span> ${timelineText(e, view.names)}</li>`)}</ol>`}
 </section>`;

@@ -1,0 +1,53 @@
+// Facilities with tiers (contract §22): every name positions require, and every name given a tier or
+// a description here, with that tier and description (none when only positions name it).
+import { sql, type Insertable } from 'kysely';
+import type { Executor } from '../../core/db/connection.js';
+import type { FacilitiesTable } from '../../core/db/schema.js';
+
+export interface FacilityRow {
+  name: string;
+  tier: 'T1' | 'T2' | null;
+  description: string | null;
+  /** Whether a row of its own exists (a PUT then updates it). */
+  stored: boolean;
+}
+
+export function facilitiesRepository(db: Executor) {
+  return {
+    /** Every facility, by name (byte order). */
+    async list(): Promise<FacilityRow[]> {
+      const [stored, required] = await Promise.all([
+        db.selectFrom('facilities').select(['name', 'tier', 'description']).execute(),
+        db.selectFrom('positions').select('required_facility as name').distinct().where('required_facility', 'is not', null).execute(),
+      ]);
+      const out = new Map<string, FacilityRow>(stored.map((f) => [f.name, { ...f, stored: true }]));
+      for (const r of required)
+        if (r.name !== null && !out.has(r.name)) out.set(r.name, { name: r.name, tier: null, description: null, stored: false });
+      return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+
+    async find(name: string): Promise<FacilityRow | undefined> {
+      const row = await db.selectFrom('facilities').select(['name', 'tier', 'description']).where('name', '=', name).executeTakeFirst();
+      if (row) return { ...row, stored: true };
+      const required = await db.selectFrom('positions').select('id').where('required_facility', '=', name).executeTakeFirst();
+      return required ? { name, tier: null, description: null, stored: false } : undefined;
+    },
+
+    /** Stores the facility's tier and description; whether it was new. */
+    async put(row: Insertable<FacilitiesTable>): Promise<boolean> {
+      const before = await db.selectFrom('facilities').select('name').where('name', '=', row.name).executeTakeFirst();
+      await db
+        .insertInto('facilities')
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .column('name')
+            .doUpdateSet({ tier: sql`excluded.tier`, description: sql`excluded.description`, updated_at: sql`excluded.updated_at` }),
+        )
+        .execute();
+      return before === undefined;
+    },
+  };
+}
+
+export type FacilitiesRepository = ReturnType<typeof facilitiesRepository>;
