@@ -48,6 +48,20 @@ bookings.training integer not null default 0
 bookings.training_forced integer not null default 0
 bookings.updated_at bigint not null
 bookings.user_id bigint not null
+division_flags.flag text not null
+division_flags.member_cid bigint not null
+division_requests.about text not null
+division_requests.attempts integer not null default 0
+division_requests.created_at bigint not null
+division_requests.error text
+division_requests.id integer not null
+division_requests.member_cid bigint not null
+division_requests.next_at bigint not null
+division_requests.operation text not null
+division_requests.sent_at bigint
+division_requests.state text not null
+division_requests.task_id integer
+division_requests.unknown integer not null default 0
 endorsement_areas.area_id integer not null
 endorsement_areas.endorsement_id integer not null
 endorsement_positions.endorsement_id integer not null
@@ -70,6 +84,10 @@ events.id text not null
 events.network_push integer not null default 0
 events.seq bigint not null
 events.type text not null
+facilities.description text
+facilities.name text not null
+facilities.tier text
+facilities.updated_at bigint not null
 idempotency_keys.api_key_id text not null
 idempotency_keys.claim_token text not null
 idempotency_keys.claimed_at bigint not null
@@ -158,6 +176,20 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+tasks.assignee_id bigint not null
+tasks.closed_at bigint
+tasks.closed_message text
+tasks.created_at bigint not null
+tasks.creator_id bigint not null
+tasks.division_api_error text
+tasks.division_api_state text
+tasks.id integer not null
+tasks.message text
+tasks.rating integer
+tasks.status text not null
+tasks.subject_user_id bigint not null
+tasks.training_id integer
+tasks.type text not null
 training_attachments.content bytea not null
 training_attachments.created_at bigint not null
 training_attachments.examination_id integer
@@ -293,6 +325,10 @@ bookings bookings_period_valid CHECK ((time_start < time_end))
 bookings bookings_pkey PRIMARY KEY (id)
 bookings bookings_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id)
 bookings bookings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
+division_flags division_flags_flag_check CHECK ((flag = ANY (ARRAY['mentor'::text, 'examiner'::text])))
+division_flags division_flags_pkey PRIMARY KEY (member_cid, flag)
+division_requests division_requests_pkey PRIMARY KEY (id)
+division_requests division_requests_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'refused'::text, 'sent'::text])))
 endorsement_areas endorsement_areas_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
 endorsement_areas endorsement_areas_endorsement_id_fkey FOREIGN KEY (endorsement_id) REFERENCES endorsements(id) ON DELETE CASCADE
 endorsement_areas endorsement_areas_pk PRIMARY KEY (endorsement_id, area_id)
@@ -304,6 +340,10 @@ endorsements endorsements_pkey PRIMARY KEY (id)
 endorsements endorsements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 events events_id_key UNIQUE (id)
 events events_pkey PRIMARY KEY (seq)
+facilities facilities_description_check CHECK ((length(description) <= 500))
+facilities facilities_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100)))
+facilities facilities_pkey PRIMARY KEY (name)
+facilities facilities_tier_check CHECK ((tier = ANY (ARRAY['T1'::text, 'T2'::text])))
 idempotency_keys idempotency_keys_pk PRIMARY KEY (api_key_id, key)
 idempotency_keys idempotency_keys_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text])))
 job_leases job_leases_pkey PRIMARY KEY (name)
@@ -336,6 +376,20 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+tasks tasks_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES users(id) ON DELETE CASCADE
+tasks tasks_check CHECK (((status = 'pending'::text) = (closed_at IS NULL)))
+tasks tasks_check1 CHECK (((type = 'custom'::text) OR (training_id IS NOT NULL)))
+tasks tasks_check2 CHECK (((type <> 'custom'::text) OR (message IS NOT NULL)))
+tasks tasks_check3 CHECK (((type = ANY (ARRAY['rating_upgrade'::text, 'theory_exam'::text])) = (rating IS NOT NULL)))
+tasks tasks_closed_message_check CHECK (((length(closed_message) >= 1) AND (length(closed_message) <= 1000)))
+tasks tasks_creator_id_fkey FOREIGN KEY (creator_id) REFERENCES users(id) ON DELETE CASCADE
+tasks tasks_division_api_state_check CHECK ((division_api_state = ANY (ARRAY['pending'::text, 'sent'::text, 'refused'::text])))
+tasks tasks_message_check CHECK (((length(message) >= 1) AND (length(message) <= 1000)))
+tasks tasks_pkey PRIMARY KEY (id)
+tasks tasks_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'completed'::text, 'declined'::text, 'withdrawn'::text])))
+tasks tasks_subject_user_id_fkey FOREIGN KEY (subject_user_id) REFERENCES users(id) ON DELETE CASCADE
+tasks tasks_training_id_fkey FOREIGN KEY (training_id) REFERENCES trainings(id) ON DELETE CASCADE
+tasks tasks_type_check CHECK ((type = ANY (ARRAY['rating_upgrade'::text, 'solo_endorsement'::text, 'theory_exam'::text, 'custom'::text])))
 training_attachments training_attachments_check CHECK (((report_id IS NULL) <> (examination_id IS NULL)))
 training_attachments training_attachments_examination_id_fkey FOREIGN KEY (examination_id) REFERENCES training_examinations(id) ON DELETE CASCADE
 training_attachments training_attachments_hidden_check CHECK ((hidden = ANY (ARRAY[0, 1])))
@@ -400,6 +454,9 @@ CREATE INDEX bookings_list_idx ON bookings USING btree (deleted, time_start, id)
 CREATE INDEX bookings_live_position_end_idx ON bookings USING btree (position_id, time_end) WHERE (deleted = 0)
 CREATE INDEX bookings_no_overlap ON bookings USING gist (position_id, int8range(time_start, time_end)) WHERE (deleted = 0)
 CREATE UNIQUE INDEX bookings_pkey ON bookings USING btree (id)
+CREATE UNIQUE INDEX division_flags_pkey ON division_flags USING btree (member_cid, flag)
+CREATE INDEX division_requests_open_idx ON division_requests USING btree (state, member_cid, id)
+CREATE UNIQUE INDEX division_requests_pkey ON division_requests USING btree (id)
 CREATE UNIQUE INDEX endorsement_areas_pk ON endorsement_areas USING btree (endorsement_id, area_id)
 CREATE UNIQUE INDEX endorsement_positions_pk ON endorsement_positions USING btree (endorsement_id, position_id)
 CREATE INDEX endorsements_expiry_idx ON endorsements USING btree (valid_to) WHERE ((expiry_published_at IS NULL) AND (valid_to IS NOT NULL) AND (revoked = 0))
@@ -410,6 +467,7 @@ CREATE INDEX endorsements_user_from_idx ON endorsements USING btree (user_id, va
 CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
+CREATE UNIQUE INDEX facilities_pkey ON facilities USING btree (name)
 CREATE INDEX idempotency_keys_created_at ON idempotency_keys USING btree (created_at)
 CREATE UNIQUE INDEX idempotency_keys_pk ON idempotency_keys USING btree (api_key_id, key)
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
@@ -436,6 +494,10 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE INDEX tasks_assignee_idx ON tasks USING btree (assignee_id, status)
+CREATE INDEX tasks_creator_idx ON tasks USING btree (creator_id, created_at)
+CREATE UNIQUE INDEX tasks_pkey ON tasks USING btree (id)
+CREATE INDEX tasks_training_idx ON tasks USING btree (training_id)
 CREATE INDEX training_attachments_examination_idx ON training_attachments USING btree (examination_id) WHERE (examination_id IS NOT NULL)
 CREATE UNIQUE INDEX training_attachments_pkey ON training_attachments USING btree (id)
 CREATE INDEX training_attachments_report_idx ON training_attachments USING btree (report_id) WHERE (report_id IS NOT NULL)

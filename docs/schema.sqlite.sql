@@ -12,6 +12,8 @@ CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
 
 CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
 
+CREATE INDEX division_requests_open_idx ON division_requests (state, member_cid, id);
+
 CREATE INDEX endorsements_expiry_idx ON endorsements (valid_to)
     WHERE expiry_published_at IS NULL AND valid_to IS NOT NULL AND revoked = 0;
 
@@ -34,6 +36,12 @@ CREATE UNIQUE INDEX roles_division_wide_key ON roles (user_id, role) WHERE area_
 CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
+
+CREATE INDEX tasks_assignee_idx ON tasks (assignee_id, status);
+
+CREATE INDEX tasks_creator_idx ON tasks (creator_id, created_at);
+
+CREATE INDEX tasks_training_idx ON tasks (training_id);
 
 CREATE INDEX training_attachments_examination_idx ON training_attachments (examination_id) WHERE examination_id IS NOT NULL;
 
@@ -93,6 +101,27 @@ CREATE TABLE "audit_log" ("id" integer primary key autoincrement, "at" bigint no
 
 CREATE TABLE "bookings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id"), "position_id" integer not null references "positions" ("id"), "source" text not null, "network_booking" text, "time_start" bigint not null, "time_end" bigint not null, "training" integer default 0 not null, "event" integer default 0 not null, "exam" integer default 0 not null, "deleted" integer default 0 not null, "created_at" bigint not null, "updated_at" bigint not null, training_forced integer NOT NULL DEFAULT 0, revision integer NOT NULL DEFAULT 0, constraint "bookings_period_valid" check (time_start < time_end));
 
+CREATE TABLE division_flags (
+    member_cid bigint NOT NULL,
+    flag text NOT NULL CHECK (flag IN ('mentor', 'examiner')),
+    PRIMARY KEY (member_cid, flag)
+  );
+
+CREATE TABLE division_requests (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    member_cid bigint NOT NULL,
+    about text NOT NULL,
+    operation text NOT NULL,
+    state text NOT NULL CHECK (state IN ('pending', 'refused', 'sent')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_at bigint NOT NULL,
+    unknown integer NOT NULL DEFAULT 0,
+    error text,
+    task_id integer,
+    created_at bigint NOT NULL,
+    sent_at bigint
+  );
+
 CREATE TABLE "endorsement_areas" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, constraint "endorsement_areas_pk" primary key ("endorsement_id", "area_id"));
 
 CREATE TABLE "endorsement_positions" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "position_id" integer not null references "positions" ("id") on delete cascade, constraint "endorsement_positions_pk" primary key ("endorsement_id", "position_id"));
@@ -107,6 +136,13 @@ CREATE TABLE events (
     body text NOT NULL,
     created_at bigint NOT NULL
   , network_push integer NOT NULL DEFAULT 0);
+
+CREATE TABLE facilities (
+    name text PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 100),
+    tier text CHECK (tier IN ('T1', 'T2')),
+    description text CHECK (length(description) <= 500),
+    updated_at bigint NOT NULL
+  );
 
 CREATE TABLE "idempotency_keys" ("api_key_id" text not null, "key" text not null, "request_hash" text not null, "state" text not null check (state IN ('running', 'done')), "status" integer, "response_body" text, "claim_token" text not null, "claimed_at" bigint not null, "created_at" bigint not null, constraint "idempotency_keys_pk" primary key ("api_key_id", "key"));
 
@@ -179,6 +215,27 @@ CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "
 CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null references "users" ("id") on delete cascade, "csrf_secret" text not null, "created_at" bigint not null, "last_seen_at" bigint not null);
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
+
+CREATE TABLE tasks (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    type text NOT NULL CHECK (type IN ('rating_upgrade', 'solo_endorsement', 'theory_exam', 'custom')),
+    status text NOT NULL CHECK (status IN ('pending', 'completed', 'declined', 'withdrawn')),
+    subject_user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    training_id integer REFERENCES trainings (id) ON DELETE CASCADE,
+    rating integer,
+    message text CHECK (length(message) BETWEEN 1 AND 1000),
+    creator_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    assignee_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at bigint NOT NULL,
+    closed_at bigint,
+    closed_message text CHECK (length(closed_message) BETWEEN 1 AND 1000),
+    division_api_state text CHECK (division_api_state IN ('pending', 'sent', 'refused')),
+    division_api_error text,
+    CHECK ((status = 'pending') = (closed_at IS NULL)),
+    CHECK (type = 'custom' OR training_id IS NOT NULL),
+    CHECK (type <> 'custom' OR message IS NOT NULL),
+    CHECK ((type IN ('rating_upgrade', 'theory_exam')) = (rating IS NOT NULL))
+  );
 
 CREATE TABLE training_attachments (
     id integer PRIMARY KEY AUTOINCREMENT,

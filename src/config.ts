@@ -7,6 +7,8 @@ import {
   type MailConfig,
   networkAddress,
   networkConfig,
+  divisionApiConfig,
+  type DivisionApiConfig,
   publicUrl,
   signInConfig,
   type NetworkConfig,
@@ -16,7 +18,7 @@ import { projectRoot } from './core/project-root.js';
 
 export type { ApiVariant } from './features/members/domain/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
-export { networkAddress, type NetworkConfig, type SignInConfig } from './app/config-services.js';
+export { networkAddress, type NetworkConfig, type SignInConfig, type DivisionApiConfig } from './app/config-services.js';
 
 export interface Config {
   host: string;
@@ -61,6 +63,8 @@ export interface Config {
   eventStreamBufferBytes: number;
   /** Pushing bookings to the network's ATC bookings service; null when not configured. */
   network: NetworkConfig | null;
+  /** The division's hub (DIVISION_API, contract §22); null: nothing is sent. */
+  divisionApi: DivisionApiConfig | null;
   /** Audit entries older than this many days are pruned by the server; null keeps them forever. */
   auditRetentionDays: number | null;
   /** Whether GET /metrics responds (METRICS=0 turns it off). */
@@ -188,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventsMaxStreams: int('EVENTS_MAX_STREAMS', 1000, 1, 30_000),
     eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     network: null,
+    divisionApi: null,
     auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),
     metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
     siteName: str('SITE_NAME', 'Sector'),
@@ -204,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoDatabaseUrl: rootedSqlite(str('SECTOR_DEMO_DATABASE', 'sqlite:./data/demo.db')),
   };
   config.network = networkConfig(str, int, problems);
+  config.divisionApi = divisionApiConfig(str, int, problems);
   config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config.host, config.port, problems);
   config.signIn = signInConfig(str, int, problems);
   config.mail = mailConfig(str, int, problems);

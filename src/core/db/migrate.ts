@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025_attachments.js';
 import * as m0026 from './migrations/0026_training_links.js';
 import * as m0029 from './migrations/0029_tasks.js';
 import * as m0030 from './migrations/0030_facilities.js';
+import * as m0036 from './migrations/0036_division_requests.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -60,6 +61,7 @@ const MIGRATIONS = {
   '0026_training_links': m0026,
   '0029_tasks': m0029,
   '0030_facilities': m0030,
+  '0036_division_requests': m0036,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */
