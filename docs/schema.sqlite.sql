@@ -12,6 +12,8 @@ CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
 
 CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
 
+CREATE INDEX division_requests_open_idx ON division_requests (state, member_cid, id);
+
 CREATE INDEX endorsements_expiry_idx ON endorsements (valid_to)
     WHERE expiry_published_at IS NULL AND valid_to IS NOT NULL AND revoked = 0;
 
@@ -98,6 +100,27 @@ CREATE TABLE atc_sessions (
 CREATE TABLE "audit_log" ("id" integer primary key autoincrement, "at" bigint not null, "actor" text not null, "actor_name" text, "action" text not null, "target" text not null, "before" text, "after" text);
 
 CREATE TABLE "bookings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id"), "position_id" integer not null references "positions" ("id"), "source" text not null, "network_booking" text, "time_start" bigint not null, "time_end" bigint not null, "training" integer default 0 not null, "event" integer default 0 not null, "exam" integer default 0 not null, "deleted" integer default 0 not null, "created_at" bigint not null, "updated_at" bigint not null, training_forced integer NOT NULL DEFAULT 0, revision integer NOT NULL DEFAULT 0, constraint "bookings_period_valid" check (time_start < time_end));
+
+CREATE TABLE division_flags (
+    member_cid bigint NOT NULL,
+    flag text NOT NULL CHECK (flag IN ('mentor', 'examiner')),
+    PRIMARY KEY (member_cid, flag)
+  );
+
+CREATE TABLE division_requests (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    member_cid bigint NOT NULL,
+    about text NOT NULL,
+    operation text NOT NULL,
+    state text NOT NULL CHECK (state IN ('pending', 'refused', 'sent')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_at bigint NOT NULL,
+    unknown integer NOT NULL DEFAULT 0,
+    error text,
+    task_id integer,
+    created_at bigint NOT NULL,
+    sent_at bigint
+  );
 
 CREATE TABLE "endorsement_areas" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, constraint "endorsement_areas_pk" primary key ("endorsement_id", "area_id"));
 

@@ -7,6 +7,8 @@ import {
   type MailConfig,
   networkAddress,
   networkConfig,
+  divisionApiConfig,
+  type DivisionApiConfig,
   publicUrl,
   signInConfig,
   type NetworkConfig,
@@ -16,7 +18,7 @@ import { projectRoot } from './core/project-root.js';
 
 export type { ApiVariant } from './features/members/domain/includes.js';
 export type ApiCompat = 'none' | 'controlcenter';
-export { networkAddress, type NetworkConfig, type SignInConfig } from './app/config-services.js';
+export { networkAddress, type NetworkConfig, type SignInConfig, type DivisionApiConfig } from './app/config-services.js';
 
 export interface Config {
   host: string;
@@ -61,6 +63,8 @@ export interface Config {
   eventStreamBufferBytes: number;
   /** Pushing bookings to the network's ATC bookings service; null when not configured. */
   network: NetworkConfig | null;
+  /** The division's hub (DIVISION_API, contract §22); null: nothing is sent. */
+  divisionApi: DivisionApiConfig | null;
   /** Audit entries older than this many days are pruned by the server; null keeps them forever. */
   auditRetentionDays: number | null;
   /** FEEDBACK_FORWARD_TO: an address that gets a copy of each feedback through the mail outbox (§23); null: none. */
@@ -190,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventsMaxStreams: int('EVENTS_MAX_STREAMS', 1000, 1, 30_000),
     eventStreamBufferBytes: int('SECTOR_EVENT_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     network: null,
+    divisionApi: null,
     auditRetentionDays: str('AUDIT_RETENTION_DAYS', '') === '' ? null : int('AUDIT_RETENTION_DAYS', 0, 1, 100_000),
     feedbackForwardTo: str('FEEDBACK_FORWARD_TO', '').trim() === '' ? null : str('FEEDBACK_FORWARD_TO', '').trim(),
     metrics: oneOf('METRICS', '1', ['0', '1'] as const) === '1',
@@ -207,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoDatabaseUrl: rootedSqlite(str('SECTOR_DEMO_DATABASE', 'sqlite:./data/demo.db')),
   };
   config.network = networkConfig(str, int, problems);
+  config.divisionApi = divisionApiConfig(str, int, problems);
   config.publicUrl = publicUrl(str('PUBLIC_URL', ''), config.host, config.port, problems);
   config.signIn = signInConfig(str, int, problems);
   config.mail = mailConfig(str, int, problems);

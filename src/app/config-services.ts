@@ -22,6 +22,42 @@ export interface NetworkConfig {
   timeoutMs: number;
 }
 
+/** The division's hub (contract §22): DIVISION_API names its driver. */
+export interface DivisionApiConfig {
+  driver: 'vateud';
+  /** The hub's API base, without a trailing slash. */
+  url: string;
+  /** Sent as X-API-KEY. Never logged. */
+  key: string;
+  /** First retry delay after a failure that may pass; doubles per attempt, capped at one hour. */
+  retryBaseMs: number;
+  /** How long one request may take, response included. */
+  timeoutMs: number;
+}
+
+/** DIVISION_API (vateud, or unset: nothing is sent), DIVISION_API_KEY, DIVISION_API_URL. */
+export function divisionApiConfig(
+  str: (name: string, fallback: string) => string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): DivisionApiConfig | null {
+  const driver = str('DIVISION_API', '');
+  const retryBaseMs = int('DIVISION_API_RETRY_BASE_MS', 5000, 1, 3_600_000);
+  const timeoutMs = int('DIVISION_API_TIMEOUT_MS', 10_000, 100, 300_000);
+  if (driver === '') return null;
+  if (driver !== 'vateud') {
+    problems.push(`DIVISION_API must be vateud or unset (got "${driver}")`);
+    return null;
+  }
+  const key = str('DIVISION_API_KEY', '');
+  if (key === '') problems.push("DIVISION_API is set but DIVISION_API_KEY is not: the hub needs the division's key");
+  if (/\s/.test(key)) problems.push('DIVISION_API_KEY must not contain spaces');
+  // The key travels with every request: https:, or http: on loopback only.
+  const url = networkAddress('DIVISION_API_URL', str('DIVISION_API_URL', 'https://core.vateud.net/api'), problems);
+  if (url === null || key === '') return null;
+  return { driver, url, key, retryBaseMs, timeoutMs };
+}
+
 /** NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY: both (sync on) or neither (off). */
 export function networkConfig(
   str: (name: string, fallback: string) => string,

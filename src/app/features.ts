@@ -6,6 +6,7 @@ import { apiKeys } from '../features/api-keys/index.js';
 import { audit } from '../features/audit/index.js';
 import { bookings } from '../features/bookings/index.js';
 import { calendar } from '../features/calendar/index.js';
+import { divisionApi } from '../features/division-api/index.js';
 import { deprecated } from '../features/deprecated/index.js';
 import { endorsements } from '../features/endorsements/index.js';
 import { events } from '../features/events/index.js';
@@ -57,6 +58,7 @@ export const FEATURES = [
   reports,
   signIn,
   transfer,
+  divisionApi,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -23,6 +23,7 @@ import { leasesRepository } from '../core/workers/leases.repository.js';
 import { mailRepository } from '../core/mail.repository.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
 import { noticesRepository } from '../features/notices/notices.repository.js';
+import { divisionRequestsRepository } from '../features/division-api/division-requests.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
 import { privacyRepository } from '../features/settings/privacy.repository.js';
@@ -63,6 +64,7 @@ const FACTORIES = {
   demoPeople: demoPeopleRepository,
   deprecated: deprecatedRepository,
   divisionData: divisionDataRepository,
+  divisionRequests: divisionRequestsRepository,
   endorsements: endorsementsRepository,
   events: eventsRepository,
   export: exportRepository,
@@ -130,6 +132,7 @@ interface Queries {
   demoPeople: 'list';
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
+  divisionRequests: 'nextDue' | 'open';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';

@@ -45,6 +45,8 @@ export const ALL_TABLES = [
   'webhook_attempts',
   'network_pushes',
   'outbox_cursors',
+  'division_requests',
+  'division_flags',
   'audit_log',
   'sessions',
   'login_states',

@@ -33,6 +33,7 @@ import * as m0031 from './migrations/0031_sweatbox.js';
 import * as m0032 from './migrations/0032_votes.js';
 import * as m0033 from './migrations/0033_feedback.js';
 import * as m0034 from './migrations/0034_notices.js';
+import * as m0036 from './migrations/0036_division_requests.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -70,6 +71,7 @@ const MIGRATIONS = {
   '0032_votes': m0032,
   '0033_feedback': m0033,
   '0034_notices': m0034,
+  '0036_division_requests': m0036,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

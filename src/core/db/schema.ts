@@ -154,6 +154,32 @@ export interface EndorsementPositionsTable {
   position_id: number;
 }
 
+/** A request owed to the division's hub (contract §22). */
+export interface DivisionRequestsTable {
+  id: Id;
+  /** The member the request is about: requests about one member are sent in commit order. */
+  member_cid: number;
+  /** The thing (role, endorsement, task) whose refused request holds back later ones about it. */
+  about: string;
+  /** The driver's operation, JSON. */
+  operation: string;
+  state: 'pending' | 'refused' | 'sent';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_at: number;
+  /** 1: the last attempt of a create had no answer; the hub's list is matched before sending again. */
+  unknown: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  task_id: number | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** What the hub was last told a member is (mentor, examiner). */
+export interface DivisionFlagsTable {
+  member_cid: number;
+  flag: 'mentor' | 'examiner';
+}
+
 export interface RolesTable {
   id: Id;
   user_id: number;
@@ -268,6 +294,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   network_pushes: NetworkPushesTable;
   outbox_cursors: OutboxCursorsTable;
+  division_requests: DivisionRequestsTable;
+  division_flags: DivisionFlagsTable;
   audit_log: AuditLogTable;
   sessions: SessionsTable;
   login_states: LoginStatesTable;

@@ -1,0 +1,164 @@
+// Keeps the division's hub in step (contract §22): committed changes' events become stored
+// requests (one write with the cursor, so each is owed once), and one worker under the lease sends
+// them through the driver, in commit order per member, with back-off; refused ones wait for an operator.
+import type { Deps } from '../../app/deps.js';
+import type { DivisionApiConfig } from '../../config.js';
+import { NotFoundError } from '../../core/domain/errors.js';
+import type { WorkerContext } from '../../core/workers/worker.js';
+import { ratingValue } from '../members/domain/ratings.js';
+import { type DivisionDriver, type DivisionOperation, retryDelayMs } from './driver.domain.js';
+import type { DivisionRequestRow } from './division-requests.repository.js';
+import { plan } from './plan.domain.js';
+
+const BATCH = 500;
+
+export interface DivisionRequestView {
+  id: number;
+  method: string;
+  path: string;
+  about: string;
+  attempts: number;
+  error?: string;
+  created_at: string;
+}
+
+export class DivisionApiService {
+  private readonly listeners: Array<(result: 'sent' | 'refused' | 'retry') => void> = [];
+
+  constructor(private readonly o: Deps<'writer' | 'repos' | 'clock'> & { config: DivisionApiConfig; driver: DivisionDriver }) {}
+
+  onResult(listener: (result: 'sent' | 'refused' | 'retry') => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** One worker run: takes new events into requests, then sends the next due one. True: may find more. */
+  async run(ctx: Pick<WorkerContext, 'now' | 'signal'>): Promise<boolean> {
+    const queued = await this.queue(ctx.now());
+    const sent = await this.deliverNext(ctx.now(), ctx.signal);
+    return queued || sent;
+  }
+
+  /** Turns committed events past the cursor into requests, in one write. True when it took some. */
+  async queue(now: number): Promise<boolean> {
+    return this.o.writer.write(async (w) => {
+      const repo = w.repos.divisionRequests;
+      const cursor = await repo.cursor();
+      if (cursor === null) {
+        await repo.start(now);
+        return false;
+      }
+      const { rows, last } = await repo.events(cursor, BATCH);
+      if (last === cursor) return false;
+      const parsed = rows.map((r) => ({ type: r.type, data: (JSON.parse(r.body) as { data: Record<string, unknown> }).data }));
+      const cids = [...new Set(parsed.flatMap(({ data }) => memberOf(data)))];
+      const names = parsed.flatMap(({ data }) => {
+        const e = data['endorsement'] as { type?: string; rating?: string | null } | undefined;
+        return e?.type === 'facility' && e.rating ? [e.rating] : [];
+      });
+      const facts = await repo.facts(cids, now);
+      const tiers = await repo.tiers([...new Set(names)]);
+      const actor = await repo.fallbackActor();
+      const out = [];
+      for (const { type, data } of parsed) {
+        const { requests, flags } = plan(type, data, facts, tiers, actor, ratingValue);
+        // Later events of the batch see what the hub will have been told.
+        for (const f of flags) {
+          const fact = facts.get(f.cid);
+          if (fact && f.on) fact.flags.add(f.flag);
+          else if (fact) fact.flags.delete(f.flag);
+          await repo.setFlag(f.cid, f.flag, f.on);
+        }
+        out.push(
+          ...requests.map((r) => ({
+            member_cid: r.cid,
+            about: r.about,
+            operation: JSON.stringify(r.op),
+            task_id: r.taskId,
+            error: r.error,
+          })),
+        );
+      }
+      await repo.add(out, now);
+      await repo.advance(last);
+      return true;
+    });
+  }
+
+  /** Sends the next due request that may go. True when there was one. */
+  async deliverNext(now: number, signal: AbortSignal): Promise<boolean> {
+    const next = await this.o.repos.divisionRequests.nextDue(now);
+    if (!next) return false;
+    const op = JSON.parse(next.operation) as DivisionOperation;
+    const outcome = await this.o.driver.send(op, { unknown: next.unknown === 1, signal });
+    const at = this.o.clock();
+    await this.o.writer.write(async (w) => {
+      const repo = w.repos.divisionRequests;
+      const row = await repo.locked(next.id);
+      // Dismissed or retried by an operator meanwhile: theirs is the last word.
+      if (!row || row.state !== 'pending' || row.attempts !== next.attempts) return;
+      const attempts = row.attempts + 1;
+      if (outcome.result === 'sent')
+        await repo.settle(row.id, { state: 'sent', attempts, error: null, sent_at: at, unknown: 0 }, row.task_id);
+      else if (outcome.result === 'refused') await repo.settle(row.id, { state: 'refused', attempts, error: outcome.message }, row.task_id);
+      else
+        await repo.settle(
+          row.id,
+          {
+            state: 'pending',
+            attempts,
+            error: outcome.error,
+            next_at: at + retryDelayMs(this.o.config.retryBaseMs, attempts),
+            unknown: outcome.unknown || row.unknown === 1 ? 1 : 0,
+          },
+          null,
+        );
+    });
+    for (const l of this.listeners) l(outcome.result);
+    return true;
+  }
+
+  async status(): Promise<{ pending: DivisionRequestView[]; refused: DivisionRequestView[] }> {
+    const rows = await this.o.repos.divisionRequests.open();
+    const view = (r: DivisionRequestRow): DivisionRequestView => {
+      const op = JSON.parse(r.operation) as DivisionOperation | null;
+      const { method, path } = op ? this.o.driver.describe(op) : { method: '-', path: '-' };
+      return {
+        id: r.id,
+        method,
+        path,
+        about: r.about,
+        attempts: r.attempts,
+        ...(r.error !== null ? { error: r.error } : {}),
+        created_at: new Date(r.created_at).toISOString(),
+      };
+    };
+    return { pending: rows.filter((r) => r.state === 'pending').map(view), refused: rows.filter((r) => r.state === 'refused').map(view) };
+  }
+
+  /** `division:retry`: a refused (or waiting) request is due now. */
+  async retry(id: number): Promise<void> {
+    await this.o.writer.write(async (w) => {
+      const repo = w.repos.divisionRequests;
+      const row = await repo.locked(id);
+      if (!row || row.state === 'sent') throw new NotFoundError('Division request');
+      if (row.operation === 'null') throw new NotFoundError('Division request that can be sent');
+      await repo.settle(id, { state: 'pending', attempts: row.attempts, next_at: w.at, error: row.error }, row.task_id);
+    });
+  }
+
+  /** `division:dismiss`: the request is dropped, and what it held back may go. */
+  async dismiss(id: number): Promise<void> {
+    await this.o.writer.write(async (w) => {
+      const repo = w.repos.divisionRequests;
+      const row = await repo.locked(id);
+      if (!row || row.state === 'sent') throw new NotFoundError('Division request');
+      await repo.remove(id);
+    });
+  }
+}
+
+function memberOf(data: Record<string, unknown>): number[] {
+  const role = data['role'] as { user_id?: number } | undefined;
+  const e = data['endorsement'] as { user_id?: number } | undefined;
+  return [role?.user_id, e?.user_id].filter((x): x is number => typeof x === 'number');
+}

@@ -1,0 +1,29 @@
+// The division's hub (contract §22): requests owed to it, queued from the outbox and sent by one
+// worker through the hub's driver (vateud.ts); nothing when DIVISION_API is unset.
+import type { ServiceDeps } from '../../app/deps.js';
+import type { Feature } from '../../app/feature.js';
+import { VERSION } from '../../version.js';
+import { registerDivisionApiCommands } from './division-api.cli.js';
+import { DivisionApiService } from './division-api.service.js';
+import { divisionApiWorker } from './division-api.worker.js';
+import { VateudDriver } from './vateud.js';
+
+export type { DivisionApiService } from './division-api.service.js';
+
+function services(deps: ServiceDeps) {
+  const config = deps.config.divisionApi;
+  const userAgent = `Sector/${VERSION} (${deps.config.division ?? '-'})`;
+  return {
+    /** Null when DIVISION_API is unset. */
+    divisionApi: config
+      ? new DivisionApiService({ ...deps, config, driver: new VateudDriver({ http: deps.http, config, userAgent }) })
+      : null,
+  };
+}
+
+export const divisionApi: Feature<ReturnType<typeof services>> = {
+  services,
+  workers: (deps, { divisionApi }) =>
+    divisionApi && deps.config.divisionApi ? [divisionApiWorker({ divisionApi }, deps.config.divisionApi.timeoutMs)] : [],
+  cli: [registerDivisionApiCommands],
+};

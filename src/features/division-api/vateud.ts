@@ -1,0 +1,131 @@
+// The VATEUD Core driver (contract §22): JSON with X-API-KEY, through the one HTTP client. Removes
+// and retried creates list the hub's records and match `user_cid` and `position`, as the hub has no
+// delete by cid and a create whose outcome was unknown may already be there.
+import type { DivisionApiConfig } from '../../config.js';
+import type { HttpClient, HttpResult } from '../../core/http-client.js';
+import type { DeliveryOutcome, DivisionDriver, DivisionOperation } from './driver.domain.js';
+
+type Answer = { outcome: DeliveryOutcome; body: unknown };
+type Listed = { id: number; user_cid: number; position: string };
+
+export class VateudDriver implements DivisionDriver {
+  constructor(private readonly o: { http: HttpClient; config: DivisionApiConfig; userAgent: string }) {}
+
+  describe(op: DivisionOperation): { method: string; path: string } {
+    switch (op.op) {
+      case 'assign_mentor':
+      case 'assign_examiner':
+      case 'remove_mentor':
+      case 'remove_examiner': {
+        const [verb, role] = op.op.split('_') as [string, string];
+        return { method: 'POST', path: `/facility/training/${verb}/${op.cid}/${role}` };
+      }
+      case 'tier_add':
+        return { method: 'POST', path: `/facility/endorsements/tier-${op.tier}` };
+      case 'tier_remove':
+        return { method: 'DELETE', path: `/facility/endorsements/tier-${op.tier}/{id}` };
+      case 'solo_add':
+        return { method: 'POST', path: '/facility/endorsements/solo' };
+      case 'solo_remove':
+        return { method: 'DELETE', path: '/facility/endorsements/solo/{id}' };
+      case 'upgrade':
+        return { method: 'POST', path: `/facility/user/${op.cid}/upgrade` };
+      case 'theory_exam':
+        return { method: 'POST', path: '/facility/training/exams/assign' };
+    }
+  }
+
+  async send(op: DivisionOperation, { unknown, signal }: { unknown: boolean; signal: AbortSignal }): Promise<DeliveryOutcome> {
+    const { method, path } = this.describe(op);
+    switch (op.op) {
+      case 'assign_mentor':
+      case 'assign_examiner':
+      case 'remove_mentor':
+      case 'remove_examiner':
+        return (await this.call(method, path, signal, { user_cid: op.actingCid })).outcome;
+      case 'upgrade':
+        return (await this.call(method, path, signal, { new_rating: op.rating, instructor_cid: op.instructorCid })).outcome;
+      case 'tier_add':
+      case 'solo_add': {
+        const list = op.op === 'tier_add' ? `/facility/endorsements/tier-${op.tier}` : '/facility/endorsements/solo';
+        if (unknown) {
+          const found = await this.find(list, op.cid, op.position, signal);
+          if ('result' in found) return found;
+          if (found.length > 0) return { result: 'sent' };
+        }
+        const body =
+          op.op === 'tier_add'
+            ? { user_cid: op.cid, position: op.position, instructor_cid: op.instructorCid }
+            : { user_cid: op.cid, position: op.position, instructor_cid: op.instructorCid, expire_at: op.expireAt };
+        return (await this.call('POST', list, signal, body)).outcome;
+      }
+      case 'tier_remove':
+      case 'solo_remove': {
+        const list = op.op === 'tier_remove' ? `/facility/endorsements/tier-${op.tier}` : '/facility/endorsements/solo';
+        const found = await this.find(list, op.cid, op.position, signal);
+        if ('result' in found) return found;
+        for (const record of found) {
+          const { outcome } = await this.call('DELETE', `${list}/${record.id}`, signal);
+          // Already gone (another attempt deleted it) is what was wanted.
+          if (outcome.result === 'refused' && /not found/i.test(outcome.message)) continue;
+          if (outcome.result !== 'sent') return outcome;
+        }
+        return { result: 'sent' };
+      }
+      case 'theory_exam': {
+        const exams = await this.call('GET', '/facility/training/exams', signal);
+        if (exams.outcome.result !== 'sent') return exams.outcome;
+        const wanted = op.rating - 1;
+        const exam = listOf(exams.body).find((e) => Number(e['flag_exam_type']) === wanted);
+        if (!exam) return { result: 'refused', message: `The hub has no theory exam with flag_exam_type ${wanted}.` };
+        return (await this.call('POST', path, signal, { user_cid: op.cid, exam_id: exam['id'], instructor_cid: op.instructorCid })).outcome;
+      }
+    }
+  }
+
+  private async find(list: string, cid: number, position: string, signal: AbortSignal): Promise<Listed[] | DeliveryOutcome> {
+    const listed = await this.call('GET', list, signal);
+    if (listed.outcome.result !== 'sent') return listed.outcome;
+    return listOf(listed.body)
+      .filter((r) => Number(r['user_cid']) === cid && r['position'] === position)
+      .map((r) => ({ id: Number(r['id']), user_cid: cid, position }));
+  }
+
+  private async call(method: string, path: string, signal: AbortSignal, body?: object): Promise<Answer> {
+    const result = await this.o.http.request(`${this.o.config.url}${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        'x-api-key': this.o.config.key,
+        'user-agent': this.o.userAgent,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : null,
+      timeoutMs: this.o.config.timeoutMs,
+      maxBytes: 4 * 1024 * 1024,
+      signal,
+    });
+    return answer(method, path, result);
+  }
+}
+
+function answer(method: string, path: string, r: HttpResult): Answer {
+  if (!r.ok) return { outcome: { result: 'retry', error: r.error, unknown: true }, body: null };
+  let body: unknown;
+  try {
+    body = r.body.length ? JSON.parse(r.body.toString('utf8')) : null;
+  } catch {
+    body = null;
+  }
+  if (r.status >= 200 && r.status < 300) return { outcome: { result: 'sent' }, body };
+  const said = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
+  const message = said ? (body as { message: string }).message.slice(0, 500) : `HTTP ${r.status}`;
+  if (r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429) return { outcome: { result: 'refused', message }, body };
+  return { outcome: { result: 'retry', error: `${method} ${path}: ${message}`, unknown: false }, body };
+}
+
+/** A list answer: `{"data": [...]}` or bare. */
+function listOf(body: unknown): Array<Record<string, unknown>> {
+  const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : body;
+  return Array.isArray(data) ? (data.filter((x) => typeof x === 'object' && x !== null) as Array<Record<string, unknown>>) : [];
+}

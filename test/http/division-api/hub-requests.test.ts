@@ -1,0 +1,142 @@
+// Requests to the division's hub (contract §22) through the app against the hub's stand-in: what
+// each change sends, back-off while the hub fails, refusal holding back, retry and dismiss.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../support/context.js';
+import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { ADA, BO, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
+
+const CY = 1000003;
+const T0 = Date.parse('2026-06-01T12:00:00Z');
+const cli = { kind: 'cli' } as const;
+
+describe("the division's hub", () => {
+  let ctx: TestContext;
+  let hub: HubStandIn;
+  let key: string;
+  let now = T0;
+
+  const drain = async () => {
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 100; i++) if (!(await ctx.services.divisionApi!.run({ now: () => now, signal }))) return;
+  };
+  const endorse = async (body: object) => {
+    const res = await ctx.request({ method: 'POST', url: '/api/endorsements', token: key, payload: body });
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { id: number }).id;
+  };
+
+  beforeAll(async () => {
+    hub = await startHubStandIn();
+    ctx = await createTestContext({
+      now: T0,
+      env: {
+        DIVISION_API: 'vateud',
+        DIVISION_API_KEY: hub.key,
+        DIVISION_API_URL: hub.url,
+        DIVISION_API_RETRY_BASE_MS: '1000',
+        DIVISION_API_TIMEOUT_MS: '500',
+      },
+    });
+    await ctx.load(
+      buildDivision({
+        users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', rating: 'S2' }), buildUser({ id: CY, first_name: 'Cy', rating: 'S3' })],
+        positions: [buildPosition('EKCH_TWR', { required_facility: 'EKCH TWR' })],
+      }),
+    );
+    key = await ctx.key('edit');
+    await drain(); // the hub starts from here: the import sent nothing
+    await ctx.services.roles.grant(ADA, 'Administrator', null, cli);
+    const tier = await ctx.request({ method: 'PUT', url: '/api/facilities/EKCH%20TWR', token: key, payload: { tier: 'T1' } });
+    expect(tier.statusCode, tier.body).toBe(200);
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await hub.close();
+  });
+
+  it('sends mentors, examiners and tier endorsements once each, acting as the lowest division-wide Administrator', async () => {
+    await ctx.services.roles.grant(BO, 'Mentor', 'Denmark', cli);
+    await endorse({ user_id: CY, type: 'examiner', rating: 'S2', areas: ['Denmark'] });
+    await endorse({ user_id: BO, type: 'examiner', rating: 'S2', areas: ['Denmark'] });
+    const t1 = await endorse({ user_id: BO, type: 'facility', rating: 'EKCH TWR' });
+    await drain();
+    expect(hub.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([
+      ['/facility/training/assign/1000002/mentor', { user_cid: ADA }],
+      ['/facility/training/assign/1000003/examiner', { user_cid: ADA }],
+      ['/facility/endorsements/tier-1', { user_cid: BO, position: 'EKCH TWR', instructor_cid: ADA }],
+    ]);
+    expect([...hub.mentors]).toEqual([BO]);
+    expect(hub.tiers[1]).toMatchObject([{ user_cid: BO, position: 'EKCH TWR' }]);
+
+    // Revoking: found by user_cid and position, deleted by id; the last Mentor role: one remove.
+    await endorse({ user_id: CY, type: 'facility', rating: 'EKCH TWR' });
+    await ctx.request({ method: 'DELETE', url: `/api/endorsements/${t1}`, token: key });
+    await ctx.services.roles.revoke(BO, 'Mentor', 'Denmark', cli);
+    await drain();
+    expect(hub.tiers[1]).toMatchObject([{ user_cid: CY }]);
+    expect(hub.mentors.size).toBe(0);
+    expect(hub.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/facility/endorsements/tier-1/100']);
+    expect((await ctx.services.divisionApi!.status()).pending).toEqual([]);
+  });
+
+  it('waits with back-off while the hub fails, then sends each request once, in order', async () => {
+    hub.mode = 'fail';
+    const before = hub.requests.length;
+    await ctx.services.roles.grant(BO, 'Mentor', 'Denmark', cli);
+    await ctx.services.roles.revoke(BO, 'Mentor', 'Denmark', cli);
+    await drain();
+    let { pending } = await ctx.services.divisionApi!.status();
+    expect(pending.map((p) => [p.path, p.attempts])).toEqual([
+      ['/facility/training/assign/1000002/mentor', 1],
+      ['/facility/training/remove/1000002/mentor', 0],
+    ]);
+    now += 999; // not yet due: the base is 1 s
+    await drain();
+    expect((await ctx.services.divisionApi!.status()).pending[0]!.attempts).toBe(1);
+    now += 1; // due: fails again, next in 2 s
+    await drain();
+    expect((await ctx.services.divisionApi!.status()).pending[0]!.attempts).toBe(2);
+    hub.mode = 'up';
+    now += 2000;
+    await drain();
+    expect(hub.requests.slice(before).map((r) => r.path)).toEqual([
+      '/facility/training/assign/1000002/mentor',
+      '/facility/training/remove/1000002/mentor',
+    ]);
+    ({ pending } = await ctx.services.divisionApi!.status());
+    expect(pending).toEqual([]);
+  });
+
+  it("keeps a refused request with the hub's message, holding back later ones about the same thing, until retried", async () => {
+    hub.mode = 'refuse';
+    hub.refuseMessage = 'User is not a member of the division.';
+    await ctx.services.roles.grant(BO, 'Mentor', 'Denmark', cli);
+    await drain();
+    hub.mode = 'up';
+    await ctx.services.roles.revoke(BO, 'Mentor', 'Denmark', cli);
+    await drain();
+    const { pending, refused } = await ctx.services.divisionApi!.status();
+    expect(refused).toMatchObject([{ path: '/facility/training/assign/1000002/mentor', error: 'User is not a member of the division.' }]);
+    expect(pending).toMatchObject([{ path: '/facility/training/remove/1000002/mentor', attempts: 0 }]);
+    expect(hub.mentors.size).toBe(0);
+    await ctx.services.divisionApi!.retry(refused[0]!.id);
+    await drain();
+    expect(await ctx.services.divisionApi!.status()).toEqual({ pending: [], refused: [] });
+    expect(hub.requests.slice(-2).map((r) => r.path)).toEqual([
+      '/facility/training/assign/1000002/mentor',
+      '/facility/training/remove/1000002/mentor',
+    ]);
+  });
+
+  it('matches a create whose outcome was unknown against the hub list before sending it again', async () => {
+    hub.actThenHang = true;
+    await endorse({ user_id: ADA, type: 'facility', rating: 'EKCH TWR' });
+    await drain();
+    hub.actThenHang = false;
+    expect(hub.tiers[1].filter((r) => r.user_cid === ADA)).toHaveLength(1);
+    now += 60_000;
+    await drain();
+    expect(hub.tiers[1].filter((r) => r.user_cid === ADA)).toHaveLength(1);
+    expect((await ctx.services.divisionApi!.status()).pending).toEqual([]);
+  });
+});
