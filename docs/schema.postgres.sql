@@ -88,6 +88,19 @@ facilities.description text
 facilities.name text not null
 facilities.tier text
 facilities.updated_at bigint not null
+feedback.actioned integer not null default 0
+feedback.controller bigint
+feedback.created_at bigint not null
+feedback.id integer not null
+feedback.position_id integer
+feedback.sender_id bigint not null
+feedback.text text not null
+feedback.updated_at bigint not null
+feedback_comments.author_id bigint not null
+feedback_comments.created_at bigint not null
+feedback_comments.feedback_id integer not null
+feedback_comments.id integer not null
+feedback_comments.text text not null
 idempotency_keys.api_key_id text not null
 idempotency_keys.claim_token text not null
 idempotency_keys.claimed_at bigint not null
@@ -108,6 +121,9 @@ login_states.code_verifier text not null
 login_states.created_at bigint not null
 login_states.next text not null
 login_states.state_hash text not null
+mail_choices.enabled integer not null
+mail_choices.kind text not null
+mail_choices.user_id bigint not null
 mail_outbox.attempts integer not null default 0
 mail_outbox.created_at bigint not null
 mail_outbox.failed_at bigint
@@ -123,6 +139,9 @@ mail_outbox.to_address text not null
 member_calendars.created_at bigint not null
 member_calendars.secret text not null
 member_calendars.user_id bigint not null
+member_settings.look text not null default 'device'::text
+member_settings.updated_at bigint not null
+member_settings.user_id bigint not null
 network_pushes.attempts integer not null default 0
 network_pushes.booking_id integer not null
 network_pushes.last_error text
@@ -135,6 +154,9 @@ network_pushes.posted text
 network_pushes.status text not null
 network_pushes.updated_at bigint not null
 network_pushes.version integer not null
+notices_sent.key text not null
+notices_sent.sent_at bigint not null
+notices_sent.user_id bigint
 outbox_cursors.name text not null
 outbox_cursors.seq bigint not null
 positions.area_id integer
@@ -176,6 +198,14 @@ sessions.last_seen_at bigint not null
 sessions.user_id bigint not null
 settings.key text not null
 settings.value text not null
+sweatbox_sessions.created_at bigint not null
+sweatbox_sessions.id integer not null
+sweatbox_sessions.notes text not null default ''::text
+sweatbox_sessions.position_id integer not null
+sweatbox_sessions.time_end bigint not null
+sweatbox_sessions.time_start bigint not null
+sweatbox_sessions.updated_at bigint not null
+sweatbox_sessions.user_id bigint not null
 tasks.assignee_id bigint not null
 tasks.closed_at bigint
 tasks.closed_message text
@@ -271,6 +301,7 @@ user_area_activity.user_id bigint not null
 users.created_at bigint not null
 users.division text
 users.email text
+users.erased_at bigint
 users.first_name text
 users.id bigint not null
 users.last_login_at bigint
@@ -279,6 +310,22 @@ users.rating integer not null
 users.region text
 users.subdivision text
 users.updated_at bigint not null
+vote_options.count integer not null default 0
+vote_options.id integer not null
+vote_options.position integer not null
+vote_options.text text not null
+vote_options.vote_id integer not null
+vote_voters.user_id bigint not null
+vote_voters.vote_id integer not null
+vote_voters.voted_on text not null
+votes.closed_at bigint
+votes.closes_at bigint not null
+votes.created_at bigint not null
+votes.created_by bigint not null
+votes.eligibility text not null
+votes.id integer not null
+votes.question text not null
+votes.updated_at bigint not null
 webhook_attempts.at bigint not null
 webhook_attempts.attempt integer not null
 webhook_attempts.delivery_id bigint not null
@@ -344,16 +391,32 @@ facilities facilities_description_check CHECK ((length(description) <= 500))
 facilities facilities_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100)))
 facilities facilities_pkey PRIMARY KEY (name)
 facilities facilities_tier_check CHECK ((tier = ANY (ARRAY['T1'::text, 'T2'::text])))
+feedback feedback_actioned_check CHECK ((actioned = ANY (ARRAY[0, 1])))
+feedback feedback_controller_check CHECK (((controller >= 1) AND (controller <= 2147483647)))
+feedback feedback_pkey PRIMARY KEY (id)
+feedback feedback_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id) ON DELETE SET NULL
+feedback feedback_sender_id_fkey FOREIGN KEY (sender_id) REFERENCES users(id) ON DELETE CASCADE
+feedback feedback_text_check CHECK (((length(text) >= 1) AND (length(text) <= 4000)))
+feedback_comments feedback_comments_feedback_id_fkey FOREIGN KEY (feedback_id) REFERENCES feedback(id) ON DELETE CASCADE
+feedback_comments feedback_comments_pkey PRIMARY KEY (id)
+feedback_comments feedback_comments_text_check CHECK (((length(text) >= 1) AND (length(text) <= 2000)))
 idempotency_keys idempotency_keys_pk PRIMARY KEY (api_key_id, key)
 idempotency_keys idempotency_keys_state_check CHECK ((state = ANY (ARRAY['running'::text, 'done'::text])))
 job_leases job_leases_pkey PRIMARY KEY (name)
 login_states login_states_pkey PRIMARY KEY (state_hash)
+mail_choices mail_choices_enabled_check CHECK ((enabled = ANY (ARRAY[0, 1])))
+mail_choices mail_choices_pkey PRIMARY KEY (user_id, kind)
+mail_choices mail_choices_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 mail_outbox mail_outbox_pkey PRIMARY KEY (id)
 member_calendars member_calendars_pkey PRIMARY KEY (user_id)
 member_calendars member_calendars_secret_key UNIQUE (secret)
 member_calendars member_calendars_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+member_settings member_settings_look_check CHECK ((look = ANY (ARRAY['device'::text, 'light'::text, 'dark'::text])))
+member_settings member_settings_pkey PRIMARY KEY (user_id)
+member_settings member_settings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 network_pushes network_pushes_booking_id_fkey FOREIGN KEY (booking_id) REFERENCES bookings(id) ON DELETE CASCADE
 network_pushes network_pushes_pkey PRIMARY KEY (booking_id)
+notices_sent notices_sent_pkey PRIMARY KEY (key)
 outbox_cursors outbox_cursors_pkey PRIMARY KEY (name)
 positions positions_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id)
 positions positions_callsign_key UNIQUE (callsign)
@@ -376,6 +439,12 @@ sector_migrations_lock sector_migrations_lock_pkey PRIMARY KEY (id)
 sessions sessions_pkey PRIMARY KEY (id_hash)
 sessions sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 settings settings_pkey PRIMARY KEY (key)
+sweatbox_sessions sweatbox_no_overlap EXCLUDE USING gist (position_id WITH =, int8range(time_start, time_end) WITH &&)
+sweatbox_sessions sweatbox_sessions_length CHECK ((((time_end - time_start) >= 900000) AND ((time_end - time_start) <= 28800000)))
+sweatbox_sessions sweatbox_sessions_notes_check CHECK ((length(notes) <= 255))
+sweatbox_sessions sweatbox_sessions_pkey PRIMARY KEY (id)
+sweatbox_sessions sweatbox_sessions_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id) ON DELETE CASCADE
+sweatbox_sessions sweatbox_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 tasks tasks_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES users(id) ON DELETE CASCADE
 tasks tasks_check CHECK (((status = 'pending'::text) = (closed_at IS NULL)))
 tasks tasks_check1 CHECK (((type = 'custom'::text) OR (training_id IS NOT NULL)))
@@ -432,6 +501,18 @@ user_area_activity user_area_activity_area_id_fkey FOREIGN KEY (area_id) REFEREN
 user_area_activity user_area_activity_pk PRIMARY KEY (user_id, area_id)
 user_area_activity user_area_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 users users_pkey PRIMARY KEY (id)
+vote_options vote_options_count_check CHECK ((count >= 0))
+vote_options vote_options_pkey PRIMARY KEY (id)
+vote_options vote_options_position_check CHECK ((("position" >= 1) AND ("position" <= 10)))
+vote_options vote_options_position_key UNIQUE (vote_id, "position")
+vote_options vote_options_text_check CHECK (((length(text) >= 1) AND (length(text) <= 200)))
+vote_options vote_options_vote_id_fkey FOREIGN KEY (vote_id) REFERENCES votes(id) ON DELETE CASCADE
+vote_voters vote_voters_pkey PRIMARY KEY (vote_id, user_id)
+vote_voters vote_voters_vote_id_fkey FOREIGN KEY (vote_id) REFERENCES votes(id) ON DELETE CASCADE
+vote_voters vote_voters_voted_on_check CHECK ((length(voted_on) = 10))
+votes votes_eligibility_check CHECK ((eligibility = ANY (ARRAY['members'::text, 'active'::text, 'all'::text])))
+votes votes_pkey PRIMARY KEY (id)
+votes votes_question_check CHECK (((length(question) >= 1) AND (length(question) <= 500)))
 webhook_attempts webhook_attempts_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (id)
 webhook_deliveries webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id)
@@ -445,6 +526,7 @@ CREATE UNIQUE INDEX areas_pkey ON areas USING btree (id)
 CREATE UNIQUE INDEX atc_sessions_key ON atc_sessions USING btree (cid, callsign, logon_time)
 CREATE INDEX atc_sessions_open_idx ON atc_sessions USING btree (last_seen) WHERE (ended_at IS NULL)
 CREATE UNIQUE INDEX atc_sessions_pkey ON atc_sessions USING btree (id)
+CREATE INDEX atc_sessions_report_idx ON atc_sessions USING btree (last_seen, logon_time, "position", cid)
 CREATE INDEX atc_sessions_seen_idx ON atc_sessions USING btree (last_seen, cid)
 CREATE INDEX audit_log_at_idx ON audit_log USING btree (at, id)
 CREATE UNIQUE INDEX audit_log_pkey ON audit_log USING btree (id)
@@ -468,17 +550,26 @@ CREATE INDEX events_created_at_idx ON events USING btree (created_at)
 CREATE UNIQUE INDEX events_id_key ON events USING btree (id)
 CREATE UNIQUE INDEX events_pkey ON events USING btree (seq)
 CREATE UNIQUE INDEX facilities_pkey ON facilities USING btree (name)
+CREATE INDEX feedback_created_idx ON feedback USING btree (created_at, id)
+CREATE UNIQUE INDEX feedback_pkey ON feedback USING btree (id)
+CREATE INDEX feedback_sender_idx ON feedback USING btree (sender_id, created_at)
+CREATE INDEX feedback_comments_feedback_idx ON feedback_comments USING btree (feedback_id, id)
+CREATE UNIQUE INDEX feedback_comments_pkey ON feedback_comments USING btree (id)
 CREATE INDEX idempotency_keys_created_at ON idempotency_keys USING btree (created_at)
 CREATE UNIQUE INDEX idempotency_keys_pk ON idempotency_keys USING btree (api_key_id, key)
 CREATE UNIQUE INDEX job_leases_pkey ON job_leases USING btree (name)
 CREATE INDEX login_states_created_idx ON login_states USING btree (created_at)
 CREATE UNIQUE INDEX login_states_pkey ON login_states USING btree (state_hash)
+CREATE UNIQUE INDEX mail_choices_pkey ON mail_choices USING btree (user_id, kind)
 CREATE INDEX mail_outbox_due_idx ON mail_outbox USING btree (next_attempt_at) WHERE ((sent_at IS NULL) AND (failed_at IS NULL))
 CREATE UNIQUE INDEX mail_outbox_pkey ON mail_outbox USING btree (id)
 CREATE UNIQUE INDEX member_calendars_pkey ON member_calendars USING btree (user_id)
 CREATE UNIQUE INDEX member_calendars_secret_key ON member_calendars USING btree (secret)
+CREATE UNIQUE INDEX member_settings_pkey ON member_settings USING btree (user_id)
 CREATE INDEX network_pushes_due_idx ON network_pushes USING btree (next_attempt_at) WHERE (status = 'pending'::text)
 CREATE UNIQUE INDEX network_pushes_pkey ON network_pushes USING btree (booking_id)
+CREATE UNIQUE INDEX notices_sent_pkey ON notices_sent USING btree (key)
+CREATE INDEX notices_sent_user_idx ON notices_sent USING btree (user_id)
 CREATE UNIQUE INDEX outbox_cursors_pkey ON outbox_cursors USING btree (name)
 CREATE UNIQUE INDEX positions_callsign_key ON positions USING btree (callsign)
 CREATE UNIQUE INDEX positions_pkey ON positions USING btree (id)
@@ -494,6 +585,9 @@ CREATE INDEX sessions_last_seen_idx ON sessions USING btree (last_seen_at)
 CREATE UNIQUE INDEX sessions_pkey ON sessions USING btree (id_hash)
 CREATE INDEX sessions_user_idx ON sessions USING btree (user_id)
 CREATE UNIQUE INDEX settings_pkey ON settings USING btree (key)
+CREATE INDEX sweatbox_no_overlap ON sweatbox_sessions USING gist (position_id, int8range(time_start, time_end))
+CREATE UNIQUE INDEX sweatbox_sessions_pkey ON sweatbox_sessions USING btree (id)
+CREATE INDEX sweatbox_sessions_time_idx ON sweatbox_sessions USING btree (time_start, id)
 CREATE INDEX tasks_assignee_idx ON tasks USING btree (assignee_id, status)
 CREATE INDEX tasks_creator_idx ON tasks USING btree (creator_id, created_at)
 CREATE UNIQUE INDEX tasks_pkey ON tasks USING btree (id)
@@ -524,6 +618,12 @@ CREATE UNIQUE INDEX trainings_pkey ON trainings USING btree (id)
 CREATE INDEX trainings_status_idx ON trainings USING btree (status, user_id)
 CREATE UNIQUE INDEX user_area_activity_pk ON user_area_activity USING btree (user_id, area_id)
 CREATE UNIQUE INDEX users_pkey ON users USING btree (id)
+CREATE UNIQUE INDEX vote_options_pkey ON vote_options USING btree (id)
+CREATE UNIQUE INDEX vote_options_position_key ON vote_options USING btree (vote_id, "position")
+CREATE UNIQUE INDEX vote_voters_pkey ON vote_voters USING btree (vote_id, user_id)
+CREATE INDEX vote_voters_user_idx ON vote_voters USING btree (user_id)
+CREATE INDEX votes_open_idx ON votes USING btree (closed_at, closes_at)
+CREATE UNIQUE INDEX votes_pkey ON votes USING btree (id)
 CREATE INDEX webhook_attempts_at_idx ON webhook_attempts USING btree (at)
 CREATE UNIQUE INDEX webhook_attempts_pkey ON webhook_attempts USING btree (id)
 CREATE INDEX webhook_attempts_webhook_idx ON webhook_attempts USING btree (webhook_id, id)

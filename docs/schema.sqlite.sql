@@ -1,5 +1,7 @@
 CREATE INDEX atc_sessions_open_idx ON atc_sessions (last_seen) WHERE ended_at IS NULL;
 
+CREATE INDEX atc_sessions_report_idx ON atc_sessions (last_seen, logon_time, position, cid);
+
 CREATE INDEX atc_sessions_seen_idx ON atc_sessions (last_seen, cid);
 
 CREATE INDEX "audit_log_at_idx" on "audit_log" ("at", "id");
@@ -23,6 +25,12 @@ CREATE INDEX endorsements_user_from_idx ON endorsements (user_id, valid_from, id
 
 CREATE INDEX events_created_at_idx ON events (created_at);
 
+CREATE INDEX feedback_comments_feedback_idx ON feedback_comments (feedback_id, id);
+
+CREATE INDEX feedback_created_idx ON feedback (created_at, id);
+
+CREATE INDEX feedback_sender_idx ON feedback (sender_id, created_at);
+
 CREATE INDEX "idempotency_keys_created_at" on "idempotency_keys" ("created_at");
 
 CREATE INDEX "login_states_created_idx" on "login_states" ("created_at");
@@ -31,11 +39,17 @@ CREATE INDEX mail_outbox_due_idx ON mail_outbox (next_attempt_at) WHERE sent_at 
 
 CREATE INDEX network_pushes_due_idx ON network_pushes (next_attempt_at) WHERE status = 'pending';
 
+CREATE INDEX notices_sent_user_idx ON notices_sent (user_id);
+
 CREATE UNIQUE INDEX roles_division_wide_key ON roles (user_id, role) WHERE area_id IS NULL;
 
 CREATE INDEX "sessions_last_seen_idx" on "sessions" ("last_seen_at");
 
 CREATE INDEX "sessions_user_idx" on "sessions" ("user_id");
+
+CREATE INDEX sweatbox_sessions_position_idx ON sweatbox_sessions (position_id, time_start);
+
+CREATE INDEX sweatbox_sessions_time_idx ON sweatbox_sessions (time_start, id);
 
 CREATE INDEX tasks_assignee_idx ON tasks (assignee_id, status);
 
@@ -64,6 +78,10 @@ CREATE INDEX training_timeline_training_idx ON training_timeline (training_id, i
 CREATE INDEX trainings_area_status_idx ON trainings (area_id, status, created_at);
 
 CREATE INDEX "trainings_status_idx" on "trainings" ("status", "user_id");
+
+CREATE INDEX vote_voters_user_idx ON vote_voters (user_id);
+
+CREATE INDEX votes_open_idx ON votes (closed_at, closes_at);
 
 CREATE INDEX webhook_attempts_at_idx ON webhook_attempts (at);
 
@@ -144,11 +162,37 @@ CREATE TABLE facilities (
     updated_at bigint NOT NULL
   );
 
+CREATE TABLE feedback (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    sender_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    controller bigint CHECK (controller BETWEEN 1 AND 2147483647),
+    position_id integer REFERENCES positions (id) ON DELETE SET NULL,
+    text text NOT NULL CHECK (length(text) BETWEEN 1 AND 4000),
+    actioned integer NOT NULL DEFAULT 0 CHECK (actioned IN (0, 1)),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
+
+CREATE TABLE feedback_comments (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    feedback_id integer NOT NULL REFERENCES feedback (id) ON DELETE CASCADE,
+    author_id bigint NOT NULL,
+    text text NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
+    created_at bigint NOT NULL
+  );
+
 CREATE TABLE "idempotency_keys" ("api_key_id" text not null, "key" text not null, "request_hash" text not null, "state" text not null check (state IN ('running', 'done')), "status" integer, "response_body" text, "claim_token" text not null, "claimed_at" bigint not null, "created_at" bigint not null, constraint "idempotency_keys_pk" primary key ("api_key_id", "key"));
 
 CREATE TABLE "job_leases" ("name" text primary key, "owner" text not null, "lease_until" bigint not null, "last_success_at" bigint, started_at bigint NOT NULL DEFAULT 0, next_run_at bigint);
 
 CREATE TABLE "login_states" ("state_hash" text primary key, "browser_hash" text not null, "code_verifier" text not null, "next" text not null, "created_at" bigint not null);
+
+CREATE TABLE mail_choices (
+    user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    kind text NOT NULL,
+    enabled integer NOT NULL CHECK (enabled IN (0, 1)),
+    PRIMARY KEY (user_id, kind)
+  );
 
 CREATE TABLE mail_outbox (
     id integer PRIMARY KEY AUTOINCREMENT,
@@ -168,7 +212,19 @@ CREATE TABLE mail_outbox (
 
 CREATE TABLE "member_calendars" ("user_id" bigint primary key references "users" ("id") on delete cascade, "secret" text not null unique, "created_at" bigint not null);
 
+CREATE TABLE member_settings (
+    user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    look text NOT NULL DEFAULT 'device' CHECK (look IN ('device', 'light', 'dark')),
+    updated_at bigint NOT NULL
+  );
+
 CREATE TABLE "network_pushes" ("booking_id" integer primary key references "bookings" ("id") on delete cascade, "status" text not null, "version" integer not null, "attempts" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "lease_owner" text, "posted" text, "last_status" integer, "last_error" text, "updated_at" bigint not null, pending_since bigint);
+
+CREATE TABLE notices_sent (
+    key text PRIMARY KEY,
+    user_id bigint,
+    sent_at bigint NOT NULL
+  );
 
 CREATE TABLE outbox_cursors (name text PRIMARY KEY, seq bigint NOT NULL);
 
@@ -215,6 +271,18 @@ CREATE TABLE "sector_migrations_lock" ("id" varchar(255) not null primary key, "
 CREATE TABLE "sessions" ("id_hash" text primary key, "user_id" bigint not null references "users" ("id") on delete cascade, "csrf_secret" text not null, "created_at" bigint not null, "last_seen_at" bigint not null);
 
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
+
+CREATE TABLE sweatbox_sessions (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    position_id integer NOT NULL REFERENCES positions (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    time_start bigint NOT NULL,
+    time_end bigint NOT NULL,
+    notes text NOT NULL DEFAULT '' CHECK (length(notes) <= 255),
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL,
+    CONSTRAINT sweatbox_sessions_length CHECK (time_end - time_start BETWEEN 900000 AND 28800000)
+  );
 
 CREATE TABLE tasks (
     id integer PRIMARY KEY AUTOINCREMENT,
@@ -329,7 +397,34 @@ CREATE TABLE "trainings" ("id" integer primary key autoincrement, "user_id" bigi
 
 CREATE TABLE "user_area_activity" ("user_id" bigint not null references "users" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, "active" integer not null, granted_at bigint, constraint "user_area_activity_pk" primary key ("user_id", "area_id"));
 
-CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint);
+CREATE TABLE "users" ("id" bigint primary key, "email" text, "first_name" text, "last_name" text, "rating" integer not null, "region" text, "division" text, "subdivision" text, "created_at" bigint not null, "updated_at" bigint not null, last_login_at bigint, erased_at bigint);
+
+CREATE TABLE vote_options (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    vote_id integer NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+    position integer NOT NULL CHECK (position BETWEEN 1 AND 10),
+    text text NOT NULL CHECK (length(text) BETWEEN 1 AND 200),
+    count integer NOT NULL DEFAULT 0 CHECK (count >= 0),
+    CONSTRAINT vote_options_position_key UNIQUE (vote_id, position)
+  );
+
+CREATE TABLE vote_voters (
+    vote_id integer NOT NULL REFERENCES votes (id) ON DELETE CASCADE,
+    user_id bigint NOT NULL,
+    voted_on text NOT NULL CHECK (length(voted_on) = 10),
+    CONSTRAINT vote_voters_pkey PRIMARY KEY (vote_id, user_id)
+  );
+
+CREATE TABLE votes (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    question text NOT NULL CHECK (length(question) BETWEEN 1 AND 500),
+    eligibility text NOT NULL CHECK (eligibility IN ('members', 'active', 'all')),
+    closes_at bigint NOT NULL,
+    closed_at bigint,
+    created_by bigint NOT NULL,
+    created_at bigint NOT NULL,
+    updated_at bigint NOT NULL
+  );
 
 CREATE TABLE webhook_attempts (
     id integer PRIMARY KEY AUTOINCREMENT,
@@ -379,3 +474,13 @@ CREATE TRIGGER bookings_no_overlap_update BEFORE UPDATE OF position_id, time_sta
              SELECT 1 FROM bookings b WHERE b.position_id = NEW.position_id AND b.deleted = 0
                AND b.id IS NOT NEW.id AND b.time_start < NEW.time_end AND NEW.time_start < b.time_end)
            BEGIN SELECT RAISE(ABORT, 'bookings_no_overlap'); END;
+
+CREATE TRIGGER sweatbox_no_overlap_insert BEFORE INSERT ON sweatbox_sessions
+      WHEN EXISTS (SELECT 1 FROM sweatbox_sessions s WHERE s.position_id = NEW.position_id
+        AND s.time_start < NEW.time_end AND NEW.time_start < s.time_end)
+      BEGIN SELECT RAISE(ABORT, 'sweatbox_no_overlap'); END;
+
+CREATE TRIGGER sweatbox_no_overlap_update BEFORE UPDATE OF position_id, time_start, time_end ON sweatbox_sessions
+      WHEN EXISTS (SELECT 1 FROM sweatbox_sessions s WHERE s.position_id = NEW.position_id AND s.id <> NEW.id
+        AND s.time_start < NEW.time_end AND NEW.time_start < s.time_end)
+      BEGIN SELECT RAISE(ABORT, 'sweatbox_no_overlap'); END;

@@ -80,6 +80,8 @@ export interface FuzzWorld {
   /** Reports with their training (the `{id}` and `{rid}` of /api/trainings/{id}/reports/{rid}, contract §20). */
   reports?: Array<{ training: number; id: number }>;
   relations: string[];
+  /** Tasks (contract §21): their ids, and staff who may send and receive a custom task. */
+  tasks?: { ids: number[]; staff: number[] };
   /** Reports and examinations (with their training) files may be attached to, and attachments' ids. */
   attachments: { records: Array<{ training: number; kind: 'reports' | 'examinations'; id: number }>; ids: number[] };
   tokens: {
@@ -264,6 +266,22 @@ function validByName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | un
         { weight: 3, arbitrary: fc.stringMatching(/^EK[A-Z]{2}_(TWR|APP|GND|CTR)$/) },
         { weight: 1, arbitrary: fc.constantFrom(...world.callsigns) },
       );
+    // Tasks (§21): a custom task between two of the division's Moderators or Administrators.
+    case 'task_id':
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...(world.tasks?.ids ?? [1])) },
+        { weight: 1, arbitrary: fc.constantFrom(...world.bookingIds) },
+      );
+    case 'task_staff':
+      return fc.constantFrom(...(world.tasks?.staff ?? world.userIds));
+    case 'task_type':
+      return fc.constantFrom('custom', 'custom', 'custom', 'theory_exam');
+    case 'task_status':
+      return fc.constantFrom('completed', 'declined', 'withdrawn');
+    case 'task_message':
+      return fc.constantFrom('Please give access to the S2 theory exam.', 'Thanks');
+    case 'task_absent':
+      return fc.constant(undefined);
     case 'attachment_id':
       return fc.oneof(
         { weight: 4, arbitrary: fc.constantFrom(...world.attachments.ids) },
@@ -788,6 +806,19 @@ function rawBodies(world: FuzzWorld): string[] {
   ];
 }
 
+const TASK_HINTS: Record<string, string> = {
+  type: 'task_type',
+  status: 'task_status',
+  creator_id: 'task_staff',
+  assignee_id: 'task_staff',
+  actor_id: 'task_staff',
+  subject_user_id: 'user_id',
+  message: 'task_message',
+  closed_message: 'task_message',
+  training_id: 'task_absent',
+  rating: 'task_absent',
+};
+
 const ISSUE_HINTS: Record<string, string> = { type: 'issued_type', positions: 'no_positions', valid_to: 'later_valid_to' };
 
 /** An upload as a browser sends it (a small text file, `hidden` or not), or a broken one. */
@@ -841,6 +872,7 @@ function bodyArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arbitrary<Bod
     // An endorsement issued with fields chosen one by one rarely passes its type's rules: a visiting
     // or examiner endorsement (areas, a rating, no positions) with an end after any start.
     if (op.method === 'POST' && op.path === '/api/endorsements') return ISSUE_HINTS[n] ?? n;
+    if (op.path.startsWith('/api/tasks')) return TASK_HINTS[n] ?? n;
     return n;
   };
 
@@ -899,7 +931,9 @@ export function requestArbitrary(op: OpenApiOperation, world: FuzzWorld): fc.Arb
       ? 'training_id'
       : name === 'id' && op.path.startsWith('/api/attachments/')
         ? 'attachment_id'
-        : name;
+        : name === 'id' && op.path.startsWith('/api/tasks/')
+          ? 'task_id'
+          : name;
   const anyPath = fc.tuple(...pathParams.map((p) => pathValue(hint(p.name), p.schema, world))).map((values) => {
     let url = op.path;
     pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, values[i]!)));

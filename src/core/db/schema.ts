@@ -29,12 +29,8 @@ import type {
   TrainingLinksTable,
   TrainingTimelineTable,
 } from './schema-training.js';
-
 import type { TrainingAttachmentsTable } from './schema-attachments.js';
 import type { MailChoicesTable, MemberSettingsTable, NoticesSentTable } from './schema-notices.js';
-
-export type * from './schema-attachments.js';
-export type * from './schema-notices.js';
 import type {
   FeedbackCommentsTable,
   FeedbackTable,
@@ -43,12 +39,15 @@ import type {
   VotesTable,
   VoteVotersTable,
 } from './schema-community.js';
-
-export type * from './schema-community.js';
 import type { FacilitiesTable, TasksTable } from './schema-tasks.js';
+import type { DivisionFlagsTable, DivisionRequestsTable } from './schema-division.js';
 
-export type * from './schema-tasks.js';
+export type * from './schema-attachments.js';
+export type * from './schema-community.js';
+export type * from './schema-division.js';
+export type * from './schema-notices.js';
 export type * from './schema-operations.js';
+export type * from './schema-tasks.js';
 export type * from './schema-training.js';
 
 type Id = Generated<number>;
@@ -152,32 +151,6 @@ export interface EndorsementAreasTable {
 export interface EndorsementPositionsTable {
   endorsement_id: number;
   position_id: number;
-}
-
-/** A request owed to the division's hub (contract §22). */
-export interface DivisionRequestsTable {
-  id: Id;
-  /** The member the request is about: requests about one member are sent in commit order. */
-  member_cid: number;
-  /** The thing (role, endorsement, task) whose refused request holds back later ones about it. */
-  about: string;
-  /** The driver's operation, JSON. */
-  operation: string;
-  state: 'pending' | 'refused' | 'sent';
-  attempts: ColumnType<number, number | undefined, number>;
-  next_at: number;
-  /** 1: the last attempt of a create had no answer; the hub's list is matched before sending again. */
-  unknown: ColumnType<number, number | undefined, number>;
-  error: string | null;
-  task_id: number | null;
-  created_at: number;
-  sent_at: number | null;
-}
-
-/** What the hub was last told a member is (mentor, examiner). */
-export interface DivisionFlagsTable {
-  member_cid: number;
-  flag: 'mentor' | 'examiner';
 }
 
 export interface RolesTable {

@@ -37,6 +37,9 @@ export const NAMED_ONLY_EVENT_TYPES: readonly EventType[] = [
   'activity.inactive_online',
   'vote.closed',
   'feedback.created',
+  'task.created',
+  'task.completed',
+  'task.declined',
 ];
 
 export const isEventType = (text: string): text is EventType => (EVENT_TYPES as readonly string[]).includes(text);

@@ -125,6 +125,27 @@ const attachments: FuzzWorld['attachments'] = { records: [], ids: [] };
     attachments.ids.push((made.json() as { id: number }).id);
   }
 }
+// Custom tasks (§21) between two Moderators or Administrators, for the task's GET and PATCH to find.
+const taskStaff = [
+  ...new Set(
+    (
+      await kysely.selectFrom('roles').select('user_id').where('role', 'in', ['Administrator', 'Moderator']).orderBy('user_id').execute()
+    ).map((r) => r.user_id),
+  ),
+].slice(0, 2);
+if (taskStaff.length < 2) throw new Error('the fuzz needs two Moderators or Administrators');
+const taskIds: number[] = [];
+for (let i = 0; i < 30; i++) {
+  const [creator, assignee] = i % 2 === 0 ? taskStaff : [...taskStaff].reverse();
+  const made = await ctx.request({
+    method: 'POST',
+    url: '/api/tasks',
+    token: editKey,
+    payload: { type: 'custom', subject_user_id: demo.users[5]!.id, message: 'Fuzz task', assignee_id: assignee, creator_id: creator },
+  });
+  if (made.statusCode !== 201) throw new Error(`the fuzz's task was not made: ${made.body}`);
+  taskIds.push((made.json() as { id: number }).id);
+}
 const world: FuzzWorld = {
   now: NOW,
   userIds: demo.users.map((u) => u.id),
@@ -138,6 +159,7 @@ const world: FuzzWorld = {
   maxBookingId: bookingIds.at(-1)! + RUNS * 2,
   reservedIds: [(issued.json() as { id: number }).id],
   reports,
+  tasks: { ids: taskIds, staff: taskStaff },
   relations: ['allUsers', 'endorsements', 'roles', 'training', 'name', 'email', 'divisions', 'activeAreas'],
   tokens: {
     read: await ctx.key('read'),

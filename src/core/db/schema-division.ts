@@ -1,0 +1,30 @@
+// Table types of the division's hub requests (contract §22).
+import type { ColumnType, Generated } from 'kysely';
+
+type Id = Generated<number>;
+
+/** A request owed to the division's hub (contract §22). */
+export interface DivisionRequestsTable {
+  id: Id;
+  /** The member the request is about: requests about one member are sent in commit order. */
+  member_cid: number;
+  /** The thing (role, endorsement, task) whose refused request holds back later ones about it. */
+  about: string;
+  /** The driver's operation, JSON. */
+  operation: string;
+  state: 'pending' | 'refused' | 'sent';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_at: number;
+  /** 1: the last attempt of a create had no answer; the hub's list is matched before sending again. */
+  unknown: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  task_id: number | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** What the hub was last told a member is (mentor, examiner). */
+export interface DivisionFlagsTable {
+  member_cid: number;
+  flag: 'mentor' | 'examiner';
+}
