@@ -73,7 +73,9 @@ export const createTask = {
     {
       type: Type.String({ description: TASK_TYPES.join(', ') }),
       subject_user_id: idOf('CID of the student'),
-      training_id: Type.Optional(nullable(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]{1,10}$' })]))),
+      training_id: Type.Optional(
+        nullable(Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.String({ pattern: '^[0-9]{1,10}$' })])),
+      ),
       rating: Type.Optional(nullable(Type.String({ maxLength: 10, description: 'rating_upgrade and theory_exam: a rating code' }))),
       message: Type.Optional(nullable(Type.String({ maxLength: 4000, description: `1–${TASK_TEXT_MAX} characters; required for custom` }))),
       assignee_id: idOf('CID of the Moderator or Administrator asked'),

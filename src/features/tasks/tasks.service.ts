@@ -55,7 +55,9 @@ export class TasksService {
   create(input: NewTask, actor: AuditActor): Promise<Task> {
     return this.deps.writer.write(async (w) => {
       const errors = inputErrors(input);
-      const training = input.training_id === null ? undefined : await w.repos.tasks.training(input.training_id);
+      // An id is a 32-bit integer in both databases: a larger one names no training (never a database error).
+      const training =
+        input.training_id === null || input.training_id > 2_147_483_647 ? undefined : await w.repos.tasks.training(input.training_id);
       if (input.training_id !== null && !training) errors.training_id = [`There is no training ${input.training_id}.`];
       const people = await w.repos.tasks.people([input.subject_user_id, input.creator_id, input.assignee_id]);
       if (training && training.user_id !== input.subject_user_id)

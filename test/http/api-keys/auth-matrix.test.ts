@@ -100,6 +100,9 @@ const MATRIX: Record<
   // Facilities with tiers (§22).
   'GET /api/facilities': { url: '/api/facilities', expect: KEYED },
   'PUT /api/facilities/{name}': { url: '/api/facilities/T1%20EKCH%20TWR', payload: { tier: 'T1' }, expect: WRITE },
+  // The sweatbox and feedback (§23): read keys read.
+  'GET /api/sweatbox': { url: '/api/sweatbox', expect: KEYED },
+  'GET /api/feedback': { url: '/api/feedback', expect: KEYED },
 };
 
 /** The event stream never ends: asked over a real socket, its status read, then the connection closed. */

@@ -111,9 +111,12 @@ describe('tasks through the API', () => {
       [upgrade({ message: 'm'.repeat(1001) }), 'message', 'The message must be at most 1000 characters.'],
       [upgrade({ training_id: null }), 'training_id', 'A task of this type is about a training: give training_id.'],
       [upgrade({ training_id: 999999 }), 'training_id', 'There is no training 999999.'],
+      // Beyond a 32-bit id: no training, never a database error.
+      [upgrade({ training_id: '9999999999' }), 'training_id', 'There is no training 9999999999.'],
       [upgrade({ subject_user_id: BO }), 'subject_user_id', `Training ${trainings[ADA]} is not this member's: its student is ${ADA}.`],
       [upgrade({ type: 'favour' }), 'type', 'The type must be one of rating_upgrade, solo_endorsement, theory_exam, custom.'],
     ];
+    expect((await create(upgrade({ training_id: 3.5e124 }))).statusCode).toBe(422);
     for (const [payload, field, message] of refusals) {
       const res = await create(payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
