@@ -161,7 +161,7 @@ interface Queries {
   sweatbox: 'list' | 'find' | 'overlapping';
   trainingFigures: 'trainings' | 'trainedFor' | 'examResults';
   tasks: 'find' | 'list' | 'ofMember' | 'ofTraining' | 'pendingFor' | 'training' | 'people' | 'assignees';
-  facilities: 'list' | 'find';
+  facilities: 'list' | 'find' | 'required';
   trainingHistory: 'publishedReports' | 'examinations' | 'asExaminer';
   trainingLinks: 'byHash';
   trainingExaminations: 'ofTraining' | 'find' | 'overview' | 'examinerRatings';

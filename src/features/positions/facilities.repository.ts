@@ -1,7 +1,7 @@
 // Facilities with tiers (contract §22): every name positions require, and every name given a tier or
 // a description here, with that tier and description (none when only positions name it).
-import { sql, type Insertable } from 'kysely';
-import type { Executor } from '../../core/db/connection.js';
+import type { Insertable } from 'kysely';
+import type { Dialect, Executor } from '../../core/db/connection.js';
 import type { FacilitiesTable } from '../../core/db/schema.js';
 
 export interface FacilityRow {
@@ -12,7 +12,7 @@ export interface FacilityRow {
   stored: boolean;
 }
 
-export function facilitiesRepository(db: Executor) {
+export function facilitiesRepository(db: Executor, dialect: Dialect) {
   return {
     /** Every facility, by name (byte order). */
     async list(): Promise<FacilityRow[]> {
@@ -33,19 +33,42 @@ export function facilitiesRepository(db: Executor) {
       return required ? { name, tier: null, description: null, stored: false } : undefined;
     },
 
-    /** Stores the facility's tier and description; whether it was new. */
-    async put(row: Insertable<FacilitiesTable>): Promise<boolean> {
-      const before = await db.selectFrom('facilities').select('name').where('name', '=', row.name).executeTakeFirst();
-      await db
+    /**
+     * Stores a new facility row unless one of that name exists; whether it did. On PostgreSQL a
+     * concurrent insert of the same name waits for the other's commit, then finds its row.
+     */
+    async insertNew(row: Insertable<FacilitiesTable>): Promise<boolean> {
+      const made = await db
         .insertInto('facilities')
         .values(row)
-        .onConflict((oc) =>
-          oc
-            .column('name')
-            .doUpdateSet({ tier: sql`excluded.tier`, description: sql`excluded.description`, updated_at: sql`excluded.updated_at` }),
-        )
+        .onConflict((oc) => oc.column('name').doNothing())
+        .returning('name')
+        .executeTakeFirst();
+      return made !== undefined;
+    },
+
+    /** The stored row, locked until the write ends (SQLite's write lock already serialises writers). */
+    async storedForUpdate(name: string): Promise<FacilityRow | undefined> {
+      const row = await db
+        .selectFrom('facilities')
+        .select(['name', 'tier', 'description'])
+        .where('name', '=', name)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      return row ? { ...row, stored: true } : undefined;
+    },
+
+    /** Whether a position requires the name (a facility before it has a row of its own). */
+    async required(name: string): Promise<boolean> {
+      return (await db.selectFrom('positions').select('id').where('required_facility', '=', name).executeTakeFirst()) !== undefined;
+    },
+
+    async update(row: Insertable<FacilitiesTable>): Promise<void> {
+      await db
+        .updateTable('facilities')
+        .set({ tier: row.tier, description: row.description, updated_at: row.updated_at })
+        .where('name', '=', row.name)
         .execute();
-      return before === undefined;
     },
   };
 }

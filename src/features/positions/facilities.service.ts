@@ -5,6 +5,7 @@ import { type FieldErrors, ValidationError } from '../../core/domain/errors.js';
 import { authorize } from '../roles/domain.js';
 import type { Deps } from '../../app/deps.js';
 import { type Facility, FACILITY_DESCRIPTION_MAX, FACILITY_TIERS } from './facilities.schema.js';
+import type { FacilityRow } from './facilities.repository.js';
 
 export interface FacilityInput {
   tier: string | null;
@@ -38,13 +39,21 @@ export class FacilitiesService {
       if (description && description.length > FACILITY_DESCRIPTION_MAX)
         errors.description = [`The description must be at most ${FACILITY_DESCRIPTION_MAX} characters.`];
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const before = await w.repos.facilities.find(trimmed);
+      // Insert first, else lock the stored row: two PUTs of one new name never both create it.
+      const fresh = { name: trimmed, tier: tier as Facility['tier'], description: description ?? null, updated_at: w.at };
+      const inserted = await w.repos.facilities.insertNew(fresh);
+      let before: FacilityRow | undefined;
+      if (inserted) {
+        before = (await w.repos.facilities.required(trimmed)) ? { name: trimmed, tier: null, description: null, stored: false } : undefined;
+      } else {
+        before = await w.repos.facilities.storedForUpdate(trimmed);
+      }
       const after = {
         name: trimmed,
         tier: tier as Facility['tier'],
         description: description === undefined ? (before?.description ?? null) : description,
       };
-      await w.repos.facilities.put({ ...after, updated_at: w.at });
+      if (!inserted) await w.repos.facilities.update({ ...after, updated_at: w.at });
       await w.audit(actor, [
         {
           action: before ? 'facility.updated' : 'facility.created',

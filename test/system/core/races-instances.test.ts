@@ -168,6 +168,22 @@ describe('conflicting writes at once over two instances', () => {
     }
   });
 
+  it('creates a new facility once when six PUTs of its name arrive at once on two instances (one 201, the others 200)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const name = `T2 RACE${round} CTR`;
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          send(round + i, 'PUT', `/api/facilities/${encodeURIComponent(name)}`, { tier: i % 2 ? 'T1' : 'T2' }),
+        ),
+      );
+      expect({ round, statuses: answers.map((a) => a.status).sort() }).toEqual({ round, statuses: [200, 200, 200, 200, 200, 201] });
+      const audit = await readDatabase(env.DATABASE_URL, async (db) =>
+        (await db.selectFrom('audit_log').select('action').where('target', '=', `facility:${name}`).execute()).map((r) => r.action).sort(),
+      );
+      expect({ round, audit }).toEqual({ round, audit: ['facility.created', ...Array(5).fill('facility.updated')] });
+    }
+  });
+
   it('refuses a position removal or a booking on it, never both through nor a server error, when they race', async () => {
     const cookie = `sector_session=${await signInOnDatabase(env.DATABASE_URL, ADMIN)}`;
     const page = await fetch(`${servers[0]!.url}/staff/positions`, { headers: { cookie } });
