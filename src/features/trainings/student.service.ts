@@ -47,7 +47,7 @@ export class StudentTrainingsService {
       shown.flatMap((t) => [
         ...t.mentors,
         ...t.reports.flatMap((r) => (r.author_id === null ? [] : [r.author_id])),
-        ...t.examinations.map((x) => x.examiner_id),
+        ...t.examinations.flatMap((x) => x.examiners),
       ]),
     );
     return { open, past, names };

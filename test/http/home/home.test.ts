@@ -59,6 +59,7 @@ describe('the member home, my students and names (contract §20)', () => {
         ],
         endorsements: [
           buildEndorsement({ user_id: EXA, type: 'examiner', rating: 'S3', areas: ['Denmark', 'Sweden'] }),
+          buildEndorsement({ user_id: MOD, type: 'examiner', rating: 'S3', areas: ['Sweden'] }),
           buildEndorsement({ user_id: STU, type: 'solo', rating: null, positions: ['EKCH_TWR'], valid_to: '2026-06-10T00:00:00Z' }),
         ],
         trainings: [buildTraining({ user_id: OLA, area: 'Denmark', created_at: '2026-05-01T10:00:00Z' })],
@@ -72,7 +73,7 @@ describe('the member home, my students and names (contract §20)', () => {
     await s.trainingRecords.addReport(pastId, { report_date: '2026-04-05', content: 'Swedish session went well.', draft: false }, mona);
     await s.trainingExaminations.add(
       pastId,
-      { examination_date: '2026-04-10', position: 'ESSA_TWR', examiner_id: EXA, result: 'PASSED' },
+      { examination_date: '2026-04-10', position: 'ESSA_TWR', examiners: [EXA, MOD], result: 'PASSED' },
       mona,
     );
     ctx.setNow(NOW - 40 * DAY);
@@ -136,7 +137,9 @@ describe('the member home, my students and names (contract §20)', () => {
       const past = body.slice(body.indexOf('id="past-title"'));
       expect(past, url).toContain('S2 in Sweden: Completed');
       expect(past, url).toContain('Swedish session went well.');
-      expect(past, url).toContain(`2026-04-10, ESSA_TWR, examiner Erik Examiner (${EXA}): <strong>Passed</strong>`);
+      expect(past, url).toContain(
+        `2026-04-10, ESSA_TWR, examiners Erik Examiner (${EXA}) and Mona Moderator (${MOD}): <strong>Passed</strong>`,
+      );
       expect(past, url).toContain('The S2 rating itself is given by the network, not by this site');
     }
   });

@@ -30,6 +30,9 @@ const RESULT_WORDS: Readonly<Record<string, string>> = {
 /** A result in words; no result yet: planned. */
 export const resultText = (result: string | null): string => (result === null ? 'planned' : (RESULT_WORDS[result] ?? result));
 
+/** "examiner Ada Lind" or "examiners Ada Lind and Bo Berg". */
+const examinerNames = (names: Names, examiners: readonly number[]) =>
+  `${examiners.length > 1 ? 'examiners' : 'examiner'} ${examiners.map((cid) => personName(names, cid)).join(' and ')}`;
 const day = (iso: string | null) => (iso === null ? '' : iso.slice(0, 10));
 
 /** The rating codes a training is for (its other entries are facility endorsements). */
@@ -73,7 +76,7 @@ function reportList(reports: readonly Report[], names: Names): Html {
 function examList(exams: readonly Examination[], names: Names): Html {
   if (exams.length === 0) return html`<p class="empty">No examinations yet.</p>`;
   // prettier-ignore
-  return html`<ul class="exams">${exams.map((x) => html`<li>${x.examination_date}, ${x.position}, examiner ${personName(names, x.examiner_id)}: <strong>${resultText(x.result)}</strong>${attachmentList(x.attachments, '/my/attachments')}</li>`)}</ul>`;
+  return html`<ul class="exams">${exams.map((x) => html`<li>${x.examination_date}, ${x.position}, ${examinerNames(names, x.examiners)}: <strong>${resultText(x.result)}</strong>${attachmentList(x.attachments, '/my/attachments')}</li>`)}</ul>`;
 }
 
 /** The facts of a training: status, area, what for, type, dates, mentors. */
@@ -98,7 +101,7 @@ export function openTrainingSection(m: MyTraining, names: Names, today: string, 
   return html`<section aria-labelledby="open-title" class="open-training"><h2 id="open-title">Your training: ${t.ratings.join(', ')} in ${t.area}</h2>
 ${facts(t, names)}
 ${queueText(m)}
-${next ? html`<p class="next-exam"><strong>Next examination:</strong> ${next.examination_date}, ${next.position}, examiner ${personName(names, next.examiner_id)}</p>` : ''}
+${next ? html`<p class="next-exam"><strong>Next examination:</strong> ${next.examination_date}, ${next.position}, ${examinerNames(names, next.examiners)}</p>` : ''}
 ${extra}
 <h3 id="open-reports-title">Reports</h3>
 ${reportList(t.reports, names)}
