@@ -73,11 +73,11 @@ describe.skipIf(SKIP_BROWSER)('the whole training, walked through the pages', ()
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   /**
-   * Mid-walk (report published, examination planned, link unused): the grading link page's full axe
+   * Mid-walk (report published, examination planned, links unused): the link pages' full axe
    * scan in light at both widths (the desk's other pages get theirs in their own files), the docs'
    * screenshots, and the dark theme's one contrast check over the desk's pages.
    */
-  async function scans(link: string) {
+  async function scans(link: string, reportLink: string) {
     const pages: Array<[number, string, string]> = [
       [STU.id, '/my', 'home-student'],
       [STU.id, '/my/training', 'my-training'],
@@ -88,20 +88,24 @@ describe.skipIf(SKIP_BROWSER)('the whole training, walked through the pages', ()
       [MOD.id, '/staff/exams', 'staff-exams'],
       [MOD.id, '/staff/templates', 'report-templates'],
       [EXA.id, link, 'link-grade'],
+      [MEN.id, reportLink, 'link-report'],
     ];
     for (const [who, url, name] of pages) {
       const docs =
         name === 'home-student' || name === 'link-grade'
           ? [PHONE]
-          : ['my-training', 'staff-trainings', 'report-templates'].includes(name)
+          : name === 'link-report'
             ? []
-            : [DESKTOP];
-      for (const viewport of name === 'link-grade' ? [PHONE, DESKTOP] : docs) {
+            : ['my-training', 'staff-trainings', 'report-templates'].includes(name)
+              ? []
+              : [DESKTOP];
+      const linkPage = name.startsWith('link-');
+      for (const viewport of linkPage ? [PHONE, DESKTOP] : docs) {
         const { page, close } = await openAs(browser, server, site.cookies[who]!, url, { bypassCSP: true, viewport });
         try {
           await fits(page, viewport.width);
           if (docs.includes(viewport)) await shot(page, `${name}-${viewport.width}`);
-          if (name === 'link-grade') expect(await seriousFindings(page, `${url} ${viewport.width}`)).toEqual([]);
+          if (linkPage) expect(await seriousFindings(page, `${name} ${viewport.width}`)).toEqual([]);
         } finally {
           await close();
         }
@@ -174,8 +178,14 @@ describe.skipIf(SKIP_BROWSER)('the whole training, walked through the pages', ()
     await click('moderator', mod.page, mod.page.getByRole('button', { name: 'Make a grading link' }));
     const link = new URL(await mod.page.locator('#link-url').inputValue()).pathname;
 
-    // Meanwhile (not counted): the pages scanned and photographed in this state of the training.
-    await scans(link);
+    // Meanwhile (not counted): a link for one report, then the pages scanned and photographed in this state of the training.
+    await mod.page.goto(new URL(trainingUrl, server.url).toString(), { waitUntil: 'networkidle' });
+    await Promise.all([
+      mod.page.waitForURL((u) => u.pathname !== trainingUrl, { waitUntil: 'networkidle' }),
+      mod.page.getByRole('button', { name: 'Make a link for one report' }).click(),
+    ]);
+    const reportLink = new URL(await mod.page.locator('#link-url').inputValue()).pathname;
+    await scans(link, reportLink);
 
     // The examiner, who holds no role, grades through the link.
     const exa = await visit('examiner', link);
