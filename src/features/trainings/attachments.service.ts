@@ -23,7 +23,8 @@ import type { Attachment } from './attachments.schema.js';
 import { presentAttachment } from './attachments.presenter.js';
 import { recordTrainingChanges } from './changes.js';
 import { isRowId, type TrainingsService } from './trainings.service.js';
-import type { Deps } from '../../app/deps.js';
+import type { Deps, Write } from '../../app/deps.js';
+import type { TrainingRecord } from './trainings.repository.js';
 
 export interface UploadedFile {
   /** The name the client gave. */
@@ -55,7 +56,7 @@ export class TrainingAttachmentsService {
 
   /** Adds a file to a report or an examination of the training: 201's attachment, or the refusal. */
   async upload(trainingId: number, target: AttachmentTarget, file: UploadedFile, hidden: boolean, actor: AuditActor): Promise<Attachment> {
-    const type = file.bytes.length > ATTACHMENT_BYTES_MAX ? null : await sniffType(file.bytes);
+    const type = await this.typeOf(file);
     return this.deps.writer.write(async (w) => {
       const t = await this.deps.trainings.locked(w, trainingId);
       const place = isRowId(target.id) ? await w.repos.attachments.targetOf(target) : undefined;
@@ -69,46 +70,67 @@ export class TrainingAttachmentsService {
           authorize(staff, 'examination', { area: t.area_id, examiners: x?.examiners ?? [], graded: false });
         }
       }
-      if (file.bytes.length > ATTACHMENT_BYTES_MAX) throw new ValidationError({ file: [TOO_LARGE] });
-      if (file.bytes.length === 0) throw new ValidationError({ file: ['The file is empty.'] });
-      if (type === null) throw new UnsupportedTypeError(REFUSED_TYPE);
-      // Under the training's lock: two uploads at once cannot both see room for one more.
-      if ((await w.repos.attachments.countOn(target)) >= ATTACHMENTS_MAX)
-        throw new ConflictError(`A ${target.kind} carries at most ${ATTACHMENTS_MAX} files; remove one first.`);
-      const row = await w.repos.attachments.insert({
-        ...(target.kind === 'report' ? { report_id: target.id } : { examination_id: target.id }),
-        name: attachmentName(file.name, type),
-        type,
-        size: file.bytes.length,
-        sha256: createHash('sha256').update(file.bytes).digest('hex'),
-        content: file.bytes,
-        hidden: hidden ? 1 : 0,
-        uploader_id: actor.kind === 'member' ? actor.cid : null,
-        uploader: actorColumns(actor).actor,
-        created_at: w.at,
-      });
-      const on = { [target.kind]: target.id };
-      await recordTrainingChanges(w, this.deps.config, [
-        {
-          actor,
-          before: t,
-          after: t,
-          timeline: [{ action: 'attachment', detail: { ...on, file: row.name, hidden: row.hidden === 1 } }],
-          event: null,
-          mail: null,
-          record: {
-            attachment: row.id,
-            ...on,
-            name: row.name,
-            type: row.type,
-            size: row.size,
-            sha256: row.sha256,
-            hidden: row.hidden === 1,
-          },
-        },
-      ]);
-      return presentAttachment(row);
+      return this.attachLocked(w, t, target, file, type, hidden, actor);
     });
+  }
+
+  /** The file's type from its content, read before the write (null: not one taken; too large: not read). */
+  typeOf(file: UploadedFile): Promise<AttachmentType | null> {
+    return file.bytes.length > ATTACHMENT_BYTES_MAX ? Promise.resolve(null) : sniffType(file.bytes);
+  }
+
+  /**
+   * Stores the file on the record inside `w`, the training `t` locked and the actor's right to add it
+   * checked by the caller (staff by their role, a grading link's holder by the link).
+   */
+  async attachLocked(
+    w: Write,
+    t: TrainingRecord,
+    target: AttachmentTarget,
+    file: UploadedFile,
+    type: AttachmentType | null,
+    hidden: boolean,
+    actor: AuditActor,
+  ): Promise<Attachment> {
+    if (file.bytes.length > ATTACHMENT_BYTES_MAX) throw new ValidationError({ file: [TOO_LARGE] });
+    if (file.bytes.length === 0) throw new ValidationError({ file: ['The file is empty.'] });
+    if (type === null) throw new UnsupportedTypeError(REFUSED_TYPE);
+    // Under the training's lock: two uploads at once cannot both see room for one more.
+    if ((await w.repos.attachments.countOn(target)) >= ATTACHMENTS_MAX)
+      throw new ConflictError(`A ${target.kind} carries at most ${ATTACHMENTS_MAX} files; remove one first.`);
+    const row = await w.repos.attachments.insert({
+      ...(target.kind === 'report' ? { report_id: target.id } : { examination_id: target.id }),
+      name: attachmentName(file.name, type),
+      type,
+      size: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+      content: file.bytes,
+      hidden: hidden ? 1 : 0,
+      uploader_id: actor.kind === 'member' ? actor.cid : null,
+      uploader: actorColumns(actor).actor,
+      created_at: w.at,
+    });
+    const on = { [target.kind]: target.id };
+    await recordTrainingChanges(w, this.deps.config, [
+      {
+        actor,
+        before: t,
+        after: t,
+        timeline: [{ action: 'attachment', detail: { ...on, file: row.name, hidden: row.hidden === 1 } }],
+        event: null,
+        mail: null,
+        record: {
+          attachment: row.id,
+          ...on,
+          name: row.name,
+          type: row.type,
+          size: row.size,
+          sha256: row.sha256,
+          hidden: row.hidden === 1,
+        },
+      },
+    ]);
+    return presentAttachment(row);
   }
 
   /** Removes a file: its uploader, a Moderator or Administrator of the area, or an edit key. */

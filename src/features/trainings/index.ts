@@ -40,12 +40,19 @@ function services(deps: ServiceDeps) {
   const trainingRecords = new TrainingRecordsService({ ...deps, trainings });
   const applications = new TrainingApplicationsService({ ...deps, trainings });
   const trainingExaminations = new TrainingExaminationsService({ ...deps, trainings });
+  const trainingAttachments = new TrainingAttachmentsService({ ...deps, trainings });
   return {
     /** Trainings by staff, their reports and examinations, and the student's side (contract §18). */
     trainings,
     trainingRecords,
     /** One-time links to write one report, or grade one examination, of a training (§20). */
-    trainingLinks: new TrainingLinksService({ ...deps, trainings, records: trainingRecords, examinations: trainingExaminations }),
+    trainingLinks: new TrainingLinksService({
+      ...deps,
+      trainings,
+      records: trainingRecords,
+      examinations: trainingExaminations,
+      attachments: trainingAttachments,
+    }),
     /** Examinations planned, then graded (contract §20). */
     trainingExaminations,
     /** Reports edited, published and deleted, and their templates (contract §20). */
@@ -55,7 +62,7 @@ function services(deps: ServiceDeps) {
     /** Everything a member sees of their own trainings, open and past (contract §20). */
     studentTrainings: new StudentTrainingsService({ ...deps, applications }),
     /** Files on reports and examinations (contract §20). */
-    trainingAttachments: new TrainingAttachmentsService({ ...deps, trainings }),
+    trainingAttachments,
     /** What the staff training pages read. */
     trainingDesk: new TrainingDeskService(deps),
   };

@@ -1,12 +1,23 @@
 // The holder's side of a one-time link (contract §20): GET /training/link/{token} shows the
 // training's summary, its published reports and the report form (or, for a grading link, the
-// examination and its result); POST saves that one thing, which uses the link up. A members' page (signed in); the address is a credential, so these pages send
-// no Referer and are never stored by a cache. An unknown, used or expired link is 410.
+// examination and its result); POST saves that one thing, which uses the link up (a grading link's
+// holder may first add files to the examination: POST …/files). A members' page (signed in); the
+// address is a credential, so these pages send no Referer and are never stored by a cache. An
+// unknown, used or expired link is 410.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ForbiddenError, type FieldErrors, NotFoundError, ValidationError } from '../../core/domain/errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  type FieldErrors,
+  NotFoundError,
+  UnsupportedTypeError,
+  ValidationError,
+} from '../../core/domain/errors.js';
 import { formFailure, formValues } from '../../core/web/forms.js';
-import { accountView, csrfField, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
+import { accountView, csrfField, csrfToken, memberActor, sendMessage, sendPage } from '../../core/web/pages.js';
+import { multipartUploads, readUpload } from '../../core/web/uploads.js';
+import { ATTACHMENT_BYTES_MAX, TOO_LARGE } from './attachments.domain.js';
 import { LinkGoneError } from './links.service.js';
 import { linkPage, linkReportForm } from './links.schema.js';
 import { type LinkReportValues, linkExamPage, linkReportPage } from './views/link-pages.js';
@@ -16,6 +27,7 @@ const EMPTY: LinkReportValues = { report_date: '', position: '', content: '', im
 
 const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = async (app, { services }) => {
   const links = services.trainingLinks;
+  await multipartUploads(app);
 
   /** The address is a credential: neither the page nor what it links to may pass it on in a Referer, nor a cache keep it. */
   const noReferrer = (reply: FastifyReply) => reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
@@ -42,6 +54,7 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
     status: number,
     values: LinkReportValues,
     errors: FieldErrors,
+    upload: { errors: FieldErrors; notice: string | null } = { errors: {}, notice: null },
   ) {
     const view = await links.open(token, request.member!.cid);
     const frame = {
@@ -50,8 +63,11 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
       account: accountView(request),
       csrf: csrfField(request),
     };
-    const page = view.kind === 'examination' ? linkExamPage : linkReportPage;
-    return sendPage(reply, status, page({ ...frame, action: `/training/link/${token}`, view, values, errors }));
+    const action = `/training/link/${token}`;
+    if (view.kind === 'report') return sendPage(reply, status, linkReportPage({ ...frame, action, view, values, errors }));
+    // The upload form carries its CSRF token in its URL: the scope's guard checks it before the file is read.
+    const files = { ...upload, action: `${action}/files?_csrf=${encodeURIComponent(csrfToken(request))}` };
+    return sendPage(reply, status, linkExamPage({ ...frame, action, view, values, errors, upload: files }));
   }
 
   // Static, so they win over the token's route: where a saved report or result lands (the link is used up).
@@ -73,9 +89,34 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
   app.get('/training/link/:token', { schema: linkPage, attachValidation: true }, async (request, reply) => {
     noReferrer(reply);
     if (formFailure(request)) return gone(request, reply, new LinkGoneError('unknown'));
+    const attached = (request.query as { done?: unknown }).done === 'attached';
     try {
-      return await sendForm(request, reply, request.params.token, 200, EMPTY, {});
+      const upload = { errors: {}, notice: attached ? 'The file is added. Grade the examination when you are ready.' : null };
+      return await sendForm(request, reply, request.params.token, 200, EMPTY, {}, upload);
     } catch (err) {
+      return refusal(request, reply, err);
+    }
+  });
+
+  // A file added through a grading link (the examination form, say); grading still uses the link up.
+  app.post('/training/link/:token/files', { schema: linkPage, attachValidation: true }, async (request, reply) => {
+    noReferrer(reply);
+    if (formFailure(request)) return gone(request, reply, new LinkGoneError('unknown'));
+    const token = request.params.token;
+    const again = (status: number, errors: FieldErrors) => sendForm(request, reply, token, status, EMPTY, {}, { errors, notice: null });
+    try {
+      // Which link it is, before a byte of the file is read: only a grading link takes files.
+      if ((await links.kindOf(token)) !== 'examination') throw new LinkGoneError('unknown');
+      const read = await readUpload(request, { field: 'file', maxBytes: ATTACHMENT_BYTES_MAX, tooLarge: TOO_LARGE });
+      if (!read.ok) return await again(read.status, { file: [read.message] });
+      if (read.file === null || read.file.bytes.length === 0) return await again(422, { file: ['Choose a file to upload.'] });
+      const hidden = (read.fields.hidden ?? '') !== '';
+      await links.attachToExamination(token, memberActor(request.member!), read.file, hidden);
+      return await reply.redirect(`/training/link/${token}?done=attached`, 303);
+    } catch (err) {
+      if (err instanceof UnsupportedTypeError) return again(415, { file: [err.message] });
+      if (err instanceof ValidationError) return again(422, err.errors);
+      if (err instanceof ConflictError) return again(409, { file: [err.message] });
       return refusal(request, reply, err);
     }
   });

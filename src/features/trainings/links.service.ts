@@ -10,6 +10,9 @@ import { authorize, holdsAnyRole } from '../roles/domain.js';
 import { recordTrainingChanges } from './changes.js';
 import type { ReportInput, TrainingRecordsService } from './records.service.js';
 import type { TrainingExaminationsService } from './examinations.service.js';
+import type { TrainingAttachmentsService, UploadedFile } from './attachments.service.js';
+import type { Attachment } from './attachments.schema.js';
+import { presentAttachment } from './attachments.presenter.js';
 import type { ExaminationRow } from './examinations.repository.js';
 import { EXAMINATION_RESULTS } from './domain.js';
 import { andList } from './examinations.domain.js';
@@ -50,6 +53,8 @@ export interface LinkView {
   positions: string[];
   /** The examination a grading link is for (its examiners named in `names`). */
   examination: ExaminationRow | null;
+  /** A grading link's files of its examination, staff-only ones too (the holder is its examiner). */
+  files: Attachment[];
   expiresAt: number;
 }
 
@@ -67,6 +72,7 @@ export class TrainingLinksService {
       trainings: TrainingsService;
       records: TrainingRecordsService;
       examinations: TrainingExaminationsService;
+      attachments: TrainingAttachmentsService;
     },
   ) {}
 
@@ -107,7 +113,13 @@ export class TrainingLinksService {
     ]);
     const record = await this.deps.repos.trainings.find(link.training_id);
     const positions = (await this.deps.repos.positions.list()).filter((p) => p.area_id === record?.area_id).map((p) => p.callsign);
-    return { kind: link.kind, training, names, positions, expiresAt: link.expires_at, examination };
+    const files =
+      examination === null
+        ? []
+        : (await this.deps.repos.attachments.ofTrainings([link.training_id]))
+            .filter((a) => a.examination_id === examination.id)
+            .map(presentAttachment);
+    return { kind: link.kind, training, names, positions, expiresAt: link.expires_at, examination, files };
   }
 
   /** Which kind of link a token is, if any (the rest is checked by what it is used for). */
@@ -147,6 +159,21 @@ export class TrainingLinksService {
       if (!(await w.repos.trainingLinks.useUp(link.id, w.at, cid))) throw new LinkGoneError('used');
       await this.record(w, t, actor, 'link_used', { kind: link.kind, link: link.id, examination: examination!.id });
       return t.id;
+    });
+  }
+
+  /**
+   * A file (the examination form, say) added through a grading link to its examination while it is
+   * planned; the link stays usable, as grading is what uses it up. The link is the permission.
+   */
+  async attachToExamination(token: string, actor: MemberActor, file: UploadedFile, hidden: boolean): Promise<Attachment> {
+    const type = await this.deps.attachments.typeOf(file);
+    return this.deps.writer.write(async (w) => {
+      const first = await this.usable(w.repos, token, actor.cid, w.at, 'examination');
+      const t = await this.deps.trainings.locked(w, first.link.training_id);
+      // Read again under the training's lock, as grading does.
+      const { examination } = await this.usable(w.repos, token, actor.cid, w.at, 'examination');
+      return this.deps.attachments.attachLocked(w, t, { kind: 'examination', id: examination!.id }, file, type, hidden, actor);
     });
   }
 

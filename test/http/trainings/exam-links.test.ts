@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ADA, buildDivision, buildEndorsement, buildPosition, buildRole, buildTraining, buildUser } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
+import { fileForm, PDF } from '../../support/attachments.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 const MOD = 1000010;
@@ -28,7 +29,7 @@ describe('one-time links for grading an examination', () => {
   let ctx: TestContext;
   let id = 0;
   let page = '';
-  const x: Record<'pair' | 'solo' | 'graded' | 'cancelled', number> = { pair: 0, solo: 0, graded: 0, cancelled: 0 };
+  const x: Record<'pair' | 'solo' | 'graded' | 'cancelled' | 'files', number> = { pair: 0, solo: 0, graded: 0, cancelled: 0, files: 0 };
   const session: Record<string, SignedIn> = {};
   const get = (url: string, who: string) => ctx.app.inject({ method: 'GET', url, headers: { cookie: session[who]!.cookie } });
   const post = async (url: string, fields: Record<string, string>, who: string, from = url) =>
@@ -68,6 +69,7 @@ describe('one-time links for grading an examination', () => {
     x.solo = (await plan([EXA], '2026-06-21')).id;
     x.cancelled = (await plan([EXA], '2026-06-22')).id;
     x.graded = (await plan([EXA], '2026-05-20', 'FAILED')).id;
+    x.files = (await plan([EXA], '2026-06-23')).id;
     await ctx.services.trainingRecords.addReport(id, { report_date: '2026-05-25', content: 'Published words', draft: false }, CLI);
     await ctx.services.trainingRecords.addReport(id, { report_date: '2026-05-26', content: 'Draft words', draft: true }, CLI);
   });
@@ -160,6 +162,66 @@ describe('one-time links for grading an examination', () => {
       expect(again.body).toContain('This link is used up.');
     }
     expect(await result(x.pair)).toBe('PASSED');
+  });
+
+  it('takes files for its examination from its examiner before grading, without using the link up', async () => {
+    const path = pathOf((await makeLink(x.files)).body);
+    /** Sends a file as `who`, the form's CSRF token in the URL as the page's upload form carries it. */
+    const upload = async (who: string, filename: string, bytes: Buffer, more: Record<string, string> = {}, token?: string) => {
+      const form = fileForm(filename, bytes, more);
+      const csrf = token ?? csrfOf((await get('/my', who)).body);
+      return ctx.app.inject({
+        method: 'POST',
+        url: `${path}/files?_csrf=${encodeURIComponent(csrf)}`,
+        payload: form.body,
+        headers: { 'content-type': form.contentType, cookie: session[who]!.cookie },
+      });
+    };
+    const files = () =>
+      db()
+        .selectFrom('training_attachments')
+        .select(['name', 'hidden', 'uploader_id'])
+        .where('examination_id', '=', x.files)
+        .orderBy('id')
+        .execute();
+
+    const opened = (await get(path, 'exa')).body;
+    expect(opened).toContain(`<form method="post" enctype="multipart/form-data" action="${path}/files?_csrf=`);
+    expect(opened).toContain('No files yet.');
+    // Without the session's token: refused before the file is read. Not its examiner: the link's refusal.
+    expect((await upload('exa', 'form.pdf', PDF, {}, 'forged')).statusCode).toBe(403);
+    const notExaminer = await upload('exc', 'form.pdf', PDF);
+    expect(notExaminer.statusCode).toBe(403);
+    expect(notExaminer.body).toContain('This link is for an examiner of this examination: Erik Examiner (1000012).');
+
+    const added = await upload('exa', 'form.pdf', PDF);
+    expect(added.statusCode).toBe(303);
+    expect(added.headers.location).toBe(`${path}?done=attached`);
+    const shown = (await get(added.headers.location!, 'exa')).body;
+    expect(shown).toContain('The file is added.');
+    expect(shown).toContain('form.pdf');
+    const wrong = await upload('exa', 'virus.exe', Buffer.from([0x4d, 0x5a, 0, 1, 2, 3, 0xff, 0xfe]));
+    expect(wrong.statusCode).toBe(415);
+    expect(wrong.body).toContain('id="file-error"');
+    expect((await upload('exa', 'notes.txt', Buffer.from('Staff notes'), { hidden: 'on' })).statusCode).toBe(303);
+    expect(await files()).toEqual([
+      { name: 'form.pdf', hidden: 0, uploader_id: EXA },
+      { name: 'notes.txt', hidden: 1, uploader_id: EXA },
+    ]);
+
+    // Still unused: grading uses it up; after that no file comes through it.
+    const link = () => db().selectFrom('training_links').select('used_at').where('examination_id', '=', x.files).executeTakeFirstOrThrow();
+    expect((await link()).used_at).toBeNull();
+    expect((await post(path, { result: 'PASSED' }, 'exa')).statusCode).toBe(303);
+    expect((await link()).used_at).toBe(NOW);
+    const late = await upload('exa', 'late.pdf', PDF);
+    expect(late.statusCode).toBe(410);
+    expect((await files()).map((f) => f.name)).toEqual(['form.pdf', 'notes.txt']);
+    const timeline = (await ctx.services.trainings.detail(id)).timeline.filter((e) => e.action === 'attachment');
+    expect(timeline.map((e) => e.detail)).toEqual([
+      { examination: x.files, file: 'form.pdf', hidden: false },
+      { examination: x.files, file: 'notes.txt', hidden: true },
+    ]);
   });
 
   it('is gone when staff graded or cancelled the examination meanwhile', async () => {

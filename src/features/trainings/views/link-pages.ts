@@ -8,6 +8,7 @@ import { described, fieldError, frame, type PageFrame } from '../../bookings/ind
 import type { LinkView } from '../links.service.js';
 import { EXAMINATION_RESULTS } from '../domain.js';
 import { andList, whenText } from '../examinations.domain.js';
+import { ATTACHMENT_BYTES_MAX, ATTACHMENTS_MAX, sizeText } from '../attachments.domain.js';
 
 export interface LinkReportValues {
   report_date: string;
@@ -44,7 +45,9 @@ function problem(errors: FieldErrors, fields: readonly string[], what: 'report' 
 }
 
 /** The holder's page of a grading link: the training, the examination, and its result. */
-export function linkExamPage(f: PageFrame & { action: string; view: LinkView; values: LinkReportValues; errors: FieldErrors }): Buffer {
+export function linkExamPage(
+  f: PageFrame & { action: string; view: LinkView; values: LinkReportValues; errors: FieldErrors; upload: LinkUpload },
+): Buffer {
   const { view, values, errors } = f;
   const x = view.examination!;
   const results = EXAMINATION_RESULTS.map((r) => ({ value: r, text: `${r.slice(0, 1)}${r.slice(1).toLowerCase()}` }));
@@ -60,8 +63,32 @@ ${f.csrf}
 <select id="result" name="result" required${described('result', errors)}><option value="">Pick a result</option>${results.map((r) => html`<option value="${r.value}"${r.value === values.result ? html` selected` : ''}>${r.text}</option>`)}</select>${fieldError('result', errors)}</div>
 <div class="actions"><button type="submit">Save the result</button></div>
 </form></section>
+${filesSection(view, f.upload)}
 ${summary(view)}`;
   return frame(f, `Examination of ${view.names.get(view.training.user_id) ?? view.training.user_id}`, main);
+}
+
+/** A grading link's upload form: where it posts (its CSRF token in the URL), its messages, a notice. */
+export interface LinkUpload {
+  action: string;
+  errors: FieldErrors;
+  notice: string | null;
+}
+
+/** The examination's files and a form to add one (the examination form, say); adding does not use the link up. */
+function filesSection(view: LinkView, u: LinkUpload) {
+  const room = view.files.length < ATTACHMENTS_MAX;
+  // prettier-ignore
+  return html`<section aria-labelledby="files-title"><h2 id="files-title">Files of the examination</h2>
+${u.notice === null ? '' : html`<p class="notice" role="status">${u.notice}</p>`}
+${view.files.length === 0 ? html`<p class="empty">No files yet.</p>` : html`<ul class="attachments">${view.files.map((a) => html`<li>${a.name} <span class="hint">(${sizeText(a.size)})</span>${a.hidden ? html` <span class="flag">Staff only</span>` : ''}</li>`)}</ul>`}
+${!room ? html`${fieldError('file', u.errors)}<p class="hint">${ATTACHMENTS_MAX} files: the area's staff can remove one.</p>` : html`<form method="post" enctype="multipart/form-data" action="${u.action}" class="training-form" novalidate>
+<div class="field"><label for="file">Add a file</label><p class="hint" id="file-hint">The examination form, for example: PDF, PNG, JPEG or plain text, up to ${ATTACHMENT_BYTES_MAX / 1024 / 1024} MB, ${ATTACHMENTS_MAX} files at most. Adding a file does not use the link up.</p>
+<input type="file" id="file" name="file" accept=".pdf,.png,.jpg,.jpeg,.txt,application/pdf,image/png,image/jpeg,text/plain" required${described('file', u.errors, 'file-hint')} />${fieldError('file', u.errors)}</div>
+<label class="check"><input type="checkbox" name="hidden" value="on" /> Staff only (hidden from the student)</label>
+<div class="actions"><button type="submit" class="secondary">Upload</button></div>
+</form>`}
+</section>`;
 }
 
 /** The training's summary and its published reports, as every link's holder sees them. */
