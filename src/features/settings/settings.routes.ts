@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../core/domain/errors.js';
 import { contentDisposition } from '../../core/web/downloads.js';
 import { formFailure } from '../../core/web/forms.js';
-import { accountView, csrfField, sendPage } from '../../core/web/pages.js';
+import { accountView, csrfField, memberActor, sendPage } from '../../core/web/pages.js';
 import type { RouteServices } from '../../app/services.js';
 import { isLook, isMailKind, type MailKind, type MemberSettings } from '../notices/index.js';
 import { dataDownload, settingsForm, settingsPage as settingsPageSchema } from './settings.schema.js';
@@ -49,7 +49,7 @@ const settingsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = a
       };
       return send(request, reply, 422, shown, errors);
     }
-    await services.settings.save(cid, look as MemberSettings['look'], new Set(mail.filter(isMailKind)));
+    await services.settings.save(memberActor(request.member!), look as MemberSettings['look'], new Set(mail.filter(isMailKind)));
     return reply.redirect('/my/settings?done=saved', 303);
   });
 

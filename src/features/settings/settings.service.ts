@@ -4,6 +4,9 @@ import { isoMicros, isoMicrosOrNull } from '../../core/domain/time.js';
 import type { Deps } from '../../app/deps.js';
 import { type Look, MAIL_KINDS, type MailKind, type MemberSettings, settingsFrom } from '../notices/index.js';
 import { ratingCode } from '../members/domain/ratings.js';
+import { type AuditActor, userTarget } from '../audit/domain/index.js';
+
+type MemberActor = Extract<AuditActor, { kind: 'member' }>;
 
 export class SettingsService {
   constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock'>) {}
@@ -13,13 +16,27 @@ export class SettingsService {
     return settingsFrom(look, choices);
   }
 
-  /** Saves the look and every kind at once (a box not ticked: off); the training kind's interest request stays on regardless. */
-  async save(cid: number, look: Look, on: ReadonlySet<MailKind>): Promise<MemberSettings> {
+  /**
+   * Saves the look and every kind at once (a box not ticked: off); the training kind's interest
+   * request stays on regardless. Audited as `settings.changed` with the changed choices only.
+   */
+  async save(actor: MemberActor, look: Look, on: ReadonlySet<MailKind>): Promise<MemberSettings> {
     const settings: MemberSettings = {
       look,
       mail: Object.fromEntries(MAIL_KINDS.map((k) => [k, on.has(k)])) as Record<MailKind, boolean>,
     };
-    await this.deps.writer.write((w) => w.repos.notices.saveSettings(cid, settings, w.at));
+    await this.deps.writer.write(async (w) => {
+      const stored = await w.repos.notices.settingsRows(actor.cid);
+      const before = settingsFrom(stored.look, stored.choices);
+      await w.repos.notices.saveSettings(actor.cid, settings, w.at);
+      const changed = [
+        ...(before.look === settings.look ? [] : (['look'] as const)),
+        ...MAIL_KINDS.filter((k) => before.mail[k] !== settings.mail[k]),
+      ];
+      if (changed.length === 0) return;
+      const pick = (s: MemberSettings) => Object.fromEntries(changed.map((k) => [k, k === 'look' ? s.look : s.mail[k]]));
+      await w.audit(actor, [{ action: 'settings.changed', target: userTarget(actor.cid), before: pick(before), after: pick(settings) }]);
+    });
     return settings;
   }
 

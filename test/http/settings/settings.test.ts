@@ -100,6 +100,22 @@ describe('the member settings and data (contract §24)', () => {
     expect((await get('/my', BEN)).body).toContain('<html lang="en">');
     const stored = await ctx.services.settings.of(ANA);
     expect(stored).toEqual({ look: 'dark', mail: { endorsements: false, activity: true, tasks: false, feedback: true, training: false } });
+    // Audited as the member, with the changed choices only; the same form again changes nothing and adds no entry.
+    const audited = async () =>
+      (await ctx.services.audit.read({ target: `user:${ANA}` })).filter((a: { action: string }) => a.action === 'settings.changed');
+    expect(await audited()).toEqual([
+      expect.objectContaining({
+        before: { look: 'device', endorsements: true, tasks: true, feedback: false, training: true },
+        after: { look: 'dark', endorsements: false, tasks: false, feedback: true, training: false },
+      }),
+    ]);
+    const again = await post(ANA, csrfOf(after.body), [
+      ['look', 'dark'],
+      ['mail', 'activity'],
+      ['mail', 'feedback'],
+    ]);
+    expect(again.statusCode).toBe(303);
+    expect(await audited()).toHaveLength(1);
   });
 
   it('/my/data holds every kind of row about the member and nothing about another', async () => {

@@ -194,7 +194,7 @@ describe('notification mails through a real SMTP server (contract §24)', () => 
     expect(mails[2]!.text).toContain(`Your solo endorsement on EKCH_TWR expired at`);
     expect(solo.id).toBeGreaterThan(0);
     // Turned off: an issue sends nothing to Hanne.
-    await ctx.services.settings.save(HOLDER, 'device', new Set(['activity', 'training']));
+    await ctx.services.settings.save({ kind: 'member', cid: HOLDER, name: 'Hanne Holder' }, 'device', new Set(['activity', 'training']));
     const off = (await outbox()).length;
     await ctx.services.endorsements.issue(
       HOLDER,
