@@ -14,6 +14,7 @@ import { Writer } from '../core/write.js';
 import type { EventType } from '../features/events/index.js';
 import { liveBookingsMetric } from '../features/bookings/index.js';
 import { outboxMetrics } from '../features/operations/index.js';
+import { divisionApiMetrics } from '../features/division-api/index.js';
 import type { ServiceDeps } from './deps.js';
 import { FEATURES, type FeatureServices } from './features.js';
 import { createRepositories, readRepositories, type ReadRepositories, type Repositories } from './repositories.js';
@@ -69,6 +70,9 @@ export function createServices(config: Config, db: Db, clock: Clock = systemCloc
     ? new Metrics([
         liveBookingsMetric(() => repos.bookings.countLive()),
         outboxMetrics(repos.outboxFigures, clock, featureServices.networkPushes),
+        ...(featureServices.divisionApi
+          ? [divisionApiMetrics(() => repos.divisionRequests.countPending(), featureServices.divisionApi)]
+          : []),
       ])
     : null;
   if (metrics) db.addQueryListener(metrics.observeQuery);

@@ -213,6 +213,16 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
           .execute();
     },
 
+    /** How many requests wait to be sent (refused ones wait for an operator instead). */
+    async countPending(): Promise<number> {
+      const row = await db
+        .selectFrom('division_requests')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     async open() {
       return db.selectFrom('division_requests').selectAll().where('state', 'in', ['pending', 'refused']).orderBy('id').execute();
     },

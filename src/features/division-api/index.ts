@@ -9,6 +9,7 @@ import { divisionApiWorker } from './division-api.worker.js';
 import { VateudDriver } from './vateud.js';
 
 export type { DivisionApiService } from './division-api.service.js';
+export { divisionApiMetrics } from './division-api.metrics.js';
 
 function services(deps: ServiceDeps) {
   const config = deps.config.divisionApi;

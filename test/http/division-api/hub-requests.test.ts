@@ -19,6 +19,16 @@ describe("the division's hub", () => {
     const signal = new AbortController().signal;
     for (let i = 0; i < 100; i++) if (!(await ctx.services.divisionApi!.run({ now: () => now, signal }))) return;
   };
+  /** The hub's figures on /metrics. */
+  const figures = async () => {
+    const text = (await ctx.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const sample = (name: string) => Number(new RegExp(`^${name.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    return {
+      pending: sample('sector_division_pending'),
+      sent: sample('sector_division_requests_total{result="sent"}'),
+      refused: sample('sector_division_requests_total{result="refused"}'),
+    };
+  };
   const endorse = async (body: object) => {
     const res = await ctx.request({ method: 'POST', url: '/api/endorsements', token: key, payload: body });
     expect(res.statusCode, res.body).toBe(201);
@@ -119,9 +129,17 @@ describe("the division's hub", () => {
     expect(refused).toMatchObject([{ path: '/facility/training/assign/1000002/mentor', error: 'User is not a member of the division.' }]);
     expect(pending).toMatchObject([{ path: '/facility/training/remove/1000002/mentor', attempts: 0 }]);
     expect(hub.mentors.size).toBe(0);
+    // On /metrics: one request waiting (the refused one waits for an operator, not counted), one refusal counted.
+    const before = await figures();
+    expect(before.pending).toBe(1);
     await ctx.services.divisionApi!.retry(refused[0]!.id);
     await drain();
     expect(await ctx.services.divisionApi!.status()).toEqual({ pending: [], refused: [] });
+    const after = await figures();
+    expect(after.pending).toBe(0);
+    expect(after.sent - before.sent).toBe(2);
+    expect(after.refused).toBe(before.refused);
+    expect(before.refused).toBeGreaterThanOrEqual(1);
     expect(hub.requests.slice(-2).map((r) => r.path)).toEqual([
       '/facility/training/assign/1000002/mentor',
       '/facility/training/remove/1000002/mentor',
