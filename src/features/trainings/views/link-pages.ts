@@ -55,7 +55,9 @@ export function linkExamPage(
   const main = html`<p>This one-time link lets you grade one examination of this training, until ${dayText(view.expiresAt)}. Saving the result uses it up.</p>
 <section aria-labelledby="exam-title"><h2 id="exam-title">The examination</h2>
 <dl class="facts"><dt>When</dt><dd>${whenText(x.examination_date, x.start)}</dd><dt>Position</dt><dd>${x.position}</dd>
-<dt>${x.examiners.length > 1 ? 'Examiners' : 'Examiner'}</dt><dd>${andList(x.examiners.map((c) => named(view.names, c)))}</dd></dl>
+<dt>${x.examiners.length > 1 ? 'Examiners' : 'Examiner'}</dt><dd>${andList(x.examiners.map((c) => named(view.names, c)))}</dd></dl></section>
+${filesSection(view, f.upload)}
+<section aria-labelledby="grade-title"><h2 id="grade-title">Grading</h2>
 ${problem(errors, ['result'], 'result')}
 <form method="post" action="${f.action}" class="training-form" novalidate>
 ${f.csrf}
@@ -63,7 +65,6 @@ ${f.csrf}
 <select id="result" name="result" required${described('result', errors)}><option value="">Pick a result</option>${results.map((r) => html`<option value="${r.value}"${r.value === values.result ? html` selected` : ''}>${r.text}</option>`)}</select>${fieldError('result', errors)}</div>
 <div class="actions"><button type="submit">Save the result</button></div>
 </form></section>
-${filesSection(view, f.upload)}
 ${summary(view)}`;
   return frame(f, `Examination of ${view.names.get(view.training.user_id) ?? view.training.user_id}`, main);
 }
@@ -75,7 +76,7 @@ export interface LinkUpload {
   notice: string | null;
 }
 
-/** The examination's files and a form to add one (the examination form, say); adding does not use the link up. */
+/** The examination's files and a form to add one (the examination form, say), before the result: adding does not use the link up, grading does. */
 function filesSection(view: LinkView, u: LinkUpload) {
   const room = view.files.length < ATTACHMENTS_MAX;
   // prettier-ignore
