@@ -3,7 +3,7 @@
 // them through the driver, in commit order per member, with back-off; refused ones wait for an operator.
 import type { Deps } from '../../app/deps.js';
 import type { DivisionApiConfig } from '../../config.js';
-import { NotFoundError } from '../../core/domain/errors.js';
+import { ConflictError, NotFoundError } from '../../core/domain/errors.js';
 import type { WorkerContext } from '../../core/workers/worker.js';
 import { ratingValue } from '../members/domain/ratings.js';
 import { type DivisionDriver, type DivisionOperation, retryDelayMs } from './driver.domain.js';
@@ -143,6 +143,16 @@ export class DivisionApiService {
       if (!row || row.state === 'sent') throw new NotFoundError('Division request');
       if (row.operation === 'null') throw new NotFoundError('Division request that can be sent');
       await repo.settle(id, { state: 'pending', attempts: row.attempts, next_at: w.at, error: row.error }, row.task_id);
+    });
+  }
+
+  /** "Retry" beside a task on the staff pages: the refused request its completion caused is due now (none refused: 409). */
+  async retryTask(taskId: number): Promise<void> {
+    await this.o.writer.write(async (w) => {
+      const repo = w.repos.divisionRequests;
+      const row = await repo.refusedOfTask(taskId);
+      if (!row) throw new ConflictError("The division's hub has refused nothing of this task (any longer).");
+      await repo.settle(row.id, { state: 'pending', attempts: row.attempts, next_at: w.at, error: row.error }, row.task_id);
     });
   }
 

@@ -213,6 +213,18 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
           .execute();
     },
 
+    /** The refused request a task's completion caused, locked (none: undefined). */
+    async refusedOfTask(taskId: number) {
+      return db
+        .selectFrom('division_requests')
+        .selectAll()
+        .where('task_id', '=', taskId)
+        .where('state', '=', 'refused')
+        .orderBy('id')
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+    },
+
     /** How many requests wait to be sent (refused ones wait for an operator instead). */
     async countPending(): Promise<number> {
       const row = await db

@@ -4,14 +4,14 @@
 // TasksService, the API's own service.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError } from '../../core/domain/errors.js';
+import { ConflictError, ForbiddenError } from '../../core/domain/errors.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
 import { personName } from '../members/domain/names.js';
 import type { RouteServices } from '../../app/services.js';
 import { failureOf, type FormState, frameOf, NO_FORM, notFound, noticeOf, respondToRefusal, viewerOf } from '../roles/index.js';
 import { CLOSING_STATUSES, type ClosingStatus } from './domain.js';
-import { closeTaskForm, requestForm, requestPage as requestSchema, tasksPage as tasksSchema } from './task-pages.schema.js';
+import { closeTaskForm, retryHubForm, requestForm, requestPage as requestSchema, tasksPage as tasksSchema } from './task-pages.schema.js';
 import { tasksPage } from './views/tasks-page.js';
 import { requestPage } from './views/training-tasks.js';
 
@@ -20,6 +20,7 @@ const NOTICES = {
   completed: 'Task completed: its creator was told.',
   declined: 'Task declined: its creator was told.',
   withdrawn: 'Task withdrawn.',
+  retried: "The request is sent to the division's hub again.",
 };
 const isClosing = (s: string): s is ClosingStatus => (CLOSING_STATUSES as readonly string[]).includes(s);
 
@@ -61,6 +62,25 @@ const taskPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
     } catch (err) {
       const errors = failureOf(err);
       if (errors) return sendList(request, reply, err instanceof ConflictError ? 409 : 422, { ...state, errors });
+      return respondToRefusal(request, reply, err, 'task');
+    }
+  });
+
+  // A request the division's hub refused after the task's completion, sent again by its assignee or creator.
+  app.post('/staff/tasks/:id/hub-retry', { schema: retryHubForm, ...form }, async (request, reply) => {
+    if (pathFailed(request)) return notFound(request, reply, 'task');
+    const { id } = request.params;
+    const cid = request.member!.cid;
+    const state = { form: `task-${id}`, values: {} };
+    try {
+      const task = await services.tasks.get(id);
+      if (task.assignee_id !== cid && task.creator_id !== cid)
+        throw new ForbiddenError("A request to the division's hub is sent again by the task's assignee or creator.");
+      if (!services.divisionApi) throw new ConflictError("No division's hub is configured (DIVISION_API).");
+      await services.divisionApi.retryTask(id);
+      return await reply.redirect(`/staff/tasks?done=retried#task-${id}`, 303);
+    } catch (err) {
+      if (err instanceof ConflictError) return sendList(request, reply, 409, { ...state, errors: { form: [err.message] } });
       return respondToRefusal(request, reply, err, 'task');
     }
   });

@@ -22,3 +22,4 @@ export const requestForm = {
     _csrf: Csrf,
   }),
 };
+export const retryHubForm = { ...hidden, params: IdPath(), body: pageForm({ _csrf: Csrf }) };

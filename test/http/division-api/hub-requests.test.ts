@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
+import { csrfOf, postForm, SIGN_IN_ENV, signIn } from '../../support/members.js';
 
 const CY = 1000003;
 const T0 = Date.parse('2026-06-01T12:00:00Z');
@@ -45,6 +46,7 @@ describe("the division's hub", () => {
         DIVISION_API_URL: hub.url,
         DIVISION_API_RETRY_BASE_MS: '1000',
         DIVISION_API_TIMEOUT_MS: '500',
+        ...SIGN_IN_ENV,
       },
     });
     await ctx.load(
@@ -156,5 +158,48 @@ describe("the division's hub", () => {
     await drain();
     expect(hub.tiers[1].filter((r) => r.user_cid === ADA)).toHaveLength(1);
     expect((await ctx.services.divisionApi!.status()).pending).toEqual([]);
+  });
+
+  it('shows a task\'s refused request on the tasks page with "Send again" for its assignee, which sends it again', async () => {
+    await ctx.services.roles.grant(CY, 'Moderator', 'Denmark', cli);
+    const training = await ctx.services.trainings.create({ user_id: BO, area: 'Denmark', ratings: ['S3'], status: 2 }, cli);
+    await drain();
+    const made = await ctx.request({
+      method: 'POST',
+      url: '/api/tasks',
+      token: key,
+      payload: { type: 'rating_upgrade', subject_user_id: BO, training_id: training.id, rating: 'S3', assignee_id: ADA, creator_id: CY },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = (made.json() as { id: number }).id;
+    hub.mode = 'refuse';
+    hub.refuseMessage = 'The user is not in the division.';
+    const closed = await ctx.request({
+      method: 'PATCH',
+      url: `/api/tasks/${id}`,
+      token: key,
+      payload: { status: 'completed', actor_id: ADA },
+    });
+    expect(closed.statusCode, closed.body).toBe(200);
+    await drain();
+    const users = await ctx.services.db.kysely.selectFrom('users').selectAll().where('id', 'in', [ADA, CY]).orderBy('id').execute();
+    const [ada, cy] = await Promise.all(users.map((u) => signIn(ctx.app, ctx.services, { ...u, rating: 'C1' } as never)));
+    const page = async (who: { cookie: string }) =>
+      (await ctx.app.inject({ method: 'GET', url: '/staff/tasks', headers: { cookie: who.cookie } })).body;
+    const shown = await page(ada!);
+    expect(shown).toContain(`id="task-${id}-hub">The division's hub refused it: The user is not in the division.</p>`);
+    expect(shown).toContain(`action="/staff/tasks/${id}/hub-retry"`);
+
+    hub.mode = 'up';
+    const again = await postForm(ctx.app, `/staff/tasks/${id}/hub-retry`, { _csrf: csrfOf(shown) }, ada!.cookie);
+    expect(again.statusCode, again.body).toBe(303);
+    expect(again.headers.location).toBe(`/staff/tasks?done=retried#task-${id}`);
+    await drain();
+    expect(await page(ada!)).toContain("Sent to the division's hub.");
+    expect(hub.requests.at(-1)!.path).toBe(`/facility/user/${BO}/upgrade`);
+    // Nothing refused any more: a second "Send again" (an old page) is 409 with the reason on the item.
+    const stale = await postForm(ctx.app, `/staff/tasks/${id}/hub-retry`, { _csrf: csrfOf(await page(cy!)) }, cy!.cookie);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.body).toContain('has refused nothing of this task');
   });
 });

@@ -60,5 +60,17 @@ ${formError(c.state, form, ['closed_message'])}
 <p class="when">${STATUS_TEXT[t.status]} · from ${name(t.creator_id)} to ${name(t.assignee_id)} · sent ${utcText(t.created_at)}${t.closed_at === null ? '' : ` · closed ${utcText(t.closed_at)}`}</p>
 ${t.message ? html`<p class="report-text">${t.message}</p>` : ''}
 ${t.closed_message ? html`<p class="report-text">Reply: ${t.closed_message}</p>` : ''}
+${hubLine(t, c)}
 ${forms}</li>`;
+}
+
+/** What the division's hub made of the request the task's completion caused; "Send again" beside a refusal for its assignee or creator. */
+function hubLine(t: TaskRow, c: ItemContext): Html | '' {
+  if (t.division_api_state === null) return '';
+  if (t.division_api_state === 'pending') return html`<p class="hint">Being sent to the division's hub.</p>`;
+  if (t.division_api_state === 'sent') return html`<p class="hint">Sent to the division's hub.</p>`;
+  const involved = t.assignee_id === c.viewer || t.creator_id === c.viewer;
+  // prettier-ignore
+  return html`<p class="error" id="task-${t.id}-hub">The division's hub refused it: ${t.division_api_error ?? 'no reason given'}</p>
+${involved ? html`<form method="post" action="/staff/tasks/${t.id}/hub-retry" class="inline">${c.csrf}<button type="submit" class="secondary" aria-describedby="task-${t.id}-hub">Send again</button></form>` : ''}`;
 }
