@@ -13,6 +13,8 @@ function services(deps: ServiceDeps) {
   return { positions: new PositionsService(deps), facilities: new FacilitiesService(deps) };
 }
 
+export { FACILITY_DESCRIPTION_MAX, FACILITY_TIERS } from './facilities.schema.js';
+
 export const positions: Feature<ReturnType<typeof services>> = {
   services,
   routes: { api: [positionsRoutes, facilitiesRoutes], staff: [staffPositionsRoutes, facilitiesPagesRoutes] },

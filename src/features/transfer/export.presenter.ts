@@ -117,6 +117,14 @@ export function exportDocument(rows: DivisionRows) {
               ),
             ),
         }),
+    // Likewise the facilities given a tier or a description (contract §22), by name.
+    ...(rows.facilities.length === 0
+      ? {}
+      : {
+          facilities: rows.facilities
+            .map((f) => ({ name: f.name, tier: f.tier, description: f.description, updated_at: isoMicros(f.updated_at) }))
+            .sort(by((f) => f.name)),
+        }),
   };
 }
 

@@ -25,6 +25,7 @@ export interface DivisionRows {
   trainingAttachments: Array<Omit<Selectable<Database['training_attachments']>, 'content'>>;
   bookings: Rows<'bookings'>;
   reportTemplates: Rows<'report_templates'>;
+  facilities: Rows<'facilities'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -52,6 +53,7 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
       .execute(),
     bookings: await db.selectFrom('bookings').selectAll().execute(),
     reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
+    facilities: await db.selectFrom('facilities').selectAll().execute(),
   };
 }
 

@@ -17,6 +17,7 @@ import { chunks } from '../../core/db/chunks.js';
 import { type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } from './import-rows.repository.js';
 import { dedupe, importTrainings } from './import-trainings.repository.js';
 import { importTemplates } from './import-templates.repository.js';
+import { importFacilities } from './import-facilities.repository.js';
 
 export interface ImportSummary {
   areas: number;
@@ -27,6 +28,7 @@ export interface ImportSummary {
   trainings: number;
   bookings: number;
   templates: number;
+  facilities: number;
 }
 
 /** Ids of what records reference, each refusing an unknown name with the record's path. */
@@ -68,6 +70,7 @@ async function applyImport(
   await importTrainings(db, plan.trainings, refs);
   const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
   await importTemplates(db, plan.report_templates ?? [], areaId, now);
+  await importFacilities(db, plan.facilities ?? [], now);
 
   const summary = {
     areas: plan.areas.length,
@@ -78,6 +81,7 @@ async function applyImport(
     trainings: plan.trainings.length,
     bookings: plan.bookings.length,
     templates: plan.report_templates?.length ?? 0,
+    facilities: plan.facilities?.length ?? 0,
   };
   return { summary, bookings };
 }

@@ -2,6 +2,7 @@
 // Every error names the JSON path of the offending value.
 import { parseBooking } from './bookings.js';
 import { parseEndorsement } from './endorsements.js';
+import { parseFacility } from './facilities.js';
 import { arr, fail, obj, refuseDuplicates, text, withoutRepeats } from './fields.js';
 import type { ImportPlan } from './plan.js';
 import { parsePosition } from './positions.js';
@@ -11,7 +12,7 @@ import { parseTemplate } from './templates.js';
 import { parseTraining } from './trainings.js';
 import { parseUser } from './users.js';
 
-const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'report_templates'];
+const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'report_templates', 'facilities'];
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
@@ -46,5 +47,8 @@ export function parseImport(input: unknown): ImportPlan {
   const report_templates = arr(root, 'report_templates').map((t, i) => parseTemplate(t, `report_templates[${i}]`));
   refuseDuplicates(report_templates, (t) => [t.area, t.name], 'area and name');
 
-  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates };
+  const facilities = arr(root, 'facilities').map((f, i) => parseFacility(f, `facilities[${i}]`));
+  refuseDuplicates(facilities, (f) => [f.name], 'name');
+
+  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities };
 }

@@ -178,4 +178,16 @@ export interface ImportPlan {
   bookings: ImportBooking[];
   /** Absent: none (a Control Center move has none). */
   report_templates?: ImportTemplate[];
+  /** Facility names with a tier or a description (contract §22); absent: none. */
+  facilities?: ImportFacility[];
+}
+
+export interface ImportFacility {
+  name: string;
+  tier: 'T1' | 'T2' | null;
+  /** Undefined: the stored one stays (null for a new facility). */
+  description: string | null | undefined;
+  /** Null: the time of the import. */
+  updated_at: number | null;
+  path: string;
 }
