@@ -19,7 +19,7 @@ import { accountView, csrfField, csrfToken, memberActor, sendMessage, sendPage }
 import { multipartUploads, readUpload } from '../../core/web/uploads.js';
 import { ATTACHMENT_BYTES_MAX, TOO_LARGE } from './attachments.domain.js';
 import { LinkGoneError } from './links.service.js';
-import { linkPage, linkReportForm } from './links.schema.js';
+import { linkFiles, linkPage, linkReportForm } from './links.schema.js';
 import { type LinkReportValues, linkExamPage, linkReportPage } from './views/link-pages.js';
 import type { RouteServices } from '../../app/services.js';
 
@@ -89,7 +89,7 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
   app.get('/training/link/:token', { schema: linkPage, attachValidation: true }, async (request, reply) => {
     noReferrer(reply);
     if (formFailure(request)) return gone(request, reply, new LinkGoneError('unknown'));
-    const attached = (request.query as { done?: unknown }).done === 'attached';
+    const attached = request.query.done === 'attached';
     try {
       const upload = { errors: {}, notice: attached ? 'The file is added. Grade the examination when you are ready.' : null };
       return await sendForm(request, reply, request.params.token, 200, EMPTY, {}, upload);
@@ -99,7 +99,7 @@ const trainingLinkRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }>
   });
 
   // A file added through a grading link (the examination form, say); grading still uses the link up.
-  app.post('/training/link/:token/files', { schema: linkPage, attachValidation: true }, async (request, reply) => {
+  app.post('/training/link/:token/files', { schema: linkFiles, attachValidation: true }, async (request, reply) => {
     noReferrer(reply);
     if (formFailure(request)) return gone(request, reply, new LinkGoneError('unknown'));
     const token = request.params.token;

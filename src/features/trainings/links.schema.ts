@@ -11,7 +11,9 @@ export const createLinkForm = {
 };
 
 const LinkPath = TextPath('token');
-export const linkPage = { ...hidden, params: LinkPath };
+export const linkPage = { ...hidden, params: LinkPath, querystring: pageForm({ done: Field() }) };
+/** A grading link's upload: the token in the path, the file and the CSRF token (in the URL) read by the route. */
+export const linkFiles = { ...hidden, params: LinkPath };
 export const linkReportForm = {
   ...hidden,
   params: LinkPath,
