@@ -132,7 +132,7 @@ interface Queries {
   demoPeople: 'list';
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
-  divisionRequests: 'nextDue' | 'open' | 'countPending';
+  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';

@@ -156,6 +156,27 @@ export class DivisionApiService {
     });
   }
 
+  /** The hub's message of the oldest refused request about each thing ("endorsement:12"), for the staff pages. */
+  async refusedAbout(abouts: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const r of await this.o.repos.divisionRequests.refusedAbout(abouts))
+      if (!out.has(r.about)) out.set(r.about, r.error ?? 'no reason given');
+    return out;
+  }
+
+  /** "Send again" beside an endorsement on the staff pages: its oldest refused request is due now (none refused: 409). */
+  async retryAbout(about: string): Promise<void> {
+    await this.o.writer.write(async (w) => {
+      const row = await w.repos.divisionRequests.refusedOfAbout(about);
+      if (!row) throw new ConflictError("The division's hub has refused nothing about this (any longer).");
+      await w.repos.divisionRequests.settle(
+        row.id,
+        { state: 'pending', attempts: row.attempts, next_at: w.at, error: row.error },
+        row.task_id,
+      );
+    });
+  }
+
   /** `division:dismiss`: the request is dropped, and what it held back may go. */
   async dismiss(id: number): Promise<void> {
     await this.o.writer.write(async (w) => {

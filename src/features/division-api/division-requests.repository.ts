@@ -225,6 +225,30 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
         .executeTakeFirst();
     },
 
+    /** The refused requests about these things ("endorsement:12"), oldest first. */
+    async refusedAbout(abouts: readonly string[]) {
+      if (abouts.length === 0) return [];
+      return db
+        .selectFrom('division_requests')
+        .select(['id', 'about', 'error'])
+        .where('about', 'in', [...abouts])
+        .where('state', '=', 'refused')
+        .orderBy('id')
+        .execute();
+    },
+
+    /** The oldest refused request about a thing, locked (none: undefined). */
+    async refusedOfAbout(about: string) {
+      return db
+        .selectFrom('division_requests')
+        .selectAll()
+        .where('about', '=', about)
+        .where('state', '=', 'refused')
+        .orderBy('id')
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+    },
+
     /** How many requests wait to be sent (refused ones wait for an operator instead). */
     async countPending(): Promise<number> {
       const row = await db

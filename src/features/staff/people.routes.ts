@@ -4,7 +4,7 @@
 // beside its field, an action the viewer's roles do not allow 403 with the reason.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError } from '../../core/domain/errors.js';
+import { ConflictError, ForbiddenError } from '../../core/domain/errors.js';
 import { mayDo, STAFF_ROLES } from '../roles/domain.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
@@ -21,7 +21,14 @@ const NOTICES = {
   revoked: 'Endorsement revoked.',
   granted: 'Role granted.',
   'role-revoked': 'Role revoked.',
+  'hub-retried': "The request is sent to the division's hub again.",
 };
+
+/** Whether the viewer may issue (and change) endorsements at all; the services decide each one. */
+const mayIssueOf = (view: StaffView): boolean =>
+  view.myAreas.some((a) =>
+    ['Administrator', 'Moderator', 'Mentor'].some((r) => view.member.divisionAdmin || view.member.areaRoles.get(a.id)?.has(r)),
+  );
 
 /** What the viewer may grant: roles and areas ('' division-wide) with at least one allowed pair. */
 function grantChoices(view: StaffView) {
@@ -55,8 +62,15 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     const grant = grantChoices(view);
     const now = services.staff.now();
     const choices = await services.staff.issueChoices();
-    const mayIssue = view.myAreas.some((a) =>
-      ['Administrator', 'Moderator', 'Mentor'].some((r) => view.member.divisionAdmin || view.member.areaRoles.get(a.id)?.has(r)),
+    const mayIssue = mayIssueOf(view);
+    const refused = services.divisionApi
+      ? await services.divisionApi.refusedAbout(person.endorsements.map((e) => `endorsement:${e.id}`))
+      : new Map<string, string>();
+    const hubRefusals = new Map(
+      person.endorsements.flatMap((e) => {
+        const m = refused.get(`endorsement:${e.id}`);
+        return m === undefined ? [] : [[e.id, m] as const];
+      }),
     );
     const page = personPage({
       ...frameOf(request, services),
@@ -65,6 +79,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
       state,
       now,
       mayIssue,
+      hubRefusals,
       issue: { choices, areas: view.areas.map((a) => a.name), today: new Date(now).toISOString().slice(0, 10) },
       roles: {
         revocable: person.roles.map(
@@ -152,6 +167,18 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     return change(request, reply, held.cid, { form: `end-${held.id}`, values: {} }, 'revoked', () =>
       services.endorsements.revoke(held.id, actor(request)),
     );
+  });
+
+  // A request the division's hub refused about the endorsement, sent again by staff who may change endorsements.
+  app.post('/staff/endorsements/:id/hub-retry', { schema: endorsementRevokeForm, ...form }, async (request, reply) => {
+    const held = await holderOf(request, reply, pathFailed(request) ? null : request.params.id);
+    if (held === null) return reply;
+    return change(request, reply, held.cid, { form: 'page', values: {} }, 'hub-retried', async () => {
+      if (!mayIssueOf(viewerOf(request)))
+        throw new ForbiddenError('Sending a request to the division’s hub again is for staff who may change endorsements.');
+      if (!services.divisionApi) throw new ConflictError("No division's hub is configured (DIVISION_API).");
+      await services.divisionApi.retryAbout(`endorsement:${held.id}`);
+    });
   });
 
   for (const [path, what] of [

@@ -7,6 +7,7 @@ import { ADA, BO, buildDivision, buildPosition, buildUser } from '../../support/
 import { csrfOf, postForm, SIGN_IN_ENV, signIn } from '../../support/members.js';
 
 const CY = 1000003;
+const DAN = 1000004;
 const T0 = Date.parse('2026-06-01T12:00:00Z');
 const cli = { kind: 'cli' } as const;
 
@@ -51,7 +52,12 @@ describe("the division's hub", () => {
     });
     await ctx.load(
       buildDivision({
-        users: [buildUser(), buildUser({ id: BO, first_name: 'Bo', rating: 'S2' }), buildUser({ id: CY, first_name: 'Cy', rating: 'S3' })],
+        users: [
+          buildUser(),
+          buildUser({ id: BO, first_name: 'Bo', rating: 'S2' }),
+          buildUser({ id: CY, first_name: 'Cy', rating: 'S3' }),
+          buildUser({ id: DAN, first_name: 'Dan', rating: 'S2' }),
+        ],
         positions: [buildPosition('EKCH_TWR', { required_facility: 'EKCH TWR' })],
       }),
     );
@@ -201,5 +207,33 @@ describe("the division's hub", () => {
     const stale = await postForm(ctx.app, `/staff/tasks/${id}/hub-retry`, { _csrf: csrfOf(await page(cy!)) }, cy!.cookie);
     expect(stale.statusCode).toBe(409);
     expect(stale.body).toContain('has refused nothing of this task');
+  });
+
+  it('shows an endorsement\'s refused request on the person\'s staff page with "Send again", which sends it again', async () => {
+    hub.mode = 'refuse';
+    hub.refuseMessage = 'Position EKCH TWR is unknown to the hub.';
+    const id = await endorse({ user_id: DAN, type: 'facility', rating: 'EKCH TWR' });
+    await drain();
+    const users = await ctx.services.db.kysely.selectFrom('users').selectAll().where('id', '=', ADA).execute();
+    const ada = await signIn(ctx.app, ctx.services, { ...users[0]!, rating: 'C1' } as never);
+    const page = async () => (await ctx.app.inject({ method: 'GET', url: `/staff/users/${DAN}`, headers: { cookie: ada.cookie } })).body;
+    const shown = await page();
+    expect(shown).toContain(
+      `id="endorsement-${id}-hub">The division's hub refused a request about it: Position EKCH TWR is unknown to the hub.</p>`,
+    );
+    expect(shown).toContain(`action="/staff/endorsements/${id}/hub-retry"`);
+
+    hub.mode = 'up';
+    const again = await postForm(ctx.app, `/staff/endorsements/${id}/hub-retry`, { _csrf: csrfOf(shown) }, ada.cookie);
+    expect(again.statusCode, again.body).toBe(303);
+    expect(again.headers.location).toBe(`/staff/users/${DAN}?done=hub-retried`);
+    await drain();
+    expect(hub.requests.at(-1)).toMatchObject({ method: 'POST', path: '/facility/endorsements/tier-1' });
+    const after = await page();
+    expect(after).not.toContain(`id="endorsement-${id}-hub"`);
+    // Nothing refused any more: an old page's "Send again" is 409, said at the top of the page.
+    const stale = await postForm(ctx.app, `/staff/endorsements/${id}/hub-retry`, { _csrf: csrfOf(after) }, ada.cookie);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.body).toContain('has refused nothing about this');
   });
 });

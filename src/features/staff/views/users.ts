@@ -36,6 +36,8 @@ export interface PersonPage extends StaffFrame {
   now: number;
   /** Whether the viewer may issue (and change) endorsements at all; the services decide each one. */
   mayIssue: boolean;
+  /** Endorsement id -> the message of a request the division's hub refused about it. */
+  hubRefusals: ReadonlyMap<number, string>;
   issue: Omit<IssueForm, 'csrf' | 'state' | 'cid'>;
   roles: Omit<RolesForm, 'csrf' | 'state' | 'cid' | 'roles'>;
 }
@@ -56,7 +58,17 @@ function endorsementItem(e: Endorsement, p: PersonPage): Html {
   // prettier-ignore
   return html`<li class="card${s.live ? '' : ' ended'}"><p><strong>${e.type[0]!.toUpperCase()}${e.type.slice(1)}</strong> ${what}</p>
 <p class="when">${s.text}${e.issued_by === null ? '' : html`, issued by ${personName(p.person.names, e.issued_by)}`}</p>
+${hubRefusal(e, p)}
 ${s.live && p.mayIssue && e.type !== 's1' ? endorsementActions(e, p.csrf, p.state, today) : ''}</li>`;
+}
+
+/** A request the division's hub refused about the endorsement, with "Send again" for who may change endorsements. */
+function hubRefusal(e: Endorsement, p: PersonPage): Html | '' {
+  const message = p.hubRefusals.get(e.id);
+  if (message === undefined) return '';
+  // prettier-ignore
+  return html`<p class="error" id="endorsement-${e.id}-hub">The division's hub refused a request about it: ${message}</p>
+${p.mayIssue ? html`<form method="post" action="/staff/endorsements/${e.id}/hub-retry" class="inline">${p.csrf}<button type="submit" class="secondary" aria-describedby="endorsement-${e.id}-hub">Send again</button></form>` : ''}`;
 }
 
 export function personPage(p: PersonPage): Buffer {
