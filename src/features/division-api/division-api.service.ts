@@ -146,16 +146,6 @@ export class DivisionApiService {
     });
   }
 
-  /** "Retry" beside a task on the staff pages: the refused request its completion caused is due now (none refused: 409). */
-  async retryTask(taskId: number): Promise<void> {
-    await this.o.writer.write(async (w) => {
-      const repo = w.repos.divisionRequests;
-      const row = await repo.refusedOfTask(taskId);
-      if (!row) throw new ConflictError("The division's hub has refused nothing of this task (any longer).");
-      await repo.settle(row.id, { state: 'pending', attempts: row.attempts, next_at: w.at, error: row.error }, row.task_id);
-    });
-  }
-
   /** The hub's message of the oldest refused request about each thing ("endorsement:12"), for the staff pages. */
   async refusedAbout(abouts: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
@@ -164,11 +154,15 @@ export class DivisionApiService {
     return out;
   }
 
-  /** "Send again" beside an endorsement on the staff pages: its oldest refused request is due now (none refused: 409). */
-  async retryAbout(about: string): Promise<void> {
+  /**
+   * "Send again" on the staff pages, beside a task or an endorsement: its oldest refused request is
+   * due now (none refused: 409).
+   */
+  async retryRefused(of: { task: number } | { about: string }): Promise<void> {
     await this.o.writer.write(async (w) => {
-      const row = await w.repos.divisionRequests.refusedOfAbout(about);
-      if (!row) throw new ConflictError("The division's hub has refused nothing about this (any longer).");
+      const row = await w.repos.divisionRequests.refusedLocked(of);
+      if (!row)
+        throw new ConflictError(`The division's hub has refused nothing ${'task' in of ? 'of this task' : 'about this'} (any longer).`);
       await w.repos.divisionRequests.settle(
         row.id,
         { state: 'pending', attempts: row.attempts, next_at: w.at, error: row.error },

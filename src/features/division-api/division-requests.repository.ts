@@ -213,12 +213,13 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
           .execute();
     },
 
-    /** The refused request a task's completion caused, locked (none: undefined). */
-    async refusedOfTask(taskId: number) {
+    /** The oldest refused request a task's completion caused, or about a thing ("endorsement:12"), locked (none: undefined). */
+    async refusedLocked(of: { task: number } | { about: string }) {
       return db
         .selectFrom('division_requests')
         .selectAll()
-        .where('task_id', '=', taskId)
+        .$if('task' in of, (q) => q.where('task_id', '=', (of as { task: number }).task))
+        .$if('about' in of, (q) => q.where('about', '=', (of as { about: string }).about))
         .where('state', '=', 'refused')
         .orderBy('id')
         .$if(dialect === 'postgres', (q) => q.forUpdate())
@@ -235,18 +236,6 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
         .where('state', '=', 'refused')
         .orderBy('id')
         .execute();
-    },
-
-    /** The oldest refused request about a thing, locked (none: undefined). */
-    async refusedOfAbout(about: string) {
-      return db
-        .selectFrom('division_requests')
-        .selectAll()
-        .where('about', '=', about)
-        .where('state', '=', 'refused')
-        .orderBy('id')
-        .$if(dialect === 'postgres', (q) => q.forUpdate())
-        .executeTakeFirst();
     },
 
     /** How many requests wait to be sent (refused ones wait for an operator instead). */

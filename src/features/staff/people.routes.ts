@@ -177,7 +177,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
       if (!mayIssueOf(viewerOf(request)))
         throw new ForbiddenError('Sending a request to the division’s hub again is for staff who may change endorsements.');
       if (!services.divisionApi) throw new ConflictError("No division's hub is configured (DIVISION_API).");
-      await services.divisionApi.retryAbout(`endorsement:${held.id}`);
+      await services.divisionApi.retryRefused({ about: `endorsement:${held.id}` });
     });
   });
 

@@ -77,7 +77,7 @@ const taskPagesRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = 
       if (task.assignee_id !== cid && task.creator_id !== cid)
         throw new ForbiddenError("A request to the division's hub is sent again by the task's assignee or creator.");
       if (!services.divisionApi) throw new ConflictError("No division's hub is configured (DIVISION_API).");
-      await services.divisionApi.retryTask(id);
+      await services.divisionApi.retryRefused({ task: id });
       return await reply.redirect(`/staff/tasks?done=retried#task-${id}`, 303);
     } catch (err) {
       if (err instanceof ConflictError) return sendList(request, reply, 409, { ...state, errors: { form: [err.message] } });
