@@ -1,8 +1,7 @@
-// The mails students get about their training (contract §18): a plain-text and an HTML part of
-// the same words. Names and other values from outside go into the body only (escaped in the HTML
-// part), never into a header.
+// The mails students get about their training (contract §18) and examiners and staff about
+// examinations and tasks (§20, §21), in the one mail layout (src/core/mail.view.ts).
 import type { NewMail } from '../../core/mail.repository.js';
-import { html } from '../../core/web/html.js';
+import { memberMail } from '../../core/mail.view.js';
 
 export type TrainingMailKind = 'created' | 'status' | 'mentor' | 'report' | 'examination' | 'interest';
 
@@ -28,43 +27,20 @@ const SUBJECTS: Record<TrainingMailKind, string> = {
 };
 
 export function trainingMail(m: TrainingMail): NewMail {
-  const link = `${m.publicUrl}/my/training`;
-  // A name is one line of text: line breaks and other control characters become spaces.
-  const name = m.firstName?.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
-  const greeting = `Hello${name ? ` ${name}` : ''},`;
-  const action =
-    m.kind === 'interest' ? 'Confirm on your training page within 14 days, or the request is closed:' : 'See your training page:';
-  const settings = `${m.publicUrl}/my/settings`;
-  // Why it was sent (contract §24): the interest request is the one mail a member cannot turn off.
-  const why =
-    m.kind === 'interest'
-      ? 'You get this whatever your settings: without an answer the training would be closed unseen.'
-      : 'You get this because mail about your training is on in your settings.';
-  const text = [
-    greeting,
-    '',
-    `Your ${m.area} training.`,
-    ...m.lines,
-    '',
-    action,
-    link,
-    '',
-    `${why} Your settings: ${settings}`,
-    '',
-    `— ${m.siteName}`,
-  ].join('\n');
-  const body = html`<!doctype html>
-    <html lang="en">
-      <body>
-        <p>${greeting}</p>
-        <p>Your ${m.area} training.</p>
-        ${m.lines.map((l) => html`<p>${l}</p>`)}
-        <p>${action} <a href="${link}">${link}</a></p>
-        <p>${why} Your settings: <a href="${settings}">${settings}</a></p>
-        <p>— ${m.siteName}</p>
-      </body>
-    </html>`;
-  return { to_address: m.to, subject: `${m.siteName}: ${SUBJECTS[m.kind]}`, text_body: text, html_body: body.toString() };
+  return memberMail({
+    ...m,
+    subject: SUBJECTS[m.kind],
+    lines: [`Your ${m.area} training.`, ...m.lines],
+    link: {
+      path: '/my/training',
+      before: m.kind === 'interest' ? 'Confirm on your training page within 14 days, or the request is closed:' : 'See your training page:',
+    },
+    // Why it was sent (contract §24): the interest request is the one mail a member cannot turn off.
+    why:
+      m.kind === 'interest'
+        ? 'You get this whatever your settings: without an answer the training would be closed unseen.'
+        : 'You get this because mail about your training is on in your settings.',
+  });
 }
 
 export interface ExaminerMail {
@@ -84,22 +60,9 @@ export interface ExaminerMail {
 
 /** The mail an examiner gets when an examination they examine is planned, moved or cancelled (contract §20); also a staff member's about a task (§21). */
 export function examinerMail(m: ExaminerMail): NewMail {
-  const link = `${m.publicUrl}${m.link?.path ?? '/my'}`;
-  const name = m.firstName?.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
-  const greeting = `Hello${name ? ` ${name}` : ''},`;
-  const action = m.link?.action ?? 'Your examinations are listed on your page:';
-  const settings = `${m.publicUrl}/my/settings`;
-  const why = m.why ?? 'You get this because mail about training is on in your settings.';
-  const text = [greeting, '', ...m.lines, '', action, link, '', `${why} Your settings: ${settings}`, '', `— ${m.siteName}`].join('\n');
-  const body = html`<!doctype html>
-    <html lang="en">
-      <body>
-        <p>${greeting}</p>
-        ${m.lines.map((l) => html`<p>${l}</p>`)}
-        <p>${action} <a href="${link}">${link}</a></p>
-        <p>${why} Your settings: <a href="${settings}">${settings}</a></p>
-        <p>— ${m.siteName}</p>
-      </body>
-    </html>`;
-  return { to_address: m.to, subject: `${m.siteName}: ${m.subject}`, text_body: text, html_body: body.toString() };
+  return memberMail({
+    ...m,
+    link: { path: m.link?.path ?? '/my', before: m.link?.action ?? 'Your examinations are listed on your page:' },
+    why: m.why ?? 'You get this because mail about training is on in your settings.',
+  });
 }
