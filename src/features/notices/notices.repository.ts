@@ -2,6 +2,7 @@
 // of the notifications already sent (contract §24).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/db/schema.js';
+import type { Dialect } from '../../core/db/connection.js';
 import { chunks } from '../../core/db/chunks.js';
 import { MAIL_DEFAULTS, type MailKind, type MemberSettings } from './domain.js';
 
@@ -12,8 +13,16 @@ export interface Recipient {
   last_name: string | null;
 }
 
-export function noticesRepository(db: Kysely<Database>) {
+export function noticesRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
+    /**
+     * Holds the member's row until the write ends, so two saves of one member's settings take turns
+     * (SQLite's write lock already serialises writers): each reads what the other saved.
+     */
+    async lockMember(cid: number): Promise<void> {
+      if (dialect === 'postgres') await db.selectFrom('users').select('id').where('id', '=', cid).forUpdate().execute();
+    },
+
     /** The stored look and choices of a member (no rows: the defaults). */
     async settingsRows(cid: number) {
       const [look, choices] = await Promise.all([

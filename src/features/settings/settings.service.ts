@@ -26,6 +26,7 @@ export class SettingsService {
       mail: Object.fromEntries(MAIL_KINDS.map((k) => [k, on.has(k)])) as Record<MailKind, boolean>,
     };
     await this.deps.writer.write(async (w) => {
+      await w.repos.notices.lockMember(actor.cid);
       const stored = await w.repos.notices.settingsRows(actor.cid);
       const before = settingsFrom(stored.look, stored.choices);
       await w.repos.notices.saveSettings(actor.cid, settings, w.at);

@@ -116,6 +116,31 @@ describe('the member settings and data (contract §24)', () => {
     ]);
     expect(again.statusCode).toBe(303);
     expect(await audited()).toHaveLength(1);
+
+    // The form sent three times at once (a double click, on PostgreSQL concurrent transactions): each
+    // save takes its turn and reads what the one before saved, so only the first is a change.
+    const token = csrfOf((await get('/my/settings', ANA)).body);
+    const many = await Promise.all(
+      [0, 1, 2].map(() =>
+        post(ANA, token, [
+          ['look', 'light'],
+          ['mail', 'activity'],
+        ]),
+      ),
+    );
+    expect(many.map((r) => r.statusCode)).toEqual([303, 303, 303]);
+    expect(await ctx.services.settings.of(ANA)).toEqual({
+      look: 'light',
+      mail: { endorsements: false, activity: true, tasks: false, feedback: false, training: false },
+    });
+    expect(await audited()).toHaveLength(2);
+    // Back to the settings the next test reads.
+    const back = await post(ANA, csrfOf((await get('/my/settings', ANA)).body), [
+      ['look', 'dark'],
+      ['mail', 'activity'],
+      ['mail', 'feedback'],
+    ]);
+    expect(back.statusCode).toBe(303);
   });
 
   it('/my/data holds every kind of row about the member and nothing about another', async () => {
