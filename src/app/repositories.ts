@@ -27,6 +27,7 @@ import { divisionRequestsRepository } from '../features/division-api/division-re
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
 import { privacyRepository } from '../features/settings/privacy.repository.js';
+import { eraseRepository } from '../features/settings/erase.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/roles/roles.repository.js';
 import { rosterRepository } from '../features/roster/roster.repository.js';
@@ -80,6 +81,7 @@ const FACTORIES = {
   outboxFigures: outboxFiguresRepository,
   positions: positionsRepository,
   privacy: privacyRepository,
+  erase: eraseRepository,
   roles: rolesRepository,
   roster: rosterRepository,
   rosterStaging: rosterStagingRepository,
@@ -148,6 +150,7 @@ interface Queries {
   outboxFigures: 'read';
   positions: 'list' | 'callsigns' | 'findByCallsign' | 'areas' | 'bookingsKeeping';
   privacy: 'memberData';
+  erase: never;
   roles: 'staffMember' | 'list';
   roster: never;
   // ANALYZE of the staging table: the planner's statistics, no rows.
