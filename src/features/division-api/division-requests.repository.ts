@@ -14,6 +14,7 @@ const WATCHED = [
   'endorsement.revoked',
   'endorsement.expired',
   'task.completed',
+  'training.examination',
 ];
 
 export interface NewDivisionRequest {
