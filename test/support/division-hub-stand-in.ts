@@ -23,6 +23,15 @@ export interface HubRequest {
   body: unknown;
 }
 
+/** A CPT upload as the hub parsed it from multipart/form-data. */
+export interface HubCpt {
+  cid: number;
+  examiner_cid: string;
+  position: string;
+  cpt_pass: string;
+  file: { name: string; type: string; bytes: Buffer };
+}
+
 export interface HubStandIn {
   url: string;
   key: string;
@@ -34,6 +43,7 @@ export interface HubStandIn {
   upgrades: Array<{ cid: number; new_rating: number; instructor_cid: number }>;
   exams: Array<{ id: number; name: string; flag_exam_type: number }>;
   assignments: Array<{ user_cid: number; exam_id: number; instructor_cid: number }>;
+  cpts: HubCpt[];
   /** Every request that reached the hub and was answered (not refused for its key), in order. */
   requests: HubRequest[];
   /** What every request gets from now on; `refuse` answers 422 with `refuseMessage`. */
@@ -64,6 +74,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       { id: 18, name: 'S2 fast track', flag_exam_type: 8 },
     ],
     assignments: [],
+    cpts: [],
     requests: [],
     mode: 'up',
     refuseMessage: 'Refused by the stand-in.',
@@ -112,6 +123,25 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       else set.delete(Number(m[2]));
       return [200, { message: 'ok' }];
     }
+    if ((m = /^\/facility\/user\/(\d+)\/notes\/cpt$/.exec(path)) && method === 'POST') {
+      const file = body['file'];
+      const fields = ['examiner_cid', 'position', 'cpt_pass'].map((f) => body[f]);
+      if (
+        !(file instanceof File) ||
+        !fields.every((f) => typeof f === 'string' && f !== '') ||
+        !['0', '1'].includes(String(body['cpt_pass']))
+      )
+        return [422, { message: 'examiner_cid, position, cpt_pass (1/0) and file are required.' }];
+      const [examiner_cid, position, cpt_pass] = fields as string[];
+      hub.cpts.push({
+        cid: Number(m[1]),
+        examiner_cid: examiner_cid!,
+        position: position!,
+        cpt_pass: cpt_pass!,
+        file: { name: file.name, type: file.type, bytes: body['bytes'] as Buffer },
+      });
+      return [200, { message: 'ok' }];
+    }
     if ((m = /^\/facility\/user\/(\d+)\/upgrade$/.exec(path)) && method === 'POST') {
       hub.upgrades.push({ cid: Number(m[1]), new_rating: Number(body['new_rating']), instructor_cid: Number(body['instructor_cid']) });
       return [200, { message: 'ok' }];
@@ -135,7 +165,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       if (hub.mode === 'hang') return;
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -145,10 +175,15 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       const path = (req.url ?? '').replace(/^\/api/, '').split('?')[0]!;
       const method = req.method ?? 'GET';
       let body: Record<string, unknown>;
+      const type = req.headers['content-type'] ?? '';
       try {
-        body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+        body = type.startsWith('multipart/form-data')
+          ? await formOf(Buffer.concat(chunks), type)
+          : chunks.length
+            ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>)
+            : {};
       } catch {
-        return send(400, { message: 'Body is not JSON.' });
+        return send(400, { message: 'Body is not JSON or multipart/form-data.' });
       }
       if (hub.mode === 'fail') return send(500, { message: 'Server Error' });
       if (hub.mode === 'refuse' && method !== 'GET') return send(422, { message: hub.refuseMessage });
@@ -178,4 +213,14 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
     },
   });
   return hub;
+}
+
+/** A multipart/form-data body parsed by the platform: its fields, the file, and the file's bytes as `bytes`. */
+async function formOf(raw: Buffer, type: string): Promise<Record<string, unknown>> {
+  const form = await new Request('http://hub.invalid/', { method: 'POST', headers: { 'content-type': type }, body: raw }).formData();
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form) out[name] = value;
+  const file = form.get('file');
+  if (file instanceof File) out['bytes'] = Buffer.from(await file.arrayBuffer());
+  return out;
 }
