@@ -165,7 +165,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    req.on('end', () => {
       if (hub.mode === 'hang') return;
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -178,7 +178,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       const type = req.headers['content-type'] ?? '';
       try {
         body = type.startsWith('multipart/form-data')
-          ? await formOf(Buffer.concat(chunks), type)
+          ? formOf(Buffer.concat(chunks), type)
           : chunks.length
             ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>)
             : {};
@@ -215,12 +215,35 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
   return hub;
 }
 
-/** A multipart/form-data body parsed by the platform: its fields, the file, and the file's bytes as `bytes`. */
-async function formOf(raw: Buffer, type: string): Promise<Record<string, unknown>> {
-  const form = await new Request('http://hub.invalid/', { method: 'POST', headers: { 'content-type': type }, body: raw }).formData();
+/**
+ * A multipart/form-data body, parsed by hand (not by the platform that encoded it): its fields as
+ * text, the part `file` as a File, and that file's bytes as `bytes`.
+ */
+function formOf(raw: Buffer, type: string): Record<string, unknown> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(type);
+  if (!boundary) throw new Error('no boundary');
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]!}`);
   const out: Record<string, unknown> = {};
-  for (const [name, value] of form) out[name] = value;
-  const file = form.get('file');
-  if (file instanceof File) out['bytes'] = Buffer.from(await file.arrayBuffer());
+  let at = raw.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (raw.subarray(start, start + 2).toString() === '--') break;
+    const next = raw.indexOf(delimiter, start);
+    if (next < 0) throw new Error('unterminated part');
+    const part = raw.subarray(start + 2, next - 2); // after CRLF, before the CRLF ending the part
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const content = part.subarray(split + 4);
+    const name = /name="([^"]*)"/.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/.exec(head)?.[1];
+    const contentType = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '';
+    if (name === undefined) throw new Error('a part without a name');
+    if (filename === undefined) out[name] = content.toString('utf8');
+    else {
+      out[name] = new File([new Uint8Array(content)], filename, { type: contentType });
+      if (name === 'file') out['bytes'] = Buffer.from(content);
+    }
+    at = next;
+  }
   return out;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, PDF, PNG } from '../../support/attachments.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
-import { ADA, BO, buildDivision, buildEndorsement, buildPosition, buildUser } from '../../support/factories.js';
+import { BO, buildDivision, buildEndorsement, buildPosition, buildUser } from '../../support/factories.js';
 
 const CY = 1000003;
 const DAN = 1000004;
