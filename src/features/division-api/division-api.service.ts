@@ -12,6 +12,8 @@ import { plan } from './plan.domain.js';
 import { queueCpt } from './cpt.js';
 
 const BATCH = 500;
+/** The creates the driver matches against the hub's list when their last outcome is unknown. */
+const MATCHED = new Set<DivisionOperation['op']>(['tier_add', 'solo_add']);
 
 export interface DivisionRequestView {
   id: number;
@@ -91,6 +93,9 @@ export class DivisionApiService {
     const next = await this.o.repos.divisionRequests.nextDue(now);
     if (!next) return false;
     const op = JSON.parse(next.operation) as DivisionOperation;
+    // A create is unknown from when it leaves until its answer is recorded: should the process die
+    // between, the next attempt matches the hub's list first instead of making a second record.
+    if (next.unknown === 0 && MATCHED.has(op.op)) await this.o.writer.write((w) => w.repos.divisionRequests.markUnknown(next.id));
     const file = op.op === 'cpt' ? await this.o.repos.divisionCpt.file(op.examinationId) : undefined;
     const outcome = await this.o.driver.send(op, { unknown: next.unknown === 1, signal, file });
     const at = this.o.clock();

@@ -193,6 +193,11 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
         .executeTakeFirst();
     },
 
+    /** A create under way: unknown until its answer is recorded. */
+    async markUnknown(id: number): Promise<void> {
+      await db.updateTable('division_requests').set({ unknown: 1 }).where('id', '=', id).where('state', '=', 'pending').execute();
+    },
+
     async settle(
       id: number,
       change: {
