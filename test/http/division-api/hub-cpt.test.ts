@@ -1,7 +1,7 @@
 // The CPT upload to the division's hub (contract §22) through the API against the hub's stand-in:
 // multipart with the examination's first non-hidden file, once per examination of a training for
 // S2 or above — when graded with a file, or when its first file comes after the grading — and never
-// again for a correction.
+// again for a correction; refused locally when its file is gone before it is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, PDF, PNG } from '../../support/attachments.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
@@ -11,6 +11,7 @@ import { BO, buildDivision, buildEndorsement, buildPosition, buildUser } from '.
 const CY = 1000003;
 const DAN = 1000004;
 const EX = 1000005;
+const EVA = 1000006;
 const T0 = Date.parse('2026-06-01T12:00:00Z');
 
 describe("the CPT upload to the division's hub", () => {
@@ -52,6 +53,7 @@ describe("the CPT upload to the division's hub", () => {
       payload: form.body,
     });
     expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { id: number }).id;
   };
   const requestsAbout = async (x: number) =>
     ctx.services.db.kysely.selectFrom('division_requests').select(['state', 'member_cid']).where('about', '=', `cpt:${x}`).execute();
@@ -70,6 +72,7 @@ describe("the CPT upload to the division's hub", () => {
           buildUser({ id: CY, first_name: 'Cy', rating: 'OBS' }),
           buildUser({ id: DAN, first_name: 'Dan', rating: 'S1' }),
           buildUser({ id: EX, first_name: 'Ex', rating: 'C3' }),
+          buildUser({ id: EVA, first_name: 'Eva', rating: 'S1' }),
         ],
         positions: [buildPosition('EKCH_TWR'), buildPosition('EKCH_APP')],
         endorsements: [buildEndorsement({ user_id: EX, type: 'examiner', rating: 'C1', areas: ['Denmark'] })],
@@ -150,5 +153,26 @@ describe("the CPT upload to the division's hub", () => {
     await drain();
     expect(hub.cpts).toHaveLength(2);
     expect(await requestsAbout(x)).toEqual([{ state: 'sent', member_cid: DAN }]);
+  });
+
+  it("is refused locally, with the reason, when the examination's file is removed before it is sent", async () => {
+    const t = await training(EVA, 'S2');
+    const x = await examination(t, 'EKCH_TWR', 'PASSED');
+    const file = await attach(t, x, 'form.pdf', PDF);
+    await ctx.services.divisionApi!.queue(T0); // queued, not sent yet
+    const removed = await ctx.request({ method: 'DELETE', url: `/api/attachments/${file}`, token: key });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const before = hub.requests.length;
+    await drain();
+    expect(hub.requests.length).toBe(before);
+    const { refused } = await ctx.services.divisionApi!.status();
+    expect(refused).toMatchObject([
+      {
+        method: 'POST',
+        path: `/facility/user/${EVA}/notes/cpt`,
+        about: `cpt:${x}`,
+        error: 'The examination carries no file to send any more.',
+      },
+    ]);
   });
 });
