@@ -23,6 +23,7 @@ import { leasesRepository } from '../core/workers/leases.repository.js';
 import { mailRepository } from '../core/mail.repository.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
 import { noticesRepository } from '../features/notices/notices.repository.js';
+import { divisionCptRepository } from '../features/division-api/cpt.repository.js';
 import { divisionRequestsRepository } from '../features/division-api/division-requests.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
@@ -65,6 +66,7 @@ const FACTORIES = {
   demoPeople: demoPeopleRepository,
   deprecated: deprecatedRepository,
   divisionData: divisionDataRepository,
+  divisionCpt: divisionCptRepository,
   divisionRequests: divisionRequestsRepository,
   endorsements: endorsementsRepository,
   events: eventsRepository,
@@ -134,6 +136,7 @@ interface Queries {
   demoPeople: 'list';
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
+  divisionCpt: 'file';
   divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';

@@ -9,8 +9,11 @@ import { ratingValue } from '../members/domain/ratings.js';
 import { type DivisionDriver, type DivisionOperation, retryDelayMs } from './driver.domain.js';
 import type { DivisionRequestRow } from './division-requests.repository.js';
 import { plan } from './plan.domain.js';
+import { queueCpt } from './cpt.js';
 
 const BATCH = 500;
+/** The creates the driver matches against the hub's list when their last outcome is unknown. */
+const MATCHED = new Set<DivisionOperation['op']>(['tier_add', 'solo_add']);
 
 export interface DivisionRequestView {
   id: number;
@@ -48,7 +51,7 @@ export class DivisionApiService {
         return false;
       }
       const { rows, last } = await repo.events(cursor, BATCH);
-      if (last === cursor) return false;
+      if (last === cursor) return queueCpt(w, [], now);
       const parsed = rows.map((r) => ({ type: r.type, data: (JSON.parse(r.body) as { data: Record<string, unknown> }).data }));
       const cids = [...new Set(parsed.flatMap(({ data }) => memberOf(data)))];
       const names = parsed.flatMap(({ data }) => {
@@ -80,6 +83,7 @@ export class DivisionApiService {
       }
       await repo.add(out, now);
       await repo.advance(last);
+      await queueCpt(w, parsed, now);
       return true;
     });
   }
@@ -89,7 +93,11 @@ export class DivisionApiService {
     const next = await this.o.repos.divisionRequests.nextDue(now);
     if (!next) return false;
     const op = JSON.parse(next.operation) as DivisionOperation;
-    const outcome = await this.o.driver.send(op, { unknown: next.unknown === 1, signal });
+    // A create is unknown from when it leaves until its answer is recorded: should the process die
+    // between, the next attempt matches the hub's list first instead of making a second record.
+    if (next.unknown === 0 && MATCHED.has(op.op)) await this.o.writer.write((w) => w.repos.divisionRequests.markUnknown(next.id));
+    const file = op.op === 'cpt' ? await this.o.repos.divisionCpt.file(op.examinationId) : undefined;
+    const outcome = await this.o.driver.send(op, { unknown: next.unknown === 1, signal, file });
     const at = this.o.clock();
     await this.o.writer.write(async (w) => {
       const repo = w.repos.divisionRequests;

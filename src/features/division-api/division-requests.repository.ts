@@ -14,6 +14,7 @@ const WATCHED = [
   'endorsement.revoked',
   'endorsement.expired',
   'task.completed',
+  'training.examination',
 ];
 
 export interface NewDivisionRequest {
@@ -190,6 +191,11 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
         .where('id', '=', id)
         .$if(dialect === 'postgres', (q) => q.forUpdate())
         .executeTakeFirst();
+    },
+
+    /** A create under way: unknown until its answer is recorded. */
+    async markUnknown(id: number): Promise<void> {
+      await db.updateTable('division_requests').set({ unknown: 1 }).where('id', '=', id).where('state', '=', 'pending').execute();
     },
 
     async settle(
