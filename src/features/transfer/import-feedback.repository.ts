@@ -38,8 +38,6 @@ export async function importFeedback(
           );
     if (f.set.sender_id !== undefined && !people.has(f.set.sender_id))
       throw new ImportError(`${f.path}.sender_id: unknown user ${f.set.sender_id}`);
-    for (const c of f.comments ?? [])
-      if (!people.has(c.author_id)) throw new ImportError(`${c.path}.author_id: unknown user ${c.author_id}`);
     const { position, actioned, ...columns } = f.set;
     const row: Row = {
       ...(before ?? { id: f.id, controller: null, position_id: null, actioned: 0 }),
