@@ -36,7 +36,7 @@ export interface ControlCenterData {
   atcActivities: Row[];
   /** `training_object_attachments` with their `files` row (name, path, uploaded_by); none where the tables are missing. */
   trainingAttachments: Row[];
-  /** `tasks` and `feedback` (Control Center 5 on); none where the tables are missing. */
+  /** `tasks` and `feedback` (Control Center since 2023); none where the tables are missing. */
   tasks: Row[];
   feedback: Row[];
 }
