@@ -24,6 +24,7 @@ import { mailRepository } from '../core/mail.repository.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
 import { noticesRepository } from '../features/notices/notices.repository.js';
 import { divisionRequestsRepository } from '../features/division-api/division-requests.repository.js';
+import { divisionSyncsRepository } from '../features/division-api/division-syncs.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
 import { privacyRepository } from '../features/settings/privacy.repository.js';
@@ -65,6 +66,7 @@ const FACTORIES = {
   deprecated: deprecatedRepository,
   divisionData: divisionDataRepository,
   divisionRequests: divisionRequestsRepository,
+  divisionSyncs: divisionSyncsRepository,
   endorsements: endorsementsRepository,
   events: eventsRepository,
   export: exportRepository,
@@ -132,7 +134,8 @@ interface Queries {
   demoPeople: 'list';
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
-  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout';
+  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout' | 'fallbackActor';
+  divisionSyncs: 'wanted' | 'last';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';

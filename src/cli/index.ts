@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { activity } from '../features/activity/index.js';
 import { apiKeys } from '../features/api-keys/index.js';
 import { audit } from '../features/audit/index.js';
+import { divisionApi } from '../features/division-api/index.js';
 import { network } from '../features/network/index.js';
 import { operations } from '../features/operations/index.js';
 import { roster } from '../features/roster/index.js';
@@ -37,7 +38,7 @@ const withServices: WithServices = async (fn) => {
 };
 
 // Each feature's commands, in the order `npx sector --help` lists them.
-for (const feature of [apiKeys, transfer, webhooks, network, roster, roles, activity, audit, operations])
+for (const feature of [apiKeys, transfer, webhooks, network, roster, roles, activity, audit, divisionApi, operations])
   for (const register of feature.cli ?? []) register(program, withServices);
 
 /**

@@ -28,3 +28,19 @@ export interface DivisionFlagsTable {
   member_cid: number;
   flag: 'mentor' | 'examiner';
 }
+
+/** One run of division:sync (contract §22); `added`/`removed` are JSON `{"roster": [cid], "tiers": [record]}`. */
+export interface DivisionSyncsTable {
+  id: Id;
+  started_at: number;
+  /** Null: under way, or stopped by a crash. */
+  finished_at: number | null;
+  forced: number;
+  roster_added: ColumnType<number, number | undefined, number>;
+  roster_removed: ColumnType<number, number | undefined, number>;
+  tiers_added: ColumnType<number, number | undefined, number>;
+  tiers_removed: ColumnType<number, number | undefined, number>;
+  added: string;
+  removed: string;
+  error: string | null;
+}
