@@ -41,6 +41,8 @@ export interface HubStandIn {
   refuseMessage: string;
   /** Writes act, then the answer is withheld: the sender's outcome is unknown. */
   actThenHang: boolean;
+  /** Set: this many more requests are answered as `mode` says, then `mode` becomes 'fail' (a hub failing mid-run). */
+  failAfter: number | null;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
     mode: 'up',
     refuseMessage: 'Refused by the stand-in.',
     actThenHang: false,
+    failAfter: null,
     close: async () => {
       await listening?.close();
     },
@@ -149,6 +152,10 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
         body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
       } catch {
         return send(400, { message: 'Body is not JSON.' });
+      }
+      if (hub.failAfter !== null && hub.failAfter-- <= 0) {
+        hub.failAfter = null;
+        hub.mode = 'fail';
       }
       if (hub.mode === 'fail') return send(500, { message: 'Server Error' });
       if (hub.mode === 'refuse' && method !== 'GET') return send(422, { message: hub.refuseMessage });
