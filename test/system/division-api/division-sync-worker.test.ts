@@ -6,6 +6,7 @@ import { loadConfig } from '../../../src/config.js';
 import { type Db, openDatabase } from '../../../src/core/db/connection.js';
 import { migrateToLatest } from '../../../src/core/db/migrate.js';
 import { createServices, type ComposedServices } from '../../../src/app/services.js';
+import { Lease } from '../../../src/core/workers/lease.js';
 import { Workers } from '../../../src/core/workers/workers.js';
 import { divisionSyncWorker, DAY_MS } from '../../../src/features/division-api/division-sync.worker.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../../support/context.js';
@@ -144,5 +145,16 @@ describe('the division sync beside the outbox', () => {
     expect(second.tiers.added).toEqual([{ tier: 1, user_cid: CY, position: 'EKCH TWR', instructor_cid: ADA }]);
     expect(hub.tiers[1]).toMatchObject([{ user_cid: CY, position: 'EKCH TWR', instructor_cid: ADA }]);
     expect(await ctx.services.divisionSync!.last()).toMatchObject({ id: second.id, tiers: { added: second.tiers.added } });
+  });
+
+  it('refuses a run while another holds the lease, naming when it started', async () => {
+    const taken = await Lease.take(ctx.services.writer, () => T0, 'division-sync', 60_000);
+    if (!('lease' in taken)) throw new Error('the lease should be free');
+    const before = hub.requests.length;
+    await expect(ctx.services.divisionSync!.sync()).rejects.toThrow(
+      /^another division sync is running \(started 2026-06-01T12:00:00Z, held until 2026-06-01T12:01:00Z unless it makes progress\): refused, nothing changed/,
+    );
+    expect(hub.requests.length).toBe(before);
+    await taken.lease.release();
   });
 });

@@ -186,6 +186,15 @@ describe('npx sector division:sync', () => {
     );
     expect(changes()).toEqual([]);
     expect(hub.roster.size).toBe(100);
+    // Recorded, so that division:status shows a refused daily run.
+    const { division_syncs: recorded } = await tableRows(ctx.databaseUrl, ['division_syncs']);
+    expect(recorded.map((r) => JSON.parse(r) as Record<string, unknown>)).toMatchObject([
+      {
+        roster_removed: 0,
+        finished_at: expect.any(Number) as unknown,
+        error: expect.stringContaining('refused, nothing changed') as unknown,
+      },
+    ]);
 
     const forced = await sync('--force', '--json');
     expect(forced.code, forced.stderr).toBe(0);
