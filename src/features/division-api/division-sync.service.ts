@@ -125,7 +125,6 @@ export class DivisionSyncService {
         await lease.fence(w);
         return w.repos.divisionSyncs.start(w.at, report.forced);
       });
-      await this.o.divisionApi.queue(this.o.clock());
     }
     let changing = false;
     /** Ends the run with an error; the report goes with it once changes began (what was done before). */
@@ -135,7 +134,8 @@ export class DivisionSyncService {
       throw new DivisionSyncError(message, changing ? report : null);
     };
     try {
-      // The hub first, then Sector (see the rule above).
+      // Committed changes become the outbox's requests first; then the hub, then Sector (see the rule above).
+      if (lease !== null) await this.o.divisionApi.queue(this.o.clock());
       const roster = await hub.roster(signal);
       const tiers = [...(await hub.tiers(1, signal)), ...(await hub.tiers(2, signal))];
       const now = this.o.clock();
