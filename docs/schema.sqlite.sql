@@ -150,6 +150,20 @@ CREATE TABLE division_requests (
     sent_at bigint
   );
 
+CREATE TABLE division_syncs (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    started_at bigint NOT NULL,
+    finished_at bigint,
+    forced integer NOT NULL DEFAULT 0 CHECK (forced IN (0, 1)),
+    roster_added integer NOT NULL DEFAULT 0,
+    roster_removed integer NOT NULL DEFAULT 0,
+    tiers_added integer NOT NULL DEFAULT 0,
+    tiers_removed integer NOT NULL DEFAULT 0,
+    added text NOT NULL,
+    removed text NOT NULL,
+    error text
+  );
+
 CREATE TABLE "endorsement_areas" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, constraint "endorsement_areas_pk" primary key ("endorsement_id", "area_id"));
 
 CREATE TABLE "endorsement_positions" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "position_id" integer not null references "positions" ("id") on delete cascade, constraint "endorsement_positions_pk" primary key ("endorsement_id", "position_id"));

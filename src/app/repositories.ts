@@ -25,6 +25,7 @@ import { memberBookingsRepository } from '../features/bookings/member-bookings.r
 import { noticesRepository } from '../features/notices/notices.repository.js';
 import { divisionCptRepository } from '../features/division-api/cpt.repository.js';
 import { divisionRequestsRepository } from '../features/division-api/division-requests.repository.js';
+import { divisionSyncsRepository } from '../features/division-api/division-syncs.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
 import { privacyRepository } from '../features/settings/privacy.repository.js';
@@ -68,6 +69,7 @@ const FACTORIES = {
   divisionData: divisionDataRepository,
   divisionCpt: divisionCptRepository,
   divisionRequests: divisionRequestsRepository,
+  divisionSyncs: divisionSyncsRepository,
   endorsements: endorsementsRepository,
   events: eventsRepository,
   export: exportRepository,
@@ -137,7 +139,8 @@ interface Queries {
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
   divisionCpt: 'file';
-  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout';
+  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout' | 'fallbackActor';
+  divisionSyncs: 'wanted' | 'last';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';

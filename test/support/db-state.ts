@@ -48,6 +48,7 @@ export const ALL_TABLES = [
   'division_requests',
   'division_flags',
   'division_cpt',
+  'division_syncs',
   'audit_log',
   'sessions',
   'login_states',

@@ -51,6 +51,8 @@ export interface HubStandIn {
   refuseMessage: string;
   /** Writes act, then the answer is withheld: the sender's outcome is unknown. */
   actThenHang: boolean;
+  /** Set: this many more requests are answered as `mode` says, then `mode` becomes 'fail' (a hub failing mid-run). */
+  failAfter: number | null;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
     mode: 'up',
     refuseMessage: 'Refused by the stand-in.',
     actThenHang: false,
+    failAfter: null,
     close: async () => {
       await listening?.close();
     },
@@ -184,6 +187,10 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
             : {};
       } catch {
         return send(400, { message: 'Body is not JSON or multipart/form-data.' });
+      }
+      if (hub.failAfter !== null && hub.failAfter-- <= 0) {
+        hub.failAfter = null;
+        hub.mode = 'fail';
       }
       if (hub.mode === 'fail') return send(500, { message: 'Server Error' });
       if (hub.mode === 'refuse' && method !== 'GET') return send(422, { message: hub.refuseMessage });

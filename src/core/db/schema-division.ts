@@ -36,3 +36,19 @@ export interface DivisionCptTable {
   /** Null: waiting for a non-hidden file; set: its request is queued (never again). */
   queued_at: number | null;
 }
+
+/** One run of division:sync (contract §22); `added`/`removed` are JSON `{"roster": [cid], "tiers": [record]}`. */
+export interface DivisionSyncsTable {
+  id: Id;
+  started_at: number;
+  /** Null: under way, or stopped by a crash. */
+  finished_at: number | null;
+  forced: number;
+  roster_added: ColumnType<number, number | undefined, number>;
+  roster_removed: ColumnType<number, number | undefined, number>;
+  tiers_added: ColumnType<number, number | undefined, number>;
+  tiers_removed: ColumnType<number, number | undefined, number>;
+  added: string;
+  removed: string;
+  error: string | null;
+}
