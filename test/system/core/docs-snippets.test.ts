@@ -26,6 +26,17 @@ const PYTHON = has('python3');
 
 // SQLite is enough: these are about the docs, not the database.
 describe.runIf(TEST_DIALECT === 'sqlite')('snippets of the docs', () => {
+  it('docs/cli.md describes every command the CLI has', () => {
+    const help = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, COLUMNS: '200' },
+    });
+    const commands = [...help.stdout.matchAll(/^ {2}([a-z]+(?::[a-z]+)?) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    expect(commands.length).toBeGreaterThan(25);
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/cli.md'), 'utf8');
+    expect(commands.filter((c) => !doc.includes(`\`${c}`))).toEqual([]);
+  });
+
   it('the README Quick start: a command that runs until stopped ends its block, and the first lines speak to members and staff', () => {
     const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const quickStart = text.slice(text.indexOf('## Quick start'), text.indexOf('\n## ', text.indexOf('## Quick start') + 1));
