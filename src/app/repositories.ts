@@ -133,7 +133,7 @@ interface Queries {
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
   divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout';
-  endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
+  endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired' | 'soloTrainingRating';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';
   feedback: 'list' | 'find' | 'comments';
