@@ -21,7 +21,11 @@ export class VateudQuestions implements DivisionQuestions {
     if (list === null) return this.unreadable();
     return {
       ok: true,
-      value: list.map((e) => ({ id: Number(e['id']), name: String(e['name'] ?? ''), flagExamType: Number(e['flag_exam_type']) })),
+      value: list.map((e) => ({
+        id: Number(e['id']),
+        name: typeof e['name'] === 'string' ? e['name'] : '',
+        flagExamType: Number(e['flag_exam_type']),
+      })),
     };
   }
 

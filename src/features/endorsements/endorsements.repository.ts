@@ -203,7 +203,8 @@ export function endorsementsRepository(db: Executor, dialect: Dialect) {
         .where('t.user_id', '=', userId)
         .where('t.status', '>=', SOLO_TRAINING_MIN_STATUS)
         .executeTakeFirst();
-      return row?.rating === null || row?.rating === undefined ? null : Number(row.rating);
+      // MAX over no rows is NULL, which the aggregate's type does not say.
+      return (row?.rating as number | null | undefined) ?? null;
     },
 
     async insert(row: NewEndorsement, areaIds: readonly number[], positionIds: readonly number[]): Promise<number> {
