@@ -48,6 +48,9 @@ bookings.training integer not null default 0
 bookings.training_forced integer not null default 0
 bookings.updated_at bigint not null
 bookings.user_id bigint not null
+division_cpt.examination_id integer not null
+division_cpt.graded_at bigint not null
+division_cpt.queued_at bigint
 division_flags.flag text not null
 division_flags.member_cid bigint not null
 division_requests.about text not null
@@ -372,6 +375,7 @@ bookings bookings_period_valid CHECK ((time_start < time_end))
 bookings bookings_pkey PRIMARY KEY (id)
 bookings bookings_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id)
 bookings bookings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
+division_cpt division_cpt_pkey PRIMARY KEY (examination_id)
 division_flags division_flags_flag_check CHECK ((flag = ANY (ARRAY['mentor'::text, 'examiner'::text])))
 division_flags division_flags_pkey PRIMARY KEY (member_cid, flag)
 division_requests division_requests_pkey PRIMARY KEY (id)
@@ -536,7 +540,10 @@ CREATE INDEX bookings_list_idx ON bookings USING btree (deleted, time_start, id)
 CREATE INDEX bookings_live_position_end_idx ON bookings USING btree (position_id, time_end) WHERE (deleted = 0)
 CREATE INDEX bookings_no_overlap ON bookings USING gist (position_id, int8range(time_start, time_end)) WHERE (deleted = 0)
 CREATE UNIQUE INDEX bookings_pkey ON bookings USING btree (id)
+CREATE UNIQUE INDEX division_cpt_pkey ON division_cpt USING btree (examination_id)
+CREATE INDEX division_cpt_waiting_idx ON division_cpt USING btree (examination_id) WHERE (queued_at IS NULL)
 CREATE UNIQUE INDEX division_flags_pkey ON division_flags USING btree (member_cid, flag)
+CREATE UNIQUE INDEX division_requests_cpt_idx ON division_requests USING btree (about) WHERE (about ~~ 'cpt:%'::text)
 CREATE INDEX division_requests_open_idx ON division_requests USING btree (state, member_cid, id)
 CREATE UNIQUE INDEX division_requests_pkey ON division_requests USING btree (id)
 CREATE UNIQUE INDEX endorsement_areas_pk ON endorsement_areas USING btree (endorsement_id, area_id)

@@ -47,6 +47,7 @@ export const ALL_TABLES = [
   'outbox_cursors',
   'division_requests',
   'division_flags',
+  'division_cpt',
   'audit_log',
   'sessions',
   'login_states',

@@ -28,3 +28,11 @@ export interface DivisionFlagsTable {
   member_cid: number;
   flag: 'mentor' | 'examiner';
 }
+
+/** An examination whose CPT upload the hub is owed once it has a file (contract §22). */
+export interface DivisionCptTable {
+  examination_id: number;
+  graded_at: number;
+  /** Null: waiting for a non-hidden file; set: its request is queued (never again). */
+  queued_at: number | null;
+}

@@ -26,6 +26,9 @@ export interface DivisionRows {
   bookings: Rows<'bookings'>;
   reportTemplates: Rows<'report_templates'>;
   facilities: Rows<'facilities'>;
+  tasks: Rows<'tasks'>;
+  feedback: Rows<'feedback'>;
+  feedbackComments: Rows<'feedback_comments'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -54,6 +57,9 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     bookings: await db.selectFrom('bookings').selectAll().execute(),
     reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
     facilities: await db.selectFrom('facilities').selectAll().execute(),
+    tasks: await db.selectFrom('tasks').selectAll().execute(),
+    feedback: await db.selectFrom('feedback').selectAll().execute(),
+    feedbackComments: await db.selectFrom('feedback_comments').selectAll().execute(),
   };
 }
 

@@ -18,6 +18,8 @@ import { type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } fr
 import { dedupe, importTrainings } from './import-trainings.repository.js';
 import { importTemplates } from './import-templates.repository.js';
 import { importFacilities } from './import-facilities.repository.js';
+import { importTasks } from './import-tasks.repository.js';
+import { importFeedback } from './import-feedback.repository.js';
 
 export interface ImportSummary {
   areas: number;
@@ -29,6 +31,8 @@ export interface ImportSummary {
   bookings: number;
   templates: number;
   facilities: number;
+  tasks: number;
+  feedback: number;
 }
 
 /** Ids of what records reference, each refusing an unknown name with the record's path. */
@@ -71,6 +75,9 @@ async function applyImport(
   const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
   await importTemplates(db, plan.report_templates ?? [], areaId, now);
   await importFacilities(db, plan.facilities ?? [], now);
+  // Tasks (§21) and feedback (§23), after the users, trainings and positions they name.
+  await importTasks(db, dialect, plan.tasks ?? []);
+  await importFeedback(db, dialect, plan.feedback ?? [], positionId, now);
 
   const summary = {
     areas: plan.areas.length,
@@ -82,6 +89,8 @@ async function applyImport(
     bookings: plan.bookings.length,
     templates: plan.report_templates?.length ?? 0,
     facilities: plan.facilities?.length ?? 0,
+    tasks: plan.tasks?.length ?? 0,
+    feedback: plan.feedback?.length ?? 0,
   };
   return { summary, bookings };
 }

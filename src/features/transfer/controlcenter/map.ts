@@ -9,6 +9,7 @@ import type { ImportEndorsement, ImportPlan, ImportPosition, ImportRole, ImportU
 import { parseRole } from '../import/roles.js';
 import { parseUser } from '../import/users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
+import { planFeedback, planTasks } from './map-tasks.js';
 import { type BookingPlanner, planBookings } from './map-bookings.js';
 import type { ControlCenterData, Row } from './read.js';
 import { fits, flag, instant, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
@@ -129,6 +130,9 @@ export function planControlCenterImport(cc: ControlCenterData, files?: (key: str
   const known = { userIds, areaName, ratingById, callsignOf, userName };
   const trainings = planTrainings(cc, report, known, files);
   const activity = planActivity(cc, report, known);
+  // Tasks (§21) and feedback (§23), after the trainings and positions they name.
+  const tasks = planTasks(cc, report, known, trainings);
+  const feedback = planFeedback(cc, report, known);
   for (const u of users) {
     const a = activity.get(u.id);
     if (!a) continue;
@@ -143,7 +147,7 @@ export function planControlCenterImport(cc: ControlCenterData, files?: (key: str
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [] };
+  const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [], tasks, feedback };
   return { version: cc.version, parsed, bookings, apiKeys, report, settings };
 }
 

@@ -36,6 +36,9 @@ export interface ControlCenterData {
   atcActivities: Row[];
   /** `training_object_attachments` with their `files` row (name, path, uploaded_by); none where the tables are missing. */
   trainingAttachments: Row[];
+  /** `tasks` and `feedback` (Control Center since 2023); none where the tables are missing. */
+  tasks: Row[];
+  feedback: Row[];
 }
 
 const USERS_TABLE = '2020_03_08_200000_create_users_table';
@@ -146,6 +149,12 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       throw new ControlCenterError(`not a Control Center database (no ${prefix}migrations table in "${t.database}")`);
     }
     const version = versionOf(migrations.map((m) => String(m.migration)));
+    // Tables a Control Center from before tasks and feedback lacks: read as none.
+    const optional = (table: string) =>
+      all(table, 'id').catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'ER_NO_SUCH_TABLE') return [];
+        throw err;
+      });
     const data: ControlCenterData = {
       version,
       areas: await all('areas', 'id'),
@@ -175,6 +184,8 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
           if ((err as { code?: string }).code === 'ER_NO_SUCH_TABLE') return [];
           throw err;
         }),
+      tasks: await optional('tasks'),
+      feedback: await optional('feedback'),
     };
     async function* bookingPages(size: number, overlaps = false): AsyncGenerator<Row[]> {
       let after = -1;

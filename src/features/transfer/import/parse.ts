@@ -3,6 +3,8 @@
 import { parseBooking } from './bookings.js';
 import { parseEndorsement } from './endorsements.js';
 import { parseFacility } from './facilities.js';
+import { parseFeedback } from './feedback.js';
+import { parseTask } from './tasks.js';
 import { arr, fail, obj, refuseDuplicates, text, withoutRepeats } from './fields.js';
 import type { ImportPlan } from './plan.js';
 import { parsePosition } from './positions.js';
@@ -12,7 +14,19 @@ import { parseTemplate } from './templates.js';
 import { parseTraining } from './trainings.js';
 import { parseUser } from './users.js';
 
-const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'report_templates', 'facilities'];
+const TOP_KEYS = [
+  'areas',
+  'users',
+  'positions',
+  'endorsements',
+  'roles',
+  'trainings',
+  'bookings',
+  'report_templates',
+  'facilities',
+  'tasks',
+  'feedback',
+];
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
@@ -50,5 +64,11 @@ export function parseImport(input: unknown): ImportPlan {
   const facilities = arr(root, 'facilities').map((f, i) => parseFacility(f, `facilities[${i}]`));
   refuseDuplicates(facilities, (f) => [f.name], 'name');
 
-  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities };
+  // Tasks (§21) and feedback (§23): by id when given; one without an id is always new.
+  const tasks = arr(root, 'tasks').map((t, i) => parseTask(t, `tasks[${i}]`));
+  refuseDuplicates(tasks, (t) => (t.id === null ? null : [t.id]), 'id');
+  const feedback = arr(root, 'feedback').map((f, i) => parseFeedback(f, `feedback[${i}]`));
+  refuseDuplicates(feedback, (f) => (f.id === null ? null : [f.id]), 'id');
+
+  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities, tasks, feedback };
 }
