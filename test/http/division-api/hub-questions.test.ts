@@ -121,6 +121,22 @@ describe("the division's hub asked live", () => {
     expect(await stored()).toEqual(before);
   });
 
+  it("asks outside any transaction: a change to the same member goes through while the hub's answer is awaited", async () => {
+    hub.mode = 'hang';
+    let soloAnswered = false;
+    const waiting = issue(solo(BO)).then((res) => {
+      soloAnswered = true;
+      return res;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const other = await issue({ user_id: BO, type: 'visiting', rating: 'S2', areas: ['Denmark'] });
+    expect(other.statusCode, other.body).toBe(201);
+    // Done while the solo still waited for the hub: no lock on the member was held across the question.
+    expect(soloAnswered).toBe(false);
+    const res = await waiting.finally(() => (hub.mode = 'up'));
+    expect(res.statusCode).toBe(502);
+  });
+
   it('issues the solo once the hub says the student passed, a fast-track pass counting too', async () => {
     hub.results.push({ user_cid: BO, exam_id: 11, flag_exam_type: 2, passed: true, expiry: '2027-06-01 00:00:00' });
     const ok = await issue(solo(BO));
