@@ -59,11 +59,17 @@ export class VateudQuestions implements DivisionQuestions {
   }
 
   private async get(path: string): Promise<HubAnswer<unknown>> {
-    const r = await this.o.http.request(`${this.o.config.url}${path}`, {
-      headers: { accept: 'application/json', 'x-api-key': this.o.config.key, 'user-agent': this.o.userAgent },
-      timeoutMs: this.o.config.questionTimeoutMs,
-      maxBytes: 1024 * 1024,
-    });
+    const started = Date.now();
+    const once = (timeoutMs: number) =>
+      this.o.http.request(`${this.o.config.url}${path}`, {
+        headers: { accept: 'application/json', 'x-api-key': this.o.config.key, 'user-agent': this.o.userAgent },
+        timeoutMs,
+        maxBytes: 1024 * 1024,
+      });
+    let r = await once(this.o.config.questionTimeoutMs);
+    // A kept-alive connection the hub closed meanwhile is reset: a GET is asked once more, within the same budget.
+    const left = this.o.config.questionTimeoutMs - (Date.now() - started);
+    if (!r.ok && r.reason === 'failed' && r.error.includes('ECONNRESET') && left > 0) r = await once(left);
     if (!r.ok) return { ok: false, error: r.error };
     if (r.status < 200 || r.status >= 300) return { ok: false, error: `${this.host}: HTTP ${r.status}` };
     try {
