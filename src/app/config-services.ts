@@ -33,6 +33,8 @@ export interface DivisionApiConfig {
   retryBaseMs: number;
   /** How long one request may take, response included. */
   timeoutMs: number;
+  /** How long a live question may take (issuing a solo, the person page): 5 s; shorter only for tests. */
+  questionTimeoutMs: number;
 }
 
 /** DIVISION_API (vateud, or unset: nothing is sent), DIVISION_API_KEY, DIVISION_API_URL. */
@@ -44,6 +46,8 @@ export function divisionApiConfig(
   const driver = str('DIVISION_API', '');
   const retryBaseMs = int('DIVISION_API_RETRY_BASE_MS', 5000, 1, 3_600_000);
   const timeoutMs = int('DIVISION_API_TIMEOUT_MS', 10_000, 100, 300_000);
+  // A person waits for the answer: never longer than 5 s (a test may ask for less).
+  const questionTimeoutMs = int('DIVISION_API_QUESTION_TIMEOUT_MS', 5000, 50, 5000);
   if (driver === '') return null;
   if (driver !== 'vateud') {
     problems.push(`DIVISION_API must be vateud or unset (got "${driver}")`);
@@ -55,7 +59,7 @@ export function divisionApiConfig(
   // The key travels with every request: https:, or http: on loopback only.
   const url = networkAddress('DIVISION_API_URL', str('DIVISION_API_URL', 'https://core.vateud.net/api'), problems);
   if (url === null || key === '') return null;
-  return { driver, url, key, retryBaseMs, timeoutMs };
+  return { driver, url, key, retryBaseMs, timeoutMs, questionTimeoutMs };
 }
 
 /** NETWORK_BOOKINGS_URL and NETWORK_BOOKINGS_KEY: both (sync on) or neither (off). */

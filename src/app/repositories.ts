@@ -141,7 +141,7 @@ interface Queries {
   divisionCpt: 'file';
   divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout' | 'fallbackActor';
   divisionSyncs: 'wanted' | 'last';
-  endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
+  endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired' | 'soloTrainingRating';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';
   feedback: 'list' | 'find' | 'comments';

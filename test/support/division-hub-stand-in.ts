@@ -1,11 +1,12 @@
 // A stand-in of the division's hub, VATEUD Core, written from contract §22: it keeps a roster,
-// tier-1/tier-2 and solo endorsements, mentors and examiners, upgrades, exams and their
-// assignments, checks X-API-KEY, answers §22's shapes, and can be told to refuse (422 with a
-// message), fail (500), hang (never answer), or be unreachable (not listening).
+// tier-1/tier-2 and solo endorsements, mentors and examiners, upgrades, exams, their assignments
+// and members' exam results, checks X-API-KEY, answers §22's shapes, and can be told to refuse (422
+// with a message), fail (500), answer what is not JSON (garbage), hang (never answer), or be
+// unreachable (not listening).
 import http from 'node:http';
 import { listenOnLoopback, type LoopbackServer } from './loopback-server.js';
 
-export type HubMode = 'up' | 'refuse' | 'fail' | 'hang' | 'unreachable';
+export type HubMode = 'up' | 'refuse' | 'fail' | 'garbage' | 'hang' | 'unreachable';
 
 export interface HubRecord {
   id: number;
@@ -42,7 +43,9 @@ export interface HubStandIn {
   examiners: Set<number>;
   upgrades: Array<{ cid: number; new_rating: number; instructor_cid: number }>;
   exams: Array<{ id: number; name: string; flag_exam_type: number }>;
-  assignments: Array<{ user_cid: number; exam_id: number; instructor_cid: number }>;
+  assignments: Array<{ user_cid: number; exam_id: number; instructor_cid: number; created_at?: string }>;
+  /** Members' exam results, as tests set them; `GET /facility/user/{cid}/exams` answers a member's without user_cid. */
+  results: Array<{ user_cid: number; exam_id: number; flag_exam_type: number; passed: boolean; expiry: string | null }>;
   cpts: HubCpt[];
   /** Every request that reached the hub and was answered (not refused for its key), in order. */
   requests: HubRequest[];
@@ -76,6 +79,7 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       { id: 18, name: 'S2 fast track', flag_exam_type: 8 },
     ],
     assignments: [],
+    results: [],
     cpts: [],
     requests: [],
     mode: 'up',
@@ -160,7 +164,8 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
     }
     if ((m = /^\/facility\/user\/(\d+)\/exams$/.exec(path)) && method === 'GET') {
       const cid = Number(m[1]);
-      return [200, { data: { results: [], assignments: hub.assignments.filter((a) => a.user_cid === cid) } }];
+      const results = hub.results.filter((r) => r.user_cid === cid).map(({ user_cid: _, ...r }) => r);
+      return [200, { data: { results, assignments: hub.assignments.filter((a) => a.user_cid === cid) } }];
     }
     return [404, { message: 'Not found.' }];
   };
@@ -193,6 +198,10 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
         hub.mode = 'fail';
       }
       if (hub.mode === 'fail') return send(500, { message: 'Server Error' });
+      if (hub.mode === 'garbage') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html><body>Maintenance</body></html>');
+      }
       if (hub.mode === 'refuse' && method !== 'GET') return send(422, { message: hub.refuseMessage });
       hub.requests.push({ method, path, body });
       const [status, answer] = route(method, path, body);

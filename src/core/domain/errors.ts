@@ -30,6 +30,9 @@ export class ConflictError extends DomainError {
 /** What was sent is of a kind this place does not keep (a file's type found from its content): 415. */
 export class UnsupportedTypeError extends DomainError {}
 
+/** Another service this needs could not be asked (no answer, or not a usable one): 502, try again later. */
+export class UpstreamError extends DomainError {}
+
 /** The same request is still being processed (a repeat under its Idempotency-Key): 409, try again in a second. */
 export class InProgressError extends ConflictError {
   readonly retryAfterSeconds = 1;

@@ -5,6 +5,7 @@ import {
   InProgressError,
   NotFoundError,
   UnsupportedTypeError,
+  UpstreamError,
   ValidationError,
 } from '../domain/errors.js';
 
@@ -23,6 +24,7 @@ export function responseForDomainError(error: DomainError): ErrorResponse {
   }
   if (error instanceof ConflictError) return { status: 409, body: { message: error.message, ...error.details } };
   if (error instanceof UnsupportedTypeError) return { status: 415, body: { message: error.message } };
+  if (error instanceof UpstreamError) return { status: 502, body: { message: error.message } };
   if (error instanceof ValidationError) return { status: 422, body: { message: error.message, errors: error.errors } };
   // A new kind of refusal without a mapping is a bug of ours, not the client's.
   return { status: 500, body: { message: 'Internal server error' } };

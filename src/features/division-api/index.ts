@@ -11,10 +11,22 @@ import { DivisionSyncService } from './division-sync.service.js';
 import { divisionSyncWorker } from './division-sync.worker.js';
 import { VateudSyncHub } from './vateud-sync.js';
 import { VateudDriver } from './vateud.js';
+import { DivisionQuestionsService } from './division-questions.service.js';
+import { VateudQuestions } from './vateud-questions.js';
 
 export type { DivisionApiService } from './division-api.service.js';
 export type { DivisionSyncService } from './division-sync.service.js';
 export { divisionApiMetrics } from './division-api.metrics.js';
+export type { DivisionQuestionsService } from './division-questions.service.js';
+export type { MemberHubExams } from './questions.domain.js';
+
+/** The live questions to the hub (issuing a solo, the person page); null when DIVISION_API is unset. */
+export function divisionQuestions(deps: Pick<ServiceDeps, 'config' | 'http' | 'clock'>): DivisionQuestionsService | null {
+  const config = deps.config.divisionApi;
+  if (!config) return null;
+  const userAgent = `Sector/${VERSION} (${deps.config.division ?? '-'})`;
+  return new DivisionQuestionsService({ questions: new VateudQuestions({ http: deps.http, config, userAgent }), clock: deps.clock });
+}
 
 function services(deps: ServiceDeps) {
   const config = deps.config.divisionApi;
@@ -35,6 +47,8 @@ function services(deps: ServiceDeps) {
             leaseMs: syncLeaseMs(config.timeoutMs),
           })
         : null,
+    /** Null when DIVISION_API is unset. */
+    divisionQuestions: divisionQuestions(deps),
   };
 }
 

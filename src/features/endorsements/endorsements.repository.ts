@@ -192,6 +192,21 @@ export function endorsementsRepository(db: Executor, dialect: Dialect) {
       return { areas, positions, trainingAreas: trainings.map((t) => t.name) };
     },
 
+    /** The highest rating of the user's open trainings (pre-training or later) in the area of the position; null: none. */
+    async soloTrainingRating(userId: number, callsign: string): Promise<number | null> {
+      const row = await db
+        .selectFrom('positions as p')
+        .innerJoin('trainings as t', 't.area_id', 'p.area_id')
+        .innerJoin('training_ratings as r', 'r.training_id', 't.id')
+        .select((eb) => eb.fn.max('r.rating').as('rating'))
+        .where('p.callsign', '=', callsign)
+        .where('t.user_id', '=', userId)
+        .where('t.status', '>=', SOLO_TRAINING_MIN_STATUS)
+        .executeTakeFirst();
+      // MAX over no rows is NULL, which the aggregate's type does not say.
+      return (row?.rating as number | null | undefined) ?? null;
+    },
+
     async insert(row: NewEndorsement, areaIds: readonly number[], positionIds: readonly number[]): Promise<number> {
       const { id } = await db
         .insertInto('endorsements')

@@ -88,9 +88,9 @@ export const createEndorsement = {
   tags: ['endorsements'],
   summary: 'Issue an endorsement',
   description:
-    'Issues a facility, visiting, examiner or solo endorsement under the rules of the division (docs/staff.md). A rule broken is 422 with `errors` per field; an active endorsement in the way is 409 naming it.',
+    "Issues a facility, visiting, examiner or solo endorsement under the rules of the division (docs/staff.md). A rule broken is 422 with `errors` per field; an active endorsement in the way is 409 naming it. With the division's hub configured (docs/division-api.md), a solo needs the hub to say the student passed the theory exam of their training's highest rating (422 on `positions` otherwise), and is 502 naming the hub's host when the hub cannot be asked.",
   body: CreateEndorsementBody,
-  response: { 201: Endorsement, ...writeErrors },
+  response: { 201: Endorsement, ...writeErrors, 502: ErrorBody },
 };
 
 export const updateEndorsement = {

@@ -12,13 +12,14 @@ import type { Endorsement } from './endorsements.schema.js';
 import type { Write } from '../../app/deps.js';
 import { type EndorsementNoticeKind, mailEndorsementChanges, mailSoloWarnings, SOLO_WARNING_MS } from './notices.js';
 import type { Deps } from '../../app/deps.js';
+import type { DivisionQuestionsService } from '../division-api/index.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 const described = (e: EndorsementRecord) =>
   `${typeName(e.type)} endorsement ${e.id}${e.rating ? ` (${e.rating})` : ''}${e.positions.length ? ` on ${e.positions.join(', ')}` : ''}`;
 
 export class EndorsementsService {
-  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'>) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { hub: DivisionQuestionsService | null }) {}
 
   async list(filter: Omit<EndorsementFilter, 'now'>): Promise<Endorsement[]> {
     return (await this.deps.repos.endorsements.list({ ...filter, now: this.deps.clock() })).map(presentEndorsement);
@@ -31,7 +32,8 @@ export class EndorsementsService {
   }
 
   /** Issues an endorsement: the rules of its type, then no conflicting one, under a lock on the user. */
-  issue(userId: number, req: EndorsementRequest, actor: AuditActor): Promise<Endorsement> {
+  async issue(userId: number, req: EndorsementRequest, actor: AuditActor): Promise<Endorsement> {
+    const hubSays = await this.askHub(userId, req);
     return this.deps.writer.write(async (w) => {
       const repos = w.repos;
       if (!(await repos.endorsements.lockUser(userId))) throw new ValidationError({ user_id: [`There is no user with CID ${userId}.`] });
@@ -81,6 +83,8 @@ export class EndorsementsService {
       if (await repos.endorsements.startingAt(userId, type, asked.valid_from)) {
         throw new ConflictError(`User ${userId} already has a ${type} endorsement starting at that instant.`);
       }
+      // The hub's answer counts after the rules, the viewer's roles and conflicts have had their say.
+      if (hubSays) throw hubSays;
       const id = await repos.endorsements.insert(
         {
           user_id: userId,
@@ -96,6 +100,23 @@ export class EndorsementsService {
       );
       return this.recorded(w, actor, id, 'endorsement.created', null);
     });
+  }
+
+  /**
+   * A solo needs the hub to say the student passed the theory exam of their training's highest rating
+   * (contract §22): asked before the write, as no transaction waits on another service. The refusal
+   * (422) or failure (502) is returned, to be thrown in the write after the rules.
+   */
+  private async askHub(userId: number, req: EndorsementRequest): Promise<Error | null> {
+    const hub = this.deps.hub;
+    if (!hub || req.type.trim() !== 'solo' || req.positions.length !== 1 || !isRowId(userId)) return null;
+    const rating = await this.deps.repos.endorsements.soloTrainingRating(userId, req.positions[0]!.toUpperCase());
+    // No open training covering the position: the rules refuse the solo without the hub.
+    if (rating === null) return null;
+    return hub.requireTheoryExam(userId, rating, 'positions').then(
+      () => null,
+      (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+    );
   }
 
   /** Moves its end (a solo only earlier). */

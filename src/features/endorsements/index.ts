@@ -5,6 +5,7 @@ import { EndorsementsService } from './endorsements.service.js';
 import endorsementsRoutes from './endorsements.routes.js';
 import { endorsementExpiryWorker } from './expiry.worker.js';
 import { soloWarningWorker } from './solo-warning.worker.js';
+import { divisionQuestions } from '../division-api/index.js';
 
 // What other features use of this one.
 export { activeEndorsement } from './predicates.js';
@@ -14,7 +15,7 @@ export type { Endorsement } from './endorsements.schema.js';
 export { endorsementName } from './notices.js';
 
 function services(deps: ServiceDeps) {
-  return { endorsements: new EndorsementsService(deps) };
+  return { endorsements: new EndorsementsService({ ...deps, hub: divisionQuestions(deps) }) };
 }
 
 export const endorsements: Feature<ReturnType<typeof services>> = {

@@ -4,7 +4,7 @@
 // beside its field, an action the viewer's roles do not allow 403 with the reason.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ConflictError, ForbiddenError } from '../../core/domain/errors.js';
+import { ConflictError, ForbiddenError, UpstreamError } from '../../core/domain/errors.js';
 import { mayDo, STAFF_ROLES } from '../roles/domain.js';
 import { formFailure, formValues, pathFailed } from '../../core/web/forms.js';
 import { memberActor, sendPage } from '../../core/web/pages.js';
@@ -54,9 +54,17 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     cid: number,
     state: FormState,
     notice: string | null,
+    hubDown: string | null = null,
   ) {
     const person = await services.staff.person(cid);
     if (person === null) return notFound(request, reply, 'person');
+    // Asked while the page's other reads run; a hub just found down is not asked again.
+    const hub = services.divisionQuestions;
+    const hubExams = !hub
+      ? Promise.resolve(null)
+      : hubDown !== null
+        ? Promise.resolve({ ok: false as const, host: hub.host, error: hubDown })
+        : hub.memberExams(cid);
     const view = viewerOf(request);
     const areaIds = new Map(view.areas.map((a) => [a.name, a.id]));
     const grant = grantChoices(view);
@@ -80,6 +88,7 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
       now,
       mayIssue,
       hubRefusals,
+      hubExams: await hubExams,
       issue: { choices, areas: view.areas.map((a) => a.name), today: new Date(now).toISOString().slice(0, 10) },
       roles: {
         revocable: person.roles.map(
@@ -106,6 +115,9 @@ const peopleRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
       return await reply.redirect(`/staff/users/${cid}?done=${done}`, 303);
     } catch (err) {
       const errors = failureOf(err);
+      // The hub could not be asked (issuing a solo): the form again with why, nothing stored.
+      if (err instanceof UpstreamError)
+        return sendPerson(request, reply, 502, cid, { ...state, errors: { hub: [err.message] } }, null, err.message);
       const conflict = err instanceof ConflictError;
       // An ended endorsement shows no forms: its conflict is said at the top of the page.
       const form = conflict && state.form.startsWith('end-') ? 'page' : state.form;

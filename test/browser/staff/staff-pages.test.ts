@@ -3,13 +3,15 @@
 // the form and refused one for someone else's trainee (403 with the reason), a Moderator's form
 // failing beside its field and granting a role, an Administrator adding a position; every page
 // scanned by axe (no serious or critical finding) at 1280 and 375 pixels, fitting the width, with
-// screenshots (SCREENSHOTS_TO_DOCS=1 writes them to docs/screenshots/ for the docs).
+// screenshots (SCREENSHOTS_TO_DOCS=1 writes them to docs/screenshots/ for the docs). The division's
+// hub stand-in answers (a person's theory exams; the solo's exam), and once is unreachable.
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection.js';
 import { launchBrowser, SCREENSHOTS, seriousFindings, SKIP_BROWSER, startConnectServer } from '../../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../../support/connect-stand-in.js';
+import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { ADA, BO, buildBooking, buildEndorsement, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 import { ROOT, type ServerProcess } from '../../support/processes.js';
@@ -62,6 +64,7 @@ const DIVISION = buildStaffDivision({
 
 describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
   let connect: ConnectStandIn;
+  let hub: HubStandIn;
   let server: ServerProcess;
   let browser: Browser;
 
@@ -81,6 +84,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     return { page, problems, close: () => context.close() };
   }
 
+  const askedAboutAda = () => hub.requests.filter((r) => r.path === `/facility/user/${ADA}/exams`).length;
   const submit = (page: Page, button: string, url: RegExp) =>
     Promise.all([page.waitForURL(url, { waitUntil: 'networkidle' }), page.getByRole('button', { name: button, exact: true }).click()]);
 
@@ -95,12 +99,24 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     } finally {
       await db.close();
     }
-    server = await startConnectServer(databaseUrl, connect, { SITE_NAME: 'Nordic vACC' });
+    hub = await startHubStandIn();
+    // Ada (in training for S3) passed its theory exam; a failed fast track and an assigned exam show too.
+    hub.results.push(
+      { user_cid: ADA, exam_id: 12, flag_exam_type: 3, passed: true, expiry: `${isoDay(300)} 00:00:00` },
+      { user_cid: ADA, exam_id: 18, flag_exam_type: 8, passed: false, expiry: null },
+    );
+    hub.assignments.push({ user_cid: ADA, exam_id: 13, instructor_cid: ADMIN, created_at: `${isoDay(-3)} 10:00:00` });
+    server = await startConnectServer(databaseUrl, connect, {
+      SITE_NAME: 'Nordic vACC',
+      DIVISION_API: 'vateud',
+      DIVISION_API_KEY: hub.key,
+      DIVISION_API_URL: hub.url,
+    });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    await Promise.all([browser?.close(), server?.stop(), connect?.close()]);
+    await Promise.all([browser?.close(), server?.stop(), connect?.close(), hub?.close()]);
   });
 
   it('shows no Staff link to a member without a role, and responds to /staff with 403 and the reason', async () => {
@@ -127,8 +143,11 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
       await page.getByLabel('Type', { exact: true }).selectOption('solo');
       await page.getByLabel('Position (solo)').selectOption('EKCH_APP');
       await page.getByLabel('Last day (UTC)').fill(isoDay(14));
+      const asked = askedAboutAda();
       await submit(page, 'Issue', /done=issued/);
       await expect(page.locator('.notice').textContent()).resolves.toBe('Endorsement issued.');
+      // Issued once the hub said Ada passed the S3 theory exam: asked by the issue, then by the page it leads to.
+      expect(askedAboutAda() - asked).toBe(2);
       await expect(page.locator('#endorsements-title + ul .card').first().textContent()).resolves.toContain(`Solo EKCH_APP`);
       await expect(page.locator('#endorsements-title + ul .card').first().textContent()).resolves.toContain(
         `active until ${isoDay(14)} 23:59 UTC`,
@@ -195,6 +214,24 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     }
   }, 60_000);
 
+  it("shows a person's page with a line when the division's hub cannot be reached, passing axe at 375 px", async () => {
+    hub.mode = 'unreachable';
+    const { page, problems, close } = await signedIn(ADMIN, `/staff/users/${ADA}`, {
+      viewport: { width: 375, height: 812 },
+      bypassCSP: true,
+    });
+    try {
+      await expect(page.locator('#hub-exams-unreachable').textContent()).resolves.toContain('could not be reached');
+      await expect(page.locator('#endorsements-title').count()).resolves.toBe(1);
+      expect(await seriousFindings(page, 'person, hub unreachable')).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+      expect(problems).toEqual([]);
+    } finally {
+      hub.mode = 'up';
+      await close();
+    }
+  }, 60_000);
+
   const PAGES = [
     ['staff', '/staff'],
     ['staff-users', '/staff/users?q=a'],
@@ -221,6 +258,8 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
             colorScheme === 'light' ? path.join(SHOTS, `${name}-${width}.png`) : path.join(SCREENSHOTS, `${name}-${width}-dark.png`);
           await page.screenshot({ path: shot, fullPage: true });
           expect(await seriousFindings(page, `${url} ${width}px ${colorScheme}`)).toEqual([]);
+          if (name === 'staff-user')
+            await expect(page.locator('#hub-exams-title + h3 + ul').textContent()).resolves.toMatch(/S3 theory: passed, valid until/);
         }
         expect(problems).toEqual([]);
       } finally {

@@ -80,9 +80,12 @@ describe("the division's hub over an endorsement's life", () => {
   });
 
   it('posts a solo with its end; shortened: deletes it and posts the new end; expired: deletes it', async () => {
-    const from = hub.requests.length;
     const ends = T0 + 14 * DAY;
+    // Issuing asks the hub first whether Bo passed the S3 theory exam (hub-questions.test.ts).
+    hub.results.push({ user_cid: BO, exam_id: 12, flag_exam_type: 3, passed: true, expiry: null });
     const id = await endorse({ user_id: BO, type: 'solo', positions: ['EKCH_APP'], valid_to: new Date(ends).toISOString() });
+    expect(hub.requests.at(-1)).toMatchObject({ method: 'GET', path: `/facility/user/${BO}/exams` });
+    const from = hub.requests.length;
     await drain();
     expect(hub.requests.slice(from)).toEqual([
       {

@@ -10,6 +10,8 @@ import { type Html, html } from '../../../core/web/html.js';
 import { empty, formError, type FormState, isoText, type StaffFrame, staffPage, utcText } from '../../roles/index.js';
 import { endorsementActions, type IssueForm, issueForm, type RolesForm, rolesSection } from './person-forms.js';
 import { trainingStatusDescription } from '../../members/domain/training-status.js';
+import type { MemberHubExams } from '../../division-api/index.js';
+import { hubExamsSection } from './hub-exams.js';
 
 const fullName = (u: { id: number; first_name: string | null; last_name: string | null }) =>
   `${u.first_name ?? ''} ${u.last_name ?? ''}`.trim() || String(u.id);
@@ -38,6 +40,8 @@ export interface PersonPage extends StaffFrame {
   mayIssue: boolean;
   /** Endorsement id -> the message of a request the division's hub refused about it. */
   hubRefusals: ReadonlyMap<number, string>;
+  /** The member's theory exams from the division's hub; null: no hub configured (no section). */
+  hubExams: MemberHubExams | null;
   issue: Omit<IssueForm, 'csrf' | 'state' | 'cid'>;
   roles: Omit<RolesForm, 'csrf' | 'state' | 'cid' | 'roles'>;
 }
@@ -86,6 +90,7 @@ ${p.mayIssue ? html`<h3 id="issue-title">Issue an endorsement</h3>${issueForm({ 
 ${rolesSection({ ...p.roles, cid: user.id, csrf: p.csrf, state: p.state, roles })}</section>
 <section aria-labelledby="trainings-title"><h2 id="trainings-title">Trainings</h2>
 ${trainings.length === 0 ? empty('No trainings.') : html`<ul class="cards">${trainings.map((t) => html`<li class="card"><p><a href="/staff/trainings/${t.id}"><strong>${t.area}</strong> ${t.ratings.join(', ')} (${t.type})</a></p><p>${trainingStatusDescription(t.status)}${t.paused_at === null ? '' : ', paused'}; mentors: ${t.mentors.map((m) => personName(names, m)).join(', ') || 'none'}</p></li>`)}</ul>`}</section>
+${hubExamsSection(p.hubExams)}
 <section aria-labelledby="hours-title"><h2 id="hours-title">ATC hours per area</h2>
 ${hours.length === 0 ? empty('No controlling recorded.') : html`<ul class="cards">${hours.map((h) => html`<li class="card"><p><strong>${h.area}</strong>: ${h.hours.toFixed(2)} h${h.required_hours === null ? '' : ` of ${h.required_hours} h`}</p><p>${h.active ? 'active' : 'not active'}${h.grace_until === null ? '' : `, grace until ${utcText(h.grace_until)}`}</p></li>`)}</ul>`}</section>
 <section aria-labelledby="bookings-title"><h2 id="bookings-title">Upcoming bookings</h2>

@@ -1,0 +1,91 @@
+// The questions VATEUD Core is asked live (contract §22): its theory exams and a member's results and
+// assignments, through the one HTTP client with the question's own deadline (5 s). Anything but a
+// 2xx JSON answer of the expected shape is "could not be asked", with one line naming the host.
+import type { DivisionApiConfig } from '../../config.js';
+import type { HttpClient } from '../../core/http-client.js';
+import type { DivisionQuestions, HubAnswer, HubAssignment, HubExam, HubExamResult } from './questions.domain.js';
+
+type Row = Record<string, unknown>;
+
+export class VateudQuestions implements DivisionQuestions {
+  readonly host: string;
+
+  constructor(private readonly o: { http: HttpClient; config: DivisionApiConfig; userAgent: string }) {
+    this.host = new URL(o.config.url).host;
+  }
+
+  async exams(): Promise<HubAnswer<HubExam[]>> {
+    const got = await this.get('/facility/training/exams');
+    if (!got.ok) return got;
+    const list = rowsOf(dataOf(got.value));
+    if (list === null) return this.unreadable();
+    return {
+      ok: true,
+      value: list.map((e) => ({
+        id: Number(e['id']),
+        name: typeof e['name'] === 'string' ? e['name'] : '',
+        flagExamType: Number(e['flag_exam_type']),
+      })),
+    };
+  }
+
+  async memberExams(cid: number): Promise<HubAnswer<{ results: HubExamResult[]; assignments: HubAssignment[] }>> {
+    const got = await this.get(`/facility/user/${cid}/exams`);
+    if (!got.ok) return got;
+    const data = dataOf(got.value);
+    const results = rowsOf(isRow(data) ? data['results'] : undefined);
+    const assignments = rowsOf(isRow(data) ? (data['assignments'] ?? []) : undefined);
+    if (results === null || assignments === null) return this.unreadable();
+    return {
+      ok: true,
+      value: {
+        results: results.map((r) => ({
+          examId: Number(r['exam_id']),
+          flagExamType: Number(r['flag_exam_type']),
+          // The hub writes booleans; 1 and "1" are read the same way.
+          passed: r['passed'] === true || r['passed'] === 1 || r['passed'] === '1',
+          expiry: typeof r['expiry'] === 'string' ? r['expiry'] : null,
+        })),
+        assignments: assignments.map((a) => ({
+          examId: Number(a['exam_id']),
+          at: typeof a['created_at'] === 'string' ? a['created_at'] : null,
+        })),
+      },
+    };
+  }
+
+  private unreadable(): { ok: false; error: string } {
+    return { ok: false, error: `${this.host}: an answer of an unexpected shape` };
+  }
+
+  private async get(path: string): Promise<HubAnswer<unknown>> {
+    const started = Date.now();
+    const once = (timeoutMs: number) =>
+      this.o.http.request(`${this.o.config.url}${path}`, {
+        headers: { accept: 'application/json', 'x-api-key': this.o.config.key, 'user-agent': this.o.userAgent },
+        timeoutMs,
+        maxBytes: 1024 * 1024,
+      });
+    let r = await once(this.o.config.questionTimeoutMs);
+    // A kept-alive connection the hub closed meanwhile is reset: a GET is asked once more, within the same budget.
+    const left = this.o.config.questionTimeoutMs - (Date.now() - started);
+    if (!r.ok && r.reason === 'failed' && r.error.includes('ECONNRESET') && left > 0) r = await once(left);
+    if (!r.ok) return { ok: false, error: r.error };
+    if (r.status < 200 || r.status >= 300) return { ok: false, error: `${this.host}: HTTP ${r.status}` };
+    try {
+      return { ok: true, value: JSON.parse(r.body.toString('utf8')) as unknown };
+    } catch {
+      return { ok: false, error: `${this.host}: an answer that is not JSON` };
+    }
+  }
+}
+
+const isRow = (x: unknown): x is Row => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** `{"data": …}`, or the answer itself when it comes bare. */
+const dataOf = (body: unknown): unknown => (isRow(body) && 'data' in body ? body['data'] : body);
+
+/** The objects of a list; null when it is not a list. */
+function rowsOf(x: unknown): Row[] | null {
+  return Array.isArray(x) ? x.filter(isRow) : null;
+}
