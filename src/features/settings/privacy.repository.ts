@@ -131,7 +131,45 @@ export function privacyRepository(db: Kysely<Database>) {
         .where('target', 'in', owned)
         .orderBy('id')
         .execute();
+      // What they wrote or took part in beyond their training: feedback sent (not staff's comments on
+      // it), sweatbox sessions, the votes they voted in (the day; the option is stored nowhere),
+      // tasks about them (not the staff's messages) and the notifications they were sent.
+      const [feedback, sweatbox, votes, tasks, notices] = await Promise.all([
+        db
+          .selectFrom('feedback as f')
+          .leftJoin('positions as p', 'p.id', 'f.position_id')
+          .select(['f.id', 'f.controller', 'p.callsign as position', 'f.text', 'f.created_at'])
+          .where('f.sender_id', '=', cid)
+          .orderBy('f.id')
+          .execute(),
+        db
+          .selectFrom('sweatbox_sessions as s')
+          .innerJoin('positions as p', 'p.id', 's.position_id')
+          .select(['s.id', 'p.callsign', 's.time_start', 's.time_end', 's.notes', 's.created_at'])
+          .where('s.user_id', '=', cid)
+          .orderBy('s.id')
+          .execute(),
+        db
+          .selectFrom('vote_voters as v')
+          .innerJoin('votes', 'votes.id', 'v.vote_id')
+          .select(['v.vote_id', 'votes.question', 'v.voted_on'])
+          .where('v.user_id', '=', cid)
+          .orderBy('v.vote_id')
+          .execute(),
+        db
+          .selectFrom('tasks')
+          .select(['id', 'type', 'status', 'rating', 'created_at', 'closed_at'])
+          .where('subject_user_id', '=', cid)
+          .orderBy('id')
+          .execute(),
+        db.selectFrom('notices_sent').select(['key', 'sent_at']).where('user_id', '=', cid).orderBy('sent_at').execute(),
+      ]);
       return {
+        feedback,
+        sweatbox,
+        votes,
+        tasks,
+        notices,
         profile,
         look,
         choices,

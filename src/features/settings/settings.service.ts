@@ -97,6 +97,21 @@ export class SettingsService {
         ended_at: iso(s.ended_at),
       })),
       activity: d.activity.map((a) => ({ ...a, granted_at: iso(a.granted_at) })),
+      feedback_sent: d.feedback.map((f) => ({ ...f, created_at: iso(f.created_at) })),
+      sweatbox_sessions: d.sweatbox.map((x) => ({
+        ...x,
+        time_start: iso(x.time_start),
+        time_end: iso(x.time_end),
+        created_at: iso(x.created_at),
+      })),
+      votes: d.votes,
+      tasks: d.tasks.map((t) => ({
+        ...t,
+        rating: t.rating === null ? null : ratingCode(t.rating),
+        created_at: iso(t.created_at),
+        closed_at: iso(t.closed_at),
+      })),
+      notifications_sent: d.notices.map((n) => ({ key: n.key, sent_at: iso(n.sent_at) })),
       audit_entries: d.audit.map((a) => ({
         at: iso(a.at),
         action: a.action,

@@ -10,10 +10,12 @@ import { csrfOf, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/member
 const NOW = Date.UTC(2026, 5, 1, 12);
 const ANA = 1000061;
 const BEN = 1000062;
+const ADMIN = 1000063;
 const people = [
   buildUser({ id: ANA, first_name: 'Ana', last_name: 'Andersen', rating: 'S2', email: 'ana@example.org' }),
   buildUser({ id: BEN, first_name: 'Benedikt', last_name: 'Berg', rating: 'S2', email: 'benedikt@example.org' }),
 ];
+const admin = buildUser({ id: ADMIN, first_name: 'Ines', last_name: 'Ibsen', rating: 'C1' });
 
 describe('the member settings and data (contract §24)', () => {
   let ctx: TestContext;
@@ -32,9 +34,13 @@ describe('the member settings and data (contract §24)', () => {
     await ctx.load(
       buildDivision({
         areas: ['Denmark'],
-        users: people,
+        users: [...people, admin],
         positions: [buildPosition('EKCH_DEL'), buildPosition('EKCH_TWR')],
-        roles: [buildRole({ user_id: ANA, area: 'Denmark', role: 'Mentor' }), buildRole({ user_id: BEN, area: 'Denmark', role: 'Mentor' })],
+        roles: [
+          buildRole({ user_id: ANA, area: 'Denmark', role: 'Mentor' }),
+          buildRole({ user_id: BEN, area: 'Denmark', role: 'Mentor' }),
+          buildRole({ user_id: ADMIN, area: null, role: 'Administrator' }),
+        ],
         endorsements: [
           buildEndorsement({ user_id: ANA, type: 'visiting', rating: 'S2', areas: ['Denmark'] }),
           buildEndorsement({ user_id: BEN, type: 'visiting', rating: 'S3', areas: ['Denmark'] }),
@@ -48,6 +54,44 @@ describe('the member settings and data (contract §24)', () => {
       { user_id: BEN, area: 'Denmark', ratings: ['C1'], motivation: 'Benedikt wants C1 '.repeat(5) },
       cli,
     );
+    // What else they wrote or took part in: feedback, a sweatbox session, a ballot, a task about them.
+    const ines = { kind: 'member', cid: ADMIN, name: 'Ines Ibsen' } as const;
+    const vote = await ctx.services.votes.create(
+      {
+        question: 'Which event first?',
+        options: 'Cross the pond\nFly-in',
+        close_date: '2026-07-01',
+        close_time: '12:00',
+        eligibility: 'all',
+      },
+      ines,
+    );
+    const [first] = (await ctx.services.votes.one(vote, ANA))!.options;
+    for (const [u, callsign, start] of [
+      [people[0]!, 'EKCH_DEL', '10:00'],
+      [people[1]!, 'EKCH_TWR', '14:00'],
+    ] as const) {
+      const as = { kind: 'member', cid: u.id, name: `${u.first_name} ${u.last_name}` } as const;
+      await ctx.services.feedback.send({ controller: String(ADMIN), position: callsign, text: `${u.first_name} says thanks` }, as);
+      await ctx.services.sweatbox.create(
+        { position: callsign, date: '2026-06-10', start, end: '15:30', notes: `${u.first_name} drills` },
+        as,
+      );
+      await ctx.services.votes.cast(vote, first!.id, u.id);
+      await ctx.services.tasks.create(
+        {
+          type: 'custom',
+          subject_user_id: u.id,
+          training_id: null,
+          rating: null,
+          message: 'Check the roster',
+          assignee_id: ADMIN,
+          theory_exam_passed: false,
+          creator_id: ADMIN,
+        },
+        ines,
+      );
+    }
     for (const u of people) s[u.id] = await signIn(ctx.app, ctx.services, u);
   }, 60_000);
   afterAll(() => ctx.close());
@@ -151,9 +195,25 @@ describe('the member settings and data (contract §24)', () => {
     const data = JSON.parse(res.body) as Record<string, unknown[] & Record<string, unknown>>;
     expect(data.profile).toMatchObject({ cid: ANA, first_name: 'Ana', email: 'ana@example.org' });
     expect(data.settings).toMatchObject({ look: 'dark' });
-    for (const kind of ['bookings', 'trainings', 'endorsements', 'roles', 'audit_entries'])
+    for (const kind of [
+      'bookings',
+      'trainings',
+      'endorsements',
+      'roles',
+      'audit_entries',
+      'feedback_sent',
+      'sweatbox_sessions',
+      'votes',
+      'tasks',
+    ])
       expect(data[kind]!.length, kind).toBeGreaterThan(0);
     expect(JSON.stringify(data.trainings)).toContain('Ana wants S3');
+    expect(data.feedback_sent).toMatchObject([{ controller: ADMIN, position: 'EKCH_DEL', text: 'Ana says thanks' }]);
+    expect(data.sweatbox_sessions).toMatchObject([{ callsign: 'EKCH_DEL', notes: 'Ana drills' }]);
+    expect(data.votes).toMatchObject([{ question: 'Which event first?' }]);
+    // That they voted and on which day; which option, Sector does not know.
+    expect(Object.keys(data.votes![0]!).sort()).toEqual(['question', 'vote_id', 'voted_on']);
+    expect(data.tasks).toMatchObject([{ type: 'custom', status: 'pending' }]);
     // Nothing of Benedikt's: his cid, name, address, motivation, booking or endorsement.
     for (const other of [String(BEN), 'Benedikt', 'benedikt@example.org', 'EKCH_TWR', 'C1']) expect(res.body).not.toContain(other);
   });
