@@ -42,6 +42,7 @@ export const FEATURES = [
   bookings,
   users,
   deprecated,
+  divisionApi,
   endorsements,
   tasks,
   trainings,
@@ -58,7 +59,6 @@ export const FEATURES = [
   reports,
   signIn,
   transfer,
-  divisionApi,
 ] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -12,14 +12,18 @@ import type { Endorsement } from './endorsements.schema.js';
 import type { Write } from '../../app/deps.js';
 import { type EndorsementNoticeKind, mailEndorsementChanges, mailSoloWarnings, SOLO_WARNING_MS } from './notices.js';
 import type { Deps } from '../../app/deps.js';
-import type { DivisionQuestionsService } from '../division-api/index.js';
 
 const typeName = (type: string) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
 const described = (e: EndorsementRecord) =>
   `${typeName(e.type)} endorsement ${e.id}${e.rating ? ` (${e.rating})` : ''}${e.positions.length ? ` on ${e.positions.join(', ')}` : ''}`;
 
+/** Whether the student passed a rating's theory exam on the division's hub (contract §22): throws the 422 or 502 when not. */
+export interface TheoryExamCheck {
+  requireTheoryExam(cid: number, rating: number, field: string): Promise<void>;
+}
+
 export class EndorsementsService {
-  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { hub: DivisionQuestionsService | null }) {}
+  constructor(private readonly deps: Deps<'writer' | 'repos' | 'clock' | 'config'> & { hub: TheoryExamCheck | null }) {}
 
   async list(filter: Omit<EndorsementFilter, 'now'>): Promise<Endorsement[]> {
     return (await this.deps.repos.endorsements.list({ ...filter, now: this.deps.clock() })).map(presentEndorsement);
