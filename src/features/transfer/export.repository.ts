@@ -26,6 +26,13 @@ export interface DivisionRows {
   bookings: Rows<'bookings'>;
   reportTemplates: Rows<'report_templates'>;
   facilities: Rows<'facilities'>;
+  // Votes, sweatbox sessions and members' settings (contract §23, §24).
+  votes: Rows<'votes'>;
+  voteOptions: Rows<'vote_options'>;
+  voteVoters: Rows<'vote_voters'>;
+  sweatbox: Rows<'sweatbox_sessions'>;
+  memberSettings: Rows<'member_settings'>;
+  mailChoices: Rows<'mail_choices'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -54,6 +61,12 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     bookings: await db.selectFrom('bookings').selectAll().execute(),
     reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
     facilities: await db.selectFrom('facilities').selectAll().execute(),
+    votes: await db.selectFrom('votes').selectAll().execute(),
+    voteOptions: await db.selectFrom('vote_options').selectAll().execute(),
+    voteVoters: await db.selectFrom('vote_voters').selectAll().execute(),
+    sweatbox: await db.selectFrom('sweatbox_sessions').selectAll().execute(),
+    memberSettings: await db.selectFrom('member_settings').selectAll().execute(),
+    mailChoices: await db.selectFrom('mail_choices').selectAll().execute(),
   };
 }
 

@@ -18,6 +18,9 @@ import { type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } fr
 import { dedupe, importTrainings } from './import-trainings.repository.js';
 import { importTemplates } from './import-templates.repository.js';
 import { importFacilities } from './import-facilities.repository.js';
+import { importSettings } from './import-settings.repository.js';
+import { importSweatbox } from './import-sweatbox.repository.js';
+import { importVotes } from './import-votes.repository.js';
 
 export interface ImportSummary {
   areas: number;
@@ -29,6 +32,9 @@ export interface ImportSummary {
   bookings: number;
   templates: number;
   facilities: number;
+  votes: number;
+  sweatbox_sessions: number;
+  settings: number;
 }
 
 /** Ids of what records reference, each refusing an unknown name with the record's path. */
@@ -71,6 +77,10 @@ async function applyImport(
   const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
   await importTemplates(db, plan.report_templates ?? [], areaId, now);
   await importFacilities(db, plan.facilities ?? [], now);
+  // Votes, sweatbox sessions and members' settings (contract §23, §24).
+  await importVotes(db, plan.votes ?? [], now);
+  await importSweatbox(db, plan.sweatbox ?? [], positionId, now);
+  await importSettings(db, plan.settings ?? [], now);
 
   const summary = {
     areas: plan.areas.length,
@@ -82,6 +92,9 @@ async function applyImport(
     bookings: plan.bookings.length,
     templates: plan.report_templates?.length ?? 0,
     facilities: plan.facilities?.length ?? 0,
+    votes: plan.votes?.length ?? 0,
+    sweatbox_sessions: plan.sweatbox?.length ?? 0,
+    settings: plan.settings?.length ?? 0,
   };
   return { summary, bookings };
 }

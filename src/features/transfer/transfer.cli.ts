@@ -14,7 +14,7 @@ function describe(summary: ImportSummary): string {
     (Object.entries(summary) as Array<[string, number]>)
       .filter(([, n]) => n > 0)
       // Every section's name is its noun's plural with an s, but one.
-      .map(([k, n]) => (k === 'facilities' ? `${n} ${n === 1 ? 'facility' : 'facilities'}` : count(n, k.slice(0, -1))))
+      .map(([k, n]) => (k === 'facilities' ? `${n} ${n === 1 ? 'facility' : 'facilities'}` : count(n, k.slice(0, -1).replace('_', ' '))))
       .join(', ')
   );
 }

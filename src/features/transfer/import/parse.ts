@@ -11,8 +11,13 @@ import { parseRole } from './roles.js';
 import { parseTemplate } from './templates.js';
 import { parseTraining } from './trainings.js';
 import { parseUser } from './users.js';
+import { parseSettings } from './settings.js';
+import { parseSweatboxSession } from './sweatbox.js';
+import { parseVote } from './votes.js';
 
 const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'report_templates', 'facilities'];
+// Votes, sweatbox sessions and members' settings (contract §23, §24).
+TOP_KEYS.push('votes', 'sweatbox', 'settings');
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
@@ -50,5 +55,14 @@ export function parseImport(input: unknown): ImportPlan {
   const facilities = arr(root, 'facilities').map((f, i) => parseFacility(f, `facilities[${i}]`));
   refuseDuplicates(facilities, (f) => [f.name], 'name');
 
-  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities };
+  const community = {
+    votes: arr(root, 'votes').map((v, i) => parseVote(v, `votes[${i}]`)),
+    sweatbox: arr(root, 'sweatbox').map((s, i) => parseSweatboxSession(s, `sweatbox[${i}]`)),
+    settings: arr(root, 'settings').map((s, i) => parseSettings(s, `settings[${i}]`)),
+  };
+  refuseDuplicates(community.votes, (v) => [v.question, v.closes_at], 'question and closes_at');
+  refuseDuplicates(community.sweatbox, (s) => [s.callsign, s.time_start], 'callsign and time_start');
+  refuseDuplicates(community.settings, (s) => [s.user_id], 'user_id');
+
+  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities, ...community };
 }
