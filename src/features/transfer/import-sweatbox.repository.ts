@@ -54,7 +54,7 @@ export async function importSweatbox(
   });
   // A stored session is written again under its id (SQLite's overlap trigger would see an upsert's
   // row meet itself); the whole file's sessions were checked against each other above.
-  const changed = sessions.flatMap((s, i) => (ids[i] === null ? [] : [{ id: ids[i], ...row(s, i) }]));
+  const changed = sessions.flatMap((s, i) => (ids[i] === null ? [] : [{ id: ids[i]!, ...row(s, i) }]));
   for (const part of chunks(changed.map((c) => c.id))) await db.deleteFrom('sweatbox_sessions').where('id', 'in', part).execute();
   for (const part of chunks(changed)) await db.insertInto('sweatbox_sessions').values(part).execute();
   const fresh = sessions.flatMap((s, i) => (ids[i] === null ? [row(s, i)] : []));
