@@ -10,6 +10,7 @@ import { parseRole } from '../import/roles.js';
 import { parseUser } from '../import/users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
 import { type BookingPlanner, planBookings } from './map-bookings.js';
+import { planSweatbox, planTiers, planVotes } from './map-community.js';
 import type { ControlCenterData, Row } from './read.js';
 import { fits, flag, instant, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
@@ -144,6 +145,10 @@ export function planControlCenterImport(cc: ControlCenterData, files?: (key: str
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
   const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [] };
+  // Votes, sweatbox bookings and facility tiers (contracts §22, §23).
+  parsed.votes = planVotes(cc, report, known);
+  parsed.sweatbox = planSweatbox(cc, report, known);
+  parsed.facilities = planTiers(cc, report);
   return { version: cc.version, parsed, bookings, apiKeys, report, settings };
 }
 
