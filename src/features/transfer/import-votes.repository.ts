@@ -3,6 +3,7 @@
 // voted and the counts are written apart, as a ballot writes them: nothing links a voter to an option.
 // Set-based: a few statements per chunk of votes.
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../core/db/connection.js';
 import type { Database } from '../../core/db/schema.js';
 import { chunks } from '../../core/db/chunks.js';
 import type { ImportVote } from './import/plan.js';
@@ -10,7 +11,7 @@ import { UNKNOWN_CREATOR } from './import/votes.js';
 import { refuseUnknownUsers } from './import-refs.repository.js';
 import { keyOf } from './import-rows.repository.js';
 
-export async function importVotes(db: Kysely<Database>, votes: readonly ImportVote[], now: number): Promise<void> {
+export async function importVotes(db: Kysely<Database>, dialect: Dialect, votes: readonly ImportVote[], now: number): Promise<void> {
   if (votes.length === 0) return;
   await refuseUnknownUsers(db, [
     ...votes.flatMap((v) => (v.created_by === null ? [] : [{ id: v.created_by, path: `${v.path}.created_by` }])),
@@ -18,7 +19,9 @@ export async function importVotes(db: Kysely<Database>, votes: readonly ImportVo
   ]);
   const storedId = new Map<string, number>();
   for (const part of chunks([...new Set(votes.map((v) => v.question))])) {
-    const rows = await db.selectFrom('votes').select(['id', 'question', 'closes_at']).where('question', 'in', part).execute();
+    // Locked as a change of the vote locks it (PostgreSQL): a ballot cast meanwhile waits, then counts on the imported options.
+    const q = db.selectFrom('votes').select(['id', 'question', 'closes_at']).where('question', 'in', part);
+    const rows = await (dialect === 'postgres' ? q.forUpdate() : q).execute();
     for (const r of rows) storedId.set(keyOf([r.question, r.closes_at]), r.id);
   }
   const row = (v: ImportVote) => ({

@@ -78,7 +78,7 @@ async function applyImport(
   await importTemplates(db, plan.report_templates ?? [], areaId, now);
   await importFacilities(db, plan.facilities ?? [], now);
   // Votes, sweatbox sessions and members' settings (contract §23, §24).
-  await importVotes(db, plan.votes ?? [], now);
+  await importVotes(db, dialect, plan.votes ?? [], now);
   await importSweatbox(db, plan.sweatbox ?? [], positionId, now);
   await importSettings(db, plan.settings ?? [], now);
 
