@@ -48,6 +48,9 @@ bookings.training integer not null default 0
 bookings.training_forced integer not null default 0
 bookings.updated_at bigint not null
 bookings.user_id bigint not null
+division_cpt.examination_id integer not null
+division_cpt.graded_at bigint not null
+division_cpt.queued_at bigint
 division_flags.flag text not null
 division_flags.member_cid bigint not null
 division_requests.about text not null
@@ -62,6 +65,17 @@ division_requests.sent_at bigint
 division_requests.state text not null
 division_requests.task_id integer
 division_requests.unknown integer not null default 0
+division_syncs.added text not null
+division_syncs.error text
+division_syncs.finished_at bigint
+division_syncs.forced integer not null default 0
+division_syncs.id integer not null
+division_syncs.removed text not null
+division_syncs.roster_added integer not null default 0
+division_syncs.roster_removed integer not null default 0
+division_syncs.started_at bigint not null
+division_syncs.tiers_added integer not null default 0
+division_syncs.tiers_removed integer not null default 0
 endorsement_areas.area_id integer not null
 endorsement_areas.endorsement_id integer not null
 endorsement_positions.endorsement_id integer not null
@@ -372,10 +386,13 @@ bookings bookings_period_valid CHECK ((time_start < time_end))
 bookings bookings_pkey PRIMARY KEY (id)
 bookings bookings_position_id_fkey FOREIGN KEY (position_id) REFERENCES positions(id)
 bookings bookings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
+division_cpt division_cpt_pkey PRIMARY KEY (examination_id)
 division_flags division_flags_flag_check CHECK ((flag = ANY (ARRAY['mentor'::text, 'examiner'::text])))
 division_flags division_flags_pkey PRIMARY KEY (member_cid, flag)
 division_requests division_requests_pkey PRIMARY KEY (id)
 division_requests division_requests_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'refused'::text, 'sent'::text])))
+division_syncs division_syncs_forced_check CHECK ((forced = ANY (ARRAY[0, 1])))
+division_syncs division_syncs_pkey PRIMARY KEY (id)
 endorsement_areas endorsement_areas_area_id_fkey FOREIGN KEY (area_id) REFERENCES areas(id) ON DELETE CASCADE
 endorsement_areas endorsement_areas_endorsement_id_fkey FOREIGN KEY (endorsement_id) REFERENCES endorsements(id) ON DELETE CASCADE
 endorsement_areas endorsement_areas_pk PRIMARY KEY (endorsement_id, area_id)
@@ -536,9 +553,13 @@ CREATE INDEX bookings_list_idx ON bookings USING btree (deleted, time_start, id)
 CREATE INDEX bookings_live_position_end_idx ON bookings USING btree (position_id, time_end) WHERE (deleted = 0)
 CREATE INDEX bookings_no_overlap ON bookings USING gist (position_id, int8range(time_start, time_end)) WHERE (deleted = 0)
 CREATE UNIQUE INDEX bookings_pkey ON bookings USING btree (id)
+CREATE UNIQUE INDEX division_cpt_pkey ON division_cpt USING btree (examination_id)
+CREATE INDEX division_cpt_waiting_idx ON division_cpt USING btree (examination_id) WHERE (queued_at IS NULL)
 CREATE UNIQUE INDEX division_flags_pkey ON division_flags USING btree (member_cid, flag)
+CREATE UNIQUE INDEX division_requests_cpt_idx ON division_requests USING btree (about) WHERE (about ~~ 'cpt:%'::text)
 CREATE INDEX division_requests_open_idx ON division_requests USING btree (state, member_cid, id)
 CREATE UNIQUE INDEX division_requests_pkey ON division_requests USING btree (id)
+CREATE UNIQUE INDEX division_syncs_pkey ON division_syncs USING btree (id)
 CREATE UNIQUE INDEX endorsement_areas_pk ON endorsement_areas USING btree (endorsement_id, area_id)
 CREATE UNIQUE INDEX endorsement_positions_pk ON endorsement_positions USING btree (endorsement_id, position_id)
 CREATE INDEX endorsements_expiry_idx ON endorsements USING btree (valid_to) WHERE ((expiry_published_at IS NULL) AND (valid_to IS NOT NULL) AND (revoked = 0))

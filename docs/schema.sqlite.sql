@@ -14,6 +14,10 @@ CREATE INDEX "bookings_list_idx" on "bookings" ("deleted", "time_start", "id");
 
 CREATE INDEX bookings_live_position_end_idx ON bookings (position_id, time_end) WHERE deleted = 0;
 
+CREATE INDEX division_cpt_waiting_idx ON division_cpt (examination_id) WHERE queued_at IS NULL;
+
+CREATE UNIQUE INDEX division_requests_cpt_idx ON division_requests (about) WHERE about LIKE 'cpt:%';
+
 CREATE INDEX division_requests_open_idx ON division_requests (state, member_cid, id);
 
 CREATE INDEX endorsements_expiry_idx ON endorsements (valid_to)
@@ -119,6 +123,12 @@ CREATE TABLE "audit_log" ("id" integer primary key autoincrement, "at" bigint no
 
 CREATE TABLE "bookings" ("id" integer primary key autoincrement, "user_id" bigint not null references "users" ("id"), "position_id" integer not null references "positions" ("id"), "source" text not null, "network_booking" text, "time_start" bigint not null, "time_end" bigint not null, "training" integer default 0 not null, "event" integer default 0 not null, "exam" integer default 0 not null, "deleted" integer default 0 not null, "created_at" bigint not null, "updated_at" bigint not null, training_forced integer NOT NULL DEFAULT 0, revision integer NOT NULL DEFAULT 0, constraint "bookings_period_valid" check (time_start < time_end));
 
+CREATE TABLE division_cpt (
+    examination_id integer PRIMARY KEY,
+    graded_at bigint NOT NULL,
+    queued_at bigint
+  );
+
 CREATE TABLE division_flags (
     member_cid bigint NOT NULL,
     flag text NOT NULL CHECK (flag IN ('mentor', 'examiner')),
@@ -138,6 +148,20 @@ CREATE TABLE division_requests (
     task_id integer,
     created_at bigint NOT NULL,
     sent_at bigint
+  );
+
+CREATE TABLE division_syncs (
+    id integer PRIMARY KEY AUTOINCREMENT,
+    started_at bigint NOT NULL,
+    finished_at bigint,
+    forced integer NOT NULL DEFAULT 0 CHECK (forced IN (0, 1)),
+    roster_added integer NOT NULL DEFAULT 0,
+    roster_removed integer NOT NULL DEFAULT 0,
+    tiers_added integer NOT NULL DEFAULT 0,
+    tiers_removed integer NOT NULL DEFAULT 0,
+    added text NOT NULL,
+    removed text NOT NULL,
+    error text
   );
 
 CREATE TABLE "endorsement_areas" ("endorsement_id" integer not null references "endorsements" ("id") on delete cascade, "area_id" integer not null references "areas" ("id") on delete cascade, constraint "endorsement_areas_pk" primary key ("endorsement_id", "area_id"));

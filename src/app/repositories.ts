@@ -23,10 +23,13 @@ import { leasesRepository } from '../core/workers/leases.repository.js';
 import { mailRepository } from '../core/mail.repository.js';
 import { memberBookingsRepository } from '../features/bookings/member-bookings.repository.js';
 import { noticesRepository } from '../features/notices/notices.repository.js';
+import { divisionCptRepository } from '../features/division-api/cpt.repository.js';
 import { divisionRequestsRepository } from '../features/division-api/division-requests.repository.js';
+import { divisionSyncsRepository } from '../features/division-api/division-syncs.repository.js';
 import { networkPushesRepository } from '../features/network/pushes.repository.js';
 import { outboxFiguresRepository } from '../features/operations/outbox-figures.repository.js';
 import { privacyRepository } from '../features/settings/privacy.repository.js';
+import { eraseRepository } from '../features/settings/erase.repository.js';
 import { positionsRepository } from '../features/positions/positions.repository.js';
 import { rolesRepository } from '../features/roles/roles.repository.js';
 import { rosterRepository } from '../features/roster/roster.repository.js';
@@ -64,7 +67,9 @@ const FACTORIES = {
   demoPeople: demoPeopleRepository,
   deprecated: deprecatedRepository,
   divisionData: divisionDataRepository,
+  divisionCpt: divisionCptRepository,
   divisionRequests: divisionRequestsRepository,
+  divisionSyncs: divisionSyncsRepository,
   endorsements: endorsementsRepository,
   events: eventsRepository,
   export: exportRepository,
@@ -80,6 +85,7 @@ const FACTORIES = {
   outboxFigures: outboxFiguresRepository,
   positions: positionsRepository,
   privacy: privacyRepository,
+  erase: eraseRepository,
   roles: rolesRepository,
   roster: rosterRepository,
   rosterStaging: rosterStagingRepository,
@@ -132,7 +138,9 @@ interface Queries {
   demoPeople: 'list';
   deprecated: 'roleAssignments' | 'facilityHolders' | 'trainingEndorsements' | 'examiners' | 'visiting';
   divisionData: 'hasData' | 'holdsOnlyUsers';
-  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout';
+  divisionCpt: 'file';
+  divisionRequests: 'nextDue' | 'open' | 'countPending' | 'refusedAbout' | 'fallbackActor';
+  divisionSyncs: 'wanted' | 'last';
   endorsements: 'list' | 'find' | 'scopeOf' | 'unended' | 'startingAt' | 'issueFacts' | 'expired';
   events: 'after' | 'seqOf' | 'findById' | 'lastSeq';
   export: 'readDivision' | 'attachmentContent';
@@ -148,6 +156,7 @@ interface Queries {
   outboxFigures: 'read';
   positions: 'list' | 'callsigns' | 'findByCallsign' | 'areas' | 'bookingsKeeping';
   privacy: 'memberData';
+  erase: never;
   roles: 'staffMember' | 'list';
   roster: never;
   // ANALYZE of the staging table: the planner's statistics, no rows.

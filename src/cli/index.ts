@@ -4,16 +4,8 @@ import { ConfigError, loadConfig } from '../config.js';
 import { printable } from '../core/domain/printable.js';
 import { describeStartupError } from '../app/runtime.js';
 import { VERSION } from '../version.js';
-import { activity } from '../features/activity/index.js';
-import { apiKeys } from '../features/api-keys/index.js';
-import { audit } from '../features/audit/index.js';
-import { network } from '../features/network/index.js';
-import { operations } from '../features/operations/index.js';
-import { roster } from '../features/roster/index.js';
-import { roles } from '../features/roles/index.js';
-import { transfer } from '../features/transfer/index.js';
-import { webhooks } from '../features/webhooks/index.js';
-import type { WithServices } from '../app/feature.js';
+import type { Feature, WithServices } from '../app/feature.js';
+import { FEATURES } from '../app/features.js';
 import { startServices } from '../app/runtime.js';
 import { CliError } from '../core/cli/errors.js';
 
@@ -36,8 +28,8 @@ const withServices: WithServices = async (fn) => {
   }
 };
 
-// Each feature's commands, in the order `npx sector --help` lists them.
-for (const feature of [apiKeys, transfer, webhooks, network, roster, roles, activity, audit, operations])
+// Every feature's commands (the composition root's list: none can be left out).
+for (const feature of FEATURES as readonly Pick<Feature, 'cli'>[])
   for (const register of feature.cli ?? []) register(program, withServices);
 
 /**

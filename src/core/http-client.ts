@@ -8,7 +8,8 @@ export interface HttpRequest {
   /** GET unless said. */
   method?: string;
   headers?: Record<string, string>;
-  body?: string | null;
+  /** Text, or bytes (a multipart upload, its content-type set by the caller). */
+  body?: string | Buffer | null;
   /** The whole exchange, response body included. */
   timeoutMs: number;
   maxBytes: number;

@@ -47,6 +47,8 @@ export const ALL_TABLES = [
   'outbox_cursors',
   'division_requests',
   'division_flags',
+  'division_cpt',
+  'division_syncs',
   'audit_log',
   'sessions',
   'login_states',

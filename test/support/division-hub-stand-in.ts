@@ -23,6 +23,15 @@ export interface HubRequest {
   body: unknown;
 }
 
+/** A CPT upload as the hub parsed it from multipart/form-data. */
+export interface HubCpt {
+  cid: number;
+  examiner_cid: string;
+  position: string;
+  cpt_pass: string;
+  file: { name: string; type: string; bytes: Buffer };
+}
+
 export interface HubStandIn {
   url: string;
   key: string;
@@ -34,6 +43,7 @@ export interface HubStandIn {
   upgrades: Array<{ cid: number; new_rating: number; instructor_cid: number }>;
   exams: Array<{ id: number; name: string; flag_exam_type: number }>;
   assignments: Array<{ user_cid: number; exam_id: number; instructor_cid: number }>;
+  cpts: HubCpt[];
   /** Every request that reached the hub and was answered (not refused for its key), in order. */
   requests: HubRequest[];
   /** What every request gets from now on; `refuse` answers 422 with `refuseMessage`. */
@@ -41,6 +51,8 @@ export interface HubStandIn {
   refuseMessage: string;
   /** Writes act, then the answer is withheld: the sender's outcome is unknown. */
   actThenHang: boolean;
+  /** Set: this many more requests are answered as `mode` says, then `mode` becomes 'fail' (a hub failing mid-run). */
+  failAfter: number | null;
   close(): Promise<void>;
 }
 
@@ -64,10 +76,12 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       { id: 18, name: 'S2 fast track', flag_exam_type: 8 },
     ],
     assignments: [],
+    cpts: [],
     requests: [],
     mode: 'up',
     refuseMessage: 'Refused by the stand-in.',
     actThenHang: false,
+    failAfter: null,
     close: async () => {
       await listening?.close();
     },
@@ -112,6 +126,25 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       else set.delete(Number(m[2]));
       return [200, { message: 'ok' }];
     }
+    if ((m = /^\/facility\/user\/(\d+)\/notes\/cpt$/.exec(path)) && method === 'POST') {
+      const file = body['file'];
+      const fields = ['examiner_cid', 'position', 'cpt_pass'].map((f) => body[f]);
+      if (
+        !(file instanceof File) ||
+        !fields.every((f) => typeof f === 'string' && f !== '') ||
+        !['0', '1'].includes(String(body['cpt_pass']))
+      )
+        return [422, { message: 'examiner_cid, position, cpt_pass (1/0) and file are required.' }];
+      const [examiner_cid, position, cpt_pass] = fields as string[];
+      hub.cpts.push({
+        cid: Number(m[1]),
+        examiner_cid: examiner_cid!,
+        position: position!,
+        cpt_pass: cpt_pass!,
+        file: { name: file.name, type: file.type, bytes: body['bytes'] as Buffer },
+      });
+      return [200, { message: 'ok' }];
+    }
     if ((m = /^\/facility\/user\/(\d+)\/upgrade$/.exec(path)) && method === 'POST') {
       hub.upgrades.push({ cid: Number(m[1]), new_rating: Number(body['new_rating']), instructor_cid: Number(body['instructor_cid']) });
       return [200, { message: 'ok' }];
@@ -145,10 +178,19 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
       const path = (req.url ?? '').replace(/^\/api/, '').split('?')[0]!;
       const method = req.method ?? 'GET';
       let body: Record<string, unknown>;
+      const type = req.headers['content-type'] ?? '';
       try {
-        body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
+        body = type.startsWith('multipart/form-data')
+          ? formOf(Buffer.concat(chunks), type)
+          : chunks.length
+            ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>)
+            : {};
       } catch {
-        return send(400, { message: 'Body is not JSON.' });
+        return send(400, { message: 'Body is not JSON or multipart/form-data.' });
+      }
+      if (hub.failAfter !== null && hub.failAfter-- <= 0) {
+        hub.failAfter = null;
+        hub.mode = 'fail';
       }
       if (hub.mode === 'fail') return send(500, { message: 'Server Error' });
       if (hub.mode === 'refuse' && method !== 'GET') return send(422, { message: hub.refuseMessage });
@@ -178,4 +220,37 @@ export async function startHubStandIn(key = 'hub-key'): Promise<HubStandIn> {
     },
   });
   return hub;
+}
+
+/**
+ * A multipart/form-data body, parsed by hand (not by the platform that encoded it): its fields as
+ * text, the part `file` as a File, and that file's bytes as `bytes`.
+ */
+function formOf(raw: Buffer, type: string): Record<string, unknown> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(type);
+  if (!boundary) throw new Error('no boundary');
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]!}`);
+  const out: Record<string, unknown> = {};
+  let at = raw.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (raw.subarray(start, start + 2).toString() === '--') break;
+    const next = raw.indexOf(delimiter, start);
+    if (next < 0) throw new Error('unterminated part');
+    const part = raw.subarray(start + 2, next - 2); // after CRLF, before the CRLF ending the part
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const content = part.subarray(split + 4);
+    const name = /name="([^"]*)"/.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/.exec(head)?.[1];
+    const contentType = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '';
+    if (name === undefined) throw new Error('a part without a name');
+    if (filename === undefined) out[name] = content.toString('utf8');
+    else {
+      out[name] = new File([new Uint8Array(content)], filename, { type: contentType });
+      if (name === 'file') out['bytes'] = Buffer.from(content);
+    }
+    at = next;
+  }
+  return out;
 }

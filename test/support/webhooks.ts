@@ -144,10 +144,10 @@ export interface StreamReader {
   close(): void;
 }
 
-export function openStream(baseUrl: string, token: string, lastEventId?: string): Promise<StreamReader> {
+export function openStream(baseUrl: string, token: string, lastEventId?: string, query = ''): Promise<StreamReader> {
   return new Promise((resolve, reject) => {
     const req = http.get(
-      `${baseUrl}/api/events`,
+      `${baseUrl}/api/events${query}`,
       { headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } },
       (res) => {
         const messages: StreamMessage[] = [];

@@ -34,6 +34,8 @@ import * as m0032 from './migrations/0032_votes.js';
 import * as m0033 from './migrations/0033_feedback.js';
 import * as m0034 from './migrations/0034_notices.js';
 import * as m0036 from './migrations/0036_division_requests.js';
+import * as m0037 from './migrations/0037_division_cpt.js';
+import * as m0038 from './migrations/0038_division_syncs.js';
 
 // Migrations are listed in code (not discovered on disk) so the compiled build and a
 // container image carry exactly the same set. Add new files here in order.
@@ -72,6 +74,8 @@ const MIGRATIONS = {
   '0033_feedback': m0033,
   '0034_notices': m0034,
   '0036_division_requests': m0036,
+  '0037_division_cpt': m0037,
+  '0038_division_syncs': m0038,
 };
 
 /** The registered migrations' names, in order (a test checks every file in migrations/ is here). */

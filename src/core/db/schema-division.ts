@@ -28,3 +28,27 @@ export interface DivisionFlagsTable {
   member_cid: number;
   flag: 'mentor' | 'examiner';
 }
+
+/** An examination whose CPT upload the hub is owed once it has a file (contract §22). */
+export interface DivisionCptTable {
+  examination_id: number;
+  graded_at: number;
+  /** Null: waiting for a non-hidden file; set: its request is queued (never again). */
+  queued_at: number | null;
+}
+
+/** One run of division:sync (contract §22); `added`/`removed` are JSON `{"roster": [cid], "tiers": [record]}`. */
+export interface DivisionSyncsTable {
+  id: Id;
+  started_at: number;
+  /** Null: under way, or stopped by a crash. */
+  finished_at: number | null;
+  forced: number;
+  roster_added: ColumnType<number, number | undefined, number>;
+  roster_removed: ColumnType<number, number | undefined, number>;
+  tiers_added: ColumnType<number, number | undefined, number>;
+  tiers_removed: ColumnType<number, number | undefined, number>;
+  added: string;
+  removed: string;
+  error: string | null;
+}

@@ -40,7 +40,7 @@ import type {
   VoteVotersTable,
 } from './schema-community.js';
 import type { FacilitiesTable, TasksTable } from './schema-tasks.js';
-import type { DivisionFlagsTable, DivisionRequestsTable } from './schema-division.js';
+import type { DivisionCptTable, DivisionFlagsTable, DivisionRequestsTable, DivisionSyncsTable } from './schema-division.js';
 
 export type * from './schema-attachments.js';
 export type * from './schema-community.js';
@@ -269,6 +269,8 @@ export interface Database {
   outbox_cursors: OutboxCursorsTable;
   division_requests: DivisionRequestsTable;
   division_flags: DivisionFlagsTable;
+  division_cpt: DivisionCptTable;
+  division_syncs: DivisionSyncsTable;
   audit_log: AuditLogTable;
   sessions: SessionsTable;
   login_states: LoginStatesTable;

@@ -43,6 +43,15 @@ async function recordPoll(trx: Kysely<Database>, sightings: readonly Sighting[],
       )
       .execute();
   }
+  // A person erased on request (contract §24) keeps no name here until they sign in again.
+  await trx
+    .updateTable('atc_sessions')
+    .set({ name: null })
+    .where('ended_at', 'is', null)
+    .where('last_seen', '=', seenAt)
+    .where('name', 'is not', null)
+    .where('cid', 'in', trx.selectFrom('users').select('id').where('erased_at', 'is not', null))
+    .execute();
   const seen = new Set(rows.map(sessionKey));
   const open = await trx
     .selectFrom('atc_sessions')

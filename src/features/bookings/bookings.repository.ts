@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Booking, Database } from '../../core/db/schema.js';
 import type { BookingListFilter } from './domain/query.js';
 import { fixedStatement } from '../../core/db/fixed-statement.js';
+import type { Dialect } from '../../core/db/connection.js';
 
 // The filter list() takes, for its callers.
 export type { BookingListFilter } from './domain/query.js';
@@ -105,7 +106,7 @@ export async function bookingViewsByIds(db: Kysely<Database>, ids: number[]): Pr
 }
 
 /** Works on the base connection or on a transaction alike. */
-export function bookingsRepository(db: Kysely<Database>) {
+export function bookingsRepository(db: Kysely<Database>, dialect: Dialect) {
   const view = () => bookingViews(db);
 
   return {
@@ -263,6 +264,24 @@ export function bookingsRepository(db: Kysely<Database>) {
         .where('deleted', '=', 0)
         .executeTakeFirst();
       return r.numUpdatedRows > 0n;
+    },
+
+    /** Bookings by id, held to the end of the transaction on PostgreSQL (SQLite writes one at a time). */
+    async lockedViews(ids: number[]): Promise<BookingView[]> {
+      if (dialect === 'postgres') await db.selectFrom('bookings').select('id').where('id', 'in', ids).forUpdate().execute();
+      return bookingViewsByIds(db, ids);
+    },
+
+    /** Soft-deletes the live ones of these bookings; returns those it deleted. */
+    async softDeleteMany(ids: number[], now: number): Promise<number[]> {
+      const rows = await db
+        .updateTable('bookings')
+        .set({ deleted: 1, updated_at: now, revision: nextRevision })
+        .where('id', 'in', ids)
+        .where('deleted', '=', 0)
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
     },
 
     /** Soft-deletes a live booking; false when it was already deleted. */

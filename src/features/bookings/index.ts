@@ -10,6 +10,7 @@ import { MemberBookingsService } from './member-bookings.service.js';
 import memberBookingsRoutes from './member.routes.js';
 
 // What other features use of this one.
+export { cancelUpcomingBookings } from './erasure.js';
 export type { MemberBooking } from './member-bookings.repository.js';
 export { described, fieldError, frame, whenText, type PageFrame } from './views/member-pages.js';
 export { bookingViewsByIds } from './bookings.repository.js';

@@ -3,6 +3,7 @@ import type { WithServices } from '../../app/feature.js';
 import { CliError } from '../../core/cli/errors.js';
 import { print, printJson, printTable, tell } from '../../core/cli/output.js';
 import type { DivisionRequestView } from './division-api.service.js';
+import { lastSyncLines } from './division-sync.cli.js';
 
 const OFF = "The division's API is off: DIVISION_API is not set here, so nothing is sent to the hub (see docs/division-api.md).";
 
@@ -10,12 +11,14 @@ async function status(withServices: WithServices, opts: { json?: boolean }): Pro
   await withServices(async (services) => {
     const hub = services.divisionApi;
     const { pending, refused } = hub ? await hub.status() : { pending: [] as DivisionRequestView[], refused: [] as DivisionRequestView[] };
+    const lastSync = (await services.divisionSync?.last()) ?? null;
     if (opts.json) {
       if (!hub) tell(OFF);
-      printJson({ pending, refused, last_sync: null });
+      printJson({ pending, refused, last_sync: lastSync });
       return;
     }
     if (!hub) return print(OFF);
+    for (const line of lastSyncLines(lastSync)) print(line);
     if (pending.length + refused.length === 0) return print('Nothing pending for the hub: every change has been sent.');
     printTable([
       ['ID', 'STATE', 'REQUEST', 'ABOUT', 'ATTEMPTS', 'ERROR'],
@@ -44,7 +47,7 @@ function idOf(ref: string): number {
 export function registerDivisionApiCommands(program: Command, withServices: WithServices): void {
   program
     .command('division:status')
-    .description("List requests to the division's hub that are pending or were refused.")
+    .description("List requests to the division's hub that are pending or were refused, and the last reconcile.")
     .option('--json', 'print one JSON object on stdout')
     .action(status.bind(null, withServices));
   program

@@ -1,7 +1,7 @@
 // Keeps the division's hub in step (contract §22): committed changes' events become stored
 // requests (one write with the cursor, so each is owed once), and one worker under the lease sends
 // them through the driver, in commit order per member, with back-off; refused ones wait for an operator.
-import type { Deps } from '../../app/deps.js';
+import type { Deps, Write } from '../../app/deps.js';
 import type { DivisionApiConfig } from '../../config.js';
 import { ConflictError, NotFoundError } from '../../core/domain/errors.js';
 import type { WorkerContext } from '../../core/workers/worker.js';
@@ -9,8 +9,11 @@ import { ratingValue } from '../members/domain/ratings.js';
 import { type DivisionDriver, type DivisionOperation, retryDelayMs } from './driver.domain.js';
 import type { DivisionRequestRow } from './division-requests.repository.js';
 import { plan } from './plan.domain.js';
+import { queueCpt } from './cpt.js';
 
 const BATCH = 500;
+/** The creates the driver matches against the hub's list when their last outcome is unknown. */
+const MATCHED = new Set<DivisionOperation['op']>(['tier_add', 'solo_add']);
 
 export interface DivisionRequestView {
   id: number;
@@ -48,8 +51,9 @@ export class DivisionApiService {
         return false;
       }
       const { rows, last } = await repo.events(cursor, BATCH);
-      if (last === cursor) return false;
+      if (last === cursor) return queueCpt(w, [], now);
       const parsed = rows.map((r) => ({ type: r.type, data: (JSON.parse(r.body) as { data: Record<string, unknown> }).data }));
+      await nameRoleActors(repo, rows, parsed);
       const cids = [...new Set(parsed.flatMap(({ data }) => memberOf(data)))];
       const names = parsed.flatMap(({ data }) => {
         const e = data['endorsement'] as { type?: string; rating?: string | null } | undefined;
@@ -80,6 +84,7 @@ export class DivisionApiService {
       }
       await repo.add(out, now);
       await repo.advance(last);
+      await queueCpt(w, parsed, now);
       return true;
     });
   }
@@ -89,7 +94,11 @@ export class DivisionApiService {
     const next = await this.o.repos.divisionRequests.nextDue(now);
     if (!next) return false;
     const op = JSON.parse(next.operation) as DivisionOperation;
-    const outcome = await this.o.driver.send(op, { unknown: next.unknown === 1, signal });
+    // A create is unknown from when it leaves until its answer is recorded: should the process die
+    // between, the next attempt matches the hub's list first instead of making a second record.
+    if (next.unknown === 0 && MATCHED.has(op.op)) await this.o.writer.write((w) => w.repos.divisionRequests.markUnknown(next.id));
+    const file = op.op === 'cpt' ? await this.o.repos.divisionCpt.file(op.examinationId) : undefined;
+    const outcome = await this.o.driver.send(op, { unknown: next.unknown === 1, signal, file });
     const at = this.o.clock();
     await this.o.writer.write(async (w) => {
       const repo = w.repos.divisionRequests;
@@ -186,4 +195,23 @@ function memberOf(data: Record<string, unknown>): number[] {
   const role = data['role'] as { user_id?: number } | undefined;
   const e = data['endorsement'] as { user_id?: number } | undefined;
   return [role?.user_id, e?.user_id].filter((x): x is number => typeof x === 'number');
+}
+
+/** A role event's acting member (`acting_cid`), from the audit entry of its change: the hub's user_cid. */
+async function nameRoleActors(
+  repo: Pick<Write['repos']['divisionRequests'], 'roleActors'>,
+  rows: ReadonlyArray<{ type: string; created_at: number }>,
+  parsed: ReadonlyArray<{ type: string; data: Record<string, unknown> }>,
+): Promise<void> {
+  const key = (i: number) => {
+    const role = parsed[i]!.data['role'] as { user_id: number };
+    return { action: rows[i]!.type, target: `user:${role.user_id}`, at: rows[i]!.created_at };
+  };
+  const roles = parsed.flatMap((p, i) => (p.type.startsWith('role.') ? [i] : []));
+  const actors = await repo.roleActors(roles.map(key));
+  for (const i of roles) {
+    const k = key(i);
+    const cid = actors.get(`${k.action}|${k.target}|${k.at}`);
+    if (cid !== undefined) parsed[i]!.data['acting_cid'] = cid;
+  }
 }

@@ -14,6 +14,7 @@ const WATCHED = [
   'endorsement.revoked',
   'endorsement.expired',
   'task.completed',
+  'training.examination',
 ];
 
 export interface NewDivisionRequest {
@@ -53,12 +54,29 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
     async events(after: number, limit: number) {
       const rows = await db
         .selectFrom('events')
-        .select(['seq', 'type', 'body'])
+        .select(['seq', 'type', 'body', 'created_at'])
         .where('seq', '>', after)
         .orderBy('seq')
         .limit(limit)
         .execute();
       return { rows: rows.filter((r) => WATCHED.includes(r.type)), last: rows.length ? rows[rows.length - 1]!.seq : after };
+    },
+
+    /**
+     * The members who granted or revoked roles: a role event names none, and the audit entry written
+     * in the same change (same action, target and instant) does. Keyed `action|target|at`.
+     */
+    async roleActors(changes: ReadonlyArray<{ action: string; target: string; at: number }>): Promise<Map<string, number>> {
+      if (changes.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('audit_log')
+        .select(['action', 'target', 'at', 'actor'])
+        .where('target', 'in', [...new Set(changes.map((c) => c.target))])
+        .where('at', 'in', [...new Set(changes.map((c) => c.at))])
+        .where('action', 'in', ['role.granted', 'role.revoked'])
+        .where('actor', 'like', 'member:%')
+        .execute();
+      return new Map(rows.map((r) => [`${r.action}|${r.target}|${r.at}`, Number(r.actor.slice('member:'.length))]));
     },
 
     async advance(seq: number): Promise<void> {
@@ -190,6 +208,11 @@ export function divisionRequestsRepository(db: Kysely<Database>, dialect: Dialec
         .where('id', '=', id)
         .$if(dialect === 'postgres', (q) => q.forUpdate())
         .executeTakeFirst();
+    },
+
+    /** A create under way: unknown until its answer is recorded. */
+    async markUnknown(id: number): Promise<void> {
+      await db.updateTable('division_requests').set({ unknown: 1 }).where('id', '=', id).where('state', '=', 'pending').execute();
     },
 
     async settle(

@@ -10,7 +10,16 @@ export type DivisionOperation =
   | { op: 'solo_add'; cid: number; position: string; instructorCid: number; expireAt: string }
   | { op: 'solo_remove'; cid: number; position: string }
   | { op: 'upgrade'; cid: number; rating: number; instructorCid: number }
-  | { op: 'theory_exam'; cid: number; rating: number; instructorCid: number };
+  | { op: 'theory_exam'; cid: number; rating: number; instructorCid: number }
+  /** An examination's result with its file (read when sent: HubFile). */
+  | { op: 'cpt'; cid: number; examinationId: number; examinerCid: number; position: string; pass: boolean };
+
+/** A file sent to the hub: its stored name, type and bytes. */
+export interface HubFile {
+  name: string;
+  type: string;
+  content: Buffer;
+}
 
 /** One attempt's result: sent; refused by the hub (kept with its message); or to be tried again. */
 export type DeliveryOutcome =
@@ -23,7 +32,7 @@ export interface DivisionDriver {
   /** The first request of an operation, for `division:status`. */
   describe(op: DivisionOperation): { method: string; path: string };
   /** Sends an operation; `unknown`: the last attempt had no answer, so match before creating again. */
-  send(op: DivisionOperation, o: { unknown: boolean; signal: AbortSignal }): Promise<DeliveryOutcome>;
+  send(op: DivisionOperation, o: { unknown: boolean; signal: AbortSignal; file?: HubFile | undefined }): Promise<DeliveryOutcome>;
 }
 
 /** The back-off of attempt n (1-based): the base doubling, capped at one hour. */

@@ -6,25 +6,49 @@ import { VERSION } from '../../version.js';
 import { registerDivisionApiCommands } from './division-api.cli.js';
 import { DivisionApiService } from './division-api.service.js';
 import { divisionApiWorker } from './division-api.worker.js';
+import { registerDivisionSyncCommands } from './division-sync.cli.js';
+import { DivisionSyncService } from './division-sync.service.js';
+import { divisionSyncWorker } from './division-sync.worker.js';
+import { VateudSyncHub } from './vateud-sync.js';
 import { VateudDriver } from './vateud.js';
 
 export type { DivisionApiService } from './division-api.service.js';
+export type { DivisionSyncService } from './division-sync.service.js';
 export { divisionApiMetrics } from './division-api.metrics.js';
 
 function services(deps: ServiceDeps) {
   const config = deps.config.divisionApi;
   const userAgent = `Sector/${VERSION} (${deps.config.division ?? '-'})`;
+  const divisionApi = config
+    ? new DivisionApiService({ ...deps, config, driver: new VateudDriver({ http: deps.http, config, userAgent }) })
+    : null;
   return {
     /** Null when DIVISION_API is unset. */
-    divisionApi: config
-      ? new DivisionApiService({ ...deps, config, driver: new VateudDriver({ http: deps.http, config, userAgent }) })
-      : null,
+    divisionApi,
+    /** The reconcile (division:sync); null when DIVISION_API is unset. */
+    divisionSync:
+      config && divisionApi
+        ? new DivisionSyncService({
+            ...deps,
+            hub: new VateudSyncHub({ http: deps.http, config, userAgent }),
+            divisionApi,
+            leaseMs: syncLeaseMs(config.timeoutMs),
+          })
+        : null,
   };
 }
 
+/** A reconcile renews its lease after each request: it outlasts the three reads with room to spare. */
+const syncLeaseMs = (timeoutMs: number) => timeoutMs * 4 + 60_000;
+
 export const divisionApi: Feature<ReturnType<typeof services>> = {
   services,
-  workers: (deps, { divisionApi }) =>
-    divisionApi && deps.config.divisionApi ? [divisionApiWorker({ divisionApi }, deps.config.divisionApi.timeoutMs)] : [],
-  cli: [registerDivisionApiCommands],
+  workers: (deps, { divisionApi, divisionSync }) =>
+    divisionApi && divisionSync && deps.config.divisionApi
+      ? [
+          divisionApiWorker({ divisionApi }, deps.config.divisionApi.timeoutMs),
+          divisionSyncWorker({ divisionSync }, syncLeaseMs(deps.config.divisionApi.timeoutMs)),
+        ]
+      : [],
+  cli: [registerDivisionApiCommands, registerDivisionSyncCommands],
 };

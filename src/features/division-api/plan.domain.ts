@@ -52,7 +52,8 @@ export function plan(
     const role = data['role'] as { user_id: number; role: string };
     const f = facts.get(role.user_id);
     if (role.role !== 'Mentor' || !f) return { requests, flags };
-    const actor = acting(null);
+    // The member who granted or revoked it (read from its audit entry), else the fallback.
+    const actor = acting(typeof data['acting_cid'] === 'number' ? data['acting_cid'] : null);
     const told = f.flags.has('mentor');
     if (type === 'role.granted' && !told) {
       add(

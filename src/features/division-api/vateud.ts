@@ -3,7 +3,7 @@
 // delete by cid and a create whose outcome was unknown may already be there.
 import type { DivisionApiConfig } from '../../config.js';
 import type { HttpClient, HttpResult } from '../../core/http-client.js';
-import type { DeliveryOutcome, DivisionDriver, DivisionOperation } from './driver.domain.js';
+import type { DeliveryOutcome, DivisionDriver, DivisionOperation, HubFile } from './driver.domain.js';
 
 type Answer = { outcome: DeliveryOutcome; body: unknown };
 type Listed = { id: number; user_cid: number; position: string };
@@ -32,10 +32,15 @@ export class VateudDriver implements DivisionDriver {
         return { method: 'POST', path: `/facility/user/${op.cid}/upgrade` };
       case 'theory_exam':
         return { method: 'POST', path: '/facility/training/exams/assign' };
+      case 'cpt':
+        return { method: 'POST', path: `/facility/user/${op.cid}/notes/cpt` };
     }
   }
 
-  async send(op: DivisionOperation, { unknown, signal }: { unknown: boolean; signal: AbortSignal }): Promise<DeliveryOutcome> {
+  async send(
+    op: DivisionOperation,
+    { unknown, signal, file }: { unknown: boolean; signal: AbortSignal; file?: HubFile | undefined },
+  ): Promise<DeliveryOutcome> {
     const { method, path } = this.describe(op);
     switch (op.op) {
       case 'assign_mentor':
@@ -80,6 +85,10 @@ export class VateudDriver implements DivisionDriver {
         if (!exam) return { result: 'refused', message: `The hub has no theory exam with flag_exam_type ${wanted}.` };
         return (await this.call('POST', path, signal, { user_cid: op.cid, exam_id: exam['id'], instructor_cid: op.instructorCid })).outcome;
       }
+      case 'cpt':
+        // No list of notes to match: after an unknown outcome the upload is sent again (at least once).
+        if (!file) return { result: 'refused', message: 'The examination carries no file to send any more.' };
+        return (await this.call(method, path, signal, undefined, await cptForm(op, file))).outcome;
     }
   }
 
@@ -91,22 +100,35 @@ export class VateudDriver implements DivisionDriver {
       .map((r) => ({ id: Number(r['id']), user_cid: cid, position }));
   }
 
-  private async call(method: string, path: string, signal: AbortSignal, body?: object): Promise<Answer> {
+  private async call(method: string, path: string, signal: AbortSignal, body?: object, form?: Form): Promise<Answer> {
     const result = await this.o.http.request(`${this.o.config.url}${path}`, {
       method,
       headers: {
         accept: 'application/json',
         'x-api-key': this.o.config.key,
         'user-agent': this.o.userAgent,
-        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(form ? { 'content-type': form.type } : body ? { 'content-type': 'application/json' } : {}),
       },
-      body: body ? JSON.stringify(body) : null,
+      body: form ? form.bytes : body ? JSON.stringify(body) : null,
       timeoutMs: this.o.config.timeoutMs,
       maxBytes: 4 * 1024 * 1024,
       signal,
     });
     return answer(method, path, result);
   }
+}
+
+type Form = { bytes: Buffer; type: string };
+
+/** The CPT upload as multipart/form-data, encoded by the platform (its boundary in the type). */
+async function cptForm(op: Extract<DivisionOperation, { op: 'cpt' }>, file: HubFile): Promise<Form> {
+  const form = new FormData();
+  form.set('examiner_cid', String(op.examinerCid));
+  form.set('position', op.position);
+  form.set('cpt_pass', op.pass ? '1' : '0');
+  form.set('file', new Blob([new Uint8Array(file.content)], { type: file.type }), file.name);
+  const encoded = new Response(form);
+  return { bytes: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };
 }
 
 function answer(method: string, path: string, r: HttpResult): Answer {

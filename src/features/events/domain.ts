@@ -64,6 +64,16 @@ export function decodeEventFilter(stored: string | null): EventType[] | null {
   return stored === null ? null : (stored.split(',').filter(Boolean) as EventType[]);
 }
 
+/**
+ * What a subscription or stream receives: the types it named, or without a filter every type but
+ * those that go only to receivers naming them (contract §17).
+ */
+export function acceptsEvent(types: readonly EventType[] | null): (type: string) => boolean {
+  if (types === null) return (type) => !(NAMED_ONLY_EVENT_TYPES as readonly string[]).includes(type);
+  const named = new Set<string>(types);
+  return (type) => named.has(type);
+}
+
 /** Parses `--events a,b`; throws with a message naming the unknown type. */
 export function parseEventFilter(text: string): EventType[] {
   const types = text

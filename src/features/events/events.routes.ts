@@ -3,6 +3,8 @@ import { PROTECTIVE_HEADERS } from '../../core/web/client-errors.js';
 import type { RouteServices } from '../../app/services.js';
 import type { StreamSink } from './stream.service.js';
 import { streamEvents } from './events.schema.js';
+import { acceptsEvent, parseEventFilter } from './domain.js';
+import { ValidationError } from '../../core/domain/errors.js';
 
 /** The reset a client with an unknown or expired Last-Event-ID receives: it re-reads the lists. */
 const RESET = `event: reset\ndata: {"message":"Last-Event-ID is unknown or past the retention; re-read the lists"}\n\n`;
@@ -21,6 +23,13 @@ const eventsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
 
   app.get('/api/events', { schema: streamEvents, config: { auth: 'read' }, exposeHeadRoute: false }, async (request, reply) => {
     const lastEventId = request.headers['last-event-id'];
+    let accepts: (type: string) => boolean;
+    try {
+      const { types } = request.query;
+      accepts = acceptsEvent(types === undefined ? null : parseEventFilter(typeof types === 'string' ? types : types.join(',')));
+    } catch (err) {
+      throw new ValidationError({ types: [(err as Error).message.replace('--events', 'types')] });
+    }
     const res = reply.raw;
     let ended = false;
     const sink: StreamSink = {
@@ -84,7 +93,7 @@ const eventsRoutes: FastifyPluginAsyncTypebox<{ services: RouteServices }> = asy
     });
     res.flushHeaders();
     try {
-      await stream.attach(sink, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined, RESET);
+      await stream.attach(sink, typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : undefined, RESET, accepts);
     } catch (err) {
       request.log.warn({ err }, 'event stream failed');
       res.destroy();

@@ -23,6 +23,8 @@ interface Client {
   cursor: number;
   /** False while it catches up from the table; the tailer writes to live clients only. */
   live: boolean;
+  /** The types it receives (`?types=`, contract §17). */
+  accepts: (type: string) => boolean;
 }
 
 const BATCH = 500;
@@ -78,14 +80,17 @@ export class EventStreamService {
     return this.lastSeq;
   }
 
-  /** Adds a client: from a known event id it first gets later events from the table; an unknown one gets `reset`, then live events. */
-  async attach(sink: StreamSink, resumeFrom: string | undefined, reset: string): Promise<void> {
+  /**
+   * Adds a client: from a known event id it first gets later events from the table; an unknown one
+   * gets `reset`, then live events. It is written only the events it `accepts` (its cursor passes the others).
+   */
+  async attach(sink: StreamSink, resumeFrom: string | undefined, reset: string, accepts: (type: string) => boolean): Promise<void> {
     const keyId = this.admitted.get(sink);
     if (keyId === undefined) throw new Error('attach() of a stream that was not admitted');
     this.lastSeq = await this.position();
     const repo = this.deps.repos.events;
     const seq = resumeFrom === undefined ? null : await repo.seqOf(resumeFrom);
-    const client: Client = { sink, keyId, cursor: seq ?? (await repo.lastSeq()), live: false };
+    const client: Client = { sink, keyId, cursor: seq ?? (await repo.lastSeq()), live: false, accepts };
     if (resumeFrom !== undefined && seq === null && !sink.write(reset)) return;
     this.clients.add(client);
     try {
@@ -142,6 +147,7 @@ export class EventStreamService {
     for (const row of rows) {
       if (row.seq <= client.cursor) continue;
       client.cursor = row.seq;
+      if (!client.accepts(row.type)) continue;
       if (!client.sink.write(formatEvent(row))) {
         this.clients.delete(client);
         return;

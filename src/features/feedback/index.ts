@@ -6,6 +6,9 @@ import { FeedbackService } from './feedback.service.js';
 import feedbackMemberRoutes from './member.routes.js';
 import feedbackStaffRoutes from './staff.routes.js';
 
+// What other features use of this one (the export and import).
+export { COMMENT_MAX as FEEDBACK_COMMENT_MAX, TEXT_MAX as FEEDBACK_TEXT_MAX } from './domain.js';
+
 function services(deps: ServiceDeps) {
   return { feedback: new FeedbackService(deps) };
 }

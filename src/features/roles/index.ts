@@ -5,6 +5,7 @@ import { registerRoleCommands } from './roles.cli.js';
 import { RolesService } from './roles.service.js';
 
 // What other features use of this one.
+export { revokeAllRoles } from './erasure.js';
 export {
   failureOf,
   frameOf,

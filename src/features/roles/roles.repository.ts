@@ -66,6 +66,11 @@ export function rolesRepository(db: Executor) {
         .executeTakeFirst();
       return removed !== undefined;
     },
+
+    /** Removes every role the user holds (a member erased, contract §24). */
+    async revokeAll(userId: number): Promise<void> {
+      await db.deleteFrom('roles').where('user_id', '=', userId).execute();
+    },
   };
 }
 

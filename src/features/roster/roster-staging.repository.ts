@@ -84,6 +84,19 @@ async function stageResults(trx: Kysely<Database>, runId: string, results: reado
       )
       .execute();
   }
+  // A person erased on request (contract §24) keeps the pseudonym until they sign in again: nothing
+  // personal of theirs is staged, so the run neither stores nor applies it.
+  const ids = [...byId.keys()];
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('roster_staging')
+    .set({ personal: 0, email: null, first_name: null, last_name: null })
+    .where('run_id', '=', runId)
+    .where('id', '>=', Math.min(...ids))
+    .where('id', '<=', Math.max(...ids))
+    .where('personal', '=', 1)
+    .where('id', 'in', trx.selectFrom('users').select('id').where('erased_at', 'is not', null))
+    .execute();
 }
 
 // Rows staged seconds ago have no PostgreSQL statistics yet, and without them it sorts every staged

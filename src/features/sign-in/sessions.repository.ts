@@ -111,7 +111,8 @@ async function upsertSignedInUser(trx: Kysely<Database>, p: NetworkProfile, at: 
   await trx
     .insertInto('users')
     .values({ id: p.cid, ...columns, created_at: at, updated_at: at, last_login_at: at })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ ...columns, updated_at: at, last_login_at: at }))
+    // Signing in lifts user:erase's mark (contract §24): the person is back, under their own name.
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...columns, updated_at: at, last_login_at: at, erased_at: null }))
     .execute();
 }
 

@@ -9,6 +9,7 @@ import taskPagesRoutes from './staff.routes.js';
 // What other features use of this one.
 export type { TaskPagesService, TrainingTasks } from './task-pages.service.js';
 export { trainingTasksSection, completionOffer } from './views/training-tasks.js';
+export { needsRating, TASK_STATUSES, TASK_TEXT_MAX, TASK_TYPES } from './domain.js';
 
 function services(deps: ServiceDeps) {
   return {

@@ -26,6 +26,7 @@ import trainingsRoutes from './trainings.routes.js';
 import examinationsRoutes from './examinations.routes.js';
 
 // What other features use of this one.
+export { closeTrainingsOnErasure, ERASURE_REASON } from './erasure.js';
 export type { TrainingRecord } from './trainings.repository.js';
 export { presentReport } from './trainings.presenter.js';
 export { sniffType } from './attachments.service.js';

@@ -5,6 +5,7 @@ import { isoMicros, isoMicrosOrNull, ymdHis } from '../../core/domain/time.js';
 import type { DivisionRows } from './export.repository.js';
 import { by, byText, groupBy } from './export-order.presenter.js';
 import { exportTrainings } from './export-trainings.presenter.js';
+import { exportTasksAndFeedback } from './export-tasks.presenter.js';
 import { exportCommunity } from './export-community.presenter.js';
 
 /** The export as a plain object; keys in the order they are written. */
@@ -126,6 +127,8 @@ export function exportDocument(rows: DivisionRows) {
             .map((f) => ({ name: f.name, tier: f.tier, description: f.description, updated_at: isoMicros(f.updated_at) }))
             .sort(by((f) => f.name)),
         }),
+    // Tasks (§21) and feedback (§23), by id, each written only when there are any.
+    ...exportTasksAndFeedback(rows, area, (id) => callsign.get(id)!),
     // Votes, sweatbox sessions and members' settings (contract §23, §24), each only when there are any.
     ...exportCommunity(rows, (id) => callsign.get(id)!),
   };

@@ -26,6 +26,9 @@ export interface DivisionRows {
   bookings: Rows<'bookings'>;
   reportTemplates: Rows<'report_templates'>;
   facilities: Rows<'facilities'>;
+  tasks: Rows<'tasks'>;
+  feedback: Rows<'feedback'>;
+  feedbackComments: Rows<'feedback_comments'>;
   // Votes, sweatbox sessions and members' settings (contract §23, §24).
   votes: Rows<'votes'>;
   voteOptions: Rows<'vote_options'>;
@@ -61,6 +64,9 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     bookings: await db.selectFrom('bookings').selectAll().execute(),
     reportTemplates: await db.selectFrom('report_templates').selectAll().execute(),
     facilities: await db.selectFrom('facilities').selectAll().execute(),
+    tasks: await db.selectFrom('tasks').selectAll().execute(),
+    feedback: await db.selectFrom('feedback').selectAll().execute(),
+    feedbackComments: await db.selectFrom('feedback_comments').selectAll().execute(),
     votes: await db.selectFrom('votes').selectAll().execute(),
     voteOptions: await db.selectFrom('vote_options').selectAll().execute(),
     voteVoters: await db.selectFrom('vote_voters').selectAll().execute(),

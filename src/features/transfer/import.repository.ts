@@ -18,6 +18,8 @@ import { type Keyed, keyOf, replaceLinks, type Row, rowsWhereIn, writeKeyed } fr
 import { dedupe, importTrainings } from './import-trainings.repository.js';
 import { importTemplates } from './import-templates.repository.js';
 import { importFacilities } from './import-facilities.repository.js';
+import { importTasks } from './import-tasks.repository.js';
+import { importFeedback } from './import-feedback.repository.js';
 import { importSettings } from './import-settings.repository.js';
 import { importSweatbox } from './import-sweatbox.repository.js';
 import { importVotes } from './import-votes.repository.js';
@@ -32,6 +34,8 @@ export interface ImportSummary {
   bookings: number;
   templates: number;
   facilities: number;
+  tasks: number;
+  feedback: number;
   votes: number;
   sweatbox_sessions: number;
   settings: number;
@@ -77,6 +81,9 @@ async function applyImport(
   const bookings = await importBookings(db, dialect, plan.bookings, { userId, positionId, callsignOf }, now, withViews);
   await importTemplates(db, plan.report_templates ?? [], areaId, now);
   await importFacilities(db, plan.facilities ?? [], now);
+  // Tasks (§21) and feedback (§23), after the users, trainings and positions they name.
+  await importTasks(db, dialect, plan.tasks ?? []);
+  await importFeedback(db, dialect, plan.feedback ?? [], positionId, now);
   // Votes, sweatbox sessions and members' settings (contract §23, §24).
   await importVotes(db, dialect, plan.votes ?? [], now);
   await importSweatbox(db, plan.sweatbox ?? [], positionId, now);
@@ -92,6 +99,8 @@ async function applyImport(
     bookings: plan.bookings.length,
     templates: plan.report_templates?.length ?? 0,
     facilities: plan.facilities?.length ?? 0,
+    tasks: plan.tasks?.length ?? 0,
+    feedback: plan.feedback?.length ?? 0,
     votes: plan.votes?.length ?? 0,
     sweatbox_sessions: plan.sweatbox?.length ?? 0,
     settings: plan.settings?.length ?? 0,

@@ -9,14 +9,18 @@ import type { WithServices } from '../../app/feature.js';
 import { CliError } from '../../core/cli/errors.js';
 import { count, show, tell } from '../../core/cli/output.js';
 
+/** The sections whose name is not their noun's plural with an s: [one, many]. */
+const NOUNS: Record<string, [string, string]> = {
+  facilities: ['facility', 'facilities'],
+  feedback: ['feedback', 'feedback'],
+  sweatbox_sessions: ['sweatbox session', 'sweatbox sessions'],
+};
+
 function describe(summary: ImportSummary): string {
-  return (
-    (Object.entries(summary) as Array<[string, number]>)
-      .filter(([, n]) => n > 0)
-      // Every section's name is its noun's plural with an s, but one.
-      .map(([k, n]) => (k === 'facilities' ? `${n} ${n === 1 ? 'facility' : 'facilities'}` : count(n, k.slice(0, -1).replace('_', ' '))))
-      .join(', ')
-  );
+  return (Object.entries(summary) as Array<[string, number]>)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => (NOUNS[k] ? `${n} ${NOUNS[k][n === 1 ? 0 : 1]}` : count(n, k.slice(0, -1))))
+    .join(', ');
 }
 
 /** The files an export wrote beside FILE (FILE.attachments/<sha256>). */

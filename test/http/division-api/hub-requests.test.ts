@@ -236,4 +236,18 @@ describe("the division's hub", () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.body).toContain('has refused nothing about this');
   });
+
+  it("names the member who granted or revoked a Mentor role as the request's user_cid", async () => {
+    hub.mode = 'up';
+    await ctx.services.roles.grant(CY, 'Administrator', null, cli);
+    const cy = { kind: 'member', cid: CY, name: 'Cy Lind' } as const;
+    const before = hub.requests.length;
+    await ctx.services.roles.grant(DAN, 'Mentor', 'Denmark', cy);
+    await ctx.services.roles.revoke(DAN, 'Mentor', 'Denmark', cy);
+    await drain();
+    expect(hub.requests.slice(before).map((r) => [r.path, r.body])).toEqual([
+      [`/facility/training/assign/${DAN}/mentor`, { user_cid: CY }],
+      [`/facility/training/remove/${DAN}/mentor`, { user_cid: CY }],
+    ]);
+  });
 });

@@ -2,6 +2,7 @@
 // heartbeats, a bounded buffer per client, and a clean end at SIGTERM. Against a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
+import { readDatabase } from '../../support/db-state.js';
 import { buildBooking } from '../../support/factories.js';
 import { startServer, type ServerProcess } from '../../support/processes.js';
 import { importData } from '../../support/seed.js';
@@ -81,6 +82,39 @@ describe('the live event stream', { timeout: 60_000 }, () => {
     expect(JSON.parse(got[1]!.data!).data.booking.id).toBe(live.body.booking.id);
     expect(got.filter((e) => e.event === 'reset')).toHaveLength(1);
     stream.close();
+  });
+
+  it('gives the types only named receivers get (feedback, tasks, …) only to a stream naming them in ?types=', async () => {
+    const refused = await fetch(`${server.url}/api/events?types=booking.created,booking.nonsense`, {
+      headers: { authorization: `Bearer ${readToken}` },
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { message: string }).message).toContain('unknown event type "booking.nonsense"');
+
+    const first = await openStream(server.url, readToken);
+    await createBooking(server.url, token, next++);
+    const [seen] = events(await first.until((m) => events(m).length >= 1));
+    first.close();
+    // What a member wrote, committed between two bookings.
+    const feedback = { id: 'evt_01KZZZZZZZZZZZZZZZZZZZZZZZ', type: 'feedback.created', body: '{"data":{"feedback":{"text":"Thanks!"}}}' };
+    await readDatabase(env.DATABASE_URL, (db) =>
+      db
+        .insertInto('events')
+        .values({ ...feedback, booking_id: null, created_at: Date.now(), network_push: 0 })
+        .execute(),
+    );
+    const booked = await createBooking(server.url, token, next++);
+
+    const plain = await openStream(server.url, readToken, seen!.id);
+    const got = events(await plain.until((m) => events(m).length >= 1));
+    expect(got.map((e) => e.event)).toEqual(['booking.created']);
+    expect(JSON.parse(got[0]!.data!).data.booking.id).toBe(booked.body.booking.id);
+    plain.close();
+
+    const named = await openStream(server.url, readToken, seen!.id, '?types=feedback.created');
+    const only = await named.until((m) => events(m).length >= 1 && m.filter((x) => x.comment === 'keep-alive').length >= 2, 5_000);
+    expect(events(only).map((e) => [e.event, e.id])).toEqual([['feedback.created', feedback.id]]);
+    named.close();
   });
 
   it('drops a client that stops reading once its buffer is full; it resumes with Last-Event-ID', async () => {

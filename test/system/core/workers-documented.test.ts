@@ -34,6 +34,9 @@ describe.runIf(TEST_DIALECT === 'sqlite')('the documented workers', () => {
       DIVISION: 'EUD',
       ACTIVITY_HOURS: '3',
       AUDIT_RETENTION_DAYS: '365',
+      DIVISION_API: 'vateud',
+      DIVISION_API_KEY: 'key',
+      DIVISION_API_URL: 'http://127.0.0.1:9/api',
     });
     const db = openDatabase(url);
     try {

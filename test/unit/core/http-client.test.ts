@@ -14,14 +14,16 @@ describe('outbound HTTP client', () => {
   let endlessClosed = false;
   let endlessWritten = 0;
   const open = new Set<import('node:net').Socket>();
-  const received: Array<{ method: string; headers: http.IncomingHttpHeaders; body: string }> = [];
+  const received: Array<{ method: string; headers: http.IncomingHttpHeaders; body: string; bytes: Buffer }> = [];
 
   beforeAll(async () => {
     const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push({ method: req.method!, headers: req.headers, body });
+        const bytes = Buffer.concat(chunks);
+        const body = bytes.toString('utf8');
+        received.push({ method: req.method!, headers: req.headers, body, bytes });
         switch (req.url) {
           case '/echo':
             res.writeHead(201, { 'content-type': 'text/plain', 'retry-after': '7' }).end(`got ${body}`);
@@ -108,6 +110,21 @@ describe('outbound HTTP client', () => {
       body: 'hello',
       headers: { 'x-api-key': 'secret-key', 'user-agent': 'Sector' },
     });
+  });
+
+  it('sends bytes as they are (a multipart upload), with their length', async () => {
+    const client = newClient();
+    const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
+    const result = await client.request(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+      timeoutMs: 5000,
+      maxBytes: 4096,
+    });
+    expect(result.ok && result.status).toBe(201);
+    expect(received.at(-1)!.bytes.equals(bytes)).toBe(true);
+    expect(received.at(-1)!.headers['content-length']).toBe('512');
   });
 
   it('gives up at the deadline, a slowly dripping body included', async () => {

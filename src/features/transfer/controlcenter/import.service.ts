@@ -117,6 +117,8 @@ export async function importControlCenter(
       endorsements: parsed.endorsements.length,
       roles: parsed.roles.length,
       trainings: parsed.trainings.length,
+      tasks: parsed.tasks?.length ?? 0,
+      feedback: parsed.feedback?.length ?? 0,
       bookings: bookingsReport.imported,
       controlcenter_version: plan.version,
       controlcenter: counts,
@@ -131,8 +133,8 @@ export async function importControlCenter(
         alsoWrite: async (w) => {
           // The large kinds in pages, users first (the others name them): each page's work is young
           // garbage, so the heap stays near what the move holds (peak RSS, bench/README.md).
-          for (const section of ['users', 'endorsements', 'roles', 'trainings'] as const) {
-            const records = parsed[section];
+          for (const section of ['users', 'endorsements', 'roles', 'trainings', 'tasks', 'feedback'] as const) {
+            const records = parsed[section] ?? [];
             for (let i = 0; i < records.length; i += RECORD_PAGE) {
               await w.repos.import.apply({ ...NOTHING, [section]: records.slice(i, i + RECORD_PAGE) }, w.at, false);
               pageDone();

@@ -9,6 +9,7 @@ import type { ImportEndorsement, ImportPlan, ImportPosition, ImportRole, ImportU
 import { parseRole } from '../import/roles.js';
 import { parseUser } from '../import/users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
+import { planFeedback, planTasks } from './map-tasks.js';
 import { type BookingPlanner, planBookings } from './map-bookings.js';
 import { planSweatbox, planTiers, planVotes } from './map-community.js';
 import type { ControlCenterData, Row } from './read.js';
@@ -130,6 +131,9 @@ export function planControlCenterImport(cc: ControlCenterData, files?: (key: str
   const known = { userIds, areaName, ratingById, callsignOf, userName };
   const trainings = planTrainings(cc, report, known, files);
   const activity = planActivity(cc, report, known);
+  // Tasks (§21) and feedback (§23), after the trainings and positions they name.
+  const tasks = planTasks(cc, report, known, trainings);
+  const feedback = planFeedback(cc, report, known);
   for (const u of users) {
     const a = activity.get(u.id);
     if (!a) continue;
@@ -144,7 +148,7 @@ export function planControlCenterImport(cc: ControlCenterData, files?: (key: str
     const env = SETTINGS[String(s.key)];
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
-  const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [] };
+  const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [], tasks, feedback };
   // Votes, sweatbox bookings and facility tiers (contracts §22, §23).
   parsed.votes = planVotes(cc, report, known);
   parsed.sweatbox = planSweatbox(cc, report, known);

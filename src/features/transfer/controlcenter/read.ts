@@ -36,6 +36,9 @@ export interface ControlCenterData {
   atcActivities: Row[];
   /** `training_object_attachments` with their `files` row (name, path, uploaded_by); none where the tables are missing. */
   trainingAttachments: Row[];
+  /** `tasks` and `feedback` (Control Center since 2023); none where the tables are missing. */
+  tasks: Row[];
+  feedback: Row[];
   // Votes and the sweatbox (contract §23): `votes`, `vote_options`, `user_vote` (who voted, no time) and `sweatbooks`.
   votes: Row[];
   voteOptions: Row[];
@@ -152,6 +155,12 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
       throw new ControlCenterError(`not a Control Center database (no ${prefix}migrations table in "${t.database}")`);
     }
     const version = versionOf(migrations.map((m) => String(m.migration)));
+    // Tables a Control Center from before tasks and feedback lacks: read as none.
+    const optional = (table: string) =>
+      all(table, 'id').catch((err: unknown) => {
+        if ((err as { code?: string }).code === 'ER_NO_SUCH_TABLE') return [];
+        throw err;
+      });
     const data: ControlCenterData = {
       version,
       areas: await all('areas', 'id'),
@@ -181,6 +190,8 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
           if ((err as { code?: string }).code === 'ER_NO_SUCH_TABLE') return [];
           throw err;
         }),
+      tasks: await optional('tasks'),
+      feedback: await optional('feedback'),
       votes: await all('votes', 'id'),
       voteOptions: await all('vote_options', 'id'),
       voteUsers: await all('user_vote', 'vote_id, user_id'),

@@ -3,6 +3,8 @@
 import { parseBooking } from './bookings.js';
 import { parseEndorsement } from './endorsements.js';
 import { parseFacility } from './facilities.js';
+import { parseFeedback } from './feedback.js';
+import { parseTask } from './tasks.js';
 import { arr, fail, obj, refuseDuplicates, text, withoutRepeats } from './fields.js';
 import type { ImportPlan } from './plan.js';
 import { parsePosition } from './positions.js';
@@ -15,9 +17,23 @@ import { parseSettings } from './settings.js';
 import { parseSweatboxSession } from './sweatbox.js';
 import { parseVote } from './votes.js';
 
-const TOP_KEYS = ['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings', 'report_templates', 'facilities'];
-// Votes, sweatbox sessions and members' settings (contract §23, §24).
-TOP_KEYS.push('votes', 'sweatbox', 'settings');
+const TOP_KEYS = [
+  'areas',
+  'users',
+  'positions',
+  'endorsements',
+  'roles',
+  'trainings',
+  'bookings',
+  'report_templates',
+  'facilities',
+  'tasks',
+  'feedback',
+  // Votes, sweatbox sessions and members' settings (contract §23, §24).
+  'votes',
+  'sweatbox',
+  'settings',
+];
 
 export function parseImport(input: unknown): ImportPlan {
   const root = obj(input, '$');
@@ -55,6 +71,12 @@ export function parseImport(input: unknown): ImportPlan {
   const facilities = arr(root, 'facilities').map((f, i) => parseFacility(f, `facilities[${i}]`));
   refuseDuplicates(facilities, (f) => [f.name], 'name');
 
+  // Tasks (§21) and feedback (§23): by id when given; one without an id is always new.
+  const tasks = arr(root, 'tasks').map((t, i) => parseTask(t, `tasks[${i}]`));
+  refuseDuplicates(tasks, (t) => (t.id === null ? null : [t.id]), 'id');
+  const feedback = arr(root, 'feedback').map((f, i) => parseFeedback(f, `feedback[${i}]`));
+  refuseDuplicates(feedback, (f) => (f.id === null ? null : [f.id]), 'id');
+
   const community = {
     votes: arr(root, 'votes').map((v, i) => parseVote(v, `votes[${i}]`)),
     sweatbox: arr(root, 'sweatbox').map((s, i) => parseSweatboxSession(s, `sweatbox[${i}]`)),
@@ -64,5 +86,5 @@ export function parseImport(input: unknown): ImportPlan {
   refuseDuplicates(community.sweatbox, (s) => [s.callsign, s.time_start], 'callsign and time_start');
   refuseDuplicates(community.settings, (s) => [s.user_id], 'user_id');
 
-  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities, ...community };
+  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities, tasks, feedback, ...community };
 }

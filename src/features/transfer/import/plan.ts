@@ -2,6 +2,8 @@
 // records per section, each carrying its natural key and the fields it gives.
 
 import type { EndorsementType, UsersTable } from '../../../core/db/schema.js';
+import type { ImportFeedback } from './feedback.js';
+import type { ImportTask } from './tasks.js';
 
 export class ImportError extends Error {}
 
@@ -180,6 +182,9 @@ export interface ImportPlan {
   report_templates?: ImportTemplate[];
   /** Facility names with a tier or a description (contract §22); absent: none. */
   facilities?: ImportFacility[];
+  /** Tasks between staff (contract §21) and feedback (§23), by id when given; absent: none. */
+  tasks?: ImportTask[];
+  feedback?: ImportFeedback[];
   // Votes, sweatbox sessions and members' settings (contract §23, §24); absent: none.
   votes?: ImportVote[];
   sweatbox?: ImportSweatboxSession[];
