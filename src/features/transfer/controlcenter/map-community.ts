@@ -16,6 +16,7 @@ interface Known {
 }
 
 const TIERS = new Set(['T1', 'T2']);
+const countVoters = (n: number) => `${n} ${n === 1 ? 'voter' : 'voters'}`;
 const ms = (v: unknown) => Date.parse(`${String(v).replace(' ', 'T')}Z`);
 
 /** Who may vote: Control Center's two flags. Sector's `active` is of members only. */
@@ -62,8 +63,12 @@ export function planVotes(cc: ControlCenterData, report: Record<string, KindRepo
     seen.add(key);
     const notes = [
       ...(who.note ? [who.note] : []),
-      ...(moved.length > 0 ? [`its ${moved.length} voters recorded as voting on ${day} (Control Center keeps no time of a ballot)`] : []),
-      ...(moved.length < cast.length ? [`${cast.length - moved.length} voters not imported (their users are not)`] : []),
+      ...(moved.length > 0 ? [`its ${countVoters(moved.length)} recorded as voting on ${day} (Control Center keeps no time of a ballot)`] : []),
+      ...(moved.length < cast.length
+        ? [
+            `${countVoters(cast.length - moved.length)} not imported (${cast.length - moved.length === 1 ? 'their user is' : 'their users are'} not)`,
+          ]
+        : []),
     ];
     if (notes.length > 0) r.changed.push({ row, reason: notes.join('; ') });
   }
