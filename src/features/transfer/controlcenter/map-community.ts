@@ -63,7 +63,9 @@ export function planVotes(cc: ControlCenterData, report: Record<string, KindRepo
     seen.add(key);
     const notes = [
       ...(who.note ? [who.note] : []),
-      ...(moved.length > 0 ? [`its ${countVoters(moved.length)} recorded as voting on ${day} (Control Center keeps no time of a ballot)`] : []),
+      ...(moved.length > 0
+        ? [`its ${countVoters(moved.length)} recorded as voting on ${day} (Control Center keeps no time of a ballot)`]
+        : []),
       ...(moved.length < cast.length
         ? [
             `${countVoters(cast.length - moved.length)} not imported (${cast.length - moved.length === 1 ? 'their user is' : 'their users are'} not)`,
