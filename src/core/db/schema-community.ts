@@ -26,6 +26,7 @@ export interface VotesTable {
   closes_at: number;
   /** When vote.closed was published (once); null while open or not yet closed by the worker. */
   closed_at: number | null;
+  /** The Administrator who made it; 0: not known (a vote moved from Control Center, which keeps no creator). */
   created_by: number;
   created_at: number;
   updated_at: number;

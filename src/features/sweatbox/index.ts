@@ -15,3 +15,5 @@ export const sweatbox: Feature<ReturnType<typeof services>> = {
   routes: { api: [sweatboxRoutes], staff: [sweatboxStaffRoutes] },
   workers: (_deps, { sweatbox }) => [sweatboxCleanupWorker({ sweatbox })],
 };
+// The limits an import of sessions checks (src/features/transfer).
+export { NOTES_MAX, SESSION_MAX_MS, SESSION_MIN_MS } from './domain.js';

@@ -6,6 +6,7 @@ import type { DivisionRows } from './export.repository.js';
 import { by, byText, groupBy } from './export-order.presenter.js';
 import { exportTrainings } from './export-trainings.presenter.js';
 import { exportTasksAndFeedback } from './export-tasks.presenter.js';
+import { exportCommunity } from './export-community.presenter.js';
 
 /** The export as a plain object; keys in the order they are written. */
 export function exportDocument(rows: DivisionRows) {
@@ -128,6 +129,8 @@ export function exportDocument(rows: DivisionRows) {
         }),
     // Tasks (§21) and feedback (§23), by id, each written only when there are any.
     ...exportTasksAndFeedback(rows, area, (id) => callsign.get(id)!),
+    // Votes, sweatbox sessions and members' settings (contract §23, §24), each only when there are any.
+    ...exportCommunity(rows, (id) => callsign.get(id)!),
   };
 }
 

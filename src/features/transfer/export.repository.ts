@@ -29,6 +29,13 @@ export interface DivisionRows {
   tasks: Rows<'tasks'>;
   feedback: Rows<'feedback'>;
   feedbackComments: Rows<'feedback_comments'>;
+  // Votes, sweatbox sessions and members' settings (contract §23, §24).
+  votes: Rows<'votes'>;
+  voteOptions: Rows<'vote_options'>;
+  voteVoters: Rows<'vote_voters'>;
+  sweatbox: Rows<'sweatbox_sessions'>;
+  memberSettings: Rows<'member_settings'>;
+  mailChoices: Rows<'mail_choices'>;
 }
 
 /** Every row of the division's tables; call inside one transaction for one moment. Order is the presenter's (collations differ). */
@@ -60,6 +67,12 @@ async function readDivision(db: Kysely<Database>): Promise<DivisionRows> {
     tasks: await db.selectFrom('tasks').selectAll().execute(),
     feedback: await db.selectFrom('feedback').selectAll().execute(),
     feedbackComments: await db.selectFrom('feedback_comments').selectAll().execute(),
+    votes: await db.selectFrom('votes').selectAll().execute(),
+    voteOptions: await db.selectFrom('vote_options').selectAll().execute(),
+    voteVoters: await db.selectFrom('vote_voters').selectAll().execute(),
+    sweatbox: await db.selectFrom('sweatbox_sessions').selectAll().execute(),
+    memberSettings: await db.selectFrom('member_settings').selectAll().execute(),
+    mailChoices: await db.selectFrom('mail_choices').selectAll().execute(),
   };
 }
 

@@ -20,6 +20,9 @@ import { importTemplates } from './import-templates.repository.js';
 import { importFacilities } from './import-facilities.repository.js';
 import { importTasks } from './import-tasks.repository.js';
 import { importFeedback } from './import-feedback.repository.js';
+import { importSettings } from './import-settings.repository.js';
+import { importSweatbox } from './import-sweatbox.repository.js';
+import { importVotes } from './import-votes.repository.js';
 
 export interface ImportSummary {
   areas: number;
@@ -33,6 +36,9 @@ export interface ImportSummary {
   facilities: number;
   tasks: number;
   feedback: number;
+  votes: number;
+  sweatbox_sessions: number;
+  settings: number;
 }
 
 /** Ids of what records reference, each refusing an unknown name with the record's path. */
@@ -78,6 +84,10 @@ async function applyImport(
   // Tasks (§21) and feedback (§23), after the users, trainings and positions they name.
   await importTasks(db, dialect, plan.tasks ?? []);
   await importFeedback(db, dialect, plan.feedback ?? [], positionId, now);
+  // Votes, sweatbox sessions and members' settings (contract §23, §24).
+  await importVotes(db, dialect, plan.votes ?? [], now);
+  await importSweatbox(db, plan.sweatbox ?? [], positionId, now);
+  await importSettings(db, plan.settings ?? [], now);
 
   const summary = {
     areas: plan.areas.length,
@@ -91,6 +101,9 @@ async function applyImport(
     facilities: plan.facilities?.length ?? 0,
     tasks: plan.tasks?.length ?? 0,
     feedback: plan.feedback?.length ?? 0,
+    votes: plan.votes?.length ?? 0,
+    sweatbox_sessions: plan.sweatbox?.length ?? 0,
+    settings: plan.settings?.length ?? 0,
   };
   return { summary, bookings };
 }

@@ -10,7 +10,11 @@ import { CliError } from '../../core/cli/errors.js';
 import { count, show, tell } from '../../core/cli/output.js';
 
 /** The sections whose name is not their noun's plural with an s: [one, many]. */
-const NOUNS: Record<string, [string, string]> = { facilities: ['facility', 'facilities'], feedback: ['feedback', 'feedback'] };
+const NOUNS: Record<string, [string, string]> = {
+  facilities: ['facility', 'facilities'],
+  feedback: ['feedback', 'feedback'],
+  sweatbox_sessions: ['sweatbox session', 'sweatbox sessions'],
+};
 
 function describe(summary: ImportSummary): string {
   return (Object.entries(summary) as Array<[string, number]>)

@@ -19,3 +19,5 @@ export const votes: Feature<ReturnType<typeof services>> = {
   routes: { members: [voteMemberRoutes], staff: [votesStaffRoutes] },
   workers: (_deps, { votes }) => [votesClosingWorker({ votes })],
 };
+// The limits an import of votes checks (src/features/transfer).
+export { ELIGIBILITIES, OPTION_MAX, OPTIONS_MAX, OPTIONS_MIN, QUESTION_MAX } from './domain.js';

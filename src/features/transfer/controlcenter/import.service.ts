@@ -140,6 +140,12 @@ export async function importControlCenter(
               pageDone();
             }
           }
+          // Votes, sweatbox sessions and facility tiers: they name users and positions, written by now.
+          await w.repos.import.apply(
+            { ...NOTHING, votes: parsed.votes, sweatbox: parsed.sweatbox, facilities: parsed.facilities },
+            w.at,
+            false,
+          );
           let written = 0;
           for await (const bookings of bookingPages()) {
             await w.repos.import.apply({ ...NOTHING, bookings }, w.at, false);

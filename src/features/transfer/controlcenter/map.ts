@@ -11,6 +11,7 @@ import { parseUser } from '../import/users.js';
 import { planActivity, planTrainings } from './map-trainings.js';
 import { planFeedback, planTasks } from './map-tasks.js';
 import { type BookingPlanner, planBookings } from './map-bookings.js';
+import { planSweatbox, planTiers, planVotes } from './map-community.js';
 import type { ControlCenterData, Row } from './read.js';
 import { fits, flag, instant, kind, type KindReport, num, rowLabel, str, zeroDates } from './values.js';
 
@@ -148,6 +149,10 @@ export function planControlCenterImport(cc: ControlCenterData, files?: (key: str
     if (env && str(s.value) !== null) settings[env] = String(s.value).trim();
   }
   const parsed: ImportPlan = { areas, users, positions, endorsements, roles, trainings, bookings: [], tasks, feedback };
+  // Votes, sweatbox bookings and facility tiers (contracts §22, §23).
+  parsed.votes = planVotes(cc, report, known);
+  parsed.sweatbox = planSweatbox(cc, report, known);
+  parsed.facilities = planTiers(cc, report);
   return { version: cc.version, parsed, bookings, apiKeys, report, settings };
 }
 

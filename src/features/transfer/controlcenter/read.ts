@@ -39,6 +39,12 @@ export interface ControlCenterData {
   /** `tasks` and `feedback` (Control Center since 2023); none where the tables are missing. */
   tasks: Row[];
   feedback: Row[];
+  // Votes and the sweatbox (contract §23): `votes`, `vote_options`, `user_vote` (who voted, no time) and `sweatbooks`.
+  votes: Row[];
+  voteOptions: Row[];
+  voteUsers: Row[];
+  /** 7.x: time_start, time_end; 6.x: date, start_at, end_at. */
+  sweatbooks: Row[];
 }
 
 const USERS_TABLE = '2020_03_08_200000_create_users_table';
@@ -186,6 +192,10 @@ export async function readControlCenter(url: string, prefix = ''): Promise<Contr
         }),
       tasks: await optional('tasks'),
       feedback: await optional('feedback'),
+      votes: await all('votes', 'id'),
+      voteOptions: await all('vote_options', 'id'),
+      voteUsers: await all('user_vote', 'vote_id, user_id'),
+      sweatbooks: await all('sweatbooks', 'id'),
     };
     async function* bookingPages(size: number, overlaps = false): AsyncGenerator<Row[]> {
       let after = -1;

@@ -13,6 +13,9 @@ import { parseRole } from './roles.js';
 import { parseTemplate } from './templates.js';
 import { parseTraining } from './trainings.js';
 import { parseUser } from './users.js';
+import { parseSettings } from './settings.js';
+import { parseSweatboxSession } from './sweatbox.js';
+import { parseVote } from './votes.js';
 
 const TOP_KEYS = [
   'areas',
@@ -26,6 +29,10 @@ const TOP_KEYS = [
   'facilities',
   'tasks',
   'feedback',
+  // Votes, sweatbox sessions and members' settings (contract §23, §24).
+  'votes',
+  'sweatbox',
+  'settings',
 ];
 
 export function parseImport(input: unknown): ImportPlan {
@@ -70,5 +77,14 @@ export function parseImport(input: unknown): ImportPlan {
   const feedback = arr(root, 'feedback').map((f, i) => parseFeedback(f, `feedback[${i}]`));
   refuseDuplicates(feedback, (f) => (f.id === null ? null : [f.id]), 'id');
 
-  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities, tasks, feedback };
+  const community = {
+    votes: arr(root, 'votes').map((v, i) => parseVote(v, `votes[${i}]`)),
+    sweatbox: arr(root, 'sweatbox').map((s, i) => parseSweatboxSession(s, `sweatbox[${i}]`)),
+    settings: arr(root, 'settings').map((s, i) => parseSettings(s, `settings[${i}]`)),
+  };
+  refuseDuplicates(community.votes, (v) => [v.question, v.closes_at], 'question and closes_at');
+  refuseDuplicates(community.sweatbox, (s) => [s.callsign, s.time_start], 'callsign and time_start');
+  refuseDuplicates(community.settings, (s) => [s.user_id], 'user_id');
+
+  return { areas, users, positions, endorsements, roles, trainings, bookings, report_templates, facilities, tasks, feedback, ...community };
 }

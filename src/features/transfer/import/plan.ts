@@ -185,6 +185,10 @@ export interface ImportPlan {
   /** Tasks between staff (contract §21) and feedback (§23), by id when given; absent: none. */
   tasks?: ImportTask[];
   feedback?: ImportFeedback[];
+  // Votes, sweatbox sessions and members' settings (contract §23, §24); absent: none.
+  votes?: ImportVote[];
+  sweatbox?: ImportSweatboxSession[];
+  settings?: ImportSettings[];
 }
 
 export interface ImportFacility {
@@ -193,6 +197,44 @@ export interface ImportFacility {
   /** Undefined: the stored one stays (null for a new facility). */
   description: string | null | undefined;
   /** Null: the time of the import. */
+  updated_at: number | null;
+  path: string;
+}
+
+/** A vote by (question, closes_at): its options with their counts and who voted, never who chose what (§23). */
+export interface ImportVote {
+  question: string;
+  closes_at: number;
+  eligibility: 'members' | 'active' | 'all';
+  /** Null: not known (Control Center keeps no creator). */
+  created_by: number | null;
+  /** Null: open, or (past its time) closed at closes_at by the import. */
+  closed_at: number | null;
+  created_at: number | null;
+  updated_at: number | null;
+  /** In order; a given list replaces the stored options. */
+  options: Array<{ text: string; count: number }>;
+  /** Undefined: the stored voters stay; a list replaces them. */
+  voters?: Array<{ user_id: number; voted_on: string }>;
+  path: string;
+}
+/** A sweatbox session by (callsign, time_start). */
+export interface ImportSweatboxSession {
+  callsign: string;
+  time_start: number;
+  time_end: number;
+  user_id: number;
+  notes: string;
+  created_at: number | null;
+  updated_at: number | null;
+  path: string;
+}
+/** A member's settings by user_id: the look and the mail kinds it names (others keep theirs). */
+export interface ImportSettings {
+  user_id: number;
+  /** Undefined: the stored look stays ('device' for a new row). */
+  look: 'device' | 'light' | 'dark' | undefined;
+  mail: Array<[kind: string, enabled: boolean]>;
   updated_at: number | null;
   path: string;
 }
