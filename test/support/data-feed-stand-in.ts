@@ -4,6 +4,7 @@
 // and the generation time; the stand-in can return an error, garbage or nothing at all.
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server.js';
+import { FeedPollService, type FeedPollDeps } from '../../src/features/activity/feed.service.js';
 
 export interface FeedControllerInput {
   cid: number;
@@ -165,4 +166,12 @@ export async function startDataFeedStandIn(): Promise<DataFeedStandIn> {
       return listening.close();
     },
   };
+}
+
+/** One poll of the feed, as the feed worker makes it, of what the stand-in shows now. */
+export function pollFeed(
+  services: Pick<FeedPollDeps, 'repos' | 'writer' | 'clock'>,
+  feed: Pick<DataFeedStandIn, 'url'>,
+): ReturnType<FeedPollService['poll']> {
+  return new FeedPollService({ ...services, feed: { url: feed.url, intervalS: 60 } }).poll();
 }

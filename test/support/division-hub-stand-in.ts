@@ -263,3 +263,8 @@ function formOf(raw: Buffer, type: string): Record<string, unknown> {
   }
   return out;
 }
+
+/** The settings that point a Sector at the stand-in (a test adds its timeouts). */
+export function hubEnv(hub: Pick<HubStandIn, 'key' | 'url'>): Record<string, string> {
+  return { DIVISION_API: 'vateud', DIVISION_API_KEY: hub.key, DIVISION_API_URL: hub.url };
+}

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/db/connection.js';
 import { launchBrowser, SCREENSHOTS, seriousFindings, SKIP_BROWSER, startConnectServer } from '../../support/browser.js';
 import { connectUser, type ConnectStandIn, startConnectStandIn } from '../../support/connect-stand-in.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { ADA, BO, buildBooking, buildEndorsement, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 import { ROOT, type ServerProcess } from '../../support/processes.js';
@@ -108,9 +108,7 @@ describe.skipIf(SKIP_BROWSER)('staff pages in Chromium', () => {
     hub.assignments.push({ user_cid: ADA, exam_id: 13, instructor_cid: ADMIN, created_at: `${isoDay(-3)} 10:00:00` });
     server = await startConnectServer(databaseUrl, connect, {
       SITE_NAME: 'Nordic vACC',
-      DIVISION_API: 'vateud',
-      DIVISION_API_KEY: hub.key,
-      DIVISION_API_URL: hub.url,
+      ...hubEnv(hub),
     });
     browser = await launchBrowser();
   }, 120_000);

@@ -1,9 +1,8 @@
 // The schedule page's "On now": who staffs the division's positions now, and whether today's
 // booked positions are staffed, from the sessions the feed poll records. No names (public page).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
+import { pollFeed, startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildBooking, buildPosition, buildUser } from '../../support/factories.js';
 
 const T0 = Date.UTC(2026, 10, 25, 10, 0, 0);
@@ -42,12 +41,7 @@ describe('GET / "On now"', () => {
     expect(before).toContain('Booked today EKCH_TWR 09:00–11:00: not staffed now EKCH_APP 15:00–17:00: not staffed now');
 
     feed.set(iso(T0), [{ cid: ADA, callsign: 'EKCH_A_TWR', logon_time: iso(T0 - 45 * 60_000) }]);
-    await new FeedPollService({
-      repos: ctx.services.repos,
-      writer: ctx.services.writer,
-      feed: { url: feed.url, intervalS: 60 },
-      clock: ctx.services.clock,
-    }).poll();
+    await pollFeed(ctx.services, feed);
     // The page follows at the next minute.
     ctx.setNow(T0 + 60_000);
     const page = await ctx.request({ method: 'GET', url: '/' });

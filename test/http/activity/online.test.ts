@@ -1,8 +1,7 @@
 // GET /api/online: the division's positions staffed now, from the sessions the feed poll records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
+import { pollFeed, startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ADA, buildPosition, buildUser } from '../../support/factories.js';
 
 const T0 = Date.UTC(2026, 10, 25, 10, 0, 0);
@@ -22,12 +21,7 @@ describe('GET /api/online', () => {
   });
   const poll = (at: number, controllers: Parameters<DataFeedStandIn['set']>[1]) => {
     feed.set(iso(at), controllers);
-    return new FeedPollService({
-      repos: ctx.services.repos,
-      writer: ctx.services.writer,
-      feed: { url: feed.url, intervalS: 60 },
-      clock: ctx.services.clock,
-    }).poll();
+    return pollFeed(ctx.services, feed);
   };
 
   it('lists who staffs which position: public without personal data, with a key adding cid and name', async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileForm, PDF, PNG } from '../../support/attachments.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { BO, buildDivision, buildEndorsement, buildPosition, buildUser } from '../../support/factories.js';
 
 const CY = 1000003;
@@ -62,7 +62,7 @@ describe("the CPT upload to the division's hub", () => {
     hub = await startHubStandIn();
     ctx = await createTestContext({
       now: T0,
-      env: { DIVISION_API: 'vateud', DIVISION_API_KEY: hub.key, DIVISION_API_URL: hub.url, DIVISION_API_TIMEOUT_MS: '500' },
+      env: { ...hubEnv(hub), DIVISION_API_TIMEOUT_MS: '500' },
     });
     await ctx.load(
       buildDivision({

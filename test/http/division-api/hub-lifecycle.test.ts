@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endorsementExpiryWorker } from '../../../src/features/endorsements/expiry.worker.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 
 const CY = 1000003;
@@ -47,9 +47,7 @@ describe("the division's hub over an endorsement's life", () => {
     ctx = await createTestContext({
       now: T0,
       env: {
-        DIVISION_API: 'vateud',
-        DIVISION_API_KEY: hub.key,
-        DIVISION_API_URL: hub.url,
+        ...hubEnv(hub),
         DIVISION_API_RETRY_BASE_MS: '1000',
         DIVISION_API_TIMEOUT_MS: '500',
       },

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { tableRows } from '../../support/db-state.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildTraining, buildUser } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn, type SignedIn } from '../../support/members.js';
 
@@ -69,9 +69,7 @@ describe("the division's hub asked live", () => {
   beforeAll(async () => {
     hub = await startHubStandIn();
     ({ ctx, key, ada } = await started({
-      DIVISION_API: 'vateud',
-      DIVISION_API_KEY: hub.key,
-      DIVISION_API_URL: hub.url,
+      ...hubEnv(hub),
       // The question's 5 s, shortened so that a hub that never answers takes a moment here.
       DIVISION_API_QUESTION_TIMEOUT_MS: '300',
     }));

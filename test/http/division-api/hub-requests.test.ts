@@ -2,7 +2,7 @@
 // each change sends, back-off while the hub fails, refusal holding back, retry and dismiss.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 import { csrfOf, postForm, SIGN_IN_ENV, signIn } from '../../support/members.js';
 
@@ -42,9 +42,7 @@ describe("the division's hub", () => {
     ctx = await createTestContext({
       now: T0,
       env: {
-        DIVISION_API: 'vateud',
-        DIVISION_API_KEY: hub.key,
-        DIVISION_API_URL: hub.url,
+        ...hubEnv(hub),
         DIVISION_API_RETRY_BASE_MS: '1000',
         DIVISION_API_TIMEOUT_MS: '500',
         ...SIGN_IN_ENV,

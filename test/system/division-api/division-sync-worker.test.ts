@@ -10,7 +10,7 @@ import { Lease } from '../../../src/core/workers/lease.js';
 import { Workers } from '../../../src/core/workers/workers.js';
 import { divisionSyncWorker, DAY_MS } from '../../../src/features/division-api/division-sync.worker.js';
 import { createTestContext, freshDatabaseUrl, type TestContext } from '../../support/context.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildUser } from '../../support/factories.js';
 
 const CY = 1000003;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   hub = await startHubStandIn();
 });
 afterAll(async () => hub.close());
-const hubEnv = () => ({ DIVISION_API: 'vateud', DIVISION_API_KEY: hub.key, DIVISION_API_URL: hub.url, DIVISION_API_TIMEOUT_MS: '2000' });
+const settings = () => ({ ...hubEnv(hub), DIVISION_API_TIMEOUT_MS: '2000' });
 const reads = () => hub.requests.filter((r) => r.method === 'GET' && r.path === '/facility/roster').length;
 
 describe('the daily division sync across two instances, on fake time', () => {
@@ -35,7 +35,7 @@ describe('the daily division sync across two instances, on fake time', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(T0);
     const url = freshDatabaseUrl();
-    const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_FEED_URL: 'off', ...hubEnv() });
+    const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_FEED_URL: 'off', ...settings() });
     for (let i = 0; i < 2; i++) dbs.push(openDatabase(url));
     await migrateToLatest(dbs[0]!);
     for (const db of dbs) services.push(createServices(config, db, () => Date.now()));
@@ -99,7 +99,7 @@ describe('the division sync beside the outbox', () => {
   };
 
   beforeAll(async () => {
-    ctx = await createTestContext({ now: T0, env: hubEnv() });
+    ctx = await createTestContext({ now: T0, env: settings() });
     await ctx.load({
       ...buildDivision({
         users: [buildUser({ ...active }), buildUser({ id: CY, first_name: 'Cy', rating: 'S2', ...active })],

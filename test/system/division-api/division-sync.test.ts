@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { ALL_TABLES, tableRows } from '../../support/db-state.js';
-import { startHubStandIn, type HubRecord, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubRecord, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildEndorsement, buildUser } from '../../support/factories.js';
 import { runCliAsync } from '../../support/processes.js';
 
@@ -92,7 +92,7 @@ describe('npx sector division:sync', () => {
         { name: 'ESSA TWR', tier: null },
       ],
     });
-    env = { DATABASE_URL: ctx.databaseUrl, DIVISION_API: 'vateud', DIVISION_API_KEY: hub.key, DIVISION_API_URL: hub.url };
+    env = { DATABASE_URL: ctx.databaseUrl, ...hubEnv(hub) };
     for (const cid of [ADA, BO, FOX, EVE, ...STRANGERS]) hub.roster.add(cid);
     hub.tiers[1].push(record(BO, 'EKCH TWR'), record(FOX, 'EKCH TWR'), record(STRANGERS[0]!, 'EKCH TWR'));
     hub.tiers[2].push(record(ADA, 'EKDK CTR'));
@@ -174,7 +174,7 @@ describe('npx sector division:sync', () => {
     ctx = await createTestContext();
     const ours = Array.from({ length: 40 }, (_, i) => 1_100_000 + i);
     await ctx.load(buildDivision({ users: ours.map((id) => buildUser({ id, ...active })) }));
-    env = { DATABASE_URL: ctx.databaseUrl, DIVISION_API: 'vateud', DIVISION_API_KEY: hub.key, DIVISION_API_URL: hub.url };
+    env = { DATABASE_URL: ctx.databaseUrl, ...hubEnv(hub) };
     for (const cid of ours) hub.roster.add(cid);
     for (let i = 0; i < 60; i++) hub.roster.add(1_200_000 + i);
 

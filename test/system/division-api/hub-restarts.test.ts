@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { readDatabase } from '../../support/db-state.js';
-import { startHubStandIn, type HubStandIn } from '../../support/division-hub-stand-in.js';
+import { startHubStandIn, type HubStandIn, hubEnv } from '../../support/division-hub-stand-in.js';
 import { ADA, BO, buildDivision, buildPosition, buildRole, buildUser } from '../../support/factories.js';
 import { eventually } from '../../support/network-sync.js';
 import { startServer, type ServerProcess } from '../../support/processes.js';
@@ -30,9 +30,7 @@ describe("the division's hub over a crash", { timeout: 120_000 }, () => {
     const env = {
       DATABASE_URL: freshDatabaseUrl(),
       DIVISION: 'EUD',
-      DIVISION_API: 'vateud',
-      DIVISION_API_KEY: hub.key,
-      DIVISION_API_URL: hub.url,
+      ...hubEnv(hub),
       // A request gives up after 1 s; the dead server's lease (3 timeouts + 5 s) lapses within 8 s.
       DIVISION_API_TIMEOUT_MS: '1000',
       DIVISION_API_RETRY_BASE_MS: '100',

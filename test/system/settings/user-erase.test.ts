@@ -4,10 +4,9 @@
 // roles, ends their sessions and cancels their upcoming booking; roster:sync and the data feed do not
 // bring the name back, signing in again does; --delete removes their rows but the audit log's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPollService } from '../../../src/features/activity/feed.service.js';
 import { createTestContext, type TestContext } from '../../support/context.js';
 import { member, startCoreApiStandIn, type CoreApiStandIn } from '../../support/core-api-stand-in.js';
-import { startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
+import { pollFeed, startDataFeedStandIn, type DataFeedStandIn } from '../../support/data-feed-stand-in.js';
 import { ALL_TABLES, readDatabase, tableRows } from '../../support/db-state.js';
 import { buildBooking, buildDivision, buildEndorsement, buildPosition, buildRole, buildUser } from '../../support/factories.js';
 import { SIGN_IN_ENV, signIn } from '../../support/members.js';
@@ -36,12 +35,7 @@ describe('npx sector user:erase', () => {
     readDatabase(ctx.databaseUrl, (db) => db.selectFrom('users').selectAll().where('id', '=', cid).executeTakeFirstOrThrow());
   const poll = (at: number) => {
     feed.set(iso(at), [{ cid: ZED, callsign: 'EKCH_TWR', logon_time: iso(at - 600_000), name: 'Zelda Quixote' }]);
-    return new FeedPollService({
-      repos: ctx.services.repos,
-      writer: ctx.services.writer,
-      feed: { url: feed.url, intervalS: 60 },
-      clock: ctx.services.clock,
-    }).poll();
+    return pollFeed(ctx.services, feed);
   };
 
   beforeAll(async () => {
