@@ -1,6 +1,7 @@
 // A realistic, deterministic demo division (for `npx sector seed:demo` and the benchmarks).
 // The output is the import format of docs/import-format.md: parseImport accepts it and runImport loads it.
 import { generateBookings } from './bookings.js';
+import { generateCommunity } from './community.js';
 import { AREAS, DEMO_POSITIONS } from './catalog.js';
 import { generateEndorsements } from './endorsements.js';
 import { generatePeople } from './people.js';
@@ -55,14 +56,16 @@ export function buildDemoDivision(options: { now: number; seed?: number; scale?:
   trainings.sort((a, b) => a.user_id - b.user_id || cmp(a.created_at, b.created_at) || cmp(a.area, b.area));
   bookings.sort((a, b) => cmp(a.time_start, b.time_start) || cmp(a.callsign, b.callsign));
 
+  const users = people.map((p) => p.user);
   return {
     areas: [...AREAS],
-    users: people.map((p) => p.user),
+    users,
     positions,
     endorsements,
     roles,
     trainings,
     bookings,
+    ...generateCommunity(stream(seed, 6), users, roles, trainings, positions, now),
   };
 }
 

@@ -62,7 +62,42 @@ export interface DemoBooking {
   source: string;
 }
 
-export interface DemoData {
+/** Requests between staff, feedback, votes and sweatbox sessions, in the import format's sections. */
+export interface DemoCommunity {
+  tasks: Array<{
+    type: string;
+    status: string;
+    subject_user_id: number;
+    training: { area: string; created_at: string } | null;
+    rating: RatingCode | null;
+    message: string | null;
+    creator_id: number;
+    assignee_id: number;
+    created_at: string;
+    closed_at: string | null;
+    closed_message: string | null;
+  }>;
+  feedback: Array<{
+    sender_id: number;
+    controller: number | null;
+    position: string | null;
+    text: string;
+    actioned: boolean;
+    created_at: string;
+  }>;
+  votes: Array<{
+    question: string;
+    closes_at: string;
+    eligibility: string;
+    options: Array<{ text: string; count: number }>;
+    voters: Array<{ user_id: number; voted_on: string }>;
+    created_by: number;
+    closed_at: string | null;
+  }>;
+  sweatbox: Array<{ callsign: string; time_start: string; time_end: string; user_id: number; notes: string }>;
+}
+
+export interface DemoData extends DemoCommunity {
   areas: string[];
   users: DemoUser[];
   positions: DemoPosition[];

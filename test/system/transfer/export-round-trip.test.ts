@@ -278,7 +278,19 @@ describe('export', () => {
       expect(textA.endsWith('}\n')).toBe(true);
       expect(textA).not.toContain('apikey');
       const doc = JSON.parse(textA);
-      expect(Object.keys(doc)).toEqual(['areas', 'users', 'positions', 'endorsements', 'roles', 'trainings', 'bookings']);
+      expect(Object.keys(doc)).toEqual([
+        'areas',
+        'users',
+        'positions',
+        'endorsements',
+        'roles',
+        'trainings',
+        'bookings',
+        'tasks',
+        'feedback',
+        'votes',
+        'sweatbox',
+      ]);
       expect(doc.users.length).toBeGreaterThanOrEqual(302);
       expect(doc.users.find((u: { id: number }) => u.id === ZOE)).toEqual({
         ...EXTRA.users[0],
