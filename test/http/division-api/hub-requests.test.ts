@@ -248,4 +248,37 @@ describe("the division's hub", () => {
       [`/facility/training/remove/${DAN}/mentor`, { user_cid: CY }],
     ]);
   });
+
+  it('sends a completed rating upgrade as the rating number, a completed theory exam as the exam of the rating minus one', async () => {
+    hub.mode = 'up';
+    const training = await ctx.services.trainings.create({ user_id: DAN, area: 'Denmark', ratings: ['S3'], status: 2 }, cli);
+    const complete = async (type: string) => {
+      const made = await ctx.request({
+        method: 'POST',
+        url: '/api/tasks',
+        token: key,
+        payload: { type, subject_user_id: DAN, training_id: training.id, rating: 'S3', assignee_id: ADA, creator_id: CY },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const id = (made.json() as { id: number }).id;
+      const done = await ctx.request({
+        method: 'PATCH',
+        url: `/api/tasks/${id}`,
+        token: key,
+        payload: { status: 'completed', actor_id: ADA },
+      });
+      expect(done.statusCode, done.body).toBe(200);
+    };
+    await drain();
+    const before = hub.requests.length;
+    await complete('rating_upgrade');
+    await complete('theory_exam');
+    await drain();
+    expect(hub.requests.slice(before).map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', `/facility/user/${DAN}/upgrade`, { new_rating: 4, instructor_cid: ADA }],
+      ['GET', '/facility/training/exams', {}],
+      ['POST', '/facility/training/exams/assign', { user_cid: DAN, exam_id: 12, instructor_cid: ADA }],
+    ]);
+    expect(hub.upgrades).toContainEqual({ cid: DAN, new_rating: 4, instructor_cid: ADA });
+  });
 });
