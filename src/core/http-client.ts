@@ -37,6 +37,9 @@ export class HttpRequestError extends Error {
   }
 }
 
+/** Methods a receiver may get twice with the same effect (RFC 9110): safe to send again on a stale connection. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
 export class HttpClient {
   private readonly closing = new AbortController();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -64,49 +67,60 @@ export class HttpClient {
       const fail = (reason: HttpFailure['reason'], what: string) => done({ ok: false, reason, error: `${label}: ${what}` });
       const stop = () => done({ ok: false, reason: 'stopped', error: 'stopped' });
       const timer = setTimeout(() => fail('timeout', `no response within ${r.timeoutMs} ms`), r.timeoutMs);
-      try {
-        req = (secure ? https : http).request(url, {
-          method: r.method ?? 'GET',
-          agent: r.fresh ? false : secure ? this.agents.https : this.agents.http,
-          headers: {
-            'user-agent': 'Sector',
-            ...r.headers,
-            ...(r.body == null ? {} : { 'content-length': String(Buffer.byteLength(r.body)) }),
-          },
-        });
-      } catch (err) {
-        // A malformed header, say: the message names the header, never its value.
-        fail('failed', describeError(err));
-        return;
-      }
       for (const s of signals) {
-        if (s.aborted) stop();
-        else s.addEventListener('abort', stop, { once: true });
+        if (s.aborted) return stop();
+        s.addEventListener('abort', stop, { once: true });
       }
-      req.on('error', (err) => fail('failed', describeError(err)));
-      req.on('response', (res) => {
-        const tooLarge = () => fail('too-large', `response larger than ${r.maxBytes} bytes`);
-        if (r.overflow !== 'truncate' && Number(res.headers['content-length']) > r.maxBytes) return tooLarge();
-        let headers: Headers;
+      const method = r.method ?? 'GET';
+      const send = (again: boolean): void => {
         try {
-          headers = new Headers(Object.entries(res.headers).flatMap(([k, v]) => [v ?? []].flat().map((one) => [k, one])));
-        } catch {
-          return fail('failed', 'headers that are not HTTP');
+          req = (secure ? https : http).request(url, {
+            method,
+            agent: r.fresh ? false : secure ? this.agents.https : this.agents.http,
+            headers: {
+              'user-agent': 'Sector',
+              ...r.headers,
+              ...(r.body == null ? {} : { 'content-length': String(Buffer.byteLength(r.body)) }),
+            },
+          });
+        } catch (err) {
+          // A malformed header, say: the message names the header, never its value.
+          fail('failed', describeError(err));
+          return;
         }
-        const result = (body: Buffer) => ({ ok: true as const, status: res.statusCode ?? 0, headers, body });
-        const parts: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (size + chunk.length <= r.maxBytes) {
-            parts.push(chunk);
-            size += chunk.length;
-          } else if (r.overflow !== 'truncate') tooLarge();
-          else done(result(Buffer.concat([...parts, chunk.subarray(0, r.maxBytes - size)])));
+        const sent = req;
+        sent.on('error', (err) => {
+          // A kept-alive connection the receiver closed as it was reused: an idempotent request is
+          // sent once more on a new one, within the same deadline (Node's documented remedy).
+          const stale = sent.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET' && IDEMPOTENT.has(method);
+          if (stale && !again && !settled) return send(true);
+          fail('failed', describeError(err));
         });
-        res.on('end', () => done(result(Buffer.concat(parts, size)), false));
-        res.on('error', (err) => fail('failed', `response broken off (${describeError(err)})`));
-      });
-      req.end(r.body ?? undefined);
+        sent.on('response', (res) => {
+          const tooLarge = () => fail('too-large', `response larger than ${r.maxBytes} bytes`);
+          if (r.overflow !== 'truncate' && Number(res.headers['content-length']) > r.maxBytes) return tooLarge();
+          let headers: Headers;
+          try {
+            headers = new Headers(Object.entries(res.headers).flatMap(([k, v]) => [v ?? []].flat().map((one) => [k, one])));
+          } catch {
+            return fail('failed', 'headers that are not HTTP');
+          }
+          const result = (body: Buffer) => ({ ok: true as const, status: res.statusCode ?? 0, headers, body });
+          const parts: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (size + chunk.length <= r.maxBytes) {
+              parts.push(chunk);
+              size += chunk.length;
+            } else if (r.overflow !== 'truncate') tooLarge();
+            else done(result(Buffer.concat([...parts, chunk.subarray(0, r.maxBytes - size)])));
+          });
+          res.on('end', () => done(result(Buffer.concat(parts, size)), false));
+          res.on('error', (err) => fail('failed', `response broken off (${describeError(err)})`));
+        });
+        sent.end(r.body ?? undefined);
+      };
+      send(false);
     });
   }
 

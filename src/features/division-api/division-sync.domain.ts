@@ -1,6 +1,7 @@
 // The reconcile with the division's hub (contract §22, division:sync), pure: the hub's answers
 // parsed strictly (a shape it does not know stops the run rather than reading as "empty"), and
 // what must be added and removed so that the hub holds exactly what Sector wants.
+import { hubData } from './driver.domain.js';
 
 /** A tier endorsement as the hub lists it. */
 export interface HubTierRecord {
@@ -47,15 +48,12 @@ const cidOf = (x: unknown): number | null => {
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
 };
 
-const dataOf = (body: unknown): unknown =>
-  typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body ? body.data : body;
-
 /**
  * The roster: `{"data": {"controllers": [cid]}}`, the older `{"data": {"roster_members":
  * [{"user_cid"}]}}`, either without `data`, or a bare list. Null: not a roster.
  */
 export function parseRoster(body: unknown): number[] | null {
-  const data = dataOf(body);
+  const data = hubData(body);
   let list: unknown = data;
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
     const d = data as Record<string, unknown>;
@@ -68,7 +66,7 @@ export function parseRoster(body: unknown): number[] | null {
 
 /** A tier list: `{"data": [{"id", "user_cid", "position", …}]}` or bare. Null: not such a list. */
 export function parseTierList(tier: 1 | 2, body: unknown): HubTierRecord[] | null {
-  const list = dataOf(body);
+  const list = hubData(body);
   if (!Array.isArray(list)) return null;
   const out: HubTierRecord[] = [];
   for (const r of list) {

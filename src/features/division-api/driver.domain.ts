@@ -44,3 +44,16 @@ export function retryDelayMs(baseMs: number, attempts: number): number {
 export function hubTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/** `{"data": …}`, or the answer itself when it comes bare (the hub answers both ways). */
+export function hubData(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body ? body.data : body;
+}
+
+/** The objects of a list answer, `{"data": [...]}` or bare; null when it is not a list. */
+export function hubRows(body: unknown): Array<Record<string, unknown>> | null {
+  const data = hubData(body);
+  return Array.isArray(data)
+    ? (data.filter((x) => typeof x === 'object' && x !== null && !Array.isArray(x)) as Array<Record<string, unknown>>)
+    : null;
+}

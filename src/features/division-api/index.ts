@@ -13,6 +13,7 @@ import { VateudSyncHub } from './vateud-sync.js';
 import { VateudDriver } from './vateud.js';
 import { DivisionQuestionsService } from './division-questions.service.js';
 import { VateudQuestions } from './vateud-questions.js';
+import { VateudHttp } from './vateud-http.js';
 
 export type { DivisionApiService } from './division-api.service.js';
 export type { DivisionSyncService } from './division-sync.service.js';
@@ -20,35 +21,27 @@ export { divisionApiMetrics } from './division-api.metrics.js';
 export type { DivisionQuestionsService } from './division-questions.service.js';
 export type { MemberHubExams } from './questions.domain.js';
 
-/** The live questions to the hub (issuing a solo, the person page); null when DIVISION_API is unset. */
-export function divisionQuestions(deps: Pick<ServiceDeps, 'config' | 'http' | 'clock'>): DivisionQuestionsService | null {
-  const config = deps.config.divisionApi;
-  if (!config) return null;
-  const userAgent = `Sector/${VERSION} (${deps.config.division ?? '-'})`;
-  return new DivisionQuestionsService({ questions: new VateudQuestions({ http: deps.http, config, userAgent }), clock: deps.clock });
-}
-
 function services(deps: ServiceDeps) {
   const config = deps.config.divisionApi;
-  const userAgent = `Sector/${VERSION} (${deps.config.division ?? '-'})`;
-  const divisionApi = config
-    ? new DivisionApiService({ ...deps, config, driver: new VateudDriver({ http: deps.http, config, userAgent }) })
-    : null;
+  if (!config) return { divisionApi: null, divisionSync: null, divisionQuestions: null };
+  // One way of asking the hub, for the outbox's requests, the reconcile and the live questions.
+  const hub = new VateudHttp({ http: deps.http, config, userAgent: `Sector/${VERSION} (${deps.config.division ?? '-'})` });
+  const divisionApi = new DivisionApiService({ ...deps, config, driver: new VateudDriver(hub) });
   return {
-    /** Null when DIVISION_API is unset. */
-    divisionApi,
-    /** The reconcile (division:sync); null when DIVISION_API is unset. */
-    divisionSync:
-      config && divisionApi
-        ? new DivisionSyncService({
-            ...deps,
-            hub: new VateudSyncHub({ http: deps.http, config, userAgent }),
-            divisionApi,
-            leaseMs: syncLeaseMs(config.timeoutMs),
-          })
-        : null,
-    /** Null when DIVISION_API is unset. */
-    divisionQuestions: divisionQuestions(deps),
+    /** Null when DIVISION_API is unset (as the two below). */
+    divisionApi: divisionApi as DivisionApiService | null,
+    /** The reconcile (division:sync). */
+    divisionSync: new DivisionSyncService({
+      ...deps,
+      hub: new VateudSyncHub(hub),
+      divisionApi,
+      leaseMs: syncLeaseMs(config.timeoutMs),
+    }) as DivisionSyncService | null,
+    /** The live questions (issuing a solo, the person page). */
+    divisionQuestions: new DivisionQuestionsService({
+      questions: new VateudQuestions(hub, config.questionTimeoutMs),
+      clock: deps.clock,
+    }) as DivisionQuestionsService | null,
   };
 }
 

@@ -1,8 +1,8 @@
 // The questions VATEUD Core is asked live (contract §22): its theory exams and a member's results and
-// assignments, through the one HTTP client with the question's own deadline (5 s). Anything but a
+// assignments, through vateud-http.ts with the question's own deadline (5 s). Anything but a
 // 2xx JSON answer of the expected shape is "could not be asked", with one line naming the host.
-import type { DivisionApiConfig } from '../../config.js';
-import type { HttpClient } from '../../core/http-client.js';
+import { hubData, hubRows } from './driver.domain.js';
+import type { VateudHttp } from './vateud-http.js';
 import type { DivisionQuestions, HubAnswer, HubAssignment, HubExam, HubExamResult } from './questions.domain.js';
 
 type Row = Record<string, unknown>;
@@ -10,14 +10,17 @@ type Row = Record<string, unknown>;
 export class VateudQuestions implements DivisionQuestions {
   readonly host: string;
 
-  constructor(private readonly o: { http: HttpClient; config: DivisionApiConfig; userAgent: string }) {
-    this.host = new URL(o.config.url).host;
+  constructor(
+    private readonly hub: VateudHttp,
+    private readonly timeoutMs: number,
+  ) {
+    this.host = hub.host;
   }
 
   async exams(): Promise<HubAnswer<HubExam[]>> {
     const got = await this.get('/facility/training/exams');
     if (!got.ok) return got;
-    const list = rowsOf(dataOf(got.value));
+    const list = hubRows(got.value);
     if (list === null) return this.unreadable();
     return {
       ok: true,
@@ -32,7 +35,7 @@ export class VateudQuestions implements DivisionQuestions {
   async memberExams(cid: number): Promise<HubAnswer<{ results: HubExamResult[]; assignments: HubAssignment[] }>> {
     const got = await this.get(`/facility/user/${cid}/exams`);
     if (!got.ok) return got;
-    const data = dataOf(got.value);
+    const data = hubData(got.value);
     const results = rowsOf(isRow(data) ? data['results'] : undefined);
     const assignments = rowsOf(isRow(data) ? (data['assignments'] ?? []) : undefined);
     if (results === null || assignments === null) return this.unreadable();
@@ -59,31 +62,15 @@ export class VateudQuestions implements DivisionQuestions {
   }
 
   private async get(path: string): Promise<HubAnswer<unknown>> {
-    const started = Date.now();
-    const once = (timeoutMs: number) =>
-      this.o.http.request(`${this.o.config.url}${path}`, {
-        headers: { accept: 'application/json', 'x-api-key': this.o.config.key, 'user-agent': this.o.userAgent },
-        timeoutMs,
-        maxBytes: 1024 * 1024,
-      });
-    let r = await once(this.o.config.questionTimeoutMs);
-    // A kept-alive connection the hub closed meanwhile is reset: a GET is asked once more, within the same budget.
-    const left = this.o.config.questionTimeoutMs - (Date.now() - started);
-    if (!r.ok && r.reason === 'failed' && r.error.includes('ECONNRESET') && left > 0) r = await once(left);
+    const r = await this.hub.call('GET', path, { timeoutMs: this.timeoutMs, maxBytes: 1024 * 1024 });
     if (!r.ok) return { ok: false, error: r.error };
     if (r.status < 200 || r.status >= 300) return { ok: false, error: `${this.host}: HTTP ${r.status}` };
-    try {
-      return { ok: true, value: JSON.parse(r.body.toString('utf8')) as unknown };
-    } catch {
-      return { ok: false, error: `${this.host}: an answer that is not JSON` };
-    }
+    if (!r.json) return { ok: false, error: `${this.host}: an answer that is not JSON` };
+    return { ok: true, value: r.body };
   }
 }
 
 const isRow = (x: unknown): x is Row => typeof x === 'object' && x !== null && !Array.isArray(x);
-
-/** `{"data": …}`, or the answer itself when it comes bare. */
-const dataOf = (body: unknown): unknown => (isRow(body) && 'data' in body ? body['data'] : body);
 
 /** The objects of a list; null when it is not a list. */
 function rowsOf(x: unknown): Row[] | null {

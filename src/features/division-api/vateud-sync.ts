@@ -1,12 +1,10 @@
-// The VATEUD Core requests of the reconcile (contract §22, division:sync), through the one HTTP
-// client with the driver's headers. Unlike the outbox's requests nothing is retried here: any
+// The VATEUD Core requests of the reconcile (contract §22, division:sync), through vateud-http.ts. Unlike the outbox's requests nothing is retried here: any
 // answer but a 2xx stops the run (HubFailure), which the next run picks up from the hub's lists.
-import type { DivisionApiConfig } from '../../config.js';
-import type { HttpClient } from '../../core/http-client.js';
 import { type DivisionHub, HubFailure, type HubTierRecord, parseRoster, parseTierList, type TierAdd } from './division-sync.domain.js';
+import type { VateudHttp } from './vateud-http.js';
 
 export class VateudSyncHub implements DivisionHub {
-  constructor(private readonly o: { http: HttpClient; config: DivisionApiConfig; userAgent: string }) {}
+  constructor(private readonly hub: VateudHttp) {}
 
   async roster(signal: AbortSignal): Promise<number[]> {
     const cids = parseRoster(await this.call('GET', '/facility/roster', signal));
@@ -40,29 +38,13 @@ export class VateudSyncHub implements DivisionHub {
 
   /** The parsed answer of a 2xx; `goneIsDone`: a 404 to a delete is what was wanted. */
   private async call(method: string, path: string, signal: AbortSignal, body?: object, goneIsDone = false): Promise<unknown> {
-    const r = await this.o.http.request(`${this.o.config.url}${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        'x-api-key': this.o.config.key,
-        'user-agent': this.o.userAgent,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : null,
-      timeoutMs: this.o.config.timeoutMs,
-      maxBytes: 16 * 1024 * 1024,
-      signal,
-    });
+    const r = await this.hub.call(method, path, { signal, ...(body ? { body } : {}), maxBytes: 16 * 1024 * 1024 });
     if (!r.ok) throw new HubFailure(`${method} ${path}: ${r.error}`);
-    let parsed: unknown = null;
-    try {
-      parsed = r.body.length ? JSON.parse(r.body.toString('utf8')) : null;
-    } catch {
-      if (r.status >= 200 && r.status < 300 && method === 'GET') throw new HubFailure(`${method} ${path}: the hub's answer is not JSON`);
+    if (r.status >= 200 && r.status < 300) {
+      if (method === 'GET' && !r.json) throw new HubFailure(`${method} ${path}: the hub's answer is not JSON`);
+      return r.body;
     }
-    if (r.status >= 200 && r.status < 300) return parsed;
     if (goneIsDone && r.status === 404) return null;
-    const said = typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string';
-    throw new HubFailure(`${method} ${path}: HTTP ${r.status}${said ? ` ${(parsed as { message: string }).message.slice(0, 300)}` : ''}`);
+    throw new HubFailure(`${method} ${path}: HTTP ${r.status}${r.message === null ? '' : ` ${r.message.slice(0, 300)}`}`);
   }
 }

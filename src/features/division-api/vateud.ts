@@ -1,15 +1,14 @@
-// The VATEUD Core driver (contract §22): JSON with X-API-KEY, through the one HTTP client. Removes
+// The VATEUD Core driver (contract §22): the outbox's requests, through vateud-http.ts. Removes
 // and retried creates list the hub's records and match `user_cid` and `position`, as the hub has no
 // delete by cid and a create whose outcome was unknown may already be there.
-import type { DivisionApiConfig } from '../../config.js';
-import type { HttpClient, HttpResult } from '../../core/http-client.js';
-import type { DeliveryOutcome, DivisionDriver, DivisionOperation, HubFile } from './driver.domain.js';
+import { type DeliveryOutcome, type DivisionDriver, type DivisionOperation, type HubFile, hubRows } from './driver.domain.js';
+import type { HubReply, VateudHttp } from './vateud-http.js';
 
 type Answer = { outcome: DeliveryOutcome; body: unknown };
 type Listed = { id: number; user_cid: number; position: string };
 
 export class VateudDriver implements DivisionDriver {
-  constructor(private readonly o: { http: HttpClient; config: DivisionApiConfig; userAgent: string }) {}
+  constructor(private readonly hub: VateudHttp) {}
 
   describe(op: DivisionOperation): { method: string; path: string } {
     switch (op.op) {
@@ -81,7 +80,7 @@ export class VateudDriver implements DivisionDriver {
         const exams = await this.call('GET', '/facility/training/exams', signal);
         if (exams.outcome.result !== 'sent') return exams.outcome;
         const wanted = op.rating - 1;
-        const exam = listOf(exams.body).find((e) => Number(e['flag_exam_type']) === wanted);
+        const exam = (hubRows(exams.body) ?? []).find((e) => Number(e['flag_exam_type']) === wanted);
         if (!exam) return { result: 'refused', message: `The hub has no theory exam with flag_exam_type ${wanted}.` };
         return (await this.call('POST', path, signal, { user_cid: op.cid, exam_id: exam['id'], instructor_cid: op.instructorCid })).outcome;
       }
@@ -95,26 +94,17 @@ export class VateudDriver implements DivisionDriver {
   private async find(list: string, cid: number, position: string, signal: AbortSignal): Promise<Listed[] | DeliveryOutcome> {
     const listed = await this.call('GET', list, signal);
     if (listed.outcome.result !== 'sent') return listed.outcome;
-    return listOf(listed.body)
+    return (hubRows(listed.body) ?? [])
       .filter((r) => Number(r['user_cid']) === cid && r['position'] === position)
       .map((r) => ({ id: Number(r['id']), user_cid: cid, position }));
   }
 
   private async call(method: string, path: string, signal: AbortSignal, body?: object, form?: Form): Promise<Answer> {
-    const result = await this.o.http.request(`${this.o.config.url}${path}`, {
+    return answer(
       method,
-      headers: {
-        accept: 'application/json',
-        'x-api-key': this.o.config.key,
-        'user-agent': this.o.userAgent,
-        ...(form ? { 'content-type': form.type } : body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: form ? form.bytes : body ? JSON.stringify(body) : null,
-      timeoutMs: this.o.config.timeoutMs,
-      maxBytes: 4 * 1024 * 1024,
-      signal,
-    });
-    return answer(method, path, result);
+      path,
+      await this.hub.call(method, path, { signal, ...(body ? { body } : {}), ...(form ? { form } : {}), maxBytes: 4 * 1024 * 1024 }),
+    );
   }
 }
 
@@ -131,23 +121,11 @@ async function cptForm(op: Extract<DivisionOperation, { op: 'cpt' }>, file: HubF
   return { bytes: Buffer.from(await encoded.arrayBuffer()), type: encoded.headers.get('content-type')! };
 }
 
-function answer(method: string, path: string, r: HttpResult): Answer {
+function answer(method: string, path: string, r: HubReply): Answer {
   if (!r.ok) return { outcome: { result: 'retry', error: r.error, unknown: true }, body: null };
-  let body: unknown;
-  try {
-    body = r.body.length ? JSON.parse(r.body.toString('utf8')) : null;
-  } catch {
-    body = null;
-  }
-  if (r.status >= 200 && r.status < 300) return { outcome: { result: 'sent' }, body };
-  const said = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
-  const message = said ? (body as { message: string }).message.slice(0, 500) : `HTTP ${r.status}`;
-  if (r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429) return { outcome: { result: 'refused', message }, body };
-  return { outcome: { result: 'retry', error: `${method} ${path}: ${message}`, unknown: false }, body };
-}
-
-/** A list answer: `{"data": [...]}` or bare. */
-function listOf(body: unknown): Array<Record<string, unknown>> {
-  const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : body;
-  return Array.isArray(data) ? (data.filter((x) => typeof x === 'object' && x !== null) as Array<Record<string, unknown>>) : [];
+  if (r.status >= 200 && r.status < 300) return { outcome: { result: 'sent' }, body: r.body };
+  const message = r.message ?? `HTTP ${r.status}`;
+  if (r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429)
+    return { outcome: { result: 'refused', message }, body: r.body };
+  return { outcome: { result: 'retry', error: `${method} ${path}: ${message}`, unknown: false }, body: r.body };
 }

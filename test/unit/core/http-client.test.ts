@@ -14,6 +14,7 @@ describe('outbound HTTP client', () => {
   let endlessClosed = false;
   let endlessWritten = 0;
   const open = new Set<import('node:net').Socket>();
+  const answered = new WeakSet<import('node:net').Socket>();
   const received: Array<{ method: string; headers: http.IncomingHttpHeaders; body: string; bytes: Buffer }> = [];
 
   beforeAll(async () => {
@@ -56,6 +57,16 @@ describe('outbound HTTP client', () => {
             pump();
             return;
           }
+          case '/stale':
+            // A kept-alive connection this server drops when it is used again (as a receiver whose idle
+            // timeout ran out just then): the request on it gets no answer.
+            if (answered.has(req.socket)) {
+              req.socket.destroy();
+              return;
+            }
+            answered.add(req.socket);
+            res.writeHead(200).end(req.method);
+            return;
           case '/moved':
             res.writeHead(302, { location: '/elsewhere' }).end();
             return;
@@ -183,6 +194,20 @@ describe('outbound HTTP client', () => {
     expect(result.ok && result.status).toBe(201);
     expect(received.at(-1)!.headers.connection).toBe('close');
     await expect.poll(() => open.size).toBe(0);
+  });
+
+  it('sends an idempotent request once more when its kept-alive connection was closed as it was reused; never a POST', async () => {
+    const client = newClient();
+    const stale = (method: string) => client.request(`${base}/stale`, { method, timeoutMs: 5000, maxBytes: 1024 });
+    expect(await stale('GET')).toMatchObject({ ok: true, status: 200 });
+    const before = received.length;
+    // The second GET goes out on the kept connection, which the server drops: sent again on a new one.
+    expect(await stale('GET')).toMatchObject({ ok: true, status: 200 });
+    expect(received.slice(before).map((r) => r.method)).toEqual(['GET', 'GET']);
+    // A POST on a dropped connection may have reached the receiver: it is not sent again.
+    const failed = await stale('POST');
+    expect(failed).toMatchObject({ ok: false, reason: 'failed' });
+    expect(received.slice(before).map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
   });
 
   it('does not follow a redirect: a 3xx is a response like any other', async () => {
