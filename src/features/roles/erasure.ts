@@ -5,9 +5,9 @@ import { type AuditActor, userTarget } from '../audit/domain/index.js';
 
 /** Revokes the member's roles in the erase's write; returns how many. */
 export async function revokeAllRoles(w: Write, cid: number, actor: AuditActor): Promise<number> {
-  const held = await w.repos.roles.list(cid);
+  // What this write removed, not what a read saw: a revocation made meanwhile is not told twice.
+  const held = await w.repos.roles.revokeAll(cid);
   if (held.length === 0) return 0;
-  await w.repos.roles.revokeAll(cid);
   await w.audit(
     actor,
     held.map((r) => ({ action: 'role.revoked', target: userTarget(cid), before: null, after: { role: r.role, area: r.area } })),

@@ -67,9 +67,16 @@ export function rolesRepository(db: Executor) {
       return removed !== undefined;
     },
 
-    /** Removes every role the user holds (a member erased, contract §24). */
-    async revokeAll(userId: number): Promise<void> {
-      await db.deleteFrom('roles').where('user_id', '=', userId).execute();
+    /** Removes every role the user holds (a member erased, contract §24); returns those it removed. */
+    async revokeAll(userId: number): Promise<RoleHeld[]> {
+      const gone = await db.deleteFrom('roles').where('user_id', '=', userId).returning(['role', 'area_id']).execute();
+      const ids = gone.flatMap((g) => (g.area_id === null ? [] : [g.area_id]));
+      const names = new Map(
+        ids.length === 0
+          ? []
+          : (await db.selectFrom('areas').select(['id', 'name']).where('id', 'in', ids).execute()).map((a) => [a.id, a.name]),
+      );
+      return gone.map((g) => ({ user_id: userId, role: g.role, area: g.area_id === null ? null : (names.get(g.area_id) ?? null) }));
     },
   };
 }

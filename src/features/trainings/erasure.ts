@@ -5,13 +5,12 @@ import { type MailSite, recordTrainingChanges } from './changes.js';
 import { STATUS } from './domain.js';
 
 export const ERASURE_REASON = 'Closed due to a data deletion request';
-const OPEN = [STATUS.IN_QUEUE, STATUS.PRE_TRAINING, STATUS.ACTIVE, STATUS.AWAITING_EXAM];
 
 /** Closes the member's open trainings in the erase's write; returns how many. */
 export async function closeTrainingsOnErasure(w: Write, site: MailSite, cid: number): Promise<number> {
-  const before = await w.repos.trainings.list({ user_id: cid, statuses: OPEN });
-  if (before.length === 0) return 0;
-  const ids = before.map((t) => t.id);
+  const ids = await w.repos.trainings.lockOpenOf(cid);
+  if (ids.length === 0) return 0;
+  const before = await w.repos.trainings.list({ ids });
   await w.repos.trainings.closeBySystem(ids, w.at, ERASURE_REASON);
   const was = new Map(before.map((t) => [t.id, t]));
   const after = (await w.repos.trainings.list({ ids })).filter((t) => t.status === STATUS.CLOSED_BY_SYSTEM);

@@ -91,6 +91,19 @@ export function trainingsRepository(db: Executor, dialect: Dialect) {
     },
 
     /** PostgreSQL: holds the training's row to the end of the transaction (SQLite writes one at a time). */
+    /** The member's open trainings (ids), held to the end of the transaction on PostgreSQL. */
+    async lockOpenOf(cid: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('trainings')
+        .select('id')
+        .where('user_id', '=', cid)
+        .where('status', '>=', STATUS.IN_QUEUE)
+        .orderBy('id')
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
     async lock(id: number): Promise<void> {
       if (dialect === 'postgres') await db.selectFrom('trainings').select('id').where('id', '=', id).forUpdate().execute();
     },
