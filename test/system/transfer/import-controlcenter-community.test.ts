@@ -3,19 +3,13 @@
 // §19, §22, §23), from its 6.4.3 and 7.0 schemas in MariaDB into SQLite and PostgreSQL: one process
 // per version. Control Center keeps who voted beside the counts; Sector keeps that they voted (a
 // day) and the counts apart, and publishes nothing for the moved votes.
-import fs from 'node:fs';
-import path from 'node:path';
-import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { readDatabase, tableRows } from '../../support/db-state.js';
-import { ROOT, runCliAsync } from '../../support/processes.js';
+import { runCliAsync } from '../../support/processes.js';
+import { controlCenterDatabases } from '../../support/controlcenter-db.js';
 
-const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
-const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
-const PASSWORD = 'Cc-Community-pw-41';
-const USER = `cc_community_${process.pid}`;
-const created: string[] = [];
+const cc = controlCenterDatabases('community');
 
 const VOTES = `
 UPDATE ratings SET endorsement_type = 'T1' WHERE id = 8;
@@ -48,34 +42,9 @@ const SWEATBOOKS: Record<'6.4.3' | '7.0', string> = {
  (5,10000004,'2027-03-03 23:00:00','2027-03-04 01:00:00',3,NULL,'2026-11-03 08:00:00','2026-11-03 08:00:00');`,
 };
 
-async function controlCenterDatabase(version: '6.4.3' | '7.0'): Promise<string> {
-  const name = `cc_community_${version.replace(/\./g, '_')}_${process.pid}_${created.length}`;
-  const conn = await mysql.createConnection({ ...MARIADB, multipleStatements: true });
-  try {
-    await conn.query(`CREATE DATABASE \`${name}\``);
-    created.push(name);
-    await conn.query(`GRANT SELECT ON \`${name}\`.* TO '${USER}'@'%'`);
-    await conn.changeUser({ database: name });
-    const sql = ['schema-' + version, 'data', 'roles-' + version].map((f) => fs.readFileSync(path.join(FIXTURES, `${f}.sql`), 'utf8'));
-    await conn.query([...sql, VOTES, SWEATBOOKS[version]].join('\n'));
-  } finally {
-    await conn.end();
-  }
-  return `mysql://${USER}:${PASSWORD}@127.0.0.1:3306/${name}`;
-}
+const controlCenterDatabase = (version: '6.4.3' | '7.0') => cc.create(version, [VOTES, SWEATBOOKS[version]].join('\n'));
 
-beforeAll(async () => {
-  const conn = await mysql.createConnection(MARIADB);
-  await conn.query(`CREATE USER IF NOT EXISTS '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
-  await conn.end();
-});
-
-afterAll(async () => {
-  const conn = await mysql.createConnection(MARIADB);
-  for (const name of created) await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await conn.query(`DROP USER IF EXISTS '${USER}'@'%'`);
-  await conn.end();
-});
+afterAll(() => cc.dropAll());
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -3,18 +3,14 @@
 // folder) move with their records; a file missing or of a refused type is skipped with the reason.
 import fs from 'node:fs';
 import path from 'node:path';
-import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl, tempDir } from '../../support/context.js';
 import { readDatabase } from '../../support/db-state.js';
-import { ROOT, runCliAsync } from '../../support/processes.js';
+import { runCliAsync } from '../../support/processes.js';
 import { PNG } from '../../support/attachments.js';
+import { controlCenterDatabases } from '../../support/controlcenter-db.js';
 
-const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
-const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
-const PASSWORD = 'Cc-Files-pw-71';
-const USER = `cc_files_${process.pid}`;
-const NAME = `cc_files_${process.pid}`;
+const cc = controlCenterDatabases('files');
 
 // Control Center's own tables for files (its migrations: files, training_object_attachments).
 const FILES_SQL = `
@@ -36,19 +32,7 @@ let url: string;
 let storage: string;
 
 beforeAll(async () => {
-  const conn = await mysql.createConnection({ ...MARIADB, multipleStatements: true });
-  try {
-    await conn.query(`CREATE USER IF NOT EXISTS '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
-    await conn.query(`DROP DATABASE IF EXISTS \`${NAME}\``);
-    await conn.query(`CREATE DATABASE \`${NAME}\``);
-    await conn.query(`GRANT SELECT ON \`${NAME}\`.* TO '${USER}'@'%'`);
-    await conn.changeUser({ database: NAME });
-    const sql = ['schema-7.0', 'data', 'roles-7.0'].map((f) => fs.readFileSync(path.join(FIXTURES, `${f}.sql`), 'utf8'));
-    await conn.query(sql.join('\n') + FILES_SQL);
-  } finally {
-    await conn.end();
-  }
-  url = `mysql://${USER}:${PASSWORD}@127.0.0.1:3306/${NAME}`;
+  url = await cc.create('7.0', FILES_SQL);
   storage = tempDir();
   fs.mkdirSync(path.join(storage, 'public/files'), { recursive: true });
   fs.writeFileSync(path.join(storage, 'public/files/f1.pdf'), PNG);
@@ -56,12 +40,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(storage, 'public/files/f4.exe'), Buffer.concat([Buffer.from('MZ'), Buffer.alloc(100, 0x90)]));
 });
 
-afterAll(async () => {
-  const conn = await mysql.createConnection(MARIADB);
-  await conn.query(`DROP DATABASE IF EXISTS \`${NAME}\``);
-  await conn.query(`DROP USER IF EXISTS '${USER}'@'%'`);
-  await conn.end();
-});
+afterAll(() => cc.dropAll());
 
 describe('import:controlcenter --files', () => {
   it('moves the files of reports and examinations, typed from their content, skipping what cannot be kept', async () => {

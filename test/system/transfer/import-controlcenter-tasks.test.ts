@@ -1,19 +1,13 @@
 // `import:controlcenter` moves Control Center's tasks (contract §21) and feedback (§23): the types
 // and statuses as Sector's, every field kept, the rows that cannot be Sector's skipped with the
 // reason; nothing is mailed or published for them.
-import fs from 'node:fs';
-import path from 'node:path';
-import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { readDatabase } from '../../support/db-state.js';
-import { ROOT, runCliAsync } from '../../support/processes.js';
+import { runCliAsync } from '../../support/processes.js';
+import { controlCenterDatabases } from '../../support/controlcenter-db.js';
 
-const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
-const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
-const PASSWORD = 'Cc-Tasks-pw-52';
-const USER = `cc_tasks_${process.pid}`;
-const NAME = `cc_tasks_${process.pid}`;
+const cc = controlCenterDatabases('tasks');
 
 // Control Center's tables as its migrations make them (tasks 2023_10_04 with
 // subject_training_rating_id of 2024_02_22; feedback 2023_10_08), foreign keys left out.
@@ -48,27 +42,10 @@ INSERT INTO feedback (id, feedback, submitter_user_id, reference_user_id, refere
 let url: string;
 
 beforeAll(async () => {
-  const conn = await mysql.createConnection({ ...MARIADB, multipleStatements: true });
-  try {
-    await conn.query(`CREATE USER IF NOT EXISTS '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
-    await conn.query(`DROP DATABASE IF EXISTS \`${NAME}\``);
-    await conn.query(`CREATE DATABASE \`${NAME}\``);
-    await conn.query(`GRANT SELECT ON \`${NAME}\`.* TO '${USER}'@'%'`);
-    await conn.changeUser({ database: NAME });
-    const sql = ['schema-7.0', 'data', 'roles-7.0'].map((f) => fs.readFileSync(path.join(FIXTURES, `${f}.sql`), 'utf8'));
-    await conn.query(sql.join('\n') + TASKS_SQL);
-  } finally {
-    await conn.end();
-  }
-  url = `mysql://${USER}:${PASSWORD}@127.0.0.1:3306/${NAME}`;
+  url = await cc.create('7.0', TASKS_SQL);
 });
 
-afterAll(async () => {
-  const conn = await mysql.createConnection(MARIADB);
-  await conn.query(`DROP DATABASE IF EXISTS \`${NAME}\``);
-  await conn.query(`DROP USER IF EXISTS '${USER}'@'%'`);
-  await conn.end();
-});
+afterAll(() => cc.dropAll());
 
 const at = (text: string) => Date.parse(`${text.replace(' ', 'T')}Z`);
 

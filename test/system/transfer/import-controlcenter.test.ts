@@ -1,51 +1,22 @@
 // `import:controlcenter` as a process against MariaDB holding Control Center's own schema (6.4.3
 // and 7.0, test/fixtures/controlcenter), into SQLite and PostgreSQL (contract §19).
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../support/context.js';
 import { startNetworkStandIn } from '../../support/network-stand-in.js';
 import { eventually } from '../../support/network-sync.js';
 import { SIGN_IN_ENV, signInOnDatabase } from '../../support/members.js';
-import { ROOT, runCliAsync, startServer } from '../../support/processes.js';
+import { runCliAsync, startServer } from '../../support/processes.js';
+import { controlCenterDatabases, MARIADB } from '../../support/controlcenter-db.js';
 
-const FIXTURES = path.join(ROOT, 'test/fixtures/controlcenter');
-const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
-const PASSWORD = 'Cc-Secret-pw-93';
-const USER = `cc_import_${process.pid}`;
-const created: string[] = [];
+const cc = controlCenterDatabases('import');
+const controlCenterDatabase = (version: '6.4.3' | '7.0', extra = '') => cc.create(version, extra);
+const PASSWORD = cc.password;
+const USER = cc.user;
 
-async function controlCenterDatabase(version: '6.4.3' | '7.0', extra = ''): Promise<string> {
-  const name = `cc_${version.replace(/\./g, '_')}_${process.pid}_${created.length}`;
-  const conn = await mysql.createConnection({ ...MARIADB, multipleStatements: true });
-  try {
-    await conn.query(`CREATE DATABASE \`${name}\``);
-    created.push(name);
-    await conn.query(`GRANT SELECT ON \`${name}\`.* TO '${USER}'@'%'`);
-    await conn.changeUser({ database: name });
-    const sql = ['schema-' + version, 'data', 'roles-' + version].map((f) => fs.readFileSync(path.join(FIXTURES, `${f}.sql`), 'utf8'));
-    await conn.query(sql.join('\n') + extra);
-  } finally {
-    await conn.end();
-  }
-  return `mysql://${USER}:${PASSWORD}@127.0.0.1:3306/${name}`;
-}
-
-beforeAll(async () => {
-  const conn = await mysql.createConnection(MARIADB);
-  await conn.query(`CREATE USER IF NOT EXISTS '${USER}'@'%' IDENTIFIED BY '${PASSWORD}'`);
-  await conn.end();
-});
-
-afterAll(async () => {
-  const conn = await mysql.createConnection(MARIADB);
-  for (const name of created) await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await conn.query(`DROP USER IF EXISTS '${USER}'@'%'`);
-  await conn.end();
-});
+afterAll(() => cc.dropAll());
 
 function move(url: string, databaseUrl: string, ...flags: string[]) {
   return runCliAsync(['import:controlcenter', url, ...flags], { DATABASE_URL: databaseUrl });
